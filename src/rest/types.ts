@@ -1,0 +1,126 @@
+import type { RestError } from './errors.js';
+
+/** Any JSON value. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Argument schema of spec Part 2.6 (unknown types and `object` are accepted unchecked). */
+export interface ArgSchema {
+  type?: 'array' | 'integer' | 'number' | 'boolean' | 'string' | 'object' | (string & {});
+  items?: ArgSchema;
+  enum?: readonly unknown[];
+  format?: 'date-time' | 'email' | 'ip' | 'uri' | (string & {});
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: unknown;
+  exclusiveMaximum?: unknown;
+  description?: string;
+}
+
+/** What a validate callback may answer: true (valid), false (`Invalid parameter.`) or an error. */
+export type ValidateResult = boolean | RestError;
+
+/** A declared endpoint argument: its schema plus registration options. */
+export interface ArgDefinition extends ArgSchema {
+  required?: boolean;
+  default?: unknown;
+  validateCallback?: (value: unknown, request: RestRequest, name: string) => ValidateResult | Promise<ValidateResult>;
+  /** `null` turns the default schema sanitizing off (WordPress 4.7.1). */
+  sanitizeCallback?: ((value: unknown, request: RestRequest, name: string) => unknown) | null;
+}
+
+/** The current user as the REST layer sees it. Anonymous is id 0. */
+export interface Principal {
+  readonly id: number;
+  readonly login: string;
+  readonly email: string;
+  readonly displayName: string;
+  readonly roles: readonly string[];
+  /** Capability check (primitive and meta capabilities). */
+  can(capability: string, ...args: unknown[]): boolean;
+}
+
+/** A request as handed to permission callbacks and callbacks. */
+export interface RestRequest {
+  /** Method after override (`_method`, `X-HTTP-Method-Override`), upper-case. */
+  readonly method: string;
+  /** The dispatched path, e.g. `/jetpack/v4/module/protect`. */
+  readonly route: string;
+  /** The matched route pattern (`/jetpack/v4/module/(?P<slug>[a-z\-]+)`), empty before matching. */
+  readonly matchedRoute: string;
+  /** Merged parameters, lowest priority first: defaults → URL → query → form body → JSON body; sanitized for declared args. */
+  readonly params: Record<string, unknown>;
+  readonly urlParams: Record<string, string>;
+  readonly query: Record<string, unknown>;
+  readonly bodyParams: Record<string, unknown>;
+  /** The decoded JSON body (only for an `application/json` body); undefined when absent. */
+  readonly json: unknown;
+  /** Raw body text. */
+  readonly body: string;
+  /** Lower-cased header names; repeated headers joined by `,`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The current user (id 0 when anonymous). */
+  readonly user: Principal;
+  /** One parameter, by the priority order above. */
+  param(name: string): unknown;
+  header(name: string): string | undefined;
+}
+
+/** A response with status and headers. */
+export class RestResponse {
+  constructor(
+    public data: unknown = null,
+    public status = 200,
+    public headers: Record<string, string> = {},
+  ) {}
+
+  /** Sets a header, replacing any earlier value. */
+  header(name: string, value: string): this {
+    this.headers[name] = value;
+    return this;
+  }
+}
+
+/** What a callback may return. */
+export type CallbackResult = RestResponse | RestError | JsonValue | unknown;
+
+export type EndpointCallback = (request: RestRequest) => CallbackResult | Promise<CallbackResult>;
+export type PermissionCallback = (request: RestRequest) => boolean | null | RestError | unknown | Promise<unknown>;
+
+/** One endpoint of a route (spec Part 4.2 rule 3). */
+export interface EndpointDefinition {
+  /** A method, a comma-separated list or an array. Default `GET`. */
+  methods?: string | readonly string[];
+  callback?: EndpointCallback;
+  permissionCallback?: PermissionCallback;
+  args?: Record<string, ArgDefinition>;
+  /** Default true. */
+  showInIndex?: boolean;
+}
+
+/** Route-level options that may accompany the endpoint list. */
+export interface RouteOptions {
+  /** Returns the route's JSON schema, shown by OPTIONS. */
+  schema?: () => JsonValue;
+}
+
+/** Identity found by an authenticator before the cookie/nonce check. */
+export type Identity =
+  | { readonly kind: 'anonymous' }
+  /** Logged in by the login cookie: the nonce check of spec Part 5 applies. */
+  | { readonly kind: 'cookie'; readonly principal: Principal; readonly sessionToken: string }
+  /** Logged in by another means (e.g. an application password): no nonce check. */
+  | { readonly kind: 'other'; readonly principal: Principal }
+  /** Credentials were sent and are wrong: the request fails with this error. */
+  | { readonly kind: 'error'; readonly error: RestError };
+
+/**
+ * The REST layer's view of authentication. `src/auth` implements it; the HTTP adapter wires it.
+ * `headers` have lower-case names.
+ */
+export interface Authenticator {
+  identify(headers: Readonly<Record<string, string>>): Identity | Promise<Identity>;
+  /** 1 (current tick), 2 (previous tick) or false. `identity` is cookie or anonymous. */
+  verifyNonce(nonce: string, action: string, identity: Identity): 1 | 2 | false;
+  createNonce(action: string, identity: Identity): string;
+  anonymous(): Principal;
+}
