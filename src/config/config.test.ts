@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'siteward-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const load = (env: Record<string, string>, file?: object) => {
+  const configFile = path.join(dir, `c-${Math.random()}.json`);
+  if (file) writeFileSync(configFile, JSON.stringify(file));
+  return loadConfig({ env, cwd: dir, configFile: file ? configFile : null });
+};
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = load({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.join(dir, 'data'),
+      homeUrl: 'http://127.0.0.1:8080',
+      restPrefix: 'wp-json',
+      permalinks: 'pretty',
+      plugins: [],
+      avatarSizes: [24, 48, 96],
+      siteName: 'My Site',
+      siteDescription: '',
+      timezone: 'UTC',
+      locale: 'en_US',
+      trustProxy: false,
+      tlsCert: null,
+      databaseUrl: null,
+      workers: 1,
+    });
+  });
+
+  it('derives the home URL from HOST and PORT', () => {
+    expect(load({ HOST: '0.0.0.0', PORT: '9000' }).homeUrl).toBe('http://0.0.0.0:9000');
+  });
+
+  it('lets environment variables override the config file', () => {
+    const c = load({ SITEWARD_SITE_NAME: 'From env' }, { siteName: 'From file', permalinks: 'plain' });
+    expect(c.siteName).toBe('From env');
+    expect(c.permalinks).toBe('plain');
+  });
+
+  it('reads plugins and avatar sizes as comma-separated lists', () => {
+    const c = load({ SITEWARD_PLUGINS: './a.js, b-package', SITEWARD_AVATAR_SIZES: '32,64' });
+    expect(c.plugins).toEqual(['./a.js', 'b-package']);
+    expect(c.avatarSizes).toEqual([32, 64]);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT \(config "port"\) must be an integer from 0 to 65535/],
+    [{ PORT: '70000' }, /^PORT .* must be an integer from 0 to 65535/],
+    [{ SITEWARD_PERMALINKS: 'fancy' }, /^SITEWARD_PERMALINKS \(config "permalinks"\) must be one of pretty, index, plain/],
+    [{ SITEWARD_TIMEZONE: 'Mars/Olympus' }, /^SITEWARD_TIMEZONE .* must be an IANA time zone/],
+    [{ SITEWARD_LOCALE: 'english' }, /^SITEWARD_LOCALE .* must be a locale like en_US/],
+    [{ SITEWARD_AVATAR_SIZES: '24,big' }, /^SITEWARD_AVATAR_SIZES .* comma-separated list of pixel sizes/],
+    [{ SITEWARD_HOME_URL: 'ftp://x' }, /^SITEWARD_HOME_URL .* absolute http\(s\) URL/],
+    [{ SITEWARD_HOME_URL: 'not a url' }, /^SITEWARD_HOME_URL .* absolute http\(s\) URL/],
+    [{ SITEWARD_REST_PREFIX: 'a b' }, /^SITEWARD_REST_PREFIX .* URL path segments/],
+    [{ SITEWARD_TRUST_PROXY: 'perhaps' }, /^SITEWARD_TRUST_PROXY .* must be true or false/],
+    [{ SITEWARD_TLS_CERT: 'cert.pem' }, /SITEWARD_TLS_CERT and SITEWARD_TLS_KEY must be set together/],
+    [{ SITEWARD_DATABASE_URL: 'mysql://x' }, /^SITEWARD_DATABASE_URL .* must be a postgres:\/\/ URL/],
+    [{ SITEWARD_WORKERS: 'many' }, /^SITEWARD_WORKERS .* must be an integer/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL .* must be one of fatal, error, warn, info, debug, trace, silent/],
+  ])('stops with one clear line for a bad value %o', (env, message) => {
+    let error: unknown;
+    try {
+      load(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('rejects unknown keys in the config file', () => {
+    expect(() => load({}, { sitename: 'typo' })).toThrow(/unknown setting "sitename"/);
+  });
+
+  it('accepts workers auto', () => {
+    expect(load({ SITEWARD_WORKERS: 'auto' }).workers).toBe(0);
+  });
+});

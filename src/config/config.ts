@@ -1,0 +1,220 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Permalinks } from '../rest/rest-url.js';
+
+/** Siteward's configuration after validation. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  homeUrl: string;
+  restPrefix: string;
+  permalinks: Permalinks;
+  plugins: string[];
+  avatarSizes: number[];
+  siteName: string;
+  siteDescription: string;
+  timezone: string;
+  locale: string;
+  trustProxy: boolean;
+  tlsCert: string | null;
+  tlsKey: string | null;
+  databaseUrl: string | null;
+  /** Dev/offline mode forced on (compat.md §9 `devMode.constant`). */
+  offline: boolean;
+  workers: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+}
+
+/** A bad setting: the message is one line naming the setting and what is allowed. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Keys of `siteward.config.json` and the environment variable that overrides each. */
+const SETTINGS = {
+  port: 'PORT',
+  host: 'HOST',
+  dataDir: 'SITEWARD_DATA_DIR',
+  homeUrl: 'SITEWARD_HOME_URL',
+  restPrefix: 'SITEWARD_REST_PREFIX',
+  permalinks: 'SITEWARD_PERMALINKS',
+  plugins: 'SITEWARD_PLUGINS',
+  avatarSizes: 'SITEWARD_AVATAR_SIZES',
+  siteName: 'SITEWARD_SITE_NAME',
+  siteDescription: 'SITEWARD_SITE_DESCRIPTION',
+  timezone: 'SITEWARD_TIMEZONE',
+  locale: 'SITEWARD_LOCALE',
+  trustProxy: 'SITEWARD_TRUST_PROXY',
+  tlsCert: 'SITEWARD_TLS_CERT',
+  tlsKey: 'SITEWARD_TLS_KEY',
+  databaseUrl: 'SITEWARD_DATABASE_URL',
+  offline: 'SITEWARD_OFFLINE',
+  workers: 'SITEWARD_WORKERS',
+  logLevel: 'LOG_LEVEL',
+  bodyLimit: 'SITEWARD_BODY_LIMIT',
+} as const satisfies Record<keyof Config, string>;
+
+type RawSettings = Partial<Record<keyof Config, unknown>>;
+
+function label(key: keyof Config): string {
+  return `${SETTINGS[key]} (config "${key}")`;
+}
+
+function str(raw: RawSettings, key: keyof Config, fallback: string): string {
+  const v = raw[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'string' && typeof v !== 'number') throw new ConfigError(`${label(key)} must be a string`);
+  return String(v);
+}
+
+function int(raw: RawSettings, key: keyof Config, fallback: number, min: number, max: number): number {
+  const v = raw[key];
+  if (v === undefined || v === null || v === '') return fallback;
+  const n = typeof v === 'number' ? v : /^\d+$/.test(String(v).trim()) ? Number(String(v).trim()) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${label(key)} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)})`);
+  }
+  return n;
+}
+
+function bool(raw: RawSettings, key: keyof Config): boolean {
+  const v = raw[key];
+  if (v === undefined || v === null || v === '') return false;
+  if (typeof v === 'boolean') return v;
+  const s = String(v).trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+  if (['0', 'false', 'no', 'off'].includes(s)) return false;
+  throw new ConfigError(`${label(key)} must be true or false (1/0, yes/no) (got ${JSON.stringify(v)})`);
+}
+
+function list(raw: RawSettings, key: keyof Config): string[] {
+  const v = raw[key];
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v.map(String).map((s) => s.trim()).filter(Boolean);
+  return String(v).split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function oneOf<T extends string>(raw: RawSettings, key: keyof Config, allowed: readonly T[], fallback: T): T {
+  const v = str(raw, key, fallback).trim().toLowerCase();
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new ConfigError(`${label(key)} must be one of ${allowed.join(', ')} (got ${JSON.stringify(raw[key])})`);
+  }
+  return v as T;
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Path of the JSON config file (must exist); default `siteward.config.json` in `cwd` when present; null: none. */
+  configFile?: string | null;
+  cwd?: string;
+  /** Command-line overrides (highest priority). */
+  overrides?: RawSettings;
+}
+
+/** Reads the optional config file, then the environment, then overrides, and validates everything. */
+export function loadConfig(options: LoadOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const file = options.configFile === null ? null : (options.configFile ?? path.join(cwd, 'siteward.config.json'));
+  let raw: RawSettings = {};
+  if (file !== null && existsSync(file)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ConfigError(`${file} must hold a JSON object`);
+    for (const key of Object.keys(parsed)) {
+      if (!(key in SETTINGS)) throw new ConfigError(`${file}: unknown setting "${key}" (known: ${Object.keys(SETTINGS).join(', ')})`);
+    }
+    raw = parsed as RawSettings;
+  } else if (options.configFile) {
+    throw new ConfigError(`config file ${options.configFile} does not exist`);
+  }
+  raw = { ...raw };
+  for (const [key, envName] of Object.entries(SETTINGS) as [keyof Config, string][]) {
+    const value = env[envName];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  Object.assign(raw, options.overrides ?? {});
+  return validate(raw, cwd);
+}
+
+function validate(raw: RawSettings, cwd: string): Config {
+  const port = int(raw, 'port', 8080, 0, 65535);
+  const host = str(raw, 'host', '127.0.0.1').trim();
+  if (host === '') throw new ConfigError(`${label('host')} must not be empty`);
+  const tlsCert = raw.tlsCert ? str(raw, 'tlsCert', '') : null;
+  const tlsKey = raw.tlsKey ? str(raw, 'tlsKey', '') : null;
+  if ((tlsCert === null) !== (tlsKey === null)) {
+    throw new ConfigError(`${SETTINGS.tlsCert} and ${SETTINGS.tlsKey} must be set together (both file paths)`);
+  }
+  for (const [key, p] of [['tlsCert', tlsCert], ['tlsKey', tlsKey]] as const) {
+    if (p !== null && !existsSync(path.resolve(cwd, p))) throw new ConfigError(`${label(key)} must name a readable file (${p} does not exist)`);
+  }
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const homeUrl = str(raw, 'homeUrl', `${tlsCert ? 'https' : 'http'}://${urlHost}:${port}`).trim().replace(/\/+$/, '');
+  let parsedHome: URL;
+  try {
+    parsedHome = new URL(homeUrl);
+  } catch {
+    throw new ConfigError(`${label('homeUrl')} must be an absolute http(s) URL (got ${JSON.stringify(homeUrl)})`);
+  }
+  if (parsedHome.protocol !== 'http:' && parsedHome.protocol !== 'https:') {
+    throw new ConfigError(`${label('homeUrl')} must be an absolute http(s) URL (got ${JSON.stringify(homeUrl)})`);
+  }
+  const restPrefix = str(raw, 'restPrefix', 'wp-json').trim().replace(/^\/+|\/+$/g, '');
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(restPrefix)) {
+    throw new ConfigError(`${label('restPrefix')} must be one or more URL path segments of letters, digits, . _ ~ - (got ${JSON.stringify(raw.restPrefix)})`);
+  }
+  const avatarRaw = raw.avatarSizes === undefined ? ['24', '48', '96'] : list(raw, 'avatarSizes');
+  const avatarSizes = avatarRaw.map(Number);
+  if (avatarSizes.length === 0 || avatarSizes.some((n, i) => !Number.isInteger(n) || n < 1 || n > 2048 || !/^\d+$/.test(avatarRaw[i]!))) {
+    throw new ConfigError(`${label('avatarSizes')} must be a comma-separated list of pixel sizes from 1 to 2048, e.g. 24,48,96 (got ${JSON.stringify(raw.avatarSizes)})`);
+  }
+  const timezone = str(raw, 'timezone', 'UTC').trim();
+  if (!isTimeZone(timezone)) throw new ConfigError(`${label('timezone')} must be an IANA time zone such as UTC or Europe/Paris (got ${JSON.stringify(timezone)})`);
+  const locale = str(raw, 'locale', 'en_US').trim();
+  if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(locale)) throw new ConfigError(`${label('locale')} must be a locale like en_US or de (got ${JSON.stringify(locale)})`);
+  const databaseUrl = raw.databaseUrl ? str(raw, 'databaseUrl', '').trim() : null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`${label('databaseUrl')} must be a postgres:// URL (leave it unset for the embedded SQLite store)`);
+  }
+  const workersRaw = raw.workers;
+  const workers = workersRaw === 'auto' ? 0 : int(raw, 'workers', 1, 1, 256);
+  return {
+    port,
+    host,
+    dataDir: path.resolve(cwd, str(raw, 'dataDir', './data')),
+    homeUrl,
+    restPrefix,
+    permalinks: oneOf(raw, 'permalinks', ['pretty', 'index', 'plain'] as const, 'pretty'),
+    plugins: list(raw, 'plugins'),
+    avatarSizes,
+    siteName: str(raw, 'siteName', 'My Site'),
+    siteDescription: str(raw, 'siteDescription', ''),
+    timezone,
+    locale,
+    trustProxy: bool(raw, 'trustProxy'),
+    tlsCert: tlsCert && path.resolve(cwd, tlsCert),
+    tlsKey: tlsKey && path.resolve(cwd, tlsKey),
+    databaseUrl,
+    offline: bool(raw, 'offline'),
+    workers,
+    logLevel: oneOf(raw, 'logLevel', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    bodyLimit: int(raw, 'bodyLimit', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  };
+}
