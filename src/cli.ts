@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { PluginLoadError } from './plugin-loader.js';
+import { startServer } from './server-main.js';
+import { runStoreCommand } from './services-wiring.js';
+
+const HELP = `Usage: siteward <command> [options]
+
+Commands:
+  start [--workers N|auto] [--port P] [--host H] [--quiet] [--config FILE]
+        Run the server (default http://127.0.0.1:8080). Prints a one-time /setup link
+        while no administrator exists.
+  user create <login> --email <e> --role <role> [--password <p> | --password-stdin]
+  user list
+  user set-password <login> [--password <p> | --password-stdin]
+  user delete <login>
+  app-password create <login> <name>      Prints a new application password once
+  app-password list <login>
+  app-password revoke <login> <uuid>
+
+Settings come from siteward.config.json and environment variables (see README.md).
+Options:
+  -h, --help      Show this help
+  --config FILE   Read settings from FILE instead of ./siteward.config.json
+`;
+
+function config(overrides: Record<string, unknown>, configFile: string | undefined): Config {
+  return loadConfig({ overrides, configFile });
+}
+
+/** Entry point of the `siteward` command; returns the exit code (a running server never returns early). */
+export async function main(argv: string[], io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) }): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '-h' || command === '--help' || command === 'help') {
+    io.out(HELP);
+    return command ? 0 : 1;
+  }
+  try {
+    if (command === 'start') {
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          workers: { type: 'string' },
+          port: { type: 'string' },
+          host: { type: 'string' },
+          quiet: { type: 'boolean', short: 'q' },
+          config: { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+        strict: true,
+      });
+      if (values.help) {
+        io.out(HELP);
+        return 0;
+      }
+      const overrides: Record<string, unknown> = {};
+      if (values.workers !== undefined) overrides.workers = values.workers;
+      if (values.port !== undefined) overrides.port = values.port;
+      if (values.host !== undefined) overrides.host = values.host;
+      await startServer(config(overrides, values.config), { quiet: values.quiet === true, out: io.out });
+      return 0;
+    }
+    if (command === 'user' || command === 'app-password') {
+      const configIndex = rest.indexOf('--config');
+      const configFile = configIndex === -1 ? undefined : rest[configIndex + 1];
+      const args = configIndex === -1 ? rest : rest.filter((_, i) => i !== configIndex && i !== configIndex + 1);
+      return await runStoreCommand(config({}, configFile), command, args, { ...io, stdin: process.stdin });
+    }
+    io.err(`Unknown command "${command}". Run "siteward --help".`);
+    return 2;
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof PluginLoadError) {
+      io.err(error.message);
+      return 1;
+    }
+    if (error instanceof TypeError && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      io.err(`${error.message}. Run "siteward --help".`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,165 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RestError } from '../rest/errors.js';
+import { parsePhpQuery } from '../rest/php-query.js';
+import { mediaType } from '../rest/request-body.js';
+import type { Identity } from '../rest/types.js';
+import type { PageHelpers } from './server.js';
+import { flatHeaders } from './request-origin.js';
+import { loginPage, setupPage, simplePage } from './auth-page-html.js';
+
+/** What the login, logout, setup and nonce-refresh pages need from the auth services. */
+export interface AuthPagesDeps {
+  homeUrl: string;
+  cookieName: string;
+  /** Checks credentials and opens a session. */
+  login(input: { login: string; password: string; remember: boolean; userAgent: string; ip: string }): Promise<
+    { ok: true; cookieValue: string; expiresAt: number; userId: number; login: string; identity: Identity } | { ok: false; error: RestError }
+  >;
+  logout(cookieValue: string): Promise<void>;
+  identify(headers: Record<string, string>): Promise<Identity>;
+  createNonce(action: string, identity: Identity): string;
+  setup: {
+    /** True while no administrator exists. */
+    needed(): Promise<boolean>;
+    checkToken(token: string): Promise<boolean>;
+    /** Creates the first administrator; the token is consumed. */
+    createAdmin(input: { token: string; login: string; email: string; password: string }): Promise<{ ok: true } | { ok: false; message: string }>;
+  };
+}
+
+function parseBody(req: FastifyRequest): Record<string, unknown> {
+  const raw = req.body instanceof Buffer ? req.body.toString('utf8') : typeof req.body === 'string' ? req.body : '';
+  const type = mediaType(req.headers['content-type']);
+  if (type === 'application/json') {
+    try {
+      const parsed: unknown = JSON.parse(raw || '{}');
+      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  return parsePhpQuery(raw);
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+}
+
+function truthy(v: unknown): boolean {
+  return v === true || (typeof v === 'string' && v !== '' && v !== '0' && v.toLowerCase() !== 'false');
+}
+
+function wantsJson(req: FastifyRequest): boolean {
+  return mediaType(req.headers['content-type']) === 'application/json';
+}
+
+/** Only same-site redirect targets: a path, or an absolute URL on the home URL's origin. */
+export function safeRedirect(target: string, homeUrl: string): string | null {
+  if (target === '') return null;
+  if (target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\')) return target;
+  try {
+    const url = new URL(target);
+    if (url.origin === new URL(homeUrl).origin) return url.pathname + url.search + url.hash;
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+function readCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+function sendJsonError(reply: FastifyReply, error: RestError) {
+  return reply.code(error.status).header('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify(error.toJSON()));
+}
+
+/** Registers `/login`, `/logout`, `/setup` and the nonce refresh endpoint used by @wordpress/api-fetch. */
+export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, helpers: PageHelpers): void {
+  const secureCookie = (req: FastifyRequest) => helpers.origin(req).secure;
+  const cookieHeader = (req: FastifyRequest, value: string, expiresAt: number | null) => {
+    const parts = [`${deps.cookieName}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
+    if (expiresAt !== null) parts.push(`Expires=${new Date(expiresAt).toUTCString()}`);
+    if (secureCookie(req)) parts.push('Secure');
+    return parts.join('; ');
+  };
+  const clearCookie = (req: FastifyRequest) =>
+    [`${deps.cookieName}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Expires=Thu, 01 Jan 1970 00:00:00 GMT', ...(secureCookie(req) ? ['Secure'] : [])].join('; ');
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).header('Content-Type', 'text/html; charset=UTF-8').header('Cache-Control', 'no-store').header('X-Frame-Options', 'DENY').send(body);
+
+  app.get('/login', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    return html(reply, 200, loginPage({ redirectTo: str(q.redirect_to), notice: q.loggedout ? 'You are now logged out.' : undefined }));
+  });
+
+  app.post('/login', async (req, reply) => {
+    const body = parseBody(req);
+    const json = wantsJson(req);
+    const login = str(json ? body.username : body.log).trim();
+    const password = str(json ? body.password : body.pwd);
+    const remember = truthy(json ? body.remember : body.rememberme);
+    const result = await deps.login({ login, password, remember, userAgent: str(req.headers['user-agent']), ip: req.ip });
+    if (!result.ok) {
+      if (json) return sendJsonError(reply, result.error);
+      return html(reply, result.error.status, loginPage({ redirectTo: str(body.redirect_to), error: result.error.message, login }));
+    }
+    reply.header('Set-Cookie', cookieHeader(req, result.cookieValue, remember ? result.expiresAt : null));
+    if (json) {
+      const nonce = deps.createNonce('wp_rest', result.identity);
+      return reply.code(200).header('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify({ id: result.userId, login: result.login, nonce, restRoot: helpers.restRoot(req) }));
+    }
+    return reply.redirect(safeRedirect(str(body.redirect_to), deps.homeUrl) ?? '/admin/', 302);
+  });
+
+  app.post('/logout', async (req, reply) => {
+    const value = readCookie(req.headers.cookie, deps.cookieName);
+    if (value) await deps.logout(value);
+    reply.header('Set-Cookie', clearCookie(req));
+    if (wantsJson(req)) return reply.code(200).header('Content-Type', 'application/json; charset=UTF-8').send('{"loggedOut":true}');
+    return reply.redirect('/login?loggedout=true', 302);
+  });
+
+  // @wordpress/api-fetch refreshes its nonce here; cookie login only, never with CORS headers.
+  app.get('/wp-admin/admin-ajax.php', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const identity = await deps.identify(flatHeaders(req.headers));
+    if (q.action !== 'rest-nonce' || identity.kind !== 'cookie') {
+      return reply.code(q.action === 'rest-nonce' ? 403 : 400).header('Content-Type', 'text/plain; charset=UTF-8').send('0');
+    }
+    return reply.code(200).header('Content-Type', 'text/plain; charset=UTF-8').header('Cache-Control', 'no-store').send(deps.createNonce('wp_rest', identity));
+  });
+
+  app.get('/setup', async (req, reply) => {
+    if (!(await deps.setup.needed())) return reply.callNotFound();
+    const token = str((req.query as Record<string, unknown>).token);
+    if (!token || !(await deps.setup.checkToken(token))) {
+      return html(reply, 403, simplePage('Setup', 'This page needs the setup link printed by <code>siteward start</code>.'));
+    }
+    return html(reply, 200, setupPage({ token }));
+  });
+
+  app.post('/setup', async (req, reply) => {
+    if (!(await deps.setup.needed())) return reply.callNotFound();
+    const body = parseBody(req);
+    const token = str(body.token);
+    if (!token || !(await deps.setup.checkToken(token))) {
+      return html(reply, 403, simplePage('Setup', 'This page needs the setup link printed by <code>siteward start</code>.'));
+    }
+    const input = { token, login: str(body.login).trim(), email: str(body.email).trim(), password: str(body.password) };
+    const result = await deps.setup.createAdmin(input);
+    if (!result.ok) return html(reply, 400, setupPage({ token, error: result.message, login: input.login, email: input.email }));
+    return reply.redirect('/login?redirect_to=%2Fadmin%2F', 302);
+  });
+}

@@ -1,0 +1,39 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestOrigin } from '../rest/rest-url.js';
+
+function first(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v?.split(',')[0]?.trim();
+}
+
+function stripPort(host: string): string {
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.lastIndexOf(':');
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+/**
+ * Scheme and host of a request. `X-Forwarded-Proto`/`-Host` count only when the operator
+ * trusts the proxy (SITEWARD_TRUST_PROXY); otherwise anyone could force https URLs.
+ */
+export function requestOrigin(headers: IncomingHttpHeaders, tls: boolean, trustProxy: boolean): RequestOrigin {
+  let secure = tls;
+  let host = first(headers.host) ?? '';
+  if (trustProxy) {
+    const proto = first(headers['x-forwarded-proto']);
+    if (proto) secure = proto.toLowerCase() === 'https';
+    const fwdHost = first(headers['x-forwarded-host']);
+    if (fwdHost) host = fwdHost;
+  }
+  return { secure, hostname: stripPort(host).toLowerCase() };
+}
+
+/** Lower-case header map with repeated values joined by `,` (WordPress's `get_header`). */
+export function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Config } from '../config/config.js';
+import { RestError, restError } from '../rest/errors.js';
+import { fixedHeaders } from '../rest/response-headers.js';
+import type { RestServer } from '../rest/rest-server.js';
+import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
+import { extractRestRoute, registerRestRoutes, serveRest, type RestRouteOptions } from './rest-route.js';
+import { requestOrigin } from './request-origin.js';
+import { homePage, rsdDocument } from './site-pages.js';
+
+export interface HttpServerDeps {
+  config: Config;
+  rest: RestServer;
+  restUrl: RestUrlBuilder;
+  logger: FastifyBaseLogger | false;
+  /** Site name and extra `<head>` tags (e.g. site-verification meta tags) for the home page. */
+  homeHead: () => Promise<{ name: string; description: string; headTags: string[] }>;
+  /** Registers further pages (login, setup, admin, nonce refresh). */
+  pages?: (app: FastifyInstance, helpers: PageHelpers) => void | Promise<void>;
+}
+
+export interface PageHelpers {
+  origin(req: FastifyRequest): RequestOrigin;
+  restRoot(req: FastifyRequest): string;
+}
+
+function isRestPath(url: string, prefix: string): boolean {
+  return extractRestRoute(url, prefix) !== null;
+}
+
+/** Builds the Fastify server: REST entry points, site pages and JSON errors for every failure. */
+export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const tls = config.tlsCert !== null && config.tlsKey !== null;
+  const app = Fastify({
+    logger: deps.logger === false ? false : deps.logger,
+    // One line per request is logged by the onResponse hook below instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    exposeHeadRoutes: false,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 2048 },
+    ...(tls ? { https: { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } } : {}),
+  } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+
+  // The REST layer reads every body itself (JSON on any method, PHP-style forms), so Fastify
+  // must never answer a parsing error of its own.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
+  });
+
+  const restOptions: RestRouteOptions = { rest: deps.rest, restPrefix: config.restPrefix, tls, trustProxy: config.trustProxy, bodyLimit: config.bodyLimit };
+  const origin = (req: FastifyRequest) => requestOrigin(req.headers, tls, config.trustProxy);
+  const restRoot = (req: FastifyRequest) => deps.restUrl('/', origin(req));
+
+  const sendError = (req: FastifyRequest, reply: FastifyReply, error: RestError) => {
+    const headers = isRestPath(req.url, config.restPrefix) ? fixedHeaders(restRoot(req)) : { 'Content-Type': 'application/json; charset=UTF-8' };
+    return reply.code(error.status).headers(headers).send(JSON.stringify(error.toJSON()));
+  };
+
+  app.setErrorHandler(async (err: FastifyError, req, reply) => {
+    const status = err.statusCode ?? 500;
+    // A Content-Type Fastify cannot parse is no error for the REST layer: the body is just not JSON.
+    const target = status === 415 ? extractRestRoute(req.url, config.restPrefix) : null;
+    if (target) return serveRest(restOptions, req, reply, target.route, target.query);
+    let error: RestError;
+    if (status === 413) error = restError('rest_body_too_large');
+    else if (status >= 500) {
+      req.log.error({ err }, 'unhandled error');
+      error = restError('rest_internal_error');
+    } else error = new RestError('rest_bad_request', err.message, { status });
+    return sendError(req, reply, error);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const error = isRestPath(req.url, config.restPrefix) ? restError('rest_no_route') : restError('rest_not_found');
+    return sendError(req, reply, error);
+  });
+
+  registerRestRoutes(app, restOptions);
+
+  // The home page also takes `?rest_route=` (plain permalinks), whatever the method.
+  const home = async (req: FastifyRequest, reply: FastifyReply) => {
+    const target = extractRestRoute(req.url, config.restPrefix);
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+    if (target && /(^|&)rest_route=/.test(query)) return serveRest(restOptions, req, reply, target.route, target.query);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply.callNotFound();
+    const root = restRoot(req);
+    const head = await deps.homeHead();
+    return reply
+      .code(200)
+      .header('Content-Type', 'text/html; charset=UTF-8')
+      .header('Link', `<${root}>; rel="https://api.w.org/"`)
+      .send(req.method === 'HEAD' ? undefined : homePage({ ...head, restRoot: root }));
+  };
+  for (const url of ['/', '/index.php']) {
+    app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url, handler: home });
+  }
+
+  app.get('/xmlrpc.php', async (req, reply) => {
+    if (!('rsd' in (req.query as Record<string, unknown>))) {
+      return sendError(req, reply, new RestError('xmlrpc_not_supported', 'XML-RPC is not supported; use the REST API.', { status: 404 }));
+    }
+    const head = await deps.homeHead();
+    return reply.code(200).header('Content-Type', 'text/xml; charset=UTF-8').send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));
+  });
+
+  if (deps.pages) await deps.pages(app, { origin, restRoot });
+  return app;
+}

@@ -1,0 +1,54 @@
+import { invalidParams, isRestError, missingParams, type RestError } from './errors.js';
+import { parseArg } from './args/parse.js';
+import type { DispatchRequest } from './rest-request.js';
+import type { Endpoint } from './route-registry.js';
+
+/**
+ * Fills defaults, checks required arguments, runs validators and sanitizes, in WordPress 4.7's
+ * order (issue 3, rule 3). All argument failures are gathered into one `rest_invalid_param`.
+ * Returns null when the request may proceed; `request.params` then holds sanitized values.
+ */
+export async function prepareArguments(endpoint: Endpoint, request: DispatchRequest): Promise<RestError | null> {
+  const args = endpoint.args;
+  const names = Object.keys(args);
+  if (names.length === 0) return null;
+
+  const defaults: Record<string, unknown> = {};
+  for (const name of names) {
+    const def = args[name]!.default;
+    if (def !== undefined && def !== null) defaults[name] = def;
+  }
+  request.sources.defaults = defaults;
+  request.merge();
+  const params = request.params;
+
+  const missing = names.filter((name) => args[name]!.required === true && (params[name] === undefined || params[name] === null));
+  if (missing.length > 0) return missingParams(missing);
+
+  const errors: Record<string, string> = {};
+  for (const name of names) {
+    const validate = args[name]!.validateCallback;
+    const value = params[name];
+    if (!validate || value === undefined || value === null) continue;
+    const result = await validate(value, request, name);
+    if (result === false) errors[name] = 'Invalid parameter.';
+    else if (isRestError(result)) errors[name] = result.message;
+  }
+
+  for (const name of names) {
+    if (errors[name] !== undefined || !Object.prototype.hasOwnProperty.call(params, name)) continue;
+    const arg = args[name]!;
+    if (arg.sanitizeCallback === null) continue;
+    if (arg.sanitizeCallback) {
+      const sanitized = await arg.sanitizeCallback(params[name], request, name);
+      if (isRestError(sanitized)) errors[name] = sanitized.message;
+      else params[name] = sanitized;
+    } else if (arg.type !== undefined) {
+      const parsed = parseArg(params[name], arg, name);
+      if (parsed.ok) params[name] = parsed.value;
+      else errors[name] = parsed.error.message;
+    }
+  }
+
+  return Object.keys(errors).length > 0 ? invalidParams(errors) : null;
+}

@@ -1,0 +1,68 @@
+import type { RequestOrigin } from './rest-url.js';
+import type { Principal, RestRequest } from './types.js';
+
+/** The parameter sources of a request (compat.md §3), each as decoded. */
+export interface ParamSources {
+  json: Record<string, unknown> | undefined;
+  body: Record<string, unknown>;
+  query: Record<string, unknown>;
+  url: Record<string, string>;
+  defaults: Record<string, unknown>;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The request object handed to permission callbacks and callbacks. */
+export class DispatchRequest implements RestRequest {
+  matchedRoute = '';
+  params: Record<string, unknown> = {};
+  /** Scheme and host of the request, for building URLs (spec 4.3 rule 3). */
+  origin: RequestOrigin = { secure: false, hostname: '' };
+  /** True when a JSON body was sent that does not parse (reported at dispatch, compat.md §3). */
+  jsonError = false;
+  readonly sources: ParamSources;
+
+  constructor(
+    readonly method: string,
+    readonly route: string,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly body: string,
+    readonly json: unknown,
+    query: Record<string, unknown>,
+    bodyParams: Record<string, unknown>,
+    public user: Principal,
+  ) {
+    const jsonParams = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+    this.sources = { json: jsonParams, body: bodyParams, query, url: {}, defaults: {} };
+    this.merge();
+  }
+
+  get query(): Record<string, unknown> {
+    return this.sources.query;
+  }
+
+  get bodyParams(): Record<string, unknown> {
+    return this.sources.body;
+  }
+
+  get urlParams(): Record<string, string> {
+    return this.sources.url;
+  }
+
+  /** Recomputes `params`: defaults → URL → query → form body (body methods only) → JSON. */
+  merge(): void {
+    const s = this.sources;
+    const merged: Record<string, unknown> = { ...s.defaults, ...s.url, ...s.query };
+    if (BODY_METHODS.has(this.method)) Object.assign(merged, s.body);
+    if (s.json) Object.assign(merged, s.json);
+    this.params = merged;
+  }
+
+  param(name: string): unknown {
+    return Object.prototype.hasOwnProperty.call(this.params, name) ? this.params[name] : undefined;
+  }
+
+  header(name: string): string | undefined {
+    return this.headers[name.toLowerCase()];
+  }
+}

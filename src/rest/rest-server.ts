@@ -1,0 +1,282 @@
+import { prepareArguments } from './arguments.js';
+import { withDeprecationHeaders } from './deprecation.js';
+import { forbidden, isRestError, restError, RestError } from './errors.js';
+import { describeRoute, describeRoutes } from './index-document.js';
+import { DispatchRequest } from './rest-request.js';
+import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
+import type { RequestOrigin, RestUrlBuilder } from './rest-url.js';
+import { readBody } from './request-body.js';
+import { corsHeaders, fixedHeaders, NO_CACHE_HEADERS } from './response-headers.js';
+import { RestResponse, type Authenticator, type EndpointDefinition, type Identity, type Principal, type RouteOptions } from './types.js';
+
+/** A request as the HTTP adapter hands it over. */
+export interface IncomingRestRequest {
+  method: string;
+  /** The REST route (`/jetpack/v4/module/all`), trailing slash already removed; '' or '/' = index. */
+  route: string;
+  /** PHP-style parsed query string. */
+  query: Record<string, unknown>;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** The raw body (empty for none). */
+  body: Buffer | string;
+  origin: RequestOrigin;
+}
+
+/** What the HTTP adapter writes back. `body` is null for HEAD. */
+export interface RestOutput {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+export interface SiteSummary {
+  name: string;
+  description: string;
+  url: string;
+  home: string;
+}
+
+export interface RestServerOptions {
+  urls: RestUrlBuilder;
+  authenticator: Authenticator;
+  siteSummary: () => SiteSummary | Promise<SiteSummary>;
+  /** Developer warnings (`_doing_it_wrong`) and unexpected errors. */
+  warn: (message: string, detail?: unknown) => void;
+}
+
+interface Dispatched {
+  result: RestResponse | RestError;
+  route: Route | null;
+}
+
+const JSONP_CALLBACK = /^[\w.]+$/;
+const NONCE_ACTION = 'wp_rest';
+
+/**
+ * The generic REST layer: route registration, authentication check, dispatch, documents and
+ * headers. It knows no HTTP framework and no storage: `serve()` maps an IncomingRestRequest to a
+ * RestOutput.
+ */
+export class RestServer {
+  readonly registry = new RouteRegistry();
+  private readonly namespaces: string[] = [];
+
+  constructor(private readonly options: RestServerOptions) {
+    this.registry.register('', '/', { methods: 'GET', callback: (req) => this.indexDocument(req as DispatchRequest), args: { context: { default: 'view' } } }, false);
+  }
+
+  /**
+   * Registers a route (spec Part 4.2). Empty namespace or route: nothing is registered and a
+   * developer warning names the call.
+   */
+  registerRoute(namespace: string, route: string, definition: EndpointDefinition | readonly EndpointDefinition[] | (EndpointDefinition & RouteOptions), override = false): boolean {
+    const call = `registerRoute(${JSON.stringify(namespace)}, ${JSON.stringify(route)})`;
+    if (!namespace) {
+      this.options.warn(`${call}: Routes must be namespaced with plugin or theme name and version.`);
+      return false;
+    }
+    if (!route) {
+      this.options.warn(`${call}: Route must be specified.`);
+      return false;
+    }
+    const ns = namespace.replace(/^\/+|\/+$/g, '');
+    const fullRoute = RouteRegistry.fullRoute(namespace, route);
+    if (!this.namespaces.includes(ns)) {
+      const nsRoute = RouteRegistry.fullRoute(ns, '');
+      const added = this.registry.register(ns, nsRoute.replace(/\/$/, ''), {
+        methods: 'GET',
+        callback: (req) => this.namespaceDocument(req as DispatchRequest),
+        args: { namespace: { default: ns }, context: { default: 'view' } },
+      }, false);
+      if (!added.ok) {
+        this.options.warn(`${call}: ${added.reason}`);
+        return false;
+      }
+      this.namespaces.push(ns);
+    }
+    const result = this.registry.register(ns, fullRoute, definition, override);
+    if (!result.ok) {
+      this.options.warn(`${call}: ${result.reason}`);
+      return false;
+    }
+    return true;
+  }
+
+  /** Serves one request end to end, in WordPress's `serve_request` order (wp-rest-reference §5). */
+  async serve(incoming: IncomingRestRequest): Promise<RestOutput> {
+    const headers = fixedHeaders(this.options.urls('/', incoming.origin));
+    const jsonp = incoming.query._jsonp;
+    if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
+      const err = restError('rest_callback_invalid');
+      return { status: 400, headers, body: JSON.stringify({ code: err.code, message: err.message }) };
+    }
+
+    const [dispatched, deprecations] = await withDeprecationHeaders(() => this.authenticateAndDispatch(incoming));
+    const { result, route } = dispatched.result;
+    let response = isRestError(result) ? new RestResponse(result.toJSON(), result.status) : result;
+
+    if (route) {
+      const allow = await this.allowedMethods(route, dispatched.request);
+      if (allow) response.headers.Allow = allow;
+    }
+    if (incoming.query._envelope !== undefined) {
+      response = new RestResponse({ body: response.data, status: response.status, headers: response.headers }, 200);
+    } else {
+      Object.assign(headers, response.headers);
+    }
+    Object.assign(headers, deprecations, dispatched.extraHeaders);
+    if (dispatched.request && dispatched.request.user.id !== 0) Object.assign(headers, NO_CACHE_HEADERS);
+    const origin = incoming.headers.origin;
+    if (origin) Object.assign(headers, corsHeaders(origin));
+    if (dispatched.request?.method === 'HEAD' || incoming.method.toUpperCase() === 'HEAD') {
+      return { status: response.status, headers, body: null };
+    }
+    let body: string;
+    try {
+      body = JSON.stringify(response.data === undefined ? null : response.data);
+    } catch (error) {
+      this.options.warn('Could not encode the response as JSON', error);
+      const err = new RestError('rest_encode_error', (error as Error).message, { status: 500 });
+      return { status: 500, headers, body: JSON.stringify(err.toJSON()) };
+    }
+    if (typeof jsonp === 'string') {
+      headers['Content-Type'] = 'application/javascript; charset=UTF-8';
+      body = `/**/${jsonp}(${body})`;
+    }
+    return { status: response.status, headers, body };
+  }
+
+  private async authenticateAndDispatch(incoming: IncomingRestRequest): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string> }> {
+    const extraHeaders: Record<string, string> = {};
+    let method = incoming.method.toUpperCase();
+    const override = incoming.query._method ?? incoming.headers['x-http-method-override'];
+    if (typeof override === 'string' && override !== '') method = override.toUpperCase();
+
+    const body = await readBody(incoming.method.toUpperCase(), incoming.headers, incoming.body);
+    const auth = this.options.authenticator;
+    const identity = await auth.identify(incoming.headers);
+    const checked = this.cookieCheck(identity, incoming, body.form, extraHeaders);
+    if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders };
+
+    const route = incoming.route === '' ? '/' : incoming.route;
+    const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
+    request.origin = incoming.origin;
+    request.jsonError = body.jsonError;
+    const result = await this.dispatch(request);
+    return { result, request, extraHeaders };
+  }
+
+  /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */
+  private cookieCheck(identity: Identity, incoming: IncomingRestRequest, form: Record<string, unknown>, extraHeaders: Record<string, string>): Principal | RestError {
+    const auth = this.options.authenticator;
+    if (identity.kind === 'error') return identity.error;
+    if (identity.kind === 'other') return identity.principal;
+    const param = incoming.query._wpnonce ?? form._wpnonce;
+    const nonce = param !== undefined ? param : incoming.headers['x-wp-nonce'];
+    if (nonce === undefined) return auth.anonymous();
+    if (typeof nonce !== 'string' || auth.verifyNonce(nonce, NONCE_ACTION, identity) === false) {
+      return restError('rest_cookie_invalid_nonce');
+    }
+    extraHeaders['X-WP-Nonce'] = auth.createNonce(NONCE_ACTION, identity);
+    return identity.kind === 'cookie' ? identity.principal : auth.anonymous();
+  }
+
+  /** Matches the route and runs the endpoint (compat.md §3). */
+  async dispatch(request: DispatchRequest): Promise<Dispatched> {
+    const path = request.route;
+    if (request.method === 'OPTIONS') {
+      const first = this.registry.matching(path).next();
+      if (first.done) return { result: new RestResponse([]), route: null };
+      request.matchedRoute = first.value.route.pattern.source;
+      request.sources.url = first.value.params;
+      request.merge();
+      const help = describeRoute(first.value.route, (p) => this.options.urls(p, request.origin), true);
+      return { result: new RestResponse(help ?? []), route: first.value.route };
+    }
+
+    let chosen: { route: Route; endpoint: Endpoint; params: Record<string, string> } | null = null;
+    const checked = request.method === 'HEAD' ? 'GET' : request.method;
+    for (const match of this.registry.matching(path)) {
+      for (const endpoint of match.route.endpoints) {
+        if (endpoint.methodSet.has(request.method) || endpoint.methodSet.has(checked)) {
+          chosen = { route: match.route, endpoint, params: match.params };
+          break;
+        }
+      }
+      if (chosen) break;
+    }
+    if (!chosen) return { result: restError('rest_no_route'), route: null };
+
+    const { route, endpoint } = chosen;
+    request.matchedRoute = route.pattern.source;
+    request.sources.url = chosen.params;
+    request.merge();
+    try {
+      const result = await this.runEndpoint(endpoint, request);
+      return { result, route };
+    } catch (error) {
+      this.options.warn(`Unhandled error in ${request.method} ${route.pattern.source}`, error);
+      return { result: restError('rest_internal_error'), route };
+    }
+  }
+
+  private async runEndpoint(endpoint: Endpoint, request: DispatchRequest): Promise<RestResponse | RestError> {
+    if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
+    if (request.jsonError) return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
+    const argError = await prepareArguments(endpoint, request);
+    if (argError) return argError;
+    if (endpoint.permissionCallback) {
+      const permission = await endpoint.permissionCallback(request);
+      if (isRestError(permission)) return permission;
+      if (permission === false || permission === null || permission === undefined) return forbidden(request.user.id !== 0);
+    }
+    const result = await endpoint.callback(request);
+    if (isRestError(result)) return result;
+    if (result instanceof RestResponse) return result;
+    return new RestResponse(result === undefined ? null : result);
+  }
+
+  /** Spec 4.4 rule 2: the methods whose endpoint has no permission callback or one returning exactly true. */
+  private async allowedMethods(route: Route, request: DispatchRequest | null): Promise<string | null> {
+    const allowed: string[] = [];
+    for (const endpoint of route.endpoints) {
+      let ok = !endpoint.permissionCallback;
+      if (!ok && request) {
+        try {
+          ok = (await endpoint.permissionCallback!(request)) === true;
+        } catch {
+          ok = false;
+        }
+      }
+      if (ok) for (const m of endpoint.methods) if (!allowed.includes(m)) allowed.push(m);
+    }
+    return allowed.length > 0 ? allowed.join(', ') : null;
+  }
+
+  private async indexDocument(request: DispatchRequest): Promise<unknown> {
+    const site = await this.options.siteSummary();
+    const url = (p: string) => this.options.urls(p, request.origin);
+    return {
+      name: site.name,
+      description: site.description,
+      url: site.url,
+      home: site.home,
+      namespaces: [...this.namespaces],
+      authentication: [],
+      routes: describeRoutes(this.registry.all(), url),
+      _links: { help: [{ href: 'http://v2.wp-api.org/' }] },
+    };
+  }
+
+  private namespaceDocument(request: DispatchRequest): unknown {
+    const ns = String(request.params.namespace ?? '');
+    if (!this.namespaces.includes(ns)) return restError('rest_invalid_namespace');
+    const url = (p: string) => this.options.urls(p, request.origin);
+    return {
+      namespace: ns,
+      routes: describeRoutes(this.registry.all(), url, ns),
+      _links: { up: [{ href: url('/') }] },
+    };
+  }
+}

@@ -1,0 +1,175 @@
+import { compilePattern, expandSegmentParams, matchParams, type CompiledPattern } from './route-pattern.js';
+import type { ArgDefinition, EndpointCallback, EndpointDefinition, PermissionCallback, RouteOptions } from './types.js';
+
+/** An endpoint after normalisation (defaults applied, methods upper-cased). */
+export interface Endpoint {
+  readonly methods: readonly string[];
+  readonly methodSet: ReadonlySet<string>;
+  readonly callback: EndpointCallback | undefined;
+  readonly permissionCallback: PermissionCallback | undefined;
+  readonly args: Readonly<Record<string, ArgDefinition>>;
+  readonly showInIndex: boolean;
+}
+
+export interface Route {
+  readonly pattern: CompiledPattern;
+  readonly namespace: string;
+  endpoints: Endpoint[];
+  options: RouteOptions;
+  /** Registration position; later registrations of the same pattern keep it. */
+  readonly order: number;
+}
+
+export interface RouteMatch {
+  readonly route: Route;
+  readonly params: Record<string, string>;
+}
+
+export type RegisterResult = { ok: true; route: Route; isNew: boolean } | { ok: false; reason: string };
+
+function normalizeMethods(methods: EndpointDefinition['methods']): string[] {
+  const list = methods === undefined ? ['GET'] : typeof methods === 'string' ? methods.split(',') : [...methods];
+  const out: string[] = [];
+  for (const m of list) {
+    const method = String(m).trim().toUpperCase();
+    if (method !== '' && !out.includes(method)) out.push(method);
+  }
+  return out;
+}
+
+function normalizeEndpoint(def: EndpointDefinition): Endpoint {
+  const methods = normalizeMethods(def.methods);
+  return {
+    methods,
+    methodSet: new Set(methods),
+    callback: def.callback,
+    permissionCallback: def.permissionCallback,
+    args: def.args ?? {},
+    showInIndex: def.showInIndex ?? true,
+  };
+}
+
+function trimSlashes(s: string): string {
+  return s.replace(/^\/+|\/+$/g, '');
+}
+
+/** Splits a definition into its endpoints and route-level options (spec 4.2 rule 3). */
+function splitDefinition(def: EndpointDefinition | readonly EndpointDefinition[]): { endpoints: EndpointDefinition[]; options: RouteOptions } {
+  if (Array.isArray(def)) {
+    const options: RouteOptions = {};
+    const withOptions = def as readonly EndpointDefinition[] & RouteOptions;
+    if (withOptions.schema) options.schema = withOptions.schema;
+    return { endpoints: [...def], options };
+  }
+  const single = def as EndpointDefinition & RouteOptions;
+  const { schema, ...endpoint } = single;
+  return { endpoints: [endpoint], options: schema ? { schema } : {} };
+}
+
+/**
+ * Registered routes in registration order, with a first-segment index so that matching cost
+ * does not grow with the number of routes of other namespaces.
+ */
+export class RouteRegistry {
+  private readonly byPattern = new Map<string, Route>();
+  private ordered: Route[] = [];
+  /** first path segment (lower-case) → routes whose pattern starts with that literal segment. */
+  private buckets = new Map<string, Route[]>();
+  /** routes whose first segment is not literal: tried for every path. */
+  private wildcard: Route[] = [];
+  private counter = 0;
+
+  /** Full route of spec 4.2 rule 2, with `:name` segments rewritten. */
+  static fullRoute(namespace: string, route: string): string {
+    const ns = trimSlashes(namespace);
+    const r = trimSlashes(route);
+    return expandSegmentParams(ns === '' ? `/${r}` : `/${ns}/${r}`);
+  }
+
+  /** Registers (or merges, or overrides) a route. `namespace` may be '' only for internal routes. */
+  register(
+    namespace: string,
+    fullRoute: string,
+    def: EndpointDefinition | readonly EndpointDefinition[],
+    override: boolean,
+  ): RegisterResult {
+    const { endpoints, options } = splitDefinition(def);
+    const normalized = endpoints.map(normalizeEndpoint);
+    const existing = this.byPattern.get(fullRoute);
+    if (existing && !override) {
+      existing.endpoints = [...existing.endpoints, ...normalized];
+      existing.options = { ...existing.options, ...options };
+      return { ok: true, route: existing, isNew: false };
+    }
+    let pattern: CompiledPattern;
+    try {
+      pattern = compilePattern(fullRoute);
+    } catch (error) {
+      return { ok: false, reason: (error as Error).message };
+    }
+    const route: Route = { pattern, namespace: trimSlashes(namespace), endpoints: normalized, options, order: existing?.order ?? this.counter++ };
+    this.byPattern.set(fullRoute, route);
+    this.reindex();
+    return { ok: true, route, isNew: !existing };
+  }
+
+  has(fullRoute: string): boolean {
+    return this.byPattern.has(fullRoute);
+  }
+
+  /** All routes in registration order. */
+  all(): readonly Route[] {
+    return this.ordered;
+  }
+
+  /** Routes whose pattern matches the path, in registration order. */
+  *matching(path: string): Generator<RouteMatch> {
+    const lower = path.toLowerCase();
+    for (const route of this.candidates(lower)) {
+      if (!lower.startsWith(route.pattern.literalPrefix)) continue;
+      const m = route.pattern.regex.exec(path);
+      if (m) yield { route, params: matchParams(m) };
+    }
+  }
+
+  private candidates(lowerPath: string): readonly Route[] {
+    const end = lowerPath.indexOf('/', 1);
+    const seg = end === -1 ? lowerPath.slice(1) : lowerPath.slice(1, end);
+    const bucket = this.buckets.get(seg);
+    if (!bucket) return this.wildcard;
+    if (this.wildcard.length === 0) return bucket;
+    return mergeByOrder(bucket, this.wildcard);
+  }
+
+  private reindex(): void {
+    this.ordered = [...this.byPattern.values()].sort((a, b) => a.order - b.order);
+    const buckets = new Map<string, Route[]>();
+    const wildcard: Route[] = [];
+    for (const route of this.ordered) {
+      const prefix = route.pattern.literalPrefix;
+      const end = prefix.indexOf('/', 1);
+      const complete = end !== -1 || prefix === route.pattern.source.toLowerCase();
+      if (!complete || !prefix.startsWith('/')) {
+        wildcard.push(route);
+        continue;
+      }
+      const seg = end === -1 ? prefix.slice(1) : prefix.slice(1, end);
+      let list = buckets.get(seg);
+      if (!list) buckets.set(seg, (list = []));
+      list.push(route);
+    }
+    this.buckets = buckets;
+    this.wildcard = wildcard;
+  }
+}
+
+function mergeByOrder(a: readonly Route[], b: readonly Route[]): Route[] {
+  const out: Route[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]!.order < b[j]!.order)) out.push(a[i++]!);
+    else out.push(b[j++]!);
+  }
+  return out;
+}
