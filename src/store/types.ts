@@ -28,3 +28,128 @@ export interface OptionsRepo {
 export interface StoreTx {
   readonly options: OptionsRepo;
 }
+
+/** A stored user (WordPress's `wp_users` row, trimmed to what Siteward needs). */
+export interface UserRecord {
+  readonly id: number;
+  readonly login: string;
+  readonly email: string;
+  readonly displayName: string;
+  /** argon2id PHC string; never the password itself. */
+  readonly passHash: string;
+  /** Registration time, milliseconds since the epoch. */
+  readonly registered: number;
+}
+
+/** What `users.create` needs. `registered` defaults to now. */
+export interface NewUser {
+  readonly login: string;
+  readonly email: string;
+  readonly displayName: string;
+  readonly passHash: string;
+  readonly registered?: number;
+}
+
+/** The user-meta key that holds a user's role names (a JSON list, e.g. `["editor"]`). */
+export const ROLES_META_KEY = 'capabilities';
+
+/**
+ * Users. Logins and e-mail addresses are unique without regard to ASCII case
+ * (WordPress's MySQL collation behaves the same way).
+ */
+export interface UsersRepo {
+  /** Inserts a user; a duplicate login or e-mail rejects with a `UniqueViolationError` (store/errors.ts). */
+  create(user: NewUser): Promise<UserRecord>;
+  byId(id: number): Promise<UserRecord | undefined>;
+  byLogin(login: string): Promise<UserRecord | undefined>;
+  byEmail(email: string): Promise<UserRecord | undefined>;
+  /** All users, by id. */
+  list(): Promise<UserRecord[]>;
+  /** Replaces the password hash; false when the user does not exist. */
+  setPassword(id: number, passHash: string): Promise<boolean>;
+  /** Deletes the user with their meta, sessions and application passwords; false when absent. */
+  delete(id: number): Promise<boolean>;
+  /** Role names stored in the user's `capabilities` meta ([] when none). */
+  roles(id: number): Promise<string[]>;
+  setRoles(id: number, roles: readonly string[]): Promise<void>;
+  /** Number of users whose role list contains `role`. */
+  countByRole(role: string): Promise<number>;
+}
+
+/** Per-user key → JSON value storage (roles, connection tokens, …). */
+export interface UserMetaRepo {
+  get(userId: number, key: string): Promise<JsonValue | undefined>;
+  set(userId: number, key: string, value: JsonValue): Promise<void>;
+  delete(userId: number, key: string): Promise<void>;
+  all(userId: number): Promise<Map<string, JsonValue>>;
+}
+
+/** A login session. Only the SHA-256 hash of the session token is stored. */
+export interface SessionRecord {
+  /** Hex SHA-256 of the session token. */
+  readonly tokenHash: string;
+  readonly userId: number;
+  /** Milliseconds since the epoch. */
+  readonly expiresAt: number;
+  readonly userAgent: string;
+  readonly ip: string;
+  /** Milliseconds since the epoch. */
+  readonly created: number;
+}
+
+export interface SessionsRepo {
+  create(session: SessionRecord): Promise<void>;
+  /** The session, expired or not (callers compare `expiresAt`). */
+  find(tokenHash: string): Promise<SessionRecord | undefined>;
+  /** Removes one session; false when it did not exist. */
+  destroy(tokenHash: string): Promise<boolean>;
+  /** Removes every session of a user; returns how many. */
+  destroyForUser(userId: number): Promise<number>;
+  listForUser(userId: number): Promise<SessionRecord[]>;
+  /** Removes sessions that expired before `now` (ms); returns how many. */
+  purgeExpired(now: number): Promise<number>;
+}
+
+/** An application password. `hash` is the hex SHA-256 of the (high-entropy) password. */
+export interface AppPasswordRecord {
+  readonly uuid: string;
+  readonly userId: number;
+  readonly name: string;
+  readonly hash: string;
+  /** Milliseconds since the epoch. */
+  readonly created: number;
+  /** Milliseconds since the epoch, null when never used. */
+  readonly lastUsed: number | null;
+}
+
+export interface AppPasswordsRepo {
+  create(record: Omit<AppPasswordRecord, 'lastUsed'>): Promise<void>;
+  /** A user's application passwords, oldest first. */
+  listForUser(userId: number): Promise<AppPasswordRecord[]>;
+  byHash(hash: string): Promise<AppPasswordRecord | undefined>;
+  /** Revokes one; false when the user has no such password. */
+  delete(userId: number, uuid: string): Promise<boolean>;
+  /** Records a use (ms since the epoch). */
+  touch(uuid: string, when: number): Promise<void>;
+}
+
+/** Everything a `store.transaction` callback may use; all of it commits or rolls back together. */
+export interface StoreTransaction extends StoreTx {
+  readonly users: UsersRepo;
+  readonly userMeta: UserMetaRepo;
+  readonly sessions: SessionsRepo;
+  readonly appPasswords: AppPasswordsRepo;
+}
+
+/** The opened store. */
+export interface Store extends StoreTransaction {
+  readonly backend: 'sqlite' | 'postgres';
+  /**
+   * Runs `fn` in one database transaction: it commits when `fn` resolves and rolls back when it
+   * throws (the error is rethrown). Inside `fn` use only `tx`: on SQLite the store's single
+   * connection belongs to the transaction until it ends.
+   */
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** Closes the database connections. */
+  close(): Promise<void>;
+}

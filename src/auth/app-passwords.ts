@@ -1,0 +1,157 @@
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { RestError } from '../rest/errors.js';
+import type { Store, UserRecord } from '../store/types.js';
+import { systemClock, type Clock } from './clock.js';
+import { findUserByLoginOrEmail } from './sessions.js';
+import { TtlCache } from './ttl-cache.js';
+
+/** Length of a generated application password. */
+export const APP_PASSWORD_LENGTH = 24;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** A successful verification is trusted this long without the store (revocations elsewhere take up to this). */
+export const VERIFIED_APP_PASSWORD_TTL_MS = 5_000;
+/** `last_used` is written at most this often per password, to keep writes off the request path. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** A 24-character alphanumeric password (~143 bits), uniformly drawn. */
+export function generateAppPassword(): string {
+  let out = '';
+  for (let i = 0; i < APP_PASSWORD_LENGTH; i++) out += ALPHABET[randomInt(ALPHABET.length)];
+  return out;
+}
+
+/**
+ * What is stored: SHA-256 of the password. A slow hash buys nothing for a 143-bit random
+ * secret, and a fast one lets the store find the password by its hash in one index probe.
+ */
+export function hashAppPassword(password: string): string {
+  return createHash('sha256').update(password).digest('hex');
+}
+
+/** WordPress shows and accepts the password in chunks ("abcd efgh …"): only letters and digits count. */
+export function normalizeAppPassword(password: string): string {
+  return password.replace(/[^A-Za-z0-9]/g, '');
+}
+
+/** An application password as listed (never the password or its hash). */
+export interface AppPasswordInfo {
+  readonly uuid: string;
+  readonly name: string;
+  readonly created: number;
+  readonly lastUsed: number | null;
+}
+
+export type AppPasswordCreateResult =
+  | { readonly ok: true; readonly password: string; readonly info: AppPasswordInfo }
+  | { readonly ok: false; readonly code: 'unknown_user' | 'invalid_name' | 'duplicate_name'; readonly message: string };
+
+export type AppPasswordAuthResult =
+  | { readonly ok: true; readonly user: UserRecord; readonly roles: readonly string[]; readonly uuid: string }
+  | { readonly ok: false; readonly error: RestError };
+
+export interface AppPasswordService {
+  /** Creates one; the password is returned only here. */
+  create(login: string, name: string): Promise<AppPasswordCreateResult>;
+  /** The user's application passwords; null when the user does not exist. */
+  list(login: string): Promise<AppPasswordInfo[] | null>;
+  /** Revokes one; false when the user or the password does not exist. */
+  revoke(login: string, uuid: string): Promise<boolean>;
+  /** Checks HTTP Basic credentials (login or e-mail, application password). */
+  authenticate(login: string, password: string): Promise<AppPasswordAuthResult>;
+  /** Drops this process's cached verifications of a user. */
+  forgetUser(userId: number): void;
+}
+
+export function unknownUsernameError(): RestError {
+  return new RestError('invalid_username', 'Unknown username.', { status: 401 });
+}
+
+export function incorrectAppPasswordError(): RestError {
+  return new RestError('incorrect_password', 'The provided password is an invalid application password.', { status: 401 });
+}
+
+function info(record: { uuid: string; name: string; created: number; lastUsed: number | null }): AppPasswordInfo {
+  return { uuid: record.uuid, name: record.name, created: record.created, lastUsed: record.lastUsed };
+}
+
+interface Verified {
+  readonly user: UserRecord;
+  readonly roles: readonly string[];
+  readonly uuid: string;
+}
+
+/**
+ * Application passwords for HTTP Basic authentication (WordPress 5.6 semantics).
+ *
+ * @example
+ * const apps = createAppPasswordService({ store });
+ * const { password } = await apps.create('admin', 'deploy script'); // show once
+ */
+export function createAppPasswordService(options: { store: Store; clock?: Clock; cacheTtlMs?: number }): AppPasswordService {
+  const { store } = options;
+  const clock = options.clock ?? systemClock;
+  const ttl = options.cacheTtlMs ?? VERIFIED_APP_PASSWORD_TTL_MS;
+  const cache = new TtlCache<Verified>(10_000);
+  let generation = 0;
+
+  function forget(match: (v: Verified) => boolean): void {
+    cache.deleteWhere(match);
+    generation += 1;
+  }
+
+  return {
+    async create(login, name) {
+      const user = await store.users.byLogin(login);
+      if (!user) return { ok: false, code: 'unknown_user', message: `Unknown user "${login}".` };
+      const trimmed = name.trim();
+      if (trimmed === '') return { ok: false, code: 'invalid_name', message: 'An application name is required.' };
+      const existing = await store.appPasswords.listForUser(user.id);
+      if (existing.some((p) => p.name === trimmed)) {
+        return { ok: false, code: 'duplicate_name', message: 'Each application name should be unique.' };
+      }
+      const password = generateAppPassword();
+      const record = { uuid: randomUUID(), userId: user.id, name: trimmed, hash: hashAppPassword(password), created: clock() };
+      await store.appPasswords.create(record);
+      return { ok: true, password, info: info({ ...record, lastUsed: null }) };
+    },
+
+    async list(login) {
+      const user = await store.users.byLogin(login);
+      if (!user) return null;
+      return (await store.appPasswords.listForUser(user.id)).map(info);
+    },
+
+    async revoke(login, uuid) {
+      const user = await store.users.byLogin(login);
+      if (!user) return false;
+      const removed = await store.appPasswords.delete(user.id, uuid);
+      forget((v) => v.uuid === uuid);
+      return removed;
+    },
+
+    async authenticate(login, password) {
+      const hash = hashAppPassword(normalizeAppPassword(password));
+      const key = `${login}\0${hash}`;
+      const now = clock();
+      const cached = cache.get(key, now);
+      if (cached) return { ok: true, ...cached };
+
+      const started = generation;
+      const user = await findUserByLoginOrEmail(store, login);
+      if (!user) return { ok: false, error: unknownUsernameError() };
+      const record = await store.appPasswords.byHash(hash);
+      if (!record || record.userId !== user.id) return { ok: false, error: incorrectAppPasswordError() };
+      const roles = await store.users.roles(user.id);
+      if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_RESOLUTION_MS) {
+        await store.appPasswords.touch(record.uuid, now);
+      }
+      const verified: Verified = { user, roles, uuid: record.uuid };
+      if (generation === started) cache.set(key, verified, now + ttl);
+      return { ok: true, ...verified };
+    },
+
+    forgetUser(userId) {
+      forget((v) => v.user.id === userId);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { Authenticator, Identity, Principal } from '../rest/types.js';
+import type { Store } from '../store/types.js';
+import { createAppPasswordService, type AppPasswordService } from './app-passwords.js';
+import { anonymousPrincipal, makePrincipal } from './capabilities.js';
+import { systemClock, type Clock } from './clock.js';
+import { LOGIN_COOKIE_NAME, readCookie } from './login-cookie.js';
+import { createNonceService, type NonceService } from './nonce.js';
+import type { Secrets } from './secrets.js';
+import { createSessionManager, type LoginOptions, type LoginResult, type SessionManager } from './sessions.js';
+
+export interface AuthenticatorOptions {
+  store: Store;
+  secrets: Pick<Secrets, 'authKey' | 'nonceKey'>;
+  /** Read at every capability check, so a change applies to cached principals too. */
+  devMode: () => boolean;
+  clock?: Clock;
+}
+
+/** The Authenticator of src/rest plus the pieces the HTTP adapter and user management need. */
+export interface SitewardAuthenticator extends Authenticator {
+  /** Login, logout and cookie verification (the `/login` and `/logout` pages use it). */
+  readonly sessions: SessionManager;
+  readonly appPasswords: AppPasswordService;
+  readonly nonces: NonceService;
+  /**
+   * `sessions.login` plus the identity of the new session, so that the login response can carry
+   * a nonce for it (e.g. the admin page rendered right after logging in).
+   */
+  login(login: string, password: string, options?: LoginOptions): Promise<LoginWithIdentity>;
+  /** Destroys the session of a cookie value (`sessions.logout`). */
+  logout(cookieValue: string): Promise<boolean>;
+  /** Drops this process's cached verifications of a user (wire to `createUserService`'s onUserChanged). */
+  forgetUser(userId: number): void;
+}
+
+export type LoginWithIdentity =
+  | (Extract<LoginResult, { ok: true }> & { readonly identity: Extract<Identity, { kind: 'cookie' }> })
+  | Extract<LoginResult, { ok: false }>;
+
+/** Splits `Basic base64(login:password)`; null when the header is not Basic or carries no colon. */
+export function parseBasicAuthorization(header: string | undefined): { login: string; password: string } | null {
+  if (!header) return null;
+  const match = /^\s*basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * Turns request headers into an identity (spec Part 5; compat.md §6):
+ * - `Authorization: Basic …` → an application password: `other` (no nonce check) or `error` 401;
+ * - otherwise the `siteward_logged_in` cookie → `cookie` with its session token, or `anonymous`
+ *   when it is missing, malformed, expired, tampered or its session was destroyed.
+ * The nonce check itself (which nonce, the 403, the fresh header) belongs to the REST layer.
+ *
+ * @example
+ * const auth = createAuthenticator({ store, secrets, devMode: () => config.offline });
+ * const identity = await auth.identify(request.headers);
+ */
+export function createAuthenticator(options: AuthenticatorOptions): SitewardAuthenticator {
+  const { store, secrets, devMode } = options;
+  const clock = options.clock ?? systemClock;
+  const sessions = createSessionManager({ store, secrets, clock });
+  const appPasswords = createAppPasswordService({ store, clock });
+  const nonces = createNonceService({ key: secrets.nonceKey, clock });
+
+  /** Nonces are tied to the user id and session token; anything but a cookie login has neither. */
+  function nonceSubject(identity: Identity): { uid: number; token: string } {
+    if (identity.kind === 'cookie') return { uid: identity.principal.id, token: identity.sessionToken };
+    if (identity.kind === 'other') return { uid: identity.principal.id, token: '' };
+    return { uid: 0, token: '' };
+  }
+
+  return {
+    sessions,
+    appPasswords,
+    nonces,
+
+    async identify(headers): Promise<Identity> {
+      const basic = parseBasicAuthorization(headers.authorization);
+      if (basic) {
+        const result = await appPasswords.authenticate(basic.login, basic.password);
+        if (!result.ok) return { kind: 'error', error: result.error };
+        return { kind: 'other', principal: makePrincipal(result.user, result.roles, { devMode }) };
+      }
+      const cookie = readCookie(headers.cookie, LOGIN_COOKIE_NAME);
+      if (cookie === undefined || cookie === '') return { kind: 'anonymous' };
+      const session = await sessions.verify(cookie);
+      if (!session) return { kind: 'anonymous' };
+      const principal: Principal = makePrincipal(session.user, session.roles, { devMode });
+      return { kind: 'cookie', principal, sessionToken: session.sessionToken };
+    },
+
+    verifyNonce(nonce, action, identity) {
+      const { uid, token } = nonceSubject(identity);
+      return nonces.verify(nonce, action, uid, token);
+    },
+
+    createNonce(action, identity) {
+      const { uid, token } = nonceSubject(identity);
+      return nonces.create(action, uid, token);
+    },
+
+    anonymous: anonymousPrincipal,
+
+    async login(login, password, loginOptions) {
+      const result = await sessions.login(login, password, loginOptions);
+      if (!result.ok) return result;
+      const principal = makePrincipal(result.user, result.roles, { devMode });
+      return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
+    },
+
+    logout: (cookieValue) => sessions.logout(cookieValue),
+
+    forgetUser(userId) {
+      sessions.forgetUser(userId);
+      appPasswords.forgetUser(userId);
+    },
+  };
+}

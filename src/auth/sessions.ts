@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Store, UserRecord } from '../store/types.js';
+import { systemClock, type Clock } from './clock.js';
+import { loginCookieHmacValid, parseLoginCookie, signLoginCookie } from './login-cookie.js';
+import { verifyNothing, verifyPassword } from './passwords.js';
+import { TtlCache } from './ttl-cache.js';
+
+/** Session lifetime without "remember me" (WordPress: 2 days). */
+export const SESSION_LIFETIME_MS = 2 * 86_400_000;
+/** Session lifetime with "remember me" (WordPress: 14 days). */
+export const REMEMBER_LIFETIME_MS = 14 * 86_400_000;
+/**
+ * How long a verified cookie is trusted without looking at the store again. A logout in this
+ * process takes effect at once (its cache entry is dropped); a logout, password change or role
+ * change made by another process is seen within this time.
+ */
+export const VERIFIED_COOKIE_TTL_MS = 5_000;
+
+/** A session token: 32 random bytes, base64url: 43 URL-safe characters. */
+export function newSessionToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** What is stored instead of a session token. */
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface LoginOptions {
+  remember?: boolean;
+  userAgent?: string;
+  ip?: string;
+}
+
+export type LoginResult =
+  | {
+      readonly ok: true;
+      /** The value of the `siteward_logged_in` cookie. */
+      readonly cookie: string;
+      /** When the session ends (ms since the epoch; the cookie's expiration). */
+      readonly expiresAt: number;
+      readonly remember: boolean;
+      readonly user: UserRecord;
+      readonly roles: readonly string[];
+      readonly sessionToken: string;
+    }
+  /** Unknown login and wrong password look the same to the caller (and take the same time). */
+  | { readonly ok: false; readonly error: 'invalid_credentials' };
+
+/** A login cookie that checked out. */
+export interface VerifiedSession {
+  readonly user: UserRecord;
+  readonly roles: readonly string[];
+  readonly sessionToken: string;
+  /** ms since the epoch. */
+  readonly expiresAt: number;
+}
+
+export interface SessionManager {
+  /** Checks the password (login name or e-mail), opens a session and signs its cookie. */
+  login(login: string, password: string, options?: LoginOptions): Promise<LoginResult>;
+  /** Destroys the session of a cookie; true when there was one. */
+  logout(cookieValue: string): Promise<boolean>;
+  /** The session behind a cookie value, or null when malformed, expired, tampered or destroyed. */
+  verify(cookieValue: string): Promise<VerifiedSession | null>;
+  /** Destroys every session of a user (e.g. after a password change). */
+  destroyUserSessions(userId: number): Promise<number>;
+  /** Drops this process's cached verifications of a user (after a role or password change). */
+  forgetUser(userId: number): void;
+  /** Removes expired sessions from the store; returns how many. For a periodic job. */
+  purgeExpired(): Promise<number>;
+}
+
+export interface SessionManagerOptions {
+  store: Store;
+  secrets: { readonly authKey: Buffer };
+  clock?: Clock;
+  /** Verified-cookie cache lifetime; at most 5 s is advisable (see VERIFIED_COOKIE_TTL_MS). */
+  cacheTtlMs?: number;
+  cacheSize?: number;
+}
+
+/** Finds a user by login, or by e-mail when the login contains `@` (WordPress 4.5+). */
+export async function findUserByLoginOrEmail(store: Store, login: string): Promise<UserRecord | undefined> {
+  const byLogin = await store.users.byLogin(login);
+  if (byLogin || !login.includes('@')) return byLogin;
+  return store.users.byEmail(login);
+}
+
+/**
+ * Login sessions with WordPress-style cookies (`<login>|<expiration>|<token>|<hmac>`).
+ *
+ * @example
+ * const sessions = createSessionManager({ store, secrets });
+ * const result = await sessions.login('admin', password, { remember: true, userAgent, ip });
+ * if (result.ok) reply.header('set-cookie', loginCookieHeader(result.cookie, { ...result, secure }));
+ */
+export function createSessionManager(options: SessionManagerOptions): SessionManager {
+  const { store } = options;
+  const authKey = options.secrets.authKey;
+  const clock = options.clock ?? systemClock;
+  const ttl = options.cacheTtlMs ?? VERIFIED_COOKIE_TTL_MS;
+  const cache = new TtlCache<VerifiedSession>(options.cacheSize ?? 10_000);
+  // Bumped by every logout/forget: a verification that started earlier must not cache its
+  // result, or it could resurrect a session destroyed while it was reading the store.
+  let generation = 0;
+
+  async function verifyUncached(value: string, now: number): Promise<VerifiedSession | null> {
+    const cookie = parseLoginCookie(value);
+    if (!cookie || cookie.expiration * 1000 <= now) return null;
+    const user = await store.users.byLogin(cookie.login);
+    if (!user || !loginCookieHmacValid(authKey, cookie, user.passHash)) return null;
+    const session = await store.sessions.find(hashSessionToken(cookie.token));
+    if (!session || session.userId !== user.id || session.expiresAt <= now) return null;
+    const roles = await store.users.roles(user.id);
+    return { user, roles, sessionToken: cookie.token, expiresAt: Math.min(session.expiresAt, cookie.expiration * 1000) };
+  }
+
+  function forgetUser(userId: number): void {
+    cache.deleteWhere((s) => s.user.id === userId);
+    generation += 1;
+  }
+
+  return {
+    forgetUser,
+
+    async login(login, password, opts = {}) {
+      const user = await findUserByLoginOrEmail(store, login);
+      const ok = user ? await verifyPassword(user.passHash, password) : await verifyNothing(password);
+      if (!user || !ok) return { ok: false, error: 'invalid_credentials' };
+
+      const remember = opts.remember === true;
+      const now = clock();
+      // The cookie carries whole seconds; the session ends at the same instant.
+      const expiration = Math.floor((now + (remember ? REMEMBER_LIFETIME_MS : SESSION_LIFETIME_MS)) / 1000);
+      const token = newSessionToken();
+      await store.sessions.create({
+        tokenHash: hashSessionToken(token),
+        userId: user.id,
+        expiresAt: expiration * 1000,
+        userAgent: (opts.userAgent ?? '').slice(0, 512),
+        ip: (opts.ip ?? '').slice(0, 64),
+        created: now,
+      });
+      const cookie = signLoginCookie(authKey, { login: user.login, expiration, token }, user.passHash);
+      const roles = await store.users.roles(user.id);
+      return { ok: true, cookie, expiresAt: expiration * 1000, remember, user, roles, sessionToken: token };
+    },
+
+    async logout(value) {
+      cache.delete(value);
+      generation += 1;
+      const cookie = parseLoginCookie(value);
+      if (!cookie) return false;
+      return store.sessions.destroy(hashSessionToken(cookie.token));
+    },
+
+    async verify(value) {
+      const now = clock();
+      const cached = cache.get(value, now);
+      if (cached) return cached.expiresAt > now ? cached : null;
+      const started = generation;
+      const verified = await verifyUncached(value, now);
+      if (verified && generation === started) cache.set(value, verified, Math.min(now + ttl, verified.expiresAt));
+      return verified;
+    },
+
+    async destroyUserSessions(userId) {
+      const count = await store.sessions.destroyForUser(userId);
+      forgetUser(userId);
+      return count;
+    },
+
+    purgeExpired() {
+      return store.sessions.purgeExpired(clock());
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { createUserService } from '../auth/user-service.js';
+import {
+  EXIT_FAILED,
+  EXIT_OK,
+  UsageError,
+  formatTime,
+  generatePassword,
+  guarded,
+  parse,
+  passwordOption,
+  positionals,
+  type CliContext,
+} from './cli-context.js';
+
+const USAGE = {
+  create: 'user create <login> --email <e> --role <role> [--display-name <name>] [--password <p> | --password-stdin]',
+  list: 'user list [--format table|json]',
+  'set-password': 'user set-password <login> [--password <p> | --password-stdin]',
+  delete: 'user delete <login>',
+} as const;
+
+/**
+ * `siteward user …` (argv starts after `user`). Without a password option, `create` and
+ * `set-password` generate one and print it. Returns the exit code.
+ *
+ * @example
+ * await runUserCommand(['create', 'ann', '--email', 'ann@example.com', '--role', 'editor'], ctx);
+ */
+export function runUserCommand(argv: string[], ctx: CliContext): Promise<number> {
+  return guarded(ctx, async () => {
+    const [sub, ...args] = argv;
+    switch (sub) {
+      case 'create':
+        return create(args, ctx);
+      case 'list':
+        return list(args, ctx);
+      case 'set-password':
+        return setPassword(args, ctx);
+      case 'delete':
+        return remove(args, ctx);
+      default:
+        throw new UsageError(
+          `${sub === undefined ? 'missing' : `unknown`} user command${sub === undefined ? '' : ` "${sub}"`}; use one of: ${Object.values(USAGE).join(' | ')}`,
+        );
+    }
+  });
+}
+
+async function create(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals: rest } = parse(args, {
+    email: { type: 'string' },
+    role: { type: 'string' },
+    'display-name': { type: 'string' },
+    password: { type: 'string' },
+    'password-stdin': { type: 'boolean' },
+  });
+  const [login] = positionals(rest, ['login'], USAGE.create);
+  if (values.email === undefined) throw new UsageError(`--email is required; usage: ${USAGE.create}`);
+  if (values.role === undefined) throw new UsageError(`--role is required; usage: ${USAGE.create}`);
+  const given = await passwordOption(values, ctx.stdin);
+  const password = given ?? generatePassword();
+
+  const result = await createUserService(ctx.store).create({
+    login,
+    email: values.email,
+    role: values.role,
+    password,
+    displayName: values['display-name'],
+  });
+  if (!result.ok) {
+    ctx.err(`error: ${result.error.message}`);
+    return EXIT_FAILED;
+  }
+  const { user, roles } = result.value;
+  ctx.out(`Created user ${user.login} (id ${user.id}, ${roles.join(', ')}).`);
+  if (given === null) ctx.out(`Password: ${password}`);
+  return EXIT_OK;
+}
+
+async function list(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals: rest } = parse(args, { format: { type: 'string', default: 'table' } });
+  positionals(rest, [], USAGE.list);
+  const users = await createUserService(ctx.store).list();
+  if (values.format === 'json') {
+    const rows = users.map(({ user, roles }) => ({
+      id: user.id,
+      login: user.login,
+      email: user.email,
+      display_name: user.displayName,
+      roles,
+      registered: formatTime(user.registered),
+    }));
+    ctx.out(JSON.stringify(rows));
+    return EXIT_OK;
+  }
+  if (values.format !== 'table') throw new UsageError(`unknown format "${values.format}"; use table or json`);
+  ctx.out(['ID', 'LOGIN', 'EMAIL', 'ROLES', 'REGISTERED'].join('\t'));
+  for (const { user, roles } of users) {
+    ctx.out([user.id, user.login, user.email, roles.join(',') || '-', formatTime(user.registered)].join('\t'));
+  }
+  return EXIT_OK;
+}
+
+async function setPassword(args: string[], ctx: CliContext): Promise<number> {
+  const { values, positionals: rest } = parse(args, {
+    password: { type: 'string' },
+    'password-stdin': { type: 'boolean' },
+  });
+  const [login] = positionals(rest, ['login'], USAGE['set-password']);
+  const given = await passwordOption(values, ctx.stdin);
+  const password = given ?? generatePassword();
+  const result = await createUserService(ctx.store).setPassword(login, password);
+  if (!result.ok) {
+    ctx.err(`error: ${result.error.message}`);
+    return EXIT_FAILED;
+  }
+  ctx.out(`Changed the password of ${result.value.login}; their sessions were ended.`);
+  if (given === null) ctx.out(`Password: ${password}`);
+  return EXIT_OK;
+}
+
+async function remove(args: string[], ctx: CliContext): Promise<number> {
+  const { positionals: rest } = parse(args, {});
+  const [login] = positionals(rest, ['login'], USAGE.delete);
+  const result = await createUserService(ctx.store).delete(login);
+  if (!result.ok) {
+    ctx.err(`error: ${result.error.message}`);
+    return EXIT_FAILED;
+  }
+  ctx.out(`Deleted user ${result.value.login} (id ${result.value.id}).`);
+  return EXIT_OK;
+}

@@ -1,0 +1,56 @@
+import type { Selectable } from 'kysely';
+import { toInt, toIntOrNull, toText } from './db-values.js';
+import type { AppPasswordsTable } from './schema.js';
+import type { AppPasswordRecord, AppPasswordsRepo } from './types.js';
+import type { DbRun } from './users-repo.js';
+
+function toAppPassword(row: Selectable<AppPasswordsTable>): AppPasswordRecord {
+  return {
+    uuid: toText(row.uuid, 'app_passwords.uuid'),
+    userId: toInt(row.user_id, 'app_passwords.user_id'),
+    name: toText(row.name, 'app_passwords.name'),
+    hash: toText(row.hash, 'app_passwords.hash'),
+    created: toInt(row.created, 'app_passwords.created'),
+    lastUsed: toIntOrNull(row.last_used, 'app_passwords.last_used'),
+  };
+}
+
+/** Application passwords, found by the hash of the presented password (unique index). */
+export class KyselyAppPasswords implements AppPasswordsRepo {
+  constructor(private readonly run: DbRun) {}
+
+  async create(record: Omit<AppPasswordRecord, 'lastUsed'>): Promise<void> {
+    const values = {
+      uuid: record.uuid,
+      user_id: record.userId,
+      name: record.name,
+      hash: record.hash,
+      created: record.created,
+      last_used: null,
+    };
+    await this.run((db) => db.insertInto('app_passwords').values(values).execute());
+  }
+
+  async listForUser(userId: number): Promise<AppPasswordRecord[]> {
+    const rows = await this.run((db) =>
+      db.selectFrom('app_passwords').selectAll().where('user_id', '=', userId).orderBy('created').orderBy('uuid').execute(),
+    );
+    return rows.map(toAppPassword);
+  }
+
+  async byHash(hash: string): Promise<AppPasswordRecord | undefined> {
+    const row = await this.run((db) => db.selectFrom('app_passwords').selectAll().where('hash', '=', hash).executeTakeFirst());
+    return row && toAppPassword(row);
+  }
+
+  async delete(userId: number, uuid: string): Promise<boolean> {
+    const result = await this.run((db) =>
+      db.deleteFrom('app_passwords').where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst(),
+    );
+    return result.numDeletedRows > 0n;
+  }
+
+  async touch(uuid: string, when: number): Promise<void> {
+    await this.run((db) => db.updateTable('app_passwords').set({ last_used: when }).where('uuid', '=', uuid).execute());
+  }
+}

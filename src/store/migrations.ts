@@ -1,0 +1,90 @@
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * In-code migrations, applied in name order by Kysely's Migrator at open. Never edit a
+ * released migration: add a new one. Dialect differences are limited to the id column and
+ * the timestamp type.
+ */
+function initial(dialect: Dialect): Migration {
+  // BIGINT for milliseconds: INTEGER would overflow in PostgreSQL (SQLite integers are 64-bit anyway).
+  const millis = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('options')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('autoload', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+
+      // One row (id 1) whose counter every option write bumps: other processes compare it
+      // with their cached copy to know when their option cache is stale.
+      await db.schema
+        .createTable('state_version')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('v', millis, (c) => c.notNull())
+        .execute();
+      await sql`INSERT INTO state_version (id, v) VALUES (1, 0)`.execute(db);
+
+      await db.schema
+        .createTable('users')
+        .$call((t) =>
+          dialect === 'postgres'
+            ? t.addColumn('id', 'serial', (c) => c.primaryKey())
+            : // AUTOINCREMENT: ids of deleted users are never reused (WordPress behaves the same).
+              t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
+        )
+        .addColumn('login', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('display_name', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('pass_hash', 'text', (c) => c.notNull())
+        .addColumn('registered', millis, (c) => c.notNull())
+        .execute();
+      // Case-insensitive uniqueness; lookups use the same expressions so the indexes serve them.
+      await db.schema.createIndex('users_login_key').unique().on('users').expression(sql`lower(login)`).execute();
+      await db.schema.createIndex('users_email_key').unique().on('users').expression(sql`lower(email)`).execute();
+
+      await db.schema
+        .createTable('user_meta')
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('user_meta_pkey', ['user_id', 'key'])
+        .execute();
+      await db.schema.createIndex('user_meta_key').on('user_meta').column('key').execute();
+
+      await db.schema
+        .createTable('sessions')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('expires_at', millis, (c) => c.notNull())
+        .addColumn('user_agent', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('ip', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('created', millis, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
+      await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
+
+      await db.schema
+        .createTable('app_passwords')
+        .addColumn('uuid', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('created', millis, (c) => c.notNull())
+        .addColumn('last_used', millis)
+        .execute();
+      await db.schema.createIndex('app_passwords_hash_key').unique().on('app_passwords').column('hash').execute();
+      await db.schema.createIndex('app_passwords_user_id').on('app_passwords').column('user_id').execute();
+    },
+  };
+}
+
+/** The migration provider for one dialect. */
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    getMigrations: () => Promise.resolve({ '0001_initial': initial(dialect) }),
+  };
+}

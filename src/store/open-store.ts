@@ -1,0 +1,252 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { JsonValue } from '../rest/types.js';
+import { KyselyAppPasswords } from './app-passwords-repo.js';
+import { migrationProvider, type Dialect } from './migrations.js';
+import { KyselyOptionsBackend } from './options-kysely.js';
+import { CachedOptions, DirectOptions } from './options-repo.js';
+import { SqliteOptionsBackend } from './options-sqlite.js';
+import type { Database } from './schema.js';
+import { KyselySessions } from './sessions-repo.js';
+import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
+import type { OptionsRepo, Store, StoreTransaction } from './types.js';
+import { KyselyUserMeta, KyselyUsers, type DbRun } from './users-repo.js';
+
+/** Site options written on first open when absent (WordPress names). */
+export interface SiteSeed {
+  blogname?: string;
+  blogdescription?: string;
+  timezone_string?: string;
+  WPLANG?: string;
+  readonly [name: string]: JsonValue | undefined;
+}
+
+export interface OpenStoreOptions {
+  /** Holds `siteward.db` (SQLite) and the secret key file. Created when missing. */
+  dataDir: string;
+  /** A `postgres://` / `postgresql://` URL selects PostgreSQL; absent selects SQLite. */
+  databaseUrl?: string;
+  /** PostgreSQL schema to use (created when missing) instead of the URL's search_path. */
+  schema?: string;
+  /** Options to create when absent. */
+  seed?: SiteSeed;
+  /**
+   * SQLite `synchronous` in WAL mode. `normal` (default) survives a crash of the process,
+   * not of the machine, at ~10× the commit rate of `full`, which fsyncs every commit.
+   */
+  sqliteSynchronous?: 'normal' | 'full';
+  /** How long a writer waits for another process's write lock (SQLite). Default 5000 ms. */
+  busyTimeoutMs?: number;
+  /** PostgreSQL pool size. Default 10. */
+  poolSize?: number;
+}
+
+/** The SQLite database file name inside the data directory. */
+export const SQLITE_FILE = 'siteward.db';
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Opens the store, runs pending migrations and seeds absent site options.
+ *
+ * @example
+ * const store = await openStore({ dataDir: './data', seed: { blogname: 'My site' } });
+ * await store.options.set('active_modules', ['protect']);
+ * await store.close();
+ */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const url = options.databaseUrl;
+  let store: StoreImpl;
+  if (url === undefined || url === '') store = await openSqlite(options);
+  else if (/^postgres(ql)?:\/\//i.test(url)) store = await openPostgres(url, options);
+  else throw new Error(`unsupported database URL (expected postgres:// or none for SQLite): ${url.split(':')[0]}:…`);
+  try {
+    if (options.seed) await seed(store, options.seed);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> {
+  await mkdir(options.dataDir, { recursive: true });
+  const file = join(await realpath(options.dataDir), SQLITE_FILE);
+  const gate = gateFor(file);
+  let sqlite: BetterSqlite3.Database | undefined;
+  try {
+    sqlite = new BetterSqlite3(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const conn = sqlite;
+    // BEGIN IMMEDIATE around the whole migration: processes opening the same file at once
+    // take turns instead of racing on CREATE TABLE; the gate does the same within this process.
+    await gate.hold(async () => {
+      conn.exec('BEGIN IMMEDIATE');
+      try {
+        await migrate(db, 'sqlite', true);
+        conn.exec('COMMIT');
+      } catch (error) {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        throw error;
+      }
+    });
+    return new SqliteStore(db, conn, gate, file);
+  } catch (error) {
+    sqlite?.close();
+    releaseGate(file);
+    throw error;
+  }
+}
+
+async function openPostgres(url: string, options: OpenStoreOptions): Promise<StoreImpl> {
+  const schema = options.schema;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle connection dropped by the server is reported here; without a listener it would
+  // crash the process. The pool replaces it and the next query reports any lasting problem.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    if (schema !== undefined) {
+      try {
+        await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+      } catch (error) {
+        // Two processes creating it at once: one loses with a duplicate error, which is fine.
+        const code = (error as { code?: unknown }).code;
+        if (code !== '23505' && code !== '42P06') throw error;
+      }
+    }
+    // Kysely serializes concurrent migrators with a PostgreSQL advisory lock.
+    await migrate(db, 'postgres', false);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new PostgresStore(db);
+}
+
+async function migrate(db: Kysely<Database>, dialect: Dialect, disableTransactions: boolean): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect), disableTransactions });
+  const { error } = await migrator.migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+}
+
+async function seed(store: Store, values: SiteSeed): Promise<void> {
+  const entries = Object.entries(values).filter((e): e is [string, JsonValue] => e[1] !== undefined);
+  if (entries.length === 0) return;
+  const existing = await store.options.getMany(entries.map(([name]) => name));
+  for (const [name, value] of entries) {
+    // `?? value` inside the atomic update: another process may have seeded it meanwhile.
+    if (!existing.has(name)) await store.options.update(name, (current) => current ?? value);
+  }
+}
+
+abstract class StoreImpl implements Store {
+  abstract readonly backend: 'sqlite' | 'postgres';
+  abstract readonly options: OptionsRepo;
+  readonly users: KyselyUsers;
+  readonly userMeta: KyselyUserMeta;
+  readonly sessions: KyselySessions;
+  readonly appPasswords: KyselyAppPasswords;
+
+  protected constructor(
+    protected readonly db: Kysely<Database>,
+    run: DbRun,
+  ) {
+    this.userMeta = new KyselyUserMeta(run);
+    this.users = new KyselyUsers(run, this.userMeta);
+    this.sessions = new KyselySessions(run);
+    this.appPasswords = new KyselyAppPasswords(run);
+  }
+
+  abstract transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+
+  private closing: Promise<void> | null = null;
+
+  close(): Promise<void> {
+    this.closing ??= this.db.destroy().finally(() => this.closed());
+    return this.closing;
+  }
+
+  /** Hook for backend-specific cleanup after the connections are closed. */
+  protected closed(): void {}
+
+  protected repos(db: Kysely<Database>, options: OptionsRepo): StoreTransaction {
+    const run: DbRun = (fn) => fn(db);
+    const userMeta = new KyselyUserMeta(run);
+    return {
+      options,
+      userMeta,
+      users: new KyselyUsers(run, userMeta),
+      sessions: new KyselySessions(run),
+      appPasswords: new KyselyAppPasswords(run),
+    };
+  }
+}
+
+class SqliteStore extends StoreImpl {
+  readonly backend = 'sqlite';
+  readonly options: CachedOptions;
+  /** Options inside a transaction: same statements, no gate (the transaction holds it). */
+  private readonly txOptions: DirectOptions;
+
+  constructor(
+    db: Kysely<Database>,
+    private readonly sqlite: BetterSqlite3.Database,
+    private readonly gate: SqliteGate,
+    private readonly file: string,
+  ) {
+    super(db, (fn) => gate.hold(() => fn(db)));
+    this.options = new CachedOptions(new SqliteOptionsBackend(sqlite, gate));
+    this.txOptions = new DirectOptions(new SqliteOptionsBackend(sqlite, null));
+  }
+
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.gate.transaction(() =>
+      // connection() also holds Kysely's connection mutex for the whole transaction.
+      this.db.connection().execute(async (conn) => {
+        this.sqlite.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await fn(this.repos(conn, this.txOptions));
+          this.sqlite.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+          throw error;
+        }
+      }),
+    );
+  }
+
+  protected override closed(): void {
+    releaseGate(this.file);
+  }
+}
+
+class PostgresStore extends StoreImpl {
+  readonly backend = 'postgres';
+  readonly options: CachedOptions;
+
+  constructor(db: Kysely<Database>) {
+    super(db, (fn) => fn(db));
+    this.options = new CachedOptions(new KyselyOptionsBackend(db));
+  }
+
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.db
+      .transaction()
+      .execute((trx: Transaction<Database>) =>
+        fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, trx)))),
+      );
+  }
+}

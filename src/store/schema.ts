@@ -1,0 +1,64 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Table types for Kysely. Timestamps are milliseconds since the epoch in BIGINT columns;
+ * node-postgres returns BIGINT as a string, so selected values are narrowed by `db-values.ts`.
+ */
+type Millis = ColumnType<number | string | bigint, number, number>;
+type NullableMillis = ColumnType<number | string | bigint | null, number | null, number | null>;
+
+export interface OptionsTable {
+  name: string;
+  /** JSON text. */
+  value: string;
+  /** 1 or 0 (an integer, so both dialects read the same type). */
+  autoload: number;
+}
+
+export interface StateVersionTable {
+  id: number;
+  v: ColumnType<number | string | bigint, number, number>;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  login: string;
+  email: string;
+  display_name: string;
+  pass_hash: string;
+  registered: Millis;
+}
+
+export interface UserMetaTable {
+  user_id: number;
+  key: string;
+  /** JSON text. */
+  value: string;
+}
+
+export interface SessionsTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: Millis;
+  user_agent: string;
+  ip: string;
+  created: Millis;
+}
+
+export interface AppPasswordsTable {
+  uuid: string;
+  user_id: number;
+  name: string;
+  hash: string;
+  created: Millis;
+  last_used: NullableMillis;
+}
+
+export interface Database {
+  options: OptionsTable;
+  state_version: StateVersionTable;
+  users: UsersTable;
+  user_meta: UserMetaTable;
+  sessions: SessionsTable;
+  app_passwords: AppPasswordsTable;
+}

@@ -1,0 +1,168 @@
+import { sql, type Kysely } from 'kysely';
+import type { JsonValue } from '../rest/types.js';
+import { parseJson, toInt, toJsonText, toText, uniqueViolationTarget } from './db-values.js';
+import { UniqueViolationError } from './errors.js';
+import type { Database } from './schema.js';
+import { ROLES_META_KEY, type NewUser, type UserMetaRepo, type UserRecord, type UsersRepo } from './types.js';
+
+/**
+ * Runs queries with the Kysely handle to use: the store's own (on SQLite behind its gate, so
+ * the query never overlaps a transaction of this process) or a transaction's.
+ */
+export type DbRun = <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>;
+
+const userColumns = ['id', 'login', 'email', 'display_name', 'pass_hash', 'registered'] as const;
+
+function toUser(row: Record<(typeof userColumns)[number], unknown>): UserRecord {
+  return {
+    id: toInt(row.id, 'users.id'),
+    login: toText(row.login, 'users.login'),
+    email: toText(row.email, 'users.email'),
+    displayName: toText(row.display_name, 'users.display_name'),
+    passHash: toText(row.pass_hash, 'users.pass_hash'),
+    registered: toInt(row.registered, 'users.registered'),
+  };
+}
+
+function uniqueField(target: string): 'login' | 'email' | 'other' {
+  if (target.includes('login')) return 'login';
+  if (target.includes('email')) return 'email';
+  return 'other';
+}
+
+/** `%` `_` and the escape character itself are literal in the LIKE pattern. */
+function likeLiteral(text: string): string {
+  return text.replace(/[!%_]/g, (c) => `!${c}`);
+}
+
+export class KyselyUsers implements UsersRepo {
+  constructor(
+    private readonly run: DbRun,
+    private readonly meta: UserMetaRepo,
+  ) {}
+
+  async create(user: NewUser): Promise<UserRecord> {
+    const values = {
+      login: user.login,
+      email: user.email,
+      display_name: user.displayName,
+      pass_hash: user.passHash,
+      registered: user.registered ?? Date.now(),
+    };
+    try {
+      const row = await this.run((db) =>
+        db.insertInto('users').values(values).returning(userColumns).executeTakeFirstOrThrow(),
+      );
+      return toUser(row);
+    } catch (error) {
+      const target = uniqueViolationTarget(error);
+      if (target !== null) throw new UniqueViolationError(uniqueField(target));
+      throw error;
+    }
+  }
+
+  async byId(id: number): Promise<UserRecord | undefined> {
+    const row = await this.run((db) =>
+      db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst(),
+    );
+    return row && toUser(row);
+  }
+
+  async byLogin(login: string): Promise<UserRecord | undefined> {
+    // Same expression as the unique index users_login_key, so the index serves the lookup.
+    const row = await this.run((db) =>
+      db
+        .selectFrom('users')
+        .select(userColumns)
+        .where(sql<string>`lower(login)`, '=', sql<string>`lower(${login})`)
+        .executeTakeFirst(),
+    );
+    return row && toUser(row);
+  }
+
+  async byEmail(email: string): Promise<UserRecord | undefined> {
+    const row = await this.run((db) =>
+      db
+        .selectFrom('users')
+        .select(userColumns)
+        .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
+        .executeTakeFirst(),
+    );
+    return row && toUser(row);
+  }
+
+  async list(): Promise<UserRecord[]> {
+    const rows = await this.run((db) => db.selectFrom('users').select(userColumns).orderBy('id').execute());
+    return rows.map(toUser);
+  }
+
+  async setPassword(id: number, passHash: string): Promise<boolean> {
+    const result = await this.run((db) =>
+      db.updateTable('users').set({ pass_hash: passHash }).where('id', '=', id).executeTakeFirst(),
+    );
+    return result.numUpdatedRows > 0n;
+  }
+
+  async delete(id: number): Promise<boolean> {
+    // Meta, sessions and application passwords go with it (ON DELETE CASCADE).
+    const result = await this.run((db) => db.deleteFrom('users').where('id', '=', id).executeTakeFirst());
+    return result.numDeletedRows > 0n;
+  }
+
+  async roles(id: number): Promise<string[]> {
+    const value = await this.meta.get(id, ROLES_META_KEY);
+    return Array.isArray(value) ? value.filter((r): r is string => typeof r === 'string') : [];
+  }
+
+  async setRoles(id: number, roles: readonly string[]): Promise<void> {
+    await this.meta.set(id, ROLES_META_KEY, [...new Set(roles)]);
+  }
+
+  async countByRole(role: string): Promise<number> {
+    // Role lists are JSON arrays of strings, so the JSON-encoded name (quotes included) only
+    // matches a whole element.
+    const pattern = `%${likeLiteral(JSON.stringify(role))}%`;
+    const row = await this.run((db) =>
+      db
+        .selectFrom('user_meta')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('key', '=', ROLES_META_KEY)
+        .where(sql<boolean>`value LIKE ${pattern} ESCAPE '!'`)
+        .executeTakeFirstOrThrow(),
+    );
+    return toInt(row.n, 'count');
+  }
+}
+
+export class KyselyUserMeta implements UserMetaRepo {
+  constructor(private readonly run: DbRun) {}
+
+  async get(userId: number, key: string): Promise<JsonValue | undefined> {
+    const row = await this.run((db) =>
+      db.selectFrom('user_meta').select('value').where('user_id', '=', userId).where('key', '=', key).executeTakeFirst(),
+    );
+    return row ? parseJson(row.value, 'user_meta.value') : undefined;
+  }
+
+  async set(userId: number, key: string, value: JsonValue): Promise<void> {
+    const text = toJsonText(value);
+    await this.run((db) =>
+      db
+        .insertInto('user_meta')
+        .values({ user_id: userId, key, value: text })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: text }))
+        .execute(),
+    );
+  }
+
+  async delete(userId: number, key: string): Promise<void> {
+    await this.run((db) => db.deleteFrom('user_meta').where('user_id', '=', userId).where('key', '=', key).execute());
+  }
+
+  async all(userId: number): Promise<Map<string, JsonValue>> {
+    const rows = await this.run((db) =>
+      db.selectFrom('user_meta').select(['key', 'value']).where('user_id', '=', userId).execute(),
+    );
+    return new Map(rows.map((r) => [toText(r.key, 'user_meta.key'), parseJson(r.value, 'user_meta.value')]));
+  }
+}
