@@ -1,0 +1,108 @@
+/** Built-in modules `after-the-deadline` … `likes` (jetpack-v4-reference.md §5.2, §6). */
+import type { ModuleDefinition } from '../module-types.js';
+import { afterTheDeadlineOptions } from './options/after-the-deadline-options.js';
+import {
+  carouselOptions,
+  commentsOptions,
+  customContentTypesOptions,
+  gravatarHovercardsOptions,
+  infiniteScrollOptions,
+  likesOptions,
+} from './options/basic-options.js';
+
+export const modulesAToL: ModuleDefinition[] = [
+  {
+    slug: 'after-the-deadline', name: 'Spelling and Grammar', description: 'Check your spelling, style, and grammar.',
+    sort: 6, recommendation_order: 20, introduced: '1.1', requires_connection: true, auto_activate: 'Yes',
+    module_tags: ['Writing'], feature: ['Writing'],
+    additional_search_queries: 'after the deadline, afterthedeadline, spell, spellchecker, spelling, grammar, proofreading, style, language, cliche',
+    long_description: '<p>Proofreads posts and pages for spelling, grammar and style before you publish, with settings per user.</p>',
+    options: afterTheDeadlineOptions,
+  },
+  {
+    slug: 'carousel', name: 'Carousel', description: 'Transform image galleries into gorgeous, full-screen slideshows.',
+    jumpstart_desc: 'Brings your photos and images to life as full-size, easily navigable galleries.',
+    sort: 22, recommendation_order: 12, introduced: '1.5', requires_connection: false, auto_activate: 'No',
+    module_tags: ['Photos and Videos'], feature: ['Appearance', 'Jumpstart'],
+    additional_search_queries: 'gallery, carousel, diaporama, slideshow, images, lightbox, exif, metadata, image',
+    long_description: '<p>Opens gallery images in a full-screen slideshow with comments and, optionally, the photo metadata.</p>',
+    options: carouselOptions,
+  },
+  {
+    slug: 'comments', name: 'Comments', description: 'Allow comments with WordPress.com, Twitter, Facebook, or Google+.',
+    sort: 20, recommendation_order: 20, introduced: '1.4', requires_connection: true, auto_activate: 'No',
+    module_tags: ['Social'], feature: ['Engagement'],
+    additional_search_queries: 'comments, comment, facebook, twitter, google+, social',
+    long_description: '<p>Replaces the comment form with one where visitors can sign in with a social account before commenting.</p>',
+    options: commentsOptions,
+  },
+  {
+    slug: 'contact-form', name: 'Contact Form', description: 'Insert a customizable contact form anywhere on your site.',
+    jumpstart_desc: 'Adds a button to your post and page editors, allowing you to build simple forms to help visitors stay in touch.',
+    sort: 15, recommendation_order: 14, introduced: '1.3', requires_connection: false, auto_activate: 'Yes',
+    module_tags: ['Other'], feature: ['Writing', 'Jumpstart'],
+    additional_search_queries: 'contact, form, grunion, feedback, submission',
+    long_description: '<p>Adds simple contact forms to posts and pages; submissions are kept as feedback and e-mailed to you.</p>',
+  },
+  {
+    slug: 'custom-content-types', name: 'Custom Content Types', description: 'Organize and display different types of content on your site.',
+    sort: 34, recommendation_order: 20, introduced: '3.1', requires_connection: false, auto_activate: 'Yes',
+    module_tags: ['Writing'], feature: ['Writing'],
+    additional_search_queries: 'cpt, custom post types, portfolio, portfolios, testimonial, testimonials',
+    long_description: '<p>Adds portfolio and testimonial content types, each with its own number of entries per page.</p>',
+    options: customContentTypesOptions,
+  },
+  {
+    slug: 'custom-css', name: 'Custom CSS', description: 'Tweak your site’s CSS without modifying your theme.',
+    sort: 2, recommendation_order: 20, introduced: '1.7', requires_connection: false, auto_activate: 'Yes',
+    module_tags: ['Appearance'], feature: ['Appearance'],
+    additional_search_queries: 'css, customize, custom, style, editor, less, sass, preprocessor, font, mobile, appearance, theme, stylesheet',
+    long_description: '<p>Adds your own CSS on top of the theme\'s styles, with revisions, so theme updates never overwrite it.</p>',
+  },
+  {
+    slug: 'enhanced-distribution', name: 'Enhanced Distribution', description: 'Increase reach and traffic.',
+    sort: 5, recommendation_order: 20, introduced: '1.2', requires_connection: true, auto_activate: 'Public',
+    module_tags: ['Writing'], feature: ['Engagement'],
+    additional_search_queries: 'google, seo, firehose, search, broadcast, broadcasting',
+    long_description: '<p>Shares your public posts and comments with search engines and other services in real time.</p>',
+  },
+  {
+    slug: 'gravatar-hovercards', name: 'Gravatar Hovercards', description: 'Enable pop-up business cards over commenters’ Gravatars.',
+    jumpstart_desc: 'Let commenters link their profiles to their Gravatar accounts, making it easy for your visitors to learn more about your community.',
+    sort: 11, recommendation_order: 13, introduced: '1.1', requires_connection: false, auto_activate: 'Yes',
+    module_tags: ['Social', 'Appearance'], feature: ['Appearance', 'Jumpstart'],
+    additional_search_queries: 'gravatar, hovercards, avatar, profile, business card',
+    long_description: '<p>Shows a small profile card when a visitor moves the pointer over a commenter\'s Gravatar.</p>',
+    options: gravatarHovercardsOptions,
+  },
+  {
+    slug: 'infinite-scroll', name: 'Infinite Scroll', description: 'Automatically load new content when a visitor scrolls.',
+    sort: 26, recommendation_order: 20, introduced: '2.0', requires_connection: false, auto_activate: 'No',
+    module_tags: ['Appearance'], feature: ['Appearance'],
+    additional_search_queries: 'scroll, infinite, infinite scroll, pagination, load more',
+    long_description: '<p>Loads the next posts as the reader reaches the bottom of the page, in themes that support it.</p>',
+    options: infiniteScrollOptions,
+  },
+  {
+    slug: 'json-api', name: 'JSON API', description: 'Allow applications to securely access your content.',
+    sort: 19, recommendation_order: 20, introduced: '1.9', requires_connection: true, auto_activate: 'Public',
+    module_tags: ['Writing', 'Developers'], feature: ['General'],
+    additional_search_queries: 'api, rest, develop, developers, json, klout, oauth',
+    long_description: '<p>Lets authorized applications read and manage your content through the central account service\'s API.</p>',
+  },
+  {
+    slug: 'latex', name: 'Beautiful Math', description: 'Use LaTeX markup for complex equations and other geekery.',
+    sort: 12, recommendation_order: 20, introduced: '1.1', requires_connection: false, auto_activate: 'Yes',
+    module_tags: ['Writing'], feature: ['Writing'],
+    additional_search_queries: 'latex, math, equation, equations, formula, code',
+    long_description: '<p>Renders LaTeX markup written between <code>$latex</code> and <code>$</code> as typeset equations.</p>',
+  },
+  {
+    slug: 'likes', name: 'Likes', description: 'Give visitors an easy way to show they appreciate your content.',
+    sort: 23, recommendation_order: 20, introduced: '2.2', requires_connection: true, auto_activate: 'No',
+    module_tags: ['Social'], feature: ['Engagement'],
+    additional_search_queries: 'like, likes, wordpress.com',
+    long_description: '<p>Adds a Like button to posts, either on every post or only where you turn it on.</p>',
+    options: likesOptions,
+  },
+];

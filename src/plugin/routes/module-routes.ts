@@ -1,0 +1,90 @@
+/**
+ * Module endpoints (reference §3.7–§3.11). Registration order matters: `/module/all` and
+ * `/module/activate` come before the `/module/(?P<slug>…)` patterns they overlap, so that a GET
+ * of `/module/all` lists modules while a POST of it falls through to the slug route (404 not_found).
+ */
+import type { SitewardApi } from '../../api.js';
+import type { ArgDefinition, EndpointDefinition } from '../../rest/types.js';
+import type { ModuleCatalog } from '../catalog/module-catalog.js';
+import { isBooleanLike, toBoolean } from '../catalog/option-validators.js';
+import type { PluginContext } from '../context.js';
+import { argumentMessages, invalidArgument, pluginError } from '../errors.js';
+import { activateModule, activateModules, deactivateModule } from '../services/module-activation.js';
+import { updateModuleOptions } from '../services/module-options.js';
+import { getModule, listModules } from '../services/module-records.js';
+import { isAvailable, siteStatus } from '../services/site-status.js';
+import { requirePermission } from './permissions.js';
+import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
+
+const SLUG = '(?P<slug>[a-z\\-]+)';
+
+export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
+  api.registerRoute(NAMESPACE, '/module/all', {
+    methods: 'GET',
+    callback: (request) => listModules(ctx, catalog, request.user),
+    permissionCallback: requirePermission('view_admin', ctx),
+  });
+
+  const modulesArg: ArgDefinition = {
+    type: 'array',
+    required: true,
+    // With this default an absent list is "modules must be an array", never a missing parameter.
+    default: '',
+    validateCallback: async (value) => {
+      if (!Array.isArray(value)) return invalidArgument(argumentMessages.modulesNotArray);
+      const status = await siteStatus(ctx);
+      const valid = value.every((slug) => {
+        const mod = typeof slug === 'string' ? catalog.get(slug) : undefined;
+        return mod !== undefined && isAvailable(mod, status);
+      });
+      return valid ? true : invalidArgument(argumentMessages.modulesNotValid);
+    },
+  };
+  const bulkActivate: EndpointDefinition = {
+    methods: EDITABLE,
+    args: { modules: modulesArg },
+    // The handler reads the JSON body only (reference §3.10).
+    callback: (request) => {
+      const json = request.json;
+      const modules = typeof json === 'object' && json !== null ? (json as Record<string, unknown>).modules : undefined;
+      if (!Array.isArray(modules)) return pluginError('module_not_found');
+      return activateModules(ctx, catalog, modules.map(String));
+    },
+    permissionCallback: requirePermission('manage_modules', ctx),
+  };
+  api.registerRoute(NAMESPACE, '/module/activate', bulkActivate);
+  // The path the historical admin client called (compat.md §9).
+  api.registerRoute(NAMESPACE, '/modules/activate', bulkActivate);
+
+  api.registerRoute(NAMESPACE, `/module/${SLUG}/active`, {
+    methods: EDITABLE,
+    args: {
+      active: {
+        type: 'boolean',
+        required: true,
+        // An absent `active` activates (compat.md §9).
+        default: true,
+        validateCallback: (value) => (isBooleanLike(value) ? true : invalidArgument(argumentMessages.active)),
+      },
+    },
+    callback: (request) => {
+      const slug = urlParam(request, 'slug');
+      return toBoolean(request.params.active) ? activateModule(ctx, catalog, slug) : deactivateModule(ctx, catalog, slug);
+    },
+    permissionCallback: requirePermission('manage_modules', ctx),
+  });
+
+  api.registerRoute(NAMESPACE, `/module/${SLUG}`, [
+    {
+      methods: 'GET',
+      callback: (request) => getModule(ctx, catalog, urlParam(request, 'slug'), request.user),
+      permissionCallback: requirePermission('view_admin', ctx),
+    },
+    {
+      methods: EDITABLE,
+      args: { context: { default: 'edit' } },
+      callback: (request) => updateModuleOptions(ctx, catalog, urlParam(request, 'slug'), request.json, request.user),
+      permissionCallback: requirePermission('configure_modules', ctx),
+    },
+  ]);
+}
