@@ -34,7 +34,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const { config } = deps;
   const tls = config.tlsCert !== null && config.tlsKey !== null;
   const app = Fastify({
-    logger: deps.logger === false ? false : deps.logger,
+    ...(deps.logger === false ? { logger: false } : { loggerInstance: deps.logger }),
     // One line per request is logged by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,

@@ -60,7 +60,10 @@ export async function createTestApp(options = {}) {
     const loginAs = async (role, opts = {}) => {
         const login = opts.login ?? `${role}${++counter}`;
         const password = `pw-${login}-secret`;
-        const user = await app.services.users.create({ login, email: `${login}@example.org`, role, password });
+        const created = await app.services.users.create({ login, email: `${login}@example.org`, role, password });
+        if (!created.ok)
+            throw new Error(`user creation failed: ${created.error.message}`);
+        const user = created.value.user;
         const res = await request({ method: 'POST', path: '/login', body: { username: login, password, remember: opts.remember ?? false } });
         if (res.status !== 200)
             throw new Error(`login failed: ${res.status} ${res.text}`);
