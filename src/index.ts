@@ -1,0 +1,24 @@
+/**
+ * Siteward's public package surface: the plugin API types, errors and responses, and the
+ * argument helpers (validation, sanitization, dates, avatars) for plugin authors.
+ */
+export type { SitewardApi, PluginRegister, FieldDefinition, RouteDefinition, Logger, SiteInfo } from './api.js';
+export type {
+  ArgDefinition,
+  ArgSchema,
+  EndpointCallback,
+  EndpointDefinition,
+  JsonValue,
+  PermissionCallback,
+  Principal,
+  RestRequest,
+  RouteOptions,
+  ValidateResult,
+} from './rest/types.js';
+export { RestResponse } from './rest/types.js';
+export { RestError, restError, isRestError, invalidParams, missingParams, type RestErrorData } from './rest/errors.js';
+export type { SitewardEvents, EventName } from './events.js';
+export type { ModuleDefinition, ModuleOptionDefinition } from './plugin/module-types.js';
+export * from './rest/args/index.js';
+export { createApp, type App, type CreateAppOptions } from './app.js';
+export { loadConfig, ConfigError, type Config } from './config/config.js';
