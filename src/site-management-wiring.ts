@@ -60,6 +60,7 @@ export async function registerSiteManagement(
       version: VERSION,
     },
     createNonce: (action, user) => authenticator.nonces.create(action, user.id, ''),
+    fields: deps.fields,
   };
   const plugin = registerSiteManagementPlugin(api, ctx);
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RestError } from '../rest/errors.js';
+import type { RestError } from '../rest/errors.js';
 import { parsePhpQuery } from '../rest/php-query.js';
 import { mediaType } from '../rest/request-body.js';
 import type { Identity } from '../rest/types.js';

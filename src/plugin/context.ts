@@ -3,6 +3,7 @@
  * it from the real store, auth and connection services.
  */
 import type { EventBus } from '../events.js';
+import type { FieldRegistry } from '../rest/field-registry.js';
 import type { JsonValue, Principal } from '../rest/types.js';
 import type { OptionsRepo, StoreTx } from '../store/types.js';
 import { ModuleCatalog } from './catalog/module-catalog.js';
@@ -45,6 +46,8 @@ export interface PluginContext {
   site: PluginSite;
   /** A nonce for `action` and `user` (module records' activate/deactivate nonces). */
   createNonce(action: string, user: Principal): string;
+  /** Extra fields registered by plugins (`api.registerField('jetpack_module', …)`) for module records. */
+  fields?: FieldRegistry;
   /** The `/user-connection-data` body of the connection service; absent: a not-connected body is built. */
   userConnectionData?(user: Principal): Promise<JsonValue>;
 }

@@ -4,11 +4,12 @@
  * of `/module/all` lists modules while a POST of it falls through to the slug route (404 not_found).
  */
 import type { SitewardApi } from '../../api.js';
-import type { ArgDefinition, EndpointDefinition } from '../../rest/types.js';
+import { isRestError } from '../../rest/errors.js';
+import type { ArgDefinition, EndpointDefinition, RestRequest } from '../../rest/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { isBooleanLike, toBoolean } from '../catalog/option-validators.js';
 import type { PluginContext } from '../context.js';
-import { argumentMessages, invalidArgument, pluginError } from '../errors.js';
+import { argumentMessages, invalidArgument, pluginError, successMessages } from '../errors.js';
 import { activateModule, activateModules, deactivateModule } from '../services/module-activation.js';
 import { updateModuleOptions } from '../services/module-options.js';
 import { getModule, listModules } from '../services/module-records.js';
@@ -18,10 +19,50 @@ import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
 
 const SLUG = '(?P<slug>[a-z\\-]+)';
 
+/** The object type of module records for `api.registerField` (spec Part 2.6). */
+export const MODULE_OBJECT_TYPE = 'jetpack_module';
+
+/** Adds registered extra fields to one module record. */
+function withFields(ctx: PluginContext, record: Record<string, unknown>, request: RestRequest): Promise<Record<string, unknown>> | Record<string, unknown> {
+  return ctx.fields ? ctx.fields.addToResponse(MODULE_OBJECT_TYPE, record, request) : record;
+}
+
+async function listWithFields(ctx: PluginContext, catalog: ModuleCatalog, request: RestRequest): Promise<unknown> {
+  const list = await listModules(ctx, catalog, request.user);
+  if (!ctx.fields || ctx.fields.fields(MODULE_OBJECT_TYPE).size === 0) return list;
+  const out: Record<string, unknown> = {};
+  for (const [slug, record] of Object.entries(list)) out[slug] = await withFields(ctx, record, request);
+  return out;
+}
+
+/**
+ * Option updates, after the updaters of registered fields have taken the keys they own. A key of
+ * a field without updater stays in the body and is reported like any unknown key.
+ */
+async function updateWithFields(ctx: PluginContext, catalog: ModuleCatalog, request: RestRequest): Promise<unknown> {
+  const slug = urlParam(request, 'slug');
+  const body = request.json;
+  const fields = ctx.fields?.fields(MODULE_OBJECT_TYPE);
+  if (!fields || fields.size === 0 || typeof body !== 'object' || body === null || Array.isArray(body) || !catalog.get(slug)) {
+    return updateModuleOptions(ctx, catalog, slug, body, request.user);
+  }
+  const rest: Record<string, unknown> = {};
+  let fieldKeys = 0;
+  for (const [key, value] of Object.entries(body)) {
+    if (fields.get(key)?.update) fieldKeys++;
+    else rest[key] = value;
+  }
+  if (fieldKeys === 0) return updateModuleOptions(ctx, catalog, slug, body, request.user);
+  const updated = await ctx.fields!.update(MODULE_OBJECT_TYPE, { slug }, request);
+  if (updated !== true) return updated;
+  if (Object.keys(rest).length === 0) return { code: 'success', message: successMessages.moduleUpdated };
+  return updateModuleOptions(ctx, catalog, slug, rest, request.user);
+}
+
 export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
   api.registerRoute(NAMESPACE, '/module/all', {
     methods: 'GET',
-    callback: (request) => listModules(ctx, catalog, request.user),
+    callback: (request) => listWithFields(ctx, catalog, request),
     permissionCallback: requirePermission('view_admin', ctx),
   });
 
@@ -77,13 +118,16 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
   api.registerRoute(NAMESPACE, `/module/${SLUG}`, [
     {
       methods: 'GET',
-      callback: (request) => getModule(ctx, catalog, urlParam(request, 'slug'), request.user),
+      callback: async (request) => {
+        const record = await getModule(ctx, catalog, urlParam(request, 'slug'), request.user);
+        return isRestError(record) ? record : withFields(ctx, record as Record<string, unknown>, request);
+      },
       permissionCallback: requirePermission('view_admin', ctx),
     },
     {
       methods: EDITABLE,
       args: { context: { default: 'edit' } },
-      callback: (request) => updateModuleOptions(ctx, catalog, urlParam(request, 'slug'), request.json, request.user),
+      callback: (request) => updateWithFields(ctx, catalog, request),
       permissionCallback: requirePermission('configure_modules', ctx),
     },
   ]);
