@@ -27,7 +27,8 @@ export interface IncomingRestRequest {
 export interface RestOutput {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  /** JSON text (a Buffer when it was cached), or null for HEAD. */
+  body: string | Buffer | null;
 }
 
 export interface SiteSummary {
@@ -132,9 +133,9 @@ export class RestServer {
     if (dispatched.request?.method === 'HEAD' || incoming.method.toUpperCase() === 'HEAD') {
       return { status: response.status, headers, body: null };
     }
-    let body: string;
+    let body: string | Buffer;
     try {
-      body = JSON.stringify(response.data === undefined ? null : response.data);
+      body = this.encode(response.data);
     } catch (error) {
       this.options.warn('Could not encode the response as JSON', error);
       const err = new RestError('rest_encode_error', (error as Error).message, { status: 500 });
@@ -145,6 +146,24 @@ export class RestServer {
       body = `/**/${jsonp}(${body})`;
     }
     return { status: response.status, headers, body };
+  }
+
+  /** Encoded JSON of frozen response data, reused while the same frozen object is returned again. */
+  private readonly encoded = new WeakMap<object, Buffer>();
+
+  /**
+   * Encodes response data. Handlers that return the same frozen object while their data is
+   * unchanged (e.g. a cached module list) get its JSON text reused instead of re-encoded.
+   */
+  private encode(data: unknown): string | Buffer {
+    if (data === undefined) return 'null';
+    if (data === null || typeof data !== 'object' || !Object.isFrozen(data)) return JSON.stringify(data);
+    let bytes = this.encoded.get(data);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(data), 'utf8');
+      this.encoded.set(data, bytes);
+    }
+    return bytes;
   }
 
   private async authenticateAndDispatch(incoming: IncomingRestRequest): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string> }> {

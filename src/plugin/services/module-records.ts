@@ -7,7 +7,7 @@ import { pluginError } from '../errors.js';
 import type { CatalogModule } from '../module-types.js';
 import { readActiveSlugs } from './active-modules.js';
 import { loadOptionStorage, optionsForResponse, type OptionResponse } from './option-values.js';
-import { isAvailable, siteStatus } from './site-status.js';
+import { isAvailable, siteStatus, type SiteStatus } from './site-status.js';
 
 /** The 14 header fields, in the reference's order. */
 function headerFields(mod: CatalogModule) {
@@ -49,9 +49,43 @@ function escapeAttribute(url: string): string {
 
 export type ModuleRecord = ReturnType<typeof headerFields> & Record<string, unknown> & { options: Record<string, OptionResponse> | null };
 
-/** GET /module/all: every module keyed by slug, in the order of reference §5.3. */
-export async function listModules(ctx: PluginContext, catalog: ModuleCatalog, user: Principal): Promise<Record<string, ModuleRecord>> {
+type ModuleList = Readonly<Record<string, ModuleRecord>>;
+
+/** Recently built lists per context, keyed by everything a list depends on (see `listKey`). */
+const listCaches = new WeakMap<PluginContext, Map<string, ModuleList>>();
+const LIST_CACHE_SIZE = 64;
+
+/**
+ * A list depends on the stored options (one state version covers them all), the catalog, the
+ * user (nonces, per-user option values, `configurable`), the nonce tick (a sample nonce stands
+ * for it) and the connection and dev-mode status.
+ */
+async function listKey(ctx: PluginContext, catalog: ModuleCatalog, user: Principal, status: SiteStatus): Promise<string> {
+  const version = await ctx.store.options.version();
+  const tick = ctx.createNonce('jetpack_activate-list', user);
+  return `${version}|${catalog.size}|${user.id}|${tick}|${user.can('manage_options') ? 1 : 0}|${status.connected ? 1 : 0}|${status.devMode.isActive ? 1 : 0}`;
+}
+
+/**
+ * GET /module/all: every module keyed by slug, in the order of reference §5.3. The result is
+ * frozen and reused while nothing it depends on changes, so that the REST layer can reuse its
+ * JSON text too (the admin page polls this 47 KB list).
+ */
+export async function listModules(ctx: PluginContext, catalog: ModuleCatalog, user: Principal): Promise<ModuleList> {
   const status = await siteStatus(ctx);
+  const key = await listKey(ctx, catalog, user, status);
+  let cache = listCaches.get(ctx);
+  if (!cache) listCaches.set(ctx, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const built = Object.freeze(await buildList(ctx, catalog, user, status));
+  // The version was read before building: a concurrent write makes this entry stale but never wrong for its key.
+  if (cache.size >= LIST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, built);
+  return built;
+}
+
+async function buildList(ctx: PluginContext, catalog: ModuleCatalog, user: Principal, status: SiteStatus): Promise<Record<string, ModuleRecord>> {
   const active = new Set(await readActiveSlugs(ctx.store.options, catalog));
   const modules = catalog.ordered(status.connected);
   const loaded = await loadOptionStorage(ctx.store.options, modules);
