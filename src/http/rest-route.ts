@@ -1,16 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingRestRequest, RestServer } from '../rest/rest-server.js';
 import { parsePhpQuery } from '../rest/php-query.js';
-import { flatHeaders, requestOrigin } from './request-origin.js';
-import { readRawBody } from './raw-body.js';
-
-export interface RestRouteOptions {
-  rest: RestServer;
-  restPrefix: string;
-  tls: boolean;
-  trustProxy: boolean;
-  bodyLimit: number;
-}
+import type { RestHandler } from './rest-handler.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -46,35 +36,24 @@ export function extractRestRoute(url: string, restPrefix: string): { route: stri
   return null;
 }
 
-/** Hands a request to the REST layer and writes its answer. */
-export async function serveRest(options: RestRouteOptions, req: FastifyRequest, reply: FastifyReply, route: string, query: Record<string, unknown>): Promise<void> {
-  const body = req.body instanceof Buffer ? req.body : await readRawBody(req.raw, options.bodyLimit);
-  const incoming: IncomingRestRequest = {
-    method: req.method,
-    route,
-    query,
-    headers: flatHeaders(req.headers),
-    body,
-    origin: requestOrigin(req.headers, options.tls, options.trustProxy),
-  };
-  const out = await options.rest.serve(incoming);
-  reply.code(out.status).headers(out.headers);
-  if (out.body === null) {
-    await reply.send();
-  } else {
-    await reply.send(out.body);
-  }
+/** Hands a request that Fastify routed (tests' inject, or a 415 fallback) to the REST handler. */
+export function serveRest(handler: RestHandler, req: FastifyRequest, reply: FastifyReply, route: string, query: Record<string, unknown>): void {
+  reply.hijack();
+  handler.handle(req.raw, reply.raw, route, query, req.body instanceof Buffer ? req.body : undefined);
 }
 
-/** Registers the REST entry points: `/<prefix>/…`, `/index.php/<prefix>/…` and `/?rest_route=…`. */
-export function registerRestRoutes(app: FastifyInstance, options: RestRouteOptions): void {
-  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const target = extractRestRoute(req.url, options.restPrefix);
+/**
+ * Registers the REST entry points on Fastify too. Real sockets reach the REST handler before
+ * Fastify (see server.ts); these routes serve the same handler to Fastify's `inject`.
+ */
+export function registerRestRoutes(app: FastifyInstance, handler: RestHandler, restPrefix: string): void {
+  const route = async (req: FastifyRequest, reply: FastifyReply) => {
+    const target = extractRestRoute(req.url, restPrefix);
     if (!target) return reply.callNotFound();
-    return serveRest(options, req, reply, target.route, target.query);
+    serveRest(handler, req, reply, target.route, target.query);
   };
-  for (const base of [`/${options.restPrefix}`, `/index.php/${options.restPrefix}`]) {
-    app.route({ method: [...METHODS], url: base, handler });
-    app.route({ method: [...METHODS], url: `${base}/*`, handler });
+  for (const base of [`/${restPrefix}`, `/index.php/${restPrefix}`]) {
+    app.route({ method: [...METHODS], url: base, handler: route });
+    app.route({ method: [...METHODS], url: `${base}/*`, handler: route });
   }
 }

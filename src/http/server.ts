@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { RestError, restError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
-import { extractRestRoute, registerRestRoutes, serveRest, type RestRouteOptions } from './rest-route.js';
+import { createRestHandler } from './rest-handler.js';
+import { extractRestRoute, registerRestRoutes, serveRest } from './rest-route.js';
 import { requestOrigin } from './request-origin.js';
 import { homePage, rsdDocument } from './site-pages.js';
 
@@ -33,7 +36,26 @@ function isRestPath(url: string, prefix: string): boolean {
 export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const tls = config.tlsCert !== null && config.tlsKey !== null;
+  const log = deps.logger === false ? null : deps.logger;
+  const restHandler = createRestHandler({
+    rest: deps.rest,
+    restUrl: deps.restUrl,
+    restPrefix: config.restPrefix,
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    logRequest: (line) => log?.info({ method: line.method, url: line.url, status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request'),
+    logError: (err) => log?.error({ err }, 'unhandled error'),
+  });
+  const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;
+  // REST requests go straight to the REST handler; everything else to Fastify.
+  const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      if (!restHandler.tryHandle(req, res)) fastifyHandler(req, res);
+    };
+    return tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
+  };
   const app = Fastify({
+    serverFactory,
     ...(deps.logger === false ? { logger: false } : { loggerInstance: deps.logger }),
     // One line per request is logged by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -43,7 +65,6 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 2048 },
-    ...(tls ? { https: { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } } : {}),
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
 
   // The REST layer reads every body itself (JSON on any method, PHP-style forms), so Fastify
@@ -52,10 +73,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   app.addHook('onResponse', async (req, reply) => {
+    // REST requests are logged by the REST handler.
+    if (isRestPath(req.url, config.restPrefix)) return;
     req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
   });
 
-  const restOptions: RestRouteOptions = { rest: deps.rest, restPrefix: config.restPrefix, tls, trustProxy: config.trustProxy, bodyLimit: config.bodyLimit };
   const origin = (req: FastifyRequest) => requestOrigin(req.headers, tls, config.trustProxy);
   const restRoot = (req: FastifyRequest) => deps.restUrl('/', origin(req));
 
@@ -68,7 +90,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     const status = err.statusCode ?? 500;
     // A Content-Type Fastify cannot parse is no error for the REST layer: the body is just not JSON.
     const target = status === 415 ? extractRestRoute(req.url, config.restPrefix) : null;
-    if (target) return serveRest(restOptions, req, reply, target.route, target.query);
+    if (target) return serveRest(restHandler, req, reply, target.route, target.query);
     let error: RestError;
     if (status === 413) error = restError('rest_body_too_large');
     else if (status >= 500) {
@@ -82,13 +104,13 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return sendError(req, reply, error);
   });
 
-  registerRestRoutes(app, restOptions);
+  registerRestRoutes(app, restHandler, config.restPrefix);
 
   // The home page also takes `?rest_route=` (plain permalinks), whatever the method.
   const home = async (req: FastifyRequest, reply: FastifyReply) => {
     const target = extractRestRoute(req.url, config.restPrefix);
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
-    if (target && /(^|&)rest_route=/.test(query)) return serveRest(restOptions, req, reply, target.route, target.query);
+    if (target && /(^|&)rest_route=/.test(query)) return serveRest(restHandler, req, reply, target.route, target.query);
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.callNotFound();
     const root = restRoot(req);
     const head = await deps.homeHead();

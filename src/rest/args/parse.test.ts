@@ -115,7 +115,8 @@ describe('validation and sanitizing properties', () => {
       }),
       { numRuns: 5000 },
     );
-    expect(accepted).toBeGreaterThan(500);
+    // A floor far below the usual ~650 acceptances: it only guards against a generator that stops producing valid values.
+    expect(accepted).toBeGreaterThan(200);
   });
 
   test('with integer bounds, validation accepts exactly the integers the range message describes', () => {

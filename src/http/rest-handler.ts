@@ -1,0 +1,100 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { restError, type RestError } from '../rest/errors.js';
+import { fixedHeaders } from '../rest/response-headers.js';
+import type { RestServer } from '../rest/rest-server.js';
+import type { RestUrlBuilder } from '../rest/rest-url.js';
+import { BodyTooLargeError, readRawBody } from './raw-body.js';
+import { extractRestRoute } from './rest-route.js';
+import { flatHeaders, requestOrigin } from './request-origin.js';
+
+export interface RestHandlerOptions {
+  rest: RestServer;
+  restUrl: RestUrlBuilder;
+  restPrefix: string;
+  trustProxy: boolean;
+  bodyLimit: number;
+  /** One line per request. */
+  logRequest: (line: { method: string; url: string; status: number; ms: number }) => void;
+  logError: (error: unknown) => void;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * The REST entry points served straight on node:http: REST requests are most of the traffic
+ * and the REST layer does its own body, header and error handling, so the framework's routing,
+ * hooks and reply machinery would only add cost (about a quarter of the throughput on small
+ * responses). Pages stay on Fastify. Returns false when the request is not for the REST layer.
+ */
+export interface RestHandler {
+  /** Serves the request when it is for the REST layer (returns true), else leaves it alone. */
+  tryHandle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Serves a REST request whose route is known; `body` when the framework already read it. */
+  handle(req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, body?: Buffer): void;
+}
+
+export function createRestHandler(options: RestHandlerOptions): RestHandler {
+  const prefixes = [`/${options.restPrefix}`, `/index.php/${options.restPrefix}`];
+  const mayBeRest = (url: string) => url.includes('rest_route=') || prefixes.some((p) => url.startsWith(p) && (url.length === p.length || '/?'.includes(url[p.length]!)));
+
+  const fail = (req: IncomingMessage, res: ServerResponse, error: RestError, started: number) => {
+    const origin = requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy);
+    const body = JSON.stringify(error.toJSON());
+    res.writeHead(error.status, { ...fixedHeaders(options.restUrl('/', origin)), 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+    options.logRequest({ method: req.method ?? '', url: req.url ?? '', status: error.status, ms: performance.now() - started });
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, started: number, preRead?: Buffer) => {
+    const body = preRead ?? (hasBody(req) ? await readRawBody(req, options.bodyLimit) : EMPTY);
+    const out = await options.rest.serve({
+      method: req.method ?? 'GET',
+      route,
+      query,
+      headers: flatHeaders(req.headers),
+      body,
+      origin: requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy),
+    });
+    const payload = out.body ?? EMPTY;
+    out.headers['Content-Length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
+    res.writeHead(out.status, out.headers);
+    res.end(req.method === 'HEAD' ? undefined : payload);
+    options.logRequest({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, body?: Buffer) => {
+    const started = performance.now();
+    serve(req, res, route, query, started, body).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof BodyTooLargeError) {
+        // Stop reading the rest of an oversized body; the client gets its answer at once.
+        res.setHeader('Connection', 'close');
+        fail(req, res, restError('rest_body_too_large'), started);
+        return;
+      }
+      options.logError(error);
+      fail(req, res, restError('rest_internal_error'), started);
+    });
+  };
+
+  return {
+    handle,
+    tryHandle(req, res) {
+      const url = req.url ?? '/';
+      if (!mayBeRest(url)) return false;
+      const target = extractRestRoute(url, options.restPrefix);
+      if (!target) return false;
+      handle(req, res, target.route, target.query);
+      return true;
+    },
+  };
+}
