@@ -28,9 +28,31 @@ export interface NonceService {
 export function createNonceService(options: { key: Uint8Array; clock?: Clock }): NonceService {
   const { key } = options;
   const clock = options.clock ?? systemClock;
+  // Every authenticated request verifies one nonce and creates a fresh one: remember the
+  // HMACs of the current and previous tick instead of recomputing them (bounded; dropped when
+  // the tick moves on).
+  let memoTick = -1;
+  let memo = new Map<string, string>();
+  const MEMO_LIMIT = 50_000;
   const make = (tick: number, action: string, uid: number, token: string): string => {
-    const digest = createHmac('sha256', key).update(`${tick}|${action}|${uid}|${token}`).digest('hex');
-    return digest.slice(-12, -2);
+    const input = `${tick}|${action}|${uid}|${token}`;
+    const current = nonceTick(clock());
+    if (current !== memoTick) {
+      memoTick = current;
+      memo = new Map();
+    }
+    const cacheable = tick === current || tick === current - 1;
+    if (cacheable) {
+      const hit = memo.get(input);
+      if (hit !== undefined) return hit;
+    }
+    const digest = createHmac('sha256', key).update(input).digest('hex');
+    const nonce = digest.slice(-12, -2);
+    if (cacheable) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(input, nonce);
+    }
+    return nonce;
   };
   const same = (a: string, b: string): boolean =>
     a.length === b.length && timingSafeEqual(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'));
