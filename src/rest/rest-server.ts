@@ -106,7 +106,7 @@ export class RestServer {
 
   /** Serves one request end to end, in WordPress's `serve_request` order (wp-rest-reference §5). */
   async serve(incoming: IncomingRestRequest): Promise<RestOutput> {
-    const headers = fixedHeaders(this.options.urls('/', incoming.origin));
+    const headers = this.baseHeaders(incoming.origin);
     const jsonp = incoming.query._jsonp;
     if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
       const err = restError('rest_callback_invalid');
@@ -146,6 +146,20 @@ export class RestServer {
       body = `/**/${jsonp}(${body})`;
     }
     return { status: response.status, headers, body };
+  }
+
+  private readonly headerTemplates = new Map<string, Readonly<Record<string, string>>>();
+
+  /** A fresh copy of the fixed REST headers for the request's REST root (one template per root). */
+  private baseHeaders(origin: RequestOrigin): Record<string, string> {
+    const root = this.options.urls('/', origin);
+    let template = this.headerTemplates.get(root);
+    if (!template) {
+      template = Object.freeze(fixedHeaders(root));
+      // Roots differ only by scheme; the bound guards against unexpected growth.
+      if (this.headerTemplates.size < 16) this.headerTemplates.set(root, template);
+    }
+    return { ...template };
   }
 
   /** Encoded JSON of frozen response data, reused while the same frozen object is returned again. */
@@ -273,10 +287,16 @@ export class RestServer {
     return allowed.length > 0 ? allowed.join(', ') : null;
   }
 
+  /** The last index document built, reused (frozen, so its JSON is reused too) while nothing in it changed. */
+  private indexCache: { key: string; doc: unknown } | null = null;
+
   private async indexDocument(request: DispatchRequest): Promise<unknown> {
     const site = await this.options.siteSummary();
+    const root = this.options.urls('/', request.origin);
+    const key = JSON.stringify([this.registry.generation, root, site.name, site.description, site.url, site.home]);
+    if (this.indexCache?.key === key) return this.indexCache.doc;
     const url = (p: string) => this.options.urls(p, request.origin);
-    return {
+    const doc = Object.freeze({
       name: site.name,
       description: site.description,
       url: site.url,
@@ -285,7 +305,9 @@ export class RestServer {
       authentication: [],
       routes: describeRoutes(this.registry.all(), url),
       _links: { help: [{ href: 'http://v2.wp-api.org/' }] },
-    };
+    });
+    this.indexCache = { key, doc };
+    return doc;
   }
 
   private namespaceDocument(request: DispatchRequest): unknown {

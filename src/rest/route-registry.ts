@@ -78,6 +78,8 @@ export class RouteRegistry {
   /** routes whose first segment is not literal: tried for every path. */
   private wildcard: Route[] = [];
   private counter = 0;
+  /** Changes on every registration, so documents built from the routes can be cached. */
+  generation = 0;
 
   /** Full route of spec 4.2 rule 2, with `:name` segments rewritten. */
   static fullRoute(namespace: string, route: string): string {
@@ -99,6 +101,7 @@ export class RouteRegistry {
     if (existing && !override) {
       existing.endpoints = [...existing.endpoints, ...normalized];
       existing.options = { ...existing.options, ...options };
+      this.generation++;
       return { ok: true, route: existing, isNew: false };
     }
     let pattern: CompiledPattern;
@@ -110,6 +113,7 @@ export class RouteRegistry {
     const route: Route = { pattern, namespace: trimSlashes(namespace), endpoints: normalized, options, order: existing?.order ?? this.counter++ };
     this.byPattern.set(fullRoute, route);
     this.reindex();
+    this.generation++;
     return { ok: true, route, isNew: !existing };
   }
 
