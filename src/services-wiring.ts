@@ -17,6 +17,7 @@ import { RestError } from './rest/errors.js';
 import type { SiteSummary } from './rest/rest-server.js';
 import type { RestUrlBuilder } from './rest/rest-url.js';
 import type { FieldRegistry } from './rest/field-registry.js';
+import { BackgroundJobs } from './services/background-jobs.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { registerSiteManagement, type SiteManagement } from './site-management-wiring.js';
@@ -59,6 +60,10 @@ export async function openServices(config: Config, deps: { log: Logger; events: 
     const isDev = () => config.offline || urlDevMode;
     const authenticator = createAuthenticator({ store, secrets, devMode: isDev });
     const users = createUserService(store, { onUserChanged: (id) => authenticator.forgetUser(id) });
+    // Periodic work runs on one process of all those sharing the store (a lease in the store).
+    const jobs = new BackgroundJobs({ options: store.options, log: deps.log });
+    jobs.add({ name: 'purge-expired-sessions', everyMs: 3_600_000, run: () => authenticator.sessions.purgeExpired() });
+    jobs.start();
     let siteManagement: SiteManagement | null = null;
     const siteSummary = async (): Promise<SiteSummary> => {
       const o = await store.options.getMany(['blogname', 'blogdescription']);
@@ -110,6 +115,7 @@ export async function openServices(config: Config, deps: { log: Logger; events: 
         siteManagement?.registerPages(app, helpers);
       },
       async close() {
+        await jobs.stop().catch((error: unknown) => deps.log.warn({ err: error }, 'could not release the background-job lease'));
         await store.close();
       },
     };
