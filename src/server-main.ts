@@ -5,6 +5,9 @@ import { createApp, type App } from './app.js';
 import type { Config } from './config/config.js';
 import { printSetupLinkIfNeeded } from './services-wiring.js';
 
+/** V8 young-generation semi-space (MB) for servers: `npm start` passes the same (package.json). */
+const SEMI_SPACE_MB = 4;
+
 export interface StartOptions {
   quiet: boolean;
   /** Where start-up lines for the operator go (the URL, the setup link). */
@@ -83,6 +86,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+    // A smaller young generation keeps each worker under its memory budget at no measurable speed cost.
+    cluster.setupPrimary({ execArgv: [...process.execArgv.filter((a) => !a.startsWith('--max-semi-space-size')), `--max-semi-space-size=${SEMI_SPACE_MB}`] });
     for (let i = 0; i < workers; i++) fork();
     return;
   }

@@ -1,0 +1,48 @@
+// Load generator, run as a separate process so it never shares an event loop with the
+// orchestrator. Usage: node bench/load.js '<json spec>'
+//   spec: { url, method?, headers?, body?, requests?, connections, duration, warmup? }
+// Runs an uncounted warm-up (JIT, caches, keep-alive sockets), then the measured run, and
+// prints autocannon's result as one JSON line on stdout.
+import { setTimeout } from 'node:timers';
+import autocannon from 'autocannon';
+
+const spec = JSON.parse(process.argv[2] ?? '{}');
+if (!spec.url) {
+  console.error('load.js: spec.url is required');
+  process.exit(2);
+}
+
+// Bounded whatever happens on the other side: warm-up + run + a generous margin.
+const limitMs = ((spec.warmup ?? 0) + spec.duration + 30) * 1000;
+setTimeout(() => {
+  console.error(`load.js: no result after ${limitMs / 1000} s, giving up`);
+  process.exit(3);
+}, limitMs).unref();
+
+// The parent holds our stdin open: if it dies, stop loading the machine.
+process.stdin.on('end', () => process.exit(4));
+process.stdin.on('error', () => process.exit(4));
+process.stdin.resume();
+
+function run(duration) {
+  return autocannon({
+    url: spec.url,
+    method: spec.method ?? 'GET',
+    headers: spec.headers ?? {},
+    body: spec.body,
+    requests: spec.requests,
+    connections: spec.connections,
+    pipelining: 1,
+    duration,
+    timeout: 10,
+  });
+}
+
+try {
+  if (spec.warmup > 0) await run(spec.warmup);
+  const result = await run(spec.duration);
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
+} catch (error) {
+  console.error(`load.js: ${error?.stack ?? error}`);
+  process.exit(1);
+}

@@ -1,0 +1,47 @@
+// What is measured. Each scenario is a list of requests that every connection cycles through
+// (one request, or the true/false pair of the toggle) and the status every response must have.
+
+const MODULE_ALL = '/wp-json/jetpack/v4/module/all';
+const SETTINGS = '/wp-json/jetpack/v4/settings';
+const MARKDOWN = '/wp-json/jetpack/v4/module/markdown';
+
+const get = (path, headers = {}) => ({ method: 'GET', path, headers });
+const postJson = (path, auth, value) => ({
+  method: 'POST',
+  path,
+  headers: { ...auth, 'Content-Type': 'application/json' },
+  body: JSON.stringify(value),
+});
+
+/** Authenticated GET module/all: the main read path, also used by the scaling comparisons. */
+export const moduleAll = (auth) => ({ name: 'GET module/all', requests: [get(MODULE_ALL, auth)], expect: '2xx' });
+
+/** Authenticated GET settings: the read path of the sessions comparison. */
+export const settings = (auth) => ({ name: 'GET settings', requests: [get(SETTINGS, auth)], expect: '2xx' });
+
+/** The single-server scenarios, in report order. `auth` holds the Cookie and X-WP-Nonce headers. */
+export function mainScenarios(auth) {
+  return [
+    { name: 'GET / index (anon)', requests: [get('/wp-json/')], expect: '2xx' },
+    moduleAll(auth),
+    settings(auth),
+    {
+      // One connection alternating activate/deactivate: each request is a durable write and each
+      // answer a 2xx. Parallel connections on one module would race, and a deactivation that
+      // loses the race is rightly a 409 already_inactive (reference §3.9).
+      name: 'POST markdown/active toggle (1 conn)',
+      requests: [postJson(`${MARKDOWN}/active`, auth, { active: true }), postJson(`${MARKDOWN}/active`, auth, { active: false })],
+      expect: '2xx',
+      toggle: true,
+      connections: 1,
+    },
+    { name: 'OPTIONS module/markdown', requests: [{ method: 'OPTIONS', path: MARKDOWN, headers: {} }], expect: '2xx' },
+    {
+      name: 'POST active "maybe" → 400',
+      requests: [postJson(`${MARKDOWN}/active`, auth, { active: 'maybe' })],
+      expect: 400,
+      expectCode: 'rest_invalid_param',
+    },
+    { name: 'GET ?rest_route=module/all', requests: [get('/?rest_route=/jetpack/v4/module/all', auth)], expect: '2xx' },
+  ];
+}
