@@ -26,9 +26,10 @@ export function workerCount(config: Config): number {
 async function startOne(config: Config, options: StartOptions, announce: boolean): Promise<App> {
   const logger = makeLogger(config, options.quiet);
   const app = await createApp(config, { logger });
-  const address = await app.http.listen({ port: config.port, host: config.host });
+  await app.http.listen({ port: config.port, host: config.host });
   if (announce) {
-    options.out(`Siteward is running at ${config.homeUrl}/ (listening on ${address})`);
+    const port = (app.http.server.address() as { port: number } | null)?.port ?? config.port;
+    options.out(`Siteward is running at ${config.homeUrl}/ (listening on ${config.host}:${port}${config.tlsCert ? ' with TLS' : ''})`);
     options.out(`REST API: ${app.restUrl('/')}`);
   }
   let closing = false;

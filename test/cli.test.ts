@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,18 @@ function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
     srv.on('error', reject);
+  });
+}
+
+/** GET on a new connection each time, so that cluster spreads requests over the workers. */
+async function getFresh(url: string, headers: Record<string, string>): Promise<unknown> {
+  const { get } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    get(url, { headers, agent: false, timeout: 5000 }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve(JSON.parse(text)));
+    }).on('error', reject);
   });
 }
 
@@ -65,6 +77,81 @@ describe('the siteward command', () => {
     const dup = run(['user', 'create', 'cliadmin', '--email', 'other@example.org', '--role', 'editor', '--password', 'cli-password-1']);
     expect(dup.status).toBe(1);
     expect(run(['user', 'list']).stdout).toContain('cliadmin');
+  });
+
+  it('serves HTTPS directly with SITEWARD_TLS_CERT/KEY and builds https REST URLs', async (ctx) => {
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    } catch {
+      ctx.skip();
+    }
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'start'], {
+      cwd: dir,
+      env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'tls'), SITEWARD_TLS_CERT: 'cert.pem', SITEWARD_TLS_KEY: 'key.pem', NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const { request } = await import('node:https');
+      const until = Date.now() + 15_000;
+      let link: string | undefined;
+      while (link === undefined) {
+        link = await new Promise<string | undefined>((resolve) => {
+          const req = request({ host: '127.0.0.1', port, path: '/wp-json/', rejectUnauthorized: false }, (res) => {
+            res.resume();
+            resolve(String(res.headers.link));
+          });
+          req.on('error', () => resolve(undefined));
+          req.end();
+        });
+        if (link === undefined) {
+          if (Date.now() > until) throw new Error('no TLS answer');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      expect(link).toBe(`<https://127.0.0.1:${port}/wp-json/>; rel="https://api.w.org/"`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('runs several workers on one port that see each other’s writes at once', async () => {
+    const data = path.join(dir, 'workers');
+    const created = run(['user', 'create', 'wadmin', '--email', 'w@example.org', '--role', 'administrator', '--password', 'workers-password'], { SITEWARD_DATA_DIR: data });
+    expect(created.status, created.stderr).toBe(0);
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'start', '--workers', '2'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: data } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await waitFor(`${base}/wp-json/`);
+      while (!out.includes('with 2 workers')) await new Promise((r) => setTimeout(r, 100));
+      const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'wadmin', password: 'workers-password' }) });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const { nonce } = (await login.json()) as { nonce: string };
+      const headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
+      const pids = new Set<string>();
+      for (const active of [true, false, true]) {
+        const set = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, { method: 'POST', headers, body: JSON.stringify({ active }) });
+        expect(set.status).toBe(200);
+        // Requests are spread over the workers: every one of them must see the write.
+        for (let i = 0; i < 8; i++) {
+          const all = (await getFresh(`${base}/wp-json/jetpack/v4/module/all`, headers)) as Record<string, { activated: boolean }>;
+          expect(all.markdown!.activated).toBe(active);
+        }
+      }
+      for (const line of out.split('\n')) {
+        const pid = /"pid":(\d+)/.exec(line)?.[1];
+        if (pid && line.includes('"url":"/wp-json/jetpack/v4/module/all"')) pids.add(pid);
+      }
+      expect(pids.size).toBe(2);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 
   it('serves the index, logs one line per request and shuts down gracefully on SIGTERM', async () => {
