@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import type { SitewardApi } from '../api.js';
@@ -135,6 +138,22 @@ describe('route registration', () => {
   it('loads a plugin module from a path given in SITEWARD_PLUGINS', async () => {
     app = await createTestApp({ env: { SITEWARD_PLUGINS: new URL('../../test/fixtures/hello-plugin.js', import.meta.url).pathname } });
     expect((await app.request({ path: '/wp-json/hello/v1/greet/Ann' })).json).toEqual({ hello: 'Ann' });
+  });
+
+  it('loads a plugin given as the name of an installed npm package', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'siteward-pkg-'));
+    try {
+      const pkg = path.join(dataDir, 'node_modules', 'siteward-plugin-hello');
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'siteward-plugin-hello', type: 'module', main: 'index.js' }));
+      writeFileSync(path.join(pkg, 'index.js'), "export default async (api) => { api.registerRoute('pkg/v1', '/ping', { callback: () => 'pong' }); };");
+      app = await createTestApp({ dataDir, env: { SITEWARD_PLUGINS: 'siteward-plugin-hello' } });
+      expect((await app.request({ path: '/wp-json/pkg/v1/ping' })).json).toBe('pong');
+      await app.close();
+      app = undefined;
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('stops start-up with a clear message when a plugin cannot be loaded', async () => {
