@@ -87,7 +87,13 @@ export class SqliteOptionsBackend implements OptionsBackend {
   }
 
   version(): Promise<number> {
-    return this.sync(() => this.readVersion());
+    const cached = this.gate?.cachedVersion();
+    if (cached !== undefined) return Promise.resolve(cached);
+    return this.sync(() => {
+      const version = this.readVersion();
+      this.gate?.rememberVersion(version);
+      return version;
+    });
   }
 
   load(): Promise<OptionsSnapshot> {
@@ -131,6 +137,7 @@ export class SqliteOptionsBackend implements OptionsBackend {
   }
 
   private bump(): number {
+    this.gate?.forgetVersion();
     return toInt(this.bumpStmt.get(), 'state_version.v');
   }
 

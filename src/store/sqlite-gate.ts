@@ -16,6 +16,14 @@ import { TransactionMisuseError } from './errors.js';
  * forever; it gets a TransactionMisuseError instead.
  */
 export class SqliteGate {
+  /**
+   * The state version as read during the current event-loop turn, shared by every Store of
+   * this process on the file. Reusing it within one turn is safe: a request that arrives after
+   * another process committed a write is read from the socket in a later poll phase, so it
+   * never sees a version read before that commit. Own writes forget it at once.
+   */
+  private turnVersion: number | undefined;
+  private turnResetScheduled = false;
   private held = false;
   private readonly waiters: (() => void)[] = [];
   private readonly context = new AsyncLocalStorage<SqliteGate>();
@@ -23,6 +31,25 @@ export class SqliteGate {
   /** True when nobody holds the gate or waits for it: a synchronous operation may run now. */
   get free(): boolean {
     return !this.held && this.waiters.length === 0;
+  }
+
+  /** The version read earlier in this turn, when nothing has written since. */
+  cachedVersion(): number | undefined {
+    return this.free ? this.turnVersion : undefined;
+  }
+
+  rememberVersion(version: number): void {
+    this.turnVersion = version;
+    if (this.turnResetScheduled) return;
+    this.turnResetScheduled = true;
+    setImmediate(() => {
+      this.turnVersion = undefined;
+      this.turnResetScheduled = false;
+    });
+  }
+
+  forgetVersion(): void {
+    this.turnVersion = undefined;
   }
 
   /** Throws when called from inside a transaction holding this gate. */
@@ -43,6 +70,8 @@ export class SqliteGate {
     try {
       return await fn();
     } finally {
+      // A transaction may have written options.
+      this.turnVersion = undefined;
       this.release();
     }
   }
