@@ -67,12 +67,14 @@ export function activationFailed(reason: ActivationRefusal): RestError {
   });
 }
 
-/** 424 `activation_failed` of the bulk activation: names only the failed modules (reference §3.10, trailing space kept). */
-export function bulkActivationFailed(failed: readonly string[]): RestError {
+/**
+ * 424 `activation_failed` of the bulk activation: names only the failed modules (reference §3.10,
+ * trailing space kept), followed by why they could not be activated (compat.md §9).
+ */
+export function bulkActivationFailed(failed: readonly string[], reason?: ActivationRefusal): RestError {
   const message =
-    failed.length === 1
-      ? `The module ${failed[0]} failed to be activated. `
-      : `The modules ${joinWithAnd(failed)} failed to be activated. `;
+    (failed.length === 1 ? `The module ${failed[0]} failed to be activated. ` : `The modules ${joinWithAnd(failed)} failed to be activated. `) +
+    (reason ? `${failed.length === 1 ? refusalReasons[reason] : refusalReasons[reason].replace(/^It needs/, 'They need')} ` : '');
   return new RestError('activation_failed', escapeHtml(message), { status: 424 });
 }
 

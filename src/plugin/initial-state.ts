@@ -119,7 +119,8 @@ export async function buildInitialState(ctx: PluginContext, opts: InitialStateOp
     currentVersion: ctx.site.version,
     // The historical list named Automattic staff; Siteward has no support team's Gravatars to show.
     happinessGravIds: [],
-    getModules: JSON.parse(JSON.stringify(await listModules(ctx, catalog, user))) as JsonObject,
+    // Only for users who may read GET /module/all (in dev mode that needs manage_options).
+    getModules: passes('view_admin', user, ctx) ? (JSON.parse(JSON.stringify(await listModules(ctx, catalog, user))) as JsonObject) : {},
     showJumpstart: (await readJumpstartState(options)) === 'new_connection',
     rawUrl: ctx.site.homeUrl().replace(/^.*?:\/\//, '').replace(/\/+$/, '').replace(/\//g, '::'),
     adminUrl,

@@ -127,11 +127,25 @@ describe('POST /module/activate and /modules/activate', () => {
     }]);
   });
 
-  it('with an unknown or unavailable module is 400 "modules must be a list of valid modules"', async () => {
-    for (const modules of [['carousel', 'nope'], ['likes']]) {
+  it('with an unknown module is 400 "modules must be a list of valid modules"', async () => {
+    for (const modules of [['carousel', 'nope'], [5]]) {
       const res = await call(t, 'POST', '/module/activate', { as: admin, body: { modules } });
       expect([res.status, (res.json as { data: unknown }).data]).toEqual([400, { status: 400, params: { modules: 'modules must be a list of valid modules' } }]);
     }
+  });
+
+  it('with an unavailable module activates the others and answers 424 saying why (compat.md §9)', async () => {
+    const res = await call(t, 'POST', '/modules/activate', { as: admin, body: { modules: ['tiled-gallery', 'likes'] } });
+    expect([res.status, res.json]).toEqual([
+      424,
+      {
+        code: 'activation_failed',
+        message: 'The module likes failed to be activated. It needs a connection to the central account service, and the site is not connected. ',
+        data: { status: 424 },
+      },
+    ]);
+    const all = await call(t, 'GET', '/module/all', { as: admin });
+    expect((all.json as Record<string, { activated: boolean }>)['tiled-gallery']!.activated).toBe(true);
   });
 
   it('reads the JSON body only: a list in the query string is 404 not_found', async () => {

@@ -4,7 +4,8 @@ export interface DecodedBody {
   text: string;
   /** The decoded JSON value; undefined when the body is not JSON or is empty. */
   json: unknown;
-  jsonError: boolean;
+  /** Why a JSON body was refused, or false. */
+  jsonError: false | 'syntax' | 'depth';
   /** Form parameters (urlencoded; multipart is decoded by the HTTP adapter into `form` beforehand). */
   form: Record<string, unknown>;
 }
@@ -18,6 +19,23 @@ export function mediaType(contentType: string | undefined): string {
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
+/** PHP json_decode's default depth limit. */
+const JSON_MAX_DEPTH = 512;
+
+/** True when arrays/objects nest deeper than `max` (PHP counts the outermost level as 1). Iterative: no stack risk. */
+function exceedsDepth(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 /**
  * Decodes the body by its Content-Type (compat.md §3): JSON only for exactly
  * `application/json` (any method; an empty body is not an error); form fields for
@@ -28,11 +46,15 @@ export async function readBody(method: string, headers: Record<string, string>, 
   const type = mediaType(headers['content-type']);
   if (type === 'application/json') {
     if (text.trim() === '') return { text, json: undefined, jsonError: false, form: EMPTY };
+    let json: unknown;
     try {
-      return { text, json: JSON.parse(text), jsonError: false, form: EMPTY };
+      json = JSON.parse(text);
     } catch {
-      return { text, json: undefined, jsonError: true, form: EMPTY };
+      return { text, json: undefined, jsonError: 'syntax', form: EMPTY };
     }
+    // PHP's json_decode refuses nesting deeper than 512 (and so must we: deeper values cannot be
+    // encoded back without exhausting the stack).
+    return exceedsDepth(json, JSON_MAX_DEPTH) ? { text, json: undefined, jsonError: 'depth', form: EMPTY } : { text, json, jsonError: false, form: EMPTY };
   }
   if (text !== '' && (type === 'application/x-www-form-urlencoded' || (type === '' && method !== 'POST'))) {
     return { text, json: undefined, jsonError: false, form: parsePhpQuery(text) };

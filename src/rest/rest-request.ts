@@ -18,8 +18,8 @@ export class DispatchRequest implements RestRequest {
   params: Record<string, unknown> = {};
   /** Scheme and host of the request, for building URLs (spec 4.3 rule 3). */
   origin: RequestOrigin = { secure: false, hostname: '' };
-  /** True when a JSON body was sent that does not parse (reported at dispatch, compat.md §3). */
-  jsonError = false;
+  /** Why a JSON body was refused (reported at dispatch, compat.md §3), or false. */
+  jsonError: false | 'syntax' | 'depth' = false;
   readonly sources: ParamSources;
 
   constructor(
@@ -49,12 +49,27 @@ export class DispatchRequest implements RestRequest {
     return this.sources.url;
   }
 
-  /** Recomputes `params`: defaults → URL → query → form body (body methods only) → JSON. */
+  /**
+   * Recomputes `params`: defaults → URL → query → form body (body methods only) → JSON, where a
+   * null value does not hide a lower source's value (WordPress's `get_param` skips unset ones, so
+   * `{"active": null}` falls back to the default).
+   */
   merge(): void {
     const s = this.sources;
-    const merged: Record<string, unknown> = { ...s.defaults, ...s.url, ...s.query };
-    if (BODY_METHODS.has(this.method)) Object.assign(merged, s.body);
-    if (s.json) Object.assign(merged, s.json);
+    const merged: Record<string, unknown> = {};
+    const layer = (source: Record<string, unknown>) => {
+      for (const key of Object.keys(source)) {
+        const value = source[key];
+        if (value === null && Object.hasOwn(merged, key)) continue;
+        // defineProperty: a `__proto__` key from a JSON body must stay data, not set the prototype.
+        Object.defineProperty(merged, key, { value, writable: true, enumerable: true, configurable: true });
+      }
+    };
+    layer(s.defaults);
+    layer(s.url);
+    layer(s.query);
+    if (BODY_METHODS.has(this.method)) layer(s.body);
+    if (s.json) layer(s.json);
     this.params = merged;
   }
 

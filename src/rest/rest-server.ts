@@ -256,7 +256,8 @@ export class RestServer {
 
   private async runEndpoint(endpoint: Endpoint, request: DispatchRequest): Promise<RestResponse | RestError> {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
-    if (request.jsonError) return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
+    if (request.jsonError === 'syntax') return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
+    if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
     const argError = await prepareArguments(endpoint, request);
     if (argError) return argError;
     if (endpoint.permissionCallback) {

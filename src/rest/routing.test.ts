@@ -178,3 +178,35 @@ describe('request routing', () => {
     expect(res.json).toMatchObject({ code: 'rest_not_found', data: { status: 404 } });
   });
 });
+
+describe('JSON nesting', () => {
+  it('refuses JSON nested deeper than 512 levels as PHP does, and accepts 512', async () => {
+    const app = await createTestApp({ plugins: [echoPlugin] });
+    try {
+      const deep = (n: number) => '['.repeat(n) + '1' + ']'.repeat(n);
+      const bad = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json' }, body: `{"a":${deep(600)}}` });
+      expect(bad.status).toBe(400);
+      expect(bad.json).toEqual({
+        code: 'rest_invalid_json',
+        message: 'Invalid JSON body passed.',
+        data: { status: 400, json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' },
+      });
+      const ok = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json' }, body: `{"a":${deep(511)}}` });
+      expect(ok.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps a __proto__ key of a JSON body as plain data', async () => {
+    const app = await createTestApp({ plugins: [echoPlugin] });
+    try {
+      const res = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json' }, body: '{"__proto__":{"polluted":true},"a":1}' });
+      expect(res.status).toBe(200);
+      expect((res.json as { params: Record<string, unknown> }).params.a).toBe(1);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+});

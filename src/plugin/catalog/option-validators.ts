@@ -44,8 +44,8 @@ export const validateBoolean: Validator = (value, param) =>
 /** A whole number above zero, as a number or a string of digits. */
 export const validatePosint: Validator = (value, param) => {
   const ok =
-    (typeof value === 'number' && Number.isInteger(value) && value > 0) ||
-    (typeof value === 'string' && /^\d+$/.test(value) && Number(value) > 0);
+    (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) ||
+    (typeof value === 'string' && /^\d+$/.test(value) && Number.isSafeInteger(Number(value)) && Number(value) > 0);
   return ok ? true : `${param} must be a positive integer.`;
 };
 
@@ -110,7 +110,7 @@ export const validateCustomServiceId: Validator = (value, param) =>
 export const validateIpList: Validator = (value, param) =>
   typeof value === 'string' && parseIpList(value) !== null
     ? true
-    : `${param} must be a list of IP addresses or IP ranges (low - high).`;
+    : `${param} must be a list of IP addresses or IP ranges (low - high). One of your IP addresses was not valid.`;
 
 /** Parses a whitelist into normalized entries (`1.2.3.4`, `10.0.0.1 - 10.0.0.255`); null when an entry is invalid. */
 export function parseIpList(text: string): string[] | null {

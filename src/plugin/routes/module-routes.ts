@@ -13,7 +13,6 @@ import { argumentMessages, invalidArgument, pluginError, successMessages } from 
 import { activateModule, activateModules, deactivateModule } from '../services/module-activation.js';
 import { updateModuleOptions } from '../services/module-options.js';
 import { getModule, listModules } from '../services/module-records.js';
-import { isAvailable, siteStatus } from '../services/site-status.js';
 import { requirePermission } from './permissions.js';
 import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
 
@@ -71,13 +70,11 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
     required: true,
     // With this default an absent list is "modules must be an array", never a missing parameter.
     default: '',
-    validateCallback: async (value) => {
+    // Only unknown slugs are invalid here: a known module that is unavailable is reported by the
+    // handler as a 424 with the reason, while the others are activated (compat.md §9).
+    validateCallback: (value) => {
       if (!Array.isArray(value)) return invalidArgument(argumentMessages.modulesNotArray);
-      const status = await siteStatus(ctx);
-      const valid = value.every((slug) => {
-        const mod = typeof slug === 'string' ? catalog.get(slug) : undefined;
-        return mod !== undefined && isAvailable(mod, status);
-      });
+      const valid = value.every((slug) => typeof slug === 'string' && catalog.has(slug));
       return valid ? true : invalidArgument(argumentMessages.modulesNotValid);
     },
   };

@@ -44,7 +44,7 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
 
   api.registerRoute(NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)/dismiss', {
     methods: EDITABLE,
-    callback: (request) => dismissNotice(ctx, urlParam(request, 'notice')),
+    callback: (request) => dismissNotice(ctx, urlParam(request, 'notice'), request.user),
     permissionCallback: requirePermission('view_admin', ctx),
   });
 }

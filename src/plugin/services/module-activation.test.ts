@@ -112,10 +112,12 @@ describe('activating several modules', () => {
   it('keeps the successful ones and names only the failed ones in a 424', async () => {
     fx = await createPluginFixture();
     expect(wire(await activateModules(fx.ctx, fx.catalog, ['carousel', 'likes']))).toEqual({
-      code: 'activation_failed', message: 'The module likes failed to be activated. ', data: { status: 424 },
+      code: 'activation_failed',
+      message: 'The module likes failed to be activated. It needs a connection to the central account service, and the site is not connected. ',
+      data: { status: 424 },
     });
     expect(wire(await activateModules(fx.ctx, fx.catalog, ['likes', 'sso', 'photon']))).toMatchObject({
-      message: 'The modules likes, sso and photon failed to be activated. ',
+      message: 'The modules likes, sso and photon failed to be activated. They need a connection to the central account service, and the site is not connected. ',
     });
     expect(await active()).toContain('carousel');
   });

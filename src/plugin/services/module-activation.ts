@@ -4,7 +4,7 @@
  * events go out after the commit.
  */
 import type { RestError } from '../../rest/errors.js';
-import { activationFailed, bulkActivationFailed, pluginError, successMessages } from '../errors.js';
+import { activationFailed, bulkActivationFailed, pluginError, successMessages, type ActivationRefusal } from '../errors.js';
 import type { PluginContext } from '../context.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { diffSlugs, isSitePublic, updateActiveSlugs } from './active-modules.js';
@@ -41,7 +41,8 @@ export async function activateModule(ctx: PluginContext, catalog: ModuleCatalog,
   if (problem) return problem;
   const { before, after } = await ctx.store.transaction(async (tx) => {
     const change = await updateActiveSlugs(tx.options, catalog, (list) => (list.includes(slug) ? [...list] : [...list, slug]));
-    await markActionTaken(tx.options);
+    // Only a real change counts as the administrator acting (as Jetpack returned early for an active module).
+    if (!change.before.includes(slug)) await markActionTaken(tx.options);
     return change;
   });
   await emitListChange(ctx, before, after);
@@ -77,14 +78,22 @@ export async function activateModules(
 ): Promise<SuccessBody | RestError> {
   const ok: string[] = [];
   const failed: string[] = [];
-  for (const slug of new Set(slugs)) ((await activationProblem(ctx, catalog, slug)) ? failed : ok).push(slug);
+  const status = await siteStatus(ctx);
+  let reason: ActivationRefusal | undefined;
+  for (const slug of new Set(slugs)) {
+    if (await activationProblem(ctx, catalog, slug)) {
+      failed.push(slug);
+      const mod = catalog.get(slug);
+      reason ??= mod ? (refusalOf(mod, status) ?? undefined) : undefined;
+    } else ok.push(slug);
+  }
   if (ok.length > 0) {
     const { before, after } = await ctx.store.transaction(async (tx) => {
       const change = await updateActiveSlugs(tx.options, catalog, (list) => [...list, ...ok.filter((slug) => !list.includes(slug))]);
-      await markActionTaken(tx.options);
+      if (change.after.length !== change.before.length) await markActionTaken(tx.options);
       return change;
     });
     await emitListChange(ctx, before, after);
   }
-  return failed.length > 0 ? bulkActivationFailed(failed) : { code: 'success', message: successMessages.allModulesActivated };
+  return failed.length > 0 ? bulkActivationFailed(failed, reason) : { code: 'success', message: successMessages.allModulesActivated };
 }

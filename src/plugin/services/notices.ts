@@ -1,6 +1,6 @@
 /** Dismissed admin notices (reference §3.17). */
 import type { RestError } from '../../rest/errors.js';
-import type { JsonValue } from '../../rest/types.js';
+import type { JsonValue, Principal } from '../../rest/types.js';
 import type { OptionsRepo } from '../../store/types.js';
 import type { PluginContext } from '../context.js';
 import { pluginError } from '../errors.js';
@@ -24,7 +24,7 @@ export async function readDismissedNotices(options: OptionsRepo): Promise<Notice
  * Marks a notice dismissed and answers the whole map. Names are compared exactly, so
  * `WELCOME` (which the case-insensitive route lets through) is an invalid notice.
  */
-export async function dismissNotice(ctx: PluginContext, notice: string): Promise<NoticeMap | RestError> {
+export async function dismissNotice(ctx: PluginContext, notice: string, user?: Principal): Promise<NoticeMap | RestError> {
   if (!(NOTICES as readonly string[]).includes(notice)) return pluginError('invalid_notice');
   return ctx.store.transaction(async (tx) => {
     let changed = false;
@@ -33,8 +33,9 @@ export async function dismissNotice(ctx: PluginContext, notice: string): Promise
       changed = before[notice] !== true;
       return { ...before, [notice]: true };
     });
-    // The notices option is one of the historically tracked options (jumpstart-state.ts).
-    if (changed && TRACKED_OPTIONS.has(stateKeys.dismissedNotices)) await markActionTaken(tx.options);
+    // The notices option is one of the historically tracked options (jumpstart-state.ts); only an
+    // administrator's dismissal counts as acting on the Jump Start offer (compat.md §9).
+    if (changed && TRACKED_OPTIONS.has(stateKeys.dismissedNotices) && (!user || user.can('manage_options'))) await markActionTaken(tx.options);
     return asMap(map);
   });
 }
