@@ -50,9 +50,11 @@ export function parseBasicAuthorization(header: string | undefined): { login: st
 
 /**
  * Turns request headers into an identity (spec Part 5; compat.md §6):
- * - `Authorization: Basic …` → an application password: `other` (no nonce check) or `error` 401;
- * - otherwise the `siteward_logged_in` cookie → `cookie` with its session token, or `anonymous`
- *   when it is missing, malformed, expired, tampered or its session was destroyed.
+ * - a valid `siteward_logged_in` cookie → `cookie` with its session token (the nonce check applies);
+ * - otherwise `Authorization: Basic …` → an application password: `other` (no nonce check) or
+ *   `error` 401;
+ * - otherwise `anonymous` (no cookie, or one that is malformed, expired, tampered or whose
+ *   session was destroyed).
  * The nonce check itself (which nonce, the 403, the fresh header) belongs to the REST layer.
  *
  * @example
@@ -79,18 +81,22 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     nonces,
 
     async identify(headers): Promise<Identity> {
+      // The login cookie first, as WordPress does (cookie auth before application passwords):
+      // a valid session is not undone by a Basic header meant for something else (e.g. an
+      // htpasswd-protected staging site).
+      const cookie = readCookie(headers.cookie, LOGIN_COOKIE_NAME);
+      const session = cookie === undefined || cookie === '' ? null : await sessions.verify(cookie);
+      if (session) {
+        const principal: Principal = makePrincipal(session.user, session.roles, { devMode });
+        return { kind: 'cookie', principal, sessionToken: session.sessionToken };
+      }
       const basic = parseBasicAuthorization(headers.authorization);
       if (basic) {
         const result = await appPasswords.authenticate(basic.login, basic.password);
         if (!result.ok) return { kind: 'error', error: result.error };
         return { kind: 'other', principal: makePrincipal(result.user, result.roles, { devMode }) };
       }
-      const cookie = readCookie(headers.cookie, LOGIN_COOKIE_NAME);
-      if (cookie === undefined || cookie === '') return { kind: 'anonymous' };
-      const session = await sessions.verify(cookie);
-      if (!session) return { kind: 'anonymous' };
-      const principal: Principal = makePrincipal(session.user, session.roles, { devMode });
-      return { kind: 'cookie', principal, sessionToken: session.sessionToken };
+      return { kind: 'anonymous' };
     },
 
     verifyNonce(nonce, action, identity) {

@@ -70,6 +70,24 @@ describe('the REST layer on a real socket', () => {
     expect(res.headers.link).toBe('<http://example.org/wp-json/>; rel="https://api.w.org/"');
   });
 
+  it('answers malformed requests in the JSON error layout', async () => {
+    const { connect } = await import('node:net');
+    const raw = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(text));
+        let out = '';
+        socket.on('data', (d) => (out += d.toString()));
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+      });
+    const bad = await raw('GET /wp-json/ HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n');
+    expect(bad).toMatch(/^HTTP\/1\.1 400/);
+    expect(JSON.parse(bad.slice(bad.indexOf('\r\n\r\n') + 4))).toEqual({ code: 'rest_bad_request', message: 'The request could not be parsed.', data: { status: 400 } });
+    const huge = await raw(`GET /wp-json/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431/);
+    expect(huge).toContain('"code":"rest_headers_too_large"');
+  });
+
   it('leaves pages to Fastify', async () => {
     const res = await call('GET', '/login');
     expect(res.headers['content-type']).toMatch(/^text\/html/);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { restError, type RestError } from '../rest/errors.js';
+import { RestError, restError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RestUrlBuilder } from '../rest/rest-url.js';
@@ -91,7 +91,15 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     tryHandle(req, res) {
       const url = req.url ?? '/';
       if (!mayBeRest(url)) return false;
-      const target = extractRestRoute(url, options.restPrefix);
+      let target: ReturnType<typeof extractRestRoute>;
+      try {
+        target = extractRestRoute(url, options.restPrefix);
+      } catch (error) {
+        // Never let one odd URL take the process down.
+        options.logError(error);
+        fail(req, res, new RestError('rest_bad_request', 'The request URL could not be parsed.', { status: 400 }), performance.now());
+        return true;
+      }
       if (!target) return false;
       handle(req, res, target.route, target.query);
       return true;

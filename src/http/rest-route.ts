@@ -27,7 +27,8 @@ export function extractRestRoute(url: string, restPrefix: string): { route: stri
   const pathname = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? {} : parsePhpQuery(url.slice(q + 1));
   const restRoute = query.rest_route;
-  if (typeof restRoute === 'string') return { route: normalizeRoute(restRoute), query };
+  // An empty `rest_route` is no REST request (WordPress's rest_api_loaded returns early).
+  if (typeof restRoute === 'string' && restRoute !== '') return { route: normalizeRoute(restRoute), query };
   const path = decodePath(pathname);
   for (const base of [`/${restPrefix}`, `/index.php/${restPrefix}`]) {
     if (path === base || path === `${base}/`) return { route: '/', query };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
@@ -54,8 +55,17 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     };
     return tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
   };
+  // Malformed requests (bad header lines, oversized headers) get the JSON error layout too.
+  const clientErrorHandler = (err: Error & { code?: string }, socket: Socket) => {
+    if (socket.destroyed || !socket.writable) return;
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const error = new RestError(status === 431 ? 'rest_headers_too_large' : 'rest_bad_request', status === 431 ? 'The request headers are too large.' : 'The request could not be parsed.', { status });
+    const body = JSON.stringify(error.toJSON());
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  };
   const app = Fastify({
     serverFactory,
+    clientErrorHandler,
     ...(deps.logger === false ? { logger: false } : { loggerInstance: deps.logger }),
     // One line per request is logged by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),

@@ -22,14 +22,15 @@ export async function prepareArguments(endpoint: Endpoint, request: DispatchRequ
   request.merge();
   const params = request.params;
 
-  const missing = names.filter((name) => args[name]!.required === true && (params[name] === undefined || params[name] === null));
+  const has = (name: string) => Object.hasOwn(params, name) && params[name] !== undefined && params[name] !== null;
+  const missing = names.filter((name) => args[name]!.required === true && !has(name));
   if (missing.length > 0) return missingParams(missing);
 
   const errors: Record<string, string> = {};
   for (const name of names) {
     const validate = args[name]!.validateCallback;
+    if (!validate || !has(name)) continue;
     const value = params[name];
-    if (!validate || value === undefined || value === null) continue;
     const result = await validate(value, request, name);
     if (result === false) errors[name] = 'Invalid parameter.';
     else if (isRestError(result)) errors[name] = result.message;

@@ -57,6 +57,11 @@ describe('cookie and nonce authentication (spec Part 5)', () => {
     expect(res.json).toEqual({ id: admin.userId });
   });
 
+  it('uses the form body’s _wpnonce over the query’s, as $_REQUEST does', async () => {
+    const res = await whoamiAs({ Cookie: admin.cookie }, '?_wpnonce=badbadbad0', `_wpnonce=${admin.nonce}`);
+    expect(res.json).toEqual({ id: admin.userId });
+  });
+
   it('uses _wpnonce over the header when both are sent', async () => {
     const good = await whoamiAs({ Cookie: admin.cookie, 'X-WP-Nonce': 'badbadbad0' }, `?_wpnonce=${admin.nonce}`);
     expect(good.status).toBe(200);
@@ -70,7 +75,8 @@ describe('cookie and nonce authentication (spec Part 5)', () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ id: 0 });
     expect(res.headers['x-wp-nonce']).toBeUndefined();
-    expect(res.headers['cache-control']).toBeUndefined();
+    // WordPress sends the logged-in no-cache headers before the nonce check makes the request anonymous.
+    expect(res.headers['cache-control']).toBe('no-cache, must-revalidate, max-age=0');
   });
 
   it('refuses an invalid nonce with 403 and no fresh nonce', async () => {
@@ -173,8 +179,19 @@ describe('application passwords (spec Part 5 rule 7)', () => {
   });
 
   it('skips the nonce check, even a bad nonce, when authenticated by application password', async () => {
-    const res = await whoamiAs({ Authorization: basic(admin.login, password), 'X-WP-Nonce': 'badbadbad0', Cookie: editor.cookie });
+    const res = await whoamiAs({ Authorization: basic(admin.login, password), 'X-WP-Nonce': 'badbadbad0' });
     expect(res.status).toBe(200);
+    expect(res.json).toEqual({ id: admin.userId });
+  });
+
+  it('uses a valid login cookie before a Basic header (e.g. an htpasswd in front of the site)', async () => {
+    const res = await whoamiAs({ Authorization: basic('htuser', 'htpass'), Cookie: editor.cookie, 'X-WP-Nonce': editor.nonce });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ id: editor.userId });
+  });
+
+  it('falls back to the application password when the cookie is not valid', async () => {
+    const res = await whoamiAs({ Authorization: basic(admin.login, password), Cookie: 'siteward_logged_in=forged%7C1%7Cx%7Cy' });
     expect(res.json).toEqual({ id: admin.userId });
   });
 

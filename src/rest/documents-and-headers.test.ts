@@ -231,6 +231,11 @@ describe('response headers and wire formats', () => {
     expect(res.headers.allow).toBeUndefined();
   });
 
+  it('writes an empty envelope headers list as []', async () => {
+    const res = await app.request({ path: '/wp-json/docs/v1/nothing-here?_envelope=1' });
+    expect(res.json).toEqual({ body: { code: 'rest_no_route', message: 'No route was found matching the URL and request method', data: { status: 404 } }, status: 404, headers: [] });
+  });
+
   it('wraps the response in a JSONP callback', async () => {
     const res = await app.request({ path: '/wp-json/docs/v1/open?_jsonp=my.cb_1' });
     expect(res.headers['content-type']).toBe('application/javascript; charset=UTF-8');
@@ -240,6 +245,7 @@ describe('response headers and wire formats', () => {
   it('refuses a JSONP callback with other characters', async () => {
     const res = await app.request({ path: '/wp-json/docs/v1/open?_jsonp=alert(1)' });
     expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('application/javascript; charset=UTF-8');
     expect(res.json).toEqual({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' });
   });
 

@@ -6,12 +6,24 @@
 type PhpArray = Map<string, PhpValue>;
 type PhpValue = string | PhpArray;
 
-function nextIndex(arr: PhpArray): string {
-  let max = -1;
-  for (const k of arr.keys()) {
-    if (/^(0|-?[1-9][0-9]*)$/.test(k)) max = Math.max(max, Number(k));
+/** PHP's `max_input_nesting_level`: deeper keys are dropped. */
+const MAX_NESTING = 64;
+/** PHP's `max_input_vars`: later variables are dropped. */
+const MAX_VARS = 1000;
+
+/** PHP's next free integer key of each array, kept as keys are added (a scan per `a[]` would be quadratic). */
+const nextIndexes = new WeakMap<PhpArray, number>();
+
+function setKey(arr: PhpArray, key: string, value: PhpValue): void {
+  arr.set(key, value);
+  if (/^(0|-?[1-9][0-9]*)$/.test(key)) {
+    const n = Number(key);
+    if (n >= (nextIndexes.get(arr) ?? 0)) nextIndexes.set(arr, n + 1);
   }
-  return String(max + 1);
+}
+
+function nextIndex(arr: PhpArray): string {
+  return String(nextIndexes.get(arr) ?? 0);
 }
 
 /** Splits `a[b][c]` into ['a','b','c'] the way PHP does (top-level `.` and space become `_`). */
@@ -24,6 +36,8 @@ function splitKey(raw: string): string[] | null {
   const parts = [base];
   let rest = raw.slice(open);
   while (rest.startsWith('[')) {
+    // Deeper than PHP keeps: the caller drops the key (and the remaining text need not be cut up).
+    if (parts.length > MAX_NESTING) return parts;
     const close = rest.indexOf(']');
     if (close === -1) {
       // An unterminated bracket makes PHP keep the rest literally in the base name (with `[` as `_`).
@@ -35,40 +49,43 @@ function splitKey(raw: string): string[] | null {
   return parts;
 }
 
+/** Plain JS values: lists for arrays keyed 0..n-1, objects otherwise. Nesting is capped, so recursion is bounded. */
 function toJs(value: PhpValue): unknown {
   if (typeof value === 'string') return value;
   const keys = [...value.keys()];
   if (keys.every((k, i) => k === String(i))) return keys.map((k) => toJs(value.get(k)!));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of value) out[k] = toJs(v);
+  for (const [k, v] of value) Object.defineProperty(out, k, { value: toJs(v), writable: true, enumerable: true, configurable: true });
   return out;
 }
 
 /** Builds PHP-style parameters from decoded key/value pairs, in order. */
 export function buildPhpParams(pairs: Iterable<readonly [string, string]>): Record<string, unknown> {
   const root: PhpArray = new Map();
+  let count = 0;
   for (const [rawKey, value] of pairs) {
+    if (++count > MAX_VARS) break;
     const parts = splitKey(rawKey);
-    if (!parts) continue;
+    if (!parts || parts.length > MAX_NESTING) continue;
     let container = root;
     for (let i = 0; i < parts.length; i++) {
       let key = parts[i]!;
       const last = i === parts.length - 1;
       if (key === '' && i > 0) key = nextIndex(container);
       if (last) {
-        container.set(key, value);
+        setKey(container, key, value);
       } else {
         let child = container.get(key);
         if (!(child instanceof Map)) {
           child = new Map();
-          container.set(key, child);
+          setKey(container, key, child);
         }
         container = child;
       }
     }
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of root) out[k] = toJs(v);
+  for (const [k, v] of root) Object.defineProperty(out, k, { value: toJs(v), writable: true, enumerable: true, configurable: true });
   return out;
 }
 

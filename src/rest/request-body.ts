@@ -45,7 +45,8 @@ export async function readBody(method: string, headers: Record<string, string>, 
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   const type = mediaType(headers['content-type']);
   if (type === 'application/json') {
-    if (text.trim() === '') return { text, json: undefined, jsonError: false, form: EMPTY };
+    // Only a truly empty body is no error (WordPress 4.7.1); whitespace alone does not parse.
+    if (text === '') return { text, json: undefined, jsonError: false, form: EMPTY };
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -110,6 +110,7 @@ export class RestServer {
     const jsonp = incoming.query._jsonp;
     if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
       const err = restError('rest_callback_invalid');
+      headers['Content-Type'] = 'application/javascript; charset=UTF-8';
       return { status: 400, headers, body: JSON.stringify({ code: err.code, message: err.message }) };
     }
 
@@ -122,12 +123,15 @@ export class RestServer {
       if (allow) response.headers.Allow = allow;
     }
     if (incoming.query._envelope !== undefined) {
-      response = new RestResponse({ body: response.data, status: response.status, headers: response.headers }, 200);
+      // An empty PHP array prints as [] (wp-rest-reference §12).
+      const envelopeHeaders = Object.keys(response.headers).length > 0 ? response.headers : [];
+      response = new RestResponse({ body: response.data, status: response.status, headers: envelopeHeaders }, 200);
     } else {
       Object.assign(headers, response.headers);
     }
     Object.assign(headers, deprecations, dispatched.extraHeaders);
-    if (dispatched.request && dispatched.request.user.id !== 0) Object.assign(headers, NO_CACHE_HEADERS);
+    // WordPress decides this before the nonce check: a valid login counts even when the request then runs anonymous.
+    if (dispatched.loggedIn) Object.assign(headers, NO_CACHE_HEADERS);
     const origin = incoming.headers.origin;
     if (origin) Object.assign(headers, corsHeaders(origin));
     if (dispatched.request?.method === 'HEAD' || incoming.method.toUpperCase() === 'HEAD') {
@@ -180,7 +184,9 @@ export class RestServer {
     return bytes;
   }
 
-  private async authenticateAndDispatch(incoming: IncomingRestRequest): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string> }> {
+  private async authenticateAndDispatch(
+    incoming: IncomingRestRequest,
+  ): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string>; loggedIn: boolean }> {
     const extraHeaders: Record<string, string> = {};
     let method = incoming.method.toUpperCase();
     const override = incoming.query._method ?? incoming.headers['x-http-method-override'];
@@ -189,15 +195,16 @@ export class RestServer {
     const body = await readBody(incoming.method.toUpperCase(), incoming.headers, incoming.body);
     const auth = this.options.authenticator;
     const identity = await auth.identify(incoming.headers);
+    const loggedIn = identity.kind === 'cookie' || identity.kind === 'other';
     const checked = this.cookieCheck(identity, incoming, body.form, extraHeaders);
-    if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders };
+    if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn };
 
     const route = incoming.route === '' ? '/' : incoming.route;
     const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
     request.origin = incoming.origin;
     request.jsonError = body.jsonError;
     const result = await this.dispatch(request);
-    return { result, request, extraHeaders };
+    return { result, request, extraHeaders, loggedIn };
   }
 
   /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */
@@ -205,7 +212,8 @@ export class RestServer {
     const auth = this.options.authenticator;
     if (identity.kind === 'error') return identity.error;
     if (identity.kind === 'other') return identity.principal;
-    const param = incoming.query._wpnonce ?? form._wpnonce;
+    // `$_REQUEST` is the query overlaid with the form body, so a form field wins.
+    const param = form._wpnonce ?? incoming.query._wpnonce;
     const nonce = param !== undefined ? param : incoming.headers['x-wp-nonce'];
     if (nonce === undefined) return auth.anonymous();
     if (typeof nonce !== 'string' || auth.verifyNonce(nonce, NONCE_ACTION, identity) === false) {
@@ -225,7 +233,7 @@ export class RestServer {
       request.sources.url = first.value.params;
       request.merge();
       const help = describeRoute(first.value.route, (p) => this.options.urls(p, request.origin), true);
-      return { result: new RestResponse(help ?? []), route: first.value.route };
+      return { result: new RestResponse(help), route: first.value.route };
     }
 
     let chosen: { route: Route; endpoint: Endpoint; params: Record<string, string> } | null = null;

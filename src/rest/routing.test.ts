@@ -53,6 +53,11 @@ describe('request routing', () => {
   });
   afterAll(() => app.close());
 
+  it('serves the home page, not the REST layer, for an empty rest_route', async () => {
+    const res = await app.request({ path: '/?rest_route=' });
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('removes a trailing slash before dispatch', async () => {
     const res = await app.request({ path: '/wp-json/test/v1/echo/' });
     expect(res.json).toMatchObject({ route: '/test/v1/echo' });
@@ -65,7 +70,7 @@ describe('request routing', () => {
   });
 
   it('answers the index at the prefix root with and without slash', async () => {
-    for (const path of ['/wp-json', '/wp-json/', '/?rest_route=/', '/?rest_route=']) {
+    for (const path of ['/wp-json', '/wp-json/', '/?rest_route=/', '/index.php/wp-json/']) {
       const res = await app.request({ path });
       expect(res.status, path).toBe(200);
       expect(Object.keys(res.json as object)).toEqual(['name', 'description', 'url', 'home', 'namespaces', 'authentication', 'routes', '_links']);
@@ -145,6 +150,25 @@ describe('request routing', () => {
         data: { status: 400, json_error_code: 4, json_error_message: 'Syntax error' },
       });
     }
+  });
+
+  it('refuses a JSON body of whitespace only, as PHP cannot decode it', async () => {
+    const res = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json' }, body: '   ' });
+    expect(res.status).toBe(400);
+    expect((res.json as { code: string }).code).toBe('rest_invalid_json');
+  });
+
+  it('drops query keys nested deeper than PHP keeps (64) and survives absurd nesting', async () => {
+    const res = await app.request({ path: `/wp-json/test/v1/echo?deep${'[]'.repeat(4000)}=1&ok[a][b]=2` });
+    expect(res.status).toBe(200);
+    expect((res.json as { params: Record<string, unknown> }).params).toMatchObject({ ok: { a: { b: '2' } } });
+    expect((res.json as { params: Record<string, unknown> }).params).not.toHaveProperty('deep');
+  });
+
+  it('keeps at most 1000 input variables, as PHP does', async () => {
+    const body = Array.from({ length: 20_000 }, () => 'a[]=1').join('&');
+    const res = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect(((res.json as { params: { a: unknown[] } }).params.a).length).toBe(1000);
   });
 
   it('ignores a body whose content type is not JSON', async () => {
