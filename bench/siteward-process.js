@@ -62,8 +62,7 @@ export async function startSiteward({ dataDir, workers = 1, plugins, env = {} })
   // The port also goes on the command line (same value as PORT) so that `ps` tells the bench's
   // servers apart, and so that a `pkill -f "siteward.js start --quiet"` run by someone else on a
   // shared machine does not silently end a measurement.
-  // Started with the same V8 flag as `npm start` (package.json), i.e. as operators run it.
-  const args = ['--max-semi-space-size=4', BIN, 'start', '--port', String(port), '--quiet'];
+  const args = [BIN, 'start', '--port', String(port), '--quiet'];
   if (workers > 1) args.push('--workers', String(workers));
   const child = track(
     spawn(process.execPath, args, {
@@ -119,8 +118,11 @@ export async function startSiteward({ dataDir, workers = 1, plugins, env = {} })
         : `Siteward exited (${child.exitCode ?? child.signalCode}) without being asked to` +
           `${child.exitCode === 0 ? ' — exit 0 is its graceful SIGTERM/SIGINT shutdown: something outside the bench stopped it' : ''}` +
           `; its last output:\n    ${tail.slice(-15).join('\n    ')}`,
-    /** The processes that serve requests: the process itself, or the cluster's workers. */
-    servingPids: () => (workers > 1 ? childPids(child.pid) : [child.pid]),
+    /** The processes that serve requests: the cluster's workers (the process itself if it has none). */
+    servingPids: () => {
+      const kids = childPids(child.pid);
+      return kids.length > 0 ? kids : [child.pid];
+    },
     async stop() {
       stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
