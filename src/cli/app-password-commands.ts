@@ -1,5 +1,5 @@
 import { createAppPasswordService } from '../auth/app-passwords.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, guarded, parse, positionals, type CliContext } from './cli-context.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand, type CliContext } from './cli-context.js';
 
 const USAGE = {
   create: 'app-password create <login> <name> [--porcelain]',
@@ -15,21 +15,7 @@ const USAGE = {
  * await runAppPasswordCommand(['create', 'admin', 'deploy script'], ctx);
  */
 export function runAppPasswordCommand(argv: string[], ctx: CliContext): Promise<number> {
-  return guarded(ctx, async () => {
-    const [sub, ...args] = argv;
-    switch (sub) {
-      case 'create':
-        return create(args, ctx);
-      case 'list':
-        return list(args, ctx);
-      case 'revoke':
-        return revoke(args, ctx);
-      default:
-        throw new UsageError(
-          `${sub === undefined ? 'missing' : 'unknown'} app-password command${sub === undefined ? '' : ` "${sub}"`}; use one of: ${Object.values(USAGE).join(' | ')}`,
-        );
-    }
-  });
+  return runSubcommand('app-password', USAGE, { create, list, revoke }, argv, ctx);
 }
 
 async function create(args: string[], ctx: CliContext): Promise<number> {

@@ -84,3 +84,26 @@ export async function guarded(ctx: CliContext, body: () => Promise<number>): Pro
 export function formatTime(ms: number | null): string {
   return ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/**
+ * Runs the subcommand named by `argv[0]` of a command group (`user`, `app-password`), or a
+ * usage error listing the group's subcommands.
+ */
+export function runSubcommand(
+  group: string,
+  usage: Readonly<Record<string, string>>,
+  handlers: Readonly<Record<string, (args: string[], ctx: CliContext) => Promise<number>>>,
+  argv: string[],
+  ctx: CliContext,
+): Promise<number> {
+  return guarded(ctx, async () => {
+    const [sub, ...args] = argv;
+    const handler = sub === undefined ? undefined : handlers[sub];
+    if (!handler) {
+      throw new UsageError(
+        `${sub === undefined ? 'missing' : 'unknown'} ${group} command${sub === undefined ? '' : ` "${sub}"`}; use one of: ${Object.values(usage).join(' | ')}`,
+      );
+    }
+    return handler(args, ctx);
+  });
+}

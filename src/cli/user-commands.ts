@@ -5,7 +5,7 @@ import {
   UsageError,
   formatTime,
   generatePassword,
-  guarded,
+  runSubcommand,
   parse,
   passwordOption,
   positionals,
@@ -27,23 +27,7 @@ const USAGE = {
  * await runUserCommand(['create', 'ann', '--email', 'ann@example.com', '--role', 'editor'], ctx);
  */
 export function runUserCommand(argv: string[], ctx: CliContext): Promise<number> {
-  return guarded(ctx, async () => {
-    const [sub, ...args] = argv;
-    switch (sub) {
-      case 'create':
-        return create(args, ctx);
-      case 'list':
-        return list(args, ctx);
-      case 'set-password':
-        return setPassword(args, ctx);
-      case 'delete':
-        return remove(args, ctx);
-      default:
-        throw new UsageError(
-          `${sub === undefined ? 'missing' : `unknown`} user command${sub === undefined ? '' : ` "${sub}"`}; use one of: ${Object.values(USAGE).join(' | ')}`,
-        );
-    }
-  });
+  return runSubcommand('user', USAGE, { create, list, 'set-password': setPassword, delete: remove }, argv, ctx);
 }
 
 async function create(args: string[], ctx: CliContext): Promise<number> {
