@@ -65,7 +65,6 @@ const catalogue = {
   rest_body_too_large: ['The request body is too large.', 413],
   rest_not_found: ['Not found.', 404],
   rest_internal_error: ['The server could not complete the request.', 500],
-  rest_method_not_allowed: ['Method not allowed.', 405],
 } as const satisfies Record<string, readonly [string, number]>;
 
 export type CatalogueCode = keyof typeof catalogue;
