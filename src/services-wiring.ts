@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger, SitewardApi } from './api.js';
 import { createAuthenticator, type SitewardAuthenticator } from './auth/authenticator.js';
-import { LOGIN_COOKIE_NAME } from './auth/login-cookie.js';
 import { loadSecrets, type Secrets } from './auth/secrets.js';
 import { checkSetupToken, completeSetup, ensureSetupToken, setupNeeded } from './auth/setup-token.js';
 import { createUserService, type UserService } from './auth/user-service.js';
@@ -90,7 +89,6 @@ export async function openServices(config: Config, deps: { log: Logger; events: 
           app,
           {
             homeUrl: config.homeUrl,
-            cookieName: LOGIN_COOKIE_NAME,
             async login(input) {
               const result = await authenticator.login(input.login, input.password, { remember: input.remember, userAgent: input.userAgent, ip: input.ip });
               if (!result.ok) return { ok: false, error: new RestError('invalid_login', 'Unknown username or incorrect password.', { status: 401 }) };

@@ -6,6 +6,7 @@ import type { Config } from './config/config.js';
 import type { EventBus } from './events.js';
 import type { PageHelpers } from './http/server.js';
 import { adminPage } from './http/admin-page.js';
+import { escapeHtml } from './http/site-pages.js';
 import { flatHeaders } from './http/request-origin.js';
 import { registerSiteManagementPlugin, type PluginContext } from './plugin/index.js';
 import type { ModuleDefinition } from './plugin/module-types.js';
@@ -28,10 +29,6 @@ const VERIFICATION_META: Record<string, string> = {
   bing: 'msvalidate.01',
   pinterest: 'p:domain_verify',
 };
-
-function escapeAttr(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
-}
 
 /** Wires the built-in site-management plugin (the `jetpack/v4` routes) to the real store and auth. */
 export async function registerSiteManagement(
@@ -75,7 +72,7 @@ export async function registerSiteManagement(
       const tags: string[] = [];
       for (const [service, name] of Object.entries(VERIFICATION_META)) {
         const code = (codes as Record<string, unknown>)[service];
-        if (typeof code === 'string' && code !== '') tags.push(`<meta name="${name}" content="${escapeAttr(code)}" />`);
+        if (typeof code === 'string' && code !== '') tags.push(`<meta name="${name}" content="${escapeHtml(code)}" />`);
       }
       return tags;
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../auth/login-cookie.js';
 import type { RestError } from '../rest/errors.js';
 import { parsePhpQuery } from '../rest/php-query.js';
 import { mediaType } from '../rest/request-body.js';
@@ -10,7 +11,6 @@ import { loginPage, setupPage, simplePage } from './auth-page-html.js';
 /** What the login, logout, setup and nonce-refresh pages need from the auth services. */
 export interface AuthPagesDeps {
   homeUrl: string;
-  cookieName: string;
   /** Checks credentials and opens a session. */
   login(input: { login: string; password: string; remember: boolean; userAgent: string; ip: string }): Promise<
     { ok: true; cookieValue: string; expiresAt: number; userId: number; login: string; identity: Identity } | { ok: false; error: RestError }
@@ -66,21 +66,6 @@ export function safeRedirect(target: string, homeUrl: string): string | null {
   return null;
 }
 
-function readCookie(header: string | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
-
 function sendJsonError(reply: FastifyReply, error: RestError) {
   return reply.code(error.status).header('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify(error.toJSON()));
 }
@@ -88,14 +73,6 @@ function sendJsonError(reply: FastifyReply, error: RestError) {
 /** Registers `/login`, `/logout`, `/setup` and the nonce refresh endpoint used by @wordpress/api-fetch. */
 export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, helpers: PageHelpers): void {
   const secureCookie = (req: FastifyRequest) => helpers.origin(req).secure;
-  const cookieHeader = (req: FastifyRequest, value: string, expiresAt: number | null) => {
-    const parts = [`${deps.cookieName}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
-    if (expiresAt !== null) parts.push(`Expires=${new Date(expiresAt).toUTCString()}`);
-    if (secureCookie(req)) parts.push('Secure');
-    return parts.join('; ');
-  };
-  const clearCookie = (req: FastifyRequest) =>
-    [`${deps.cookieName}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Expires=Thu, 01 Jan 1970 00:00:00 GMT', ...(secureCookie(req) ? ['Secure'] : [])].join('; ');
   const html = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).header('Content-Type', 'text/html; charset=UTF-8').header('Cache-Control', 'no-store').header('X-Frame-Options', 'DENY').send(body);
 
@@ -115,7 +92,7 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
       if (json) return sendJsonError(reply, result.error);
       return html(reply, result.error.status, loginPage({ redirectTo: str(body.redirect_to), error: result.error.message, login }));
     }
-    reply.header('Set-Cookie', cookieHeader(req, result.cookieValue, remember ? result.expiresAt : null));
+    reply.header('Set-Cookie', loginCookieHeader(result.cookieValue, { expiresAt: result.expiresAt, remember, secure: secureCookie(req) }));
     if (json) {
       const nonce = deps.createNonce('wp_rest', result.identity);
       return reply.code(200).header('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify({ id: result.userId, login: result.login, nonce, restRoot: helpers.restRoot(req) }));
@@ -124,9 +101,9 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
   });
 
   app.post('/logout', async (req, reply) => {
-    const value = readCookie(req.headers.cookie, deps.cookieName);
+    const value = readCookie(req.headers.cookie, LOGIN_COOKIE_NAME);
     if (value) await deps.logout(value);
-    reply.header('Set-Cookie', clearCookie(req));
+    reply.header('Set-Cookie', clearLoginCookieHeader({ secure: secureCookie(req) }));
     if (wantsJson(req)) return reply.code(200).header('Content-Type', 'application/json; charset=UTF-8').send('{"loggedOut":true}');
     return reply.redirect('/login?loggedout=true', 302);
   });
