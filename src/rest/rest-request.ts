@@ -18,6 +18,8 @@ export class DispatchRequest implements RestRequest {
   params: Record<string, unknown> = {};
   /** Scheme and host of the request, for building URLs (spec 4.3 rule 3). */
   origin: RequestOrigin = { secure: false, hostname: '' };
+  /** Permission callback answers already obtained during dispatch, reused for the Allow header. */
+  readonly permissionResults = new Map<object, unknown>();
   /** Why a JSON body was refused (reported at dispatch, compat.md §3), or false. */
   jsonError: false | 'syntax' | 'depth' = false;
   readonly sources: ParamSources;

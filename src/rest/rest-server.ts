@@ -270,6 +270,7 @@ export class RestServer {
     if (argError) return argError;
     if (endpoint.permissionCallback) {
       const permission = await endpoint.permissionCallback(request);
+      request.permissionResults.set(endpoint, permission);
       if (isRestError(permission)) return permission;
       if (permission === false || permission === null || permission === undefined) return forbidden(request.user.id !== 0);
     }
@@ -285,10 +286,15 @@ export class RestServer {
     for (const endpoint of route.endpoints) {
       let ok = !endpoint.permissionCallback;
       if (!ok && request) {
-        try {
-          ok = (await endpoint.permissionCallback!(request)) === true;
-        } catch {
-          ok = false;
+        // The dispatched endpoint's answer is already known; WordPress would ask again and get the same.
+        if (request.permissionResults.has(endpoint)) ok = request.permissionResults.get(endpoint) === true;
+        else {
+          try {
+            const answer = endpoint.permissionCallback!(request);
+            ok = (answer instanceof Promise ? await answer : answer) === true;
+          } catch {
+            ok = false;
+          }
         }
       }
       if (ok) for (const m of endpoint.methods) if (!allowed.includes(m)) allowed.push(m);
