@@ -40,6 +40,7 @@ function plugin(api: SitewardApi): void {
   api.registerRoute('docs/v1', '/deprecated-none', {
     callback: () => {
       api.deprecatedFunction('gone_fn', '3.0');
+      api.deprecatedArgument('gone_arg_fn', '3.1');
       return 'ok';
     },
   });
@@ -255,6 +256,7 @@ describe('response headers and wire formats', () => {
     expect(res.headers['x-wp-deprecatedparam']).toBe('some_fn (since 2.0; The x argument is ignored.)');
     const none = await app.request({ path: '/wp-json/docs/v1/deprecated-none' });
     expect(none.headers['x-wp-deprecatedfunction']).toBe('gone_fn (since 3.0; no alternative available)');
+    expect(none.headers['x-wp-deprecatedparam']).toBe('gone_arg_fn (since 3.1; no alternative available)');
     const other = await app.request({ path: '/wp-json/docs/v1/open' });
     expect(other.headers['x-wp-deprecatedfunction']).toBeUndefined();
   });

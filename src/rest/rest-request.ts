@@ -35,8 +35,8 @@ export class DispatchRequest implements RestRequest {
     public user: Principal,
   ) {
     const jsonParams = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+    // `params` is merged once dispatch knows the URL parameters (see RestServer.dispatch).
     this.sources = { json: jsonParams, body: bodyParams, query, url: {}, defaults: {} };
-    this.merge();
   }
 
   get query(): Record<string, unknown> {
