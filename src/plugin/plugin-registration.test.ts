@@ -26,6 +26,8 @@ function fakeRequest(user: Principal, params: Record<string, unknown> = {}, json
     method: 'POST', route: '', matchedRoute: '', params, urlParams: {}, query: {}, bodyParams: {}, json, body: '', headers: {}, user,
     param: (name) => params[name],
     header: () => undefined,
+    deprecatedFunction: () => undefined,
+    deprecatedArgument: () => undefined,
   };
 }
 

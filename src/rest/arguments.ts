@@ -1,5 +1,6 @@
 import { invalidParams, isRestError, missingParams, type RestError } from './errors.js';
 import { parseArg } from './args/parse.js';
+import { withSink } from './deprecation.js';
 import type { DispatchRequest } from './rest-request.js';
 import type { Endpoint } from './route-registry.js';
 
@@ -31,7 +32,7 @@ export async function prepareArguments(endpoint: Endpoint, request: DispatchRequ
     const validate = args[name]!.validateCallback;
     if (!validate || !has(name)) continue;
     const value = params[name];
-    const result = await validate(value, request, name);
+    const result = await withSink(request.deprecations, () => validate(value, request, name));
     if (result === false) errors[name] = 'Invalid parameter.';
     else if (isRestError(result)) errors[name] = result.message;
   }
@@ -41,7 +42,8 @@ export async function prepareArguments(endpoint: Endpoint, request: DispatchRequ
     const arg = args[name]!;
     if (arg.sanitizeCallback === null) continue;
     if (arg.sanitizeCallback) {
-      const sanitized = await arg.sanitizeCallback(params[name], request, name);
+      const sanitize = arg.sanitizeCallback;
+      const sanitized = await withSink(request.deprecations, () => sanitize(params[name], request, name));
       if (isRestError(sanitized)) errors[name] = sanitized.message;
       else params[name] = sanitized;
     } else if (arg.type !== undefined) {

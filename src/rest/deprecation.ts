@@ -1,29 +1,49 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+/**
+ * Deprecation notices (spec 4.4 rule 5): `X-WP-DeprecatedFunction` / `X-WP-DeprecatedParam`.
+ *
+ * Each request has its own header sink (`DeprecationSink`). Code that holds the request reports
+ * through it (`request.deprecatedFunction(…)`). The module-level functions, used by
+ * `api.deprecatedFunction(…)`, report to the request whose endpoint code is running right now:
+ * the REST layer points `current` at that request's sink for the synchronous run of each
+ * callback it calls. This deliberately avoids AsyncLocalStorage: on Node 20 it installs
+ * promise hooks for the whole process, which cost about 14 % of the CPU of every request
+ * (measured; see docs/performance.md). The price is that after an `await` inside an async
+ * callback the module-level functions no longer know the request; the request's own methods
+ * always do.
+ */
+export type DeprecationSink = Record<string, string>;
 
-/** Per-request header sink, so deprecation notices raised anywhere during a request reach its response. */
-const current = new AsyncLocalStorage<Record<string, string>>();
+let current: DeprecationSink | null = null;
 
-/** Runs `fn` with a fresh header sink and returns its result together with the headers raised. */
-export async function withDeprecationHeaders<T>(fn: () => Promise<T>): Promise<[T, Record<string, string>]> {
-  const headers: Record<string, string> = {};
-  const result = await current.run(headers, fn);
-  return [result, headers];
+/** Calls `fn` with `sink` as the current request's sink for its synchronous run. */
+export function withSink<T>(sink: DeprecationSink, fn: () => T): T {
+  const previous = current;
+  current = sink;
+  try {
+    return fn();
+  } finally {
+    current = previous;
+  }
 }
 
-/**
- * Reports a deprecated function: `X-WP-DeprecatedFunction: <fn> (since <v>; use <r> instead)`.
- * Outside a request it does nothing.
- */
-export function deprecatedFunction(name: string, version: string, replacement?: string): void {
-  const sink = current.getStore();
-  if (!sink) return;
+export function functionNotice(sink: DeprecationSink, name: string, version: string, replacement?: string): void {
   const tail = replacement ? `use ${replacement} instead` : 'no alternative available';
   sink['X-WP-DeprecatedFunction'] = `${name} (since ${version}; ${tail})`;
 }
 
+export function argumentNotice(sink: DeprecationSink, name: string, version: string, message?: string): void {
+  sink['X-WP-DeprecatedParam'] = `${name} (since ${version}; ${message ? message : 'no alternative available'})`;
+}
+
+/**
+ * Reports a deprecated function: `X-WP-DeprecatedFunction: <fn> (since <v>; use <r> instead)`.
+ * Outside endpoint code it does nothing.
+ */
+export function deprecatedFunction(name: string, version: string, replacement?: string): void {
+  if (current) functionNotice(current, name, version, replacement);
+}
+
 /** Reports a deprecated argument: `X-WP-DeprecatedParam: <fn> (since <v>; <message>)`. */
 export function deprecatedArgument(name: string, version: string, message?: string): void {
-  const sink = current.getStore();
-  if (!sink) return;
-  sink['X-WP-DeprecatedParam'] = `${name} (since ${version}; ${message ? message : 'no alternative available'})`;
+  if (current) argumentNotice(current, name, version, message);
 }

@@ -44,6 +44,17 @@ function plugin(api: SitewardApi): void {
       return 'ok';
     },
   });
+  api.registerRoute('docs/v1', '/deprecated-later', {
+    permissionCallback: () => {
+      api.deprecatedArgument('perm_fn', '1.0', 'From the permission check.');
+      return true;
+    },
+    callback: async (req) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      req.deprecatedFunction('late_fn', '4.0', 'soon_fn');
+      return 'ok';
+    },
+  });
   api.registerRoute('other/v2', '/thing', { callback: () => 1 });
 }
 
@@ -259,6 +270,14 @@ describe('response headers and wire formats', () => {
     expect(none.headers['x-wp-deprecatedparam']).toBe('gone_arg_fn (since 3.1; no alternative available)');
     const other = await app.request({ path: '/wp-json/docs/v1/open' });
     expect(other.headers['x-wp-deprecatedfunction']).toBeUndefined();
+  });
+
+  it('sends the deprecation headers a permission check or an async callback raised, and only on their own response', async () => {
+    const [late, plain] = await Promise.all([app.request({ path: '/wp-json/docs/v1/deprecated-later' }), app.request({ path: '/wp-json/other/v2/thing' })]);
+    expect(late.headers['x-wp-deprecatedparam']).toBe('perm_fn (since 1.0; From the permission check.)');
+    expect(late.headers['x-wp-deprecatedfunction']).toBe('late_fn (since 4.0; use soon_fn instead)');
+    expect(plain.headers['x-wp-deprecatedfunction']).toBeUndefined();
+    expect(plain.headers['x-wp-deprecatedparam']).toBeUndefined();
   });
 });
 

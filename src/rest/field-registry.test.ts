@@ -21,6 +21,8 @@ function requestWith(params: Record<string, unknown>, method = 'POST'): RestRequ
     user: nobody,
     param: (name) => params[name],
     header: () => undefined,
+    deprecatedFunction: () => undefined,
+    deprecatedArgument: () => undefined,
   };
 }
 

@@ -1,3 +1,4 @@
+import { argumentNotice, functionNotice, type DeprecationSink } from './deprecation.js';
 import type { RequestOrigin } from './rest-url.js';
 import type { Principal, RestRequest } from './types.js';
 
@@ -23,6 +24,8 @@ export class DispatchRequest implements RestRequest {
   /** Why a JSON body was refused (reported at dispatch, compat.md §3), or false. */
   jsonError: false | 'syntax' | 'depth' = false;
   readonly sources: ParamSources;
+  /** Deprecation headers raised while serving this request. */
+  readonly deprecations: DeprecationSink = {};
 
   constructor(
     readonly method: string,
@@ -81,5 +84,13 @@ export class DispatchRequest implements RestRequest {
 
   header(name: string): string | undefined {
     return this.headers[name.toLowerCase()];
+  }
+
+  deprecatedFunction(name: string, version: string, replacement?: string): void {
+    functionNotice(this.deprecations, name, version, replacement);
+  }
+
+  deprecatedArgument(name: string, version: string, message?: string): void {
+    argumentNotice(this.deprecations, name, version, message);
   }
 }

@@ -1,5 +1,5 @@
 import { prepareArguments } from './arguments.js';
-import { withDeprecationHeaders } from './deprecation.js';
+import { withSink } from './deprecation.js';
 import { forbidden, isRestError, restError, RestError } from './errors.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
@@ -114,7 +114,7 @@ export class RestServer {
       return { status: 400, headers, body: JSON.stringify({ code: err.code, message: err.message }) };
     }
 
-    const [dispatched, deprecations] = await withDeprecationHeaders(() => this.authenticateAndDispatch(incoming));
+    const dispatched = await this.authenticateAndDispatch(incoming);
     const { result, route } = dispatched.result;
     let response = isRestError(result) ? new RestResponse(result.toJSON(), result.status) : result;
 
@@ -129,7 +129,8 @@ export class RestServer {
     } else {
       Object.assign(headers, response.headers);
     }
-    Object.assign(headers, deprecations, dispatched.extraHeaders);
+    if (dispatched.request) Object.assign(headers, dispatched.request.deprecations);
+    Object.assign(headers, dispatched.extraHeaders);
     // WordPress decides this before the nonce check: a valid login counts even when the request then runs anonymous.
     if (dispatched.loggedIn) Object.assign(headers, NO_CACHE_HEADERS);
     const origin = incoming.headers.origin;
@@ -268,13 +269,16 @@ export class RestServer {
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
     const argError = await prepareArguments(endpoint, request);
     if (argError) return argError;
+    const sink = request.deprecations;
     if (endpoint.permissionCallback) {
-      const permission = await endpoint.permissionCallback(request);
+      const permissionCallback = endpoint.permissionCallback;
+      const permission = await withSink(sink, () => permissionCallback(request));
       request.permissionResults.set(endpoint, permission);
       if (isRestError(permission)) return permission;
       if (permission === false || permission === null || permission === undefined) return forbidden(request.user.id !== 0);
     }
-    const result = await endpoint.callback(request);
+    const callback = endpoint.callback;
+    const result = await withSink(sink, () => callback(request));
     if (isRestError(result)) return result;
     if (result instanceof RestResponse) return result;
     return new RestResponse(result === undefined ? null : result);
@@ -290,7 +294,7 @@ export class RestServer {
         if (request.permissionResults.has(endpoint)) ok = request.permissionResults.get(endpoint) === true;
         else {
           try {
-            const answer = endpoint.permissionCallback!(request);
+            const answer = withSink(request.deprecations, () => endpoint.permissionCallback!(request));
             ok = (answer instanceof Promise ? await answer : answer) === true;
           } catch {
             ok = false;

@@ -63,6 +63,10 @@ export interface RestRequest {
   /** One parameter, by the priority order above. */
   param(name: string): unknown;
   header(name: string): string | undefined;
+  /** Adds `X-WP-DeprecatedFunction` to this request's response (also after an `await`). */
+  deprecatedFunction(name: string, version: string, replacement?: string): void;
+  /** Adds `X-WP-DeprecatedParam` to this request's response (also after an `await`). */
+  deprecatedArgument(name: string, version: string, message?: string): void;
 }
 
 /** A response with status and headers. */
