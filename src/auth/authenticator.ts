@@ -67,6 +67,7 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
   const sessions = createSessionManager({ store, secrets, clock });
   const appPasswords = createAppPasswordService({ store, clock });
   const nonces = createNonceService({ key: secrets.nonceKey, clock });
+  const principals = new WeakMap<object, Principal>();
 
   /** Nonces are tied to the user id and session token; anything but a cookie login has neither. */
   function nonceSubject(identity: Identity): { uid: number; token: string } {
@@ -87,7 +88,12 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
       const cookie = readCookie(headers.cookie, LOGIN_COOKIE_NAME);
       const session = cookie === undefined || cookie === '' ? null : await sessions.verify(cookie);
       if (session) {
-        const principal: Principal = makePrincipal(session.user, session.roles, { devMode });
+        // A verified session is cached (the same object) for a few seconds: so is its principal.
+        let principal = principals.get(session);
+        if (!principal) {
+          principal = makePrincipal(session.user, session.roles, { devMode });
+          principals.set(session, principal);
+        }
         return { kind: 'cookie', principal, sessionToken: session.sessionToken };
       }
       const basic = parseBasicAuthorization(headers.authorization);

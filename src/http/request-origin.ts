@@ -3,7 +3,9 @@ import type { RequestOrigin } from '../rest/rest-url.js';
 
 function first(value: string | string[] | undefined): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
-  return v?.split(',')[0]?.trim();
+  if (v === undefined) return undefined;
+  const comma = v.indexOf(',');
+  return (comma === -1 ? v : v.slice(0, comma)).trim();
 }
 
 function stripPort(host: string): string {
@@ -31,7 +33,8 @@ export function requestOrigin(headers: IncomingHttpHeaders, tls: boolean, trustP
 /** Lower-case header map with repeated values joined by `,` (WordPress's `get_header`). */
 export function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined) continue;
     out[name] = Array.isArray(value) ? value.join(',') : value;
   }

@@ -14,8 +14,8 @@ export interface RestHandlerOptions {
   restPrefix: string;
   trustProxy: boolean;
   bodyLimit: number;
-  /** One line per request. */
-  logRequest: (line: { method: string; url: string; status: number; ms: number }) => void;
+  /** One line per request; null when request lines are not logged (nothing is then built for them). */
+  logRequest: ((line: { method: string; url: string; status: number; ms: number }) => void) | null;
   logError: (error: unknown) => void;
 }
 
@@ -48,7 +48,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     const body = JSON.stringify(error.toJSON());
     res.writeHead(error.status, { ...fixedHeaders(options.restUrl('/', origin)), 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
-    options.logRequest({ method: req.method ?? '', url: req.url ?? '', status: error.status, ms: performance.now() - started });
+    options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: error.status, ms: performance.now() - started });
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, started: number, preRead?: Buffer) => {
@@ -62,10 +62,13 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       origin: requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy),
     });
     const payload = out.body ?? EMPTY;
-    out.headers['Content-Length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
-    res.writeHead(out.status, out.headers);
+    // A flat [name, value, …] list: node:http takes it as is, without walking an object's keys.
+    out.headers.set('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
+    const headers: string[] = [];
+    for (const [name, value] of out.headers) headers.push(name, value);
+    res.writeHead(out.status, headers);
     res.end(req.method === 'HEAD' ? undefined : payload);
-    options.logRequest({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
+    options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, body?: Buffer) => {

@@ -44,7 +44,9 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     restPrefix: config.restPrefix,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
-    logRequest: (line) => log?.info({ method: line.method, url: line.url, status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request'),
+    logRequest: log && ['trace', 'debug', 'info'].includes(log.level)
+      ? (line) => log.info({ method: line.method, url: line.url, status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
+      : null,
     logError: (err) => log?.error({ err }, 'unhandled error'),
   });
   const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;

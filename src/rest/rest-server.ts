@@ -9,6 +9,11 @@ import { readBody } from './request-body.js';
 import { corsHeaders, fixedHeaders, NO_CACHE_HEADERS } from './response-headers.js';
 import { RestResponse, type Authenticator, type EndpointDefinition, type Identity, type Principal, type RouteOptions } from './types.js';
 
+/** Sets each header of `record` on `headers`, replacing values of the same name. */
+function setAll(headers: Map<string, string>, record: Readonly<Record<string, string>>): void {
+  for (const name in record) headers.set(name, record[name]!);
+}
+
 /** A request as the HTTP adapter hands it over. */
 export interface IncomingRestRequest {
   method: string;
@@ -26,7 +31,8 @@ export interface IncomingRestRequest {
 /** What the HTTP adapter writes back. `body` is null for HEAD. */
 export interface RestOutput {
   status: number;
-  headers: Record<string, string>;
+  /** In sending order; a later value of a name replaced the earlier one. */
+  headers: Map<string, string>;
   /** JSON text (a Buffer when it was cached), or null for HEAD. */
   body: string | Buffer | null;
 }
@@ -110,7 +116,7 @@ export class RestServer {
     const jsonp = incoming.query._jsonp;
     if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
       const err = restError('rest_callback_invalid');
-      headers['Content-Type'] = 'application/javascript; charset=UTF-8';
+      headers.set('Content-Type', 'application/javascript; charset=UTF-8');
       return { status: 400, headers, body: JSON.stringify({ code: err.code, message: err.message }) };
     }
 
@@ -127,14 +133,14 @@ export class RestServer {
       const envelopeHeaders = Object.keys(response.headers).length > 0 ? response.headers : [];
       response = new RestResponse({ body: response.data, status: response.status, headers: envelopeHeaders }, 200);
     } else {
-      Object.assign(headers, response.headers);
+      setAll(headers, response.headers);
     }
-    if (dispatched.request) Object.assign(headers, dispatched.request.deprecations);
-    Object.assign(headers, dispatched.extraHeaders);
+    if (dispatched.request) setAll(headers, dispatched.request.deprecations);
+    setAll(headers, dispatched.extraHeaders);
     // WordPress decides this before the nonce check: a valid login counts even when the request then runs anonymous.
-    if (dispatched.loggedIn) Object.assign(headers, NO_CACHE_HEADERS);
+    if (dispatched.loggedIn) setAll(headers, NO_CACHE_HEADERS);
     const origin = incoming.headers.origin;
-    if (origin) Object.assign(headers, corsHeaders(origin));
+    if (origin) setAll(headers, corsHeaders(origin));
     if (dispatched.request?.method === 'HEAD' || incoming.method.toUpperCase() === 'HEAD') {
       return { status: response.status, headers, body: null };
     }
@@ -147,24 +153,28 @@ export class RestServer {
       return { status: 500, headers, body: JSON.stringify(err.toJSON()) };
     }
     if (typeof jsonp === 'string') {
-      headers['Content-Type'] = 'application/javascript; charset=UTF-8';
+      headers.set('Content-Type', 'application/javascript; charset=UTF-8');
       body = `/**/${jsonp}(${body})`;
     }
     return { status: response.status, headers, body };
   }
 
-  private readonly headerTemplates = new Map<string, Readonly<Record<string, string>>>();
+  private readonly headerTemplates = new Map<string, ReadonlyMap<string, string>>();
 
-  /** A fresh copy of the fixed REST headers for the request's REST root (one template per root). */
-  private baseHeaders(origin: RequestOrigin): Record<string, string> {
+  /**
+   * A fresh copy of the fixed REST headers for the request's REST root (one template per root).
+   * Headers are a Map: building them as object properties made V8 create hidden classes on
+   * every request.
+   */
+  private baseHeaders(origin: RequestOrigin): Map<string, string> {
     const root = this.options.urls('/', origin);
     let template = this.headerTemplates.get(root);
     if (!template) {
-      template = Object.freeze(fixedHeaders(root));
+      template = new Map(Object.entries(fixedHeaders(root)));
       // Roots differ only by scheme; the bound guards against unexpected growth.
       if (this.headerTemplates.size < 16) this.headerTemplates.set(root, template);
     }
-    return { ...template };
+    return new Map(template);
   }
 
   /** Encoded JSON of frozen response data, reused while the same frozen object is returned again. */
