@@ -211,21 +211,23 @@ class SqliteStore extends StoreImpl {
     this.txOptions = new DirectOptions(new SqliteOptionsBackend(sqlite, null));
   }
 
+  /** The repositories a transaction sees: built once, as they only bind the connection. */
+  private txRepos: StoreTransaction | null = null;
+
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.gate.transaction(() =>
-      // connection() also holds Kysely's connection mutex for the whole transaction.
-      this.db.connection().execute(async (conn) => {
-        this.sqlite.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await fn(this.repos(conn, this.txOptions));
-          this.sqlite.exec('COMMIT');
-          return result;
-        } catch (error) {
-          if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
-          throw error;
-        }
-      }),
-    );
+    // The gate is held for the whole transaction, and every other query of this process waits
+    // for it, so Kysely's own per-query connection lock never meets another holder here.
+    return this.gate.transaction(async () => {
+      this.sqlite.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn((this.txRepos ??= this.repos(this.db, this.txOptions)));
+        this.sqlite.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+        throw error;
+      }
+    });
   }
 
   protected override closed(): void {
