@@ -38,8 +38,8 @@ export function comparisons(rows) {
     const b = byName(rows, large);
     return a && b ? { small: a.reqPerSec, large: b.reqPerSec, lossPct: (1 - b.reqPerSec / a.reqPerSec) * 100, skewed: skewed(a, b) } : null;
   };
-  const one = byName(rows, 'GET module/all');
-  const two = byName(rows, 'GET module/all, 2 workers');
+  const one = byName(rows, 'GET settings');
+  const two = byName(rows, 'GET settings, 2 workers');
   return {
     routes: pair('module/all, 25 routes', 'module/all, 1000 routes'),
     sessions: pair('settings, 10 sessions', 'settings, 100k sessions'),
@@ -67,7 +67,7 @@ export function targets(rows, cmp) {
   const withP99 = rows.filter((r) => r.group === 'main' && Number.isFinite(r.p99Ratio));
   const worst = withP99.reduce((w, r) => (!w || r.p99Ratio > w.p99Ratio ? r : w), null);
   add(`p99 ≤ 1.5 × baseline p99 (worst: ${worst?.name ?? '-'})`, worst?.p99Ratio, 1.5, (v) => v <= 1.5, '×', skewed(worst));
-  add('2 workers ≥ 1.2 × 1 worker (module/all)', cmp.workers?.gain, 1.2, (v) => v >= 1.2, '×', cmp.workers?.skewed);
+  add('2 workers ≥ 1.2 × 1 worker (settings)', cmp.workers?.gain, 1.2, (v) => v >= 1.2, '×', cmp.workers?.skewed);
   const hwm = rows.length ? Math.max(...rows.map((r) => r.hwmMB ?? 0)) : undefined;
   add('peak RSS (VmHWM) ≤ 120 MB per worker', hwm, 120, (v) => v <= 120, 'MB');
   add('routes 25 → 1000: loss ≤ 10%', cmp.routes?.lossPct, 10, (v) => v <= 10, '%', cmp.routes?.skewed);
@@ -135,7 +135,7 @@ export function format(report) {
   out.push(`  routes 25 → 1000 (module/all):    ${pct(cmp.routes)}`);
   out.push(`  sessions 10 → 100k (settings):    ${pct(cmp.sessions)}`);
   out.push(
-    `  workers 1 → 2 (module/all):       ${cmp.workers ? `${num(cmp.workers.one)} → ${num(cmp.workers.two)} req/s, gain ×${num(cmp.workers.gain, 2)}${flag(cmp.workers)}` : 'not measured'}`,
+    `  workers 1 → 2 (settings):         ${cmp.workers ? `${num(cmp.workers.one)} → ${num(cmp.workers.two)} req/s, gain ×${num(cmp.workers.gain, 2)}${flag(cmp.workers)}` : 'not measured'}`,
   );
   out.push('', 'Targets:');
   for (const t of tg) {
