@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStores } from '../store/test-store.js';
 import type { Store } from '../store/types.js';
@@ -159,6 +160,30 @@ describe('the login cookie header', () => {
     const header = `other=1; ${LOGIN_COOKIE_NAME}=${encodeURIComponent(value)}; last=2`;
     expect(readCookie(header, LOGIN_COOKIE_NAME)).toBe(value);
     expect(readCookie('a=1', LOGIN_COOKIE_NAME)).toBeUndefined();
+  });
+
+  it('reads any Cookie header as splitting it at every semicolon would', () => {
+    const byParts = (header: string, name: string) => {
+      for (const pair of header.split(';')) {
+        const eq = pair.indexOf('=');
+        if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
+        const raw = pair.slice(eq + 1).trim();
+        try {
+          return decodeURIComponent(raw);
+        } catch {
+          return raw;
+        }
+      }
+      return undefined;
+    };
+    const piece = fc.constantFrom('a', 'b', '=', ';', ' ', '%', '%41', '%E0', '|', 'a=', 'b=1');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), fc.constantFrom('a', 'b', ''), (parts, name) => {
+        const header = parts.join('');
+        expect(readCookie(header, name)).toBe(header === '' ? undefined : byParts(header, name));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('is HttpOnly and persistent only with remember-me', () => {
