@@ -31,7 +31,17 @@ export function requestOrigin(headers: IncomingHttpHeaders, tls: boolean, trustP
 }
 
 /** Lower-case header map with repeated values joined by `,` (WordPress's `get_header`). */
-export function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+export function flatHeaders(headers: IncomingHttpHeaders): Readonly<Record<string, string>> {
+  // Usually every value is already one string (node:http joins repeats, except Set-Cookie):
+  // then the object is used as it is instead of copied.
+  let flat = true;
+  for (const name in headers) {
+    if (typeof headers[name] !== 'string') {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return headers as Readonly<Record<string, string>>;
   const out: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name];

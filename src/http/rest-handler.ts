@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { RestError, restError } from '../rest/errors.js';
+import { setHeader } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RestUrlBuilder } from '../rest/rest-url.js';
@@ -62,11 +63,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       origin: requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy),
     });
     const payload = out.body ?? EMPTY;
-    // A flat [name, value, …] list: node:http takes it as is, without walking an object's keys.
-    out.headers.set('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
-    const headers: string[] = [];
-    for (const [name, value] of out.headers) headers.push(name, value);
-    res.writeHead(out.status, headers);
+    setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
+    res.writeHead(out.status, out.headers);
     res.end(req.method === 'HEAD' ? undefined : payload);
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
   };

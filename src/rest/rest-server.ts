@@ -7,12 +7,8 @@ import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
 import type { RequestOrigin, RestUrlBuilder } from './rest-url.js';
 import { readBody } from './request-body.js';
 import { corsHeaders, fixedHeaders, NO_CACHE_HEADERS } from './response-headers.js';
+import { setHeader, setHeaders, type HeaderList } from './header-list.js';
 import { RestResponse, type Authenticator, type EndpointDefinition, type Identity, type Principal, type RouteOptions } from './types.js';
-
-/** Sets each header of `record` on `headers`, replacing values of the same name. */
-function setAll(headers: Map<string, string>, record: Readonly<Record<string, string>>): void {
-  for (const name in record) headers.set(name, record[name]!);
-}
 
 /** A request as the HTTP adapter hands it over. */
 export interface IncomingRestRequest {
@@ -21,8 +17,8 @@ export interface IncomingRestRequest {
   route: string;
   /** PHP-style parsed query string. */
   query: Record<string, unknown>;
-  /** Lower-case header names. */
-  headers: Record<string, string>;
+  /** Lower-case header names (not modified by the REST layer). */
+  headers: Readonly<Record<string, string>>;
   /** The raw body (empty for none). */
   body: Buffer | string;
   origin: RequestOrigin;
@@ -31,8 +27,8 @@ export interface IncomingRestRequest {
 /** What the HTTP adapter writes back. `body` is null for HEAD. */
 export interface RestOutput {
   status: number;
-  /** In sending order; a later value of a name replaced the earlier one. */
-  headers: Map<string, string>;
+  /** `[name, value, …]` in sending order; a later value of a name replaced the earlier one. */
+  headers: HeaderList;
   /** JSON text (a Buffer when it was cached), or null for HEAD. */
   body: string | Buffer | null;
 }
@@ -116,7 +112,7 @@ export class RestServer {
     const jsonp = incoming.query._jsonp;
     if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
       const err = restError('rest_callback_invalid');
-      headers.set('Content-Type', 'application/javascript; charset=UTF-8');
+      setHeader(headers, 'Content-Type', 'application/javascript; charset=UTF-8');
       return { status: 400, headers, body: JSON.stringify({ code: err.code, message: err.message }) };
     }
 
@@ -133,14 +129,14 @@ export class RestServer {
       const envelopeHeaders = Object.keys(response.headers).length > 0 ? response.headers : [];
       response = new RestResponse({ body: response.data, status: response.status, headers: envelopeHeaders }, 200);
     } else {
-      setAll(headers, response.headers);
+      setHeaders(headers, response.headers);
     }
-    if (dispatched.request) setAll(headers, dispatched.request.deprecations);
-    setAll(headers, dispatched.extraHeaders);
+    if (dispatched.request) setHeaders(headers, dispatched.request.deprecations);
+    setHeaders(headers, dispatched.extraHeaders);
     // WordPress decides this before the nonce check: a valid login counts even when the request then runs anonymous.
-    if (dispatched.loggedIn) setAll(headers, NO_CACHE_HEADERS);
+    if (dispatched.loggedIn) setHeaders(headers, NO_CACHE_HEADERS);
     const origin = incoming.headers.origin;
-    if (origin) setAll(headers, corsHeaders(origin));
+    if (origin) setHeaders(headers, corsHeaders(origin));
     if (dispatched.request?.method === 'HEAD' || incoming.method.toUpperCase() === 'HEAD') {
       return { status: response.status, headers, body: null };
     }
@@ -153,28 +149,26 @@ export class RestServer {
       return { status: 500, headers, body: JSON.stringify(err.toJSON()) };
     }
     if (typeof jsonp === 'string') {
-      headers.set('Content-Type', 'application/javascript; charset=UTF-8');
+      setHeader(headers, 'Content-Type', 'application/javascript; charset=UTF-8');
       body = `/**/${jsonp}(${body})`;
     }
     return { status: response.status, headers, body };
   }
 
-  private readonly headerTemplates = new Map<string, ReadonlyMap<string, string>>();
+  private readonly headerTemplates = new Map<string, Readonly<HeaderList>>();
 
   /**
    * A fresh copy of the fixed REST headers for the request's REST root (one template per root).
-   * Headers are a Map: building them as object properties made V8 create hidden classes on
-   * every request.
    */
-  private baseHeaders(origin: RequestOrigin): Map<string, string> {
+  private baseHeaders(origin: RequestOrigin): HeaderList {
     const root = this.options.urls('/', origin);
     let template = this.headerTemplates.get(root);
     if (!template) {
-      template = new Map(Object.entries(fixedHeaders(root)));
+      template = Object.entries(fixedHeaders(root)).flat();
       // Roots differ only by scheme; the bound guards against unexpected growth.
       if (this.headerTemplates.size < 16) this.headerTemplates.set(root, template);
     }
-    return new Map(template);
+    return template.slice();
   }
 
   /** Encoded JSON of frozen response data, reused while the same frozen object is returned again. */
