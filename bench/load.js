@@ -40,6 +40,8 @@ function run(duration) {
 
 try {
   if (spec.warmup > 0) await run(spec.warmup);
+  // Tells the parent the measured run starts now (it reads the servers' CPU time here).
+  process.stdout.write('{"phase":"measure"}\n');
   const result = await run(spec.duration);
   process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 } catch (error) {

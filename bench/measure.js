@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { request } from './http-client.js';
-import { cpuSnapshot, foreignCores, sampleRss, track, waitExit } from './proc.js';
+import { cpuSecondsOf, cpuSnapshot, foreignCores, sampleRss, track, waitExit } from './proc.js';
 
 const LOAD = fileURLToPath(new URL('./load.js', import.meta.url));
 const BASELINE = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
@@ -22,16 +22,21 @@ if (!(settings.duration > 0) || !(settings.warmup >= 0)) {
 
 /**
  * Runs load.js in its own process and resolves with autocannon's result, plus `otherCores`:
- * the CPU other processes on the machine used meanwhile.
+ * the CPU other processes on the machine used meanwhile, and `serverCpuSeconds`: the CPU time
+ * the processes of `serverPids()` used during the measured run (warm-up excluded).
  */
-export async function runLoad(spec) {
+export async function runLoad(spec, serverPids = () => []) {
   const before = cpuSnapshot();
   const full = { connections: settings.connections, duration: settings.duration, warmup: settings.warmup, ...spec };
   // stdin stays an open pipe: load.js exits when it closes, i.e. when we die.
   const child = track(spawn(process.execPath, [LOAD, JSON.stringify(full)], { stdio: ['pipe', 'pipe', 'pipe'] }));
   let out = '';
   let err = '';
-  child.stdout.on('data', (c) => (out += c));
+  let cpuAtStart = null;
+  child.stdout.on('data', (c) => {
+    out += c;
+    if (cpuAtStart === null && out.includes('{"phase":"measure"}')) cpuAtStart = cpuSecondsOf(serverPids());
+  });
   child.stderr.on('data', (c) => (err += c));
   const code = await waitExit(child, (full.warmup + full.duration + 40) * 1000);
   child.stdin.end();
@@ -39,7 +44,8 @@ export async function runLoad(spec) {
     child.kill('SIGKILL');
     throw new Error(`load.js failed (${code ?? 'timeout'}): ${err.trim().slice(0, 500)}`);
   }
-  return { ...JSON.parse(out.trim().split('\n').pop()), otherCores: foreignCores(before, cpuSnapshot()) };
+  const serverCpuSeconds = cpuAtStart === null ? null : cpuSecondsOf(serverPids()) - cpuAtStart;
+  return { ...JSON.parse(out.trim().split('\n').pop()), otherCores: foreignCores(before, cpuSnapshot()), serverCpuSeconds };
 }
 
 const matches = (expect, status) => (expect === '2xx' ? status >= 200 && status < 300 : status === expect);
@@ -85,6 +91,9 @@ function summarize(result, expect) {
     total: result.requests.total,
     durationS: result.duration,
     otherCores: result.otherCores,
+    // Server CPU per request: steadier than req/s on a shared machine (a slow neighbour lowers
+    // both servers' req/s, much less their CPU per request). All requests count, errors too.
+    cpuUsPerReq: result.serverCpuSeconds === null || !result.requests.total ? null : (result.serverCpuSeconds * 1e6) / result.requests.total,
   };
 }
 
@@ -94,7 +103,10 @@ export async function measureScenario(server, scenario) {
   let result;
   let memory;
   try {
-    result = await runLoad({ url: server.baseUrl + scenario.requests[0].path, requests: scenario.requests, ...(scenario.connections && { connections: scenario.connections }) });
+    result = await runLoad(
+      { url: server.baseUrl + scenario.requests[0].path, requests: scenario.requests, ...(scenario.connections && { connections: scenario.connections }) },
+      server.servingPids,
+    );
   } finally {
     memory = stopSampling();
   }
@@ -143,7 +155,7 @@ export class Baselines {
     const key = Baselines.key(sizes) + (scenario.connections ? ` ×${scenario.connections}` : '');
     if (!this.#cache.has(key)) {
       const requests = scenario.requests.map((req, i) => ({ ...req, path: `/${sizes[i].status}/${sizes[i].bytes}` }));
-      const result = await runLoad({ url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) });
+      const result = await runLoad({ url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) }, () => [this.#child.pid]);
       this.#cache.set(key, { key, ...summarize(result, scenario.expect) });
     }
     return this.#cache.get(key);

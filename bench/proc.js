@@ -68,6 +68,21 @@ export function sampleRss(pidsFn, intervalMs = 200) {
   };
 }
 
+/** CPU time (utime + stime, in seconds) used so far by the given processes, all their threads included. */
+export function cpuSecondsOf(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
+
 /** CPU time (utime + stime, in clock ticks) and parent pid of every process on the machine. */
 export function cpuSnapshot() {
   const procs = new Map();

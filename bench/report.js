@@ -25,6 +25,7 @@ export function withRatios(row, baseline) {
       p99: baseline.p99,
       errors: baseline.errors,
       otherCores: baseline.otherCores,
+      cpuUsPerReq: baseline.cpuUsPerReq,
     },
     ratio: row.reqPerSec / baseline.reqPerSec,
     p99Ratio: row.p99 / baseline.p99,
@@ -98,7 +99,7 @@ export function format(report) {
   );
   out.push(
     table(
-      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'err+non-2xx', 'RSS MB', 'base req/s', 'base p99', 'ratio', 'p99 ratio', 'other CPU'],
+      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'err+non-2xx', 'RSS MB', 'base req/s', 'base p99', 'ratio', 'p99 ratio', 'CPU µs/req', 'other CPU'],
       rows.map((r) => [
         r.name,
         num(r.reqPerSec),
@@ -110,12 +111,14 @@ export function format(report) {
         num(r.baseline?.p99, 1),
         num(r.ratio, 2),
         num(r.p99Ratio, 2),
+        `${num(r.cpuUsPerReq)}${r.baseline ? ` / ${num(r.baseline.cpuUsPerReq)}` : ''}`,
         `${num(r.otherCores, 2)}${r.baseline ? ` / ${num(r.baseline.otherCores, 2)}` : ''}`,
       ]),
     ),
   );
   out.push(
     'RSS MB: highest VmRSS of one serving process during the run (×N: N worker processes). ratio = req/s ÷ baseline req/s.',
+    'CPU µs/req: CPU time of the serving process(es) per request during the run / of the baseline server.',
     'other CPU: cores used by processes outside the bench during the run / during its baseline.',
   );
   const busy = rows.filter((r) => r.otherCores > NOISY_CORES || r.baseline?.otherCores > NOISY_CORES);
