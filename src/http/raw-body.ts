@@ -18,13 +18,43 @@ export async function readRawBody(raw: IncomingMessage, limit: number): Promise<
   }
   const declared = Number(raw.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of raw) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) throw new BodyTooLargeError(limit);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+  // Plain stream events: `for await` over the request cost several promises per body, and this
+  // runs for every POST.
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('error', onError);
+      raw.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        // As `for await` did when its loop threw: stop reading the rest of the body.
+        raw.destroy();
+        reject(new BodyTooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    const onClose = () => {
+      done();
+      reject(new Error('The request was closed before its body was complete.'));
+    };
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('error', onError);
+    raw.on('close', onClose);
+  });
 }
