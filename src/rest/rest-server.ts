@@ -232,18 +232,18 @@ export class RestServer {
   async dispatch(request: DispatchRequest): Promise<Dispatched> {
     const path = request.route;
     if (request.method === 'OPTIONS') {
-      const first = this.registry.matching(path).next();
-      if (first.done) return { result: new RestResponse([]), route: null };
-      request.matchedRoute = first.value.route.pattern.source;
-      request.sources.url = first.value.params;
+      const first = this.registry.matchAll(path)[0];
+      if (!first) return { result: new RestResponse([]), route: null };
+      request.matchedRoute = first.route.pattern.source;
+      request.sources.url = { ...first.params };
       request.merge();
-      const help = describeRoute(first.value.route, (p) => this.options.urls(p, request.origin), true);
-      return { result: new RestResponse(help), route: first.value.route };
+      const help = describeRoute(first.route, (p) => this.options.urls(p, request.origin), true);
+      return { result: new RestResponse(help), route: first.route };
     }
 
     let chosen: { route: Route; endpoint: Endpoint; params: Record<string, string> } | null = null;
     const checked = request.method === 'HEAD' ? 'GET' : request.method;
-    for (const match of this.registry.matching(path)) {
+    for (const match of this.registry.matchAll(path)) {
       for (const endpoint of match.route.endpoints) {
         if (endpoint.methodSet.has(request.method) || endpoint.methodSet.has(checked)) {
           chosen = { route: match.route, endpoint, params: match.params };
@@ -256,7 +256,7 @@ export class RestServer {
 
     const { route, endpoint } = chosen;
     request.matchedRoute = route.pattern.source;
-    request.sources.url = chosen.params;
+    request.sources.url = { ...chosen.params };
     request.merge();
     try {
       const result = await this.runEndpoint(endpoint, request);

@@ -66,6 +66,9 @@ function splitDefinition(def: EndpointDefinition | readonly EndpointDefinition[]
   return { endpoints: [endpoint], options: schema ? { schema } : {} };
 }
 
+/** How many distinct paths `matchAll` remembers (any client can send new ones, so it is bounded). */
+const MATCH_CACHE_SIZE = 1000;
+
 /**
  * Registered routes in registration order, with a first-segment index so that matching cost
  * does not grow with the number of routes of other namespaces.
@@ -124,6 +127,29 @@ export class RouteRegistry {
   /** All routes in registration order. */
   all(): readonly Route[] {
     return this.ordered;
+  }
+
+  /** Paths seen lately → their matches (FIFO-bounded; emptied when routes change). */
+  private readonly matchCache = new Map<string, readonly RouteMatch[]>();
+  private matchCacheGeneration = -1;
+
+  /**
+   * Every route matching the path, in registration order. Remembered per path: clients ask for
+   * the same few paths over and over, and a hit replaces a regex per candidate route. The
+   * params objects are shared between calls: callers copy them before handing them on.
+   */
+  matchAll(path: string): readonly RouteMatch[] {
+    if (this.matchCacheGeneration !== this.generation) {
+      this.matchCache.clear();
+      this.matchCacheGeneration = this.generation;
+    }
+    let matches = this.matchCache.get(path);
+    if (matches === undefined) {
+      matches = [...this.matching(path)];
+      if (this.matchCache.size >= MATCH_CACHE_SIZE) this.matchCache.delete(this.matchCache.keys().next().value!);
+      this.matchCache.set(path, matches);
+    }
+    return matches;
   }
 
   /** Routes whose pattern matches the path, in registration order. */

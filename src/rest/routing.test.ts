@@ -234,3 +234,41 @@ describe('JSON nesting', () => {
     }
   });
 });
+
+describe('matching a path served before', () => {
+  let app: TestApp;
+  let late: SitewardApi;
+  beforeAll(async () => {
+    app = await createTestApp({
+      plugins: [
+        (api) => {
+          late = api;
+          api.registerRoute('memo/v1', '/items/(?P<id>\\d+)', {
+            callback: (req) => {
+              const seen = { ...req.urlParams };
+              // A handler that scribbles on its parameters must not change the next request's.
+              (req.urlParams as Record<string, string>).id = 'changed';
+              return seen;
+            },
+          });
+        },
+      ],
+    });
+  });
+  afterAll(() => app.close());
+
+  it('gives every request its own URL parameters', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await app.request({ path: '/wp-json/memo/v1/items/7' });
+      expect(res.json).toEqual({ id: '7' });
+    }
+  });
+
+  it('finds a route registered after the same path was already answered 404', async () => {
+    expect((await app.request({ path: '/wp-json/memo/v1/later' })).status).toBe(404);
+    late.registerRoute('memo/v1', '/later', { callback: () => 'here now' });
+    const res = await app.request({ path: '/wp-json/memo/v1/later' });
+    expect(res.status).toBe(200);
+    expect(res.json).toBe('here now');
+  });
+});
