@@ -55,6 +55,13 @@ function plugin(api: SitewardApi): void {
       return 'ok';
     },
   });
+  api.registerRoute('docs/v1', '/async-permissions', [
+    { methods: 'GET', callback: () => 'ok', permissionCallback: async () => true },
+    { methods: 'POST', callback: () => 'ok', permissionCallback: () => { throw new Error('no'); } },
+    { methods: 'PUT', callback: () => 'ok', permissionCallback: () => Promise.reject(new Error('no')) },
+    { methods: 'PATCH', callback: () => 'ok', permissionCallback: async () => 'truthy' },
+    { methods: 'DELETE', callback: () => 'ok' },
+  ]);
   api.registerRoute('other/v2', '/thing', { callback: () => 1 });
 }
 
@@ -139,6 +146,14 @@ describe('OPTIONS, Allow and CORS', () => {
     expect(res.headers.allow).toBe('GET');
     const opt = await app.request({ method: 'OPTIONS', path: '/wp-json/docs/v1/open' });
     expect(opt.headers.allow).toBe('GET');
+  });
+
+  it('asks async, throwing and rejecting permission callbacks for Allow, in order, counting only exactly true', async () => {
+    const res = await app.request({ path: '/wp-json/docs/v1/async-permissions' });
+    expect(res.status).toBe(200);
+    expect(res.headers.allow).toBe('GET, DELETE');
+    const opt = await app.request({ method: 'OPTIONS', path: '/wp-json/docs/v1/async-permissions' });
+    expect(opt.headers.allow).toBe('GET, DELETE');
   });
 
   it('sends Allow on error responses of a matched route', async () => {

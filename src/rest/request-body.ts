@@ -41,7 +41,7 @@ function exceedsDepth(value: unknown, max: number): boolean {
  * `application/json` (any method; an empty body is not an error); form fields for
  * `application/x-www-form-urlencoded`, or for a body with no Content-Type at all.
  */
-export async function readBody(method: string, headers: Record<string, string>, raw: Buffer | string): Promise<DecodedBody> {
+export function readBody(method: string, headers: Readonly<Record<string, string>>, raw: Buffer | string): DecodedBody | Promise<DecodedBody> {
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   const type = mediaType(headers['content-type']);
   if (type === 'application/json') {
@@ -61,7 +61,8 @@ export async function readBody(method: string, headers: Record<string, string>, 
     return { text, json: undefined, jsonError: false, form: parsePhpQuery(text) };
   }
   if (type === 'multipart/form-data' && text !== '') {
-    return { text, json: undefined, jsonError: false, form: await parseMultipart(raw, headers['content-type']!) };
+    // Only multipart needs to wait (the platform's form-data parser is asynchronous).
+    return parseMultipart(raw, headers['content-type']!).then((form) => ({ text, json: undefined, jsonError: false as const, form }));
   }
   return { text, json: undefined, jsonError: false, form: EMPTY };
 }

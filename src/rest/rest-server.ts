@@ -10,6 +10,10 @@ import { corsHeaders, fixedHeaders, NO_CACHE_HEADERS } from './response-headers.
 import { setHeader, setHeaders, type HeaderList } from './header-list.js';
 import { RestResponse, type Authenticator, type EndpointDefinition, type Identity, type Principal, type RouteOptions } from './types.js';
 
+function addMethods(allowed: string[], endpoint: Endpoint): void {
+  for (const m of endpoint.methods) if (!allowed.includes(m)) allowed.push(m);
+}
+
 /** A request as the HTTP adapter hands it over. */
 export interface IncomingRestRequest {
   method: string;
@@ -121,7 +125,8 @@ export class RestServer {
     let response = isRestError(result) ? new RestResponse(result.toJSON(), result.status) : result;
 
     if (route) {
-      const allow = await this.allowedMethods(route, dispatched.request);
+      const methods = this.allowedMethods(route, dispatched.request);
+      const allow = methods instanceof Promise ? await methods : methods;
       if (allow) response.headers.Allow = allow;
     }
     if (incoming.query._envelope !== undefined) {
@@ -197,7 +202,9 @@ export class RestServer {
     const override = incoming.query._method ?? incoming.headers['x-http-method-override'];
     if (typeof override === 'string' && override !== '') method = override.toUpperCase();
 
-    const body = await readBody(incoming.method.toUpperCase(), incoming.headers, incoming.body);
+    const decoded = readBody(incoming.method.toUpperCase(), incoming.headers, incoming.body);
+    // Awaited only when it is a promise (multipart): every await costs a microtask turn.
+    const body = decoded instanceof Promise ? await decoded : decoded;
     const auth = this.options.authenticator;
     const identity = await auth.identify(incoming.headers);
     const loggedIn = identity.kind === 'cookie' || identity.kind === 'other';
@@ -271,43 +278,64 @@ export class RestServer {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
     if (request.jsonError === 'syntax') return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
-    const argError = await prepareArguments(endpoint, request);
+    const prepared = prepareArguments(endpoint, request);
+    const argError = prepared instanceof Promise ? await prepared : prepared;
     if (argError) return argError;
     const sink = request.deprecations;
     if (endpoint.permissionCallback) {
       const permissionCallback = endpoint.permissionCallback;
-      const permission = await withSink(sink, () => permissionCallback(request));
+      const answer = withSink(sink, () => permissionCallback(request));
+      const permission = answer instanceof Promise ? await answer : answer;
       request.permissionResults.set(endpoint, permission);
       if (isRestError(permission)) return permission;
       if (permission === false || permission === null || permission === undefined) return forbidden(request.user.id !== 0);
     }
     const callback = endpoint.callback;
-    const result = await withSink(sink, () => callback(request));
+    const returned = withSink(sink, () => callback(request));
+    const result = returned instanceof Promise ? await returned : returned;
     if (isRestError(result)) return result;
     if (result instanceof RestResponse) return result;
     return new RestResponse(result === undefined ? null : result);
   }
 
-  /** Spec 4.4 rule 2: the methods whose endpoint has no permission callback or one returning exactly true. */
-  private async allowedMethods(route: Route, request: DispatchRequest | null): Promise<string | null> {
+  /**
+   * Spec 4.4 rule 2: the methods whose endpoint has no permission callback or one returning
+   * exactly true. The callbacks are asked in order; the answer comes without a promise unless
+   * one of them returns one.
+   */
+  private allowedMethods(route: Route, request: DispatchRequest | null): string | null | Promise<string | null> {
     const allowed: string[] = [];
-    for (const endpoint of route.endpoints) {
-      let ok = !endpoint.permissionCallback;
-      if (!ok && request) {
-        // The dispatched endpoint's answer is already known; WordPress would ask again and get the same.
-        if (request.permissionResults.has(endpoint)) ok = request.permissionResults.get(endpoint) === true;
-        else {
-          try {
-            const answer = withSink(request.deprecations, () => endpoint.permissionCallback!(request));
-            ok = (answer instanceof Promise ? await answer : answer) === true;
-          } catch {
-            ok = false;
-          }
-        }
-      }
-      if (ok) for (const m of endpoint.methods) if (!allowed.includes(m)) allowed.push(m);
+    const endpoints = route.endpoints;
+    for (let i = 0; i < endpoints.length; i++) {
+      const answer = this.permissionAnswer(endpoints[i]!, request);
+      if (answer instanceof Promise) return this.allowedMethodsFrom(route, request, i, answer, allowed);
+      if (answer === true) addMethods(allowed, endpoints[i]!);
     }
     return allowed.length > 0 ? allowed.join(', ') : null;
+  }
+
+  /** The rest of `allowedMethods` once a permission callback answered with a promise. */
+  private async allowedMethodsFrom(route: Route, request: DispatchRequest | null, from: number, pending: Promise<unknown>, allowed: string[]): Promise<string | null> {
+    const endpoints = route.endpoints;
+    for (let i = from; i < endpoints.length; i++) {
+      const answer = i === from ? await pending : await this.permissionAnswer(endpoints[i]!, request);
+      if (answer === true) addMethods(allowed, endpoints[i]!);
+    }
+    return allowed.length > 0 ? allowed.join(', ') : null;
+  }
+
+  /** One endpoint's permission answer for the Allow header; a throwing callback counts as no. */
+  private permissionAnswer(endpoint: Endpoint, request: DispatchRequest | null): unknown {
+    if (!endpoint.permissionCallback) return true;
+    if (!request) return false;
+    // The dispatched endpoint's answer is already known; WordPress would ask again and get the same.
+    if (request.permissionResults.has(endpoint)) return request.permissionResults.get(endpoint);
+    try {
+      const answer = withSink(request.deprecations, () => endpoint.permissionCallback!(request));
+      return answer instanceof Promise ? answer.catch(() => false) : answer;
+    } catch {
+      return false;
+    }
   }
 
   /** The last index document built, reused (frozen, so its JSON is reused too) while nothing in it changed. */
