@@ -83,7 +83,9 @@ export class DispatchRequest implements RestRequest {
   }
 
   header(name: string): string | undefined {
-    return this.headers[name.toLowerCase()];
+    const key = name.toLowerCase();
+    // Own keys only: `header('constructor')` must not find Object.prototype's.
+    return Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
   }
 
   deprecatedFunction(name: string, version: string, replacement?: string): void {

@@ -272,3 +272,24 @@ describe('matching a path served before', () => {
     expect(res.json).toBe('here now');
   });
 });
+
+describe('request headers seen by a handler', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({
+      plugins: [
+        (api) => {
+          api.registerRoute('hdr/v1', '/echo', {
+            callback: (req) => ({ test: req.header('X-Test') ?? null, constructor: req.header('constructor') ?? null }),
+          });
+        },
+      ],
+    });
+  });
+  afterAll(() => app.close());
+
+  it('are found by any letter case and never come from the object prototype', async () => {
+    const res = await app.request({ path: '/wp-json/hdr/v1/echo', headers: { 'x-TEST': 'yes' } });
+    expect(res.json).toEqual({ test: 'yes', constructor: null });
+  });
+});
