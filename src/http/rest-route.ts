@@ -5,6 +5,7 @@ import type { RestHandler } from './rest-handler.js';
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 function decodePath(p: string): string {
+  if (!p.includes('%')) return p; // nothing to decode: the common case, on every request
   try {
     return decodeURIComponent(p);
   } catch {
@@ -14,8 +15,16 @@ function decodePath(p: string): string {
 
 /** `/a/b/` → `/a/b`; '' and '/' → '/' (the index). */
 function normalizeRoute(route: string): string {
-  const trimmed = route.replace(/\/+$/, '');
+  const trimmed = route.endsWith('/') ? route.replace(/\/+$/, '') : route;
   return trimmed === '' ? '/' : trimmed;
+}
+
+const basesByPrefix = new Map<string, readonly string[]>();
+/** `/<prefix>` and `/index.php/<prefix>`, built once per prefix. */
+function restBases(restPrefix: string): readonly string[] {
+  let bases = basesByPrefix.get(restPrefix);
+  if (!bases) basesByPrefix.set(restPrefix, (bases = [`/${restPrefix}`, `/index.php/${restPrefix}`]));
+  return bases;
 }
 
 /**
@@ -30,7 +39,7 @@ export function extractRestRoute(url: string, restPrefix: string): { route: stri
   // An empty `rest_route` is no REST request (WordPress's rest_api_loaded returns early).
   if (typeof restRoute === 'string' && restRoute !== '') return { route: normalizeRoute(restRoute), query };
   const path = decodePath(pathname);
-  for (const base of [`/${restPrefix}`, `/index.php/${restPrefix}`]) {
+  for (const base of restBases(restPrefix)) {
     if (path === base || path === `${base}/`) return { route: '/', query };
     if (path.startsWith(`${base}/`)) return { route: normalizeRoute(path.slice(base.length)), query };
   }
