@@ -60,7 +60,7 @@ export async function deactivateModule(ctx: PluginContext, catalog: ModuleCatalo
     });
     // Only a real change counts as the administrator acting.
     if (wasActive) await markActionTaken(tx.options);
-    return { ...change, wasActive };
+    return { before: change.before, after: change.after, wasActive };
   });
   if (!result.wasActive) return pluginError('module_already_inactive');
   await emitListChange(ctx, result.before, result.after);
