@@ -11,12 +11,12 @@ import type { Endpoint } from './route-registry.js';
  */
 export function prepareArguments(endpoint: Endpoint, request: DispatchRequest): RestError | null | Promise<RestError | null> {
   // Most GET endpoints declare no arguments: answer without a promise.
-  return Object.keys(endpoint.args).length === 0 ? null : prepareDeclared(endpoint, request);
+  return endpoint.argNames.length === 0 ? null : prepareDeclared(endpoint, request);
 }
 
 async function prepareDeclared(endpoint: Endpoint, request: DispatchRequest): Promise<RestError | null> {
   const args = endpoint.args;
-  const names = Object.keys(args);
+  const names = endpoint.argNames;
 
   const defaults: Record<string, unknown> = {};
   for (const name of names) {

@@ -8,6 +8,8 @@ export interface Endpoint {
   readonly callback: EndpointCallback | undefined;
   readonly permissionCallback: PermissionCallback | undefined;
   readonly args: Readonly<Record<string, ArgDefinition>>;
+  /** The keys of `args`, listed once at registration (argument handling runs on every request). */
+  readonly argNames: readonly string[];
   readonly showInIndex: boolean;
 }
 
@@ -39,12 +41,15 @@ function normalizeMethods(methods: EndpointDefinition['methods']): string[] {
 
 function normalizeEndpoint(def: EndpointDefinition): Endpoint {
   const methods = normalizeMethods(def.methods);
+  // A copy: the names listed below must stay those of the arguments checked.
+  const args = { ...def.args };
   return {
     methods,
     methodSet: new Set(methods),
     callback: def.callback,
     permissionCallback: def.permissionCallback,
-    args: def.args ?? {},
+    args,
+    argNames: Object.keys(args),
     showInIndex: def.showInIndex ?? true,
   };
 }
