@@ -33,8 +33,9 @@ export async function readRawBody(raw: IncomingMessage, limit: number): Promise<
       size += chunk.length;
       if (size > limit) {
         done();
-        // As `for await` did when its loop threw: stop reading the rest of the body.
-        raw.destroy();
+        // Stop reading the rest of the body. The 413 goes out with `Connection: close`, which
+        // ends the connection once it is written; destroying the request here would cut it off.
+        raw.pause();
         reject(new BodyTooLargeError(limit));
         return;
       }

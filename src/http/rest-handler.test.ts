@@ -63,6 +63,29 @@ describe('the REST layer on a real socket', () => {
     expect(JSON.parse(res.text)).toMatchObject({ code: 'rest_body_too_large', data: { status: 413 } });
   });
 
+  it('reads a chunked body of several pieces, and answers 413 once a chunked body passes the limit', async () => {
+    const chunked = (pieces: string[]) =>
+      new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/wp-json/sock/v1/echo', headers: { 'content-type': 'application/json' } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
+        });
+        req.on('error', reject);
+        // No Content-Length: node's client sends each write as one chunk.
+        for (const piece of pieces) req.write(piece);
+        req.end();
+      });
+    const small = await chunked(['{"a":', '"b', 'c"}']);
+    expect(small.status).toBe(200);
+    expect(JSON.parse(small.text)).toMatchObject({ params: { a: 'bc' } });
+    const big = await chunked(['{"x":"', 'y'.repeat(3000), 'y'.repeat(3000), '"}']);
+    expect(big.status).toBe(413);
+    expect(big.connection).toBe('close');
+    expect(JSON.parse(big.text)).toMatchObject({ code: 'rest_body_too_large', data: { status: 413 } });
+  });
+
   it('sends no body for HEAD but the same headers', async () => {
     const res = await call('HEAD', '/wp-json/sock/v1/echo');
     expect(res.status).toBe(200);
