@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
-import type { Logger, PluginRegister, SitewardApi } from './api.js';
+import type { Logger, PluginRegister, SitewardApi } from './plugins/api.js';
 import type { Config } from './config/config.js';
-import { EventBus } from './events.js';
+import { EventBus } from './core/events.js';
 import { buildHttpServer } from './http/server.js';
-import { loadPlugin, runPlugin } from './plugin-loader.js';
+import { loadPlugin, runPlugin } from './plugins/plugin-loader.js';
 import { deprecatedArgument, deprecatedFunction } from './rest/deprecation.js';
 import { RestServer } from './rest/rest-server.js';
 import { createRestUrlBuilder, type RestUrlBuilder } from './rest/rest-url.js';
 import { FieldRegistry } from './rest/field-registry.js';
-import type { ModuleDefinition } from './plugin/module-types.js';
+import type { ModuleDefinition } from './features/jetpack/module-types.js';
 import { openServices, type Services } from './services-wiring.js';
 
 /** A running Siteward instance (one process): store, REST layer, plugins and the HTTP server. */

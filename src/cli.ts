@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
-import { PluginLoadError } from './plugin-loader.js';
-import { startServer } from './server-main.js';
+import { PluginLoadError } from './plugins/plugin-loader.js';
+import { startServer } from './cluster.js';
 import { runStoreCommand } from './services-wiring.js';
 
 const HELP = `Usage: siteward <command> [options]

@@ -2,7 +2,7 @@
  * Siteward's public package surface: the plugin API types, errors and responses, and the
  * argument helpers (validation, sanitization, dates, avatars) for plugin authors.
  */
-export type { SitewardApi, PluginRegister, FieldDefinition, RouteDefinition, Logger, SiteInfo } from './api.js';
+export type { SitewardApi, PluginRegister, FieldDefinition, RouteDefinition, Logger, SiteInfo } from './plugins/api.js';
 export type {
   ArgDefinition,
   ArgSchema,
@@ -17,8 +17,8 @@ export type {
 } from './rest/types.js';
 export { RestResponse } from './rest/types.js';
 export { RestError, restError, isRestError, invalidParams, missingParams, type RestErrorData } from './rest/errors.js';
-export type { SitewardEvents, EventName } from './events.js';
-export type { ModuleDefinition, ModuleOptionDefinition } from './plugin/module-types.js';
+export type { SitewardEvents, EventName } from './core/events.js';
+export type { ModuleDefinition, ModuleOptionDefinition } from './features/jetpack/module-types.js';
 export * from './rest/args/index.js';
 export { createApp, type App, type CreateAppOptions } from './app.js';
 export { loadConfig, ConfigError, type Config } from './config/config.js';

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
-import type { SitewardApi } from '../api.js';
+import type { SitewardApi } from '../plugins/api.js';
 
 // Real sockets reach the REST handler before Fastify; these tests cover that path end to end.
 let app: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
-import type { SitewardApi } from '../api.js';
+import type { SitewardApi } from '../plugins/api.js';
 import { parseLoginCookie } from '../auth/login-cookie.js';
 import { createNonceService } from '../auth/nonce.js';
 

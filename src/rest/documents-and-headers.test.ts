@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
-import type { SitewardApi } from '../api.js';
+import type { SitewardApi } from '../plugins/api.js';
 import { RestError } from './errors.js';
 import { RestResponse } from './types.js';
 

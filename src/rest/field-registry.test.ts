@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { FieldDefinition } from '../api.js';
+import type { FieldDefinition } from '../plugins/api.js';
 import { RestError } from './errors.js';
 import { FieldRegistry } from './field-registry.js';
 import type { Principal, RestRequest } from './types.js';

@@ -3,7 +3,7 @@
  * and the controller steps that use it (add to a response, run updaters, extend the schema,
  * turn field schemas into endpoint arguments). Fields keep their registration order.
  */
-import type { FieldDefinition } from '../api.js';
+import type { FieldDefinition } from '../plugins/api.js';
 import { isRestError, type RestError } from './errors.js';
 import type { ArgDefinition, RestRequest } from './types.js';
 import { isPhpArray, phpTruthy } from './args/php.js';

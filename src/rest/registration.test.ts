@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
-import type { SitewardApi } from '../api.js';
+import type { SitewardApi } from '../plugins/api.js';
 
 let app: TestApp | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PluginRegister } from '../../src/api.js';
+import type { PluginRegister } from '../../src/plugins/api.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { Store } from '../../src/store/types.js';

@@ -1,0 +1,167 @@
+/**
+ * Every error (and success message) of the site-management plugin, in one catalogue, so no
+ * handler spells a message inline (jetpack-v4-reference.md §2, §3; compat.md §9).
+ */
+import { RestError, authorizationRequiredStatus, invalidParams } from '../../rest/errors.js';
+import type { Principal } from '../../rest/types.js';
+
+/** The shared permission message; compat.md §8 puts one space where the historical text had a newline and tabs. */
+export const PERMISSION_MESSAGE =
+  'You do not have the correct user permissions to perform this action. Please contact your site admin if you think this is a mistake.';
+
+/** The permission checks of reference §2, each with its failure code. */
+export const permissionCodes = {
+  view_admin: 'invalid_user_permission_view_admin',
+  manage_modules: 'invalid_user_permission_manage_modules',
+  configure_modules: 'invalid_user_permission_configure_modules',
+  manage_settings: 'invalid_user_permission_manage_settings',
+} as const;
+
+export type PermissionCheck = keyof typeof permissionCodes;
+
+/** Fixed errors: id → [wire code, message, status]. Ids are unique; wire codes may repeat (`invalid_param`). */
+const catalogue = {
+  module_not_found: ['not_found', 'The requested Jetpack module was not found.', 404],
+  module_already_inactive: ['already_inactive', 'The requested Jetpack module was already inactive.', 409],
+  module_deactivation_failed: ['deactivation_failed', 'The requested Jetpack module could not be deactivated.', 400],
+  module_cannot_publish: ['rest_cannot_publish', 'This module requires your site to be set to publicly accessible.', 424],
+  module_inactive: ['inactive', 'The requested Jetpack module is inactive.', 409],
+  missing_options: ['missing_options', 'Missing options.', 404],
+  missing_setting: ['missing_setting', 'Missing setting.', 404],
+  setting_not_updated: ['setting_not_updated', 'The setting was not updated.', 400],
+  jumpstart_failed_dismiss: ['jumpstart_failed_dismiss', 'Jumpstart could not be dismissed.', 400],
+  invalid_reset_kind: ['invalid_param', 'Invalid Parameter', 404],
+  invalid_notice: ['invalid_param', 'Invalid parameter "notice".', 404],
+} as const satisfies Record<string, readonly [string, string, number]>;
+
+export type PluginErrorId = keyof typeof catalogue;
+
+/**
+ * Builds a fixed catalogue error.
+ *
+ * @example
+ * pluginError('module_not_found') // 404 not_found "The requested Jetpack module was not found."
+ */
+export function pluginError(id: PluginErrorId): RestError {
+  const [code, message, status] = catalogue[id];
+  return new RestError(code, message, { status });
+}
+
+/** A permission failure: 401 when nobody is logged in, 403 otherwise (compat.md §9). */
+export function permissionError(check: PermissionCheck, user: Principal): RestError {
+  return new RestError(permissionCodes[check], PERMISSION_MESSAGE, { status: authorizationRequiredStatus(user.id !== 0) });
+}
+
+/** Why a module could not be activated (compat.md §9: the message says why). */
+export type ActivationRefusal = 'dev_mode' | 'not_connected';
+
+const refusalReasons: Record<ActivationRefusal, string> = {
+  dev_mode: 'It needs a connection to the central account service, and the site is in development (offline) mode.',
+  not_connected: 'It needs a connection to the central account service, and the site is not connected.',
+};
+
+/** 424 `activation_failed`: the historical sentence, then the reason. */
+export function activationFailed(reason: ActivationRefusal): RestError {
+  return new RestError('activation_failed', `The requested Jetpack module could not be activated. ${refusalReasons[reason]}`, {
+    status: 424,
+  });
+}
+
+/**
+ * 424 `activation_failed` of the bulk activation: names only the failed modules (reference §3.10,
+ * trailing space kept), followed by why they could not be activated (compat.md §9).
+ */
+export function bulkActivationFailed(failed: readonly string[], reason?: ActivationRefusal): RestError {
+  const message =
+    (failed.length === 1 ? `The module ${failed[0]} failed to be activated. ` : `The modules ${joinWithAnd(failed)} failed to be activated. `) +
+    (reason ? `${failed.length === 1 ? refusalReasons[reason] : refusalReasons[reason].replace(/^It needs/, 'They need')} ` : '');
+  return new RestError('activation_failed', escapeHtml(message), { status: 424 });
+}
+
+/** 400 `jumpstart_failed` naming the modules Jump Start could not turn on (reference §3.14). */
+export function jumpstartFailed(failed: readonly string[]): RestError {
+  const message =
+    failed.length === 1
+      ? `Jumpstart failed activating this module: ${failed[0]}.`
+      : `Jumpstart failed activating these modules: ${failed.join(', ')}.`;
+  return new RestError('jumpstart_failed', escapeHtml(message), { status: 400 });
+}
+
+/**
+ * 400 `some_updated` (reference §3.11): unknown keys, then keys that were not saved with their
+ * extra information. Valid keys of the same request were saved.
+ */
+export function someUpdated(invalid: readonly string[], notUpdated: ReadonlyMap<string, string | undefined>): RestError {
+  let message = '';
+  if (invalid.length > 0) {
+    message =
+      invalid.length === 1
+        ? `Invalid option for this module: ${invalid[0]}.`
+        : `Invalid options for this module: ${invalid.join(', ')}.`;
+  }
+  if (notUpdated.size > 0) {
+    const keys = [...notUpdated.keys()];
+    if (message !== '') message += ' ';
+    message += keys.length === 1 ? `Option not updated: ${keys[0]}.` : `Options not updated: ${keys.join(', ')}.`;
+    const extra = [...notUpdated].filter(([, info]) => info).map(([key, info]) => `Extra info for ${key}: ${info}`);
+    if (extra.length > 0) message += ' ' + extra.join('. ');
+  }
+  return new RestError('some_updated', escapeHtml(message), { status: 400 });
+}
+
+/** 400 `rest_invalid_param` with `data.params` = option key → message (the generic layer's shape). */
+export function invalidOptionValues(params: Record<string, string>): RestError {
+  return invalidParams(params);
+}
+
+/** Per-argument messages returned by the plugin's argument validators (the generic layer puts them in `data.params`). */
+export const argumentMessages = {
+  active: 'active must be true, false, 0 or 1.',
+  modulesNotArray: 'modules must be an array',
+  modulesNotValid: 'modules must be a list of valid modules',
+} as const;
+
+/** A validator's answer carrying one of the messages above. */
+export function invalidArgument(message: string): RestError {
+  return new RestError('rest_invalid_param', message, { status: 400 });
+}
+
+/** Success messages (reference §3). */
+export const successMessages = {
+  moduleActivated: 'The requested Jetpack module was activated.',
+  moduleDeactivated: 'The requested Jetpack module was deactivated.',
+  allModulesActivated: 'All modules activated.',
+  moduleUpdated: 'The requested Jetpack module was updated.',
+  settingUpdated: 'Setting updated.',
+  jumpstartDone: 'Jumpstart done.',
+  jumpstartDismissed: 'Jumpstart dismissed.',
+  jumpstartDeactivated: 'Jumpstart deactivated.',
+  jumpstartNothingToDismiss: 'Nothing to dismiss. This was not a new connection.',
+  optionsReset: 'Jetpack options reset.',
+  modulesReset: 'Modules reset to default.',
+} as const;
+
+/** "A", "A and B", "A, B and C" (the bulk activation message's list). */
+function joinWithAnd(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** WordPress `esc_html` for the composed messages (they may echo client-sent keys). */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+}
+
+/** Thrown at start-up when a module definition cannot be added to the catalog (a developer error, never sent on the wire). */
+export class ModuleDefinitionError extends Error {
+  override readonly name = 'ModuleDefinitionError';
+}
+
+/** Messages of module definition problems. */
+export const definitionMessages = {
+  duplicate: (slug: string) => `A module with the slug "${slug}" is already registered.`,
+  badSlug: (slug: string) => `Module slug "${slug}" must be lower-case letters and dashes ([a-z-]+), the pattern of the module routes.`,
+  missing: (slug: string, field: string) => `Module "${slug}": "${field}" must be a non-empty string.`,
+  badField: (slug: string, field: string, expected: string) => `Module "${slug}": "${field}" must be ${expected}.`,
+  badOption: (slug: string, key: string, problem: string) => `Module "${slug}", option "${key}": ${problem}.`,
+} as const;

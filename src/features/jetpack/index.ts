@@ -1,0 +1,47 @@
+/**
+ * The site-management plugin: the `jetpack/v4` module, settings, Jump Start, reset and notice
+ * endpoints over the module catalog (jetpack-v4-reference.md; compat.md §9).
+ */
+import type { SitewardApi } from '../../plugins/api.js';
+import type { JsonValue, Principal } from '../../rest/types.js';
+import type { ModuleCatalog } from './catalog/module-catalog.js';
+import { catalogOf, type PluginContext } from './context.js';
+import { buildInitialState } from './initial-state.js';
+import type { ModuleDefinition } from './module-types.js';
+import { registerModuleRoutes } from './routes/module-routes.js';
+import { registerSiteRoutes } from './routes/site-routes.js';
+
+export interface SiteManagementPlugin {
+  readonly catalog: ModuleCatalog;
+  /** Backs `api.registerModule`: adds a plugin's module; throws ModuleDefinitionError when invalid or taken. */
+  registerModule(definition: ModuleDefinition): void;
+  /** The admin page's `Initial_State` for a user and their `wp_rest` nonce. */
+  initialState(opts: { user: Principal; nonce: string }): Promise<Record<string, JsonValue>>;
+}
+
+/**
+ * Registers the plugin's routes through `api.registerRoute` and returns its handle.
+ *
+ * @example
+ * const plugin = registerSiteManagementPlugin(api, { store, events, site, createNonce });
+ * const registerModule = (def: ModuleDefinition) => plugin.registerModule(def);
+ */
+export function registerSiteManagementPlugin(api: SitewardApi, ctx: PluginContext): SiteManagementPlugin {
+  const catalog = catalogOf(ctx);
+  registerModuleRoutes(api, ctx, catalog);
+  registerSiteRoutes(api, ctx, catalog);
+  return {
+    catalog,
+    registerModule: (definition) => {
+      catalog.register(definition);
+    },
+    initialState: (opts) => buildInitialState(ctx, opts),
+  };
+}
+
+export { ModuleCatalog } from './catalog/module-catalog.js';
+export { buildInitialState } from './initial-state.js';
+export { ModuleDefinitionError } from './errors.js';
+export type { DevModeState, PluginContext, PluginSite, PluginStore } from './context.js';
+export type { ModuleDefinition, ModuleOptionDefinition } from './module-types.js';
+export { stateKeys } from './state-keys.js';

@@ -1,0 +1,137 @@
+/** Module records of GET /module/all and GET /module/:slug (reference §3.7, §3.8, §5.1). */
+import type { RestError } from '../../../rest/errors.js';
+import type { Principal } from '../../../rest/types.js';
+import type { PluginContext } from '../context.js';
+import type { ModuleCatalog } from '../catalog/module-catalog.js';
+import { pluginError } from '../errors.js';
+import type { CatalogModule } from '../module-types.js';
+import { readActiveSlugs } from './active-modules.js';
+import { loadOptionStorage, optionsForResponse, type OptionResponse } from './option-values.js';
+import { isAvailable, siteStatus, type SiteStatus } from './site-status.js';
+
+/** The 14 header fields, in the reference's order. */
+function headerFields(mod: CatalogModule) {
+  return {
+    name: mod.name,
+    description: mod.description,
+    jumpstart_desc: mod.jumpstart_desc,
+    sort: mod.sort,
+    recommendation_order: mod.recommendation_order,
+    introduced: mod.introduced,
+    changed: mod.changed,
+    deactivate: mod.deactivate,
+    free: mod.free,
+    requires_connection: mod.requires_connection,
+    auto_activate: mod.auto_activate,
+    module_tags: [...mod.module_tags],
+    feature: [...mod.feature],
+    additional_search_queries: mod.additional_search_queries,
+  };
+}
+
+/** Description cut to 140 characters plus "..." when longer than 143 (reference §5.1). */
+export function shortDescription(description: string): string {
+  return description.length > 143 ? `${description.slice(0, 140)}...` : description;
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** Where the admin page shows a module's settings. */
+export function configureUrl(ctx: PluginContext, slug: string): string {
+  return `${withoutTrailingSlash(ctx.site.adminUrl())}/#/modules/${slug}`;
+}
+
+function escapeAttribute(url: string): string {
+  return url.replace(/&/g, '&#038;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export type ModuleRecord = ReturnType<typeof headerFields> & Record<string, unknown> & { options: Record<string, OptionResponse> | null };
+
+type ModuleList = Readonly<Record<string, ModuleRecord>>;
+
+/** Recently built lists per context, keyed by everything a list depends on (see `listKey`). */
+const listCaches = new WeakMap<PluginContext, Map<string, ModuleList>>();
+const LIST_CACHE_SIZE = 64;
+
+/**
+ * A list depends on the stored options (one state version covers them all), the catalog, the
+ * user (nonces, per-user option values, `configurable`), the nonce tick (a sample nonce stands
+ * for it) and the connection and dev-mode status.
+ */
+async function listKey(ctx: PluginContext, catalog: ModuleCatalog, user: Principal, status: SiteStatus): Promise<string> {
+  const version = await ctx.store.options.version();
+  const tick = ctx.createNonce('jetpack_activate-list', user);
+  return `${version}|${catalog.size}|${user.id}|${tick}|${user.can('manage_options') ? 1 : 0}|${status.connected ? 1 : 0}|${status.devMode.isActive ? 1 : 0}`;
+}
+
+/**
+ * GET /module/all: every module keyed by slug, in the order of reference §5.3. The result is
+ * frozen and reused while nothing it depends on changes, so that the REST layer can reuse its
+ * JSON text too (the admin page polls this 47 KB list).
+ */
+export async function listModules(ctx: PluginContext, catalog: ModuleCatalog, user: Principal): Promise<ModuleList> {
+  const status = await siteStatus(ctx);
+  const key = await listKey(ctx, catalog, user, status);
+  let cache = listCaches.get(ctx);
+  if (!cache) listCaches.set(ctx, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const built = Object.freeze(await buildList(ctx, catalog, user, status));
+  // The version was read before building: a concurrent write makes this entry stale but never wrong for its key.
+  if (cache.size >= LIST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, built);
+  return built;
+}
+
+async function buildList(ctx: PluginContext, catalog: ModuleCatalog, user: Principal, status: SiteStatus): Promise<Record<string, ModuleRecord>> {
+  const active = new Set(await readActiveSlugs(ctx.store.options, catalog));
+  const modules = catalog.ordered(status.connected);
+  const loaded = await loadOptionStorage(ctx.store.options, modules);
+  const home = withoutTrailingSlash(ctx.site.homeUrl());
+  const out: Record<string, ModuleRecord> = {};
+  for (const mod of modules) {
+    const available = isAvailable(mod, status);
+    const url = configureUrl(ctx, mod.slug);
+    const options = await optionsForResponse(mod, loaded, ctx.store.options, user);
+    out[mod.slug] = {
+      ...headerFields(mod),
+      module: mod.slug,
+      activated: available && active.has(mod.slug),
+      deactivate_nonce: ctx.createNonce(`jetpack_deactivate-${mod.slug}`, user),
+      activate_nonce: ctx.createNonce(`jetpack_activate-${mod.slug}`, user),
+      available,
+      short_description: shortDescription(mod.description),
+      configure_url: url,
+      learn_more_button: '',
+      long_description: mod.long_description,
+      search_terms: mod.additional_search_queries,
+      configurable: options !== null && user.can('manage_options') ? `<a href="${escapeAttribute(url)}">Configure</a>` : false,
+      options,
+      // Restored in the reference's next state (§3.7); Siteward's sitemaps live at the pretty URLs.
+      ...(mod.slug === 'sitemaps' && { extra: { sitemap_url: `${home}/sitemap.xml`, news_sitemap_url: `${home}/news-sitemap.xml` } }),
+      runtime: mod.runtime,
+    };
+  }
+  return out;
+}
+
+/** GET /module/:slug: header fields and options only, plus `activated: false` while unavailable (reference §3.8). */
+export async function getModule(
+  ctx: PluginContext,
+  catalog: ModuleCatalog,
+  slug: string,
+  user: Principal,
+): Promise<ModuleRecord | RestError> {
+  const mod = catalog.get(slug);
+  if (!mod) return pluginError('module_not_found');
+  const status = await siteStatus(ctx);
+  const loaded = await loadOptionStorage(ctx.store.options, [mod]);
+  return {
+    ...headerFields(mod),
+    options: await optionsForResponse(mod, loaded, ctx.store.options, user),
+    ...(!isAvailable(mod, status) && { activated: false }),
+    runtime: mod.runtime,
+  };
+}

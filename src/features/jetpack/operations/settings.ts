@@ -1,0 +1,39 @@
+/** Plugin settings not tied to a module (reference §3.12, §3.13): only holiday snow in this era. */
+import type { RestError } from '../../../rest/errors.js';
+import type { JsonValue } from '../../../rest/types.js';
+import type { PluginContext } from '../context.js';
+import { phpTruthy } from '../catalog/option-validators.js';
+import { pluginError, successMessages } from '../errors.js';
+import { stateKeys } from '../state-keys.js';
+
+/** Setting name → the site option holding it (Initial_State `settingNames`). */
+export const SETTING_OPTION_NAMES = { jetpack_holiday_snow_enabled: stateKeys.holidaySnow } as const;
+
+const SNOWING = 'letitsnow';
+
+/** GET /settings. */
+export async function readSettings(ctx: PluginContext): Promise<{ jetpack_holiday_snow_enabled: boolean }> {
+  return { jetpack_holiday_snow_enabled: (await ctx.store.options.get(stateKeys.holidaySnow)) === SNOWING };
+}
+
+/**
+ * POST /settings/update: only the body's first key counts. An unknown key or an unchanged value
+ * is `setting_not_updated`, as WordPress's `update_option` reported no change.
+ */
+export async function updateSetting(ctx: PluginContext, body: unknown): Promise<Record<string, JsonValue> | RestError> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return pluginError('missing_setting');
+  const entries = Object.entries(body as Record<string, JsonValue>);
+  if (entries.length === 0) return pluginError('missing_setting');
+  const [name, sent] = entries[0]!;
+  if (name !== 'jetpack_holiday_snow_enabled') return pluginError('setting_not_updated');
+
+  const stored = phpTruthy(sent) ? SNOWING : '';
+  let changed = false;
+  await ctx.store.options.update(stateKeys.holidaySnow, (current) => {
+    changed = current !== stored;
+    return stored;
+  });
+  if (!changed) return pluginError('setting_not_updated');
+  await ctx.events.emit('setting.updated', { name, value: stored === SNOWING });
+  return { code: 'success', message: successMessages.settingUpdated, value: sent };
+}

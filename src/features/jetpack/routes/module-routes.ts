@@ -1,0 +1,131 @@
+/**
+ * Module endpoints (reference §3.7–§3.11). Registration order matters: `/module/all` and
+ * `/module/activate` come before the `/module/(?P<slug>…)` patterns they overlap, so that a GET
+ * of `/module/all` lists modules while a POST of it falls through to the slug route (404 not_found).
+ */
+import type { SitewardApi } from '../../../plugins/api.js';
+import { isRestError } from '../../../rest/errors.js';
+import type { ArgDefinition, EndpointDefinition, RestRequest } from '../../../rest/types.js';
+import type { ModuleCatalog } from '../catalog/module-catalog.js';
+import { isBooleanLike, toBoolean } from '../catalog/option-validators.js';
+import type { PluginContext } from '../context.js';
+import { argumentMessages, invalidArgument, pluginError, successMessages } from '../errors.js';
+import { activateModule, activateModules, deactivateModule } from '../operations/module-activation.js';
+import { updateModuleOptions } from '../operations/module-options.js';
+import { getModule, listModules } from '../operations/module-records.js';
+import { requirePermission } from './permissions.js';
+import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
+
+const SLUG = '(?P<slug>[a-z\\-]+)';
+
+/** The object type of module records for `api.registerField` (spec Part 2.6). */
+export const MODULE_OBJECT_TYPE = 'jetpack_module';
+
+/** Adds registered extra fields to one module record. */
+function withFields(ctx: PluginContext, record: Record<string, unknown>, request: RestRequest): Promise<Record<string, unknown>> | Record<string, unknown> {
+  return ctx.fields ? ctx.fields.addToResponse(MODULE_OBJECT_TYPE, record, request) : record;
+}
+
+async function listWithFields(ctx: PluginContext, catalog: ModuleCatalog, request: RestRequest): Promise<unknown> {
+  const list = await listModules(ctx, catalog, request.user);
+  if (!ctx.fields || ctx.fields.fields(MODULE_OBJECT_TYPE).size === 0) return list;
+  const out: Record<string, unknown> = {};
+  for (const [slug, record] of Object.entries(list)) out[slug] = await withFields(ctx, record, request);
+  return out;
+}
+
+/**
+ * Option updates, after the updaters of registered fields have taken the keys they own. A key of
+ * a field without updater stays in the body and is reported like any unknown key.
+ */
+async function updateWithFields(ctx: PluginContext, catalog: ModuleCatalog, request: RestRequest): Promise<unknown> {
+  const slug = urlParam(request, 'slug');
+  const body = request.json;
+  const fields = ctx.fields?.fields(MODULE_OBJECT_TYPE);
+  if (!fields || fields.size === 0 || typeof body !== 'object' || body === null || Array.isArray(body) || !catalog.get(slug)) {
+    return updateModuleOptions(ctx, catalog, slug, body, request.user);
+  }
+  const rest: Record<string, unknown> = {};
+  let fieldKeys = 0;
+  for (const [key, value] of Object.entries(body)) {
+    if (fields.get(key)?.update) fieldKeys++;
+    else rest[key] = value;
+  }
+  if (fieldKeys === 0) return updateModuleOptions(ctx, catalog, slug, body, request.user);
+  const updated = await ctx.fields!.update(MODULE_OBJECT_TYPE, { slug }, request);
+  if (updated !== true) return updated;
+  if (Object.keys(rest).length === 0) return { code: 'success', message: successMessages.moduleUpdated };
+  return updateModuleOptions(ctx, catalog, slug, rest, request.user);
+}
+
+export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
+  api.registerRoute(NAMESPACE, '/module/all', {
+    methods: 'GET',
+    callback: (request) => listWithFields(ctx, catalog, request),
+    permissionCallback: requirePermission('view_admin', ctx),
+  });
+
+  const modulesArg: ArgDefinition = {
+    type: 'array',
+    required: true,
+    // With this default an absent list is "modules must be an array", never a missing parameter.
+    default: '',
+    // Only unknown slugs are invalid here: a known module that is unavailable is reported by the
+    // handler as a 424 with the reason, while the others are activated (compat.md §9).
+    validateCallback: (value) => {
+      if (!Array.isArray(value)) return invalidArgument(argumentMessages.modulesNotArray);
+      const valid = value.every((slug) => typeof slug === 'string' && catalog.has(slug));
+      return valid ? true : invalidArgument(argumentMessages.modulesNotValid);
+    },
+  };
+  const bulkActivate: EndpointDefinition = {
+    methods: EDITABLE,
+    args: { modules: modulesArg },
+    // The handler reads the JSON body only (reference §3.10).
+    callback: (request) => {
+      const json = request.json;
+      const modules = typeof json === 'object' && json !== null ? (json as Record<string, unknown>).modules : undefined;
+      if (!Array.isArray(modules)) return pluginError('module_not_found');
+      return activateModules(ctx, catalog, modules.map(String));
+    },
+    permissionCallback: requirePermission('manage_modules', ctx),
+  };
+  api.registerRoute(NAMESPACE, '/module/activate', bulkActivate);
+  // The path the historical admin client called (compat.md §9).
+  api.registerRoute(NAMESPACE, '/modules/activate', bulkActivate);
+
+  api.registerRoute(NAMESPACE, `/module/${SLUG}/active`, {
+    methods: EDITABLE,
+    args: {
+      active: {
+        type: 'boolean',
+        required: true,
+        // An absent `active` activates (compat.md §9).
+        default: true,
+        validateCallback: (value) => (isBooleanLike(value) ? true : invalidArgument(argumentMessages.active)),
+      },
+    },
+    callback: (request) => {
+      const slug = urlParam(request, 'slug');
+      return toBoolean(request.params.active) ? activateModule(ctx, catalog, slug) : deactivateModule(ctx, catalog, slug);
+    },
+    permissionCallback: requirePermission('manage_modules', ctx),
+  });
+
+  api.registerRoute(NAMESPACE, `/module/${SLUG}`, [
+    {
+      methods: 'GET',
+      callback: async (request) => {
+        const record = await getModule(ctx, catalog, urlParam(request, 'slug'), request.user);
+        return isRestError(record) ? record : withFields(ctx, record as Record<string, unknown>, request);
+      },
+      permissionCallback: requirePermission('view_admin', ctx),
+    },
+    {
+      methods: EDITABLE,
+      args: { context: { default: 'edit' } },
+      callback: (request) => updateWithFields(ctx, catalog, request),
+      permissionCallback: requirePermission('configure_modules', ctx),
+    },
+  ]);
+}

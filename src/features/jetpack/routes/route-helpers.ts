@@ -1,0 +1,17 @@
+/** Small shared pieces of the plugin's route definitions. */
+import type { RestRequest } from '../../../rest/types.js';
+
+/** The plugin's namespace. */
+export const NAMESPACE = 'jetpack/v4';
+
+/** Every endpoint the spec lists as POST also takes PUT and PATCH (compat.md §9). */
+export const EDITABLE = ['POST', 'PUT', 'PATCH'] as const;
+
+/**
+ * A URL parameter of the matched route. Read from the URL itself, because merged `params` let a
+ * JSON body member of the same name win.
+ */
+export function urlParam(request: RestRequest, name: string): string {
+  const value = request.urlParams[name] ?? request.params[name];
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,50 @@
+/** Settings, Jump Start, reset and notice endpoints (reference §3.12–§3.17). */
+import type { SitewardApi } from '../../../plugins/api.js';
+import type { EndpointDefinition } from '../../../rest/types.js';
+import type { ModuleCatalog } from '../catalog/module-catalog.js';
+import type { PluginContext } from '../context.js';
+import { activateJumpstart, deactivateJumpstart } from '../operations/jumpstart.js';
+import { dismissNotice } from '../operations/notices.js';
+import { reset } from '../operations/reset.js';
+import { readSettings, updateSetting } from '../operations/settings.js';
+import { requirePermission } from './permissions.js';
+import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
+
+export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
+  api.registerRoute(NAMESPACE, '/settings', {
+    methods: 'GET',
+    callback: () => readSettings(ctx),
+    permissionCallback: requirePermission('view_admin', ctx),
+  });
+  const settingUpdate: EndpointDefinition = {
+    methods: EDITABLE,
+    callback: (request) => updateSetting(ctx, request.json),
+    permissionCallback: requirePermission('manage_settings', ctx),
+  };
+  api.registerRoute(NAMESPACE, '/settings/update', settingUpdate);
+  // The path the historical admin client called (compat.md §9).
+  api.registerRoute(NAMESPACE, '/setting/update', settingUpdate);
+
+  api.registerRoute(NAMESPACE, '/jumpstart/activate', {
+    methods: EDITABLE,
+    callback: () => activateJumpstart(ctx, catalog),
+    permissionCallback: requirePermission('manage_modules', ctx),
+  });
+  api.registerRoute(NAMESPACE, '/jumpstart/deactivate', {
+    methods: EDITABLE,
+    callback: () => deactivateJumpstart(ctx, catalog),
+    permissionCallback: requirePermission('manage_modules', ctx),
+  });
+
+  api.registerRoute(NAMESPACE, '/reset/(?P<options_or_modules>[a-z\\-]+)', {
+    methods: EDITABLE,
+    callback: (request) => reset(ctx, catalog, urlParam(request, 'options_or_modules')),
+    permissionCallback: requirePermission('manage_modules', ctx),
+  });
+
+  api.registerRoute(NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)/dismiss', {
+    methods: EDITABLE,
+    callback: (request) => dismissNotice(ctx, urlParam(request, 'notice'), request.user),
+    permissionCallback: requirePermission('view_admin', ctx),
+  });
+}

@@ -1,0 +1,68 @@
+import type { ArgSchema, EndpointDefinition, JsonValue, RestRequest, RouteOptions } from '../rest/types.js';
+import type { EventName, Listener } from '../core/events.js';
+import type { OptionsRepo } from '../store/types.js';
+import type { ModuleDefinition } from '../features/jetpack/module-types.js';
+
+/** An extra field on an object type's responses (spec Part 2.6). */
+export interface FieldDefinition {
+  /** Absent: the field is not returned. */
+  get?: (object: Record<string, unknown>, attribute: string, request: RestRequest | null, objectType: string) => unknown;
+  /** Absent: the field cannot be set. A returned RestError aborts the update. */
+  update?: (value: unknown, object: unknown, attribute: string, request: RestRequest, objectType: string) => unknown;
+  /** Absent: no schema entry. */
+  schema?: ArgSchema & { readonly?: boolean; context?: string[] };
+}
+
+/** A route definition: one endpoint, or a list of endpoints with optional route-level options. */
+export type RouteDefinition = EndpointDefinition | (readonly EndpointDefinition[] & RouteOptions) | (EndpointDefinition & RouteOptions);
+
+/** Minimal logger (pino-compatible subset). */
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+  debug(obj: unknown, msg?: string): void;
+}
+
+/** Facts about the site that plugins may read. */
+export interface SiteInfo {
+  readonly homeUrl: string;
+  readonly restPrefix: string;
+  readonly permalinks: 'pretty' | 'index' | 'plain';
+}
+
+/**
+ * The extension API handed to every plugin's `register(api)`.
+ *
+ * @example
+ * export default function register(api: SitewardApi) {
+ *   api.registerRoute('my-plugin/v1', '/hello/:name', {
+ *     callback: (req) => ({ hello: req.params.name }),
+ *   });
+ * }
+ */
+export interface SitewardApi {
+  /** Registers a route (spec Part 4.2). Returns false (and logs a developer warning) for an empty namespace or route. */
+  registerRoute(namespace: string, route: string, definition: RouteDefinition, override?: boolean): boolean;
+  /** Registers an extra response field on an object type (spec Part 2.6). */
+  registerField(objectType: string | readonly string[], attribute: string, definition: FieldDefinition): void;
+  /** Reports use of a deprecated function during the current request (`X-WP-DeprecatedFunction`). */
+  deprecatedFunction(name: string, version: string, replacement?: string): void;
+  /** Reports use of a deprecated argument during the current request (`X-WP-DeprecatedParam`). */
+  deprecatedArgument(name: string, version: string, message?: string): void;
+  /** The full REST URL of a path, e.g. `restUrl('/jetpack/v4/module/all')`. */
+  restUrl(path?: string): string;
+  /** Subscribes to a Siteward event; returns an unsubscribe function. */
+  on<E extends EventName>(event: E, listener: Listener<E>): () => void;
+  /** Site options storage (key → JSON). Plugins should prefix their keys. */
+  readonly options: OptionsRepo;
+  readonly site: SiteInfo;
+  readonly log: Logger;
+  /** Adds a module to the site-management plugin's catalog (jetpack-v4-reference.md §5). */
+  registerModule(definition: ModuleDefinition): void;
+}
+
+/** A plugin module's default export. */
+export type PluginRegister = (api: SitewardApi) => void | Promise<void>;
+
+export type { JsonValue };
