@@ -16,7 +16,7 @@ import { RestError } from './rest/errors.js';
 import type { SiteSummary } from './rest/rest-server.js';
 import type { RestUrlBuilder } from './rest/rest-url.js';
 import type { FieldRegistry } from './rest/field-registry.js';
-import { BackgroundJobs } from './jobs/job-runner.js';
+import { JobRunner } from './jobs/job-runner.js';
 import { openStore } from './store/index.js';
 import type { Store } from './store/types.js';
 import { registerSiteManagement, type SiteManagement } from './site-management-wiring.js';
@@ -60,7 +60,7 @@ export async function openServices(config: Config, deps: { log: Logger; events: 
     const authenticator = createAuthenticator({ store, secrets, devMode: isDev });
     const users = createUserService(store, { onUserChanged: (id) => authenticator.forgetUser(id) });
     // Periodic work runs on one process of all those sharing the store (a lease in the store).
-    const jobs = new BackgroundJobs({ options: store.options, log: deps.log });
+    const jobs = new JobRunner({ leases: store.leases, log: deps.log });
     jobs.add({ name: 'purge-expired-sessions', everyMs: 3_600_000, run: () => authenticator.sessions.purgeExpired() });
     jobs.start();
     let siteManagement: SiteManagement | null = null;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { testStores } from '../store/test-store.js';
-import { BackgroundJobs } from './job-runner.js';
+import { JobRunner } from './job-runner.js';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -12,8 +12,8 @@ describe.each(testStores())('background jobs on $name', (backend) => {
     let now = 1_000_000;
     const clock = () => now;
     const runs: string[] = [];
-    const jobsA = new BackgroundJobs({ options: a.options, log: silent, leaseMs: 30_000, clock });
-    const jobsB = new BackgroundJobs({ options: b.options, log: silent, leaseMs: 30_000, clock });
+    const jobsA = new JobRunner({ leases: a.leases, log: silent, leaseMs: 30_000, clock });
+    const jobsB = new JobRunner({ leases: b.leases, log: silent, leaseMs: 30_000, clock });
     jobsA.add({ name: 'purge', everyMs: 1000, run: async () => void runs.push('a') });
     jobsB.add({ name: 'purge', everyMs: 1000, run: async () => void runs.push('b') });
 
@@ -36,11 +36,28 @@ describe.each(testStores())('background jobs on $name', (backend) => {
     const [a, b] = [await backend.open(), await backend.open()];
     let now = 5_000_000;
     const clock = () => now;
-    const dead = new BackgroundJobs({ options: a.options, log: silent, leaseMs: 30_000, clock });
-    const alive = new BackgroundJobs({ options: b.options, log: silent, leaseMs: 30_000, clock });
+    const dead = new JobRunner({ leases: a.leases, log: silent, leaseMs: 30_000, clock });
+    const alive = new JobRunner({ leases: b.leases, log: silent, leaseMs: 30_000, clock });
     expect(await dead.acquire()).toBe(true);
     expect(await alive.acquire()).toBe(false);
     now += 31_000;
     expect(await alive.acquire()).toBe(true);
+  });
+
+  it('renews its lease without changing the options state version (cached answers survive)', async () => {
+    const store = await backend.open();
+    let now = 9_000_000;
+    const jobs = new JobRunner({ leases: store.leases, log: silent, leaseMs: 30_000, clock: () => now });
+    const before = await store.options.version();
+    // A minute of renewals at the runner's pace (a third of the lease).
+    for (let i = 0; i < 6; i++, now += 10_000) await jobs.tick();
+    expect(await store.options.version()).toBe(before);
+    expect(await store.leases.holder('background-jobs', now)).toBe(jobs.id);
+  });
+
+  it('refuses two jobs of one name', () => {
+    const jobs = new JobRunner({ leases: { acquire: async () => true, release: async () => {}, holder: async () => null }, log: silent });
+    jobs.add({ name: 'x', everyMs: 1000, run: async () => {} });
+    expect(() => jobs.add({ name: 'x', everyMs: 1000, run: async () => {} })).toThrow(/already registered/);
   });
 });

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../plugins/api.js';
-import type { OptionsRepo } from '../store/types.js';
+import type { LeasesRepo } from '../store/types.js';
 
-/** The option holding the lease: which process runs background jobs, and until when. */
-export const JOB_LEASE_OPTION = 'siteward_job_lease';
+/** The lease that decides which process runs background jobs. */
+export const JOB_LEASE = 'background-jobs';
 
+/**
+ * A periodic job (e.g. purging expired sessions). Features and plugins add them; the runner
+ * calls `run` on the one process holding the lease.
+ *
+ * @example
+ * ctx.addJob({ name: 'purge-expired-sessions', everyMs: 3_600_000, run: () => sessions.purgeExpired() });
+ */
 export interface BackgroundJob {
   name: string;
   /** How often it runs, in milliseconds. */
@@ -12,31 +19,20 @@ export interface BackgroundJob {
   run(): Promise<unknown>;
 }
 
-export interface BackgroundJobsOptions {
-  options: OptionsRepo;
+export interface JobRunnerOptions {
+  leases: LeasesRepo;
   log: Logger;
   /** How long a lease lasts without renewal. Default 30 s. */
   leaseMs?: number;
   clock?: () => number;
 }
 
-interface Lease {
-  holder: string;
-  until: number;
-}
-
-function asLease(value: unknown): Lease | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { holder, until } = value as Record<string, unknown>;
-  return typeof holder === 'string' && typeof until === 'number' ? { holder, until } : null;
-}
-
 /**
- * Runs background jobs (e.g. purging expired sessions) on exactly one process of all those
- * sharing the store: each process tries to take or renew a lease through an atomic option
- * update, and only the holder runs jobs. A holder that dies loses the lease when it expires.
+ * Runs background jobs on exactly one process of all those sharing the store: each process
+ * tries to take or renew a lease (its own table, so renewals never touch the cached options),
+ * and only the holder runs jobs. A holder that dies loses the lease when it expires.
  */
-export class BackgroundJobs {
+export class JobRunner {
   readonly id = randomUUID();
   private readonly jobs: { job: BackgroundJob; nextAt: number }[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -45,26 +41,24 @@ export class BackgroundJobs {
   private readonly leaseMs: number;
   private readonly clock: () => number;
 
-  constructor(private readonly opts: BackgroundJobsOptions) {
+  constructor(private readonly opts: JobRunnerOptions) {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.clock = opts.clock ?? Date.now;
   }
 
   add(job: BackgroundJob): void {
+    if (this.jobs.some((entry) => entry.job.name === job.name)) throw new Error(`a background job named "${job.name}" is already registered`);
     this.jobs.push({ job, nextAt: this.clock() });
   }
 
+  /** The registered jobs' names, in order. */
+  names(): string[] {
+    return this.jobs.map((entry) => entry.job.name);
+  }
+
   /** Tries to take or renew the lease; true when this process holds it now. */
-  async acquire(): Promise<boolean> {
-    const now = this.clock();
-    let mine = false;
-    await this.opts.options.update(JOB_LEASE_OPTION, (current) => {
-      const lease = asLease(current);
-      if (lease && lease.holder !== this.id && lease.until > now) return current;
-      mine = true;
-      return { holder: this.id, until: now + this.leaseMs };
-    });
-    return mine;
+  acquire(): Promise<boolean> {
+    return this.opts.leases.acquire(JOB_LEASE, this.id, this.leaseMs, this.clock());
   }
 
   /** One round: renew the lease and run the jobs that are due. */
@@ -90,7 +84,7 @@ export class BackgroundJobs {
 
   /** Starts ticking every third of the lease (the timer does not keep the process alive). */
   start(): void {
-    if (this.timer) return;
+    if (this.timer || this.stopped) return;
     const round = () => void this.tick().catch((error: unknown) => this.opts.log.error({ err: error }, 'background jobs round failed'));
     round();
     this.timer = setInterval(round, Math.max(1000, Math.floor(this.leaseMs / 3)));
@@ -102,6 +96,6 @@ export class BackgroundJobs {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.opts.options.update(JOB_LEASE_OPTION, (current) => (asLease(current)?.holder === this.id ? undefined : current));
+    await this.opts.leases.release(JOB_LEASE, this.id);
   }
 }

@@ -82,9 +82,49 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
-/** The migration provider for one dialect. */
-export function migrationProvider(dialect: Dialect): MigrationProvider {
+/**
+ * State that changes many times a minute (job leases, service status) gets tables of its own:
+ * written through options it would bump the state version and throw every cached answer away.
+ */
+function runtimeState(dialect: Dialect): Migration {
+  const millis = dialect === 'postgres' ? 'bigint' : 'integer';
   return {
-    getMigrations: () => Promise.resolve({ '0001_initial': initial(dialect) }),
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('until', millis, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('status_values')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('updated', millis, (c) => c.notNull())
+        .execute();
+    },
+  };
+}
+
+/** A migration for one dialect. Features contribute theirs through the feature contract. */
+export type MigrationFactory = (dialect: Dialect) => Migration;
+
+/** The store's own migrations. Names sort globally with the features' ones: take the next free number. */
+const coreMigrations: Record<string, MigrationFactory> = {
+  '0001_initial': initial,
+  '0002_runtime_state': runtimeState,
+};
+
+/** The migration provider for one dialect: the store's migrations plus `extra` (from features). */
+export function migrationProvider(dialect: Dialect, extra: Readonly<Record<string, MigrationFactory>> = {}): MigrationProvider {
+  return {
+    getMigrations: () => {
+      const all: Record<string, Migration> = {};
+      for (const [name, factory] of Object.entries({ ...coreMigrations, ...extra })) {
+        if (name in coreMigrations && factory !== coreMigrations[name]) throw new Error(`migration name ${name} is taken by the store`);
+        all[name] = factory(dialect);
+      }
+      return Promise.resolve(all);
+    },
   };
 }

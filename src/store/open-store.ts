@@ -5,14 +5,15 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction
 import pg from 'pg';
 import type { JsonValue } from '../rest/types.js';
 import { KyselyAppPasswords } from './app-passwords-repo.js';
-import { migrationProvider, type Dialect } from './migrations.js';
+import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
+import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';
 import { KyselyOptionsBackend } from './options-kysely.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
 import { SqliteOptionsBackend } from './options-sqlite.js';
 import type { Database } from './schema.js';
 import { KyselySessions } from './sessions-repo.js';
 import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
-import type { OptionsRepo, Store, StoreTransaction } from './types.js';
+import type { FeatureTables, OptionsRepo, Store, StoreTransaction } from './types.js';
 import { KyselyUserMeta, KyselyUsers, type DbRun } from './users-repo.js';
 
 /** Site options written on first open when absent (WordPress names). */
@@ -42,6 +43,8 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
+  /** Migrations of features (name → factory), applied with the store's own in name order. */
+  migrations?: Readonly<Record<string, MigrationFactory>>;
 }
 
 /** The SQLite database file name inside the data directory. */
@@ -89,7 +92,7 @@ async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> {
     await gate.hold(async () => {
       conn.exec('BEGIN IMMEDIATE');
       try {
-        await migrate(db, 'sqlite', true);
+        await migrate(db, 'sqlite', true, options.migrations);
         conn.exec('COMMIT');
       } catch (error) {
         if (conn.inTransaction) conn.exec('ROLLBACK');
@@ -127,7 +130,7 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
       }
     }
     // Kysely serializes concurrent migrators with a PostgreSQL advisory lock.
-    await migrate(db, 'postgres', false);
+    await migrate(db, 'postgres', false, options.migrations);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -135,8 +138,8 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
   return new PostgresStore(db);
 }
 
-async function migrate(db: Kysely<Database>, dialect: Dialect, disableTransactions: boolean): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect), disableTransactions });
+async function migrate(db: Kysely<Database>, dialect: Dialect, disableTransactions: boolean, extra?: Readonly<Record<string, MigrationFactory>>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect, extra), disableTransactions });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
 }
@@ -158,6 +161,9 @@ abstract class StoreImpl implements Store {
   readonly userMeta: KyselyUserMeta;
   readonly sessions: KyselySessions;
   readonly appPasswords: KyselyAppPasswords;
+  readonly leases: KyselyLeases;
+  readonly status: KyselyStatus;
+  readonly tables: FeatureTables;
 
   protected constructor(
     protected readonly db: Kysely<Database>,
@@ -167,9 +173,18 @@ abstract class StoreImpl implements Store {
     this.users = new KyselyUsers(run, this.userMeta);
     this.sessions = new KyselySessions(run);
     this.appPasswords = new KyselyAppPasswords(run);
+    this.leases = new KyselyLeases(run);
+    this.status = new KyselyStatus(run);
+    // Features' tables are not in `Database`: the cast is the one place their types meet the store's handle.
+    this.tables = {
+      run: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => run((db) => fn(db as unknown as Kysely<DB>)),
+      transaction: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => this.rawTransaction((db) => fn(db as unknown as Kysely<DB>)),
+    };
   }
 
   abstract transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** One transaction on the raw Kysely handle (the repositories' transaction builds on it). */
+  protected abstract rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 
   private closing: Promise<void> | null = null;
 
@@ -215,12 +230,16 @@ class SqliteStore extends StoreImpl {
   private txRepos: StoreTransaction | null = null;
 
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.rawTransaction(() => fn((this.txRepos ??= this.repos(this.db, this.txOptions))));
+  }
+
+  protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {
     // The gate is held for the whole transaction, and every other query of this process waits
     // for it, so Kysely's own per-query connection lock never meets another holder here.
     return this.gate.transaction(async () => {
       this.sqlite.exec('BEGIN IMMEDIATE');
       try {
-        const result = await fn((this.txRepos ??= this.repos(this.db, this.txOptions)));
+        const result = await fn(this.db);
         this.sqlite.exec('COMMIT');
         return result;
       } catch (error) {
@@ -250,5 +269,9 @@ class PostgresStore extends StoreImpl {
       .execute((trx: Transaction<Database>) =>
         fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, trx)))),
       );
+  }
+
+  protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
   }
 }

@@ -54,6 +54,21 @@ export interface AppPasswordsTable {
   last_used: NullableMillis;
 }
 
+/** Which process holds a named lease (background jobs), and until when. Never cached. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  until: Millis;
+}
+
+/** Fast-changing status rows (key → JSON), outside the cached and versioned options. */
+export interface StatusValuesTable {
+  key: string;
+  /** JSON text. */
+  value: string;
+  updated: Millis;
+}
+
 export interface Database {
   options: OptionsTable;
   state_version: StateVersionTable;
@@ -61,4 +76,6 @@ export interface Database {
   user_meta: UserMetaTable;
   sessions: SessionsTable;
   app_passwords: AppPasswordsTable;
+  leases: LeasesTable;
+  status_values: StatusValuesTable;
 }

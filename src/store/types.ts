@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { JsonValue } from '../rest/types.js';
 
 /**
@@ -141,9 +142,40 @@ export interface StoreTransaction extends StoreTx {
   readonly appPasswords: AppPasswordsRepo;
 }
 
+/** Named leases (which process runs background jobs). */
+export interface LeasesRepo {
+  /** Takes the lease, or renews it when `holder` has it; false while another holder's lease runs. */
+  acquire(name: string, holder: string, ttlMs: number, now: number): Promise<boolean>;
+  /** Gives the lease up when `holder` has it, so another process can take it at once. */
+  release(name: string, holder: string): Promise<void>;
+  /** Who holds the lease now; null when nobody does. */
+  holder(name: string, now: number): Promise<string | null>;
+}
+
+/** Fast-changing status rows (key → JSON, with the time of the last write), never cached. */
+export interface StatusRepo {
+  get(key: string): Promise<{ value: JsonValue; updated: number } | undefined>;
+  set(key: string, value: JsonValue, now: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/**
+ * Raw query access for features that keep tables of their own (created by the migrations
+ * they declare). `DB` is the feature's table types.
+ */
+export interface FeatureTables {
+  /** Runs queries (on SQLite behind the store's gate, so they never overlap a transaction). */
+  run<DB, T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+  /** Runs `fn` in one transaction: all its writes commit or none. */
+  transaction<DB, T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+}
+
 /** The opened store. */
 export interface Store extends StoreTransaction {
   readonly backend: 'sqlite' | 'postgres';
+  readonly leases: LeasesRepo;
+  readonly status: StatusRepo;
+  readonly tables: FeatureTables;
   /**
    * Runs `fn` in one database transaction: it commits when `fn` resolves and rolls back when it
    * throws (the error is rethrown). Inside `fn` use only `tx`: on SQLite the store's single
