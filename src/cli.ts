@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
 import { startServer } from './cluster.js';
-import { runStoreCommand } from './services-wiring.js';
+import { createApp } from './compose.js';
 
 const HELP = `Usage: siteward <command> [options]
 
@@ -60,11 +60,15 @@ export async function main(argv: string[], io = { out: (l: string) => console.lo
       await startServer(config(overrides, values.config), { quiet: values.quiet === true, out: io.out });
       return 0;
     }
-    if (command === 'user' || command === 'app-password') {
-      const configIndex = rest.indexOf('--config');
-      const configFile = configIndex === -1 ? undefined : rest[configIndex + 1];
-      const args = configIndex === -1 ? rest : rest.filter((_, i) => i !== configIndex && i !== configIndex + 1);
-      return await runStoreCommand(config({}, configFile), command, args, { ...io, stdin: process.stdin });
+    const configIndex = rest.indexOf('--config');
+    const configFile = configIndex === -1 ? undefined : rest[configIndex + 1];
+    const args = configIndex === -1 ? rest : rest.filter((_, i) => i !== configIndex && i !== configIndex + 1);
+    const app = await createApp(config({}, configFile), { logger: false, startJobs: false });
+    try {
+      const found = app.commands.find((c) => c.name === command);
+      if (found) return await found.run(args, { ...io, stdin: process.stdin });
+    } finally {
+      await app.close();
     }
     io.err(`Unknown command "${command}". Run "siteward --help".`);
     return 2;

@@ -1,10 +1,10 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { pino, type Logger as PinoLogger } from 'pino';
-import { createApp, type App } from './app.js';
+import { ensureSetupToken } from './auth/setup-token.js';
+import { createApp, openConfiguredStore, type App } from './compose.js';
 import type { Config } from './config/config.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
-import { printSetupLinkIfNeeded } from './services-wiring.js';
 
 /** V8 young-generation semi-space (MB) of the serving workers. */
 const SEMI_SPACE_MB = 4;
@@ -22,6 +22,17 @@ function makeLogger(config: Config, quiet: boolean): PinoLogger {
 /** Resolves `--workers auto` (0) to the number of cores. */
 export function workerCount(config: Config): number {
   return config.workers === 0 ? availableParallelism() : config.workers;
+}
+
+/** Prints the one-time `/setup` link while no administrator exists (run once, by the primary process). */
+async function printSetupLinkIfNeeded(config: Config, out: (line: string) => void): Promise<void> {
+  const store = await openConfiguredStore(config);
+  try {
+    const token = await ensureSetupToken(store);
+    if (token) out(`Create the first administrator: ${config.homeUrl}/setup?token=${token}`);
+  } finally {
+    await store.close();
+  }
 }
 
 /** A serving worker: the app on the shared port, closed gracefully on SIGTERM/SIGINT. */

@@ -20,5 +20,7 @@ export { RestError, restError, isRestError, invalidParams, missingParams, type R
 export type { SitewardEvents, EventName } from './core/events.js';
 export type { ModuleDefinition, ModuleOptionDefinition } from './features/jetpack/module-types.js';
 export * from './rest/args/index.js';
-export { createApp, type App, type CreateAppOptions } from './app.js';
+export { createApp, type App, type CreateAppOptions } from './compose.js';
+export type { Feature, FeatureContext, PageDefinition, PageRequest, PageResponse, CliCommand } from './features/contract.js';
+export type { BackgroundJob } from './jobs/job-runner.js';
 export { loadConfig, ConfigError, type Config } from './config/config.js';

@@ -5,6 +5,8 @@ import { anonymousPrincipal, makePrincipal } from './capabilities.js';
 import { systemClock, type Clock } from './clock.js';
 import { LOGIN_COOKIE_NAME, readCookie } from './login-cookie.js';
 import { createNonceService, type NonceService } from './nonce.js';
+import { PasswordGuards, type GuardRefusal, type PasswordCheckVia } from './password-guards.js';
+import { RestError } from '../rest/errors.js';
 import type { Secrets } from './secrets.js';
 import { createSessionManager, type LoginOptions, type LoginResult, type SessionManager } from './sessions.js';
 
@@ -14,10 +16,14 @@ export interface AuthenticatorOptions {
   /** Read at every capability check, so a change applies to cached principals too. */
   devMode: () => boolean;
   clock?: Clock;
+  /** Hooks around every password check (features such as protect add theirs). */
+  guards?: PasswordGuards;
 }
 
 /** The Authenticator of src/rest plus the pieces the HTTP adapter and user management need. */
 export interface SitewardAuthenticator extends Authenticator {
+  /** The hooks around password checks. */
+  readonly guards: PasswordGuards;
   /** Login, logout and cookie verification (the `/login` and `/logout` pages use it). */
   readonly sessions: SessionManager;
   readonly appPasswords: AppPasswordService;
@@ -26,7 +32,7 @@ export interface SitewardAuthenticator extends Authenticator {
    * `sessions.login` plus the identity of the new session, so that the login response can carry
    * a nonce for it (e.g. the admin page rendered right after logging in).
    */
-  login(login: string, password: string, options?: LoginOptions): Promise<LoginWithIdentity>;
+  login(login: string, password: string, options?: LoginOptions & { via?: PasswordCheckVia }): Promise<LoginWithIdentity>;
   /** Destroys the session of a cookie value (`sessions.logout`). */
   logout(cookieValue: string): Promise<boolean>;
   /** Drops this process's cached verifications of a user (wire to `createUserService`'s onUserChanged). */
@@ -35,7 +41,17 @@ export interface SitewardAuthenticator extends Authenticator {
 
 export type LoginWithIdentity =
   | (Extract<LoginResult, { ok: true }> & { readonly identity: Extract<Identity, { kind: 'cookie' }> })
-  | Extract<LoginResult, { ok: false }>;
+  | Extract<LoginResult, { ok: false }>
+  /** A password guard refused the attempt before the password was checked. */
+  | { readonly ok: false; readonly error: 'refused'; readonly refusal: GuardRefusal };
+
+/** A guard's refusal as an error value (status, code, message; `data.retry_after` in seconds). */
+export function refusalError(refusal: GuardRefusal): RestError {
+  return new RestError(refusal.code, refusal.message, {
+    status: refusal.status,
+    ...(refusal.retryAfterSeconds !== undefined ? { retry_after: refusal.retryAfterSeconds } : {}),
+  });
+}
 
 /** Splits `Basic base64(login:password)`; null when the header is not Basic or carries no colon. */
 export function parseBasicAuthorization(header: string | undefined): { login: string; password: string } | null {
@@ -68,6 +84,7 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
   const appPasswords = createAppPasswordService({ store, clock });
   const nonces = createNonceService({ key: secrets.nonceKey, clock });
   const principals = new WeakMap<object, Principal>();
+  const guards = options.guards ?? new PasswordGuards();
 
   /** Nonces are tied to the user id and session token; anything but a cookie login has neither. */
   function nonceSubject(identity: Identity): { uid: number; token: string } {
@@ -80,8 +97,9 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     sessions,
     appPasswords,
     nonces,
+    guards,
 
-    async identify(headers): Promise<Identity> {
+    async identify(headers, clientIp = ''): Promise<Identity> {
       // The login cookie first, as WordPress does (cookie auth before application passwords):
       // a valid session is not undone by a Basic header meant for something else (e.g. an
       // htpasswd-protected staging site).
@@ -98,8 +116,9 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
       }
       const basic = parseBasicAuthorization(headers.authorization);
       if (basic) {
-        const result = await appPasswords.authenticate(basic.login, basic.password);
-        if (!result.ok) return { kind: 'error', error: result.error };
+        const attempt = { via: 'basic', login: basic.login, ip: clientIp } as const;
+        const result = await guards.around(attempt, () => appPasswords.authenticate(basic.login, basic.password));
+        if (!result.ok) return { kind: 'error', error: 'refused' in result ? refusalError(result.refused) : result.error };
         return { kind: 'other', principal: makePrincipal(result.user, result.roles, { devMode }) };
       }
       return { kind: 'anonymous' };
@@ -118,8 +137,9 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     anonymous: anonymousPrincipal,
 
     async login(login, password, loginOptions) {
-      const result = await sessions.login(login, password, loginOptions);
-      if (!result.ok) return result;
+      const attempt = { via: loginOptions?.via ?? 'login-form', login, ip: loginOptions?.ip ?? '' };
+      const result = await guards.around(attempt, () => sessions.login(login, password, loginOptions));
+      if (!result.ok) return 'refused' in result ? { ok: false, error: 'refused', refusal: result.refused } : result;
       const principal = makePrincipal(result.user, result.roles, { devMode });
       return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
     },

@@ -49,7 +49,7 @@ describe('login and logout pages', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp();
-    await app.app.services.users.create({ login: 'ann', email: 'ann@example.org', role: 'editor', password: 'ann-password-1' });
+    await app.app.users.create({ login: 'ann', email: 'ann@example.org', role: 'editor', password: 'ann-password-1' });
   });
   afterAll(() => app.close());
 
@@ -107,7 +107,7 @@ describe('login and logout pages', () => {
   it('marks the cookie Secure under https (trusted proxy)', async () => {
     const proxied = await createTestApp({ env: { SITEWARD_TRUST_PROXY: '1' } });
     try {
-      await proxied.app.services.users.create({ login: 'sec', email: 'sec@example.org', role: 'subscriber', password: 'sec-password-1' });
+      await proxied.app.users.create({ login: 'sec', email: 'sec@example.org', role: 'subscriber', password: 'sec-password-1' });
       const res = await proxied.request({ method: 'POST', path: '/login', headers: { 'X-Forwarded-Proto': 'https' }, body: { username: 'sec', password: 'sec-password-1' } });
       expect(res.headers['set-cookie']).toContain('Secure');
     } finally {

@@ -7,12 +7,13 @@ import type { Identity } from '../rest/types.js';
 import type { PageHelpers } from './server.js';
 import { flatHeaders } from './request-origin.js';
 import { loginPage, setupPage, simplePage } from './auth-page-html.js';
+import { escapeHtml } from './site-pages.js';
 
 /** What the login, logout, setup and nonce-refresh pages need from the auth services. */
 export interface AuthPagesDeps {
   homeUrl: string;
   /** Checks credentials and opens a session. */
-  login(input: { login: string; password: string; remember: boolean; userAgent: string; ip: string }): Promise<
+  login(input: { login: string; password: string; remember: boolean; userAgent: string; ip: string; via: 'login-form' | 'login-json' }): Promise<
     { ok: true; cookieValue: string; expiresAt: number; userId: number; login: string; identity: Identity } | { ok: false; error: RestError }
   >;
   logout(cookieValue: string): Promise<void>;
@@ -21,7 +22,8 @@ export interface AuthPagesDeps {
   setup: {
     /** True while no administrator exists. */
     needed(): Promise<boolean>;
-    checkToken(token: string): Promise<boolean>;
+    /** Checks a setup token attempt from `ip`; a refusal (too many attempts) is an error to send. */
+    checkToken(token: string, ip: string): Promise<boolean | RestError>;
     /** Creates the first administrator; the token is consumed. */
     createAdmin(input: { token: string; login: string; email: string; password: string }): Promise<{ ok: true } | { ok: false; message: string }>;
   };
@@ -66,6 +68,12 @@ export function safeRedirect(target: string, homeUrl: string): string | null {
   return null;
 }
 
+/** A refusal that says when to come back (`data.retry_after`, seconds) gets a `Retry-After` header. */
+function retryAfter(reply: FastifyReply, error: RestError): void {
+  const seconds = error.data?.retry_after;
+  if (typeof seconds === 'number') reply.header('Retry-After', String(Math.ceil(seconds)));
+}
+
 function sendJsonError(reply: FastifyReply, error: RestError) {
   return reply.code(error.status).header('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify(error.toJSON()));
 }
@@ -87,8 +95,9 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
     const login = str(json ? body.username : body.log).trim();
     const password = str(json ? body.password : body.pwd);
     const remember = truthy(json ? body.remember : body.rememberme);
-    const result = await deps.login({ login, password, remember, userAgent: str(req.headers['user-agent']), ip: req.ip });
+    const result = await deps.login({ login, password, remember, userAgent: str(req.headers['user-agent']), ip: req.ip, via: json ? 'login-json' : 'login-form' });
     if (!result.ok) {
+      retryAfter(reply, result.error);
       if (json) return sendJsonError(reply, result.error);
       return html(reply, result.error.status, loginPage({ redirectTo: str(body.redirect_to), error: result.error.message, login }));
     }
@@ -121,7 +130,12 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
   app.get('/setup', async (req, reply) => {
     if (!(await deps.setup.needed())) return reply.callNotFound();
     const token = str((req.query as Record<string, unknown>).token);
-    if (!token || !(await deps.setup.checkToken(token))) {
+    const checked = token ? await deps.setup.checkToken(token, req.ip) : false;
+    if (checked !== true) {
+      if (checked !== false) {
+        retryAfter(reply, checked);
+        return html(reply, checked.status, simplePage('Setup', escapeHtml(checked.message)));
+      }
       return html(reply, 403, simplePage('Setup', 'This page needs the setup link printed by <code>siteward start</code>.'));
     }
     return html(reply, 200, setupPage({ token }));
@@ -131,7 +145,12 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
     if (!(await deps.setup.needed())) return reply.callNotFound();
     const body = parseBody(req);
     const token = str(body.token);
-    if (!token || !(await deps.setup.checkToken(token))) {
+    const checked = token ? await deps.setup.checkToken(token, req.ip) : false;
+    if (checked !== true) {
+      if (checked !== false) {
+        retryAfter(reply, checked);
+        return html(reply, checked.status, simplePage('Setup', escapeHtml(checked.message)));
+      }
       return html(reply, 403, simplePage('Setup', 'This page needs the setup link printed by <code>siteward start</code>.'));
     }
     const input = { token, login: str(body.login).trim(), email: str(body.email).trim(), password: str(body.password) };

@@ -50,3 +50,12 @@ export function flatHeaders(headers: IncomingHttpHeaders): Readonly<Record<strin
   }
   return out;
 }
+
+/** The client's address: the socket's, or the first `X-Forwarded-For` entry when the proxy is trusted. */
+export function clientAddress(headers: IncomingHttpHeaders, socketAddress: string | undefined, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = first(headers['x-forwarded-for']);
+    if (forwarded) return forwarded;
+  }
+  return socketAddress ?? '';
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import type { SitewardApi } from '../plugins/api.js';
 
-// Real sockets reach the REST handler before Fastify; these tests cover that path end to end.
+// Real sockets reach the REST handler before Fastify; these tests send raw requests that the helper's client would frame for them.
 let app: TestApp;
 let port: number;
 
@@ -13,7 +13,6 @@ function echo(api: SitewardApi): void {
 
 beforeAll(async () => {
   app = await createTestApp({ plugins: [echo], env: { SITEWARD_BODY_LIMIT: '4096' } });
-  await app.app.http.listen({ port: 0, host: '127.0.0.1' });
   port = (app.app.http.server.address() as { port: number }).port;
 });
 afterAll(() => app.close());

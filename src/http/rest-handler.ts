@@ -7,7 +7,7 @@ import type { RestServer } from '../rest/rest-server.js';
 import type { RestUrlBuilder } from '../rest/rest-url.js';
 import { BodyTooLargeError, readRawBody } from './raw-body.js';
 import { extractRestRoute } from './rest-route.js';
-import { flatHeaders, requestOrigin } from './request-origin.js';
+import { clientAddress, flatHeaders, requestOrigin } from './request-origin.js';
 
 export interface RestHandlerOptions {
   rest: RestServer;
@@ -36,8 +36,6 @@ function hasBody(req: IncomingMessage): boolean {
 export interface RestHandler {
   /** Serves the request when it is for the REST layer (returns true), else leaves it alone. */
   tryHandle(req: IncomingMessage, res: ServerResponse): boolean;
-  /** Serves a REST request whose route is known; `body` when the framework already read it. */
-  handle(req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, body?: Buffer): void;
 }
 
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
@@ -52,8 +50,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: error.status, ms: performance.now() - started });
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, started: number, preRead?: Buffer) => {
-    const body = preRead ?? (hasBody(req) ? await readRawBody(req, options.bodyLimit) : EMPTY);
+  const serve = async (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, started: number) => {
+    const body = (hasBody(req) ? await readRawBody(req, options.bodyLimit) : EMPTY);
     const out = await options.rest.serve({
       method: req.method ?? 'GET',
       route,
@@ -61,6 +59,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       headers: flatHeaders(req.headers),
       body,
       origin: requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy),
+      clientIp: clientAddress(req.headers, req.socket?.remoteAddress, options.trustProxy),
     });
     const payload = out.body ?? EMPTY;
     setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
@@ -69,9 +68,9 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, body?: Buffer) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>) => {
     const started = performance.now();
-    serve(req, res, route, query, started, body).catch((error: unknown) => {
+    serve(req, res, route, query, started).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
         return;
@@ -88,7 +87,6 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   };
 
   return {
-    handle,
     tryHandle(req, res) {
       const url = req.url ?? '/';
       if (!mayBeRest(url)) return false;

@@ -1,8 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parsePhpQuery } from '../rest/php-query.js';
-import type { RestHandler } from './rest-handler.js';
-
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 function decodePath(p: string): string {
   if (!p.includes('%')) return p; // nothing to decode: the common case, on every request
@@ -44,26 +40,4 @@ export function extractRestRoute(url: string, restPrefix: string): { route: stri
     if (path.startsWith(`${base}/`)) return { route: normalizeRoute(path.slice(base.length)), query };
   }
   return null;
-}
-
-/** Hands a request that Fastify routed (tests' inject, or a 415 fallback) to the REST handler. */
-export function serveRest(handler: RestHandler, req: FastifyRequest, reply: FastifyReply, route: string, query: Record<string, unknown>): void {
-  reply.hijack();
-  handler.handle(req.raw, reply.raw, route, query, req.body instanceof Buffer ? req.body : undefined);
-}
-
-/**
- * Registers the REST entry points on Fastify too. Real sockets reach the REST handler before
- * Fastify (see server.ts); these routes serve the same handler to Fastify's `inject`.
- */
-export function registerRestRoutes(app: FastifyInstance, handler: RestHandler, restPrefix: string): void {
-  const route = async (req: FastifyRequest, reply: FastifyReply) => {
-    const target = extractRestRoute(req.url, restPrefix);
-    if (!target) return reply.callNotFound();
-    serveRest(handler, req, reply, target.route, target.query);
-  };
-  for (const base of [`/${restPrefix}`, `/index.php/${restPrefix}`]) {
-    app.route({ method: [...METHODS], url: base, handler: route });
-    app.route({ method: [...METHODS], url: `${base}/*`, handler: route });
-  }
 }

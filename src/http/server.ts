@@ -9,9 +9,13 @@ import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
 import { createRestHandler } from './rest-handler.js';
-import { extractRestRoute, registerRestRoutes, serveRest } from './rest-route.js';
+import { extractRestRoute } from './rest-route.js';
 import { requestOrigin } from './request-origin.js';
 import { homePage, rsdDocument } from './site-pages.js';
+import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
+import { mountAssets, mountPages } from './feature-pages.js';
+import type { AssetDirectory, PageDefinition } from '../features/contract.js';
+import type { Identity } from '../rest/types.js';
 
 export interface HttpServerDeps {
   config: Config;
@@ -20,8 +24,12 @@ export interface HttpServerDeps {
   logger: FastifyBaseLogger | false;
   /** Site name and extra `<head>` tags (e.g. site-verification meta tags) for the home page. */
   homeHead: () => Promise<{ name: string; description: string; headTags: string[] }>;
-  /** Registers further pages (login, setup, admin, nonce refresh). */
-  pages?: (app: FastifyInstance, helpers: PageHelpers) => void | Promise<void>;
+  /** The login, logout, setup and nonce-refresh pages. */
+  authPages: AuthPagesDeps;
+  /** Pages and asset directories declared by features. */
+  pages: readonly PageDefinition[];
+  assets: readonly AssetDirectory[];
+  identify(headers: Readonly<Record<string, string>>, ip: string): Promise<Identity>;
 }
 
 export interface PageHelpers {
@@ -100,9 +108,6 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
 
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
     const status = err.statusCode ?? 500;
-    // A Content-Type Fastify cannot parse is no error for the REST layer: the body is just not JSON.
-    const target = status === 415 ? extractRestRoute(req.url, config.restPrefix) : null;
-    if (target) return serveRest(restHandler, req, reply, target.route, target.query);
     let error: RestError;
     if (status === 413) error = restError('rest_body_too_large');
     else if (status >= 500) {
@@ -116,13 +121,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return sendError(req, reply, error);
   });
 
-  registerRestRoutes(app, restHandler, config.restPrefix);
-
-  // The home page also takes `?rest_route=` (plain permalinks), whatever the method.
+  // `/?rest_route=…` never gets here: the REST handler takes it before Fastify (plain permalinks).
   const home = async (req: FastifyRequest, reply: FastifyReply) => {
-    const target = extractRestRoute(req.url, config.restPrefix);
-    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
-    if (target && /(^|&)rest_route=/.test(query)) return serveRest(restHandler, req, reply, target.route, target.query);
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply.callNotFound();
     const root = restRoot(req);
     const head = await deps.homeHead();
@@ -144,6 +144,9 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return reply.code(200).header('Content-Type', 'text/xml; charset=UTF-8').send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));
   });
 
-  if (deps.pages) await deps.pages(app, { origin, restRoot });
+  const helpers = { origin, restRoot };
+  registerAuthPages(app, deps.authPages, helpers);
+  mountPages(app, deps.pages, helpers, deps.identify);
+  mountAssets(app, deps.assets);
   return app;
 }

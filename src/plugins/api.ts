@@ -2,6 +2,7 @@ import type { ArgSchema, EndpointDefinition, JsonValue, RestRequest, RouteOption
 import type { EventName, Listener } from '../core/events.js';
 import type { OptionsRepo } from '../store/types.js';
 import type { ModuleDefinition } from '../features/jetpack/module-types.js';
+import type { BackgroundJob } from '../jobs/job-runner.js';
 
 /** An extra field on an object type's responses (spec Part 2.6). */
 export interface FieldDefinition {
@@ -60,6 +61,8 @@ export interface SitewardApi {
   readonly log: Logger;
   /** Adds a module to the site-management plugin's catalog (jetpack-v4-reference.md §5). */
   registerModule(definition: ModuleDefinition): void;
+  /** Adds a periodic job, run on exactly one of the processes sharing the store. */
+  addJob(job: BackgroundJob): void;
 }
 
 /** A plugin module's default export. */

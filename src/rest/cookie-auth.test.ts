@@ -109,20 +109,20 @@ describe('cookie and nonce authentication (spec Part 5)', () => {
   });
 
   it('accepts a nonce from the previous 12-hour tick and refuses one two ticks old', async () => {
-    const key = app.app.services.secrets.nonceKey;
+    const key = app.app.secrets.nonceKey;
     const at = (ms: number) => createNonceService({ key, clock: () => Date.now() - ms }).create('wp_rest', admin.userId, tokenOf(admin));
     expect((await whoamiAs({ Cookie: admin.cookie, 'X-WP-Nonce': at(43_200_000) })).json).toEqual({ id: admin.userId });
     expect((await whoamiAs({ Cookie: admin.cookie, 'X-WP-Nonce': at(2 * 43_200_000 + 1000) })).status).toBe(403);
   });
 
   it('refuses a nonce for another action', async () => {
-    const key = app.app.services.secrets.nonceKey;
+    const key = app.app.secrets.nonceKey;
     const other = createNonceService({ key }).create('jetpack_activate-protect', admin.userId, tokenOf(admin));
     expect((await whoamiAs({ Cookie: admin.cookie, 'X-WP-Nonce': other })).status).toBe(403);
   });
 
   it('accepts a logged-out user’s valid user-0 nonce and sends a fresh one', async () => {
-    const nonce = createNonceService({ key: app.app.services.secrets.nonceKey }).create('wp_rest', 0, '');
+    const nonce = createNonceService({ key: app.app.secrets.nonceKey }).create('wp_rest', 0, '');
     const res = await whoamiAs({ 'X-WP-Nonce': nonce });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ id: 0 });
@@ -161,7 +161,7 @@ describe('cookie and nonce authentication (spec Part 5)', () => {
 describe('application passwords (spec Part 5 rule 7)', () => {
   let password: string;
   beforeAll(async () => {
-    const created = await app.app.services.authenticator.appPasswords.create(admin.login, 'test client');
+    const created = await app.app.authenticator.appPasswords.create(admin.login, 'test client');
     if (!created.ok) throw new Error(created.message);
     password = created.password;
   });
@@ -208,10 +208,10 @@ describe('application passwords (spec Part 5 rule 7)', () => {
   });
 
   it('refuses a revoked application password', async () => {
-    const created = await app.app.services.authenticator.appPasswords.create(editor.login, 'short-lived');
+    const created = await app.app.authenticator.appPasswords.create(editor.login, 'short-lived');
     if (!created.ok) throw new Error(created.message);
     expect((await whoamiAs({ Authorization: basic(editor.login, created.password) })).status).toBe(200);
-    await app.app.services.authenticator.appPasswords.revoke(editor.login, created.info.uuid);
+    await app.app.authenticator.appPasswords.revoke(editor.login, created.info.uuid);
     expect((await whoamiAs({ Authorization: basic(editor.login, created.password) })).status).toBe(401);
   });
 });

@@ -26,6 +26,8 @@ export interface IncomingRestRequest {
   /** The raw body (empty for none). */
   body: Buffer | string;
   origin: RequestOrigin;
+  /** The client's address ('' when unknown). */
+  clientIp?: string;
 }
 
 /** What the HTTP adapter writes back. `body` is null for HEAD. */
@@ -206,7 +208,7 @@ export class RestServer {
     // Awaited only when it is a promise (multipart): every await costs a microtask turn.
     const body = decoded instanceof Promise ? await decoded : decoded;
     const auth = this.options.authenticator;
-    const identity = await auth.identify(incoming.headers);
+    const identity = await auth.identify(incoming.headers, incoming.clientIp);
     const loggedIn = identity.kind === 'cookie' || identity.kind === 'other';
     const checked = this.cookieCheck(identity, incoming, body.form, extraHeaders);
     if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn };

@@ -122,7 +122,8 @@ export type Identity =
  * `headers` have lower-case names.
  */
 export interface Authenticator {
-  identify(headers: Readonly<Record<string, string>>): Identity | Promise<Identity>;
+  /** `clientIp`: the client's address, for hooks around password checks (Basic credentials). */
+  identify(headers: Readonly<Record<string, string>>, clientIp?: string): Identity | Promise<Identity>;
   /** 1 (current tick), 2 (previous tick) or false. `identity` is cookie or anonymous. */
   verifyNonce(nonce: string, action: string, identity: Identity): 1 | 2 | false;
   createNonce(action: string, identity: Identity): string;

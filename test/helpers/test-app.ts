@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PluginRegister } from '../../src/plugins/api.js';
-import { createApp, type App } from '../../src/app.js';
+import { request as httpRequest } from 'node:http';
+import { createApp, type App } from '../../src/compose.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { Store } from '../../src/store/types.js';
+import type { Feature } from '../../src/features/contract.js';
 
 export interface TestRequest {
   method?: string;
@@ -52,13 +54,15 @@ export interface TestAppOptions {
   plugins?: PluginRegister[];
   /** Reuse a data directory (e.g. to test a restart); it is then not deleted on close. */
   dataDir?: string;
+  /** Features instead of the built-in list. */
+  features?: readonly Feature[];
 }
 
 let counter = 0;
 
 /**
  * Starts a real Siteward instance in-process (fresh SQLite data directory, or the PostgreSQL
- * database in SITEWARD_DATABASE_URL when given) and talks to it through Fastify's inject.
+ * database in SITEWARD_DATABASE_URL when given) and talks to it over a real socket on 127.0.0.1.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDir = options.dataDir === undefined;
@@ -77,12 +81,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   let app: App;
   try {
-    app = await createApp(config, { logger: false, cwd: dataDir, plugins: options.plugins, onWarning: (w) => warnings.push(w) });
+    app = await createApp(config, { logger: false, cwd: dataDir, plugins: options.plugins, features: options.features, onWarning: (w) => warnings.push(w) });
+    await app.http.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
 
+  const port = (app.http.server.address() as { port: number }).port;
   const request = async (req: TestRequest): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...req.headers };
     let payload: string | Buffer | undefined;
@@ -93,7 +99,21 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
       }
     }
-    const res = await app.http.inject({ method: (req.method ?? 'GET') as 'GET', url: req.path, headers, payload });
+    // GET and DELETE bodies are sent unframed by node:http unless their length is given.
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length' || h.toLowerCase() === 'transfer-encoding')) {
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    // Over a real socket through the production request path (node:http → REST handler or Fastify).
+    const res = await new Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+      const out = httpRequest({ host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.path, headers, agent: false }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      });
+      out.on('error', reject);
+      out.end(payload);
+    });
     let json: unknown;
     try {
       json = res.body === '' ? undefined : JSON.parse(res.body);
@@ -108,7 +128,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const loginAs = async (role: string, opts: { login?: string; remember?: boolean } = {}): Promise<LoggedIn> => {
     const login = opts.login ?? `${role}${++counter}`;
     const password = `pw-${login}-secret`;
-    const created = await app.services.users.create({ login, email: `${login}@example.org`, role, password });
+    const created = await app.users.create({ login, email: `${login}@example.org`, role, password });
     if (!created.ok) throw new Error(`user creation failed: ${created.error.message}`);
     const user = created.value.user;
     const res = await request({ method: 'POST', path: '/login', body: { username: login, password, remember: opts.remember ?? false } });
@@ -121,7 +141,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
   return {
     app,
-    store: app.services.store,
+    store: app.store,
     warnings,
     request,
     loginAs,

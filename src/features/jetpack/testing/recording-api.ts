@@ -31,6 +31,7 @@ export function recordingApi(events: EventBus, options: OptionsRepo): { api: Sit
     site: { homeUrl: 'http://example.org', restPrefix: 'wp-json', permalinks: 'pretty' },
     log: { info: noop, warn: noop, error: noop, debug: noop },
     registerModule: noop,
+    addJob: noop,
   };
   return { api, routes };
 }

@@ -1,0 +1,179 @@
+/**
+ * The composition root: every part of a running Siteward process is built here, in order,
+ * each from the ones before it: config → store → auth → REST layer → features → HTTP.
+ * See docs/architecture.md for the picture; src/features/index.ts says who serves which path.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger as PinoLogger } from 'pino';
+import { createAuthenticator, type SitewardAuthenticator } from './auth/authenticator.js';
+import { PasswordGuards } from './auth/password-guards.js';
+import { loadSecrets, type Secrets } from './auth/secrets.js';
+import { createUserService, type UserService } from './auth/user-service.js';
+import type { Config } from './config/config.js';
+import { EventBus } from './core/events.js';
+import type { AssetDirectory, CliCommand, Feature, FeatureContext, FeatureServices, PageDefinition } from './features/contract.js';
+import { builtInFeatures } from './features/index.js';
+import { authPagesDeps } from './http/auth-pages-deps.js';
+import { buildHttpServer } from './http/server.js';
+import { JobRunner } from './jobs/job-runner.js';
+import type { Logger, PluginRegister } from './plugins/api.js';
+import { createPluginApi, silentLogger } from './plugins/plugin-api.js';
+import { loadPlugin, runPlugin } from './plugins/plugin-loader.js';
+import { FieldRegistry } from './rest/field-registry.js';
+import { RestServer, type SiteSummary } from './rest/rest-server.js';
+import { createRestUrlBuilder, type RestUrlBuilder } from './rest/rest-url.js';
+import { openStore } from './store/index.js';
+import type { Store } from './store/types.js';
+
+/** A running Siteward instance (one process). */
+export interface App {
+  readonly config: Config;
+  readonly store: Store;
+  readonly secrets: Secrets;
+  readonly authenticator: SitewardAuthenticator;
+  readonly users: UserService;
+  readonly rest: RestServer;
+  readonly restUrl: RestUrlBuilder;
+  readonly fields: FieldRegistry;
+  readonly events: EventBus;
+  readonly jobs: JobRunner;
+  /** CLI subcommands declared by features. */
+  readonly commands: readonly CliCommand[];
+  readonly http: FastifyInstance;
+  readonly log: PinoLogger | Logger;
+  /** Closes the HTTP server (finishing in-flight requests), stops the jobs and closes the store. */
+  close(): Promise<void>;
+}
+
+export interface CreateAppOptions {
+  logger: PinoLogger | false;
+  /** Working directory for relative plugin paths. */
+  cwd?: string;
+  /** Plugins given in code (tests, embedding), registered after the configured ones. */
+  plugins?: readonly PluginRegister[];
+  /** Features instead of the built-in list (tests, embedding). */
+  features?: readonly Feature[];
+  /** Receives developer warnings (`_doing_it_wrong`) in addition to the log. */
+  onWarning?: (message: string) => void;
+  /** Milliseconds since the epoch (default Date.now). */
+  clock?: () => number;
+  /** Start the background-job runner (default true; the CLI and some tests do not). */
+  startJobs?: boolean;
+}
+
+function str(v: unknown, fallback: string): string {
+  return typeof v === 'string' ? v : fallback;
+}
+
+/** Opens the configured store with the tables the features declare (every opener must pass them all). */
+export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures): Promise<Store> {
+  const migrations = Object.assign({}, ...features.map((f) => f.migrations ?? {}));
+  const seed = { blogname: config.siteName, blogdescription: config.siteDescription, timezone_string: config.timezone, WPLANG: config.locale === 'en_US' ? '' : config.locale };
+  return openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl ?? undefined, seed, migrations });
+}
+
+/** Builds a Siteward instance from its configuration. */
+export async function createApp(config: Config, options: CreateAppOptions): Promise<App> {
+  const log: PinoLogger | Logger = options.logger === false ? silentLogger : options.logger;
+  const clock = options.clock ?? Date.now;
+  const features = options.features ?? builtInFeatures;
+
+  const store = await openConfiguredStore(config, features);
+  try {
+    // Authentication.
+    const secrets = await loadSecrets({ dataDir: config.dataDir });
+    const urlDevMode = !new URL(config.homeUrl).hostname.includes('.');
+    const devMode = () => ({ constant: config.offline, url: urlDevMode });
+    const guards = new PasswordGuards();
+    const authenticator = createAuthenticator({ store, secrets, devMode: () => config.offline || urlDevMode, guards });
+    const users = createUserService(store, { onUserChanged: (id) => authenticator.forgetUser(id) });
+
+    // The REST layer.
+    const warn = (message: string, detail?: unknown) => {
+      options.onWarning?.(message);
+      if (detail !== undefined) log.error({ err: detail }, message);
+      else log.warn(message);
+    };
+    const restUrl = createRestUrlBuilder(config);
+    const siteSummary = async (): Promise<SiteSummary> => {
+      const o = await store.options.getMany(['blogname', 'blogdescription']);
+      return { name: str(o.get('blogname'), config.siteName), description: str(o.get('blogdescription'), ''), url: config.homeUrl, home: config.homeUrl };
+    };
+    const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn });
+    const fields = new FieldRegistry();
+    const events = new EventBus((event, error) => log.error({ err: error, event }, 'event listener failed'));
+    const jobs = new JobRunner({ leases: store.leases, log, clock });
+
+    // Features, then third-party plugins, each declaring what it contributes.
+    const pages: PageDefinition[] = [];
+    const assets: AssetDirectory[] = [];
+    const headTags: (() => Promise<readonly string[]>)[] = [];
+    const commands: CliCommand[] = [];
+    const provided = new Map<keyof FeatureServices, unknown>();
+    const registerModule: Parameters<typeof createPluginApi>[1]['registerModule'] = (def) => {
+      const jetpack = provided.get('jetpack') as FeatureServices['jetpack'] | undefined;
+      if (!jetpack) throw new Error('registerModule: the site-management plugin is not loaded');
+      jetpack.registerModule(def);
+    };
+    const apiDeps = { config, rest, fields, restUrl, events, options: store.options, jobs, logger: options.logger, registerModule };
+    for (const feature of features) {
+      const ctx: FeatureContext = {
+        config, store, log, events, clock, fields,
+        api: createPluginApi(feature.name, apiDeps),
+        auth: { authenticator, users },
+        site: { homeUrl: config.homeUrl, devMode },
+        addPage: (page) => void pages.push(page),
+        addAssets: (dir) => void assets.push(dir),
+        addJob: (job) => jobs.add(job),
+        addPasswordGuard: (guard) => guards.add(guard),
+        addHeadTags: (source) => void headTags.push(source),
+        addCommand: (command) => void commands.push(command),
+        provide: (key, value) => {
+          if (provided.has(key)) throw new Error(`feature ${feature.name}: "${key}" is already provided`);
+          provided.set(key, value);
+        },
+        need: (key) => {
+          if (!provided.has(key)) throw new Error(`feature ${feature.name} needs "${key}", which no earlier feature provides`);
+          return provided.get(key) as FeatureServices[typeof key];
+        },
+      };
+      await feature.register(ctx);
+    }
+    const cwd = options.cwd ?? process.cwd();
+    for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), createPluginApi(entry, apiDeps));
+    for (const [i, register] of (options.plugins ?? []).entries()) {
+      const name = register.name || `inline-${i}`;
+      await runPlugin(name, register, createPluginApi(name, apiDeps));
+    }
+
+    // HTTP.
+    const http = await buildHttpServer({
+      config,
+      rest,
+      restUrl,
+      logger: options.logger,
+      homeHead: async () => {
+        const site = await siteSummary();
+        const tags = (await Promise.all(headTags.map((source) => source()))).flat();
+        return { name: site.name, description: site.description, headTags: tags };
+      },
+      authPages: authPagesDeps(config.homeUrl, store, authenticator),
+      pages,
+      assets,
+      identify: async (headers, ip) => authenticator.identify(headers, ip),
+    });
+    if (options.startJobs !== false) jobs.start();
+
+    return {
+      config, store, secrets, authenticator, users, rest, restUrl, fields, events, jobs, commands, http, log,
+      async close() {
+        await http.close();
+        await jobs.stop().catch((error: unknown) => log.warn({ err: error }, 'could not release the background-job lease'));
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

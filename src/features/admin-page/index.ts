@@ -1,0 +1,27 @@
+/**
+ * The admin page (`/admin/`): an HTML shell carrying `window.Initial_State` (spec Part 5 rule 3;
+ * jetpack-v4-reference.md §11), for logged-in users only. It drives the public REST API.
+ */
+import { htmlPage, redirect, type Feature } from '../contract.js';
+import { adminPage } from './admin-page-html.js';
+
+export const adminPageFeature: Feature = {
+  name: 'admin-page',
+  register(ctx) {
+    const jetpack = ctx.need('jetpack');
+    const { authenticator } = ctx.auth;
+    ctx.addPage({ method: 'GET', path: '/admin', handle: async () => redirect('/admin/', 301) });
+    ctx.addPage({
+      method: 'GET',
+      path: '/admin/',
+      async handle(req) {
+        const identity = await req.identity();
+        if (identity.kind !== 'cookie') return redirect(`/login?redirect_to=${encodeURIComponent('/admin/')}`);
+        const nonce = authenticator.createNonce('wp_rest', identity);
+        const state = await jetpack.initialState({ user: identity.principal, nonce });
+        const body = adminPage({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: identity.principal.login });
+        return htmlPage(200, body, { 'X-Frame-Options': 'SAMEORIGIN' });
+      },
+    });
+  },
+};

@@ -1,0 +1,33 @@
+/**
+ * The built-in features, in registration order, and who serves which path. This is the one
+ * place to look for "what answers this URL".
+ *
+ * | path | served by |
+ * |---|---|
+ * | `/wp-json/…`, `/index.php/wp-json/…`, `?rest_route=…` | the REST layer (src/rest) through the HTTP adapter (src/http/rest-handler.ts) |
+ * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes) |
+ * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
+ * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
+ * | `/admin`, `/admin/` | `admin-page` |
+ * | routes of third-party plugins | the plugins listed in `SITEWARD_PLUGINS` (src/plugins) |
+ *
+ * Seams for what comes next, each a folder here registered in this list: the OpenID Connect
+ * client replaces `connection`'s "never connected" answer; `protect` adds a password guard,
+ * `monitor` and `backups` add jobs, `stats` and `updates` add routes through the plugin API,
+ * and the admin page's built assets come through `ctx.addAssets`.
+ */
+import { adminPageFeature } from './admin-page/index.js';
+import { connectionFeature } from './connection/index.js';
+import type { Feature } from './contract.js';
+import { jetpackFeature } from './jetpack/feature.js';
+import { usersFeature } from './users/index.js';
+import { verificationFeature } from './verification/index.js';
+
+/** Order matters only where a feature `need`s what an earlier one `provide`s. */
+export const builtInFeatures: readonly Feature[] = [
+  usersFeature,
+  connectionFeature, // provides 'connection'
+  jetpackFeature, // needs 'connection'; provides 'jetpack'
+  verificationFeature,
+  adminPageFeature, // needs 'jetpack'
+];

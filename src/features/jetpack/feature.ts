@@ -1,0 +1,45 @@
+/**
+ * The built-in `jetpack/v4` plugin as a feature: its routes go through the same plugin API
+ * third parties use, and it offers other features its module registrar and `Initial_State`.
+ */
+import { createRequire } from 'node:module';
+import type { Feature } from '../contract.js';
+import { registerSiteManagementPlugin, type SiteManagementPlugin } from './index.js';
+import type { PluginContext } from './context.js';
+
+declare module '../contract.js' {
+  interface FeatureServices {
+    jetpack: Pick<SiteManagementPlugin, 'registerModule' | 'initialState' | 'catalog'>;
+  }
+}
+
+const VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+
+export const jetpackFeature: Feature = {
+  name: 'jetpack',
+  register(ctx) {
+    const connection = ctx.need('connection');
+    const { authenticator } = ctx.auth;
+    const homeUrl = ctx.config.homeUrl;
+    const restRoot = ctx.api.restUrl('/');
+    const pluginContext: PluginContext = {
+      store: ctx.store,
+      events: ctx.events,
+      site: {
+        homeUrl: () => homeUrl,
+        adminUrl: () => `${homeUrl}/admin/`,
+        restRoot: () => restRoot,
+        devMode: () => {
+          // Built field by field: a spread here made V8 create a new hidden class on every call.
+          const mode = ctx.site.devMode();
+          return { constant: mode.constant, url: mode.url, filter: false };
+        },
+        isConnected: () => connection.isConnected(),
+        version: VERSION,
+      },
+      createNonce: (action, user) => authenticator.nonces.create(action, user.id, ''),
+      fields: ctx.fields,
+    };
+    ctx.provide('jetpack', registerSiteManagementPlugin(ctx.api, pluginContext));
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * Users, sessions and application passwords as a feature: the hourly purge of expired
+ * sessions, and the `siteward user …` and `siteward app-password …` commands.
+ */
+import { runAppPasswordCommand } from '../../cli/app-password-commands.js';
+import { runUserCommand } from '../../cli/user-commands.js';
+import type { Feature } from '../contract.js';
+
+export const usersFeature: Feature = {
+  name: 'users',
+  register(ctx) {
+    ctx.addJob({ name: 'purge-expired-sessions', everyMs: 3_600_000, run: () => ctx.auth.authenticator.sessions.purgeExpired() });
+    const store = ctx.store;
+    ctx.addCommand({
+      name: 'user',
+      usage: [
+        'user create <login> --email <e> --role <role> [--password <p> | --password-stdin]',
+        'user list',
+        'user set-password <login> [--password <p> | --password-stdin]',
+        'user delete <login>',
+      ],
+      run: (args, io) => runUserCommand(args, { store, ...io }),
+    });
+    ctx.addCommand({
+      name: 'app-password',
+      usage: ['app-password create <login> <name>      Prints a new application password once', 'app-password list <login>', 'app-password revoke <login> <uuid>'],
+      run: (args, io) => runAppPasswordCommand(args, { store, ...io }),
+    });
+  },
+};

@@ -1,0 +1,95 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AssetDirectory, PageDefinition, PageRequest } from '../features/contract.js';
+import { parsePhpQuery } from '../rest/php-query.js';
+import { mediaType } from '../rest/request-body.js';
+import type { Identity } from '../rest/types.js';
+import type { PageHelpers } from './server.js';
+import { flatHeaders } from './request-origin.js';
+
+/** A form or JSON page body as an object ({} when none or unreadable). */
+export function pageBody(req: FastifyRequest): Record<string, unknown> {
+  const raw = req.body instanceof Buffer ? req.body.toString('utf8') : typeof req.body === 'string' ? req.body : '';
+  if (mediaType(req.headers['content-type']) === 'application/json') {
+    try {
+      const parsed: unknown = JSON.parse(raw || '{}');
+      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  return parsePhpQuery(raw);
+}
+
+function pageRequest(req: FastifyRequest, helpers: PageHelpers, identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>): PageRequest {
+  const q = req.url.indexOf('?');
+  const headers = flatHeaders(req.headers);
+  return {
+    method: req.method,
+    path: q === -1 ? req.url : req.url.slice(0, q),
+    query: q === -1 ? {} : parsePhpQuery(req.url.slice(q + 1)),
+    headers,
+    body: req.method === 'POST' ? pageBody(req) : {},
+    ip: req.ip,
+    origin: helpers.origin(req),
+    restRoot: helpers.restRoot(req),
+    identity: () => identify(headers, req.ip),
+  };
+}
+
+/** Serves the features' pages on Fastify. */
+export function mountPages(
+  app: FastifyInstance,
+  pages: readonly PageDefinition[],
+  helpers: PageHelpers,
+  identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>,
+): void {
+  for (const page of pages) {
+    app.route({
+      method: page.method,
+      url: page.path,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const answer = await page.handle(pageRequest(req, helpers, identify));
+        reply.code(answer.status);
+        if (answer.headers) reply.headers(answer.headers);
+        return reply.send(answer.body ?? '');
+      },
+    });
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=UTF-8',
+  '.mjs': 'text/javascript; charset=UTF-8',
+  '.css': 'text/css; charset=UTF-8',
+  '.html': 'text/html; charset=UTF-8',
+  '.json': 'application/json; charset=UTF-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=UTF-8',
+};
+
+/** Serves the features' static asset directories; a path outside the directory is a 404. */
+export function mountAssets(app: FastifyInstance, directories: readonly AssetDirectory[]): void {
+  for (const assets of directories) {
+    const root = path.resolve(assets.dir);
+    app.get(`${assets.urlPrefix}*`, async (req, reply) => {
+      const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+      const file = path.resolve(root, rel);
+      if (!file.startsWith(root + path.sep)) return reply.callNotFound();
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile()) return reply.callNotFound();
+      return reply
+        .code(200)
+        .header('Content-Type', CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream')
+        .header('Content-Length', String(info.size))
+        .header('Cache-Control', assets.cacheControl ?? 'public, max-age=3600')
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(createReadStream(file));
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { Logger as PinoLogger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { EventBus } from '../core/events.js';
+import type { ModuleDefinition } from '../features/jetpack/module-types.js';
+import type { JobRunner } from '../jobs/job-runner.js';
+import { deprecatedArgument, deprecatedFunction } from '../rest/deprecation.js';
+import type { FieldRegistry } from '../rest/field-registry.js';
+import type { RestServer } from '../rest/rest-server.js';
+import type { RestUrlBuilder } from '../rest/rest-url.js';
+import type { OptionsRepo } from '../store/types.js';
+import type { Logger, SitewardApi } from './api.js';
+
+export interface PluginApiDeps {
+  config: Config;
+  rest: RestServer;
+  fields: FieldRegistry;
+  restUrl: RestUrlBuilder;
+  events: EventBus;
+  options: OptionsRepo;
+  jobs: JobRunner;
+  logger: PinoLogger | false;
+  /** Adds a module to the jetpack/v4 catalog; throws when that feature is not loaded. */
+  registerModule(definition: ModuleDefinition): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {}, debug() {} };
+
+/** The plugin API one plugin (or built-in feature) gets; `name` labels its log lines. */
+export function createPluginApi(name: string, deps: PluginApiDeps): SitewardApi {
+  const { config } = deps;
+  return {
+    registerRoute: (ns, route, def, override) => deps.rest.registerRoute(ns, route, def, override),
+    registerField: (type, attribute, def) => deps.fields.register(type, attribute, def),
+    deprecatedFunction,
+    deprecatedArgument,
+    restUrl: (path) => deps.restUrl(path),
+    on: (event, listener) => deps.events.on(event, listener),
+    options: deps.options,
+    site: { homeUrl: config.homeUrl, restPrefix: config.restPrefix, permalinks: config.permalinks },
+    log: deps.logger === false ? silentLogger : deps.logger.child({ plugin: name }),
+    registerModule: (def) => deps.registerModule(def),
+    addJob: (job) => deps.jobs.add(job),
+  };
+}
