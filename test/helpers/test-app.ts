@@ -56,6 +56,10 @@ export interface TestAppOptions {
   dataDir?: string;
   /** Features instead of the built-in list. */
   features?: readonly Feature[];
+  /** Milliseconds since the epoch, for the app's jobs and features. */
+  clock?: () => number;
+  /** Start the background-job runner (default true); false lets a test call `app.jobs.tick()` itself. */
+  startJobs?: boolean;
 }
 
 let counter = 0;
@@ -81,7 +85,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   let app: App;
   try {
-    app = await createApp(config, { logger: false, cwd: dataDir, plugins: options.plugins, features: options.features, onWarning: (w) => warnings.push(w) });
+    app = await createApp(config, { logger: false, cwd: dataDir, plugins: options.plugins, features: options.features, clock: options.clock, startJobs: options.startJobs, onWarning: (w) => warnings.push(w) });
     await app.http.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
