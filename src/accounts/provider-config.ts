@@ -52,7 +52,8 @@ export function providerConfiguration({ db, clock, keys, accounts }: ProviderCon
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: keys.initialAccessToken },
       revocation: { enabled: true },
-      introspection: { enabled: true },
+      // A client may introspect only its own tokens (the default lets confidential clients see any).
+      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       // On by default; a `resource` parameter would turn access tokens into JWTs unusable at userinfo.
       resourceIndicators: { enabled: false },
