@@ -35,6 +35,8 @@ export interface AccountsService {
   /** Bearer token for dynamic client registration at `<issuer>/reg`. */
   readonly initialAccessToken: string;
   readonly port: number;
+  /** The SQLite file given in the options. */
+  readonly dataFile: string;
   addUser(account: NewAccount): Promise<AddAccountResult>;
   listUsers(): Account[];
   /** Adds the accounts of a JSON file `[{login, email, name, password}]`; existing logins are skipped. */
@@ -113,6 +115,7 @@ export async function createAccountsService(options: AccountsServiceOptions): Pr
       issuer,
       initialAccessToken: keys.initialAccessToken,
       port,
+      dataFile: options.dataFile,
       addUser: (account) => accounts.add(account),
       listUsers: () => accounts.list(),
       importUsers: (file) => accounts.importJson(file),

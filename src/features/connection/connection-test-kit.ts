@@ -28,7 +28,7 @@ export interface Site {
   clock: { now: number; advance(ms: number): void };
 }
 
-export function makeSite(config: Partial<ConnectionConfig> & { issuer: string }, vault = new MemoryVault(), master = randomBytes(32)): Site {
+export function makeSite(config: Partial<ConnectionConfig> & { issuer: string }, vault = new MemoryVault(), master: Buffer = randomBytes(32)): Site {
   const clock = {
     now: Date.now(),
     advance(ms: number) {
