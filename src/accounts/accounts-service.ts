@@ -69,14 +69,8 @@ export async function createAccountsService(options: AccountsServiceOptions): Pr
     const keys = loadOrCreateProviderKeys(db, options.initialAccessToken);
     const accounts = new AccountStore(db, clock);
 
-    let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-    const server = createServer((req, res) => {
-      if (handler === undefined) {
-        res.writeHead(503).end();
-        return;
-      }
-      handler(req, res);
-    });
+    // The request listener is attached once the provider exists (it needs the bound port).
+    const server = createServer();
     // The issuer must carry the real port, so bind first and build the provider afterwards.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -99,7 +93,7 @@ export async function createAccountsService(options: AccountsServiceOptions): Pr
       csrfKey: Buffer.from(hkdfSync('sha256', keys.cookieKeys[0] ?? '', 'siteward accounts', 'csrf', 32)),
       origin: new URL(issuer).origin,
     };
-    handler = (req, res) => {
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       handleInteraction(deps, req, res)
         .then((handled) => {
           if (!handled) void callback(req, res);
@@ -108,7 +102,7 @@ export async function createAccountsService(options: AccountsServiceOptions): Pr
           onError(error instanceof Error ? error : new Error(String(error)));
           if (!res.headersSent) res.writeHead(500).end();
         });
-    };
+    });
 
     let closed = false;
     return {

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
-import { formOf, TestBrowser } from '../../accounts/test-browser.js';
+import { formOf, loginAndConsent, TestBrowser } from '../../accounts/test-browser.js';
 import { ANN, browserLogin, makeSite, REDIRECT, startProvider, type Site } from './connection-test-kit.js';
 import { TokenSealer } from './connection-vault.js';
 
@@ -59,7 +59,6 @@ describe('connecting a site to the account service', () => {
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('Unknown login or incorrect password');
 
-    const { loginAndConsent } = await import('../../accounts/test-browser.js');
     const callbackUrl = await loginAndConsent(browser, start.url, ANN, REDIRECT);
     const done = await site.connection.completeAuthorization({ callbackUrl, sessionKey: 'session-2', userId: 1 });
     if (!done.ok) throw new Error(done.error.message);
