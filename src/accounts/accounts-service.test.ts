@@ -1,0 +1,136 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountsService, type AccountsService } from './accounts-service.js';
+import { formOf, loginAndConsent, TestBrowser } from './test-browser.js';
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+async function register(service: AccountsService): Promise<oidc.Configuration> {
+  return oidc.dynamicClientRegistration(
+    new URL(service.issuer),
+    { redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic' },
+    oidc.ClientSecretBasic(),
+    { execute: [oidc.allowInsecureRequests], initialAccessToken: service.initialAccessToken },
+  );
+}
+
+async function authorizationUrl(client: oidc.Configuration, verifier: string): Promise<string> {
+  return oidc.buildAuthorizationUrl(client, {
+    redirect_uri: REDIRECT,
+    scope: 'openid profile email offline_access',
+    prompt: 'consent',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state: 'st',
+    nonce: 'nc',
+  }).href;
+}
+
+describe('the account service', () => {
+  let dir: string;
+  let service: AccountsService;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'siteward-accounts-'));
+    service = await createAccountsService({ dataFile: join(dir, 'accounts.sqlite') });
+    const added = await service.addUser({ login: 'ann', email: 'ann@example.com', name: 'Ann <A>', password: 'correct horse' });
+    expect(added.ok).toBe(true);
+  });
+  afterAll(async () => {
+    await service.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('listens on 127.0.0.1 and keeps its data file private (0600)', async () => {
+    expect(service.issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await stat(join(dir, 'accounts.sqlite'))).mode & 0o777).toBe(0o600);
+    const discovery = (await (await fetch(`${service.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(discovery.issuer).toBe(service.issuer);
+    expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
+    expect(discovery.revocation_endpoint).toBeTypeOf('string');
+    expect(discovery.introspection_endpoint).toBeTypeOf('string');
+    expect(discovery.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline_access', 'profile', 'email']));
+  });
+
+  it('refuses registration without the initial access token (400) or with a wrong one (401)', async () => {
+    const attempt = (headers: Record<string, string>) =>
+      fetch(`${service.issuer}/reg`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+      });
+    const missing = await attempt({});
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ error: 'invalid_request', error_description: 'no access token provided' });
+    expect((await attempt({ authorization: 'Bearer wrong' })).status).toBe(401);
+  });
+
+  it('refuses an authorization request without PKCE', async () => {
+    const client = await register(service);
+    const url = new URL(await authorizationUrl(client, oidc.randomPKCECodeVerifier()));
+    url.searchParams.delete('code_challenge');
+    url.searchParams.delete('code_challenge_method');
+    const response = await fetch(url, { redirect: 'manual' });
+    expect(new URL(response.headers.get('location') ?? '', url).searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('answers a wrong password with 401 and an escaped page, then logs in, consents and issues a refresh token', async () => {
+    const client = await register(service);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const start = await authorizationUrl(client, verifier);
+    const browser = new TestBrowser();
+    const page = await browser.follow(await browser.get(start), start, REDIRECT);
+    const html = await page.response.text();
+    expect(page.response.status).toBe(200);
+    const form = formOf(html, '/login');
+    const target = new URL(form.action, page.url).href;
+
+    const wrong = await browser.post(target, { csrf: form.csrf, login: 'ann', password: 'wrong password' });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain('Unknown login or incorrect password');
+    const forged = await browser.post(target, { csrf: 'forged', login: 'ann', password: 'correct horse' });
+    expect(forged.status).toBe(403);
+    const crossSite = await browser.post(target, { csrf: form.csrf, login: 'ann', password: 'correct horse' }, { origin: 'http://evil.example' });
+    expect(crossSite.status).toBe(403);
+
+    const callback = await loginAndConsent(browser, start, { login: 'ann', password: 'correct horse' }, REDIRECT);
+    const tokens = await oidc.authorizationCodeGrant(client, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedState: 'st',
+      expectedNonce: 'nc',
+      idTokenExpected: true,
+    });
+    expect(tokens.refresh_token).toBeTypeOf('string');
+    const sub = tokens.claims()?.sub ?? '';
+    const info = await oidc.fetchUserInfo(client, tokens.access_token, sub);
+    expect(info).toMatchObject({ preferred_username: 'ann', name: 'Ann <A>', email: 'ann@example.com', email_verified: false });
+    expect(info.picture).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}$/);
+  });
+
+  it('answers the abort route with access_denied', async () => {
+    const client = await register(service);
+    const start = await authorizationUrl(client, oidc.randomPKCECodeVerifier());
+    const browser = new TestBrowser();
+    const page = await browser.follow(await browser.get(start), start, REDIRECT);
+    const form = formOf(await page.response.text(), '/abort');
+    const target = new URL(form.action, page.url).href;
+    const done = await browser.follow(await browser.post(target, { csrf: form.csrf }), target, REDIRECT);
+    expect(new URL(done.url).searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('imports users from a JSON file and skips existing logins', async () => {
+    const file = join(dir, 'users.json');
+    await writeFile(file, JSON.stringify([
+      { login: 'ann', email: 'ann@example.com', name: 'Ann', password: 'correct horse' },
+      { login: 'bob', email: 'bob@example.com', name: 'Bob', password: 'battery staple' },
+    ]));
+    expect(await service.importUsers(file)).toEqual({ added: 1, skipped: 1 });
+    expect(service.listUsers().map((u) => u.login)).toEqual(['ann', 'bob']);
+  });
+
+  it('refuses a non-loopback address to listen on', async () => {
+    await expect(createAccountsService({ dataFile: join(dir, 'x.sqlite'), host: '0.0.0.0' })).rejects.toThrow(/loopback/);
+  });
+});

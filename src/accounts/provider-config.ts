@@ -1,0 +1,76 @@
+import type { Configuration } from 'oidc-provider';
+import type { Clock } from '../auth/clock.js';
+import { accountClaims, type AccountStore } from './account-store.js';
+import type { AccountsDb } from './accounts-db.js';
+import { messagePage } from './interaction-pages.js';
+import type { ProviderKeys } from './provider-keys.js';
+import { sqliteAdapterFactory } from './sqlite-adapter.js';
+
+/** Lifetimes in seconds, all explicit (oidc-provider warns about each default it has to use). */
+export const TTL = {
+  AccessToken: 60 * 60,
+  AuthorizationCode: 60,
+  BackchannelAuthenticationRequest: 10 * 60,
+  ClientCredentials: 10 * 60,
+  DeviceCode: 10 * 60,
+  IdToken: 60 * 60,
+  Interaction: 10 * 60,
+  RefreshToken: 14 * 24 * 60 * 60,
+  Session: 24 * 60 * 60,
+  Grant: 14 * 24 * 60 * 60,
+} as const;
+
+export interface ProviderConfigInput {
+  db: AccountsDb;
+  clock: Clock;
+  keys: ProviderKeys;
+  accounts: AccountStore;
+}
+
+/**
+ * oidc-provider 8 configuration of the dev account service; see docs/spec/oidc-notes.md for why
+ * each setting is what it is.
+ */
+export function providerConfiguration({ db, clock, keys, accounts }: ProviderConfigInput): Configuration {
+  return {
+    adapter: sqliteAdapterFactory(db, clock),
+    jwks: { keys: keys.jwks },
+    cookies: { keys: keys.cookieKeys },
+    findAccount: (_ctx, sub) => {
+      const account = accounts.findById(sub);
+      return account === undefined ? undefined : { accountId: account.id, claims: () => accountClaims(account) };
+    },
+    claims: {
+      openid: ['sub'],
+      profile: ['preferred_username', 'name', 'picture'],
+      email: ['email', 'email_verified'],
+    },
+    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    // PKCE for confidential sites too, not only public clients (the library default).
+    pkce: { required: () => true, methods: ['S256'] },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: keys.initialAccessToken },
+      revocation: { enabled: true },
+      // A client may introspect only its own tokens (the default lets confidential clients see any).
+      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      userinfo: { enabled: true },
+      // On by default; a `resource` parameter would turn access tokens into JWTs unusable at userinfo.
+      resourceIndicators: { enabled: false },
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    // A refresh token needs the refresh_token grant, offline_access and prompt=consent (pitfall 7).
+    issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    // Confidential sites keep their refresh token until 70% of its life has passed; public clients rotate every use.
+    rotateRefreshToken: (ctx) => {
+      const { RefreshToken: token, Client: client } = ctx.oidc.entities;
+      if (token === undefined || client === undefined) return false;
+      return client.clientAuthMethod === 'none' || token.ttlPercentagePassed() >= 70;
+    },
+    ttl: { ...TTL },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = messagePage('Error', `${out.error}: ${out.error_description ?? 'the request could not be completed'}`);
+    },
+  };
+}

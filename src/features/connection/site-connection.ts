@@ -1,0 +1,348 @@
+import * as oidc from 'openid-client';
+import { systemClock, type Clock } from '../../auth/clock.js';
+import { boundedFetch } from './bounded-fetch.js';
+import { validateConnectionConfig, type ConnectionConfig, type ValidConnectionConfig } from './connection-config.js';
+import { failure, toConnectionError, type ConnectionError, type Failure, type Stage } from './connection-errors.js';
+import { ConnectionRecords, KEYS, RecordError, sha256, type LinkedUser, type Registration } from './connection-records.js';
+import { TokenSealer, type ConnectionVault } from './connection-vault.js';
+import { checkSsl, type SslCheck } from './ssl-check.js';
+import { pickUserinfo, toWpcomUser, type WpcomUser } from './wpcom-user.js';
+
+export interface SiteConnectionOptions {
+  config: ConnectionConfig;
+  vault: ConnectionVault;
+  /** At least 32 bytes; the token encryption key is derived from it (HKDF). */
+  masterSecret: Uint8Array;
+  clock?: Clock;
+  /** Cached userinfo older than this is fetched again with the refresh token; default 1 day. */
+  userinfoMaxAgeMs?: number;
+  /** For tests: the fetch under openid-client. */
+  fetch?: typeof fetch;
+}
+
+export const SCOPE = 'openid profile email offline_access';
+export const PENDING_TTL_MS = 10 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+
+export type Result<T> = ({ ok: true } & T) | Failure;
+
+/**
+ * The site's side of the connection to the central account service (openid-client 6): dynamic
+ * registration, authorization code + PKCE + state + nonce, tokens sealed in the vault, userinfo
+ * refresh, revocation. Framework-free: callers pass the browser session key and the site user id.
+ * Every call either succeeds or returns a typed error; a failed call leaves stored tokens and the
+ * registration unchanged (a presented state is consumed, though: it is single-use).
+ *
+ * @example
+ * const made = createSiteConnection({ config, vault, masterSecret });
+ * if (!made.ok) throw new Error(made.error.message);
+ * const start = await made.connection.startAuthorization({ sessionKey, userId: 1 });
+ * if (start.ok) redirectTo(start.url);
+ */
+export function createSiteConnection(options: SiteConnectionOptions): { ok: true; connection: SiteConnection } | { ok: false; error: ConnectionError } {
+  const valid = validateConnectionConfig(options.config);
+  if (!valid.ok) return valid;
+  return { ok: true, connection: new SiteConnection(valid.config, options) };
+}
+
+export class SiteConnection {
+  readonly #config: ValidConnectionConfig;
+  readonly #records: ConnectionRecords;
+  readonly #clock: Clock;
+  readonly #maxAge: number;
+  readonly #fetch: oidc.CustomFetch;
+  #client: oidc.Configuration | undefined;
+
+  constructor(config: ValidConnectionConfig, options: SiteConnectionOptions) {
+    this.#config = config;
+    this.#records = new ConnectionRecords(options.vault, new TokenSealer(options.masterSecret));
+    this.#clock = options.clock ?? systemClock;
+    this.#maxAge = options.userinfoMaxAgeMs ?? DAY_MS;
+    this.#fetch = boundedFetch(config.timeoutMs, options.fetch);
+  }
+
+  get issuer(): string {
+    return this.#config.issuer;
+  }
+
+  /** Discovery, plus dynamic registration when no client id is configured or stored. */
+  async ensureRegistered(): Promise<Result<{ clientId: string; registered: boolean }>> {
+    return this.#guard<{ clientId: string; registered: boolean }>('registration', async () => {
+      const existing = await this.#registration();
+      if (existing !== undefined) {
+        const client = await this.#oidcClient(existing);
+        return { ok: true, clientId: client.clientMetadata().client_id, registered: false };
+      }
+      const client = await oidc.dynamicClientRegistration(
+        new URL(this.#config.issuer),
+        {
+          client_name: 'Siteward site',
+          application_type: 'web',
+          redirect_uris: [this.#config.redirectUri],
+          response_types: ['code'],
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+        oidc.ClientSecretBasic(),
+        { ...this.#requestOptions(), initialAccessToken: this.#config.registrationToken },
+      );
+      const metadata = client.clientMetadata();
+      const registration: Registration = {
+        issuer: this.#config.issuer,
+        redirectUri: this.#config.redirectUri,
+        clientId: metadata.client_id,
+        clientSecret: typeof metadata.client_secret === 'string' ? metadata.client_secret : undefined,
+        registrationAccessToken: typeof metadata.registration_access_token === 'string' ? metadata.registration_access_token : undefined,
+        registrationClientUri: typeof metadata.registration_client_uri === 'string' ? metadata.registration_client_uri : undefined,
+        registeredAt: this.#clock(),
+      };
+      await this.#records.writeRegistration(registration);
+      this.#client = client;
+      return { ok: true, clientId: registration.clientId, registered: true };
+    });
+  }
+
+  /** The provider's authorization URL for this browser session and site user. */
+  async startAuthorization(input: { sessionKey: string; userId: string | number }): Promise<Result<{ url: string }>> {
+    return this.#guard('discovery', async () => {
+      const registration = await this.#registration();
+      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
+      const client = await this.#oidcClient(registration);
+      const now = this.#clock();
+      await this.#records.purgePending(now);
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      await this.#records.writePending(state, {
+        sessionHash: sha256(input.sessionKey),
+        userId: String(input.userId),
+        verifier,
+        nonce,
+        expiresAt: now + PENDING_TTL_MS,
+      });
+      // prompt=consent: without it oidc-provider drops offline_access (no refresh token). Never `resource`.
+      const url = oidc.buildAuthorizationUrl(client, {
+        redirect_uri: this.#config.redirectUri,
+        scope: SCOPE,
+        prompt: 'consent',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+      });
+      return { ok: true, url: url.href };
+    });
+  }
+
+  /** Checks the callback's state, exchanges the code, validates the ID token, fetches userinfo, stores the tokens. */
+  async completeAuthorization(input: { callbackUrl: string; sessionKey: string; userId: string | number }): Promise<Result<{ user: WpcomUser }>> {
+    const userId = String(input.userId);
+    let callback: URL;
+    try {
+      callback = new URL(this.#config.redirectUri);
+      callback.search = new URL(input.callbackUrl, this.#config.redirectUri).search;
+    } catch {
+      return failure('state_invalid', 'the callback URL is not a URL');
+    }
+    const state = callback.searchParams.get('state');
+    if (state === null || state === '') return failure('state_invalid', 'the callback has no state');
+    return this.#guard('token', async () => {
+      const pending = await this.#records.readPending(state);
+      const now = this.#clock();
+      if (pending === undefined) return failure('state_invalid', 'unknown state: this login was not started here');
+      if (pending.expiresAt <= now) return failure('state_expired', 'the login took longer than 10 minutes; start again');
+      if (pending.usedAt !== undefined) return failure('state_replayed', 'this login was already completed; start again');
+      if (pending.sessionHash !== sha256(input.sessionKey) || pending.userId !== userId) {
+        return failure('state_invalid', 'this login was started in another session');
+      }
+      const registration = await this.#registration();
+      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
+      const client = await this.#oidcClient(registration);
+      // Single use: mark before the exchange, keep the marker (without secrets) until it expires.
+      await this.#records.writePending(state, { sessionHash: pending.sessionHash, userId, expiresAt: pending.expiresAt, usedAt: now });
+
+      const tokens = await oidc.authorizationCodeGrant(client, callback, {
+        pkceCodeVerifier: pending.verifier,
+        expectedState: state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
+      });
+      const subject = tokens.claims()?.sub;
+      if (subject === undefined) return failure('id_token_invalid', 'the token response has no ID token');
+      const info = await this.#userinfo(client, tokens.access_token, subject);
+      await this.#records.writeUser(userId, {
+        issuer: this.#config.issuer,
+        subject,
+        ...this.#tokenFields(tokens, undefined),
+        userinfo: info,
+        userinfoFetchedAt: this.#clock(),
+        linkedAt: this.#clock(),
+      });
+      return { ok: true, user: toWpcomUser(info) };
+    });
+  }
+
+  /** The linked account of a site user; refreshed (refresh token, then userinfo) when the cache is older than the bound. */
+  async getUser(userId: string | number, options: { maxAgeMs?: number } = {}): Promise<Result<{ user: WpcomUser; refreshed: boolean }>> {
+    return this.#guard('refresh', async () => {
+      const linked = await this.#records.readUser(String(userId));
+      if (linked === undefined) return failure('not_linked', `site user ${userId} is not linked to an account`);
+      if (this.#clock() - linked.userinfoFetchedAt < (options.maxAgeMs ?? this.#maxAge)) {
+        return { ok: true, user: toWpcomUser(linked.userinfo), refreshed: false };
+      }
+      const registration = await this.#registration();
+      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
+      const client = await this.#oidcClient(registration);
+      let current = linked;
+      const expired = linked.accessTokenExpiresAt !== undefined && linked.accessTokenExpiresAt - 30_000 <= this.#clock();
+      if (linked.refreshToken !== undefined) {
+        const tokens = await oidc.refreshTokenGrant(client, linked.refreshToken);
+        // Stored at once: the provider may have rotated the refresh token.
+        current = { ...linked, ...this.#tokenFields(tokens, linked) };
+        await this.#records.writeUser(String(userId), current);
+      } else if (expired) {
+        return failure('not_linked', 'the access token expired and there is no refresh token; link the account again');
+      }
+      const info = await this.#userinfo(client, current.accessToken, current.subject);
+      await this.#records.writeUser(String(userId), { ...current, userinfo: info, userinfoFetchedAt: this.#clock() });
+      return { ok: true, user: toWpcomUser(info), refreshed: true };
+    });
+  }
+
+  /** Site user ids with stored tokens. */
+  linkedUsers(): Promise<string[]> {
+    return this.#records.linkedUserIds();
+  }
+
+  /** Unlink: revokes one user's tokens at the provider (best effort), then forgets them. */
+  async unlinkUser(userId: string | number): Promise<Result<{ revoked: boolean }>> {
+    const id = String(userId);
+    const linked = await this.#readUserQuietly(id);
+    if (linked === null) return failure('not_linked', `site user ${id} is not linked to an account`);
+    const revoked = linked === undefined ? false : await this.#revoke(linked);
+    await this.#records.vault.delete(`${KEYS.userPrefix}${id}`);
+    return { ok: true, revoked };
+  }
+
+  /**
+   * Disconnect: revokes every user's tokens where the provider advertises revocation, then forgets
+   * all tokens, pending logins and the registration. Forgetting happens even when the provider is
+   * unreachable; `notRevoked` counts the users whose tokens may still be live there.
+   */
+  async revokeAll(): Promise<{ ok: true; revoked: number; notRevoked: number }> {
+    let revoked = 0;
+    let notRevoked = 0;
+    for (const id of await this.#records.linkedUserIds()) {
+      const linked = await this.#readUserQuietly(id);
+      if (linked !== null && linked !== undefined && (await this.#revoke(linked))) revoked += 1;
+      else notRevoked += 1;
+      await this.#records.vault.delete(`${KEYS.userPrefix}${id}`);
+    }
+    for (const key of await this.#records.vault.keys(KEYS.pendingPrefix)) await this.#records.vault.delete(key);
+    await this.#records.vault.delete(KEYS.registration);
+    this.#client = undefined;
+    return { ok: true, revoked, notRevoked };
+  }
+
+  /** `/recheck-ssl`: can the site reach the account service over verified HTTPS? */
+  recheckSsl(): Promise<SslCheck> {
+    return checkSsl(this.#config, (url, init) => this.#fetch(String(url), { ...(init as oidc.CustomFetchOptions) }));
+  }
+
+  async #revoke(linked: LinkedUser): Promise<boolean> {
+    try {
+      const registration = await this.#registration();
+      if (registration === undefined) return false;
+      const client = await this.#oidcClient(registration);
+      if (client.serverMetadata().revocation_endpoint === undefined) return false;
+      // Revoking the refresh token ends the whole grant at oidc-provider; the access token goes too.
+      if (linked.refreshToken !== undefined) await oidc.tokenRevocation(client, linked.refreshToken, { token_type_hint: 'refresh_token' });
+      await oidc.tokenRevocation(client, linked.accessToken, { token_type_hint: 'access_token' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** undefined: record unreadable (still deletable); null: no record. */
+  async #readUserQuietly(id: string): Promise<LinkedUser | undefined | null> {
+    try {
+      return (await this.#records.readUser(id)) ?? null;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #userinfo(client: oidc.Configuration, accessToken: string, subject: string) {
+    try {
+      return pickUserinfo(await oidc.fetchUserInfo(client, accessToken, subject));
+    } catch (error) {
+      throw new StageError('userinfo', error);
+    }
+  }
+
+  #tokenFields(tokens: oidc.TokenEndpointResponse, previous: LinkedUser | undefined): Pick<LinkedUser, 'accessToken' | 'refreshToken' | 'idToken' | 'accessTokenExpiresAt'> {
+    return {
+      accessToken: tokens.access_token,
+      refreshToken: tokens.refresh_token ?? previous?.refreshToken,
+      idToken: tokens.id_token ?? previous?.idToken,
+      accessTokenExpiresAt: typeof tokens.expires_in === 'number' ? this.#clock() + tokens.expires_in * 1000 : undefined,
+    };
+  }
+
+  /** The configured client, or the stored registration when it was made for this issuer and redirect URI. */
+  async #registration(): Promise<Registration | undefined> {
+    if (this.#config.clientId !== undefined) {
+      return { issuer: this.#config.issuer, redirectUri: this.#config.redirectUri, clientId: this.#config.clientId, clientSecret: this.#config.clientSecret, registeredAt: 0 };
+    }
+    const stored = await this.#records.readRegistration();
+    if (stored === undefined || stored.issuer !== this.#config.issuer || stored.redirectUri !== this.#config.redirectUri) return undefined;
+    return stored;
+  }
+
+  async #oidcClient(registration: Registration): Promise<oidc.Configuration> {
+    if (this.#client !== undefined && this.#client.clientMetadata().client_id === registration.clientId) return this.#client;
+    try {
+      this.#client = await oidc.discovery(
+        new URL(this.#config.issuer),
+        registration.clientId,
+        registration.clientSecret === undefined ? undefined : { client_secret: registration.clientSecret },
+        registration.clientSecret === undefined ? oidc.None() : oidc.ClientSecretBasic(registration.clientSecret),
+        this.#requestOptions(),
+      );
+    } catch (error) {
+      throw new StageError('discovery', error);
+    }
+    return this.#client;
+  }
+
+  #requestOptions(): oidc.DiscoveryRequestOptions {
+    return {
+      [oidc.customFetch]: this.#fetch,
+      timeout: this.#config.timeoutMs / 1000,
+      // Plain http only for loopback issuers (validated in connection-config).
+      execute: this.#config.insecure ? [oidc.allowInsecureRequests] : [],
+    };
+  }
+
+  /** Runs an operation and turns anything thrown into a typed error. */
+  async #guard<T>(stage: Stage, run: () => Promise<Result<T>>): Promise<Result<T>> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof RecordError) return failure('storage_invalid', `stored connection data is unreadable: ${error.message}`);
+      if (error instanceof StageError) return { ok: false, error: toConnectionError(error.cause, error.stage, this.#config.issuer) };
+      return { ok: false, error: toConnectionError(error, stage, this.#config.issuer) };
+    }
+  }
+}
+
+/** Tags a library error with the step it came from. */
+class StageError extends Error {
+  constructor(
+    readonly stage: Stage,
+    cause: unknown,
+  ) {
+    super(`connection ${stage} failed`, { cause });
+  }
+}
