@@ -49,7 +49,16 @@ class Backend implements FeatureTestBackend {
       const { error } = await migrator.migrateToLatest();
       if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
     }
-    return featureDbFromKysely(db, this.name);
+    // Handles of one process share a gate, as the store's SqliteGate does (feature-db.ts).
+    return featureDbFromKysely(db, this.name, { exclusive: (fn) => this.hold(fn) });
+  }
+
+  private tail: Promise<unknown> = Promise.resolve();
+
+  private hold<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(fn, fn);
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 
   private kysely<DB>(): Kysely<DB> {
