@@ -1,0 +1,98 @@
+import type { Selectable } from 'kysely';
+import { toInt, toIntOrNull, toText } from '../../store/db-values.js';
+import type { FeatureDb } from '../db/feature-db.js';
+import type { MonitorIntervalsTable, MonitorTables } from './monitor-tables.js';
+
+/** A downtime: milliseconds since the epoch; `end` null while it lasts. */
+export interface DowntimeInterval {
+  readonly id: number;
+  readonly start: number;
+  readonly end: number | null;
+  readonly reason: string;
+}
+
+export interface MonitorRepo {
+  /** The downtime still open (the newest when several are, which should not happen), or null. */
+  openInterval(): Promise<DowntimeInterval | null>;
+  /** Opens a downtime; returns its id. */
+  startInterval(start: number, reason: string): Promise<number>;
+  closeInterval(id: number, end: number): Promise<void>;
+  /** Records a downtime that is already over. */
+  addInterval(start: number, end: number, reason: string): Promise<void>;
+  /** The downtime that started last, or null. */
+  latest(): Promise<DowntimeInterval | null>;
+  /** Downtimes that were open at some time at or after `since`, newest first. */
+  since(since: number): Promise<DowntimeInterval[]>;
+  heartbeat(): Promise<number | null>;
+  setHeartbeat(at: number): Promise<void>;
+}
+
+function toInterval(row: Selectable<MonitorIntervalsTable>): DowntimeInterval {
+  return {
+    id: toInt(row.id, 'monitor_intervals.id'),
+    start: toInt(row.started, 'monitor_intervals.started'),
+    end: toIntOrNull(row.ended, 'monitor_intervals.ended'),
+    reason: toText(row.reason, 'monitor_intervals.reason'),
+  };
+}
+
+export class KyselyMonitorRepo implements MonitorRepo {
+  constructor(private readonly db: FeatureDb<MonitorTables>) {}
+
+  async openInterval(): Promise<DowntimeInterval | null> {
+    const row = await this.db.run((db) =>
+      db.selectFrom('monitor_intervals').selectAll().where('ended', 'is', null).orderBy('started', 'desc').limit(1).executeTakeFirst(),
+    );
+    return row === undefined ? null : toInterval(row);
+  }
+
+  async startInterval(start: number, reason: string): Promise<number> {
+    const row = await this.db.run((db) =>
+      db.insertInto('monitor_intervals').values({ started: start, ended: null, reason }).returning('id').executeTakeFirstOrThrow(),
+    );
+    return toInt(row.id, 'monitor_intervals.id');
+  }
+
+  async closeInterval(id: number, end: number): Promise<void> {
+    await this.db.run((db) => db.updateTable('monitor_intervals').set({ ended: end }).where('id', '=', id).execute());
+  }
+
+  async addInterval(start: number, end: number, reason: string): Promise<void> {
+    await this.db.run((db) => db.insertInto('monitor_intervals').values({ started: start, ended: end, reason }).execute());
+  }
+
+  async latest(): Promise<DowntimeInterval | null> {
+    const row = await this.db.run((db) =>
+      db.selectFrom('monitor_intervals').selectAll().orderBy('started', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),
+    );
+    return row === undefined ? null : toInterval(row);
+  }
+
+  async since(since: number): Promise<DowntimeInterval[]> {
+    const rows = await this.db.run((db) =>
+      db
+        .selectFrom('monitor_intervals')
+        .selectAll()
+        .where((eb) => eb.or([eb('ended', 'is', null), eb('ended', '>=', since)]))
+        .orderBy('started', 'desc')
+        .orderBy('id', 'desc')
+        .execute(),
+    );
+    return rows.map(toInterval);
+  }
+
+  async heartbeat(): Promise<number | null> {
+    const row = await this.db.run((db) => db.selectFrom('monitor_heartbeat').select('at').where('id', '=', 1).executeTakeFirst());
+    return row === undefined ? null : toInt(row.at, 'monitor_heartbeat.at');
+  }
+
+  async setHeartbeat(at: number): Promise<void> {
+    await this.db.run((db) =>
+      db
+        .insertInto('monitor_heartbeat')
+        .values({ id: 1, at })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ at }))
+        .execute(),
+    );
+  }
+}

@@ -1,0 +1,225 @@
+import nodemailer from 'nodemailer';
+import { humanTimeDiff } from './human-time-diff.js';
+import type { MonitorTransition } from './uptime-checker.js';
+
+export type Channel = 'email' | 'webhook';
+
+export type DeliveryResult =
+  | { readonly ok: true; readonly channel: Channel; readonly event: MonitorTransition; readonly attempts: number }
+  | { readonly ok: false; readonly channel: Channel; readonly event: MonitorTransition; readonly attempts: number; readonly error: string };
+
+/** The minimal mail transport the notifier needs (a nodemailer transporter fits). */
+export interface MailTransport {
+  sendMail(message: { from: string; to: string[]; subject: string; text: string }): Promise<unknown>;
+  close(): void;
+}
+
+export interface NotifierOptions {
+  /** E-mail recipients; no e-mail is sent when empty or without `smtpUrl`. */
+  readonly recipients?: readonly string[];
+  /** `smtp://user:pass@host:port` or `smtps://…`. */
+  readonly smtpUrl?: string;
+  readonly from?: string;
+  /** JSON POST target for every transition. */
+  readonly webhookUrl?: string;
+  /** Shown in the subject; default the URL's host. */
+  readonly siteName?: string;
+  /** Attempts per delivery, default 5. */
+  readonly maxAttempts?: number;
+  /** Per-attempt timeout, default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Wait before attempt n + 1 (n ≥ 1); default 5 s · 2^(n−1), at most 10 min. */
+  readonly backoffMs?: (attempt: number) => number;
+  /** Injectable for tests. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Deliveries kept waiting at most; the oldest is dropped beyond it. Default 100. */
+  readonly maxQueue?: number;
+  readonly transport?: MailTransport;
+  /** Every delivery's final outcome (sent, given up or dropped). */
+  readonly onResult?: (result: DeliveryResult) => void;
+}
+
+interface Job {
+  readonly channel: Channel;
+  readonly event: MonitorTransition;
+  readonly attempt: number;
+}
+
+const defaultBackoff = (attempt: number): number => Math.min(600_000, 5000 * 2 ** (attempt - 1));
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Sends monitor transitions by e-mail and webhook from a queue: `notify` returns at once, so
+ * a slow or dead mail server never holds up the checker. Each delivery is retried with
+ * back-off, a bounded number of times, each attempt under a timeout.
+ */
+export class MonitorNotifier {
+  private readonly queue: Job[] = [];
+  private working = false;
+  private waiting = 0;
+  private closed = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly transport: MailTransport | undefined;
+  private readonly maxAttempts: number;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: NotifierOptions) {
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.transport =
+      options.transport ??
+      (options.smtpUrl !== undefined && options.smtpUrl !== ''
+        ? nodemailer.createTransport({
+            url: options.smtpUrl,
+            connectionTimeout: this.timeoutMs,
+            greetingTimeout: this.timeoutMs,
+            socketTimeout: this.timeoutMs,
+          })
+        : undefined);
+  }
+
+  /** Queues the deliveries for one transition. */
+  notify(event: MonitorTransition): void {
+    if (this.closed) return;
+    if (this.transport !== undefined && (this.options.recipients?.length ?? 0) > 0) this.enqueue({ channel: 'email', event, attempt: 1 });
+    if (this.options.webhookUrl !== undefined && this.options.webhookUrl !== '') this.enqueue({ channel: 'webhook', event, attempt: 1 });
+  }
+
+  /** Resolves when nothing is queued, being sent or waiting for a retry. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops taking transitions, waits for the queue, closes the mail transport. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.idle();
+    this.transport?.close();
+  }
+
+  private enqueue(job: Job): void {
+    const limit = this.options.maxQueue ?? 100;
+    while (this.queue.length >= limit) {
+      const dropped = this.queue.shift();
+      if (dropped) this.report({ ok: false, channel: dropped.channel, event: dropped.event, attempts: dropped.attempt - 1, error: 'queue full' });
+    }
+    this.queue.push(job);
+    if (!this.working) void this.work();
+  }
+
+  private async work(): Promise<void> {
+    this.working = true;
+    for (let job = this.queue.shift(); job !== undefined; job = this.queue.shift()) await this.attempt(job);
+    this.working = false;
+    this.settle();
+  }
+
+  private async attempt(job: Job): Promise<void> {
+    try {
+      if (job.channel === 'email') await this.sendEmail(job.event);
+      else await this.postWebhook(job.event);
+      this.report({ ok: true, channel: job.channel, event: job.event, attempts: job.attempt });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (job.attempt >= this.maxAttempts) {
+        this.report({ ok: false, channel: job.channel, event: job.event, attempts: job.attempt, error: message });
+        return;
+      }
+      // The wait happens beside the queue, so other deliveries go on meanwhile.
+      this.waiting += 1;
+      const sleep = this.options.sleep ?? defaultSleep;
+      void sleep((this.options.backoffMs ?? defaultBackoff)(job.attempt)).then(() => {
+        this.waiting -= 1;
+        this.enqueue({ ...job, attempt: job.attempt + 1 });
+      });
+    }
+  }
+
+  private async sendEmail(event: MonitorTransition): Promise<void> {
+    const transport = this.transport;
+    if (transport === undefined) throw new Error('no mail transport');
+    const { subject, text } = this.describe(event);
+    await withTimeout(
+      transport.sendMail({ from: this.options.from ?? 'siteward@localhost', to: [...(this.options.recipients ?? [])], subject, text }),
+      this.timeoutMs,
+    );
+  }
+
+  private async postWebhook(event: MonitorTransition): Promise<void> {
+    const { subject } = this.describe(event);
+    const body = {
+      event: event.kind,
+      url: event.url,
+      at: new Date(event.at).toISOString(),
+      since: new Date(event.since).toISOString(),
+      reason: event.reason,
+      ...(event.kind === 'up' ? { downtimeSeconds: event.downtimeSeconds } : {}),
+      message: subject,
+    };
+    const response = await fetch(this.options.webhookUrl ?? '', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+    await response.body?.cancel();
+    if (!response.ok) throw new Error(`webhook answered HTTP ${response.status}`);
+  }
+
+  private describe(event: MonitorTransition): { subject: string; text: string } {
+    const site = this.options.siteName ?? hostOf(event.url);
+    const at = new Date(event.at).toISOString();
+    if (event.kind === 'down') {
+      return {
+        subject: `${site} is down`,
+        text: `Siteward Monitor could not reach ${event.url} (${event.reason}) since ${new Date(event.since).toISOString()}; confirmed at ${at}.`,
+      };
+    }
+    const lasted = humanTimeDiff(0, event.downtimeSeconds);
+    return { subject: `${site} is back up`, text: `${event.url} answers again as of ${at}, after ${lasted} of downtime (${event.reason}).` };
+  }
+
+  private report(result: DeliveryResult): void {
+    try {
+      this.options.onResult?.(result);
+    } catch {
+      // A faulty listener must not stop the queue.
+    }
+  }
+
+  private isIdle(): boolean {
+    return this.queue.length === 0 && !this.working && this.waiting === 0;
+  }
+
+  private settle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

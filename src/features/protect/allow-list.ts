@@ -1,0 +1,72 @@
+import { parseClientAddress, type ClientAddress } from './client-address.js';
+
+/** One entry of `jetpack_protect_global_whitelist`; `text` is what is shown back (reference §5.4). */
+export type AllowEntry =
+  | { readonly kind: 'single'; readonly text: string; readonly address: ClientAddress }
+  | { readonly kind: 'range'; readonly text: string; readonly low: ClientAddress; readonly high: ClientAddress };
+
+/** The "extra info" of the `some_updated` error when an entry is invalid (reference §6). */
+export const INVALID_ALLOW_LIST_MESSAGE = 'One of your IP addresses was not valid.';
+
+export type AllowListResult =
+  | { readonly ok: true; readonly entries: readonly AllowEntry[] }
+  | { readonly ok: false; readonly message: typeof INVALID_ALLOW_LIST_MESSAGE };
+
+/**
+ * Parses the option value as the reference does: spaces removed, commas become line breaks,
+ * one entry per line, empty lines skipped; an entry is an IP address or `low-high`. One bad
+ * entry rejects the whole list (the option is then not updated).
+ *
+ * Kept from the reference on purpose: the ends of a range are only checked one by one, so a
+ * reversed range or one mixing IPv4 and IPv6 is accepted (a mixed one matches nothing; a
+ * reversed one matches as if written in order, see isAllowed).
+ */
+export function parseAllowList(input: string): AllowListResult {
+  const entries: AllowEntry[] = [];
+  const lines = input.replace(/ /g, '').replace(/,/g, '\n').split('\n');
+  for (const line of lines) {
+    const item = line.trim();
+    if (item === '') continue;
+    const dash = item.indexOf('-');
+    // A leading dash is no range separator (the reference tests strpos() for truthiness).
+    if (dash > 0) {
+      const parts = item.split('-');
+      const low = parseStrict(parts[0]);
+      const high = parseStrict(parts[1]);
+      if (parts.length !== 2 || low === null || high === null) return invalid();
+      entries.push({ kind: 'range', text: `${parts[0]} - ${parts[1]}`, low, high });
+    } else {
+      const address = parseStrict(item);
+      if (address === null) return invalid();
+      entries.push({ kind: 'single', text: item, address });
+    }
+  }
+  return { ok: true, entries };
+}
+
+/** The stored/shown form of a parsed list: `["192.168.1.1", "10.0.0.1 - 10.0.0.255"]`. */
+export function allowListTexts(entries: readonly AllowEntry[]): string[] {
+  return entries.map((entry) => entry.text);
+}
+
+/** Whether the client address is on the list (ranges inclusive, compared within one family). */
+export function isAllowed(address: string | ClientAddress, entries: readonly AllowEntry[]): boolean {
+  const client = typeof address === 'string' ? parseClientAddress(address) : address;
+  if (client === null) return false;
+  return entries.some((entry) => {
+    if (entry.kind === 'single') return entry.address.family === client.family && entry.address.value === client.value;
+    if (entry.low.family !== client.family || entry.high.family !== client.family) return false;
+    const [min, max] = entry.low.value <= entry.high.value ? [entry.low.value, entry.high.value] : [entry.high.value, entry.low.value];
+    return client.value >= min && client.value <= max;
+  });
+}
+
+/** PHP's FILTER_VALIDATE_IP takes no brackets; parseClientAddress alone would. */
+function parseStrict(text: string | undefined): ClientAddress | null {
+  if (text === undefined || text === '' || text.startsWith('[')) return null;
+  return parseClientAddress(text);
+}
+
+function invalid(): AllowListResult {
+  return { ok: false, message: INVALID_ALLOW_LIST_MESSAGE };
+}

@@ -1,0 +1,66 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { SqlDialect } from '../db/feature-db.js';
+
+/** Suggested migration name; it sorts after the store's `0001_initial`. */
+export const PROTECT_MIGRATION_NAME = '0101_protect';
+
+/** Creates the protect tables (see protect-tables.ts). Never edit once released: add another. */
+export function protectMigration(dialect: SqlDialect): Migration {
+  // BIGINT for milliseconds: INTEGER would overflow in PostgreSQL (SQLite integers are 64-bit anyway).
+  const millis = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('protect_keys')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('touched', millis, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('protect_keys_touched').on('protect_keys').column('touched').execute();
+
+      await db.schema
+        .createTable('protect_failures')
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', millis, (c) => c.notNull())
+        .execute();
+      // Serves the per-key window count; the purge by `at` alone scans, which is fine for a janitor.
+      await db.schema.createIndex('protect_failures_key_at').on('protect_failures').columns(['key', 'at']).execute();
+
+      await db.schema
+        .createTable('protect_blocks')
+        .$call((t) =>
+          dialect === 'postgres'
+            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
+            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
+        )
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', millis, (c) => c.notNull())
+        .addColumn('until', millis, (c) => c.notNull())
+        .addColumn('level', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('protect_blocks_key_until').on('protect_blocks').columns(['key', 'until']).execute();
+      await db.schema.createIndex('protect_blocks_key_at').on('protect_blocks').columns(['key', 'at']).execute();
+
+      await db.schema
+        .createTable('protect_events')
+        .$call((t) =>
+          dialect === 'postgres'
+            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
+            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
+        )
+        .addColumn('at', millis, (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('login', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('protect_events_kind_at').on('protect_events').columns(['kind', 'at']).execute();
+      await db.schema.createIndex('protect_events_at').on('protect_events').column('at').execute();
+
+      await db.schema
+        .createTable('protect_stats')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', millis, (c) => c.notNull())
+        .execute();
+      await sql`INSERT INTO protect_stats (name, value) VALUES ('blocked_attempts', 0)`.execute(db);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { AllowEntry } from './allow-list.js';
+import { isAllowed } from './allow-list.js';
+import type { FailureOutcome, ProtectPolicy } from './protect-policy.js';
+
+/** A password check about to happen: which entry point, the login tried, the client address. */
+export interface PasswordAttempt {
+  readonly via: 'login-form' | 'login-json' | 'basic' | 'setup';
+  readonly login: string;
+  readonly ip: string;
+}
+
+export const PROTECT_BLOCKED_CODE = 'siteward_protect_blocked';
+
+export type GuardDecision =
+  | { readonly allow: true }
+  | {
+      readonly allow: false;
+      readonly status: 429;
+      readonly code: typeof PROTECT_BLOCKED_CODE;
+      readonly message: string;
+      readonly retryAfterSeconds: number;
+    };
+
+export type GuardRecord = { readonly recorded: false; readonly why: 'inactive' | 'allowed' | 'success' } | { readonly recorded: true; readonly outcome: FailureOutcome };
+
+export interface PasswordGuard {
+  /** Call before checking the password; a refusal has been counted as a blocked attempt. */
+  before(attempt: PasswordAttempt): Promise<GuardDecision>;
+  /** Call after checking it; failures count towards a block. */
+  after(attempt: PasswordAttempt, result: { readonly ok: boolean }): Promise<GuardRecord>;
+}
+
+export interface PasswordGuardOptions {
+  readonly policy: ProtectPolicy;
+  /** Milliseconds since the epoch. */
+  readonly clock: () => number;
+  /** The parsed `jetpack_protect_global_whitelist`, read per attempt so edits apply at once. */
+  readonly allowList: () => Promise<readonly AllowEntry[]> | readonly AllowEntry[];
+  /** Whether the protect module is active; default always. */
+  readonly active?: () => Promise<boolean> | boolean;
+}
+
+export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuard {
+  const { policy, clock } = options;
+  const active = options.active ?? (() => true);
+
+  async function exempt(ip: string): Promise<'inactive' | 'allowed' | null> {
+    if (!(await active())) return 'inactive';
+    if (isAllowed(ip, await options.allowList())) return 'allowed';
+    return null;
+  }
+
+  return {
+    async before(attempt) {
+      if ((await exempt(attempt.ip)) !== null) return { allow: true };
+      const now = clock();
+      const check = await policy.check(attempt.ip, now);
+      if (!check.blocked) return { allow: true };
+      await policy.recordBlockedAttempt(attempt.ip, attempt.login, now);
+      return {
+        allow: false,
+        status: 429,
+        code: PROTECT_BLOCKED_CODE,
+        message: blockedMessage(check.retryAfterSeconds),
+        retryAfterSeconds: check.retryAfterSeconds,
+      };
+    },
+
+    async after(attempt, result) {
+      const why = await exempt(attempt.ip);
+      if (why !== null) return { recorded: false, why };
+      // A success does not reset the count: an attacker holding one account could otherwise
+      // log in between guesses at other accounts and never reach the threshold.
+      if (result.ok) return { recorded: false, why: 'success' };
+      return { recorded: true, outcome: await policy.recordFailure(attempt.ip, attempt.login, clock()) };
+    },
+  };
+}
+
+function blockedMessage(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  const wait = minutes >= 120 ? `${Math.ceil(minutes / 60)} hours` : minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  return `Too many failed login attempts from your address. Try again in ${wait}.`;
+}

@@ -1,0 +1,122 @@
+import { counterKey } from './client-address.js';
+import { dayBuckets } from './day-buckets.js';
+import type { ProtectRepo, PurgeCounts } from './protect-repo.js';
+
+/**
+ * Brute-force thresholds (services-facts §3.2): `maxFailures` failed logins from one counter
+ * key within `windowSeconds` block it for `blockSeconds`; the block that makes
+ * `escalateAfterBlocks` blocks within `escalationWindowSeconds` lasts `escalatedBlockSeconds`.
+ */
+export interface ProtectRules {
+  readonly maxFailures: number;
+  readonly windowSeconds: number;
+  readonly blockSeconds: number;
+  readonly escalateAfterBlocks: number;
+  readonly escalationWindowSeconds: number;
+  readonly escalatedBlockSeconds: number;
+}
+
+export const DEFAULT_PROTECT_RULES: ProtectRules = {
+  maxFailures: 5,
+  windowSeconds: 15 * 60,
+  blockSeconds: 15 * 60,
+  escalateAfterBlocks: 4,
+  escalationWindowSeconds: 24 * 3600,
+  escalatedBlockSeconds: 24 * 3600,
+};
+
+/** Defaults completed by `overrides`; throws RangeError unless every number is a positive integer. */
+export function protectRules(overrides: Partial<ProtectRules> = {}): ProtectRules {
+  const rules = { ...DEFAULT_PROTECT_RULES, ...overrides };
+  for (const [name, value] of Object.entries(rules)) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`protect rule ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return rules;
+}
+
+export type BlockLevel = 1 | 2;
+
+export type BlockDecision =
+  | { readonly block: false; readonly remaining: number }
+  | { readonly block: true; readonly level: BlockLevel; readonly until: number };
+
+/** Pure decision after a failure: `failures` in the window (the new one included), `earlierBlocks` in the escalation window. */
+export function decideBlock(failures: number, earlierBlocks: number, rules: ProtectRules, now: number): BlockDecision {
+  if (failures < rules.maxFailures) return { block: false, remaining: rules.maxFailures - failures };
+  const escalated = earlierBlocks + 1 >= rules.escalateAfterBlocks;
+  const seconds = escalated ? rules.escalatedBlockSeconds : rules.blockSeconds;
+  return { block: true, level: escalated ? 2 : 1, until: now + seconds * 1000 };
+}
+
+export type CheckResult = { readonly blocked: false } | { readonly blocked: true; readonly retryAfterSeconds: number };
+
+export type FailureOutcome =
+  | { readonly kind: 'counted'; readonly failures: number; readonly remaining: number }
+  | { readonly kind: 'blocked'; readonly level: BlockLevel; readonly until: number; readonly retryAfterSeconds: number }
+  | { readonly kind: 'already-blocked'; readonly until: number; readonly retryAfterSeconds: number };
+
+export interface DayCount {
+  readonly date: string;
+  readonly count: number;
+}
+
+/** Seconds until `until`, at least 1 while a block is in force (a Retry-After of 0 invites a retry storm). */
+export function retryAfterSeconds(until: number, now: number): number {
+  return Math.max(1, Math.ceil((until - now) / 1000));
+}
+
+/**
+ * The brute-force policy over the store: times are milliseconds since the epoch from the
+ * caller's clock, addresses are raw client addresses (normalized and keyed here).
+ */
+export class ProtectPolicy {
+  readonly rules: ProtectRules;
+
+  constructor(
+    private readonly repo: ProtectRepo,
+    rules: Partial<ProtectRules> = {},
+  ) {
+    this.rules = protectRules(rules);
+  }
+
+  async check(address: string, now: number): Promise<CheckResult> {
+    const block = await this.repo.activeBlock(keyOf(address), now);
+    return block === null ? { blocked: false } : { blocked: true, retryAfterSeconds: retryAfterSeconds(block.until, now) };
+  }
+
+  recordFailure(address: string, login: string, now: number): Promise<FailureOutcome> {
+    return this.repo.recordFailure({ key: keyOf(address), address, login: clip(login), now, rules: this.rules });
+  }
+
+  /** Counts an attempt refused because of a block and logs it (time, address, login). */
+  recordBlockedAttempt(address: string, login: string, now: number): Promise<void> {
+    return this.repo.recordBlockedAttempt(address, clip(login), now);
+  }
+
+  /** All blocked attempts ever (the `jetpack_protect_blocked_attempts` value). */
+  blockedCount(): Promise<number> {
+    return this.repo.blockedCount();
+  }
+
+  /** Blocked attempts per calendar day in `timeZone` (default UTC), oldest first, zero days included. */
+  async historyByDay(days: number, now: number, timeZone?: string): Promise<DayCount[]> {
+    const { dates, bounds } = dayBuckets(days, now, timeZone);
+    const counts = await this.repo.countEvents('blocked', bounds);
+    return dates.map((date, i) => ({ date, count: counts[i] ?? 0 }));
+  }
+
+  /** Forgets failures, blocks and events older than `cutoff` (ms); the blocked-attempts total stays. */
+  purgeOlderThan(cutoff: number): Promise<PurgeCounts> {
+    return this.repo.purgeOlderThan(cutoff);
+  }
+}
+
+/** Unparsable addresses (a Unix socket, a broken proxy header) are still counted, under their own text. */
+function keyOf(address: string): string {
+  return counterKey(address) ?? `raw:${address.slice(0, 100)}`;
+}
+
+/** Logins are attacker-chosen: keep the log rows small. */
+function clip(login: string): string {
+  return login.length > 200 ? login.slice(0, 200) : login;
+}

@@ -1,0 +1,156 @@
+import { sql, type Kysely } from 'kysely';
+import type { FeatureDb } from '../db/feature-db.js';
+import { toInt } from '../../store/db-values.js';
+import { decideBlock, retryAfterSeconds, type BlockLevel, type FailureOutcome, type ProtectRules } from './protect-policy.js';
+import type { ProtectTables } from './protect-tables.js';
+
+export interface ActiveBlock {
+  readonly until: number;
+  readonly level: BlockLevel;
+}
+
+export interface FailureInput {
+  readonly key: string;
+  readonly address: string;
+  readonly login: string;
+  readonly now: number;
+  readonly rules: ProtectRules;
+}
+
+export interface PurgeCounts {
+  readonly failures: number;
+  readonly blocks: number;
+  readonly events: number;
+}
+
+export type ProtectEventKind = 'blocked' | 'lockout';
+
+/** Storage of the brute-force policy; every write is safe against other processes on the same store. */
+export interface ProtectRepo {
+  /** The block in force for `key` at `now` (the longest when several overlap), or null. */
+  activeBlock(key: string, now: number): Promise<ActiveBlock | null>;
+  /** Adds a failure and, when the rules say so, starts a block: all in one transaction per key. */
+  recordFailure(input: FailureInput): Promise<FailureOutcome>;
+  recordBlockedAttempt(address: string, login: string, now: number): Promise<void>;
+  blockedCount(): Promise<number>;
+  /** Events of `kind` in each `[bounds[i], bounds[i + 1])`: `bounds.length - 1` counts. */
+  countEvents(kind: ProtectEventKind, bounds: readonly number[]): Promise<number[]>;
+  purgeOlderThan(cutoff: number): Promise<PurgeCounts>;
+}
+
+const BLOCKED_ATTEMPTS = 'blocked_attempts';
+
+export class KyselyProtectRepo implements ProtectRepo {
+  constructor(private readonly db: FeatureDb<ProtectTables>) {}
+
+  async activeBlock(key: string, now: number): Promise<ActiveBlock | null> {
+    const row = await this.db.run((db) => selectActiveBlock(db, key, now));
+    return row;
+  }
+
+  recordFailure({ key, address, login, now, rules }: FailureInput): Promise<FailureOutcome> {
+    return this.db.transaction(async (db) => {
+      // The upsert locks this key's row on PostgreSQL until commit, so concurrent failures of
+      // one key are counted one after the other (each sees the others' rows) and exactly one
+      // of them starts the block. On SQLite BEGIN IMMEDIATE already serializes all writers.
+      await db
+        .insertInto('protect_keys')
+        .values({ key, touched: now })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ touched: now }))
+        .execute();
+      const active = await selectActiveBlock(db, key, now);
+      if (active !== null) return { kind: 'already-blocked', until: active.until, retryAfterSeconds: retryAfterSeconds(active.until, now) };
+
+      await db.insertInto('protect_failures').values({ key, at: now }).execute();
+      const failures = await countRows(
+        db.selectFrom('protect_failures').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', now - rules.windowSeconds * 1000),
+      );
+      const earlierBlocks = await countRows(
+        db
+          .selectFrom('protect_blocks')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('key', '=', key)
+          .where('at', '>', now - rules.escalationWindowSeconds * 1000),
+      );
+      const decision = decideBlock(failures, earlierBlocks, rules, now);
+      if (!decision.block) return { kind: 'counted', failures, remaining: decision.remaining };
+
+      await db.insertInto('protect_blocks').values({ key, at: now, until: decision.until, level: decision.level }).execute();
+      // A new block starts a new count: the failures that caused it must not cause the next one.
+      await db.deleteFrom('protect_failures').where('key', '=', key).execute();
+      await db.insertInto('protect_events').values({ at: now, address, login, kind: 'lockout' }).execute();
+      return { kind: 'blocked', level: decision.level, until: decision.until, retryAfterSeconds: retryAfterSeconds(decision.until, now) };
+    });
+  }
+
+  async recordBlockedAttempt(address: string, login: string, now: number): Promise<void> {
+    await this.db.transaction(async (db) => {
+      // value = value + 1 in one statement: atomic on both dialects, no read-modify-write.
+      await db
+        .updateTable('protect_stats')
+        .set({ value: sql<number>`value + 1` })
+        .where('name', '=', BLOCKED_ATTEMPTS)
+        .execute();
+      await db.insertInto('protect_events').values({ at: now, address, login, kind: 'blocked' }).execute();
+    });
+  }
+
+  async blockedCount(): Promise<number> {
+    const row = await this.db.run((db) =>
+      db.selectFrom('protect_stats').select('value').where('name', '=', BLOCKED_ATTEMPTS).executeTakeFirst(),
+    );
+    return row === undefined ? 0 : toInt(row.value, 'protect_stats.value');
+  }
+
+  async countEvents(kind: ProtectEventKind, bounds: readonly number[]): Promise<number[]> {
+    if (bounds.length < 2) return [];
+    const first = bounds[0] as number;
+    const last = bounds[bounds.length - 1] as number;
+    // One pass over the index range, bucketed by the given (time-zone aware) day bounds.
+    const buckets = bounds.slice(0, -1).map((start, i) => {
+      const end = bounds[i + 1] as number;
+      return sql<unknown>`sum(case when at >= ${start} and at < ${end} then 1 else 0 end)`.as(`b${i}`);
+    });
+    const row = await this.db.run((db) =>
+      db.selectFrom('protect_events').select(buckets).where('kind', '=', kind).where('at', '>=', first).where('at', '<', last).executeTakeFirst(),
+    );
+    const values: Record<string, unknown> = row ?? {};
+    // sum() over no rows is NULL.
+    return buckets.map((_, i) => {
+      const value = values[`b${i}`];
+      return value === null || value === undefined ? 0 : toInt(value, 'protect_events.count');
+    });
+  }
+
+  purgeOlderThan(cutoff: number): Promise<PurgeCounts> {
+    return this.db.transaction(async (db) => {
+      const failures = await db.deleteFrom('protect_failures').where('at', '<', cutoff).executeTakeFirst();
+      const blocks = await db.deleteFrom('protect_blocks').where('until', '<', cutoff).executeTakeFirst();
+      const events = await db.deleteFrom('protect_events').where('at', '<', cutoff).executeTakeFirst();
+      await db.deleteFrom('protect_keys').where('touched', '<', cutoff).execute();
+      return {
+        failures: Number(failures.numDeletedRows),
+        blocks: Number(blocks.numDeletedRows),
+        events: Number(events.numDeletedRows),
+      };
+    });
+  }
+}
+
+async function selectActiveBlock(db: Kysely<ProtectTables>, key: string, now: number): Promise<ActiveBlock | null> {
+  const row = await db
+    .selectFrom('protect_blocks')
+    .select(['until', 'level'])
+    .where('key', '=', key)
+    .where('until', '>', now)
+    .orderBy('until', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  return { until: toInt(row.until, 'protect_blocks.until'), level: toInt(row.level, 'protect_blocks.level') === 2 ? 2 : 1 };
+}
+
+async function countRows(query: { executeTakeFirst(): Promise<{ n: unknown } | undefined> }): Promise<number> {
+  const row = await query.executeTakeFirst();
+  return row === undefined ? 0 : toInt(row.n, 'count');
+}
