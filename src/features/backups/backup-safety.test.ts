@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testStores, type TestBackend } from '../../store/test-store.js';
+import { backupFile, readBackupHeader } from './backup-file.js';
+import { newBackupId, type BackupManifest } from './backup-manifest.js';
+import { createBackup, listBackups, restoreBackup, verifyBackup } from './backups.js';
+import { checkServerRunning, removeServerPidFile, writeServerPidFile } from './server-guard.js';
+import type { StoreLocation } from './store-location.js';
+import { storeDumper, type StoreDump } from './test-store-dump.js';
+
+function locationOf(backend: TestBackend): StoreLocation {
+  const options = backend.storeOptions();
+  return backend.name === 'sqlite'
+    ? { backend: 'sqlite', dataDir: options.dataDir }
+    : { backend: 'postgres', url: options.databaseUrl ?? '', schema: options.schema, dataDir: options.dataDir };
+}
+
+/** A copy of a backup under a new id whose manifest was edited (the payload and its checksum stay valid). */
+async function withEditedManifest(dir: string, id: string, edit: (m: BackupManifest) => BackupManifest): Promise<string> {
+  const header = await readBackupHeader(backupFile(dir, id));
+  if (!header.ok) throw new Error(header.reason);
+  const bytes = await readFile(backupFile(dir, id));
+  const payloadEnd = 7 + header.manifest.payloadBytes;
+  const newId = newBackupId(new Date(Date.parse(header.manifest.time) + 1));
+  const json = Buffer.from(JSON.stringify(edit({ ...header.manifest, id: newId })));
+  const footer = Buffer.alloc(16);
+  footer.write('SWMANIF1', 0, 'latin1');
+  footer.writeBigUInt64BE(BigInt(json.length), 8);
+  await writeFile(backupFile(dir, newId), Buffer.concat([bytes.subarray(0, payloadEnd), json, footer]), { mode: 0o600 });
+  return newId;
+}
+
+describe.each(testStores())('backup safety on $name', (backend) => {
+  let dir: string;
+  let location: StoreLocation;
+  let id: string;
+
+  async function liveDump(): Promise<StoreDump> {
+    const dumper = await storeDumper(location);
+    try {
+      return await dumper.dump();
+    } finally {
+      await dumper.close();
+    }
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'siteward-backup-safety-'));
+    location = locationOf(backend);
+    const store = await backend.open();
+    const user = await store.users.create({ login: 'admin', email: 'admin@example.com', displayName: 'Admin', passHash: 'h' });
+    await store.sessions.create({ tokenHash: 't', userId: user.id, expiresAt: 2e12, userAgent: '', ip: '', created: 1e12 });
+    await store.options.set('blogname', 'Safety');
+    const created = await createBackup(dir, location, new Date());
+    if (!created.ok) throw new Error(created.error.message);
+    id = created.id;
+    await store.options.set('blogname', 'Live value after the backup');
+    await store.close();
+  });
+
+  afterAll(async () => {
+    await backend.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a corrupted backup everywhere and leaves the live store as it was', async () => {
+    const broken = await withEditedManifest(dir, id, (m) => m);
+    const file = backupFile(dir, broken);
+    const bytes = await readFile(file);
+    bytes[7 + 20] ^= 0xff;
+    await writeFile(file, bytes);
+    const before = await liveDump();
+
+    const listed = (await listBackups(dir)).find((b) => b.id === broken);
+    expect(listed).toMatchObject({ status: 'corrupt', problem: 'payload checksum mismatch' });
+    expect(await verifyBackup(dir, broken)).toMatchObject({ ok: false, error: { code: 'corrupt' } });
+    const restored = await restoreBackup(dir, broken, location, { now: Date.now() });
+    expect(restored).toMatchObject({ ok: false, error: { code: 'corrupt', message: `backup ${broken} is corrupted (payload checksum mismatch); refusing to use it` } });
+    expect(await liveDump()).toEqual(before);
+  });
+
+  it('lists a truncated backup as corrupt', async () => {
+    const cut = await withEditedManifest(dir, id, (m) => m);
+    await truncate(backupFile(dir, cut), 100);
+    expect((await listBackups(dir, { checksums: false })).find((b) => b.id === cut)).toMatchObject({ status: 'corrupt', problem: 'truncated or damaged (bad footer)' });
+  });
+
+  it('leaves the live store untouched when a restore fails half-way', async () => {
+    const lying = await withEditedManifest(dir, id, (m) => ({ ...m, tables: m.tables.map((t) => (t.name === 'users' ? { ...t, rows: t.rows + 1 } : t)) }) as BackupManifest);
+    const before = await liveDump();
+    const restored = await restoreBackup(dir, lying, location, { now: Date.now() });
+    expect(restored).toMatchObject({ ok: false, error: { message: expect.stringContaining('the live store is unchanged') } });
+    expect(await liveDump()).toEqual(before);
+    if (location.backend === 'sqlite') {
+      expect((await readdir(location.dataDir)).filter((n) => n.includes('restore'))).toEqual([]);
+    } else {
+      const client = new pg.Client({ connectionString: location.url });
+      await client.connect();
+      const { rows } = await client.query('SELECT nspname FROM pg_namespace WHERE nspname LIKE $1', [`${location.schema}_%`]);
+      await client.end();
+      expect(rows).toEqual([]);
+    }
+  });
+
+  it('refuses to restore while a server holds the background-jobs lease', async () => {
+    const store = await backend.open();
+    const now = Date.now();
+    await store.options.set('siteward_job_lease', { holder: 'other-process', until: now + 30_000 });
+    await store.close();
+    const restored = await restoreBackup(dir, id, location, { now });
+    expect(restored).toMatchObject({ ok: false, error: { code: 'server_running' }, server: { evidence: 'job-lease', holder: 'other-process' } });
+    expect(await checkServerRunning(location, now + 30_000)).toEqual({ running: false });
+  });
+
+  it('sees a running server through its pid file', async () => {
+    const dataDir = backend.dataDir;
+    await writeServerPidFile(dataDir, Date.now());
+    expect(await checkServerRunning(location, 0)).toMatchObject({ running: true, evidence: 'pid-file', pid: process.pid });
+    await removeServerPidFile(dataDir);
+    expect(await checkServerRunning(location, Date.now() + 60_000)).toEqual({ running: false });
+  });
+
+  it('refuses to restore a backup into the other backend', async () => {
+    const other: StoreLocation = location.backend === 'sqlite' ? { backend: 'postgres', url: 'postgres://127.0.0.1:1/none' } : { backend: 'sqlite', dataDir: dir };
+    expect(await restoreBackup(dir, id, other, { now: Date.now() })).toMatchObject({ ok: false, error: { code: 'backend_mismatch' } });
+  });
+});

@@ -1,0 +1,39 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Test helper (not a test file): a registry-like server on 127.0.0.1: `packages` maps a name to its latest version; `mode`
+ * switches misbehaviour.
+ */
+export class FakeRegistry {
+  mode: 'normal' | 'rate-limited' | 'slow' = 'normal';
+  retryAfter = '30';
+  readonly packages = new Map<string, string>();
+  readonly requests: { url: string; accept: string }[] = [];
+  private readonly server: Server = createServer((req, res) => {
+    this.requests.push({ url: req.url ?? '', accept: String(req.headers.accept) });
+    if (this.mode === 'slow') return;
+    if (this.mode === 'rate-limited') {
+      res.writeHead(429, { 'retry-after': this.retryAfter }).end('Too Many Requests');
+      return;
+    }
+    const name = decodeURIComponent((req.url ?? '/').slice(1));
+    const latest = this.packages.get(name);
+    if (latest === undefined) res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+    else {
+      res.writeHead(200, { 'content-type': 'application/vnd.npm.install-v1+json' });
+      res.end(JSON.stringify({ name, modified: '2024-01-01T00:00:00.000Z', 'dist-tags': { latest }, versions: { [latest]: { name, version: latest } } }));
+    }
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
