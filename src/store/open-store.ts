@@ -129,8 +129,11 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
         if (code !== '23505' && code !== '42P06') throw error;
       }
     }
-    // Kysely serializes concurrent migrators with a PostgreSQL advisory lock.
-    await migrate(db, 'postgres', false, options.migrations);
+    // Kysely serializes concurrent migrators with a PostgreSQL advisory lock. Its bookkeeping
+    // tables are looked up in the store's own schema: left to itself it finds another schema's
+    // `kysely_migration` in the same database and then fails on a lock table it never created.
+    const own = schema ?? (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]?.s;
+    await migrate(db, 'postgres', false, options.migrations, own);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -138,8 +141,14 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
   return new PostgresStore(db);
 }
 
-async function migrate(db: Kysely<Database>, dialect: Dialect, disableTransactions: boolean, extra?: Readonly<Record<string, MigrationFactory>>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect, extra), disableTransactions });
+async function migrate(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  disableTransactions: boolean,
+  extra?: Readonly<Record<string, MigrationFactory>>,
+  migrationTableSchema?: string,
+): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect, extra), disableTransactions, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
 }

@@ -109,7 +109,7 @@ describe.each(testStores())('backup safety on $name', (backend) => {
   it('refuses to restore while a server holds the background-jobs lease', async () => {
     const store = await backend.open();
     const now = Date.now();
-    await store.options.set('siteward_job_lease', { holder: 'other-process', until: now + 30_000 });
+    expect(await store.leases.acquire('background-jobs', 'other-process', 30_000, now)).toBe(true);
     await store.close();
     const restored = await restoreBackup(dir, id, location, { now });
     expect(restored).toMatchObject({ ok: false, error: { code: 'server_running' }, server: { evidence: 'job-lease', holder: 'other-process' } });

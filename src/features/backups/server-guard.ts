@@ -2,7 +2,7 @@ import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { JOB_LEASE_OPTION } from '../../services/background-jobs.js';
+import { JOB_LEASE } from '../../jobs/job-runner.js';
 import { pgClient } from './postgres-export.js';
 import { sqliteFile } from './sqlite-backup.js';
 import type { StoreLocation } from './store-location.js';
@@ -61,29 +61,26 @@ function alive(pid: number): boolean {
   }
 }
 
-function parseLease(text: string | undefined, now: number): ServerCheck {
-  if (text === undefined) return { running: false };
-  try {
-    const lease = JSON.parse(text) as { holder?: unknown; until?: unknown };
-    if (typeof lease.holder === 'string' && typeof lease.until === 'number' && lease.until > now) {
-      return { running: true, evidence: 'job-lease', holder: lease.holder, until: lease.until };
-    }
-  } catch {
-    // Not a lease: nobody holds it.
-  }
-  return { running: false };
+interface LeaseRow {
+  holder: string;
+  until: number;
 }
 
-async function readLease(target: StoreLocation): Promise<string | undefined> {
+function leaseCheck(row: LeaseRow | undefined, now: number): ServerCheck {
+  return row !== undefined && row.until > now ? { running: true, evidence: 'job-lease', holder: row.holder, until: row.until } : { running: false };
+}
+
+/** The background-jobs lease row (src/jobs/job-runner.ts), read without opening a store. */
+async function readLease(target: StoreLocation): Promise<LeaseRow | undefined> {
   if (target.backend === 'sqlite') {
     const file = sqliteFile(target.dataDir);
     if (!(await access(file).then(() => true, () => false))) return undefined;
     const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: 5000 });
     try {
-      const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'options'`).get();
+      const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'leases'`).get();
       if (hasTable === undefined) return undefined;
-      const row = db.prepare('SELECT value FROM options WHERE name = ?').get(JOB_LEASE_OPTION) as { value: string } | undefined;
-      return row?.value;
+      const row = db.prepare('SELECT holder, until FROM leases WHERE name = ?').get(JOB_LEASE) as { holder: string; until: number | bigint } | undefined;
+      return row && { holder: row.holder, until: Number(row.until) };
     } finally {
       db.close();
     }
@@ -91,13 +88,10 @@ async function readLease(target: StoreLocation): Promise<string | undefined> {
   const client = pgClient(target.url, target.schema);
   await client.connect();
   try {
-    const { rows } = await client.query<{ value: string }>(
-      `SELECT value FROM options WHERE name = $1 AND to_regclass('options') IS NOT NULL`,
-      [JOB_LEASE_OPTION],
-    );
-    return rows[0]?.value;
+    const { rows } = await client.query<{ holder: string; until: string }>('SELECT holder, until FROM leases WHERE name = $1', [JOB_LEASE]);
+    return rows[0] && { holder: rows[0].holder, until: Number(rows[0].until) };
   } catch (error) {
-    // No options table yet (an empty schema): no server has ever run on it.
+    // No leases table yet (an empty schema): no server has ever run on it.
     if ((error as { code?: unknown }).code === '42P01') return undefined;
     throw error;
   } finally {
@@ -121,5 +115,5 @@ export async function checkServerRunning(target: StoreLocation, now: number): Pr
       return { running: true, evidence: 'pid-file', pid: pidFile.pid, host: pidFile.host };
     }
   }
-  return parseLease(await readLease(target), now);
+  return leaseCheck(await readLease(target), now);
 }
