@@ -1,4 +1,5 @@
-import type { ArgSchema, EndpointDefinition, JsonValue, RestRequest, RouteOptions } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
+import type { ArgSchema, EndpointDefinition, RestRequest, RouteOptions } from '../rest/types.js';
 import type { EventName, Listener } from '../core/events.js';
 import type { OptionsRepo } from '../store/types.js';
 import type { ModuleDefinition } from '../features/jetpack/module-types.js';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
 
 /**
  * Key → JSON value site options (plugin settings, module activation list, module options,

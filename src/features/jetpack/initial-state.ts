@@ -3,7 +3,8 @@
  * scalar as a string (true → "1", false → "", numbers → "123"); nested values keep JSON types.
  */
 import { createHash } from 'node:crypto';
-import type { JsonValue, Principal } from '../../rest/types.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
+import type { Principal } from '../../rest/types.js';
 import { getIn } from './catalog/option-storage.js';
 import { STATS_ROLES } from './catalog/option-validators.js';
 import { catalogOf, type PluginContext } from './context.js';
@@ -20,8 +21,6 @@ export interface InitialStateOptions {
   /** A `wp_rest` nonce for the user's session. */
   nonce: string;
 }
-
-type JsonObject = { [key: string]: JsonValue };
 
 const ROLE_NAMES: Record<(typeof STATS_ROLES)[number], string> = {
   administrator: 'Administrator',

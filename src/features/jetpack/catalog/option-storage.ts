@@ -2,10 +2,8 @@
  * Reading and writing one module option inside its site option (a whole option, a field of an
  * object-valued option, or a field of the current user's entry in a per-user map).
  */
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { OptionStorage } from '../module-types.js';
-
-type JsonObject = { [key: string]: JsonValue };
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -3,7 +3,7 @@
  * answers true or the per-option message; the messages are the reference's, word for word.
  */
 import { isIP } from 'node:net';
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
 import type { OptionValidation } from '../module-types.js';
 
 export type Validator = (value: unknown, param: string) => OptionValidation;

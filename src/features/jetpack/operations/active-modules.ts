@@ -1,5 +1,5 @@
 /** The stored list of activated modules (`active_modules`) and the default set it starts from. */
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { phpTruthy } from '../catalog/option-validators.js';

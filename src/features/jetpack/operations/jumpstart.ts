@@ -3,7 +3,7 @@
  * records what it turned on and whether it set the sharing options, so that deactivating it
  * in `jumpstart_activated` can undo exactly that.
  */
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
@@ -30,8 +30,6 @@ interface JumpstartChanges {
 
 /** The sharing settings Jump Start applies to `sharing-options.global` (reference §3.14). */
 const JUMPSTART_GLOBAL = { button_style: 'icon', sharing_label: DEFAULT_SHARING_LABEL, open_links: 'same', show: ['post'] };
-
-type JsonObject = { [key: string]: JsonValue };
 
 function asObject(value: JsonValue | undefined): JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};

@@ -5,7 +5,8 @@
  * while unknown keys (and writes that could not be done) are reported as `some_updated`.
  */
 import type { RestError } from '../../../rest/errors.js';
-import type { JsonValue, Principal } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
+import type { Principal } from '../../../rest/types.js';
 import type { PluginContext } from '../context.js';
 import { storageOf, type ModuleCatalog } from '../catalog/module-catalog.js';
 import { storeValue } from '../catalog/option-io.js';

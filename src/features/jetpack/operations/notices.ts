@@ -1,6 +1,7 @@
 /** Dismissed admin notices (reference §3.17). */
 import type { RestError } from '../../../rest/errors.js';
-import type { JsonValue, Principal } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
+import type { Principal } from '../../../rest/types.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
 import { pluginError } from '../errors.js';

@@ -3,7 +3,7 @@
  * visible/hidden service lists, `sharing-options.global` the button settings and the list of
  * custom service ids, and `sharing-options[<custom id>]` each custom service.
  */
-import type { JsonValue } from '../../../../rest/types.js';
+import type { JsonObject, JsonValue } from '../../../../core/json.js';
 import type { ModuleOptionDefinition, OptionWriteContext, OptionWriteOutcome } from '../../module-types.js';
 import { enumOption, boolOption, textOption } from '../option-builders.js';
 import { getIn } from '../option-storage.js';
@@ -28,8 +28,6 @@ export const DEFAULT_SHARING_SERVICES = { visible: ['twitter', 'facebook', 'goog
 export const DEFAULT_SHARING_LABEL = 'Share this:';
 
 const globalField = (key: string) => ({ option: SHARING_OPTIONS_OPTION, path: ['global', key] });
-
-type JsonObject = { [key: string]: JsonValue };
 
 function customIds(sharingOptions: JsonValue | undefined): string[] {
   const ids = getIn(sharingOptions, ['global', 'custom']);
