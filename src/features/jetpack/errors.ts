@@ -2,6 +2,7 @@
  * Every error (and success message) of the site-management plugin, in one catalogue, so no
  * handler spells a message inline (jetpack-v4-reference.md §2, §3; compat.md §9).
  */
+import { escapeHtml } from '../../core/html.js';
 import { RestError, authorizationRequiredStatus, invalidParams } from '../../rest/errors.js';
 import type { Principal } from '../../rest/types.js';
 
@@ -145,11 +146,6 @@ export const successMessages = {
 function joinWithAnd(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
-/** WordPress `esc_html` for the composed messages (they may echo client-sent keys). */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 }
 
 /** Thrown at start-up when a module definition cannot be added to the catalog (a developer error, never sent on the wire). */

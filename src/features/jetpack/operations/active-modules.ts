@@ -2,7 +2,7 @@
 import type { JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
-import { phpTruthy } from '../catalog/option-validators.js';
+import { phpTruthy } from '../../../core/php.js';
 import { stateKeys } from '../state-keys.js';
 
 /** Whether the site is public (option `public`, true when never set). */

@@ -3,6 +3,7 @@
  * records what it turned on and whether it set the sharing options, so that deactivating it
  * in `jumpstart_activated` can undo exactly that.
  */
+import { isPlainObject } from '../../../core/objects.js';
 import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
@@ -32,7 +33,7 @@ interface JumpstartChanges {
 const JUMPSTART_GLOBAL = { button_style: 'icon', sharing_label: DEFAULT_SHARING_LABEL, open_links: 'same', show: ['post'] };
 
 function asObject(value: JsonValue | undefined): JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  return isPlainObject(value) ? value : {};
 }
 
 function asChanges(value: JsonValue | undefined): JumpstartChanges {

@@ -4,6 +4,7 @@
  * bad value fails the whole request with nothing saved; valid keys are saved in one transaction
  * while unknown keys (and writes that could not be done) are reported as `some_updated`.
  */
+import { isPlainObject } from '../../../core/objects.js';
 import type { RestError } from '../../../rest/errors.js';
 import type { JsonValue } from '../../../core/json.js';
 import type { Principal } from '../../../rest/types.js';
@@ -15,10 +16,6 @@ import { invalidOptionValues, pluginError, someUpdated, successMessages } from '
 import type { ModuleOptionDefinition, OptionWriteContext, OptionWriteOutcome } from '../module-types.js';
 import { readActiveSlugs } from './active-modules.js';
 import { TRACKED_OPTIONS, markActionTaken } from './jumpstart-state.js';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 async function defaultWrite(def: ModuleOptionDefinition, value: JsonValue, io: OptionWriteContext): Promise<OptionWriteOutcome> {
   const changed = await storeValue(io, def.encode ? def.encode(value) : value);

@@ -2,7 +2,7 @@
 import type { RestError } from '../../../rest/errors.js';
 import type { JsonValue } from '../../../core/json.js';
 import type { PluginContext } from '../context.js';
-import { phpTruthy } from '../catalog/option-validators.js';
+import { phpTruthy } from '../../../core/php.js';
 import { pluginError, successMessages } from '../errors.js';
 import { stateKeys } from '../state-keys.js';
 
