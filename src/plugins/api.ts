@@ -1,18 +1,10 @@
 import type { JsonValue } from '../core/json.js';
-import type { ArgSchema, EndpointDefinition, RestRequest, RouteOptions } from '../rest/types.js';
+import type { Permalinks } from '../core/permalinks.js';
+import type { EndpointDefinition, RouteOptions } from '../rest/types.js';
+import type { FieldDefinition } from '../rest/field-registry.js';
 import type { EventName, Listener } from '../core/events.js';
 import type { OptionsRepo } from '../store/types.js';
 import type { ModuleDefinition } from '../features/jetpack/module-types.js';
-
-/** An extra field on an object type's responses (spec Part 2.6). */
-export interface FieldDefinition {
-  /** Absent: the field is not returned. */
-  get?: (object: Record<string, unknown>, attribute: string, request: RestRequest | null, objectType: string) => unknown;
-  /** Absent: the field cannot be set. A returned RestError aborts the update. */
-  update?: (value: unknown, object: unknown, attribute: string, request: RestRequest, objectType: string) => unknown;
-  /** Absent: no schema entry. */
-  schema?: ArgSchema & { readonly?: boolean; context?: string[] };
-}
 
 /** A route definition: one endpoint, or a list of endpoints with optional route-level options. */
 export type RouteDefinition = EndpointDefinition | (readonly EndpointDefinition[] & RouteOptions) | (EndpointDefinition & RouteOptions);
@@ -29,7 +21,7 @@ export interface Logger {
 export interface SiteInfo {
   readonly homeUrl: string;
   readonly restPrefix: string;
-  readonly permalinks: 'pretty' | 'index' | 'plain';
+  readonly permalinks: Permalinks;
 }
 
 /**
@@ -66,4 +58,4 @@ export interface SitewardApi {
 /** A plugin module's default export. */
 export type PluginRegister = (api: SitewardApi) => void | Promise<void>;
 
-export type { JsonValue };
+export type { FieldDefinition, JsonValue };
