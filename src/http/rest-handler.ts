@@ -4,7 +4,7 @@ import { RestError, restError } from '../rest/errors.js';
 import { setHeader } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
-import type { RestUrlBuilder } from '../rest/rest-url.js';
+import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
 import { BodyTooLargeError, readRawBody } from './raw-body.js';
 import { extractRestRoute } from './rest-route.js';
 import { flatHeaders, requestOrigin } from './request-origin.js';
@@ -41,7 +41,7 @@ export interface RestHandler {
 }
 
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
-  const prefixes = [`/${options.restPrefix}`, `/index.php/${options.restPrefix}`];
+  const prefixes = restBasePaths(options.restPrefix).all;
   const mayBeRest = (url: string) => url.includes('rest_route=') || prefixes.some((p) => url.startsWith(p) && (url.length === p.length || '/?'.includes(url[p.length]!)));
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: RestError, started: number) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parsePhpQuery } from '../rest/php-query.js';
+import { restBasePaths } from '../rest/rest-url.js';
 import type { RestHandler } from './rest-handler.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -19,14 +20,6 @@ function normalizeRoute(route: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
-const basesByPrefix = new Map<string, readonly string[]>();
-/** `/<prefix>` and `/index.php/<prefix>`, built once per prefix. */
-function restBases(restPrefix: string): readonly string[] {
-  let bases = basesByPrefix.get(restPrefix);
-  if (!bases) basesByPrefix.set(restPrefix, (bases = [`/${restPrefix}`, `/index.php/${restPrefix}`]));
-  return bases;
-}
-
 /**
  * The REST route of a request (spec 4.3): `?rest_route=` in any mode, else the path after the
  * prefix (pretty) or after `/index.php/<prefix>` (index). Null when the request is not for the REST layer.
@@ -39,7 +32,7 @@ export function extractRestRoute(url: string, restPrefix: string): { route: stri
   // An empty `rest_route` is no REST request (WordPress's rest_api_loaded returns early).
   if (typeof restRoute === 'string' && restRoute !== '') return { route: normalizeRoute(restRoute), query };
   const path = decodePath(pathname);
-  for (const base of restBases(restPrefix)) {
+  for (const base of restBasePaths(restPrefix).all) {
     if (path === base || path === `${base}/`) return { route: '/', query };
     if (path.startsWith(`${base}/`)) return { route: normalizeRoute(path.slice(base.length)), query };
   }
@@ -62,7 +55,7 @@ export function registerRestRoutes(app: FastifyInstance, handler: RestHandler, r
     if (!target) return reply.callNotFound();
     serveRest(handler, req, reply, target.route, target.query);
   };
-  for (const base of [`/${restPrefix}`, `/index.php/${restPrefix}`]) {
+  for (const base of restBasePaths(restPrefix).all) {
     app.route({ method: [...METHODS], url: base, handler: route });
     app.route({ method: [...METHODS], url: `${base}/*`, handler: route });
   }
