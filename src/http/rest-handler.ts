@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { RestError, restError } from '../rest/errors.js';
+import { restError, type RestError } from '../rest/errors.js';
 import { setHeader } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
@@ -98,7 +98,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       } catch (error) {
         // Never let one odd URL take the process down.
         options.logError(error);
-        fail(req, res, new RestError('rest_bad_request', 'The request URL could not be parsed.', { status: 400 }), performance.now());
+        fail(req, res, restError('rest_bad_request_url'), performance.now());
         return true;
       }
       if (!target) return false;

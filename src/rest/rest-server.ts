@@ -1,6 +1,6 @@
 import { prepareArguments } from './arguments.js';
 import { withSink } from './deprecation.js';
-import { forbidden, isRestError, restError, RestError } from './errors.js';
+import { forbidden, isRestError, restError, restErrorWithDetail, type RestError } from './errors.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -150,7 +150,7 @@ export class RestServer {
       body = this.encode(response.data);
     } catch (error) {
       this.options.warn('Could not encode the response as JSON', error);
-      const err = new RestError('rest_encode_error', (error as Error).message, { status: 500 });
+      const err = restErrorWithDetail('rest_encode_error', (error as Error).message);
       return { status: 500, headers, body: JSON.stringify(err.toJSON()) };
     }
     if (typeof jsonp === 'string') {

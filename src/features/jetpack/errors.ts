@@ -3,7 +3,7 @@
  * handler spells a message inline (jetpack-v4-reference.md §2, §3; compat.md §9).
  */
 import { escapeHtml } from '../../core/html.js';
-import { RestError, authorizationRequiredStatus, invalidParams } from '../../rest/errors.js';
+import { RestError, authorizationRequiredStatus } from '../../rest/errors.js';
 import type { Principal } from '../../rest/types.js';
 
 /** The shared permission message; compat.md §8 puts one space where the historical text had a newline and tabs. */
@@ -110,22 +110,12 @@ export function someUpdated(invalid: readonly string[], notUpdated: ReadonlyMap<
   return new RestError('some_updated', escapeHtml(message), { status: 400 });
 }
 
-/** 400 `rest_invalid_param` with `data.params` = option key → message (the generic layer's shape). */
-export function invalidOptionValues(params: Record<string, string>): RestError {
-  return invalidParams(params);
-}
-
-/** Per-argument messages returned by the plugin's argument validators (the generic layer puts them in `data.params`). */
+/** Per-argument messages returned by the plugin's argument validators as `invalidParams(message)` (the generic layer puts them in `data.params`). */
 export const argumentMessages = {
   active: 'active must be true, false, 0 or 1.',
   modulesNotArray: 'modules must be an array',
   modulesNotValid: 'modules must be a list of valid modules',
 } as const;
-
-/** A validator's answer carrying one of the messages above. */
-export function invalidArgument(message: string): RestError {
-  return new RestError('rest_invalid_param', message, { status: 400 });
-}
 
 /** Success messages (reference §3). */
 export const successMessages = {
