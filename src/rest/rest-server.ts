@@ -269,6 +269,9 @@ export class RestServer {
       const result = await this.runEndpoint(endpoint, request);
       return { result, route };
     } catch (error) {
+      // A RestError thrown (rather than returned) by a callback, permission callback or
+      // validator is still that error: its status and code, as a returned one would give.
+      if (isRestError(error)) return { result: error, route };
       this.options.warn(`Unhandled error in ${request.method} ${route.pattern.source}`, error);
       return { result: restError('rest_internal_error'), route };
     }
