@@ -20,8 +20,10 @@ export interface RestHandlerOptions {
   logError: (error: unknown) => void;
 }
 
+/** One empty body for every request without one (no allocation per request). */
 const EMPTY = Buffer.alloc(0);
 
+/** Whether a body may follow: checked first so that body-less requests skip readRawBody's promise. */
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;

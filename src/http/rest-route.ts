@@ -16,6 +16,7 @@ function decodePath(p: string): string {
 
 /** `/a/b/` → `/a/b`; '' and '/' → '/' (the index). */
 function normalizeRoute(route: string): string {
+  // The regular expression runs only when there is a slash to trim: most routes have none.
   const trimmed = route.endsWith('/') ? route.replace(/\/+$/, '') : route;
   return trimmed === '' ? '/' : trimmed;
 }

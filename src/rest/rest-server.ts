@@ -173,6 +173,7 @@ export class RestServer {
       // Roots differ only by scheme; the bound guards against unexpected growth.
       if (this.headerTemplates.size < 16) this.headerTemplates.set(root, template);
     }
+    // A flat list copied with slice (see header-list.ts): no per-request object whose hidden class V8 rebuilds.
     return template.slice();
   }
 
@@ -282,6 +283,7 @@ export class RestServer {
     if (request.jsonError === 'syntax') return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
     const prepared = prepareArguments(endpoint, request);
+    // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
     const argError = prepared instanceof Promise ? await prepared : prepared;
     if (argError) return argError;
     const sink = request.deprecations;
