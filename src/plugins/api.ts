@@ -39,9 +39,13 @@ export interface SitewardApi {
   registerRoute(namespace: string, route: string, definition: RouteDefinition, override?: boolean): boolean;
   /** Registers an extra response field on an object type (spec Part 2.6). */
   registerField(objectType: string | readonly string[], attribute: string, definition: FieldDefinition): void;
-  /** Reports use of a deprecated function during the current request (`X-WP-DeprecatedFunction`). */
+  /**
+   * Reports use of a deprecated function during the current request (`X-WP-DeprecatedFunction`).
+   * A third-party plugin's API (see request-context.ts) reaches the request also after `await`;
+   * a built-in feature's only before its callback's first `await` (use `request.deprecatedFunction` after).
+   */
   deprecatedFunction(name: string, version: string, replacement?: string): void;
-  /** Reports use of a deprecated argument during the current request (`X-WP-DeprecatedParam`). */
+  /** Reports use of a deprecated argument during the current request (`X-WP-DeprecatedParam`); reach as above. */
   deprecatedArgument(name: string, version: string, message?: string): void;
   /** The full REST URL of a path, e.g. `restUrl('/jetpack/v4/module/all')`. */
   restUrl(path?: string): string;
