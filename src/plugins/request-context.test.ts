@@ -36,16 +36,15 @@ describe('api.deprecatedFunction/Argument after await (third-party plugins)', ()
   const builtIn = plainApi(rest, fields);
   const plugin = withRequestContext(builtIn);
 
+  /** A validator that reports after two awaits. */
+  const lateValidator = async (value: unknown) => {
+    await ticks(2);
+    plugin.deprecatedArgument(`validate_${String(value)}`, '1.0');
+    return true;
+  };
+
   plugin.registerRoute('plug/v1', '/late/(?P<n>\\d+)', {
-    args: {
-      n: {
-        validateCallback: async (value) => {
-          await ticks(2);
-          plugin.deprecatedArgument(`validate_${String(value)}`, '1.0');
-          return true;
-        },
-      },
-    },
+    args: { n: { validateCallback: lateValidator } },
     permissionCallback: async (request) => {
       await ticks(2);
       plugin.deprecatedArgument(`permission_${String(request.params.n)}`, '1.0');
@@ -100,15 +99,7 @@ describe('api.deprecatedFunction/Argument after await (third-party plugins)', ()
       ns.map(async (n) => {
         const validateOnly = createBareRestServer();
         withRequestContext(plainApi(validateOnly, fields)).registerRoute('plug/v1', '/v/(?P<n>\\d+)', {
-          args: {
-            n: {
-              validateCallback: async (value) => {
-                await ticks(2);
-                plugin.deprecatedArgument(`validate_${String(value)}`, '1.0');
-                return true;
-              },
-            },
-          },
+          args: { n: { validateCallback: lateValidator } },
           callback: () => null,
         });
         return get(validateOnly, `/plug/v1/v/${n}`);
