@@ -19,6 +19,7 @@ import { JobRunner } from './jobs/job-runner.js';
 import type { Logger, PluginRegister } from './plugins/api.js';
 import { createPluginApi, silentLogger } from './plugins/plugin-api.js';
 import { loadPlugin, runPlugin } from './plugins/plugin-loader.js';
+import { withRequestContext } from './plugins/request-context.js';
 import { FieldRegistry } from './rest/field-registry.js';
 import { RestServer, type SiteSummary } from './rest/rest-server.js';
 import { createRestUrlBuilder, type RestUrlBuilder } from './rest/rest-url.js';
@@ -139,11 +140,12 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       };
       await feature.register(ctx);
     }
+    // Third-party plugins' callbacks are tracked across `await` (deprecation notices); built-in ones need not be.
     const cwd = options.cwd ?? process.cwd();
-    for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), createPluginApi(entry, apiDeps));
+    for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), withRequestContext(createPluginApi(entry, apiDeps)));
     for (const [i, register] of (options.plugins ?? []).entries()) {
       const name = register.name || `inline-${i}`;
-      await runPlugin(name, register, createPluginApi(name, apiDeps));
+      await runPlugin(name, register, withRequestContext(createPluginApi(name, apiDeps)));
     }
 
     // HTTP.

@@ -1,5 +1,6 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import { RestError } from '../rest/errors.js';
+import type { RestError } from '../rest/errors.js';
+import { authError } from './errors.js';
 import type { Store, UserRecord } from '../store/types.js';
 import { systemClock, type Clock } from './clock.js';
 import { findUserByLoginOrEmail } from './sessions.js';
@@ -60,14 +61,6 @@ export interface AppPasswordService {
   authenticate(login: string, password: string): Promise<AppPasswordAuthResult>;
   /** Drops this process's cached verifications of a user. */
   forgetUser(userId: number): void;
-}
-
-export function unknownUsernameError(): RestError {
-  return new RestError('invalid_username', 'Unknown username.', { status: 401 });
-}
-
-export function incorrectAppPasswordError(): RestError {
-  return new RestError('incorrect_password', 'The provided password is an invalid application password.', { status: 401 });
 }
 
 function info(record: { uuid: string; name: string; created: number; lastUsed: number | null }): AppPasswordInfo {
@@ -138,9 +131,9 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
 
       const started = generation;
       const user = await findUserByLoginOrEmail(store, login);
-      if (!user) return { ok: false, error: unknownUsernameError() };
+      if (!user) return { ok: false, error: authError('invalid_username') };
       const record = await store.appPasswords.byHash(hash);
-      if (!record || record.userId !== user.id) return { ok: false, error: incorrectAppPasswordError() };
+      if (!record || record.userId !== user.id) return { ok: false, error: authError('incorrect_password') };
       const roles = await store.users.roles(user.id);
       if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_RESOLUTION_MS) {
         await store.appPasswords.touch(record.uuid, now);

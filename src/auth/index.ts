@@ -10,4 +10,5 @@ export { loadSecrets, SecretError, Secrets } from './secrets.js';
 export { createSessionManager, type LoginOptions, type LoginResult, type SessionManager, type VerifiedSession } from './sessions.js';
 export { checkSetupToken, completeSetup, consumeSetupToken, ensureSetupToken, setupNeeded, SETUP_TOKEN_OPTION } from './setup-token.js';
 export { createUserService, type NewUserInput, type UserService } from './user-service.js';
+export { authError, type AuthErrorCode } from './errors.js';
 export { isEmail, type UserError, type UserErrorCode } from './user-validation.js';

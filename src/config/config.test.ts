@@ -59,6 +59,8 @@ describe('configuration', () => {
     [{ SITEWARD_TIMEZONE: 'Mars/Olympus' }, /^SITEWARD_TIMEZONE .* must be an IANA time zone/],
     [{ SITEWARD_LOCALE: 'english' }, /^SITEWARD_LOCALE .* must be a locale like en_US/],
     [{ SITEWARD_AVATAR_SIZES: '24,big' }, /^SITEWARD_AVATAR_SIZES .* comma-separated list of pixel sizes/],
+    [{ SITEWARD_AVATAR_SIZES: '24,4096' }, /^SITEWARD_AVATAR_SIZES .* pixel sizes from 1 to 2048.*Invalid avatar size "4096"/],
+    [{ SITEWARD_AVATAR_SIZES: '24,48,24' }, /^SITEWARD_AVATAR_SIZES .* Avatar size 24 is listed twice/],
     [{ SITEWARD_HOME_URL: 'ftp://x' }, /^SITEWARD_HOME_URL .* absolute http\(s\) URL/],
     [{ SITEWARD_HOME_URL: 'not a url' }, /^SITEWARD_HOME_URL .* absolute http\(s\) URL/],
     [{ SITEWARD_REST_PREFIX: 'a b' }, /^SITEWARD_REST_PREFIX .* URL path segments/],

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Permalinks } from '../rest/rest-url.js';
+import { DEFAULT_AVATAR_SIZES, MAX_AVATAR_SIZE, parseAvatarSizes } from '../core/gravatar.js';
+import { PERMALINK_MODES, type Permalinks } from '../core/permalinks.js';
 
 /** Siteward's configuration after validation. */
 export interface Config {
@@ -180,10 +181,13 @@ function validate(raw: RawSettings, cwd: string): Config {
   if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(restPrefix)) {
     throw new ConfigError(`${label('restPrefix')} must be one or more URL path segments of letters, digits, . _ ~ - (got ${JSON.stringify(raw.restPrefix)})`);
   }
-  const avatarRaw = raw.avatarSizes === undefined ? ['24', '48', '96'] : list(raw, 'avatarSizes');
-  const avatarSizes = avatarRaw.map(Number);
-  if (avatarSizes.length === 0 || avatarSizes.some((n, i) => !Number.isInteger(n) || n < 1 || n > 2048 || !/^\d+$/.test(avatarRaw[i]!))) {
-    throw new ConfigError(`${label('avatarSizes')} must be a comma-separated list of pixel sizes from 1 to 2048, e.g. 24,48,96 (got ${JSON.stringify(raw.avatarSizes)})`);
+  let avatarSizes: number[];
+  try {
+    avatarSizes = raw.avatarSizes === undefined ? [...DEFAULT_AVATAR_SIZES] : parseAvatarSizes(list(raw, 'avatarSizes').join(','), MAX_AVATAR_SIZE);
+  } catch (error) {
+    throw new ConfigError(
+      `${label('avatarSizes')} must be a comma-separated list of pixel sizes from 1 to ${MAX_AVATAR_SIZE}, e.g. 24,48,96 (got ${JSON.stringify(raw.avatarSizes)}: ${(error as Error).message})`,
+    );
   }
   const timezone = str(raw, 'timezone', 'UTC').trim();
   if (!isTimeZone(timezone)) throw new ConfigError(`${label('timezone')} must be an IANA time zone such as UTC or Europe/Paris (got ${JSON.stringify(timezone)})`);
@@ -201,7 +205,7 @@ function validate(raw: RawSettings, cwd: string): Config {
     dataDir: path.resolve(cwd, str(raw, 'dataDir', './data')),
     homeUrl,
     restPrefix,
-    permalinks: oneOf(raw, 'permalinks', ['pretty', 'index', 'plain'] as const, 'pretty'),
+    permalinks: oneOf(raw, 'permalinks', PERMALINK_MODES, 'pretty'),
     plugins: list(raw, 'plugins'),
     avatarSizes,
     siteName: str(raw, 'siteName', 'My Site'),

@@ -1,4 +1,4 @@
-import { escapeHtml } from './site-pages.js';
+import { escapeHtml } from '../core/html.js';
 
 const STYLE = `body{font-family:system-ui,sans-serif;background:#f0f0f1;margin:0}main{max-width:340px;margin:8vh auto;background:#fff;padding:24px 28px;border-radius:6px;box-shadow:0 1px 3px rgba(0,0,0,.15)}label{display:block;margin:12px 0 4px}input[type=text],input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:8px;font-size:15px}button{margin-top:16px;padding:8px 16px;font-size:15px}.error{color:#b32d2e}.notice{color:#2271b1}`;
 

@@ -1,6 +1,6 @@
 import { refusalError, type SitewardAuthenticator } from '../auth/authenticator.js';
 import { checkSetupToken, completeSetup, setupNeeded } from '../auth/setup-token.js';
-import { RestError } from '../rest/errors.js';
+import { authError } from '../auth/errors.js';
 import type { Store } from '../store/types.js';
 import type { AuthPagesDeps } from './auth-pages.js';
 
@@ -12,7 +12,7 @@ export function authPagesDeps(homeUrl: string, store: Store, authenticator: Site
       const result = await authenticator.login(input.login, input.password, { remember: input.remember, userAgent: input.userAgent, ip: input.ip, via: input.via });
       if (!result.ok) {
         if (result.error === 'refused') return { ok: false, error: refusalError(result.refusal) };
-        return { ok: false, error: new RestError('invalid_login', 'Unknown username or incorrect password.', { status: 401 }) };
+        return { ok: false, error: authError('invalid_login') };
       }
       return { ok: true, cookieValue: result.cookie, expiresAt: result.expiresAt, userId: result.user.id, login: result.user.login, identity: result.identity };
     },

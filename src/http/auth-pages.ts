@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isPlainObject } from '../core/objects.js';
+import { phpTruthy } from '../core/php.js';
 import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../auth/login-cookie.js';
 import type { RestError } from '../rest/errors.js';
 import { parsePhpQuery } from '../rest/php-query.js';
@@ -7,7 +9,7 @@ import type { Identity } from '../rest/types.js';
 import type { PageHelpers } from './server.js';
 import { flatHeaders } from './request-origin.js';
 import { loginPage, setupPage, simplePage } from './auth-page-html.js';
-import { escapeHtml } from './site-pages.js';
+import { escapeHtml } from '../core/html.js';
 
 /** What the login, logout, setup and nonce-refresh pages need from the auth services. */
 export interface AuthPagesDeps {
@@ -35,7 +37,7 @@ function parseBody(req: FastifyRequest): Record<string, unknown> {
   if (type === 'application/json') {
     try {
       const parsed: unknown = JSON.parse(raw || '{}');
-      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+      return isPlainObject(parsed) ? parsed : {};
     } catch {
       return {};
     }
@@ -45,10 +47,6 @@ function parseBody(req: FastifyRequest): Record<string, unknown> {
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
-}
-
-function truthy(v: unknown): boolean {
-  return v === true || (typeof v === 'string' && v !== '' && v !== '0' && v.toLowerCase() !== 'false');
 }
 
 function wantsJson(req: FastifyRequest): boolean {
@@ -94,7 +92,7 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
     const json = wantsJson(req);
     const login = str(json ? body.username : body.log).trim();
     const password = str(json ? body.password : body.pwd);
-    const remember = truthy(json ? body.remember : body.rememberme);
+    const remember = phpTruthy(json ? body.remember : body.rememberme);
     const result = await deps.login({ login, password, remember, userAgent: str(req.headers['user-agent']), ip: req.ip, via: json ? 'login-json' : 'login-form' });
     if (!result.ok) {
       retryAfter(reply, result.error);

@@ -4,6 +4,7 @@ import type { RequestOrigin } from '../rest/rest-url.js';
 function first(value: string | string[] | undefined): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined) return undefined;
+  // indexOf/slice rather than split(','): runs for every request and allocates no array.
   const comma = v.indexOf(',');
   return (comma === -1 ? v : v.slice(0, comma)).trim();
 }

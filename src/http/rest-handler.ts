@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { RestError, restError } from '../rest/errors.js';
+import { restError, type RestError } from '../rest/errors.js';
 import { setHeader } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
-import type { RestUrlBuilder } from '../rest/rest-url.js';
+import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
 import { BodyTooLargeError, readRawBody } from './raw-body.js';
 import { extractRestRoute } from './rest-route.js';
 import { clientAddress, flatHeaders, requestOrigin } from './request-origin.js';
@@ -20,8 +20,10 @@ export interface RestHandlerOptions {
   logError: (error: unknown) => void;
 }
 
+/** One empty body for every request without one (no allocation per request). */
 const EMPTY = Buffer.alloc(0);
 
+/** Whether a body may follow: checked first so that body-less requests skip readRawBody's promise. */
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
@@ -39,7 +41,7 @@ export interface RestHandler {
 }
 
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
-  const prefixes = [`/${options.restPrefix}`, `/index.php/${options.restPrefix}`];
+  const prefixes = restBasePaths(options.restPrefix).all;
   const mayBeRest = (url: string) => url.includes('rest_route=') || prefixes.some((p) => url.startsWith(p) && (url.length === p.length || '/?'.includes(url[p.length]!)));
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: RestError, started: number) => {
@@ -96,7 +98,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       } catch (error) {
         // Never let one odd URL take the process down.
         options.logError(error);
-        fail(req, res, new RestError('rest_bad_request', 'The request URL could not be parsed.', { status: 400 }), performance.now());
+        fail(req, res, restError('rest_bad_request_url'), performance.now());
         return true;
       }
       if (!target) return false;

@@ -1,4 +1,5 @@
 import { parsePhpQuery } from '../rest/php-query.js';
+import { restBasePaths } from '../rest/rest-url.js';
 
 function decodePath(p: string): string {
   if (!p.includes('%')) return p; // nothing to decode: the common case, on every request
@@ -11,16 +12,9 @@ function decodePath(p: string): string {
 
 /** `/a/b/` → `/a/b`; '' and '/' → '/' (the index). */
 function normalizeRoute(route: string): string {
+  // The regular expression runs only when there is a slash to trim: most routes have none.
   const trimmed = route.endsWith('/') ? route.replace(/\/+$/, '') : route;
   return trimmed === '' ? '/' : trimmed;
-}
-
-const basesByPrefix = new Map<string, readonly string[]>();
-/** `/<prefix>` and `/index.php/<prefix>`, built once per prefix. */
-function restBases(restPrefix: string): readonly string[] {
-  let bases = basesByPrefix.get(restPrefix);
-  if (!bases) basesByPrefix.set(restPrefix, (bases = [`/${restPrefix}`, `/index.php/${restPrefix}`]));
-  return bases;
 }
 
 /**
@@ -35,7 +29,7 @@ export function extractRestRoute(url: string, restPrefix: string): { route: stri
   // An empty `rest_route` is no REST request (WordPress's rest_api_loaded returns early).
   if (typeof restRoute === 'string' && restRoute !== '') return { route: normalizeRoute(restRoute), query };
   const path = decodePath(pathname);
-  for (const base of restBases(restPrefix)) {
+  for (const base of restBasePaths(restPrefix).all) {
     if (path === base || path === `${base}/`) return { route: '/', query };
     if (path.startsWith(`${base}/`)) return { route: normalizeRoute(path.slice(base.length)), query };
   }

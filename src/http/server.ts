@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import { RestError, restError } from '../rest/errors.js';
+import { restError, restErrorWithDetail, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
@@ -69,7 +69,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const clientErrorHandler = (err: Error & { code?: string }, socket: Socket) => {
     if (socket.destroyed || !socket.writable) return;
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const error = new RestError(status === 431 ? 'rest_headers_too_large' : 'rest_bad_request', status === 431 ? 'The request headers are too large.' : 'The request could not be parsed.', { status });
+    const error = status === 431 ? restError('rest_headers_too_large') : restError('rest_bad_request', undefined, status);
     const body = JSON.stringify(error.toJSON());
     socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   };
@@ -113,7 +113,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     else if (status >= 500) {
       req.log.error({ err }, 'unhandled error');
       error = restError('rest_internal_error');
-    } else error = new RestError('rest_bad_request', err.message, { status });
+    } else error = restErrorWithDetail('rest_bad_request', err.message, status);
     return sendError(req, reply, error);
   });
   app.setNotFoundHandler((req, reply) => {
@@ -138,7 +138,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
 
   app.get('/xmlrpc.php', async (req, reply) => {
     if (!('rsd' in (req.query as Record<string, unknown>))) {
-      return sendError(req, reply, new RestError('xmlrpc_not_supported', 'XML-RPC is not supported; use the REST API.', { status: 404 }));
+      return sendError(req, reply, restError('xmlrpc_not_supported'));
     }
     const head = await deps.homeHead();
     return reply.code(200).header('Content-Type', 'text/xml; charset=UTF-8').send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));

@@ -1,7 +1,4 @@
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' })[c]!);
-}
+import { escapeHtml } from '../core/html.js';
 
 /**
  * The site's home page: it advertises the REST root in `<head>` (spec 4.4 rule 4) and carries

@@ -1,18 +1,11 @@
-import type { ArgSchema, EndpointDefinition, JsonValue, RestRequest, RouteOptions } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
+import type { Permalinks } from '../core/permalinks.js';
+import type { EndpointDefinition, RouteOptions } from '../rest/types.js';
+import type { FieldDefinition } from '../rest/field-registry.js';
 import type { EventName, Listener } from '../core/events.js';
 import type { OptionsRepo } from '../store/types.js';
 import type { ModuleDefinition } from '../features/jetpack/module-types.js';
 import type { BackgroundJob } from '../jobs/job-runner.js';
-
-/** An extra field on an object type's responses (spec Part 2.6). */
-export interface FieldDefinition {
-  /** Absent: the field is not returned. */
-  get?: (object: Record<string, unknown>, attribute: string, request: RestRequest | null, objectType: string) => unknown;
-  /** Absent: the field cannot be set. A returned RestError aborts the update. */
-  update?: (value: unknown, object: unknown, attribute: string, request: RestRequest, objectType: string) => unknown;
-  /** Absent: no schema entry. */
-  schema?: ArgSchema & { readonly?: boolean; context?: string[] };
-}
 
 /** A route definition: one endpoint, or a list of endpoints with optional route-level options. */
 export type RouteDefinition = EndpointDefinition | (readonly EndpointDefinition[] & RouteOptions) | (EndpointDefinition & RouteOptions);
@@ -29,7 +22,7 @@ export interface Logger {
 export interface SiteInfo {
   readonly homeUrl: string;
   readonly restPrefix: string;
-  readonly permalinks: 'pretty' | 'index' | 'plain';
+  readonly permalinks: Permalinks;
 }
 
 /**
@@ -47,9 +40,13 @@ export interface SitewardApi {
   registerRoute(namespace: string, route: string, definition: RouteDefinition, override?: boolean): boolean;
   /** Registers an extra response field on an object type (spec Part 2.6). */
   registerField(objectType: string | readonly string[], attribute: string, definition: FieldDefinition): void;
-  /** Reports use of a deprecated function during the current request (`X-WP-DeprecatedFunction`). */
+  /**
+   * Reports use of a deprecated function during the current request (`X-WP-DeprecatedFunction`).
+   * A third-party plugin's API (see request-context.ts) reaches the request also after `await`;
+   * a built-in feature's only before its callback's first `await` (use `request.deprecatedFunction` after).
+   */
   deprecatedFunction(name: string, version: string, replacement?: string): void;
-  /** Reports use of a deprecated argument during the current request (`X-WP-DeprecatedParam`). */
+  /** Reports use of a deprecated argument during the current request (`X-WP-DeprecatedParam`); reach as above. */
   deprecatedArgument(name: string, version: string, message?: string): void;
   /** The full REST URL of a path, e.g. `restUrl('/jetpack/v4/module/all')`. */
   restUrl(path?: string): string;
@@ -68,4 +65,4 @@ export interface SitewardApi {
 /** A plugin module's default export. */
 export type PluginRegister = (api: SitewardApi) => void | Promise<void>;
 
-export type { JsonValue };
+export type { FieldDefinition, JsonValue };

@@ -7,13 +7,19 @@
  * the REST layer points `current` at that request's sink for the synchronous run of each
  * callback it calls. This deliberately avoids AsyncLocalStorage: on Node 20 it installs
  * promise hooks for the whole process, which cost about 14 % of the CPU of every request
- * (measured; see docs/performance.md). The price is that after an `await` inside an async
- * callback the module-level functions no longer know the request; the request's own methods
- * always do.
+ * (measured; see docs/performance.md). After an `await` the module-level functions here no
+ * longer know the request; the request's own methods always do, and third-party plugins get
+ * functions that do (src/plugins/request-context.ts tracks only their callbacks, and only while
+ * one is in flight).
  */
 export type DeprecationSink = Record<string, string>;
 
 let current: DeprecationSink | null = null;
+
+/** True while a callback's synchronous part runs (the module-level functions below then reach its request). */
+export function hasCurrentSink(): boolean {
+  return current !== null;
+}
 
 /** Calls `fn` with `sink` as the current request's sink for its synchronous run. */
 export function withSink<T>(sink: DeprecationSink, fn: () => T): T {

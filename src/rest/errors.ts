@@ -51,7 +51,10 @@ export function isRestError(value: unknown): value is RestError {
   return value instanceof RestError;
 }
 
-/** The generic catalogue (compat.md §2). */
+/**
+ * The generic catalogue (compat.md §2) of the REST layer and its HTTP adapter: id → [message,
+ * status], or [message, status, wire code] for a message variant of a code another id sends too.
+ */
 const catalogue = {
   rest_no_route: ['No route was found matching the URL and request method', 404],
   rest_invalid_handler: ['The handler for the route is invalid', 500],
@@ -65,8 +68,14 @@ const catalogue = {
   rest_body_too_large: ['The request body is too large.', 413],
   rest_not_found: ['Not found.', 404],
   rest_internal_error: ['The server could not complete the request.', 500],
-} as const satisfies Record<string, readonly [string, number]>;
+  // The HTTP adapter's answers before the REST layer runs (same wire layout).
+  rest_bad_request: ['The request could not be parsed.', 400],
+  rest_bad_request_url: ['The request URL could not be parsed.', 400, 'rest_bad_request'],
+  rest_headers_too_large: ['The request headers are too large.', 431],
+  xmlrpc_not_supported: ['XML-RPC is not supported; use the REST API.', 404],
+} as const satisfies Record<string, readonly [string, number] | readonly [string, number, string]>;
 
+/** A catalogue id: the wire code itself, or (for a message variant) an id naming its code. */
 export type CatalogueCode = keyof typeof catalogue;
 
 /**
@@ -75,9 +84,27 @@ export type CatalogueCode = keyof typeof catalogue;
  * @example
  * restError('rest_no_route') // 404 "No route was found matching the URL and request method"
  */
-export function restError(code: CatalogueCode, extra?: Record<string, unknown>, status?: number): RestError {
-  const [message, defaultStatus] = catalogue[code];
-  return new RestError(code, message, { status: status ?? defaultStatus, ...extra });
+export function restError(id: CatalogueCode, extra?: Record<string, unknown>, status?: number): RestError {
+  const entry: readonly [string, number, string?] = catalogue[id];
+  return new RestError(entry[2] ?? id, entry[0], { status: status ?? entry[1], ...extra });
+}
+
+/** Codes whose message is a detail known only when it happens: code → default status. */
+const detailed = {
+  /** A request the HTTP framework refused; the message is the framework's own. */
+  rest_bad_request: 400,
+  /** A response that could not be encoded as JSON; the message is the encoder's. */
+  rest_encode_error: 500,
+} as const;
+
+/**
+ * Builds an error of the parameterised catalogue entries: a fixed code with a message that names the detail.
+ *
+ * @example
+ * restErrorWithDetail('rest_encode_error', 'Do not know how to serialize a BigInt') // 500
+ */
+export function restErrorWithDetail(code: keyof typeof detailed, detail: string, status?: number): RestError {
+  return new RestError(code, detail, { status: status ?? detailed[code] });
 }
 
 /** `rest_forbidden` with 401 when nobody is logged in and 403 otherwise (spec Part 5 rule 8). */
@@ -98,10 +125,19 @@ export function missingParams(names: string[]): RestError {
   });
 }
 
-/** `rest_invalid_param`: `data.params` maps each bad argument to its message. */
-export function invalidParams(params: Record<string, string>): RestError {
-  return new RestError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {
+/**
+ * 400 `rest_invalid_param`, the one factory of that code. Given argument name → message, the
+ * response of a request (`Invalid parameter(s): a, b`, with `data.params` = that map); given a
+ * message, one validator's answer, which the argument layer files under the argument's name.
+ *
+ * @example
+ * invalidParams({ count: 'count is not of type integer.' }) // "Invalid parameter(s): count"
+ * invalidParams('count is not of type integer.') // a validateCallback's answer
+ */
+export function invalidParams(detail: Record<string, string> | string): RestError {
+  if (typeof detail === 'string') return new RestError('rest_invalid_param', detail, { status: 400 });
+  return new RestError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(detail).join(', ')}`, {
     status: 400,
-    params,
+    params: detail,
   });
 }

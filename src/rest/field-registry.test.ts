@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { FieldDefinition } from '../plugins/api.js';
 import { RestError } from './errors.js';
-import { FieldRegistry } from './field-registry.js';
+import { FieldRegistry, type FieldDefinition } from './field-registry.js';
 import type { Principal, RestRequest } from './types.js';
 
 const nobody: Principal = { id: 0, login: '', email: '', displayName: '', roles: [], can: () => false };

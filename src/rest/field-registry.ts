@@ -3,12 +3,21 @@
  * and the controller steps that use it (add to a response, run updaters, extend the schema,
  * turn field schemas into endpoint arguments). Fields keep their registration order.
  */
-import type { FieldDefinition } from '../plugins/api.js';
 import { isRestError, type RestError } from './errors.js';
-import type { ArgDefinition, RestRequest } from './types.js';
+import type { ArgDefinition, ArgSchema, RestRequest } from './types.js';
 import { isPhpArray, phpTruthy } from './args/php.js';
 import { sanitizeValue } from './args/sanitize.js';
 import { validateValue } from './args/validate.js';
+
+/** An extra field on an object type's responses (spec Part 2.6). */
+export interface FieldDefinition {
+  /** Absent: the field is not returned. */
+  get?: (object: Record<string, unknown>, attribute: string, request: RestRequest | null, objectType: string) => unknown;
+  /** Absent: the field cannot be set. A returned RestError aborts the update. */
+  update?: (value: unknown, object: unknown, attribute: string, request: RestRequest, objectType: string) => unknown;
+  /** Absent: no schema entry. */
+  schema?: ArgSchema & { readonly?: boolean; context?: string[] };
+}
 
 /** A field's schema as registered (a JSON-schema property; `readonly` fields are not arguments). */
 export type FieldSchema = NonNullable<FieldDefinition['schema']>;

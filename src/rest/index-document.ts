@@ -1,5 +1,6 @@
 import type { Route } from './route-registry.js';
-import type { ArgDefinition, JsonValue } from './types.js';
+import type { JsonValue } from '../core/json.js';
+import type { ArgDefinition } from './types.js';
 
 /** Argument as shown in the index: `required`, then `default`, `enum`, `description`, `type`, `items` when set. */
 function describeArg(arg: ArgDefinition): Record<string, unknown> {

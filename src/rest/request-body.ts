@@ -17,6 +17,7 @@ export function mediaType(contentType: string | undefined): string {
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
 
+/** One frozen empty form for every body-less request (no allocation per request). */
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** PHP json_decode's default depth limit. */

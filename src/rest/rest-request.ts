@@ -1,3 +1,4 @@
+import { isPlainObject } from '../core/objects.js';
 import { argumentNotice, functionNotice, type DeprecationSink } from './deprecation.js';
 import type { RequestOrigin } from './rest-url.js';
 import type { Principal, RestRequest } from './types.js';
@@ -37,7 +38,7 @@ export class DispatchRequest implements RestRequest {
     bodyParams: Record<string, unknown>,
     public user: Principal,
   ) {
-    const jsonParams = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+    const jsonParams = isPlainObject(json) ? json : undefined;
     // `params` is merged once dispatch knows the URL parameters (see RestServer.dispatch).
     this.sources = { json: jsonParams, body: bodyParams, query, url: {}, defaults: {} };
   }

@@ -1,6 +1,6 @@
 import { prepareArguments } from './arguments.js';
 import { withSink } from './deprecation.js';
-import { forbidden, isRestError, restError, RestError } from './errors.js';
+import { forbidden, isRestError, restError, restErrorWithDetail, type RestError } from './errors.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -152,7 +152,7 @@ export class RestServer {
       body = this.encode(response.data);
     } catch (error) {
       this.options.warn('Could not encode the response as JSON', error);
-      const err = new RestError('rest_encode_error', (error as Error).message, { status: 500 });
+      const err = restErrorWithDetail('rest_encode_error', (error as Error).message);
       return { status: 500, headers, body: JSON.stringify(err.toJSON()) };
     }
     if (typeof jsonp === 'string') {
@@ -175,6 +175,7 @@ export class RestServer {
       // Roots differ only by scheme; the bound guards against unexpected growth.
       if (this.headerTemplates.size < 16) this.headerTemplates.set(root, template);
     }
+    // A flat list copied with slice (see header-list.ts): no per-request object whose hidden class V8 rebuilds.
     return template.slice();
   }
 
@@ -271,6 +272,9 @@ export class RestServer {
       const result = await this.runEndpoint(endpoint, request);
       return { result, route };
     } catch (error) {
+      // A RestError thrown (rather than returned) by a callback, permission callback or
+      // validator is still that error: its status and code, as a returned one would give.
+      if (isRestError(error)) return { result: error, route };
       this.options.warn(`Unhandled error in ${request.method} ${route.pattern.source}`, error);
       return { result: restError('rest_internal_error'), route };
     }
@@ -281,6 +285,7 @@ export class RestServer {
     if (request.jsonError === 'syntax') return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
     const prepared = prepareArguments(endpoint, request);
+    // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
     const argError = prepared instanceof Promise ? await prepared : prepared;
     if (argError) return argError;
     const sink = request.deprecations;

@@ -3,7 +3,10 @@
  * as WordPress's `get_rest_url()` does for the three permalink modes (wp-rest-reference §8).
  */
 
-export type Permalinks = 'pretty' | 'index' | 'plain';
+import type { Permalinks } from '../core/permalinks.js';
+
+/** The permalink modes; defined in src/core/permalinks.ts (the configuration needs them too). */
+export type { Permalinks };
 
 export interface RestUrlConfig {
   homeUrl: string;
@@ -21,6 +24,35 @@ export interface RequestOrigin {
 
 export type RestUrlBuilder = (path?: string, origin?: RequestOrigin) => string;
 
+/** The two REST base paths of a prefix: pretty first, then index. */
+export interface RestBasePaths {
+  /** `/<prefix>` (pretty permalinks). */
+  readonly pretty: string;
+  /** `/index.php/<prefix>` (index permalinks). */
+  readonly index: string;
+  /** Both, pretty first: the paths under which a request is for the REST layer (besides `?rest_route=`). */
+  readonly all: readonly string[];
+}
+
+const basePathsByPrefix = new Map<string, RestBasePaths>();
+
+/**
+ * The REST base paths of a prefix, built once per prefix (they are read on every request).
+ *
+ * @example
+ * restBasePaths('wp-json').all // ['/wp-json', '/index.php/wp-json']
+ */
+export function restBasePaths(restPrefix: string): RestBasePaths {
+  let paths = basePathsByPrefix.get(restPrefix);
+  if (!paths) {
+    const pretty = `/${restPrefix}`;
+    const index = `/index.php/${restPrefix}`;
+    paths = Object.freeze({ pretty, index, all: Object.freeze([pretty, index]) });
+    basePathsByPrefix.set(restPrefix, paths);
+  }
+  return paths;
+}
+
 /**
  * Creates the REST URL builder.
  *
@@ -31,12 +63,9 @@ export type RestUrlBuilder = (path?: string, origin?: RequestOrigin) => string;
 export function createRestUrlBuilder(config: RestUrlConfig): RestUrlBuilder {
   const home = config.homeUrl.replace(/\/+$/, '');
   const homeHost = new URL(config.homeUrl).hostname.toLowerCase();
+  const paths = restBasePaths(config.restPrefix);
   const base =
-    config.permalinks === 'pretty'
-      ? `${home}/${config.restPrefix}/`
-      : config.permalinks === 'index'
-        ? `${home}/index.php/${config.restPrefix}/`
-        : `${home}/?rest_route=/`;
+    config.permalinks === 'pretty' ? `${home}${paths.pretty}/` : config.permalinks === 'index' ? `${home}${paths.index}/` : `${home}/?rest_route=/`;
   const secureBase = base.replace(/^http:/i, 'https:');
   return (path = '/', origin) => {
     const rel = path.replace(/^\/+/, '');

@@ -1,7 +1,8 @@
+import type { JsonValue } from '../core/json.js';
 import type { RestError } from './errors.js';
 
-/** Any JSON value. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** Any JSON value; defined in src/core/json.ts, re-exported here for existing imports. */
+export type { JsonValue };
 
 /** Argument schema of spec Part 2.6 (unknown types and `object` are accepted unchecked). */
 export interface ArgSchema {

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
 import { StoreDataError } from './errors.js';
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import type { JsonValue } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
 import { KyselyAppPasswords } from './app-passwords-repo.js';
 import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
 import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';

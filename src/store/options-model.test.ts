@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonValue } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
 import { testStores } from './test-store.js';
 import type { Store } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
 import { parseJson, toJsonText } from './db-values.js';
 import type { OptionsBackend, OptionsSnapshot } from './options-backend.js';
 import type { OptionsRepo } from './types.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { JsonValue } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
 
 /**
  * Key → JSON value site options (plugin settings, module activation list, module options,

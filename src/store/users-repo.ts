@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { JsonValue } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
 import { parseJson, toInt, toJsonText, toText, uniqueViolationTarget } from './db-values.js';
 import { UniqueViolationError } from './errors.js';
 import type { Database } from './schema.js';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../http/site-pages.js';
+import { escapeHtml } from '../../core/html.js';
 
 /** JSON safe inside a `<script>` element (no `</script>`, no HTML comment or line-separator tricks). */
 export function scriptJson(value: unknown): string {

@@ -3,17 +3,17 @@
  * its exact wire habits: PUT, the header spelled `Content-type`, JSON text bodies, bodiless
  * calls, `setting/update`, cookie + `X-WP-Nonce`.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type LoggedIn, type TestApp, type TestResponse } from '../../../test/helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import type { LoggedIn, TestApp, TestResponse } from '../../../test/helpers/test-app.js';
+import { freshAppWithAdmin } from './testing/http-client.js';
 
 let t: TestApp;
 let admin: LoggedIn;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  admin = await t.loginAs('administrator');
+freshAppWithAdmin((app, user) => {
+  t = app;
+  admin = user;
 });
-afterEach(() => t.close());
 
 /** What the client's fetch sends: `${WP_API_root}jetpack/v4/<path>`, same-origin cookie, nonce. */
 function client(method: string, path: string, opts: { contentType?: boolean; body?: string } = {}): Promise<TestResponse> {

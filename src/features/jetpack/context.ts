@@ -4,7 +4,8 @@
  */
 import type { EventBus } from '../../core/events.js';
 import type { FieldRegistry } from '../../rest/field-registry.js';
-import type { JsonValue, Principal } from '../../rest/types.js';
+import type { JsonValue } from '../../core/json.js';
+import type { Principal } from '../../rest/types.js';
 import type { OptionsRepo, StoreTx } from '../../store/types.js';
 import { ModuleCatalog } from './catalog/module-catalog.js';
 

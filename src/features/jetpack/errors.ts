@@ -2,7 +2,8 @@
  * Every error (and success message) of the site-management plugin, in one catalogue, so no
  * handler spells a message inline (jetpack-v4-reference.md §2, §3; compat.md §9).
  */
-import { RestError, authorizationRequiredStatus, invalidParams } from '../../rest/errors.js';
+import { escapeHtml } from '../../core/html.js';
+import { RestError, authorizationRequiredStatus } from '../../rest/errors.js';
 import type { Principal } from '../../rest/types.js';
 
 /** The shared permission message; compat.md §8 puts one space where the historical text had a newline and tabs. */
@@ -109,22 +110,12 @@ export function someUpdated(invalid: readonly string[], notUpdated: ReadonlyMap<
   return new RestError('some_updated', escapeHtml(message), { status: 400 });
 }
 
-/** 400 `rest_invalid_param` with `data.params` = option key → message (the generic layer's shape). */
-export function invalidOptionValues(params: Record<string, string>): RestError {
-  return invalidParams(params);
-}
-
-/** Per-argument messages returned by the plugin's argument validators (the generic layer puts them in `data.params`). */
+/** Per-argument messages returned by the plugin's argument validators as `invalidParams(message)` (the generic layer puts them in `data.params`). */
 export const argumentMessages = {
   active: 'active must be true, false, 0 or 1.',
   modulesNotArray: 'modules must be an array',
   modulesNotValid: 'modules must be a list of valid modules',
 } as const;
-
-/** A validator's answer carrying one of the messages above. */
-export function invalidArgument(message: string): RestError {
-  return new RestError('rest_invalid_param', message, { status: 400 });
-}
 
 /** Success messages (reference §3). */
 export const successMessages = {
@@ -145,11 +136,6 @@ export const successMessages = {
 function joinWithAnd(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
-/** WordPress `esc_html` for the composed messages (they may echo client-sent keys). */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 }
 
 /** Thrown at start-up when a module definition cannot be added to the catalog (a developer error, never sent on the wire). */

@@ -3,7 +3,8 @@
  * endpoints over the module catalog (jetpack-v4-reference.md; compat.md §9).
  */
 import type { SitewardApi } from '../../plugins/api.js';
-import type { JsonValue, Principal } from '../../rest/types.js';
+import type { JsonValue } from '../../core/json.js';
+import type { Principal } from '../../rest/types.js';
 import type { ModuleCatalog } from './catalog/module-catalog.js';
 import { catalogOf, type PluginContext } from './context.js';
 import { buildInitialState } from './initial-state.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildInitialState } from './initial-state.js';
 import { listModules } from './operations/module-records.js';
@@ -74,6 +75,14 @@ describe('Initial_State', () => {
         },
       },
     });
+  });
+
+  it('hashes the Gravatar address as WordPress does: md5 of PHP strtolower(trim()), ASCII-only lower-casing', async () => {
+    fx = await createPluginFixture();
+    const user = { ...principal('editor', 3), email: ' ÄNNE@Example.ORG\n' };
+    const state = await buildInitialState(fx.ctx, { user, nonce: 'n' });
+    const hash = createHash('md5').update('Änne@example.org', 'utf8').digest('hex');
+    expect(state.userData).toMatchObject({ currentUser: { wpcomUser: { avatar: `https://secure.gravatar.com/avatar/${hash}?s=64&d=mm&r=g` } } });
   });
 
   it('follows the stored state: dismissed notices, Jump Start, dev mode, a dev version', async () => {

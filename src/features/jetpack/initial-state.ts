@@ -2,8 +2,9 @@
  * The admin page's `Initial_State` object (reference §11). WordPress printed every top-level
  * scalar as a string (true → "1", false → "", numbers → "123"); nested values keep JSON types.
  */
-import { createHash } from 'node:crypto';
-import type { JsonValue, Principal } from '../../rest/types.js';
+import { gravatarUrl } from '../../core/gravatar.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
+import type { Principal } from '../../rest/types.js';
 import { getIn } from './catalog/option-storage.js';
 import { STATS_ROLES } from './catalog/option-validators.js';
 import { catalogOf, type PluginContext } from './context.js';
@@ -21,8 +22,6 @@ export interface InitialStateOptions {
   nonce: string;
 }
 
-type JsonObject = { [key: string]: JsonValue };
-
 const ROLE_NAMES: Record<(typeof STATS_ROLES)[number], string> = {
   administrator: 'Administrator',
   editor: 'Editor',
@@ -30,11 +29,6 @@ const ROLE_NAMES: Record<(typeof STATS_ROLES)[number], string> = {
   contributor: 'Contributor',
   subscriber: 'Subscriber',
 };
-
-function gravatarUrl(email: string, size: number): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
-}
 
 /** How WordPress's `wp_localize_script` prints a top-level value. */
 function printed(value: JsonValue): JsonValue {

@@ -1,15 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
-import { NOT_FOUND, call, permissionBody } from './testing/http-client.js';
+import { describe, expect, it } from 'vitest';
+import type { LoggedIn, TestApp } from '../../../test/helpers/test-app.js';
+import { NOT_FOUND, call, permissionBody, freshAppWithAdmin } from './testing/http-client.js';
 
 let t: TestApp;
 let admin: LoggedIn;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  admin = await t.loginAs('administrator');
+freshAppWithAdmin((app, user) => {
+  t = app;
+  admin = user;
 });
-afterEach(() => t.close());
 
 type Records = Record<string, { activated: boolean; available: boolean; configurable: string | false; options: Record<string, { current_value: unknown }> | null }>;
 

@@ -1,4 +1,5 @@
-import type { JsonValue, Principal } from '../../rest/types.js';
+import type { JsonValue } from '../../core/json.js';
+import type { Principal } from '../../rest/types.js';
 import type { OptionsRepo } from '../../store/types.js';
 
 /** Result of an option validator: true when valid, otherwise the message (`<param> must be …`). */

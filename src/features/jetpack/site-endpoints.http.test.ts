@@ -1,15 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
-import { call, permissionBody } from './testing/http-client.js';
+import { call, permissionBody, freshAppWithAdmin } from './testing/http-client.js';
 
 let t: TestApp;
 let admin: LoggedIn;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  admin = await t.loginAs('administrator');
+freshAppWithAdmin((app, user) => {
+  t = app;
+  admin = user;
 });
-afterEach(() => t.close());
 
 describe('GET /settings and POST /settings/update (alias /setting/update)', () => {
   it('reads and turns holiday snow on and off', async () => {

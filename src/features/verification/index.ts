@@ -2,7 +2,7 @@
  * Site verification (the `verification-tools` module): the services' `<meta>` tags in the home
  * page's `<head>` while the module is active (jetpack-v4-reference.md §6).
  */
-import { escapeHtml } from '../../http/site-pages.js';
+import { escapeHtml } from '../../core/html.js';
 import type { Feature } from '../contract.js';
 
 const VERIFICATION_META: Record<string, string> = {

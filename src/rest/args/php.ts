@@ -4,7 +4,11 @@
  * Request values are JSON values or PHP-style parsed query/form values. A PHP array is a JS
  * array or any non-null object; `null` and `undefined` are PHP null. JSON cannot tell PHP's
  * int from float, so an integral JS number inside the 64-bit range counts as an int.
+ * `phpTruthy`, `asciiLower` and `phpTrim` live in src/core/php.ts (other layers need them too).
  */
+import { asciiLower, phpTrim, phpTruthy } from '../../core/php.js';
+
+export { asciiLower, phpTrim, phpTruthy };
 
 /** PHP's whitespace for numeric strings (`is_numeric`, casts): space, \t, \n, \r, \v, \f. */
 const NUMERIC_STRING = /^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
@@ -165,22 +169,6 @@ export function toList(value: unknown): unknown[] {
   return [value];
 }
 
-/**
- * PHP truthiness (`(bool)`): `""`, `"0"`, 0, 0.0, null, `[]` and `{}` are false; `"0.0"`, `" "` and NAN are true.
- *
- * @example
- * phpTruthy('0') // false
- */
-export function phpTruthy(value: unknown): boolean {
-  if (value === null || value === undefined) return false;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return value !== 0;
-  if (typeof value === 'bigint') return value !== 0n;
-  if (typeof value === 'string') return value !== '' && value !== '0';
-  if (isPhpArray(value)) return phpCount(value) > 0;
-  return true;
-}
-
 /** PHP `===` over JS values; arrays are equal when they hold the same keys, in order, with identical values. */
 export function phpIdentical(a: unknown, b: unknown): boolean {
   if (a === undefined) a = null;
@@ -192,20 +180,6 @@ export function phpIdentical(a: unknown, b: unknown): boolean {
   const va = a as Readonly<Record<string, unknown>>;
   const vb = b as Readonly<Record<string, unknown>>;
   return ka.every((key, i) => key === kb[i] && phpIdentical(va[key], vb[key]));
-}
-
-/** PHP `strtolower` (ASCII only since PHP 8.2, and in the C locale before). */
-export function asciiLower(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
-
-/** PHP `trim` with its default characters (space, \t, \n, \r, \0, \v) or a given set of single characters. */
-export function phpTrim(s: string, chars = ' \t\n\r\0\x0B'): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && chars.includes(s[start])) start++;
-  while (end > start && chars.includes(s[end - 1])) end--;
-  return s.slice(start, end);
 }
 
 /** `preg_split('/[\s,]+/', $value)` on the string form of a value; empty pieces stay (`"1,2,"` → 3 pieces). */

@@ -3,7 +3,7 @@
  * order (array → enum → numeric → integer → boolean → string → format → bounds), amended by
  * the spec: the boolean type error names the parameter (compat.md §8).
  */
-import { RestError, restError } from '../errors.js';
+import { invalidParams, restError, type RestError } from '../errors.js';
 import type { ArgSchema } from '../types.js';
 import { parseDate } from './dates.js';
 import { isEmail, isIpAddress } from './formats.js';
@@ -22,9 +22,6 @@ const messages = {
     `${param} must be between ${min} (${minMode}) and ${max} (${maxMode})`,
 } as const;
 
-function invalidParam(message: string): RestError {
-  return new RestError('rest_invalid_param', message, { status: 400 });
-}
 
 /**
  * WordPress `rest_is_boolean`: true, false, the strings `true`/`false`/`1`/`0` in any case, and the integers 0 and 1.
@@ -51,7 +48,7 @@ export function validateValue(value: unknown, schema: ArgSchema, param: string):
 
   if (type === 'array') {
     if (!isPhpArray(v)) v = splitList(v);
-    if (!isList(v)) return invalidParam(messages.notOfType(param, 'array'));
+    if (!isList(v)) return invalidParams(messages.notOfType(param, 'array'));
     // Without an items schema PHP validates against null, which checks nothing.
     if (isPhpArray(schema.items)) {
       const itemSchema = schema.items as ArgSchema;
@@ -65,19 +62,19 @@ export function validateValue(value: unknown, schema: ArgSchema, param: string):
 
   const allowed = isPhpArray(schema.enum) ? toList(schema.enum) : [];
   if (allowed.length > 0 && !allowed.some((candidate) => phpIdentical(v, candidate))) {
-    return invalidParam(messages.notOneOf(param, allowed));
+    return invalidParams(messages.notOneOf(param, allowed));
   }
 
-  if ((type === 'integer' || type === 'number') && !isNumeric(v)) return invalidParam(messages.notOfType(param, type));
+  if ((type === 'integer' || type === 'number') && !isNumeric(v)) return invalidParams(messages.notOfType(param, type));
   // Decision: a numeric string beyond the float range ("1e999") would sanitize to INF, which JSON cannot carry.
-  if (type === 'number' && !Number.isFinite(toFloat(v))) return invalidParam(messages.notOfType(param, type));
+  if (type === 'number' && !Number.isFinite(toFloat(v))) return invalidParams(messages.notOfType(param, type));
   if (type === 'integer') {
     const f = toFloat(v);
     // round(floatval($v)) !== floatval($v): PHP's round(INF) is INF, so INF passes; NAN never equals itself.
-    if (Number.isNaN(f) || (Number.isFinite(f) && !Number.isInteger(f))) return invalidParam(messages.notOfType(param, 'integer'));
+    if (Number.isNaN(f) || (Number.isFinite(f) && !Number.isInteger(f))) return invalidParams(messages.notOfType(param, 'integer'));
   }
-  if (type === 'boolean' && !isBoolean(v)) return invalidParam(messages.notOfType(param, 'boolean'));
-  if (type === 'string' && typeof v !== 'string') return invalidParam(messages.notOfType(param, 'string'));
+  if (type === 'boolean' && !isBoolean(v)) return invalidParams(messages.notOfType(param, 'boolean'));
+  if (type === 'string' && typeof v !== 'string') return invalidParams(messages.notOfType(param, 'string'));
 
   const formatError = checkFormat(v, schema.format);
   if (formatError) return formatError;
@@ -96,7 +93,7 @@ function checkFormat(value: unknown, format: ArgSchema['format']): RestError | n
       // A valid address is ASCII, so its length is its byte length.
       return isEmail(value) && (value as string).length >= 6 ? null : restError('rest_invalid_email');
     case 'ip':
-      return isIpAddress(value) ? null : invalidParam(messages.invalidIp(value));
+      return isIpAddress(value) ? null : invalidParams(messages.invalidIp(value));
     default:
       return null;
   }
@@ -117,7 +114,7 @@ function checkBounds(n: number, schema: ArgSchema, param: string): true | RestEr
   const belowMin = exclMin ? n <= min : n < min;
   const aboveMax = exclMax ? n >= max : n > max;
 
-  if (hasMin && !hasMax) return belowMin ? invalidParam(messages.greaterThan(param, minText, mode(exclMin))) : true;
-  if (hasMax && !hasMin) return aboveMax ? invalidParam(messages.lessThan(param, maxText, mode(exclMax))) : true;
-  return belowMin || aboveMax ? invalidParam(messages.between(param, minText, mode(exclMin), maxText, mode(exclMax))) : true;
+  if (hasMin && !hasMax) return belowMin ? invalidParams(messages.greaterThan(param, minText, mode(exclMin))) : true;
+  if (hasMax && !hasMin) return aboveMax ? invalidParams(messages.lessThan(param, maxText, mode(exclMax))) : true;
+  return belowMin || aboveMax ? invalidParams(messages.between(param, minText, mode(exclMin), maxText, mode(exclMax))) : true;
 }

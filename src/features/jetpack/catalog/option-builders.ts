@@ -1,5 +1,5 @@
 /** Short constructors for the catalog's option definitions (reference §6 types and validators). */
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
 import type { ModuleOptionDefinition, OptionStorage } from '../module-types.js';
 import {
   toBoolean,

@@ -1,5 +1,5 @@
 /** Atomic reads and writes of one module option through the options repository. */
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
 import type { OptionReadContext, OptionWriteContext } from '../module-types.js';
 import { jsonEqual, readStored, writeStored } from './option-storage.js';
 

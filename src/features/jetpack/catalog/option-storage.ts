@@ -2,14 +2,10 @@
  * Reading and writing one module option inside its site option (a whole option, a field of an
  * object-valued option, or a field of the current user's entry in a per-user map).
  */
-import type { JsonValue } from '../../../rest/types.js';
+import { isPlainObject } from '../../../core/objects.js';
+import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { OptionStorage } from '../module-types.js';
 
-type JsonObject = { [key: string]: JsonValue };
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function fullPath(storage: OptionStorage, userId: number): string[] {
   return [...(storage.perUser ? [String(userId)] : []), ...(storage.path ?? [])];
@@ -19,7 +15,7 @@ function fullPath(storage: OptionStorage, userId: number): string[] {
 export function getIn(root: JsonValue | undefined, path: readonly string[]): JsonValue | undefined {
   let node = root;
   for (const key of path) {
-    if (!isObject(node)) return undefined;
+    if (!isPlainObject(node)) return undefined;
     node = node[key];
   }
   return node;
@@ -29,7 +25,7 @@ export function getIn(root: JsonValue | undefined, path: readonly string[]): Jso
 export function setIn(root: JsonValue | undefined, path: readonly string[], value: JsonValue | undefined): JsonValue | undefined {
   if (path.length === 0) return value;
   const [head, ...rest] = path as [string, ...string[]];
-  const copy: JsonObject = isObject(root) ? { ...root } : {};
+  const copy: JsonObject = isPlainObject(root) ? { ...root } : {};
   const next = setIn(copy[head], rest, value);
   if (next === undefined) delete copy[head];
   else copy[head] = next;
@@ -57,7 +53,7 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
   }
-  if (isObject(a) && isObject(b)) {
+  if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((key) => key in b && jsonEqual(a[key], b[key]));
   }

@@ -3,7 +3,9 @@
  * answers true or the per-option message; the messages are the reference's, word for word.
  */
 import { isIP } from 'node:net';
-import type { JsonValue } from '../../../rest/types.js';
+import { isPlainObject } from '../../../core/objects.js';
+import { phpTruthy } from '../../../core/php.js';
+import type { JsonValue } from '../../../core/json.js';
 import type { OptionValidation } from '../module-types.js';
 
 export type Validator = (value: unknown, param: string) => OptionValidation;
@@ -21,10 +23,6 @@ export const SHARING_SERVICE_IDS = [
 ] as const;
 
 export const CUSTOM_SERVICE_ID = /^custom-\d+$/;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
@@ -189,14 +187,6 @@ export function castByType(type: string, value: JsonValue): JsonValue {
     default:
       return value;
   }
-}
-
-/** PHP truthiness of a JSON value: false, 0, "", "0", null and empty arrays/objects are false. */
-export function phpTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '' || value === '0') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
 }
 
 /** The check used when an option declares no validator: its declared type. */

@@ -1,8 +1,8 @@
 /** The stored list of activated modules (`active_modules`) and the default set it starts from. */
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
-import { phpTruthy } from '../catalog/option-validators.js';
+import { phpTruthy } from '../../../core/php.js';
 import { stateKeys } from '../state-keys.js';
 
 /** Whether the site is public (option `public`, true when never set). */

@@ -3,7 +3,8 @@
  * records what it turned on and whether it set the sharing options, so that deactivating it
  * in `jumpstart_activated` can undo exactly that.
  */
-import type { JsonValue } from '../../../rest/types.js';
+import { isPlainObject } from '../../../core/objects.js';
+import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
@@ -31,10 +32,8 @@ interface JumpstartChanges {
 /** The sharing settings Jump Start applies to `sharing-options.global` (reference §3.14). */
 const JUMPSTART_GLOBAL = { button_style: 'icon', sharing_label: DEFAULT_SHARING_LABEL, open_links: 'same', show: ['post'] };
 
-type JsonObject = { [key: string]: JsonValue };
-
 function asObject(value: JsonValue | undefined): JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  return isPlainObject(value) ? value : {};
 }
 
 function asChanges(value: JsonValue | undefined): JumpstartChanges {

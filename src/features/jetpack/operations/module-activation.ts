@@ -60,6 +60,7 @@ export async function deactivateModule(ctx: PluginContext, catalog: ModuleCatalo
     });
     // Only a real change counts as the administrator acting.
     if (wasActive) await markActionTaken(tx.options);
+    // Field by field, not `{ ...change, wasActive }`: perf showed the spread making V8 build a new hidden class on every toggle.
     return { before: change.before, after: change.after, wasActive };
   });
   if (!result.wasActive) return pluginError('module_already_inactive');

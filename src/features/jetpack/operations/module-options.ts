@@ -4,20 +4,18 @@
  * bad value fails the whole request with nothing saved; valid keys are saved in one transaction
  * while unknown keys (and writes that could not be done) are reported as `some_updated`.
  */
-import type { RestError } from '../../../rest/errors.js';
-import type { JsonValue, Principal } from '../../../rest/types.js';
+import { isPlainObject } from '../../../core/objects.js';
+import { invalidParams, type RestError } from '../../../rest/errors.js';
+import type { JsonValue } from '../../../core/json.js';
+import type { Principal } from '../../../rest/types.js';
 import type { PluginContext } from '../context.js';
 import { storageOf, type ModuleCatalog } from '../catalog/module-catalog.js';
 import { storeValue } from '../catalog/option-io.js';
 import { sanitizeByType, validateByType } from '../catalog/option-validators.js';
-import { invalidOptionValues, pluginError, someUpdated, successMessages } from '../errors.js';
+import { pluginError, someUpdated, successMessages } from '../errors.js';
 import type { ModuleOptionDefinition, OptionWriteContext, OptionWriteOutcome } from '../module-types.js';
 import { readActiveSlugs } from './active-modules.js';
 import { TRACKED_OPTIONS, markActionTaken } from './jumpstart-state.js';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 async function defaultWrite(def: ModuleOptionDefinition, value: JsonValue, io: OptionWriteContext): Promise<OptionWriteOutcome> {
   const changed = await storeValue(io, def.encode ? def.encode(value) : value);
@@ -46,7 +44,7 @@ export async function updateModuleOptions(
     const verdict = (def.validate ?? validateByType(def.type))(body[key], key);
     if (verdict !== true) problems[key] = verdict;
   }
-  if (Object.keys(problems).length > 0) return invalidOptionValues(problems);
+  if (Object.keys(problems).length > 0) return invalidParams(problems);
 
   // Stage 2: write the valid keys in one transaction.
   const homeUrl = ctx.site.homeUrl();

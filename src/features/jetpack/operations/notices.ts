@@ -1,6 +1,8 @@
 /** Dismissed admin notices (reference §3.17). */
+import { isPlainObject } from '../../../core/objects.js';
 import type { RestError } from '../../../rest/errors.js';
-import type { JsonValue, Principal } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
+import type { Principal } from '../../../rest/types.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
 import { pluginError } from '../errors.js';
@@ -12,7 +14,7 @@ export const NOTICES = ['feedback_dash_request', 'welcome'] as const;
 type NoticeMap = Record<string, JsonValue>;
 
 function asMap(value: JsonValue | undefined): NoticeMap {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+  return isPlainObject(value) ? value : {};
 }
 
 /** The stored map notice → true (empty when nothing was dismissed). */

@@ -1,5 +1,6 @@
 /** Module options as responses show them: definition minus callbacks, plus `current_value` (reference §6). */
-import type { JsonValue, Principal } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
+import type { Principal } from '../../../rest/types.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import { storageOf } from '../catalog/module-catalog.js';
 import { readStored } from '../catalog/option-storage.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRestError, type RestError } from '../../../rest/errors.js';
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
 import { createPluginFixture, principal, type PluginFixture } from '../testing/plugin-fixture.js';

@@ -1,8 +1,8 @@
 /** Plugin settings not tied to a module (reference §3.12, §3.13): only holiday snow in this era. */
 import type { RestError } from '../../../rest/errors.js';
-import type { JsonValue } from '../../../rest/types.js';
+import type { JsonValue } from '../../../core/json.js';
 import type { PluginContext } from '../context.js';
-import { phpTruthy } from '../catalog/option-validators.js';
+import { phpTruthy } from '../../../core/php.js';
 import { pluginError, successMessages } from '../errors.js';
 import { stateKeys } from '../state-keys.js';
 

@@ -4,12 +4,12 @@
  * of `/module/all` lists modules while a POST of it falls through to the slug route (404 not_found).
  */
 import type { SitewardApi } from '../../../plugins/api.js';
-import { isRestError } from '../../../rest/errors.js';
+import { invalidParams, isRestError } from '../../../rest/errors.js';
 import type { ArgDefinition, EndpointDefinition, RestRequest } from '../../../rest/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { isBooleanLike, toBoolean } from '../catalog/option-validators.js';
 import type { PluginContext } from '../context.js';
-import { argumentMessages, invalidArgument, pluginError, successMessages } from '../errors.js';
+import { argumentMessages, pluginError, successMessages } from '../errors.js';
 import { activateModule, activateModules, deactivateModule } from '../operations/module-activation.js';
 import { updateModuleOptions } from '../operations/module-options.js';
 import { getModule, listModules } from '../operations/module-records.js';
@@ -73,9 +73,9 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
     // Only unknown slugs are invalid here: a known module that is unavailable is reported by the
     // handler as a 424 with the reason, while the others are activated (compat.md §9).
     validateCallback: (value) => {
-      if (!Array.isArray(value)) return invalidArgument(argumentMessages.modulesNotArray);
+      if (!Array.isArray(value)) return invalidParams(argumentMessages.modulesNotArray);
       const valid = value.every((slug) => typeof slug === 'string' && catalog.has(slug));
-      return valid ? true : invalidArgument(argumentMessages.modulesNotValid);
+      return valid ? true : invalidParams(argumentMessages.modulesNotValid);
     },
   };
   const bulkActivate: EndpointDefinition = {
@@ -102,7 +102,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
         required: true,
         // An absent `active` activates (compat.md §9).
         default: true,
-        validateCallback: (value) => (isBooleanLike(value) ? true : invalidArgument(argumentMessages.active)),
+        validateCallback: (value) => (isBooleanLike(value) ? true : invalidParams(argumentMessages.active)),
       },
     },
     callback: (request) => {

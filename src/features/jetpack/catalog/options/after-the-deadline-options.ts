@@ -2,7 +2,7 @@
  * Spelling and Grammar options. Historically per-user settings; Siteward keeps them in one site
  * option mapping user id → settings, so a reset can clear them all in one step.
  */
-import type { JsonValue } from '../../../../rest/types.js';
+import type { JsonValue } from '../../../../core/json.js';
 import type { ModuleOptionDefinition, OptionStorage } from '../../module-types.js';
 import { loadValue, storeValue } from '../option-io.js';
 import { boolOption, textOption } from '../option-builders.js';

@@ -2,7 +2,7 @@
  * Options of the modules whose values are plain stored settings (reference §6). Each is stored
  * under the reference's storage name; the site's front end and other consumers read them there.
  */
-import type { JsonValue } from '../../../../rest/types.js';
+import type { JsonValue } from '../../../../core/json.js';
 import type { ModuleOptionDefinition } from '../../module-types.js';
 import { alphanumOption, boolOption, enumOption, posintOption, textOption } from '../option-builders.js';
 import { toStatsRoles, toUrl, validateStatsRoles } from '../option-validators.js';

@@ -3,7 +3,7 @@
  * remote service: the key is generated locally and the whitelist is read by Siteward's limiter.
  */
 import { randomBytes } from 'node:crypto';
-import type { JsonValue } from '../../../../rest/types.js';
+import type { JsonValue } from '../../../../core/json.js';
 import type { ModuleOptionDefinition, OptionWriteOutcome } from '../../module-types.js';
 import { storeValue } from '../option-io.js';
 import { parseIpList, validateAlphanum, validateIpList } from '../option-validators.js';

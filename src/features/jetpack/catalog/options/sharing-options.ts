@@ -3,7 +3,8 @@
  * visible/hidden service lists, `sharing-options.global` the button settings and the list of
  * custom service ids, and `sharing-options[<custom id>]` each custom service.
  */
-import type { JsonValue } from '../../../../rest/types.js';
+import { isPlainObject } from '../../../../core/objects.js';
+import type { JsonObject, JsonValue } from '../../../../core/json.js';
 import type { ModuleOptionDefinition, OptionWriteContext, OptionWriteOutcome } from '../../module-types.js';
 import { enumOption, boolOption, textOption } from '../option-builders.js';
 import { getIn } from '../option-storage.js';
@@ -28,8 +29,6 @@ export const DEFAULT_SHARING_SERVICES = { visible: ['twitter', 'facebook', 'goog
 export const DEFAULT_SHARING_LABEL = 'Share this:';
 
 const globalField = (key: string) => ({ option: SHARING_OPTIONS_OPTION, path: ['global', key] });
-
-type JsonObject = { [key: string]: JsonValue };
 
 function customIds(sharingOptions: JsonValue | undefined): string[] {
   const ids = getIn(sharingOptions, ['global', 'custom']);
@@ -56,14 +55,14 @@ async function writeCustom(value: JsonValue, io: OptionWriteContext): Promise<Op
   const sent = value as { sharing_name: string; sharing_url: string; sharing_icon: string };
   let service: JsonObject = {};
   await io.options.update(SHARING_OPTIONS_OPTION, (current) => {
-    const root: JsonObject = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...current } : {};
+    const root: JsonObject = isPlainObject(current) ? { ...current } : {};
     const ids = customIds(root);
     let n = Date.now();
     while (ids.includes(`custom-${n}`)) n += 1;
     const id = `custom-${n}`;
     service = { id, name: sent.sharing_name.trim(), url: sent.sharing_url.trim(), icon: sent.sharing_icon.trim() };
     const global = getIn(root, ['global']);
-    root.global = { ...(typeof global === 'object' && global !== null && !Array.isArray(global) ? global : {}), custom: [...ids, id] };
+    root.global = { ...(isPlainObject(global) ? global : {}), custom: [...ids, id] };
     root[id] = { name: service.name!, url: service.url!, icon: service.icon! };
     return root;
   });
