@@ -1,5 +1,5 @@
 import { parseJson, toInt, toJsonText } from './db-values.js';
-import type { JsonValue } from '../rest/types.js';
+import type { JsonValue } from '../core/json.js';
 import type { LeasesRepo, StatusRepo } from './types.js';
 import type { DbRun } from './users-repo.js';
 
