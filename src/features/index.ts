@@ -29,5 +29,5 @@ export const builtInFeatures: readonly Feature[] = [
   connectionFeature, // provides 'connection'
   jetpackFeature, // needs 'connection'; provides 'jetpack'
   verificationFeature,
-  adminPageFeature, // needs 'jetpack'
+  adminPageFeature, // needs 'jetpack', 'connection'
 ];
