@@ -29,7 +29,8 @@ export function adminPage(opts: { initialState: Record<string, unknown>; userLog
 <body>
 <header><strong>Siteward</strong><form method="post" action="/logout"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header>
 <main>
-${notice}<h1>Modules</h1>
+${notice}<p id="connection"></p>
+<h1>Modules</h1>
 <table><thead><tr><th>Module</th><th>Description</th><th>Status</th></tr></thead><tbody id="modules"></tbody></table>
 </main>
 <script>
@@ -64,6 +65,24 @@ ${notice}<h1>Modules</h1>
     });
   }
   render(state.getModules || {});
+
+  // Connect (or link one's own account): the connect URL leads through the account service's login and back here.
+  var user = (state.userData && state.userData.currentUser) || {};
+  var connected = state.connectionStatus && state.connectionStatus.isActive;
+  if (!user.isConnected && !(state.connectionStatus && state.connectionStatus.devMode.isActive) && (connected || (user.permissions && user.permissions.connect))) {
+    var connect = document.createElement('button');
+    connect.id = 'connect';
+    connect.textContent = connected ? 'Link your account' : 'Connect to the central account service';
+    connect.onclick = function () {
+      connect.disabled = true;
+      fetch(state.WP_API_root + 'jetpack/v4/connect-url', { credentials: 'same-origin', headers: { 'X-WP-Nonce': state.WP_API_nonce } })
+        .then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.message); window.location.href = j; }); })
+        .catch(function (e) { alert(e.message); connect.disabled = false; });
+    };
+    document.getElementById('connection').appendChild(connect);
+  } else if (user.isConnected) {
+    document.getElementById('connection').textContent = 'Linked to ' + (user.wpcomUser.login || user.wpcomUser.email) + (user.isMaster ? ' (master user)' : '') + '.';
+  }
 })();
 </script>
 </body>
