@@ -4,7 +4,7 @@ import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack/testing/http-client.js';
 import { ANN, closedPort, startProvider } from './connection-test-kit.js';
-import { link, loginAtProvider, sitePath, startLogin, visit } from './connection-http-kit.js';
+import { link, loginAtProvider, sitePath, startLogin, visit } from './testing/connection-http-kit.js';
 
 const BOUND_MS = 400;
 

@@ -9,7 +9,7 @@ import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack/testing/http-client.js';
 import { ANN, startProvider } from './connection-test-kit.js';
-import { SITE_CALLBACK, link, sitePath, startLogin, visit, wrongPassword } from './connection-http-kit.js';
+import { SITE_CALLBACK, link, sitePath, startLogin, visit, wrongPassword } from './testing/connection-http-kit.js';
 import { TokenSealer } from './connection-vault.js';
 
 const BOB = { login: 'bob', email: 'bob@example.com', name: 'Bob Example', password: 'battery staple' };

@@ -3,7 +3,7 @@ import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call, permissionBody } from '../jetpack/testing/http-client.js';
 import { startProvider } from './connection-test-kit.js';
-import { visit } from './connection-http-kit.js';
+import { visit } from './testing/connection-http-kit.js';
 
 const ROUTES = [
   { method: 'GET', path: '/connect-url', code: 'invalid_user_permission_jetpack_connect' },

@@ -1,8 +1,8 @@
 /** Test-only: a site connected over real HTTP to a real local account service, driven like a browser. */
 import { expect } from 'vitest';
-import { TestBrowser, formOf, loginAndConsent } from '../../accounts/test-browser.js';
-import type { LoggedIn, TestApp, TestResponse } from '../../../test/helpers/test-app.js';
-import { call } from '../jetpack/testing/http-client.js';
+import { TestBrowser, formOf, loginAndConsent } from '../../../accounts/test-browser.js';
+import type { LoggedIn, TestApp, TestResponse } from '../../../../test/helpers/test-app.js';
+import { call } from '../../jetpack/testing/http-client.js';
 
 /** The test app's home URL is http://example.org, so the provider sends the browser there. */
 export const SITE_CALLBACK = 'http://example.org/connect/callback';
