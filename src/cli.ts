@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { runAccountsCommand } from './accounts/index.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
 import { startServer } from './cluster.js';
@@ -17,6 +18,11 @@ Commands:
   app-password create <login> <name>      Prints a new application password once
   app-password list <login>
   app-password revoke <login> <uuid>
+  accounts [start] [--port P] [--data FILE] [--users FILE.json]
+        Run the local central account service (an OpenID Connect provider on
+        127.0.0.1, for development and tests); prints the settings to paste
+  accounts user add <login> --email E [--name N] (--password P | --password-stdin)
+  accounts user list                      Accounts of the local account service
 
 Settings come from siteward.config.json and environment variables (see README.md).
 Options:
@@ -60,6 +66,8 @@ export async function main(argv: string[], io = { out: (l: string) => console.lo
       await startServer(config(overrides, values.config), { quiet: values.quiet === true, out: io.out });
       return 0;
     }
+    // The account service is its own program with its own data file: it never opens the site's store.
+    if (command === 'accounts') return await runAccountsCommand(rest, { ...io, stdin: process.stdin }, process.env);
     const configIndex = rest.indexOf('--config');
     const configFile = configIndex === -1 ? undefined : rest[configIndex + 1];
     const args = configIndex === -1 ? rest : rest.filter((_, i) => i !== configIndex && i !== configIndex + 1);

@@ -122,6 +122,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
         config, store, log, events, clock, fields,
         api: createPluginApi(feature.name, apiDeps),
         auth: { authenticator, users },
+        secrets,
         site: { homeUrl: config.homeUrl, devMode },
         addPage: (page) => void pages.push(page),
         addAssets: (dir) => void assets.push(dir),

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,6 +77,18 @@ describe('the siteward command', () => {
     const dup = run(['user', 'create', 'cliadmin', '--email', 'other@example.org', '--role', 'editor', '--password', 'cli-password-1']);
     expect(dup.status).toBe(1);
     expect(run(['user', 'list']).stdout).toContain('cliadmin');
+  });
+
+  it('manages the local account service without opening the site, even with a bad site setting', () => {
+    const data = path.join(dir, 'accounts', 'accounts.sqlite');
+    const env = { SITEWARD_DATA_DIR: path.join(dir, 'site-never-opened'), SITEWARD_PERMALINKS: 'fancy', SITEWARD_ACCOUNTS_DATA: data };
+    const added = run(['accounts', 'user', 'add', 'ann', '--email', 'ann@example.com', '--name', 'Ann', '--password', 'correct horse'], env);
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^Added ann \(sub \d+\)\./);
+    expect(run(['accounts', 'user', 'list'], env).stdout).toMatch(/ann\tann@example\.com\tAnn/);
+    expect(run(['accounts', '--help'], env).stdout).toContain('siteward accounts user add');
+    expect(run(['--help']).stdout).toContain('accounts [start]');
+    expect(existsSync(path.join(dir, 'site-never-opened'))).toBe(false);
   });
 
   it('serves HTTPS directly with SITEWARD_TLS_CERT/KEY and builds https REST URLs', async (ctx) => {

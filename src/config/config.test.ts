@@ -69,6 +69,12 @@ describe('configuration', () => {
     [{ SITEWARD_DATABASE_URL: 'mysql://x' }, /^SITEWARD_DATABASE_URL .* must be a postgres:\/\/ URL/],
     [{ SITEWARD_WORKERS: 'many' }, /^SITEWARD_WORKERS .* must be an integer/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL .* must be one of fatal, error, warn, info, debug, trace, silent/],
+    [{ SITEWARD_ACCOUNTS_ISSUER: 'http://accounts.example' }, /^SITEWARD_ACCOUNTS_ISSUER .* must use https; plain http is allowed only for 127\.0\.0\.1/],
+    [{ SITEWARD_ACCOUNTS_ISSUER: 'accounts.example' }, /^SITEWARD_ACCOUNTS_ISSUER .* must be an absolute https URL/],
+    [{ SITEWARD_ACCOUNTS_ISSUER: 'https://a.example/?x=1' }, /^SITEWARD_ACCOUNTS_ISSUER .* without query/],
+    [{ SITEWARD_ACCOUNTS_ISSUER: 'https://a.example', SITEWARD_ACCOUNTS_CLIENT_SECRET: 's' }, /^SITEWARD_ACCOUNTS_CLIENT_SECRET .* needs SITEWARD_ACCOUNTS_CLIENT_ID/],
+    [{ SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: 't' }, /^SITEWARD_ACCOUNTS_REGISTRATION_TOKEN .* needs SITEWARD_ACCOUNTS_ISSUER/],
+    [{ SITEWARD_ACCOUNTS_TIMEOUT_MS: '0' }, /^SITEWARD_ACCOUNTS_TIMEOUT_MS .* must be an integer from 1 to 120000/],
   ])('stops with one clear line for a bad value %o', (env, message) => {
     let error: unknown;
     try {
@@ -83,6 +89,18 @@ describe('configuration', () => {
 
   it('rejects unknown keys in the config file', () => {
     expect(() => load({}, { sitename: 'typo' })).toThrow(/unknown setting "sitename"/);
+  });
+
+  it('takes an https account service anywhere and a plain-http one on loopback only', () => {
+    expect(load({})).toMatchObject({ accountsIssuer: null, accountsClientId: null, accountsTimeoutMs: 4000 });
+    expect(load({ SITEWARD_ACCOUNTS_ISSUER: 'https://accounts.example', SITEWARD_ACCOUNTS_CLIENT_ID: 'site', SITEWARD_ACCOUNTS_CLIENT_SECRET: 's3' })).toMatchObject({
+      accountsIssuer: 'https://accounts.example',
+      accountsClientId: 'site',
+      accountsClientSecret: 's3',
+    });
+    for (const issuer of ['http://127.0.0.1:4000', 'http://localhost:4000', 'http://[::1]:4000']) {
+      expect(load({ SITEWARD_ACCOUNTS_ISSUER: issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: 't' })).toMatchObject({ accountsIssuer: issuer, accountsRegistrationToken: 't' });
+    }
   });
 
   it('accepts workers auto', () => {

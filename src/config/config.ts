@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_AVATAR_SIZES, MAX_AVATAR_SIZE, parseAvatarSizes } from '../core/gravatar.js';
+import { isLoopbackHost } from '../core/loopback-host.js';
 import { PERMALINK_MODES, type Permalinks } from '../core/permalinks.js';
 
 /** Siteward's configuration after validation. */
@@ -27,6 +28,15 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** The central account service (compat.md §9): an OpenID issuer URL, or null when none is configured. */
+  accountsIssuer: string | null;
+  /** A client registered by hand at the provider; null: the site registers itself dynamically. */
+  accountsClientId: string | null;
+  accountsClientSecret: string | null;
+  /** Initial access token for dynamic client registration. */
+  accountsRegistrationToken: string | null;
+  /** Bound of every call to the account service, in ms (answers reach the browser within it). */
+  accountsTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -56,6 +66,11 @@ const SETTINGS = {
   workers: 'SITEWARD_WORKERS',
   logLevel: 'LOG_LEVEL',
   bodyLimit: 'SITEWARD_BODY_LIMIT',
+  accountsIssuer: 'SITEWARD_ACCOUNTS_ISSUER',
+  accountsClientId: 'SITEWARD_ACCOUNTS_CLIENT_ID',
+  accountsClientSecret: 'SITEWARD_ACCOUNTS_CLIENT_SECRET',
+  accountsRegistrationToken: 'SITEWARD_ACCOUNTS_REGISTRATION_TOKEN',
+  accountsTimeoutMs: 'SITEWARD_ACCOUNTS_TIMEOUT_MS',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -104,6 +119,28 @@ function oneOf<T extends string>(raw: RawSettings, key: keyof Config, allowed: r
     throw new ConfigError(`${label(key)} must be one of ${allowed.join(', ')} (got ${JSON.stringify(raw[key])})`);
   }
   return v as T;
+}
+
+function optionalText(raw: RawSettings, key: keyof Config): string | null {
+  const v = str(raw, key, '').trim();
+  return v === '' ? null : v;
+}
+
+/** The account service's issuer: https, or plain http on a loopback host only (nothing leaves the machine). */
+function accountsIssuer(raw: RawSettings): string | null {
+  const issuer = optionalText(raw, 'accountsIssuer');
+  if (issuer === null) return null;
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new ConfigError(`${label('accountsIssuer')} must be an absolute https URL (got ${JSON.stringify(issuer)})`);
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError(`${label('accountsIssuer')} must be a plain issuer URL without query, fragment or credentials (got ${JSON.stringify(issuer)})`);
+  }
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return issuer;
+  throw new ConfigError(`${label('accountsIssuer')} must use https; plain http is allowed only for 127.0.0.1, ::1 and localhost (got ${JSON.stringify(issuer)})`);
 }
 
 function isTimeZone(tz: string): boolean {
@@ -197,6 +234,17 @@ function validate(raw: RawSettings, cwd: string): Config {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`${label('databaseUrl')} must be a postgres:// URL (leave it unset for the embedded SQLite store)`);
   }
+  const issuer = accountsIssuer(raw);
+  const clientId = optionalText(raw, 'accountsClientId');
+  const clientSecret = optionalText(raw, 'accountsClientSecret');
+  if (clientSecret !== null && clientId === null) {
+    throw new ConfigError(`${label('accountsClientSecret')} needs ${label('accountsClientId')} as well`);
+  }
+  if (issuer === null) {
+    for (const key of ['accountsClientId', 'accountsClientSecret', 'accountsRegistrationToken'] as const) {
+      if (optionalText(raw, key) !== null) throw new ConfigError(`${label(key)} needs ${label('accountsIssuer')} as well`);
+    }
+  }
   const workersRaw = raw.workers;
   const workers = workersRaw === 'auto' ? 0 : int(raw, 'workers', 1, 1, 256);
   return {
@@ -220,5 +268,10 @@ function validate(raw: RawSettings, cwd: string): Config {
     workers,
     logLevel: oneOf(raw, 'logLevel', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimit: int(raw, 'bodyLimit', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    accountsIssuer: issuer,
+    accountsClientId: clientId,
+    accountsClientSecret: clientSecret,
+    accountsRegistrationToken: optionalText(raw, 'accountsRegistrationToken'),
+    accountsTimeoutMs: int(raw, 'accountsTimeoutMs', 4000, 1, 120_000),
   };
 }

@@ -21,6 +21,7 @@
  */
 import type { PasswordGuard } from '../auth/password-guards.js';
 import type { SitewardAuthenticator } from '../auth/authenticator.js';
+import type { Secrets } from '../auth/secrets.js';
 import type { UserService } from '../auth/user-service.js';
 import type { Config } from '../config/config.js';
 import type { EventBus } from '../core/events.js';
@@ -58,6 +59,8 @@ export interface FeatureContext {
     readonly authenticator: SitewardAuthenticator;
     readonly users: UserService;
   };
+  /** Keys derived from the master secret (`SITEWARD_SECRET` or `DATA_DIR/secret.key`); e.g. the connection seals its tokens with one. */
+  readonly secrets: Pick<Secrets, 'encryptionKey'>;
   readonly site: {
     /** The site's home URL without a trailing slash. */
     readonly homeUrl: string;

@@ -5,14 +5,14 @@
  * | path | served by |
  * |---|---|
  * | `/wp-json/…`, `/index.php/wp-json/…`, `?rest_route=…` | the REST layer (src/rest) through the HTTP adapter (src/http/rest-handler.ts) |
- * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes) |
+ * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes); the connection routes (`connection-status`, `connect-url`, `user-connection-data`, `disconnect/site`, `unlink`, `recheck-ssl`) `connection` |
+ * | `/connect/start`, `/connect/callback` | `connection` (the browser's login at the central account service) |
  * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
  * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
  * | `/admin`, `/admin/` | `admin-page` |
  * | routes of third-party plugins | the plugins listed in `SITEWARD_PLUGINS` (src/plugins) |
  *
- * Seams for what comes next, each a folder here registered in this list: the OpenID Connect
- * client replaces `connection`'s "never connected" answer; `protect` adds a password guard,
+ * Seams for what comes next, each a folder here registered in this list: `protect` adds a password guard,
  * `monitor` and `backups` add jobs, `stats` and `updates` add routes through the plugin API,
  * and the admin page's built assets come through `ctx.addAssets`.
  */
@@ -29,5 +29,5 @@ export const builtInFeatures: readonly Feature[] = [
   connectionFeature, // provides 'connection'
   jetpackFeature, // needs 'connection'; provides 'jetpack'
   verificationFeature,
-  adminPageFeature, // needs 'jetpack'
+  adminPageFeature, // needs 'jetpack', 'connection'
 ];

@@ -11,6 +11,7 @@ import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
 import { createRestHandler } from './rest-handler.js';
 import { extractRestRoute } from './rest-route.js';
 import { requestOrigin } from './request-origin.js';
+import { loggableUrl } from './log-url.js';
 import { homePage, rsdDocument } from './site-pages.js';
 import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
 import { mountAssets, mountPages } from './feature-pages.js';
@@ -53,7 +54,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
     logRequest: log && ['trace', 'debug', 'info'].includes(log.level)
-      ? (line) => log.info({ method: line.method, url: line.url, status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
+      ? (line) => log.info({ method: line.method, url: loggableUrl(line.url), status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
       : null,
     logError: (err) => log?.error({ err }, 'unhandled error'),
   });
@@ -95,7 +96,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   app.addHook('onResponse', async (req, reply) => {
     // REST requests are logged by the REST handler.
     if (isRestPath(req.url, config.restPrefix)) return;
-    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
+    req.log.info({ method: req.method, url: loggableUrl(req.url), status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
   });
 
   const origin = (req: FastifyRequest) => requestOrigin(req.headers, tls, config.trustProxy);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { parseJson, toInt, toJsonText } from './db-values.js';
 import type { JsonValue } from '../core/json.js';
 import type { LeasesRepo, StatusRepo } from './types.js';
@@ -60,5 +61,18 @@ export class KyselyStatus implements StatusRepo {
 
   async delete(key: string): Promise<void> {
     await this.run((db) => db.deleteFrom('status_values').where('key', '=', key).execute());
+  }
+
+  async keys(prefix: string): Promise<string[]> {
+    // substr instead of LIKE: no wildcard escaping, case-sensitive on both dialects.
+    const rows = await this.run((db) =>
+      db
+        .selectFrom('status_values')
+        .select('key')
+        .where(sql<string>`substr(key, 1, ${prefix.length})`, '=', prefix)
+        .orderBy('key')
+        .execute(),
+    );
+    return rows.map((row) => row.key);
   }
 }

@@ -157,6 +157,8 @@ export interface StatusRepo {
   get(key: string): Promise<{ value: JsonValue; updated: number } | undefined>;
   set(key: string, value: JsonValue, now: number): Promise<void>;
   delete(key: string): Promise<void>;
+  /** Every key that starts with `prefix` (exact, case-sensitive). */
+  keys(prefix: string): Promise<string[]>;
 }
 
 /**

@@ -15,19 +15,21 @@ export function scriptJson(value: unknown): string {
  * as the historical admin client expects it; the page script lists the modules and toggles them
  * through the REST API with the nonce.
  */
-export function adminPage(opts: { initialState: Record<string, unknown>; userLogin: string }): string {
+export function adminPage(opts: { initialState: Record<string, unknown>; userLogin: string; notice?: { tone: 'success' | 'error'; text: string } | null }): string {
+  const notice = opts.notice ? `<div id="connection-notice" class="notice notice-${opts.notice.tone}" role="status">${escapeHtml(opts.notice.text)}</div>\n` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Siteward admin</title>
-<style>body{font-family:system-ui,sans-serif;margin:0;background:#f0f0f1}header{background:#1d2327;color:#fff;padding:12px 20px;display:flex;justify-content:space-between;align-items:center}main{max-width:960px;margin:20px auto;padding:0 20px}table{width:100%;border-collapse:collapse;background:#fff}td,th{padding:8px 10px;border-bottom:1px solid #ddd;text-align:left}button{cursor:pointer}</style>
+<style>body{font-family:system-ui,sans-serif;margin:0;background:#f0f0f1}header{background:#1d2327;color:#fff;padding:12px 20px;display:flex;justify-content:space-between;align-items:center}main{max-width:960px;margin:20px auto;padding:0 20px}table{width:100%;border-collapse:collapse;background:#fff}td,th{padding:8px 10px;border-bottom:1px solid #ddd;text-align:left}button{cursor:pointer}.notice{padding:10px 14px;margin-bottom:16px;background:#fff;border-left:4px solid}.notice-success{border-color:#00a32a}.notice-error{border-color:#d63638}</style>
 <script>var Initial_State = ${scriptJson(opts.initialState)};</script>
 </head>
 <body>
 <header><strong>Siteward</strong><form method="post" action="/logout"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header>
 <main>
+${notice}<p id="connection"></p>
 <h1>Modules</h1>
 <table><thead><tr><th>Module</th><th>Description</th><th>Status</th></tr></thead><tbody id="modules"></tbody></table>
 </main>
@@ -63,6 +65,24 @@ export function adminPage(opts: { initialState: Record<string, unknown>; userLog
     });
   }
   render(state.getModules || {});
+
+  // Connect (or link one's own account): the connect URL leads through the account service's login and back here.
+  var user = (state.userData && state.userData.currentUser) || {};
+  var connected = state.connectionStatus && state.connectionStatus.isActive;
+  if (!user.isConnected && !(state.connectionStatus && state.connectionStatus.devMode.isActive) && (connected || (user.permissions && user.permissions.connect))) {
+    var connect = document.createElement('button');
+    connect.id = 'connect';
+    connect.textContent = connected ? 'Link your account' : 'Connect to the central account service';
+    connect.onclick = function () {
+      connect.disabled = true;
+      fetch(state.WP_API_root + 'jetpack/v4/connect-url', { credentials: 'same-origin', headers: { 'X-WP-Nonce': state.WP_API_nonce } })
+        .then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.message); window.location.href = j; }); })
+        .catch(function (e) { alert(e.message); connect.disabled = false; });
+    };
+    document.getElementById('connection').appendChild(connect);
+  } else if (user.isConnected) {
+    document.getElementById('connection').textContent = 'Linked to ' + (user.wpcomUser.login || user.wpcomUser.email) + (user.isMaster ? ' (master user)' : '') + '.';
+  }
 })();
 </script>
 </body>

@@ -9,6 +9,7 @@ export const adminPageFeature: Feature = {
   name: 'admin-page',
   register(ctx) {
     const jetpack = ctx.need('jetpack');
+    const connection = ctx.need('connection');
     const { authenticator } = ctx.auth;
     ctx.addPage({ method: 'GET', path: '/admin', handle: async () => redirect('/admin/', 301) });
     ctx.addPage({
@@ -19,7 +20,9 @@ export const adminPageFeature: Feature = {
         if (identity.kind !== 'cookie') return redirect(`/login?redirect_to=${encodeURIComponent('/admin/')}`);
         const nonce = authenticator.createNonce('wp_rest', identity);
         const state = await jetpack.initialState({ user: identity.principal, nonce });
-        const body = adminPage({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: identity.principal.login });
+        // After a login at the account service (`/connect/callback` redirects here with a code).
+        const notice = connection.noticeFor(req.query.connection);
+        const body = adminPage({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: identity.principal.login, notice });
         return htmlPage(200, body, { 'X-Frame-Options': 'SAMEORIGIN' });
       },
     });

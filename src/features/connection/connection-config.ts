@@ -1,4 +1,6 @@
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '../../core/loopback-host.js';
+
+export { isLoopbackHost };
 
 /** How the site reaches the central account service. */
 export interface ConnectionConfig {
@@ -26,15 +28,6 @@ export interface ValidConnectionConfig extends Required<Pick<ConnectionConfig, '
 export type ConfigResult = { ok: true; config: ValidConnectionConfig } | { ok: false; error: { kind: 'invalid_config'; message: string } };
 
 export const DEFAULT_TIMEOUT_MS = 5000;
-
-/** 127.0.0.0/8, ::1 and localhost: hosts a plain-http issuer may use, since nothing leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-  if (host.toLowerCase() === 'localhost') return true;
-  if (isIP(host) === 4) return host.split('.')[0] === '127';
-  if (isIP(host) === 6) return host === '::1' || /^(0{1,4}:){7}0{0,3}1$/.test(host) || host === '0:0:0:0:0:0:0:1';
-  return false;
-}
 
 /**
  * Checks a connection configuration: the issuer is https, or plain http on a loopback host only;

@@ -1,16 +1,26 @@
 /**
  * The connection to the central account service (compat.md §9: any OpenID Connect provider).
- *
- * Seam: until the OpenID Connect client lands, this feature provides the one fact the other
- * features read, "is the site connected", and it is always no. It serves no route, so no
- * client is told the site can connect.
+ * Registers the `jetpack/v4` connection routes (connection-routes.ts) and the browser's login
+ * pages (connect-pages.ts), and offers the other features what they read of it: whether the
+ * site is connected (module availability), the user's connection data (`Initial_State`) and the
+ * admin page's notice after a login.
  */
+import type { JsonValue, Principal } from '../../rest/types.js';
 import type { Feature } from '../contract.js';
+import { connectCallback, connectStart } from './connect-pages.js';
+import { noticeFor, type Notice } from './connection-notices.js';
+import { registerConnectionRoutes } from './connection-routes.js';
+import { ConnectionService } from './connection-service.js';
+import { userConnectionData } from './user-connection-data.js';
 
 /** What other features read of the connection. */
 export interface ConnectionStatus {
-  /** Registered with the provider and a master user linked. */
+  /** Registered with the provider and a master user linked; read from the store at every call, so every worker agrees at once. */
   isConnected(): Promise<boolean>;
+  /** The `/user-connection-data` body from stored data only (the provider is not asked). */
+  userConnectionData(user: Principal): Promise<JsonValue>;
+  /** The admin page's notice for a `?connection=` code, or null. */
+  noticeFor(code: unknown): Notice | null;
 }
 
 declare module '../contract.js' {
@@ -22,7 +32,29 @@ declare module '../contract.js' {
 export const connectionFeature: Feature = {
   name: 'connection',
   register(ctx) {
-    ctx.provide('connection', { isConnected: async () => false });
+    const service = new ConnectionService({ config: ctx.config, store: ctx.store, clock: ctx.clock, masterSecret: ctx.secrets.encryptionKey, log: ctx.log });
+    const devModeState = () => {
+      const mode = ctx.site.devMode();
+      return { constant: mode.constant, url: mode.url, filter: false as const };
+    };
+    const devMode = () => {
+      const mode = ctx.site.devMode();
+      return mode.constant || mode.url;
+    };
+    const userData = { store: ctx.store, service, devMode };
+    registerConnectionRoutes(ctx.api, { ...userData, authenticator: ctx.auth.authenticator, homeUrl: ctx.site.homeUrl, devModeState, clock: ctx.clock });
+    const pages = { service, authenticator: ctx.auth.authenticator, devMode };
+    ctx.addPage({ method: 'GET', path: '/connect/start', handle: connectStart(pages) });
+    ctx.addPage({ method: 'GET', path: '/connect/callback', handle: connectCallback(pages) });
+    ctx.provide('connection', {
+      isConnected: async () => (await service.facts()).connected,
+      async userConnectionData(user) {
+        const data = await userConnectionData(userData, user, false);
+        // Stored data only: a failure here is unreadable storage, shown as "not linked" rather than breaking the admin page.
+        return data.ok ? data.body : { othersLinked: false, currentUser: { isConnected: false, isMaster: false, username: user.login } };
+      },
+      noticeFor,
+    });
   },
 };
 

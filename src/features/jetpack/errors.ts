@@ -16,6 +16,11 @@ export const permissionCodes = {
   manage_modules: 'invalid_user_permission_manage_modules',
   configure_modules: 'invalid_user_permission_configure_modules',
   manage_settings: 'invalid_user_permission_manage_settings',
+  // The connection routes (reference §2; compat.md §9 replaces the codes marked "sic" by the natural ones).
+  connect_url: 'invalid_user_permission_jetpack_connect',
+  user_connection_data: 'invalid_user_permission_user_connection_data',
+  link_user: 'invalid_user_permission_link_user',
+  disconnect: 'invalid_user_permission_jetpack_disconnect',
 } as const;
 
 export type PermissionCheck = keyof typeof permissionCodes;
@@ -33,6 +38,15 @@ const catalogue = {
   jumpstart_failed_dismiss: ['jumpstart_failed_dismiss', 'Jumpstart could not be dismissed.', 400],
   invalid_reset_kind: ['invalid_param', 'Invalid Parameter', 404],
   invalid_notice: ['invalid_param', 'Invalid parameter "notice".', 404],
+  // The connection to the central account service (reference §3.2–§3.6; compat.md §9).
+  unlink_user_failed: ['unlink_user_failed', 'Was not able to unlink the user.  Please try again.', 400],
+  disconnect_failed: ['disconnect_failed', 'Was not able to disconnect the site.  Please try again.', 400],
+  connection_not_configured: ['connection_not_configured', 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).', 503],
+  account_service_unreachable: ['account_service_unreachable', 'The central account service could not be reached.', 502],
+  account_service_timeout: ['account_service_timeout', 'The central account service did not answer in time.', 504],
+  account_service_invalid: ['account_service_invalid_response', 'The central account service gave an unusable answer.', 502],
+  account_service_refused: ['account_service_refused', 'The central account service refused the request.', 502],
+  connection_storage_invalid: ['connection_storage_invalid', 'The stored connection data could not be read.', 500],
 } as const satisfies Record<string, readonly [string, string, number]>;
 
 export type PluginErrorId = keyof typeof catalogue;
@@ -46,6 +60,12 @@ export type PluginErrorId = keyof typeof catalogue;
 export function pluginError(id: PluginErrorId): RestError {
   const [code, message, status] = catalogue[id];
   return new RestError(code, message, { status });
+}
+
+/** A catalogue error about the account service, with the engine's one-line account of what went wrong in `data.detail` (never a secret). */
+export function accountServiceError(id: PluginErrorId, detail: string): RestError {
+  const [code, message, status] = catalogue[id];
+  return new RestError(code, message, { status, detail });
 }
 
 /** A permission failure: 401 when nobody is logged in, 403 otherwise (compat.md §9). */
@@ -115,6 +135,7 @@ export const argumentMessages = {
   active: 'active must be true, false, 0 or 1.',
   modulesNotArray: 'modules must be an array',
   modulesNotValid: 'modules must be a list of valid modules',
+  unlinkId: 'id must be a positive integer.',
 } as const;
 
 /** Success messages (reference §3). */

@@ -39,6 +39,7 @@ export const jetpackFeature: Feature = {
       },
       createNonce: (action, user) => authenticator.nonces.create(action, user.id, ''),
       fields: ctx.fields,
+      userConnectionData: (user) => connection.userConnectionData(user),
     };
     ctx.provide('jetpack', registerSiteManagementPlugin(ctx.api, pluginContext));
   },

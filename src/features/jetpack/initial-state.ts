@@ -2,6 +2,7 @@
  * The admin page's `Initial_State` object (reference §11). WordPress printed every top-level
  * scalar as a string (true → "1", false → "", numbers → "123"); nested values keep JSON types.
  */
+import type { OptionsRepo } from '../../store/types.js';
 import { gravatarUrl } from '../../core/gravatar.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import type { Principal } from '../../rest/types.js';
@@ -38,8 +39,9 @@ function printed(value: JsonValue): JsonValue {
   return value;
 }
 
-async function statsRoles(ctx: PluginContext): Promise<string[]> {
-  const roles = getIn(await ctx.store.options.get('stats_options'), ['roles']);
+/** Roles allowed to view stats: the stats module's `roles` option, administrators by default. */
+export async function statsRoles(options: Pick<OptionsRepo, 'get'>): Promise<string[]> {
+  const roles = getIn(await options.get('stats_options'), ['roles']);
   return Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string') : ['administrator'];
 }
 
@@ -89,7 +91,7 @@ export async function buildInitialState(ctx: PluginContext, opts: InitialStateOp
   const status = await siteStatus(ctx);
   const options = ctx.store.options;
   const dismissed = await readDismissedNotices(options);
-  const roles = await statsRoles(ctx);
+  const roles = await statsRoles(ctx.store.options);
   const viewStats = user.roles.some((role) => roles.includes(role));
   const userData = ctx.userConnectionData
     ? await ctx.userConnectionData(user)

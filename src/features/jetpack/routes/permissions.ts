@@ -8,7 +8,7 @@ import type { PluginContext } from '../context.js';
 import { permissionError, type PermissionCheck } from '../errors.js';
 
 /** Whether `user` passes `check` (reference §2 table). */
-export function passes(check: PermissionCheck, user: Principal, ctx: PluginContext): boolean {
+export function passes(check: PermissionCheck, user: Principal, ctx: { readonly site: Pick<PluginContext['site'], 'devMode'> }): boolean {
   switch (check) {
     case 'view_admin': {
       // jetpack_admin_page: manage_options in dev mode, otherwise read.
@@ -18,11 +18,19 @@ export function passes(check: PermissionCheck, user: Principal, ctx: PluginConte
     case 'manage_modules': // jetpack_manage_modules
     case 'configure_modules': // jetpack_configure_modules
     case 'manage_settings': // manage_options
+    case 'disconnect': // jetpack_disconnect
       return user.can('manage_options');
+    case 'connect_url':
+    case 'user_connection_data':
+    case 'link_user': {
+      // jetpack_connect_user: refused in dev mode, otherwise read.
+      const mode = ctx.site.devMode();
+      return !(mode.constant || mode.url) && user.can('read');
+    }
   }
 }
 
 /** A permission callback answering true or the check's 401/403 error. */
-export function requirePermission(check: PermissionCheck, ctx: PluginContext): PermissionCallback {
+export function requirePermission(check: PermissionCheck, ctx: { readonly site: Pick<PluginContext['site'], 'devMode'> }): PermissionCallback {
   return (request) => (passes(check, request.user, ctx) ? true : permissionError(check, request.user));
 }

@@ -1,0 +1,109 @@
+/**
+ * The connection routes of `jetpack/v4` (jetpack-v4-reference §3.1–§3.6 with compat.md §9),
+ * registered through the plugin API like every other route.
+ */
+import type { SitewardAuthenticator } from '../../auth/authenticator.js';
+import type { SitewardApi } from '../../plugins/api.js';
+import type { PermissionCallback, Principal, RestRequest } from '../../rest/types.js';
+import { invalidParams } from '../../rest/errors.js';
+import { argumentMessages, permissionError, type PermissionCheck } from '../jetpack/errors.js';
+import type { DevModeState } from '../jetpack/context.js';
+import { passes } from '../jetpack/routes/permissions.js';
+import { EDITABLE, NAMESPACE } from '../jetpack/routes/route-helpers.js';
+import type { ConnectionService } from './connection-service.js';
+import { refusalError, restErrorOf } from './rest-errors.js';
+import { userConnectionData, type UserDataDeps } from './user-connection-data.js';
+
+export interface ConnectionRouteDeps extends UserDataDeps {
+  readonly service: ConnectionService;
+  readonly authenticator: SitewardAuthenticator;
+  readonly homeUrl: string;
+  readonly devModeState: () => DevModeState;
+  readonly clock: () => number;
+}
+
+const SUCCESS = { code: 'success' } as const;
+
+/** The `id` of `/unlink`, when given: a positive integer (reference §3.5). */
+function unlinkTarget(request: RestRequest): number | undefined {
+  const raw = request.params.id;
+  return raw === undefined || raw === null || raw === '' ? undefined : Number(raw);
+}
+
+export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRouteDeps): void {
+  const { service } = deps;
+  const site = { site: { devMode: deps.devModeState } };
+  const require = (check: PermissionCheck, also: (user: Principal) => boolean | Promise<boolean> = () => true): PermissionCallback =>
+    async (request) => (passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user));
+
+  api.registerRoute(NAMESPACE, '/connection-status', {
+    methods: 'GET',
+    permissionCallback: () => true,
+    callback: async () => {
+      const mode = deps.devModeState();
+      return {
+        isActive: (await service.facts()).connected,
+        isStaging: false,
+        devMode: { isActive: mode.constant || mode.url, constant: mode.constant, url: mode.url, filter: false },
+      };
+    },
+  });
+
+  api.registerRoute(NAMESPACE, '/connect-url', {
+    methods: 'GET',
+    // Linking oneself needs `read`; connecting a site that has no master user yet needs `manage_options` (jetpack_connect).
+    permissionCallback: require('connect_url', async (user) => user.can('manage_options') || (await service.facts()).connected),
+    callback: async (request) => {
+      if (service.engine === null) return refusalError('not_configured');
+      // The nonce is bound to the browser session, which the REST request carries only in its cookie.
+      const identity = await deps.authenticator.identify(request.headers);
+      return `${deps.homeUrl}/connect/start?_wpnonce=${deps.authenticator.createNonce('connect', identity)}`;
+    },
+  });
+
+  api.registerRoute(NAMESPACE, '/user-connection-data', {
+    methods: 'GET',
+    permissionCallback: require('user_connection_data'),
+    callback: async (request) => {
+      const data = await userConnectionData(deps, request.user, true);
+      return data.ok ? data.body : restErrorOf(data.error);
+    },
+  });
+
+  api.registerRoute(NAMESPACE, '/disconnect/site', {
+    methods: EDITABLE,
+    permissionCallback: require('disconnect'),
+    callback: async () => {
+      const done = await service.disconnect();
+      if (done.ok) return SUCCESS;
+      return 'refusal' in done ? refusalError(done.refusal) : restErrorOf(done.error);
+    },
+  });
+
+  api.registerRoute(NAMESPACE, '/unlink', {
+    methods: EDITABLE,
+    args: {
+      id: {
+        // No default: the current user is the default, and an anonymous request must meet the permission check (401), not this one.
+        validateCallback: (value) => (/^\d+$/.test(String(value)) && Number(value) > 0 ? true : invalidParams(argumentMessages.unlinkId)),
+      },
+    },
+    // Unlinking someone else needs manage_options (compat.md §9).
+    permissionCallback: async (request) => {
+      const target = unlinkTarget(request);
+      const allowed = target === undefined || target === request.user.id ? () => true : (user: Principal) => user.can('manage_options');
+      return require('link_user', allowed)(request);
+    },
+    callback: async (request) => {
+      const done = await service.unlink(unlinkTarget(request) ?? request.user.id);
+      if (done.ok) return SUCCESS;
+      return 'refusal' in done ? refusalError(done.refusal) : restErrorOf(done.error);
+    },
+  });
+
+  api.registerRoute(NAMESPACE, '/recheck-ssl', {
+    methods: EDITABLE,
+    permissionCallback: require('view_admin'),
+    callback: () => service.recheckSsl(deps.clock()),
+  });
+}
