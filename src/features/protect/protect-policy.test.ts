@@ -36,7 +36,7 @@ describe('protectRules', () => {
   });
 });
 
-describe.each(featureTestBackends((d) => ({ [PROTECT_MIGRATION_NAME]: protectMigration(d) })))('ProtectPolicy on $name', (backend) => {
+describe.each(featureTestBackends({ [PROTECT_MIGRATION_NAME]: protectMigration }))('ProtectPolicy on $name', (backend) => {
   let db: FeatureDb<ProtectTables>;
   let other: FeatureDb<ProtectTables>;
   let n = 0;
