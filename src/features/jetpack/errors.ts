@@ -32,6 +32,8 @@ const catalogue = {
   jumpstart_failed_dismiss: ['jumpstart_failed_dismiss', 'Jumpstart could not be dismissed.', 400],
   invalid_reset_kind: ['invalid_param', 'Invalid Parameter', 404],
   invalid_notice: ['invalid_param', 'Invalid parameter "notice".', 404],
+  module_not_active: ['not_active', 'The requested Jetpack module is not active.', 404],
+  verification_empty: ['empty', 'Site not verified with any service.', 404],
 } as const satisfies Record<string, readonly [string, string, number]>;
 
 export type PluginErrorId = keyof typeof catalogue;
