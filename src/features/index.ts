@@ -20,6 +20,7 @@ import { adminPageFeature } from './admin-page/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
 import { jetpackFeature } from './jetpack/feature.js';
+import { protectFeature } from './protect/index.js';
 import { usersFeature } from './users/index.js';
 import { verificationFeature } from './verification/index.js';
 
@@ -28,6 +29,7 @@ export const builtInFeatures: readonly Feature[] = [
   usersFeature,
   connectionFeature, // provides 'connection'
   jetpackFeature, // needs 'connection'; provides 'jetpack'
-  verificationFeature,
+  verificationFeature, // needs 'jetpack'
+  protectFeature, // needs 'jetpack'
   adminPageFeature, // needs 'jetpack'
 ];
