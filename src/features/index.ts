@@ -20,6 +20,7 @@ import { adminPageFeature } from './admin-page/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
 import { jetpackFeature } from './jetpack/feature.js';
+import { monitorFeature } from './monitor/index.js';
 import { protectFeature } from './protect/index.js';
 import { usersFeature } from './users/index.js';
 import { verificationFeature } from './verification/index.js';
@@ -31,5 +32,6 @@ export const builtInFeatures: readonly Feature[] = [
   jetpackFeature, // needs 'connection'; provides 'jetpack'
   verificationFeature, // needs 'jetpack'
   protectFeature, // needs 'jetpack'
+  monitorFeature, // needs 'jetpack'
   adminPageFeature, // needs 'jetpack'
 ];
