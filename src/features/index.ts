@@ -5,16 +5,17 @@
  * | path | served by |
  * |---|---|
  * | `/wp-json/…`, `/index.php/wp-json/…`, `?rest_route=…` | the REST layer (src/rest) through the HTTP adapter (src/http/rest-handler.ts) |
- * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes) |
+ * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes); `…/module/protect/count/get` `protect`, `…/module/monitor/downtime/last` `monitor`, `…/module/verification-tools/services` `verification` |
+ * | `/wp-json/siteward/v1/protect/history`, `/wp-json/siteward/v1/monitor/history` | `protect`, `monitor` |
  * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
  * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
  * | `/admin`, `/admin/` | `admin-page` |
  * | routes of third-party plugins | the plugins listed in `SITEWARD_PLUGINS` (src/plugins) |
  *
- * Seams for what comes next, each a folder here registered in this list: the OpenID Connect
- * client replaces `connection`'s "never connected" answer; `protect` adds a password guard,
- * `monitor` and `backups` add jobs, `stats` and `updates` add routes through the plugin API,
- * and the admin page's built assets come through `ctx.addAssets`.
+ * Password checks pass `protect`'s guard; `monitor` checks the site from a background job.
+ * Seams for what comes next, each a folder here registered in this list: `backups` adds jobs,
+ * `stats` and `updates` add routes through the plugin API, and the admin page's built assets
+ * come through `ctx.addAssets`.
  */
 import { adminPageFeature } from './admin-page/index.js';
 import { connectionFeature } from './connection/index.js';
