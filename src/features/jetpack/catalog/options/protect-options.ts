@@ -11,8 +11,8 @@ import { storeValue } from '../option-io.js';
 
 export const protectOptions: Record<string, ModuleOptionDefinition> = {
   /**
-   * Historically any value passing the alphanumeric check (`"create"` in practice) fetched a key
-   * from the remote Protect API; here it makes a local random key, answered as `jetpack_protect_key`.
+   * Historically `"create"` fetched a key from the remote Protect API; here it makes a local
+   * random key, answered as `jetpack_protect_key`. Other alphanumeric values are stored as sent.
    */
   jetpack_protect_key: {
     description: 'Protect API key',
@@ -26,8 +26,10 @@ export const protectOptions: Record<string, ModuleOptionDefinition> = {
     write: async (value, io): Promise<OptionWriteOutcome> => {
       const update = updateProtectKey(value);
       if (!update.ok) return { ok: false, info: update.message };
-      const changed = await storeValue(io, update.key);
-      return { ok: true, changed, value: update.key, response: { jetpack_protect_key: update.key } };
+      const changed = await storeValue(io, update.key === '' ? undefined : update.key);
+      return update.created
+        ? { ok: true, changed, value: update.key, response: { jetpack_protect_key: update.key } }
+        : { ok: true, changed, value: update.key };
     },
   },
   /**
