@@ -11,7 +11,7 @@ export interface PasswordAttempt {
   readonly via: PasswordCheckVia;
   /** The login tried (as typed; '' for setup tokens). Never the password. */
   readonly login: string;
-  /** The client address (the socket's, or the proxy's `X-Forwarded-For` when trusted). */
+  /** The client address (the socket's, or the last `X-Forwarded-For` entry when the proxy is trusted). */
   readonly ip: string;
 }
 

@@ -37,6 +37,24 @@ export interface Config {
   accountsRegistrationToken: string | null;
   /** Bound of every call to the account service, in ms (answers reach the browser within it). */
   accountsTimeoutMs: number;
+  /** Protect: failed logins from one address within `protectWindow` seconds that block it. */
+  protectMaxFailures: number;
+  /** Protect: the failure-counting window, in seconds. */
+  protectWindow: number;
+  /** Protect: how long a block lasts, in seconds. */
+  protectBlock: number;
+  /** Monitor: the URL checked; null = the home URL. */
+  monitorUrl: string | null;
+  /** Monitor: seconds between checks (at least 10). */
+  monitorInterval: number;
+  /** Monitor: a URL that gets a JSON POST on every down/up change. */
+  monitorWebhook: string | null;
+  /** `smtp://` or `smtps://` URL of the mail server for notifications; null = no e-mail. */
+  smtpUrl: string | null;
+  /** Sender of notification e-mails. */
+  mailFrom: string;
+  /** Protect and monitor history older than this many days is purged. */
+  historyRetentionDays: number;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -71,6 +89,15 @@ const SETTINGS = {
   accountsClientSecret: 'SITEWARD_ACCOUNTS_CLIENT_SECRET',
   accountsRegistrationToken: 'SITEWARD_ACCOUNTS_REGISTRATION_TOKEN',
   accountsTimeoutMs: 'SITEWARD_ACCOUNTS_TIMEOUT_MS',
+  protectMaxFailures: 'SITEWARD_PROTECT_MAX_FAILURES',
+  protectWindow: 'SITEWARD_PROTECT_WINDOW',
+  protectBlock: 'SITEWARD_PROTECT_BLOCK',
+  monitorUrl: 'SITEWARD_MONITOR_URL',
+  monitorInterval: 'SITEWARD_MONITOR_INTERVAL',
+  monitorWebhook: 'SITEWARD_MONITOR_WEBHOOK',
+  smtpUrl: 'SITEWARD_SMTP_URL',
+  mailFrom: 'SITEWARD_MAIL_FROM',
+  historyRetentionDays: 'SITEWARD_HISTORY_RETENTION_DAYS',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -273,5 +300,39 @@ function validate(raw: RawSettings, cwd: string): Config {
     accountsClientSecret: clientSecret,
     accountsRegistrationToken: optionalText(raw, 'accountsRegistrationToken'),
     accountsTimeoutMs: int(raw, 'accountsTimeoutMs', 4000, 1, 120_000),
+    protectMaxFailures: int(raw, 'protectMaxFailures', 5, 1, 1000),
+    protectWindow: int(raw, 'protectWindow', 900, 1, 30 * 86400),
+    protectBlock: int(raw, 'protectBlock', 900, 1, 30 * 86400),
+    monitorUrl: optionalUrl(raw, 'monitorUrl', ['http:', 'https:']),
+    monitorInterval: int(raw, 'monitorInterval', 60, 10, 86400),
+    monitorWebhook: optionalUrl(raw, 'monitorWebhook', ['http:', 'https:']),
+    smtpUrl: optionalUrl(raw, 'smtpUrl', ['smtp:', 'smtps:']),
+    mailFrom: mailFrom(raw, parsedHome.hostname),
+    historyRetentionDays: int(raw, 'historyRetentionDays', 400, 1, 3650),
   };
+}
+
+/** An absolute URL with one of `protocols`, or null when unset. */
+function optionalUrl(raw: RawSettings, key: keyof Config, protocols: readonly string[]): string | null {
+  const text = str(raw, key, '').trim();
+  if (text === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (url === null || !protocols.includes(url.protocol)) {
+    throw new ConfigError(`${label(key)} must be an absolute ${protocols.map((p) => p.slice(0, -1)).join('/')} URL`);
+  }
+  return text;
+}
+
+/** An address or `Name <address>`; a line break would let it add mail headers. */
+function mailFrom(raw: RawSettings, homeHost: string): string {
+  const text = str(raw, 'mailFrom', `siteward@${homeHost}`).trim();
+  if (!/^[^\r\n@<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(text)) {
+    throw new ConfigError(`${label('mailFrom')} must be an e-mail address or "Name <address>" (got ${JSON.stringify(text)})`);
+  }
+  return text;
 }

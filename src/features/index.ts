@@ -7,19 +7,24 @@
  * | `/wp-json/…`, `/index.php/wp-json/…`, `?rest_route=…` | the REST layer (src/rest) through the HTTP adapter (src/http/rest-handler.ts) |
  * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes); the connection routes (`connection-status`, `connect-url`, `user-connection-data`, `disconnect/site`, `unlink`, `recheck-ssl`) `connection` |
  * | `/connect/start`, `/connect/callback` | `connection` (the browser's login at the central account service) |
+ * | `/wp-json/jetpack/v4/module/protect/count/get`, `…/module/monitor/downtime/last`, `…/module/verification-tools/services` | `protect`, `monitor`, `verification` |
+ * | `/wp-json/siteward/v1/protect/history`, `/wp-json/siteward/v1/monitor/history` | `protect`, `monitor` |
  * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
  * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
  * | `/admin`, `/admin/` | `admin-page` |
  * | routes of third-party plugins | the plugins listed in `SITEWARD_PLUGINS` (src/plugins) |
  *
- * Seams for what comes next, each a folder here registered in this list: `protect` adds a password guard,
- * `monitor` and `backups` add jobs, `stats` and `updates` add routes through the plugin API,
- * and the admin page's built assets come through `ctx.addAssets`.
+ * Password checks pass `protect`'s guard; `monitor` checks the site from a background job.
+ * Seams for what comes next, each a folder here registered in this list: `backups` adds jobs,
+ * `stats` and `updates` add routes through the plugin API, and the admin page's built assets
+ * come through `ctx.addAssets`.
  */
 import { adminPageFeature } from './admin-page/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
 import { jetpackFeature } from './jetpack/feature.js';
+import { monitorFeature } from './monitor/index.js';
+import { protectFeature } from './protect/index.js';
 import { usersFeature } from './users/index.js';
 import { verificationFeature } from './verification/index.js';
 
@@ -28,6 +33,8 @@ export const builtInFeatures: readonly Feature[] = [
   usersFeature,
   connectionFeature, // provides 'connection'
   jetpackFeature, // needs 'connection'; provides 'jetpack'
-  verificationFeature,
+  verificationFeature, // needs 'jetpack'
+  protectFeature, // needs 'jetpack'
+  monitorFeature, // needs 'jetpack'
   adminPageFeature, // needs 'jetpack', 'connection'
 ];

@@ -52,11 +52,17 @@ export function flatHeaders(headers: IncomingHttpHeaders): Readonly<Record<strin
   return out;
 }
 
-/** The client's address: the socket's, or the first `X-Forwarded-For` entry when the proxy is trusted. */
+/**
+ * The client's address: the socket's, or, when the proxy is trusted, the last `X-Forwarded-For`
+ * entry: the one the proxy appended itself. The entries before it are whatever the client sent,
+ * so taking the first would let anyone pick a new address per request (and never be blocked).
+ */
 export function clientAddress(headers: IncomingHttpHeaders, socketAddress: string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = first(headers['x-forwarded-for']);
-    if (forwarded) return forwarded;
+    const forwarded = headers['x-forwarded-for'];
+    const entries = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',');
+    const last = entries[entries.length - 1]?.trim();
+    if (last) return last;
   }
   return socketAddress ?? '';
 }

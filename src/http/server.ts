@@ -82,7 +82,9 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // Only the immediate peer (our proxy) is trusted: `req.ip` is the address it appended, as
+    // clientAddress() takes on REST requests. `true` would trust client-written entries too.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 2048 },

@@ -225,7 +225,12 @@ export class RestServer {
   /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */
   private cookieCheck(identity: Identity, incoming: IncomingRestRequest, form: Record<string, unknown>, extraHeaders: Record<string, string>): Principal | RestError {
     const auth = this.options.authenticator;
-    if (identity.kind === 'error') return identity.error;
+    if (identity.kind === 'error') {
+      // A password guard's refusal (too many failures) says when to come back, as the login page does.
+      const retryAfter = identity.error.data?.retry_after;
+      if (typeof retryAfter === 'number') extraHeaders['Retry-After'] = String(Math.ceil(retryAfter));
+      return identity.error;
+    }
     if (identity.kind === 'other') return identity.principal;
     // `$_REQUEST` is the query overlaid with the form body, so a form field wins.
     const param = form._wpnonce ?? incoming.query._wpnonce;

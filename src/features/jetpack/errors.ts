@@ -47,6 +47,8 @@ const catalogue = {
   account_service_invalid: ['account_service_invalid_response', 'The central account service gave an unusable answer.', 502],
   account_service_refused: ['account_service_refused', 'The central account service refused the request.', 502],
   connection_storage_invalid: ['connection_storage_invalid', 'The stored connection data could not be read.', 500],
+  module_not_active: ['not_active', 'The requested Jetpack module is not active.', 404],
+  verification_empty: ['empty', 'Site not verified with any service.', 404],
 } as const satisfies Record<string, readonly [string, string, number]>;
 
 export type PluginErrorId = keyof typeof catalogue;

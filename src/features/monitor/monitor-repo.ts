@@ -25,6 +25,10 @@ export interface MonitorRepo {
   since(since: number): Promise<DowntimeInterval[]>;
   heartbeat(): Promise<number | null>;
   setHeartbeat(at: number): Promise<void>;
+  /** Forgets the heartbeat: a pause of the module is no downtime to record later. */
+  clearHeartbeat(): Promise<void>;
+  /** Deletes downtimes that ended before `cutoff`; returns how many. */
+  purgeEndedBefore(cutoff: number): Promise<number>;
 }
 
 function toInterval(row: Selectable<MonitorIntervalsTable>): DowntimeInterval {
@@ -94,5 +98,14 @@ export class KyselyMonitorRepo implements MonitorRepo {
         .onConflict((oc) => oc.column('id').doUpdateSet({ at }))
         .execute(),
     );
+  }
+
+  async clearHeartbeat(): Promise<void> {
+    await this.db.run((db) => db.deleteFrom('monitor_heartbeat').where('id', '=', 1).execute());
+  }
+
+  async purgeEndedBefore(cutoff: number): Promise<number> {
+    const result = await this.db.run((db) => db.deleteFrom('monitor_intervals').where('ended', '<', cutoff).executeTakeFirst());
+    return Number(result.numDeletedRows);
   }
 }

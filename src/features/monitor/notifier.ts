@@ -43,6 +43,7 @@ interface Job {
   readonly channel: Channel;
   readonly event: MonitorTransition;
   readonly attempt: number;
+  readonly recipients: readonly string[];
 }
 
 const defaultBackoff = (attempt: number): number => Math.min(600_000, 5000 * 2 ** (attempt - 1));
@@ -78,11 +79,11 @@ export class MonitorNotifier {
         : undefined);
   }
 
-  /** Queues the deliveries for one transition. */
-  notify(event: MonitorTransition): void {
+  /** Queues the deliveries for one transition; `recipients` (default: the configured ones) are who is asked at the time. */
+  notify(event: MonitorTransition, recipients: readonly string[] = this.options.recipients ?? []): void {
     if (this.closed) return;
-    if (this.transport !== undefined && (this.options.recipients?.length ?? 0) > 0) this.enqueue({ channel: 'email', event, attempt: 1 });
-    if (this.options.webhookUrl !== undefined && this.options.webhookUrl !== '') this.enqueue({ channel: 'webhook', event, attempt: 1 });
+    if (this.transport !== undefined && recipients.length > 0) this.enqueue({ channel: 'email', event, attempt: 1, recipients });
+    if (this.options.webhookUrl !== undefined && this.options.webhookUrl !== '') this.enqueue({ channel: 'webhook', event, attempt: 1, recipients });
   }
 
   /** Resolves when nothing is queued, being sent or waiting for a retry. */
@@ -117,7 +118,7 @@ export class MonitorNotifier {
 
   private async attempt(job: Job): Promise<void> {
     try {
-      if (job.channel === 'email') await this.sendEmail(job.event);
+      if (job.channel === 'email') await this.sendEmail(job.event, job.recipients);
       else await this.postWebhook(job.event);
       this.report({ ok: true, channel: job.channel, event: job.event, attempts: job.attempt });
     } catch (error) {
@@ -136,12 +137,12 @@ export class MonitorNotifier {
     }
   }
 
-  private async sendEmail(event: MonitorTransition): Promise<void> {
+  private async sendEmail(event: MonitorTransition, recipients: readonly string[]): Promise<void> {
     const transport = this.transport;
     if (transport === undefined) throw new Error('no mail transport');
     const { subject, text } = this.describe(event);
     await withTimeout(
-      transport.sendMail({ from: this.options.from ?? 'siteward@localhost', to: [...(this.options.recipients ?? [])], subject, text }),
+      transport.sendMail({ from: this.options.from ?? 'siteward@localhost', to: [...recipients], subject, text }),
       this.timeoutMs,
     );
   }

@@ -41,7 +41,7 @@ class Site {
   }
 }
 
-describe.each(featureTestBackends((d) => ({ [MONITOR_MIGRATION_NAME]: monitorMigration(d) })))('uptime checker on $name', (backend) => {
+describe.each(featureTestBackends({ [MONITOR_MIGRATION_NAME]: monitorMigration }))('uptime checker on $name', (backend) => {
   const site = new Site();
   let db: FeatureDb<MonitorTables>;
   let now = T0;

@@ -5,6 +5,9 @@ export type AllowEntry =
   | { readonly kind: 'single'; readonly text: string; readonly address: ClientAddress }
   | { readonly kind: 'range'; readonly text: string; readonly low: ClientAddress; readonly high: ClientAddress };
 
+/** The site option holding the list's entry texts (the reference's `jetpack_protect_whitelist`). */
+export const ALLOW_LIST_OPTION = 'jetpack_protect_whitelist';
+
 /** The "extra info" of the `some_updated` error when an entry is invalid (reference §6). */
 export const INVALID_ALLOW_LIST_MESSAGE = 'One of your IP addresses was not valid.';
 

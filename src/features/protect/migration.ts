@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { SqlDialect } from '../db/feature-db.js';
+import type { Dialect as SqlDialect } from '../../store/migrations.js';
 
-/** Suggested migration name; it sorts after the store's `0001_initial`. */
+/** The migration's name; it sorts after the store's own (`0001_initial`, `0002_runtime_state`). */
 export const PROTECT_MIGRATION_NAME = '0101_protect';
 
 /** Creates the protect tables (see protect-tables.ts). Never edit once released: add another. */

@@ -9,7 +9,7 @@ import type { ProtectTables } from './protect-tables.js';
 
 const T0 = Date.UTC(2024, 5, 1, 12);
 
-describe.each(featureTestBackends((d) => ({ [PROTECT_MIGRATION_NAME]: protectMigration(d) })))('password guard on $name', (backend) => {
+describe.each(featureTestBackends({ [PROTECT_MIGRATION_NAME]: protectMigration }))('password guard on $name', (backend) => {
   let policy: ProtectPolicy;
   let now = T0;
   let allowList: readonly AllowEntry[] = [];

@@ -1,13 +1,9 @@
+import type { PasswordAttempt } from '../../auth/password-guards.js';
 import type { AllowEntry } from './allow-list.js';
 import { isAllowed } from './allow-list.js';
 import type { FailureOutcome, ProtectPolicy } from './protect-policy.js';
 
-/** A password check about to happen: which entry point, the login tried, the client address. */
-export interface PasswordAttempt {
-  readonly via: 'login-form' | 'login-json' | 'basic' | 'setup';
-  readonly login: string;
-  readonly ip: string;
-}
+export type { PasswordAttempt };
 
 export const PROTECT_BLOCKED_CODE = 'siteward_protect_blocked';
 

@@ -12,7 +12,12 @@ describe('protect key', () => {
 
   it('is created by "create"', () => {
     const result = updateProtectKey('create', (n) => Buffer.alloc(n, 0xab));
-    expect(result).toEqual({ ok: true, key: 'ab'.repeat(20) });
+    expect(result).toEqual({ ok: true, key: 'ab'.repeat(20), created: true });
+  });
+
+  it('keeps any other alphanumeric value as sent, and clears with an empty one', () => {
+    expect(updateProtectKey('carried-over_KEY1')).toEqual({ ok: true, key: 'carried-over_KEY1', created: false });
+    expect(updateProtectKey('')).toEqual({ ok: true, key: '', created: false });
   });
 
   it('refuses a value that is not alphanumeric with the reference message', () => {

@@ -5,17 +5,19 @@ export function createProtectKey(random: (size: number) => Buffer = randomBytes)
   return random(20).toString('hex');
 }
 
-export type ProtectKeyUpdate = { readonly ok: true; readonly key: string } | { readonly ok: false; readonly message: string };
+export type ProtectKeyUpdate =
+  | { readonly ok: true; readonly key: string; readonly created: boolean }
+  | { readonly ok: false; readonly message: string };
 
 /**
- * Handles `POST /module/protect` with `jetpack_protect_key`: "create" makes a new local key
- * (Siteward has no Protect API to fetch one from). Like the reference, which fetched a key
- * whatever the value was once it passed the alphanumeric check, any valid value creates one;
- * an invalid one gets the reference's alphanumeric message.
+ * Handles `POST /module/protect` with `jetpack_protect_key`: `"create"` makes a new local key
+ * (Siteward has no Protect API to fetch one from); any other alphanumeric value (letters,
+ * digits, `-`, `_`; empty clears it) is kept as sent, so an operator can carry a key over.
+ * An invalid value gets the reference's alphanumeric message.
  */
 export function updateProtectKey(value: unknown, random?: (size: number) => Buffer): ProtectKeyUpdate {
-  if (value !== '' && (typeof value !== 'string' || !/^[\w-]+$/.test(value))) {
+  if (typeof value !== 'string' || !/^[\w-]*$/.test(value)) {
     return { ok: false, message: 'jetpack_protect_key must be an alphanumeric string.' };
   }
-  return { ok: true, key: createProtectKey(random) };
+  return value === 'create' ? { ok: true, key: createProtectKey(random), created: true } : { ok: true, key: value, created: false };
 }

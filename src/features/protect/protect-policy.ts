@@ -105,9 +105,16 @@ export class ProtectPolicy {
     return dates.map((date, i) => ({ date, count: counts[i] ?? 0 }));
   }
 
-  /** Forgets failures, blocks and events older than `cutoff` (ms); the blocked-attempts total stays. */
-  purgeOlderThan(cutoff: number): Promise<PurgeCounts> {
-    return this.repo.purgeOlderThan(cutoff);
+  /**
+   * Forgets failures and blocks the rules can no longer count at `now`, and events older than
+   * `retentionMs`; the blocked-attempts total stays.
+   */
+  purge(now: number, retentionMs: number): Promise<PurgeCounts> {
+    return this.repo.purge({
+      failures: now - this.rules.windowSeconds * 1000,
+      blocks: now - this.rules.escalationWindowSeconds * 1000,
+      events: now - retentionMs,
+    });
   }
 }
 

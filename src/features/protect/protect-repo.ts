@@ -23,6 +23,16 @@ export interface PurgeCounts {
   readonly events: number;
 }
 
+/** Rows to forget: failures and blocks that no rule can count any more, events past the retention. */
+export interface PurgeCutoffs {
+  /** Failures at or before this no longer count (the failure window). */
+  readonly failures: number;
+  /** Blocks that ended before this no longer count (the escalation window). */
+  readonly blocks: number;
+  /** Events older than this leave the history. */
+  readonly events: number;
+}
+
 export type ProtectEventKind = 'blocked' | 'lockout';
 
 /** Storage of the brute-force policy; every write is safe against other processes on the same store. */
@@ -35,7 +45,7 @@ export interface ProtectRepo {
   blockedCount(): Promise<number>;
   /** Events of `kind` in each `[bounds[i], bounds[i + 1])`: `bounds.length - 1` counts. */
   countEvents(kind: ProtectEventKind, bounds: readonly number[]): Promise<number[]>;
-  purgeOlderThan(cutoff: number): Promise<PurgeCounts>;
+  purge(cutoffs: PurgeCutoffs): Promise<PurgeCounts>;
 }
 
 const BLOCKED_ATTEMPTS = 'blocked_attempts';
@@ -122,12 +132,13 @@ export class KyselyProtectRepo implements ProtectRepo {
     });
   }
 
-  purgeOlderThan(cutoff: number): Promise<PurgeCounts> {
+  purge(cutoffs: PurgeCutoffs): Promise<PurgeCounts> {
     return this.db.transaction(async (db) => {
-      const failures = await db.deleteFrom('protect_failures').where('at', '<', cutoff).executeTakeFirst();
-      const blocks = await db.deleteFrom('protect_blocks').where('until', '<', cutoff).executeTakeFirst();
-      const events = await db.deleteFrom('protect_events').where('at', '<', cutoff).executeTakeFirst();
-      await db.deleteFrom('protect_keys').where('touched', '<', cutoff).execute();
+      const failures = await db.deleteFrom('protect_failures').where('at', '<', cutoffs.failures).executeTakeFirst();
+      const blocks = await db.deleteFrom('protect_blocks').where('until', '<', cutoffs.blocks).executeTakeFirst();
+      const events = await db.deleteFrom('protect_events').where('at', '<', cutoffs.events).executeTakeFirst();
+      // A key row only serializes failures of that key; it is upserted again by the next one.
+      await db.deleteFrom('protect_keys').where('touched', '<', Math.min(cutoffs.failures, cutoffs.blocks)).execute();
       return {
         failures: Number(failures.numDeletedRows),
         blocks: Number(blocks.numDeletedRows),

@@ -1,32 +1,31 @@
 /**
  * Site verification (the `verification-tools` module): the services' `<meta>` tags in the home
- * page's `<head>` while the module is active (jetpack-v4-reference.md §6).
+ * page's `<head>` and the `services` endpoint, while the module is active (jetpack-v4-reference.md
+ * §3.21, §6). The codes are validated by the module options with the same rule (verification-services.ts).
  */
-import { escapeHtml } from '../../core/html.js';
 import type { Feature } from '../contract.js';
+import { pluginError } from '../jetpack/errors.js';
+import { readVerificationCodes, verificationMetaTags, verificationServicesAnswer } from './verification-services.js';
 
-const VERIFICATION_META: Record<string, string> = {
-  google: 'google-site-verification',
-  bing: 'msvalidate.01',
-  pinterest: 'p:domain_verify',
-};
+const MODULE = 'verification-tools';
+const CODES_OPTION = 'verification_services_codes';
 
 export const verificationFeature: Feature = {
   name: 'verification',
   register(ctx) {
-    const options = ctx.store.options;
-    ctx.addHeadTags(async () => {
-      const active = await options.get('active_modules');
-      const activeList = Array.isArray(active) ? active : null;
-      if (activeList && !activeList.includes('verification-tools')) return [];
-      const codes = await options.get('verification_services_codes');
-      if (!codes || typeof codes !== 'object' || Array.isArray(codes)) return [];
-      const tags: string[] = [];
-      for (const [service, name] of Object.entries(VERIFICATION_META)) {
-        const code = (codes as Record<string, unknown>)[service];
-        if (typeof code === 'string' && code !== '') tags.push(`<meta name="${name}" content="${escapeHtml(code)}" />`);
-      }
-      return tags;
+    const jetpack = ctx.need('jetpack');
+    const codes = async () => readVerificationCodes(await ctx.store.options.get(CODES_OPTION));
+
+    ctx.addHeadTags(async () => ((await jetpack.isModuleActive(MODULE)) ? verificationMetaTags(await codes()) : []));
+
+    ctx.api.registerRoute('jetpack/v4', '/module/verification-tools/services', {
+      methods: 'GET',
+      permissionCallback: jetpack.permission('view_admin'),
+      callback: async () => {
+        if (!(await jetpack.isModuleActive(MODULE))) return pluginError('module_not_active');
+        const answer = verificationServicesAnswer(await codes());
+        return answer.kind === 'verified' ? answer.body : pluginError('verification_empty');
+      },
     });
   },
 };

@@ -35,11 +35,9 @@ export function validateVerificationCode(param: string, value: unknown): CodeVal
   return { ok: false, message: `${param} must be an alphanumeric string.` };
 }
 
-/** The `<meta>` tags for the home page's `<head>`, one per line, only for services with a code. */
-export function verificationMetaTags(codes: VerificationCodes): string {
-  return VERIFICATION_SERVICES.filter((s) => codes[s.key] !== '')
-    .map((s) => `<meta name="${s.metaName}" content="${escapeAttribute(codes[s.key])}" />`)
-    .join('\n');
+/** The `<meta>` tags for the home page's `<head>`, only for services with a code. */
+export function verificationMetaTags(codes: VerificationCodes): string[] {
+  return VERIFICATION_SERVICES.filter((s) => codes[s.key] !== '').map((s) => `<meta name="${s.metaName}" content="${escapeAttribute(codes[s.key])}" />`);
 }
 
 export type ServicesAnswer =
@@ -48,12 +46,13 @@ export type ServicesAnswer =
       readonly status: 200;
       readonly body: { readonly code: 'success'; readonly message: string; readonly services: string[] };
     }
-  | { readonly kind: 'empty'; readonly status: 404; readonly code: 'empty'; readonly message: 'Site not verified with any service.' };
+  /** No code set: the route answers the catalogue's 404 `empty` (src/features/jetpack/errors.ts). */
+  | { readonly kind: 'empty' };
 
 /** `GET /module/verification-tools/services` for an active module (reference §3.21). */
 export function verificationServicesAnswer(codes: VerificationCodes): ServicesAnswer {
   const services = VERIFICATION_SERVICES.filter((s) => codes[s.key] !== '').map((s) => s.label);
-  if (services.length === 0) return { kind: 'empty', status: 404, code: 'empty', message: 'Site not verified with any service.' };
+  if (services.length === 0) return { kind: 'empty' };
   return { kind: 'verified', status: 200, body: { code: 'success', message: `Your site is verified with ${joinNames(services)}.`, services } };
 }
 

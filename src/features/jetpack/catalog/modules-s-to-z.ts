@@ -97,7 +97,7 @@ export const modulesSToZ: ModuleDefinition[] = [
     sort: 33, recommendation_order: 20, introduced: '3.0', requires_connection: false, auto_activate: 'Yes',
     module_tags: ['Other'], feature: ['Engagement'],
     additional_search_queries: 'webmaster, seo, google, bing, pinterest, search, console',
-    long_description: '<p>Siteward prints the verification meta tags of Google, Bing and Pinterest on the home page.</p>',
+    long_description: '<p>Siteward prints the verification meta tags of Google, Bing and Pinterest in the head of the home page while the module is active.</p>',
     runtime: 'siteward',
     options: verificationToolsOptions,
   },

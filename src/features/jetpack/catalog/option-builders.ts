@@ -5,7 +5,6 @@ import {
   toBoolean,
   toInteger,
   toPlainText,
-  validateAlphanum,
   validateBoolean,
   validateEnum,
   validatePosint,
@@ -37,10 +36,6 @@ export function enumOption(
 
 export function posintOption(description: string, defaultValue: number, storage?: OptionStorage): ModuleOptionDefinition {
   return { description, type: 'integer', default: defaultValue, validate: validatePosint, sanitize: toInteger, ...(storage && { storage }) };
-}
-
-export function alphanumOption(description: string, storage?: OptionStorage): ModuleOptionDefinition {
-  return { description, type: 'string', default: '', validate: validateAlphanum, sanitize: String, ...(storage && { storage }) };
 }
 
 /**

@@ -2,7 +2,6 @@
  * Validators and sanitizers of module options (jetpack-v4-reference.md §3.11, §6). Each validator
  * answers true or the per-option message; the messages are the reference's, word for word.
  */
-import { isIP } from 'node:net';
 import { isPlainObject } from '../../../core/objects.js';
 import { phpTruthy } from '../../../core/php.js';
 import type { JsonValue } from '../../../core/json.js';
@@ -46,13 +45,6 @@ export const validatePosint: Validator = (value, param) => {
     (typeof value === 'string' && /^\d+$/.test(value) && Number.isSafeInteger(Number(value)) && Number(value) > 0);
   return ok ? true : `${param} must be a positive integer.`;
 };
-
-/**
- * Empty (clears the value) or letters and digits. `-` and `_` are accepted as well because the
- * verification codes this validates (Google's in particular) contain them.
- */
-export const validateAlphanum: Validator = (value, param) =>
-  typeof value === 'string' && /^[A-Za-z0-9_-]*$/.test(value) ? true : `${param} must be an alphanumeric string.`;
 
 export const validateString: Validator = (value, param) => (typeof value === 'string' ? true : `${param} must be a string.`);
 
@@ -100,28 +92,6 @@ export const validateCustomService: Validator = (value, param) =>
 
 export const validateCustomServiceId: Validator = (value, param) =>
   typeof value === 'string' && CUSTOM_SERVICE_ID.test(value) ? true : `${param} must be the id of a custom sharing service.`;
-
-/**
- * The protect whitelist: IP addresses and `low - high` ranges separated by commas or line breaks.
- * Checked here rather than at save time so that a bad list saves nothing (the issue's rule).
- */
-export const validateIpList: Validator = (value, param) =>
-  typeof value === 'string' && parseIpList(value) !== null
-    ? true
-    : `${param} must be a list of IP addresses or IP ranges (low - high). One of your IP addresses was not valid.`;
-
-/** Parses a whitelist into normalized entries (`1.2.3.4`, `10.0.0.1 - 10.0.0.255`); null when an entry is invalid. */
-export function parseIpList(text: string): string[] | null {
-  const entries = text.replace(/[ \t]/g, '').split(/[,\r\n]+/).filter((entry) => entry !== '');
-  const out: string[] = [];
-  for (const entry of entries) {
-    const parts = entry.split('-');
-    if (parts.length === 1 && isIP(parts[0]!) !== 0) out.push(parts[0]!);
-    else if (parts.length === 2 && isIP(parts[0]!) !== 0 && isIP(parts[0]!) === isIP(parts[1]!)) out.push(`${parts[0]} - ${parts[1]}`);
-    else return null;
-  }
-  return out;
-}
 
 /** Boolean sanitizer: the accepted spellings to true/false. */
 export function toBoolean(value: unknown): JsonValue {

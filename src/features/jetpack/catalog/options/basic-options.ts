@@ -3,8 +3,9 @@
  * under the reference's storage name; the site's front end and other consumers read them there.
  */
 import type { JsonValue } from '../../../../core/json.js';
+import { validateVerificationCode, type VerificationServiceKey } from '../../../verification/verification-services.js';
 import type { ModuleOptionDefinition } from '../../module-types.js';
-import { alphanumOption, boolOption, enumOption, posintOption, textOption } from '../option-builders.js';
+import { boolOption, enumOption, posintOption, textOption } from '../option-builders.js';
 import { toStatsRoles, toUrl, validateStatsRoles } from '../option-validators.js';
 
 type OptionSet = Record<string, ModuleOptionDefinition>;
@@ -34,7 +35,7 @@ function statsRolesOption(description: string, key: string): ModuleOptionDefinit
 
 const stats = (key: string) => ({ option: 'stats_options', path: [key] });
 const relatedPosts = (key: string) => ({ option: 'jetpack_relatedposts', path: [key] });
-const verification = (key: string) => ({ option: 'verification_services_codes', path: [key] });
+const verification = (key: VerificationServiceKey) => ({ option: 'verification_services_codes', path: [key] });
 
 export const carouselOptions: OptionSet = {
   carousel_background_color: enumOption('Background color.', { black: 'Black', white: 'White' }, 'black'),
@@ -114,11 +115,26 @@ export const relatedPostsOptions: OptionSet = {
   show_thumbnails: boolOption('Use a large and visually striking layout', 0, relatedPosts('show_thumbnails')),
 };
 
-/** Read by the home page, which prints the matching verification meta tags. */
+/** A verification code, checked by the same rule the verification feature prints tags under. */
+function verificationCodeOption(description: string, key: VerificationServiceKey): ModuleOptionDefinition {
+  return {
+    description,
+    type: 'string',
+    default: '',
+    validate: (value, param) => {
+      const result = validateVerificationCode(param, value);
+      return result.ok ? true : result.message;
+    },
+    sanitize: String,
+    storage: verification(key),
+  };
+}
+
+/** Read by the verification feature, which prints the matching meta tags on the home page. */
 export const verificationToolsOptions: OptionSet = {
-  google: alphanumOption('Google Search Console', verification('google')),
-  bing: alphanumOption('Bing Webmaster Center', verification('bing')),
-  pinterest: alphanumOption('Pinterest Site Verification', verification('pinterest')),
+  google: verificationCodeOption('Google Search Console', 'google'),
+  bing: verificationCodeOption('Bing Webmaster Center', 'bing'),
+  pinterest: verificationCodeOption('Pinterest Site Verification', 'pinterest'),
 };
 
 export const statsOptions: OptionSet = {

@@ -1,47 +1,55 @@
 /**
- * Protect's options. Siteward runs brute-force protection itself, so nothing here talks to a
- * remote service: the key is generated locally and the whitelist is read by Siteward's limiter.
+ * Protect's options. Siteward runs brute-force protection itself (src/features/protect), so
+ * nothing here talks to a remote service: the key is made locally, and the allow list is
+ * parsed by the same parser the password guard matches addresses with.
  */
-import { randomBytes } from 'node:crypto';
 import type { JsonValue } from '../../../../core/json.js';
+import { ALLOW_LIST_OPTION, allowListTexts, INVALID_ALLOW_LIST_MESSAGE, parseAllowList } from '../../../protect/allow-list.js';
+import { updateProtectKey } from '../../../protect/protect-key.js';
 import type { ModuleOptionDefinition, OptionWriteOutcome } from '../../module-types.js';
 import { storeValue } from '../option-io.js';
-import { parseIpList, validateAlphanum, validateIpList } from '../option-validators.js';
-
-/** A fresh 40-character key (the historical Protect API key had 40+ characters). */
-export function generateProtectKey(): string {
-  return randomBytes(20).toString('hex');
-}
 
 export const protectOptions: Record<string, ModuleOptionDefinition> = {
   /**
-   * Historically `"create"` fetched a key from the remote Protect API. Here `"create"` makes a
-   * local random key and answers it as `jetpack_protect_key`; any other alphanumeric value is
-   * stored as sent (empty clears it).
+   * Historically `"create"` fetched a key from the remote Protect API; here it makes a local
+   * random key, answered as `jetpack_protect_key`. Other alphanumeric values are stored as sent.
    */
   jetpack_protect_key: {
     description: 'Protect API key',
     type: 'string',
     default: '',
-    validate: validateAlphanum,
+    validate: (value) => {
+      const update = updateProtectKey(value);
+      return update.ok ? true : update.message;
+    },
     sanitize: String,
     write: async (value, io): Promise<OptionWriteOutcome> => {
-      const key = value === 'create' ? generateProtectKey() : (value as string);
-      const changed = await storeValue(io, key === '' ? undefined : key);
-      return value === 'create'
-        ? { ok: true, changed, value: key, response: { jetpack_protect_key: key } }
-        : { ok: true, changed, value: key };
+      const update = updateProtectKey(value);
+      if (!update.ok) return { ok: false, info: update.message };
+      const changed = await storeValue(io, update.key === '' ? undefined : update.key);
+      return update.created
+        ? { ok: true, changed, value: update.key, response: { jetpack_protect_key: update.key } }
+        : { ok: true, changed, value: update.key };
     },
   },
-  /** Stored as normalized entries; read back as `{local: [...]}` like the reference. */
+  /**
+   * Stored as the entries' texts (`1.2.3.4`, `10.0.0.1 - 10.0.0.255`); read back as `{local: [...]}`
+   * like the reference. One bad entry refuses the request, so a bad list saves nothing.
+   */
   jetpack_protect_global_whitelist: {
     description: 'Protect global whitelist',
     type: 'string',
     default: '',
     sanitize_callback: 'esc_textarea',
-    validate: validateIpList,
-    sanitize: (value) => parseIpList(value as string) ?? [],
-    storage: { option: 'jetpack_protect_whitelist' },
+    validate: (value, param) =>
+      typeof value === 'string' && parseAllowList(value).ok
+        ? true
+        : `${param} must be a list of IP addresses or IP ranges (low - high). ${INVALID_ALLOW_LIST_MESSAGE}`,
+    sanitize: (value) => {
+      const parsed = parseAllowList(String(value));
+      return parsed.ok ? allowListTexts(parsed.entries) : [];
+    },
+    storage: { option: ALLOW_LIST_OPTION },
     decode: (stored: JsonValue | undefined) => ({ local: Array.isArray(stored) ? stored : [] }),
   },
 };

@@ -1,0 +1,87 @@
+/**
+ * Protect (the `protect` module): brute-force protection of every password check Siteward makes
+ * (login form and JSON, HTTP Basic with application passwords, setup tokens), counted in the
+ * store so that every worker and host sharing it sees one count (compat.md §9; issue 13).
+ */
+import type { Feature, FeatureContext } from '../contract.js';
+import { pluginError } from '../jetpack/errors.js';
+import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
+import { featureDb } from '../db/feature-db.js';
+import { allowListReader } from './allow-list-reader.js';
+import { PROTECT_MIGRATION_NAME, protectMigration } from './migration.js';
+import { createPasswordGuard } from './password-guard.js';
+import { ProtectPolicy } from './protect-policy.js';
+import { KyselyProtectRepo } from './protect-repo.js';
+import type { ProtectTables } from './protect-tables.js';
+
+const MODULE = 'protect';
+const DAY_MS = 86_400_000;
+
+export const protectFeature: Feature = {
+  name: 'protect',
+  migrations: { [PROTECT_MIGRATION_NAME]: protectMigration },
+  register(ctx) {
+    const jetpack = ctx.need('jetpack');
+    const { config } = ctx;
+    const policy = new ProtectPolicy(new KyselyProtectRepo(featureDb<ProtectTables>(ctx.store)), {
+      maxFailures: config.protectMaxFailures,
+      windowSeconds: config.protectWindow,
+      blockSeconds: config.protectBlock,
+    });
+    // Read per attempt (options cache): an activation in any worker applies to the next attempt.
+    const isActive = () => jetpack.isModuleActive(MODULE);
+    registerGuard(ctx, policy, isActive);
+
+    const permission = jetpack.permission('view_admin');
+    ctx.api.registerRoute('jetpack/v4', '/module/protect/count/get', {
+      methods: 'GET',
+      permissionCallback: permission,
+      // A numeric string, as the reference's option value came back from the database (§3.19).
+      callback: async () => ((await isActive()) ? String(await policy.blockedCount()) : pluginError('module_not_active')),
+    });
+    ctx.api.registerRoute(SITEWARD_NAMESPACE, '/protect/history', {
+      methods: 'GET',
+      args: { days: HISTORY_DAYS_ARG },
+      permissionCallback: permission,
+      callback: async (request) => {
+        if (!(await isActive())) return pluginError('module_not_active');
+        const days = Number(request.params.days);
+        const timeZone = await siteTimeZone(ctx.store.options, config.timezone);
+        const history = await policy.historyByDay(days, ctx.clock(), timeZone);
+        return { days, timezone: timeZone, total: await policy.blockedCount(), history };
+      },
+    });
+
+    // Runs whether the module is active or not: history must not outlive the retention.
+    ctx.addJob({
+      name: 'protect-purge',
+      everyMs: 3_600_000,
+      run: async () => {
+        const purged = await policy.purge(ctx.clock(), config.historyRetentionDays * DAY_MS);
+        if (purged.failures + purged.blocks + purged.events > 0) ctx.log.info({ event: 'protect.purged', ...purged }, 'protect history purged');
+      },
+    });
+  },
+};
+
+function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () => Promise<boolean>): void {
+  const guard = createPasswordGuard({ policy, clock: ctx.clock, allowList: allowListReader(ctx.store.options), active: isActive });
+  const at = () => new Date(ctx.clock()).toISOString();
+  ctx.addPasswordGuard({
+    before: async (attempt) => {
+      const verdict = await guard.before(attempt);
+      // The attempt as an event: time, address, login, entry point. Never the password.
+      if (!verdict.allow) {
+        ctx.log.warn({ event: 'protect.blocked', at: at(), address: attempt.ip, login: attempt.login, via: attempt.via, retryAfter: verdict.retryAfterSeconds }, 'login attempt refused: address blocked');
+      }
+      return verdict;
+    },
+    after: async (attempt, outcome) => {
+      const record = await guard.after(attempt, outcome);
+      if (record.recorded && record.outcome.kind === 'blocked') {
+        const { level, until } = record.outcome;
+        ctx.log.warn({ event: 'protect.lockout', at: at(), address: attempt.ip, login: attempt.login, level, until: new Date(until).toISOString() }, 'address blocked after failed logins');
+      }
+    },
+  });
+}
