@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { browserLogin, closedPort, makeSite, startProvider, startServer, type Site } from './connection-test-kit.js';
@@ -138,7 +141,9 @@ describe('connection failures', () => {
 
 describe('a provider restart', () => {
   it('keeps the registered client, keys and accounts (persistent SQLite adapter)', async () => {
-    const first = await startProvider();
+    // Its own directory: a provider started without a file removes its directory on close.
+    const dir = await mkdtemp(join(tmpdir(), 'siteward-restart-'));
+    const first = await startProvider(join(dir, 'accounts.sqlite'));
     const { port, issuer } = first;
     const site = makeSite({ issuer, registrationToken: first.initialAccessToken });
     expect(await site.connection.ensureRegistered()).toMatchObject({ ok: true, registered: true });
@@ -158,6 +163,7 @@ describe('a provider restart', () => {
       });
     } finally {
       await restarted.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

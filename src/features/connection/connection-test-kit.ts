@@ -1,6 +1,6 @@
 /** Test-only: a provider, a site connection over a MemoryVault, and a movable clock. */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,10 +15,16 @@ export const REDIRECT = 'http://127.0.0.1:9/connect/callback';
 export const ANN = { login: 'ann', email: 'ann@example.com', name: 'Ann Example', password: 'correct horse' };
 
 export async function startProvider(dataFile?: string, port?: number): Promise<AccountsService> {
-  const file = dataFile ?? join(await mkdtemp(join(tmpdir(), 'siteward-conn-')), 'accounts.sqlite');
-  const service = await createAccountsService({ dataFile: file, port });
+  const ownDir = dataFile === undefined ? await mkdtemp(join(tmpdir(), 'siteward-conn-')) : null;
+  const service = await createAccountsService({ dataFile: dataFile ?? join(ownDir!, 'accounts.sqlite'), port });
   if (service.listUsers().length === 0) await service.addUser(ANN);
-  return service;
+  if (ownDir === null) return service;
+  // A directory made here is removed with the provider, so test runs leave nothing in /tmp.
+  const close = service.close.bind(service);
+  return Object.assign(service, { close: async () => {
+    await close();
+    await rm(ownDir, { recursive: true, force: true });
+  } });
 }
 
 export interface Site {
