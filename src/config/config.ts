@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseBackupSchedule, type BackupSchedule } from '../core/backup-schedule.js';
 import { DEFAULT_AVATAR_SIZES, MAX_AVATAR_SIZE, parseAvatarSizes } from '../core/gravatar.js';
 import { PERMALINK_MODES, type Permalinks } from '../core/permalinks.js';
 
@@ -27,6 +28,20 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Where backups of the store go; null: backups are not configured. */
+  backupDir: string | null;
+  /** When scheduled backups run (default daily, `1d`). */
+  backupSchedule: BackupSchedule;
+  /** Retention: at most this many good backups ... */
+  backupKeep: number;
+  /** ... none older than this many days (the newest good one always stays). */
+  backupMaxAgeDays: number;
+  /** The Akismet-compatible spam-filter service. */
+  akismetUrl: string;
+  /** Its API key; null: not configured (`akismet/stats/get` answers "not_installed"). */
+  akismetKey: string | null;
+  /** The npm registry asked for plugin updates. */
+  npmRegistry: string;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -56,6 +71,13 @@ const SETTINGS = {
   workers: 'SITEWARD_WORKERS',
   logLevel: 'LOG_LEVEL',
   bodyLimit: 'SITEWARD_BODY_LIMIT',
+  backupDir: 'SITEWARD_BACKUP_DIR',
+  backupSchedule: 'SITEWARD_BACKUP_SCHEDULE',
+  backupKeep: 'SITEWARD_BACKUP_KEEP',
+  backupMaxAgeDays: 'SITEWARD_BACKUP_MAX_AGE_DAYS',
+  akismetUrl: 'SITEWARD_AKISMET_URL',
+  akismetKey: 'SITEWARD_AKISMET_KEY',
+  npmRegistry: 'SITEWARD_NPM_REGISTRY',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -104,6 +126,26 @@ function oneOf<T extends string>(raw: RawSettings, key: keyof Config, allowed: r
     throw new ConfigError(`${label(key)} must be one of ${allowed.join(', ')} (got ${JSON.stringify(raw[key])})`);
   }
   return v as T;
+}
+
+function httpUrl(raw: RawSettings, key: keyof Config, fallback: string): string {
+  const value = str(raw, key, fallback).trim().replace(/\/+$/, '');
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(value);
+  } catch {
+    // Reported below with the setting's name.
+  }
+  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new ConfigError(`${label(key)} must be an absolute http(s) URL (got ${JSON.stringify(raw[key])})`);
+  }
+  return value;
+}
+
+function schedule(raw: RawSettings): BackupSchedule {
+  const parsed = parseBackupSchedule(str(raw, 'backupSchedule', '1d'));
+  if (!parsed.ok) throw new ConfigError(`${label('backupSchedule')} ${parsed.message}`);
+  return parsed.schedule;
 }
 
 function isTimeZone(tz: string): boolean {
@@ -220,5 +262,12 @@ function validate(raw: RawSettings, cwd: string): Config {
     workers,
     logLevel: oneOf(raw, 'logLevel', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimit: int(raw, 'bodyLimit', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    backupDir: raw.backupDir ? path.resolve(cwd, str(raw, 'backupDir', '')) : null,
+    backupSchedule: schedule(raw),
+    backupKeep: int(raw, 'backupKeep', 14, 1, 10_000),
+    backupMaxAgeDays: int(raw, 'backupMaxAgeDays', 14, 1, 36_500),
+    akismetUrl: httpUrl(raw, 'akismetUrl', 'https://rest.akismet.com'),
+    akismetKey: raw.akismetKey ? str(raw, 'akismetKey', '').trim() || null : null,
+    npmRegistry: httpUrl(raw, 'npmRegistry', 'https://registry.npmjs.org'),
   };
 }
