@@ -4,12 +4,13 @@
  */
 import { createRequire } from 'node:module';
 import type { Feature } from '../contract.js';
+import { pluginGuards, type PluginGuards } from './feature-guards.js';
 import { registerSiteManagementPlugin, type SiteManagementPlugin } from './index.js';
 import type { PluginContext } from './context.js';
 
 declare module '../contract.js' {
   interface FeatureServices {
-    jetpack: Pick<SiteManagementPlugin, 'registerModule' | 'initialState' | 'catalog'>;
+    jetpack: Pick<SiteManagementPlugin, 'registerModule' | 'initialState' | 'catalog'> & PluginGuards;
   }
 }
 
@@ -40,6 +41,12 @@ export const jetpackFeature: Feature = {
       createNonce: (action, user) => authenticator.nonces.create(action, user.id, ''),
       fields: ctx.fields,
     };
-    ctx.provide('jetpack', registerSiteManagementPlugin(ctx.api, pluginContext));
+    const plugin = registerSiteManagementPlugin(ctx.api, pluginContext);
+    ctx.provide('jetpack', {
+      catalog: plugin.catalog,
+      registerModule: (definition) => plugin.registerModule(definition),
+      initialState: (opts) => plugin.initialState(opts),
+      ...pluginGuards(pluginContext, plugin.catalog),
+    });
   },
 };
