@@ -17,6 +17,10 @@ Commands:
   app-password create <login> <name>      Prints a new application password once
   app-password list <login>
   app-password revoke <login> <uuid>
+  backup now                       Back up the store now; prints the new backup's id
+  backup list [--format json]      Backups with id, time, size and status
+  backup verify <id>               Check the checksum and restore it into a temporary store
+  backup restore <id>              Replace the store with the backup (stop the server first)
 
 Settings come from siteward.config.json and environment variables (see README.md).
 Options:
