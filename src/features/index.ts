@@ -9,6 +9,10 @@
  * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
  * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
  * | `/admin`, `/admin/` | `admin-page` |
+ * | `/wp-json/jetpack/v4/module/vaultpress/data` | `backups` (also the `backup` command and job) |
+ * | `/wp-json/jetpack/v4/akismet/stats/get` | `stats` |
+ * | `/wp-json/jetpack/v4/updates/plugins` | `updates` |
+ * | `/wp-json/jetpack/v4/site` | `site-data` |
  * | routes of third-party plugins | the plugins listed in `SITEWARD_PLUGINS` (src/plugins) |
  *
  * Seams for what comes next, each a folder here registered in this list: the OpenID Connect
@@ -17,9 +21,13 @@
  * and the admin page's built assets come through `ctx.addAssets`.
  */
 import { adminPageFeature } from './admin-page/index.js';
+import { backupsFeature } from './backups/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
 import { jetpackFeature } from './jetpack/feature.js';
+import { siteDataFeature } from './site-data/index.js';
+import { statsFeature } from './stats/index.js';
+import { updatesFeature } from './updates/index.js';
 import { usersFeature } from './users/index.js';
 import { verificationFeature } from './verification/index.js';
 
@@ -30,4 +38,8 @@ export const builtInFeatures: readonly Feature[] = [
   jetpackFeature, // needs 'connection'; provides 'jetpack'
   verificationFeature,
   adminPageFeature, // needs 'jetpack'
+  backupsFeature, // needs 'jetpack'
+  statsFeature, // needs 'jetpack'
+  updatesFeature, // needs 'jetpack'
+  siteDataFeature, // needs 'jetpack', 'connection'
 ];

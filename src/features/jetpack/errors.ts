@@ -147,6 +147,7 @@ export const successMessages = {
   jumpstartNothingToDismiss: 'Nothing to dismiss. This was not a new connection.',
   optionsReset: 'Jetpack options reset.',
   modulesReset: 'Modules reset to default.',
+  siteDataReceived: 'Site data correctly received.',
 } as const;
 
 /** "A", "A and B", "A, B and C" (the bulk activation message's list). */
