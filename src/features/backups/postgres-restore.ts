@@ -6,7 +6,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { migrationProvider, type MigrationFactory } from '../../store/migrations.js';
 import { openContent } from './backup-file.js';
 import type { PostgresManifest } from './backup-manifest.js';
-import { ident, pgClient, schemaTables } from './postgres-export.js';
+import { ident, pgClient, schemaTables, withSearchPath } from './postgres-export.js';
 import type { TrialResult } from './sqlite-backup.js';
 
 /** Features' migrations (name → factory); the store's own are always added. */
@@ -27,7 +27,7 @@ export async function schemaVersionProblem(schemaVersion: readonly string[], mig
  * rows must describe the tables exactly, and the next server start migrates further itself.
  */
 async function migrateSchema(url: string, schema: string, lastMigration: string, migrations: FeatureMigrations): Promise<void> {
-  const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` });
+  const pool = new pg.Pool({ connectionString: withSearchPath(url, schema), max: 1 });
   pool.on('error', () => undefined);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
