@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
 import { startServer } from './cluster.js';
 import { createApp } from './compose.js';
+import type { Feature } from './features/contract.js';
 
 const HELP = `Usage: siteward <command> [options]
 
@@ -23,6 +24,10 @@ Commands:
         127.0.0.1, for development and tests); prints the settings to paste
   accounts user add <login> --email E [--name N] (--password P | --password-stdin)
   accounts user list                      Accounts of the local account service
+  backup now                       Back up the store now; prints the new backup's id
+  backup list [--format json]      Backups with id, time, size and status
+  backup verify <id>               Check the checksum and restore it into a temporary store
+  backup restore <id>              Replace the store with the backup (stop the server first)
 
 Settings come from siteward.config.json and environment variables (see README.md).
 Options:
@@ -35,7 +40,11 @@ function config(overrides: Record<string, unknown>, configFile: string | undefin
 }
 
 /** Entry point of the `siteward` command; returns the exit code (a running server never returns early). */
-export async function main(argv: string[], io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) }): Promise<number> {
+export async function main(
+  argv: string[],
+  io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) },
+  options: { features?: readonly Feature[] } = {},
+): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '-h' || command === '--help' || command === 'help') {
     io.out(HELP);
@@ -71,7 +80,7 @@ export async function main(argv: string[], io = { out: (l: string) => console.lo
     const configIndex = rest.indexOf('--config');
     const configFile = configIndex === -1 ? undefined : rest[configIndex + 1];
     const args = configIndex === -1 ? rest : rest.filter((_, i) => i !== configIndex && i !== configIndex + 1);
-    const app = await createApp(config({}, configFile), { logger: false, startJobs: false });
+    const app = await createApp(config({}, configFile), { logger: false, startJobs: false, features: options.features });
     try {
       const found = app.commands.find((c) => c.name === command);
       if (found) return await found.run(args, { ...io, stdin: process.stdin });

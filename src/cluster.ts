@@ -1,9 +1,11 @@
 import cluster from 'node:cluster';
+import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { ensureSetupToken } from './auth/setup-token.js';
 import { createApp, openConfiguredStore, type App } from './compose.js';
 import type { Config } from './config/config.js';
+import { removeServerPidFile, writeServerPidFile } from './features/backups/server-guard.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
 
 /** V8 young-generation semi-space (MB) of the serving workers. */
@@ -79,6 +81,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
   }
   const workers = workerCount(config);
   await printSetupLinkIfNeeded(config, options.out);
+  // The first sign `siteward backup restore` looks for; the job lease is the second.
+  await mkdir(config.dataDir, { recursive: true });
+  await writeServerPidFile(config.dataDir, Date.now());
+  const exit = (code: number) => void removeServerPidFile(config.dataDir).finally(() => process.exit(code));
   let stopping = false;
   let announced = false;
   const listening = new Set<number>();
@@ -89,10 +95,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
   const stop = (code: number) => {
     stopping = true;
     const alive = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined && !w.isDead());
-    if (alive.length === 0) process.exit(code);
+    if (alive.length === 0) return exit(code);
     let left = alive.length;
     cluster.on('exit', () => {
-      if (--left <= 0) process.exit(code);
+      if (--left <= 0) exit(code);
     });
     for (const w of alive) w!.process.kill('SIGTERM');
   };

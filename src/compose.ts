@@ -24,6 +24,7 @@ import { FieldRegistry } from './rest/field-registry.js';
 import { RestServer, type SiteSummary } from './rest/rest-server.js';
 import { createRestUrlBuilder, type RestUrlBuilder } from './rest/rest-url.js';
 import { openStore } from './store/index.js';
+import type { MigrationFactory } from './store/migrations.js';
 import type { Store } from './store/types.js';
 
 /** A running Siteward instance (one process). */
@@ -66,9 +67,14 @@ function str(v: unknown, fallback: string): string {
   return typeof v === 'string' ? v : fallback;
 }
 
+/** The migrations all `features` declare, merged (names are global). */
+export function featureMigrations(features: readonly Feature[]): Readonly<Record<string, MigrationFactory>> {
+  return Object.assign({}, ...features.map((f) => f.migrations ?? {})) as Record<string, MigrationFactory>;
+}
+
 /** Opens the configured store with the tables the features declare (every opener must pass them all). */
 export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures): Promise<Store> {
-  const migrations = Object.assign({}, ...features.map((f) => f.migrations ?? {}));
+  const migrations = featureMigrations(features);
   const seed = { blogname: config.siteName, blogdescription: config.siteDescription, timezone_string: config.timezone, WPLANG: config.locale === 'en_US' ? '' : config.locale };
   return openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl ?? undefined, seed, migrations });
 }
@@ -117,9 +123,11 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       jetpack.registerModule(def);
     };
     const apiDeps = { config, rest, fields, restUrl, events, options: store.options, jobs, logger: options.logger, registerModule };
+    const migrations = featureMigrations(features);
+    const cwd = options.cwd ?? process.cwd();
     for (const feature of features) {
       const ctx: FeatureContext = {
-        config, store, log, events, clock, fields,
+        config, store, migrations, cwd, log, events, clock, fields,
         api: createPluginApi(feature.name, apiDeps),
         auth: { authenticator, users },
         secrets,
@@ -142,7 +150,6 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       await feature.register(ctx);
     }
     // Third-party plugins' callbacks are tracked across `await` (deprecation notices); built-in ones need not be.
-    const cwd = options.cwd ?? process.cwd();
     for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), withRequestContext(createPluginApi(entry, apiDeps)));
     for (const [i, register] of (options.plugins ?? []).entries()) {
       const name = register.name || `inline-${i}`;

@@ -107,3 +107,50 @@ describe('configuration', () => {
     expect(load({ SITEWARD_WORKERS: 'auto' }).workers).toBe(0);
   });
 });
+
+describe('configuration of the services Siteward runs itself', () => {
+  it('leaves backups and the spam filter unconfigured and uses the public services by default', () => {
+    expect(load({})).toMatchObject({
+      backupDir: null,
+      backupSchedule: { kind: 'interval', everyMs: 86_400_000 },
+      backupKeep: 14,
+      backupMaxAgeDays: 14,
+      akismetUrl: 'https://rest.akismet.com',
+      akismetKey: null,
+      npmRegistry: 'https://registry.npmjs.org',
+    });
+  });
+
+  it('reads the backup directory, a daily time, retention and the service URLs', () => {
+    const c = load({
+      SITEWARD_BACKUP_DIR: 'backups',
+      SITEWARD_BACKUP_SCHEDULE: '03:30Z',
+      SITEWARD_BACKUP_KEEP: '5',
+      SITEWARD_BACKUP_MAX_AGE_DAYS: '30',
+      SITEWARD_AKISMET_URL: 'http://127.0.0.1:9999/',
+      SITEWARD_AKISMET_KEY: 'abc123',
+      SITEWARD_NPM_REGISTRY: 'http://registry.local',
+    });
+    expect(c).toMatchObject({
+      backupDir: path.join(dir, 'backups'),
+      backupSchedule: { kind: 'daily', hour: 3, minute: 30, zone: 'utc' },
+      backupKeep: 5,
+      backupMaxAgeDays: 30,
+      akismetUrl: 'http://127.0.0.1:9999',
+      akismetKey: 'abc123',
+      npmRegistry: 'http://registry.local',
+    });
+  });
+
+  it.each([
+    [{ SITEWARD_BACKUP_SCHEDULE: 'weekly' }, /^SITEWARD_BACKUP_SCHEDULE \(config "backupSchedule"\) "weekly": not understood; expected an interval/],
+    [{ SITEWARD_BACKUP_SCHEDULE: '25:00' }, /^SITEWARD_BACKUP_SCHEDULE .* hour 25 is out of range/],
+    [{ SITEWARD_BACKUP_KEEP: '0' }, /^SITEWARD_BACKUP_KEEP \(config "backupKeep"\) must be an integer from 1 to 10000/],
+    [{ SITEWARD_BACKUP_MAX_AGE_DAYS: 'two weeks' }, /^SITEWARD_BACKUP_MAX_AGE_DAYS .* must be an integer from 1/],
+    [{ SITEWARD_AKISMET_URL: 'rest.akismet.com' }, /^SITEWARD_AKISMET_URL \(config "akismetUrl"\) must be an absolute http\(s\) URL/],
+    [{ SITEWARD_NPM_REGISTRY: 'ftp://registry' }, /^SITEWARD_NPM_REGISTRY .* must be an absolute http\(s\) URL/],
+  ])('stops with one clear line for a bad value %o', (env, message) => {
+    expect(() => load(env)).toThrow(ConfigError);
+    expect(() => load(env)).toThrow(message);
+  });
+});

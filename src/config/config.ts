@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseBackupSchedule, type BackupSchedule } from '../core/backup-schedule.js';
 import { DEFAULT_AVATAR_SIZES, MAX_AVATAR_SIZE, parseAvatarSizes } from '../core/gravatar.js';
 import { isLoopbackHost } from '../core/loopback-host.js';
 import { PERMALINK_MODES, type Permalinks } from '../core/permalinks.js';
@@ -55,6 +56,20 @@ export interface Config {
   mailFrom: string;
   /** Protect and monitor history older than this many days is purged. */
   historyRetentionDays: number;
+  /** Where backups of the store go; null: backups are not configured. */
+  backupDir: string | null;
+  /** When scheduled backups run (default daily, `1d`). */
+  backupSchedule: BackupSchedule;
+  /** Retention: at most this many good backups ... */
+  backupKeep: number;
+  /** ... none older than this many days (the newest good one always stays). */
+  backupMaxAgeDays: number;
+  /** The Akismet-compatible spam-filter service. */
+  akismetUrl: string;
+  /** Its API key; null: not configured (`akismet/stats/get` answers "not_installed"). */
+  akismetKey: string | null;
+  /** The npm registry asked for plugin updates. */
+  npmRegistry: string;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -98,6 +113,13 @@ const SETTINGS = {
   smtpUrl: 'SITEWARD_SMTP_URL',
   mailFrom: 'SITEWARD_MAIL_FROM',
   historyRetentionDays: 'SITEWARD_HISTORY_RETENTION_DAYS',
+  backupDir: 'SITEWARD_BACKUP_DIR',
+  backupSchedule: 'SITEWARD_BACKUP_SCHEDULE',
+  backupKeep: 'SITEWARD_BACKUP_KEEP',
+  backupMaxAgeDays: 'SITEWARD_BACKUP_MAX_AGE_DAYS',
+  akismetUrl: 'SITEWARD_AKISMET_URL',
+  akismetKey: 'SITEWARD_AKISMET_KEY',
+  npmRegistry: 'SITEWARD_NPM_REGISTRY',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -168,6 +190,26 @@ function accountsIssuer(raw: RawSettings): string | null {
   }
   if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return issuer;
   throw new ConfigError(`${label('accountsIssuer')} must use https; plain http is allowed only for 127.0.0.1, ::1 and localhost (got ${JSON.stringify(issuer)})`);
+}
+
+function httpUrl(raw: RawSettings, key: keyof Config, fallback: string): string {
+  const value = str(raw, key, fallback).trim().replace(/\/+$/, '');
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(value);
+  } catch {
+    // Reported below with the setting's name.
+  }
+  if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new ConfigError(`${label(key)} must be an absolute http(s) URL (got ${JSON.stringify(raw[key])})`);
+  }
+  return value;
+}
+
+function schedule(raw: RawSettings): BackupSchedule {
+  const parsed = parseBackupSchedule(str(raw, 'backupSchedule', '1d'));
+  if (!parsed.ok) throw new ConfigError(`${label('backupSchedule')} ${parsed.message}`);
+  return parsed.schedule;
 }
 
 function isTimeZone(tz: string): boolean {
@@ -309,6 +351,13 @@ function validate(raw: RawSettings, cwd: string): Config {
     smtpUrl: optionalUrl(raw, 'smtpUrl', ['smtp:', 'smtps:']),
     mailFrom: mailFrom(raw, parsedHome.hostname),
     historyRetentionDays: int(raw, 'historyRetentionDays', 400, 1, 3650),
+    backupDir: raw.backupDir ? path.resolve(cwd, str(raw, 'backupDir', '')) : null,
+    backupSchedule: schedule(raw),
+    backupKeep: int(raw, 'backupKeep', 14, 1, 10_000),
+    backupMaxAgeDays: int(raw, 'backupMaxAgeDays', 14, 1, 36_500),
+    akismetUrl: httpUrl(raw, 'akismetUrl', 'https://rest.akismet.com'),
+    akismetKey: raw.akismetKey ? str(raw, 'akismetKey', '').trim() || null : null,
+    npmRegistry: httpUrl(raw, 'npmRegistry', 'https://registry.npmjs.org'),
   };
 }
 

@@ -46,6 +46,10 @@ export interface Feature {
 export interface FeatureContext {
   readonly config: Config;
   readonly store: Store;
+  /** Every migration the store was opened with besides its own: all features' (backups rebuild their tables). */
+  readonly migrations: Readonly<Record<string, MigrationFactory>>;
+  /** The directory relative plugin entries and paths resolve against. */
+  readonly cwd: string;
   readonly log: Logger;
   /** The bus behind `api.on` (`module.activated`, `setting.updated`, …). */
   readonly events: EventBus;

@@ -12,6 +12,10 @@
  * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
  * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
  * | `/admin`, `/admin/` | `admin-page` |
+ * | `/wp-json/jetpack/v4/module/vaultpress/data` | `backups` (also the `backup` command and job) |
+ * | `/wp-json/jetpack/v4/akismet/stats/get` | `stats` |
+ * | `/wp-json/jetpack/v4/updates/plugins` | `updates` |
+ * | `/wp-json/jetpack/v4/site` | `site-data` |
  * | routes of third-party plugins | the plugins listed in `SITEWARD_PLUGINS` (src/plugins) |
  *
  * Password checks pass `protect`'s guard; `monitor` checks the site from a background job.
@@ -20,11 +24,15 @@
  * come through `ctx.addAssets`.
  */
 import { adminPageFeature } from './admin-page/index.js';
+import { backupsFeature } from './backups/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
 import { jetpackFeature } from './jetpack/feature.js';
 import { monitorFeature } from './monitor/index.js';
 import { protectFeature } from './protect/index.js';
+import { siteDataFeature } from './site-data/index.js';
+import { statsFeature } from './stats/index.js';
+import { updatesFeature } from './updates/index.js';
 import { usersFeature } from './users/index.js';
 import { verificationFeature } from './verification/index.js';
 
@@ -36,5 +44,9 @@ export const builtInFeatures: readonly Feature[] = [
   verificationFeature, // needs 'jetpack'
   protectFeature, // needs 'jetpack'
   monitorFeature, // needs 'jetpack'
+  backupsFeature, // needs 'jetpack'
+  statsFeature, // needs 'jetpack'
+  updatesFeature, // needs 'jetpack'
+  siteDataFeature, // needs 'jetpack', 'connection'
   adminPageFeature, // needs 'jetpack', 'connection'
 ];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { BACKUP_SUFFIX, backupFile, checkPayload, ensureBackupDir, readBackupHeader, writeBackupFile } from './backup-file.js';
 import { backupIdTime, isBackupId, newBackupId, type BackupBackend, type BackupManifest } from './backup-manifest.js';
 import { exportPostgres } from './postgres-export.js';
-import { dropSchema, loadIntoNewSchema, resolveSchema, swapSchemas } from './postgres-restore.js';
+import { dropSchema, loadIntoNewSchema, resolveSchema, swapSchemas, type FeatureMigrations } from './postgres-restore.js';
 import { checkServerRunning, type ServerCheck } from './server-guard.js';
 import { snapshotSqlite, swapSqlite, unpackSqlite, type TrialResult } from './sqlite-backup.js';
 import type { StoreLocation } from './store-location.js';
@@ -140,6 +140,8 @@ export interface VerifyOptions {
   readonly postgresUrl?: string;
   /** Parent directory of the temporary SQLite file. Default: the OS temp directory. */
   readonly tempDir?: string;
+  /** The features' migrations the store was opened with (PostgreSQL rebuilds their tables with them). */
+  readonly migrations?: FeatureMigrations;
 }
 
 export type VerifyResult =
@@ -168,7 +170,7 @@ export async function verifyBackup(dir: string, id: string, options: VerifyOptio
     if (options.postgresUrl === undefined) return { ok: true, id, manifest, trialRestore: 'skipped' };
     const schema = `sw_verify_${randomBytes(6).toString('hex')}`;
     try {
-      trial = await loadIntoNewSchema(file, manifest, options.postgresUrl, schema);
+      trial = await loadIntoNewSchema(file, manifest, options.postgresUrl, schema, options.migrations);
     } finally {
       await dropSchema(options.postgresUrl, schema);
     }
@@ -184,6 +186,8 @@ export interface RestoreOptions {
   readonly keepPrevious?: boolean;
   /** Skip the running-server check (only for callers that stopped the server themselves). */
   readonly skipServerCheck?: boolean;
+  /** The features' migrations the store was opened with (PostgreSQL rebuilds their tables with them). */
+  readonly migrations?: FeatureMigrations;
 }
 
 export type RestoreResult =
@@ -230,7 +234,7 @@ export async function restoreBackup(dir: string, id: string, target: StoreLocati
     const schema = await resolveSchema(target.url, target.schema);
     const suffix = randomBytes(4).toString('hex');
     const staging = `${schema.slice(0, 45)}_restore_${suffix}`;
-    const loaded = await loadIntoNewSchema(file, manifest, target.url, staging);
+    const loaded = await loadIntoNewSchema(file, manifest, target.url, staging, options.migrations);
     if (!loaded.ok) return fail('restore_failed', `restore of ${id} failed: ${loaded.reason}; the live store is unchanged`);
     try {
       const previous = await swapSchemas(target.url, staging, schema, `${schema.slice(0, 45)}_before_${suffix}`, options.keepPrevious ?? false);

@@ -15,10 +15,22 @@ export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/**
+ * The URL with `schema` as its search_path. It goes into the URL's own `options` parameter,
+ * after any given there: pg lets the connection string's values win over separate config
+ * fields, so a URL that selects a schema (`?options=-c search_path=…`) would otherwise send
+ * a verify or restore into the live schema.
+ */
+export function withSearchPath(url: string, schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', `${parsed.searchParams.get('options') ?? ''} -c search_path=${schema}`.trim());
+  return parsed.toString();
+}
+
 /** A plain client whose search_path is the schema (like the store's own pool). */
 export function pgClient(url: string, schema?: string): pg.Client {
-  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
-  return new pg.Client({ connectionString: url, ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}) });
+  return new pg.Client({ connectionString: schema === undefined ? url : withSearchPath(url, schema) });
 }
 
 interface TableShape {

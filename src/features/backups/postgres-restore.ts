@@ -3,15 +3,18 @@ import { finished } from 'node:stream/promises';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { migrationProvider } from '../../store/migrations.js';
+import { migrationProvider, type MigrationFactory } from '../../store/migrations.js';
 import { openContent } from './backup-file.js';
 import type { PostgresManifest } from './backup-manifest.js';
-import { ident, pgClient, schemaTables } from './postgres-export.js';
+import { ident, pgClient, schemaTables, withSearchPath } from './postgres-export.js';
 import type { TrialResult } from './sqlite-backup.js';
 
+/** Features' migrations (name → factory); the store's own are always added. */
+export type FeatureMigrations = Readonly<Record<string, MigrationFactory>>;
+
 /** Why a backup's schema version cannot be rebuilt by this code, or null when it can. */
-export async function schemaVersionProblem(schemaVersion: readonly string[]): Promise<string | null> {
-  const known = Object.keys(await migrationProvider('postgres').getMigrations()).sort();
+export async function schemaVersionProblem(schemaVersion: readonly string[], migrations: FeatureMigrations = {}): Promise<string | null> {
+  const known = Object.keys(await migrationProvider('postgres', migrations).getMigrations()).sort();
   if (schemaVersion.length === 0) return 'the backup lists no applied migrations';
   const unknown = schemaVersion.filter((name, i) => known[i] !== name);
   if (unknown.length > 0) return `the backup was made by a different Siteward version (migrations ${unknown.join(', ')} are unknown here)`;
@@ -23,14 +26,14 @@ export async function schemaVersionProblem(schemaVersion: readonly string[]): Pr
  * migrations up to the backup's version — not to the latest: the copied `kysely_migration`
  * rows must describe the tables exactly, and the next server start migrates further itself.
  */
-async function migrateSchema(url: string, schema: string, lastMigration: string): Promise<void> {
-  const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` });
+async function migrateSchema(url: string, schema: string, lastMigration: string, migrations: FeatureMigrations): Promise<void> {
+  const pool = new pg.Pool({ connectionString: withSearchPath(url, schema), max: 1 });
   pool.on('error', () => undefined);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
     // migrationTableSchema: without it Kysely looks for its tables in every schema, finds the
     // live store's, and never creates them here.
-    const migrator = new Migrator({ db, provider: migrationProvider('postgres'), migrationTableSchema: schema });
+    const migrator = new Migrator({ db, provider: migrationProvider('postgres', migrations), migrationTableSchema: schema });
     const { error } = await migrator.migrateTo(lastMigration);
     if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
   } finally {
@@ -79,16 +82,18 @@ async function copySections(client: pg.Client, file: string, manifest: PostgresM
  * Creates `schema` and loads the backup into it: migrations up to the backup's version, then in
  * one transaction every table emptied (migrations seed rows) and filled with COPY FROM, row
  * counts and content checksum checked, sequences set. On failure the schema is dropped again.
+ * `migrations` must be those of every feature the store was opened with: without a feature's
+ * migrations its tables cannot be rebuilt and the backup is refused as unknown.
  */
-export async function loadIntoNewSchema(file: string, manifest: PostgresManifest, url: string, schema: string): Promise<TrialResult> {
-  const problem = await schemaVersionProblem(manifest.schemaVersion);
+export async function loadIntoNewSchema(file: string, manifest: PostgresManifest, url: string, schema: string, migrations: FeatureMigrations = {}): Promise<TrialResult> {
+  const problem = await schemaVersionProblem(manifest.schemaVersion, migrations);
   if (problem !== null) return { ok: false, reason: problem };
   const admin = pgClient(url);
   await admin.connect();
   try {
     await admin.query(`CREATE SCHEMA ${ident(schema)}`);
     try {
-      await migrateSchema(url, schema, manifest.schemaVersion[manifest.schemaVersion.length - 1]);
+      await migrateSchema(url, schema, manifest.schemaVersion[manifest.schemaVersion.length - 1], migrations);
       await fillSchema(file, manifest, url, schema);
       return { ok: true };
     } catch (error) {

@@ -49,6 +49,8 @@ const catalogue = {
   connection_storage_invalid: ['connection_storage_invalid', 'The stored connection data could not be read.', 500],
   module_not_active: ['not_active', 'The requested Jetpack module is not active.', 404],
   verification_empty: ['empty', 'Site not verified with any service.', 404],
+  site_id_missing: ['site_id_missing', 'The ID of this site does not exist.', 404],
+  updates_check_failed: ['not_found', 'Could not check updates for plugins on this site.', 404],
 } as const satisfies Record<string, readonly [string, string, number]>;
 
 export type PluginErrorId = keyof typeof catalogue;
@@ -73,6 +75,20 @@ export function accountServiceError(id: PluginErrorId, detail: string): RestErro
 /** A permission failure: 401 when nobody is logged in, 403 otherwise (compat.md §9). */
 export function permissionError(check: PermissionCheck, user: Principal): RestError {
   return new RestError(permissionCodes[check], PERMISSION_MESSAGE, { status: authorizationRequiredStatus(user.id !== 0) });
+}
+
+/**
+ * 400 `feature_not_available`: an action of the reference that Siteward has no equivalent for
+ * (e.g. Post by Email's address, which needed WordPress.com's mail servers). Said plainly
+ * instead of answering a success that did nothing.
+ */
+export function featureNotAvailable(feature: string): RestError {
+  return new RestError('feature_not_available', escapeHtml(`${feature} is not available on this site: Siteward has no equivalent of it.`), { status: 400 });
+}
+
+/** 502 `service_unavailable`: a remote service Siteward asks (Akismet, the npm registry) did not answer usably. */
+export function serviceUnavailable(service: string, host: string): RestError {
+  return new RestError('service_unavailable', escapeHtml(`The ${service} service at ${host} could not be reached. Try again later.`), { status: 502, service });
 }
 
 /** Why a module could not be activated (compat.md §9: the message says why). */
@@ -153,6 +169,7 @@ export const successMessages = {
   jumpstartNothingToDismiss: 'Nothing to dismiss. This was not a new connection.',
   optionsReset: 'Jetpack options reset.',
   modulesReset: 'Modules reset to default.',
+  siteDataReceived: 'Site data correctly received.',
 } as const;
 
 /** "A", "A and B", "A, B and C" (the bulk activation message's list). */

@@ -3,21 +3,14 @@
  * third parties use, and it offers other features its module registrar and `Initial_State`.
  */
 import { createRequire } from 'node:module';
-import type { PermissionCallback } from '../../rest/types.js';
 import type { Feature } from '../contract.js';
+import { pluginGuards, type PluginGuards } from './feature-guards.js';
 import { registerSiteManagementPlugin, type SiteManagementPlugin } from './index.js';
 import type { PluginContext } from './context.js';
-import type { PermissionCheck } from './errors.js';
-import { readActiveSlugs } from './operations/active-modules.js';
-import { requirePermission } from './routes/permissions.js';
 
 /** What the plugin offers the features that run a module's service (protect, monitor, …). */
-export interface JetpackHandle extends Pick<SiteManagementPlugin, 'registerModule' | 'initialState' | 'catalog'> {
-  /** Whether `slug` is in the active list (read through the options cache: cheap). */
-  isModuleActive(slug: string): Promise<boolean>;
-  /** The plugin's permission callback for `check`, with its 401/403 codes. */
-  permission(check: PermissionCheck): PermissionCallback;
-}
+/** What other features get of the plugin: its module registrar, `Initial_State`, catalog, permission checks and module state. */
+export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'initialState' | 'catalog'> & PluginGuards;
 
 declare module '../contract.js' {
   interface FeatureServices {
@@ -58,8 +51,7 @@ export const jetpackFeature: Feature = {
       catalog: plugin.catalog,
       registerModule: (definition) => plugin.registerModule(definition),
       initialState: (opts) => plugin.initialState(opts),
-      isModuleActive: async (slug) => (await readActiveSlugs(ctx.store.options, plugin.catalog)).includes(slug),
-      permission: (check) => requirePermission(check, pluginContext),
+      ...pluginGuards(pluginContext, plugin.catalog),
     });
   },
 };

@@ -67,6 +67,8 @@ export interface ModuleOptionDefinition {
   write?: (value: JsonValue, io: OptionWriteContext) => Promise<OptionWriteOutcome>;
   /** Replaces the default read. */
   read?: (io: OptionReadContext) => Promise<JsonValue | undefined>;
+  /** The option is an action Siteward has no equivalent for: sending it answers 400 `feature_not_available` and nothing is saved. */
+  notAvailable?: true;
 }
 
 /** A module of the catalog (jetpack-v4-reference.md §5.1). Plugins add their own with `api.registerModule`. */

@@ -71,7 +71,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         if (slug === MODULE) runner.resume();
       });
 
-      const permission = jetpack.permission('view_admin');
+      const permission = jetpack.requirePermission('view_admin');
       ctx.api.registerRoute('jetpack/v4', '/module/monitor/downtime/last', {
         methods: 'GET',
         permissionCallback: permission,

@@ -32,7 +32,7 @@ export const protectFeature: Feature = {
     const isActive = () => jetpack.isModuleActive(MODULE);
     registerGuard(ctx, policy, isActive);
 
-    const permission = jetpack.permission('view_admin');
+    const permission = jetpack.requirePermission('view_admin');
     ctx.api.registerRoute('jetpack/v4', '/module/protect/count/get', {
       methods: 'GET',
       permissionCallback: permission,

@@ -149,13 +149,13 @@ describe('Akismet client', () => {
 
   it('builds the akismet/stats/get body: not_installed, invalid_key, or both intervals', async () => {
     const client = new AkismetClient({ baseUrl, clock });
-    expect((await akismetStatsAnswer(client, null)).body).toBe('not_installed');
-    expect((await akismetStatsAnswer(client, { key: 'wrongkey1234', blog: BLOG })).body).toBe('invalid_key');
-    expect((await akismetStatsAnswer(client, { key: GOOD_KEY, blog: BLOG })).body).toEqual({ '6-months': statsFor('6-months'), all: statsFor('all') });
+    expect(await akismetStatsAnswer(client, null)).toEqual({ kind: 'body', body: 'not_installed' });
+    expect(await akismetStatsAnswer(client, { key: 'wrongkey1234', blog: BLOG })).toMatchObject({ kind: 'body', body: 'invalid_key' });
+    expect(await akismetStatsAnswer(client, { key: GOOD_KEY, blog: BLOG })).toEqual({ kind: 'body', body: { '6-months': statsFor('6-months'), all: statsFor('all') } });
   });
 
-  it('answers invalid_key when the service is down and nothing is cached', async () => {
+  it('answers unavailable, not invalid_key, when the service is down and nothing is cached', async () => {
     const client = new AkismetClient({ baseUrl: await closedPortUrl(), clock });
-    expect(await akismetStatsAnswer(client, { key: GOOD_KEY, blog: BLOG })).toMatchObject({ body: 'invalid_key', problem: { kind: 'unavailable' } });
+    expect(await akismetStatsAnswer(client, { key: GOOD_KEY, blog: BLOG })).toMatchObject({ kind: 'unavailable', problem: { kind: 'unavailable' } });
   });
 });

@@ -20,7 +20,7 @@ export const verificationFeature: Feature = {
 
     ctx.api.registerRoute('jetpack/v4', '/module/verification-tools/services', {
       methods: 'GET',
-      permissionCallback: jetpack.permission('view_admin'),
+      permissionCallback: jetpack.requirePermission('view_admin'),
       callback: async () => {
         if (!(await jetpack.isModuleActive(MODULE))) return pluginError('module_not_active');
         const answer = verificationServicesAnswer(await codes());

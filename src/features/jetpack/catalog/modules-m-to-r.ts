@@ -67,7 +67,7 @@ export const modulesMToR: ModuleDefinition[] = [
     sort: 14, recommendation_order: 20, introduced: '2.0', requires_connection: true, auto_activate: 'Yes',
     module_tags: ['Writing'], feature: ['Writing'],
     additional_search_queries: 'post by email, email, publish, mail, posting',
-    long_description: '<p>Gives you a private address: mail sent to it is published as a post.</p>',
+    long_description: '<p>Not available on Siteward: publishing by e-mail needs a mail service that Siteward does not run, so its address cannot be created.</p>',
     options: postByEmailOptions,
   },
   {

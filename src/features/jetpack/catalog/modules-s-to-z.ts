@@ -84,12 +84,12 @@ export const modulesSToZ: ModuleDefinition[] = [
     options: tiledGalleryOptions,
   },
   {
-    slug: 'vaultpress', name: 'Data Backups', description: 'Off-site backups, security scans, and automatic fixes.',
+    slug: 'vaultpress', name: 'Data Backups', description: 'Scheduled, verified backups of your site’s data, restorable from the command line.',
     sort: 32, recommendation_order: 20, introduced: '0:1.2', deactivate: false, free: false,
     requires_connection: false, auto_activate: 'Yes',
     module_tags: ['Other'], feature: ['Security', 'Health'],
     additional_search_queries: 'vaultpress, backup, security',
-    long_description: '<p>Siteward backs up its own store on a schedule and reports the last backup and its status.</p>',
+    long_description: '<p>Siteward backs up its own store (users, settings, sessions, module state) into the backup directory on a schedule, keeps the newest ones, and reports the last backup and its status. Backups are checked by a trial restore and restored with <code>siteward backup restore</code>. There are no security scans.</p>',
     runtime: 'siteward',
   },
   {

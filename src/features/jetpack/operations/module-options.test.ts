@@ -111,16 +111,13 @@ describe('updating module options: storage', () => {
     expect(await current('protect', 'jetpack_protect_global_whitelist')).toEqual({ local: ['192.168.1.1', '10.0.0.1 - 10.0.0.255', '2001:db8::1'] });
   });
 
-  it('creates, regenerates and deletes the post-by-email address locally', async () => {
+  it('refuses every post-by-email action with 400 feature_not_available and stores nothing', async () => {
     fx = await createPluginFixture();
-    const created = (await update('post-by-email', { post_by_email_address: 'create' })) as Record<string, string>;
-    expect(created.post_by_email_address).toMatch(/^[a-z0-9]{16}@post\.example\.org$/);
-    const again = (await update('post-by-email', { post_by_email_address: 'create' })) as Record<string, string>;
-    expect(again.post_by_email_address).toBe(created.post_by_email_address);
-    const regenerated = (await update('post-by-email', { post_by_email_address: 'regenerate' })) as Record<string, string>;
-    expect(regenerated.post_by_email_address).not.toBe(created.post_by_email_address);
-    expect(await current('post-by-email', 'post_by_email_address')).toBe(regenerated.post_by_email_address);
-    expect(await update('post-by-email', { post_by_email_address: 'delete' })).toEqual({ ...success, post_by_email_address: '' });
+    for (const action of ['create', 'regenerate', 'delete']) {
+      const refused = await update('post-by-email', { post_by_email_address: action });
+      expect(refused).toMatchObject({ code: 'feature_not_available', message: 'Post by Email is not available on this site: Siteward has no equivalent of it.', data: { status: 400 } });
+    }
+    expect(await fx.store.options.get('post_by_email_address')).toBeUndefined();
     expect(await current('post-by-email', 'post_by_email_address')).toBe('');
   });
 

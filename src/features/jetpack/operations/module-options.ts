@@ -12,7 +12,7 @@ import type { PluginContext } from '../context.js';
 import { storageOf, type ModuleCatalog } from '../catalog/module-catalog.js';
 import { storeValue } from '../catalog/option-io.js';
 import { sanitizeByType, validateByType } from '../catalog/option-validators.js';
-import { pluginError, someUpdated, successMessages } from '../errors.js';
+import { featureNotAvailable, pluginError, someUpdated, successMessages } from '../errors.js';
 import type { ModuleOptionDefinition, OptionWriteContext, OptionWriteOutcome } from '../module-types.js';
 import { readActiveSlugs } from './active-modules.js';
 import { TRACKED_OPTIONS, markActionTaken } from './jumpstart-state.js';
@@ -38,6 +38,7 @@ export async function updateModuleOptions(
   const defs = mod.options ?? {};
   const known = Object.keys(body).filter((key) => Object.prototype.hasOwnProperty.call(defs, key));
   const unknown = Object.keys(body).filter((key) => !known.includes(key));
+  if (known.some((key) => defs[key]!.notAvailable === true)) return featureNotAvailable(mod.name);
   const problems: Record<string, string> = {};
   for (const key of known) {
     const def = defs[key]!;

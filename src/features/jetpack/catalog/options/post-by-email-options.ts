@@ -1,11 +1,10 @@
 /**
  * Post by Email's address. Historically created, regenerated and deleted by remote calls to
- * WordPress.com; Siteward keeps the address as a local option. The address is a random token
- * under the site's host: receiving the mail is left to whatever consumes the option.
+ * WordPress.com, whose mail servers then turned mail into posts. Siteward receives no mail, so
+ * every action answers 400 `feature_not_available` (compat.md §9: never a silent success); the
+ * option is still listed with its reference shape so clients that read it keep working.
  */
-import { randomBytes } from 'node:crypto';
-import type { ModuleOptionDefinition, OptionWriteContext, OptionWriteOutcome } from '../../module-types.js';
-import { loadValue, storeValue } from '../option-io.js';
+import type { ModuleOptionDefinition } from '../../module-types.js';
 import { validateEnum } from '../option-validators.js';
 
 const actions = {
@@ -13,32 +12,6 @@ const actions = {
   regenerate: 'Regenerate Post by Email address',
   delete: 'Delete Post by Email address',
 };
-
-/** A new address: 16 random lower-case letters and digits at `post.<site host>`. */
-export function generatePostByEmailAddress(homeUrl: string): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const token = [...randomBytes(16)].map((byte) => alphabet[byte % alphabet.length]).join('');
-  let host = 'localhost';
-  try {
-    host = new URL(homeUrl).hostname || host;
-  } catch {
-    // An unparsable home URL still gets a usable address.
-  }
-  return `${token}@post.${host}`;
-}
-
-async function writeAddress(action: string, io: OptionWriteContext): Promise<OptionWriteOutcome> {
-  if (action === 'delete') {
-    const changed = await storeValue(io, undefined);
-    return { ok: true, changed, value: '', response: { post_by_email_address: '' } };
-  }
-  // "create" keeps an existing address; "regenerate" always replaces it.
-  const existing = await loadValue(io);
-  const address =
-    action === 'create' && typeof existing === 'string' && existing !== '' ? existing : generatePostByEmailAddress(io.homeUrl);
-  const changed = await storeValue(io, address);
-  return { ok: true, changed, value: address, response: { post_by_email_address: address } };
-}
 
 export const postByEmailOptions: Record<string, ModuleOptionDefinition> = {
   post_by_email_address: {
@@ -48,6 +21,6 @@ export const postByEmailOptions: Record<string, ModuleOptionDefinition> = {
     enum: actions,
     validate: validateEnum(Object.keys(actions)),
     sanitize: String,
-    write: (value, io) => writeAddress(value as string, io),
+    notAvailable: true,
   },
 };

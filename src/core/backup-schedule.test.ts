@@ -32,7 +32,7 @@ describe('backup schedule', () => {
     expect(message('24:00')).toContain('hour 24 is out of range');
     expect(message('03:60')).toContain('minute 60 is out of range');
     expect(message('')).toContain('empty');
-    expect(message('every day')).toContain('SITEWARD_BACKUP_SCHEDULE "every day": not understood; expected');
+    expect(message('every day')).toContain('"every day": not understood; expected');
   });
 
   it('runs intervals on multiples of the interval since the epoch, strictly after now', () => {

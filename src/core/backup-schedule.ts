@@ -21,7 +21,7 @@ const HELP = 'expected an interval like "90m", "6h" or "1d", a daily time like "
 
 export function parseBackupSchedule(raw: string): ScheduleParseResult {
   const text = raw.trim();
-  const bad = (why: string): ScheduleParseResult => ({ ok: false, message: `SITEWARD_BACKUP_SCHEDULE "${raw}": ${why}; ${HELP}` });
+  const bad = (why: string): ScheduleParseResult => ({ ok: false, message: `"${raw}": ${why}; ${HELP}` });
   if (text === '') return bad('empty');
   if (/^(off|none)$/i.test(text)) return { ok: true, schedule: { kind: 'off' } };
   const interval = /^(\d+)\s*([a-z]+)$/i.exec(text);

@@ -1,0 +1,38 @@
+/**
+ * Backups of Siteward's own store (the `vaultpress` module, compat.md §9): the scheduled
+ * backup job with retention, the `siteward backup …` commands and
+ * `GET jetpack/v4/module/vaultpress/data`. The engine (file format, SQLite online backup,
+ * PostgreSQL COPY export, verify, restore with swap) is described in README.md here.
+ */
+import type { Feature } from '../contract.js';
+import { pluginError } from '../jetpack/errors.js';
+import { backupCommand } from './backup-commands.js';
+import { readLastRun, scheduledBackupJob } from './scheduled-backup.js';
+import { configuredLocation } from './store-location.js';
+import { vaultpressData } from './vaultpress-data.js';
+
+export const backupsFeature: Feature = {
+  name: 'backups',
+  register(ctx) {
+    const jetpack = ctx.need('jetpack');
+    const { config, store, clock } = ctx;
+    const dir = config.backupDir;
+    const location = configuredLocation(config);
+
+    ctx.api.registerRoute('jetpack/v4', '/module/vaultpress/data', {
+      methods: 'GET',
+      permissionCallback: jetpack.requirePermission('view_admin'),
+      callback: async () => {
+        if (!(await jetpack.isModuleActive('vaultpress'))) return pluginError('module_not_active');
+        return vaultpressData({ dir, schedule: config.backupSchedule, lastRun: await readLastRun(store.status), now: clock() });
+      },
+    });
+
+    if (dir !== null) {
+      const retention = { keepCount: config.backupKeep, maxAgeDays: config.backupMaxAgeDays };
+      ctx.addJob(scheduledBackupJob({ dir, location, schedule: config.backupSchedule, retention, status: store.status, log: ctx.log, clock }));
+    }
+
+    ctx.addCommand(backupCommand({ dir, location, migrations: ctx.migrations, clock }));
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * Spam-filter statistics (compat.md §9): `GET jetpack/v4/akismet/stats/get` from an
+ * Akismet-compatible service (`SITEWARD_AKISMET_URL`, `SITEWARD_AKISMET_KEY`), always 200 with
+ * the stats or a bare code string, except a service that is down with nothing cached: 502.
+ */
+import type { Feature } from '../contract.js';
+import { serviceUnavailable } from '../jetpack/errors.js';
+import { AkismetClient } from './akismet-client.js';
+import { akismetStatsAnswer } from './akismet-stats-answer.js';
+
+export interface StatsFeatureOptions {
+  /** Per call to the service. Default 5 s (issue 14); tests shorten it. */
+  readonly timeoutMs?: number;
+}
+
+export function createStatsFeature(options: StatsFeatureOptions = {}): Feature {
+  return {
+    name: 'stats',
+    register(ctx) {
+      const jetpack = ctx.need('jetpack');
+      const { akismetUrl, akismetKey, homeUrl } = ctx.config;
+      const client = new AkismetClient({ baseUrl: akismetUrl, clock: ctx.clock, timeoutMs: options.timeoutMs });
+      const config = akismetKey === null ? null : { key: akismetKey, blog: homeUrl };
+      ctx.api.registerRoute('jetpack/v4', '/akismet/stats/get', {
+        methods: 'GET',
+        permissionCallback: jetpack.requirePermission('view_admin'),
+        callback: async () => {
+          const answer = await akismetStatsAnswer(client, config);
+          if (answer.kind === 'unavailable') {
+            ctx.log.warn({ problem: answer.problem, service: akismetUrl }, 'Akismet could not be asked for stats');
+            return serviceUnavailable('Akismet', new URL(akismetUrl).host);
+          }
+          if (answer.problem !== undefined) ctx.log.warn({ problem: answer.problem }, 'Akismet refused the key');
+          return answer.body;
+        },
+      });
+    },
+  };
+}
+
+export const statsFeature = createStatsFeature();

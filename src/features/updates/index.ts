@@ -1,0 +1,35 @@
+/**
+ * Plugin updates (compat.md §9): `GET jetpack/v4/updates/plugins` counts the loaded plugins
+ * that are published npm packages with a newer `latest` on the registry (`SITEWARD_NPM_REGISTRY`).
+ */
+import type { Feature } from '../contract.js';
+import { pluginError } from '../jetpack/errors.js';
+import { pluginUpdatesAnswer } from './plugin-updates.js';
+import { RegistryClient } from './registry-client.js';
+
+export interface UpdatesFeatureOptions {
+  /** Per registry request. Default 5 s; tests shorten it. */
+  readonly timeoutMs?: number;
+}
+
+export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Feature {
+  return {
+    name: 'updates',
+    register(ctx) {
+      const jetpack = ctx.need('jetpack');
+      const registry = new RegistryClient({ baseUrl: ctx.config.npmRegistry, clock: ctx.clock, timeoutMs: options.timeoutMs });
+      ctx.api.registerRoute('jetpack/v4', '/updates/plugins', {
+        methods: 'GET',
+        permissionCallback: jetpack.requirePermission('view_admin'),
+        callback: async () => {
+          const answer = await pluginUpdatesAnswer(ctx.config.plugins, ctx.cwd, registry);
+          const problems = answer.details.filter((detail) => detail.problem !== undefined);
+          if (problems.length > 0) ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
+          return answer.ok ? answer.body : pluginError('updates_check_failed');
+        },
+      });
+    },
+  };
+}
+
+export const updatesFeature = createUpdatesFeature();
