@@ -1,7 +1,8 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
+import { StorePostgresDialect } from './pg-introspector.js';
 import pg from 'pg';
 import type { JsonValue } from '../core/json.js';
 import { KyselyAppPasswords } from './app-passwords-repo.js';
@@ -118,7 +119,7 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
   // An idle connection dropped by the server is reported here; without a listener it would
   // crash the process. The pool replaces it and the next query reports any lasting problem.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new StorePostgresDialect({ pool }) });
   try {
     if (schema !== undefined) {
       try {

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator } from 'kysely';
+import { StorePostgresDialect } from '../../store/pg-introspector.js';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { migrationProvider, type MigrationFactory } from '../../store/migrations.js';
@@ -29,7 +30,7 @@ export async function schemaVersionProblem(schemaVersion: readonly string[], mig
 async function migrateSchema(url: string, schema: string, lastMigration: string, migrations: FeatureMigrations): Promise<void> {
   const pool = new pg.Pool({ connectionString: withSearchPath(url, schema), max: 1 });
   pool.on('error', () => undefined);
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<unknown>({ dialect: new StorePostgresDialect({ pool }) });
   try {
     // migrationTableSchema: without it Kysely looks for its tables in every schema, finds the
     // live store's, and never creates them here.
