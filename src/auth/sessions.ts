@@ -82,9 +82,17 @@ export interface SessionManagerOptions {
 
 /** Finds a user by login, or by e-mail when the login contains `@` (WordPress 4.5+). */
 export async function findUserByLoginOrEmail(store: Store, login: string): Promise<UserRecord | undefined> {
+  // No login holds a NUL, and PostgreSQL refuses one in a text parameter with an error (a 500):
+  // such a name is simply unknown, on every store.
+  if (hasNul(login)) return undefined;
   const byLogin = await store.users.byLogin(login);
   if (byLogin || !login.includes('@')) return byLogin;
   return store.users.byEmail(login);
+}
+
+/** True when a string carries a NUL character, which no stored name or token can hold. */
+export function hasNul(value: string): boolean {
+  return value.includes('\0');
 }
 
 /**
