@@ -117,7 +117,7 @@ describe('login and logout pages', () => {
 
   it('logs out: destroys the session and clears the cookie', async () => {
     const user = await app.loginAs('subscriber');
-    const out = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie } });
+    const out = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, Origin: 'http://example.org' } });
     expect(out.status).toBe(302);
     expect(out.headers.location).toBe('/login?loggedout=true');
     expect(out.headers['set-cookie']).toContain('Expires=Thu, 01 Jan 1970');

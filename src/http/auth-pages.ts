@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPlainObject } from '../core/objects.js';
 import { phpTruthy } from '../core/php.js';
 import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../auth/login-cookie.js';
-import type { RestError } from '../rest/errors.js';
+import { restError, type RestError } from '../rest/errors.js';
+import type { RequestOrigin } from '../rest/rest-url.js';
 import { parsePhpQuery } from '../rest/php-query.js';
 import { mediaType } from '../rest/request-body.js';
 import type { Identity } from '../rest/types.js';
@@ -21,6 +22,8 @@ export interface AuthPagesDeps {
   logout(cookieValue: string): Promise<void>;
   identify(headers: Record<string, string>): Promise<Identity>;
   createNonce(action: string, identity: Identity): string;
+  /** True when a nonce is valid for the action and the identity. */
+  verifyNonce(nonce: string, action: string, identity: Identity): boolean;
   setup: {
     /** True while no administrator exists. */
     needed(): Promise<boolean>;
@@ -77,6 +80,17 @@ export function safeRedirect(target: string, homeUrl: string): string | null {
   return sameOrigin(path) ? path : null;
 }
 
+/** An `Origin` header naming this site: the request's own scheme and host, or the home URL's origin. */
+function sameOrigin(origin: string, request: RequestOrigin, homeUrl: string): boolean {
+  try {
+    const url = new URL(origin);
+    if (url.origin === new URL(homeUrl).origin) return true;
+    return url.hostname.toLowerCase() === request.hostname && url.protocol === (request.secure ? 'https:' : 'http:');
+  } catch {
+    return false;
+  }
+}
+
 /** A refusal that says when to come back (`data.retry_after`, seconds) gets a `Retry-After` header. */
 function retryAfter(reply: FastifyReply, error: RestError): void {
   const seconds = error.data?.retry_after;
@@ -120,11 +134,34 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
 
   app.post('/logout', async (req, reply) => {
     const value = readCookie(req.headers.cookie, LOGIN_COOKIE_NAME);
-    if (value) await deps.logout(value);
+    if (value) {
+      const identity = await deps.identify(flatHeaders(req.headers));
+      if (!logoutAllowed(req, identity)) {
+        if (wantsJson(req)) return sendJsonError(reply, restError('rest_cookie_invalid_nonce'));
+        return html(reply, 403, simplePage('Log out', '<p>This log-out request did not come from this site. <a href="/admin/">Back to the dashboard</a>.</p>'));
+      }
+      await deps.logout(value);
+    }
     reply.header('Set-Cookie', clearLoginCookieHeader({ secure: secureCookie(req) }));
     if (wantsJson(req)) return reply.code(200).header('Content-Type', 'application/json; charset=UTF-8').send('{"loggedOut":true}');
     return reply.redirect('/login?loggedout=true', 302);
   });
+
+  /**
+   * No cross-site logout: a browser sends `Origin` with every POST, so a same-origin one is
+   * enough; without it (older clients, scripts) a `log-out` nonce (`_wpnonce`, as WordPress's
+   * logout link) or the REST nonce (`X-WP-Nonce`) proves the request came from a page of ours.
+   */
+  const logoutAllowed = (req: FastifyRequest, identity: Identity): boolean => {
+    if (identity.kind !== 'cookie') return true;
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== 'null') return sameOrigin(origin, helpers.origin(req), deps.homeUrl);
+    const body = parseBody(req);
+    const formNonce = str(body._wpnonce) || str((req.query as Record<string, unknown>)._wpnonce);
+    if (formNonce && deps.verifyNonce(formNonce, 'log-out', identity)) return true;
+    const restNonce = str(req.headers['x-wp-nonce']);
+    return restNonce !== '' && deps.verifyNonce(restNonce, 'wp_rest', identity);
+  };
 
   // @wordpress/api-fetch refreshes its nonce here; cookie login only, never with CORS headers.
   app.get('/wp-admin/admin-ajax.php', async (req, reply) => {

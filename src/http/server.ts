@@ -14,6 +14,7 @@ import { requestOrigin } from './request-origin.js';
 import { homePage, rsdDocument } from './site-pages.js';
 import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
 import { mountAssets, mountPages } from './feature-pages.js';
+import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
 import type { AssetDirectory, PageDefinition } from '../features/contract.js';
 import type { Identity } from '../rest/types.js';
 
@@ -91,6 +92,15 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   // must never answer a parsing error of its own.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  // Every HTML answer, whichever part built it, leaves with the security headers.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (isHtmlType(reply.getHeader('content-type'))) {
+      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      reply.headers(htmlSecurityHeaders(text));
+    }
+    return payload;
+  });
 
   app.addHook('onResponse', async (req, reply) => {
     // REST requests are logged by the REST handler.

@@ -15,7 +15,7 @@ export function scriptJson(value: unknown): string {
  * as the historical admin client expects it; the page script lists the modules and toggles them
  * through the REST API with the nonce.
  */
-export function adminPage(opts: { initialState: Record<string, unknown>; userLogin: string }): string {
+export function adminPage(opts: { initialState: Record<string, unknown>; userLogin: string; logoutNonce: string }): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -26,7 +26,7 @@ export function adminPage(opts: { initialState: Record<string, unknown>; userLog
 <script>var Initial_State = ${scriptJson(opts.initialState)};</script>
 </head>
 <body>
-<header><strong>Siteward</strong><form method="post" action="/logout"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header>
+<header><strong>Siteward</strong><form method="post" action="/logout"><input type="hidden" name="_wpnonce" value="${escapeHtml(opts.logoutNonce)}"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header>
 <main>
 <h1>Modules</h1>
 <table><thead><tr><th>Module</th><th>Description</th><th>Status</th></tr></thead><tbody id="modules"></tbody></table>

@@ -19,8 +19,9 @@ export const adminPageFeature: Feature = {
         if (identity.kind !== 'cookie') return redirect(`/login?redirect_to=${encodeURIComponent('/admin/')}`);
         const nonce = authenticator.createNonce('wp_rest', identity);
         const state = await jetpack.initialState({ user: identity.principal, nonce });
-        const body = adminPage({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: identity.principal.login });
-        return htmlPage(200, body, { 'X-Frame-Options': 'SAMEORIGIN' });
+        const logoutNonce = authenticator.createNonce('log-out', identity);
+        const body = adminPage({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: identity.principal.login, logoutNonce });
+        return htmlPage(200, body);
       },
     });
   },
