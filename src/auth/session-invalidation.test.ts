@@ -24,7 +24,7 @@ describe.each(stores)('a credentials change made by one worker, on %s', (backend
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'siteward-two-workers-'));
     if (backend === 'postgres') schema = await freshPgSchema();
-    const env = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
+    const env: Record<string, string> = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
     first = await createTestApp({ dataDir: dir, env, plugins: [whoami] });
     second = await createTestApp({ dataDir: dir, env, plugins: [whoami] });
   });
