@@ -27,6 +27,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Largest body of a request that is not authenticated or matches no REST route, in bytes. */
+  anonymousBodyLimit: number;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -56,6 +58,7 @@ const SETTINGS = {
   workers: 'SITEWARD_WORKERS',
   logLevel: 'LOG_LEVEL',
   bodyLimit: 'SITEWARD_BODY_LIMIT',
+  anonymousBodyLimit: 'SITEWARD_ANONYMOUS_BODY_LIMIT',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -220,5 +223,6 @@ function validate(raw: RawSettings, cwd: string): Config {
     workers,
     logLevel: oneOf(raw, 'logLevel', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimit: int(raw, 'bodyLimit', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    anonymousBodyLimit: int(raw, 'anonymousBodyLimit', 64 * 1024, 1024, 1024 * 1024 * 1024),
   };
 }

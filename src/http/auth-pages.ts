@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isPlainObject } from '../core/objects.js';
 import { phpTruthy } from '../core/php.js';
 import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../auth/login-cookie.js';
 import { restError, type RestError } from '../rest/errors.js';
 import type { RequestOrigin } from '../rest/rest-url.js';
-import { parsePhpQuery } from '../rest/php-query.js';
 import { mediaType } from '../rest/request-body.js';
 import type { Identity } from '../rest/types.js';
 import type { PageHelpers } from './server.js';
 import { flatHeaders } from './request-origin.js';
+import { pageBody } from './feature-pages.js';
 import { loginPage, setupPage, simplePage } from './auth-page-html.js';
 import { escapeHtml } from '../core/html.js';
 
@@ -32,20 +31,6 @@ export interface AuthPagesDeps {
     /** Creates the first administrator; the token is consumed. */
     createAdmin(input: { token: string; login: string; email: string; password: string }): Promise<{ ok: true } | { ok: false; message: string }>;
   };
-}
-
-function parseBody(req: FastifyRequest): Record<string, unknown> {
-  const raw = req.body instanceof Buffer ? req.body.toString('utf8') : typeof req.body === 'string' ? req.body : '';
-  const type = mediaType(req.headers['content-type']);
-  if (type === 'application/json') {
-    try {
-      const parsed: unknown = JSON.parse(raw || '{}');
-      return isPlainObject(parsed) ? parsed : {};
-    } catch {
-      return {};
-    }
-  }
-  return parsePhpQuery(raw);
 }
 
 function str(v: unknown): string {
@@ -113,7 +98,7 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
   });
 
   app.post('/login', async (req, reply) => {
-    const body = parseBody(req);
+    const body = pageBody(req);
     const json = wantsJson(req);
     const login = str(json ? body.username : body.log).trim();
     const password = str(json ? body.password : body.pwd);
@@ -156,7 +141,7 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
     if (identity.kind !== 'cookie') return true;
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== 'null') return sameOrigin(origin, helpers.origin(req), deps.homeUrl);
-    const body = parseBody(req);
+    const body = pageBody(req);
     const formNonce = str(body._wpnonce) || str((req.query as Record<string, unknown>)._wpnonce);
     if (formNonce && deps.verifyNonce(formNonce, 'log-out', identity)) return true;
     const restNonce = str(req.headers['x-wp-nonce']);
@@ -189,7 +174,7 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
 
   app.post('/setup', async (req, reply) => {
     if (!(await deps.setup.needed())) return reply.callNotFound();
-    const body = parseBody(req);
+    const body = pageBody(req);
     const token = str(body.token);
     const checked = token ? await deps.setup.checkToken(token, req.ip) : false;
     if (checked !== true) {

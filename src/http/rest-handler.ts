@@ -5,6 +5,7 @@ import { setHeader } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
+import type { Identity } from '../rest/types.js';
 import { BodyTooLargeError, readRawBody } from './raw-body.js';
 import { extractRestRoute } from './rest-route.js';
 import { clientAddress, flatHeaders, requestOrigin } from './request-origin.js';
@@ -15,6 +16,8 @@ export interface RestHandlerOptions {
   restPrefix: string;
   trustProxy: boolean;
   bodyLimit: number;
+  /** The limit for requests that are not authenticated or match no route. */
+  anonymousBodyLimit: number;
   /** One line per request; null when request lines are not logged (nothing is then built for them). */
   logRequest: ((line: { method: string; url: string; status: number; ms: number }) => void) | null;
   logError: (error: unknown) => void;
@@ -27,6 +30,12 @@ const EMPTY = Buffer.alloc(0);
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Whether the body may be larger than `limit`: a larger declared length, or no length (chunked). */
+function mayExceed(req: IncomingMessage, limit: number): boolean {
+  const length = req.headers['content-length'];
+  return length === undefined || !(Number(length) <= limit);
 }
 
 /**
@@ -53,15 +62,29 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, started: number) => {
-    const body = (hasBody(req) ? await readRawBody(req, options.bodyLimit) : EMPTY);
+    const headers = flatHeaders(req.headers);
+    const clientIp = clientAddress(req.headers, req.socket?.remoteAddress, options.trustProxy);
+    let identity: Identity | undefined;
+    let body: Buffer = EMPTY;
+    if (hasBody(req)) {
+      let limit = options.anonymousBodyLimit;
+      // Credentials and the route are decided before more than the anonymous limit is read.
+      if (mayExceed(req, limit)) {
+        const preflight = await options.rest.preflight(route, headers, clientIp);
+        identity = preflight.identity;
+        if (preflight.trusted) limit = options.bodyLimit;
+      }
+      body = await readRawBody(req, limit);
+    }
     const out = await options.rest.serve({
       method: req.method ?? 'GET',
       route,
       query,
-      headers: flatHeaders(req.headers),
+      headers,
       body,
       origin: requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy),
-      clientIp: clientAddress(req.headers, req.socket?.remoteAddress, options.trustProxy),
+      clientIp,
+      identity,
     });
     const payload = out.body ?? EMPTY;
     setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));

@@ -53,6 +53,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     restPrefix: config.restPrefix,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
+    anonymousBodyLimit: config.anonymousBodyLimit,
     logRequest: log && ['trace', 'debug', 'info'].includes(log.level)
       ? (line) => log.info({ method: line.method, url: line.url, status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
       : null,
@@ -81,7 +82,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     // One line per request is logged by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
-    bodyLimit: config.bodyLimit,
+    // Pages (login, setup, logout, features' forms) are small forms, read before anyone is known.
+    bodyLimit: config.anonymousBodyLimit,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',

@@ -60,6 +60,7 @@ const catalogue = {
   rest_invalid_handler: ['The handler for the route is invalid', 500],
   rest_forbidden: ['Sorry, you are not allowed to do that.', 403],
   rest_invalid_json: ['Invalid JSON body passed.', 400],
+  rest_invalid_json_values: ['The JSON body has more values than a request may carry.', 400, 'rest_invalid_json'],
   rest_invalid_namespace: ['The specified namespace could not be found.', 404],
   rest_cookie_invalid_nonce: ['Cookie nonce is invalid', 403],
   rest_callback_invalid: ['Invalid JSONP callback function.', 400],

@@ -5,6 +5,7 @@ import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
 import type { RequestOrigin, RestUrlBuilder } from './rest-url.js';
+import { JSON_MAX_VALUES } from './json-bounds.js';
 import { readBody } from './request-body.js';
 import { corsHeaders, fixedHeaders, NO_CACHE_HEADERS } from './response-headers.js';
 import { setHeader, setHeaders, type HeaderList } from './header-list.js';
@@ -28,6 +29,8 @@ export interface IncomingRestRequest {
   origin: RequestOrigin;
   /** The client's address ('' when unknown). */
   clientIp?: string;
+  /** Who is asking, when the adapter already asked (`preflight`), so credentials are checked once. */
+  identity?: Identity;
 }
 
 /** What the HTTP adapter writes back. `body` is null for HEAD. */
@@ -113,6 +116,17 @@ export class RestServer {
   }
 
   /** Serves one request end to end, in WordPress's `serve_request` order (wp-rest-reference §5). */
+  /**
+   * Who is asking and whether the route exists, decided before a large body is read: only an
+   * authenticated request (cookie or application password) for a registered route is trusted
+   * with more than the anonymous body limit. Pass `identity` on to `serve`.
+   */
+  async preflight(route: string, headers: Readonly<Record<string, string>>, clientIp: string): Promise<{ identity: Identity; trusted: boolean }> {
+    const identity = await this.options.authenticator.identify(headers, clientIp);
+    const authenticated = identity.kind === 'cookie' || identity.kind === 'other';
+    return { identity, trusted: authenticated && this.registry.matchAll(route === '' ? '/' : route).length > 0 };
+  }
+
   async serve(incoming: IncomingRestRequest): Promise<RestOutput> {
     const headers = this.baseHeaders(incoming.origin);
     const jsonp = incoming.query._jsonp;
@@ -209,7 +223,7 @@ export class RestServer {
     // Awaited only when it is a promise (multipart): every await costs a microtask turn.
     const body = decoded instanceof Promise ? await decoded : decoded;
     const auth = this.options.authenticator;
-    const identity = await auth.identify(incoming.headers, incoming.clientIp);
+    const identity = incoming.identity ?? (await auth.identify(incoming.headers, incoming.clientIp));
     const loggedIn = identity.kind === 'cookie' || identity.kind === 'other';
     const checked = this.cookieCheck(identity, incoming, body.form, extraHeaders);
     if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn };
@@ -284,6 +298,7 @@ export class RestServer {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
     if (request.jsonError === 'syntax') return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
+    if (request.jsonError === 'values') return restError('rest_invalid_json_values', { max_values: JSON_MAX_VALUES });
     const prepared = prepareArguments(endpoint, request);
     // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
     const argError = prepared instanceof Promise ? await prepared : prepared;
