@@ -47,13 +47,15 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const { config } = deps;
   const tls = config.tlsCert !== null && config.tlsKey !== null;
   const log = deps.logger === false ? null : deps.logger;
+  // The anonymous limit never exceeds the general one.
+  const anonymousLimit = Math.min(config.anonymousBodyLimit, config.bodyLimit);
   const restHandler = createRestHandler({
     rest: deps.rest,
     restUrl: deps.restUrl,
     restPrefix: config.restPrefix,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
-    anonymousBodyLimit: config.anonymousBodyLimit,
+    anonymousBodyLimit: anonymousLimit,
     logRequest: log && ['trace', 'debug', 'info'].includes(log.level)
       ? (line) => log.info({ method: line.method, url: line.url, status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
       : null,
@@ -83,7 +85,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
     // Pages (login, setup, logout, features' forms) are small forms, read before anyone is known.
-    bodyLimit: config.anonymousBodyLimit,
+    bodyLimit: anonymousLimit,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
