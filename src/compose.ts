@@ -67,10 +67,18 @@ function str(v: unknown, fallback: string): string {
 }
 
 /** Opens the configured store with the tables the features declare (every opener must pass them all). */
-export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures): Promise<Store> {
+export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures, onConnectionError?: (error: Error) => void): Promise<Store> {
   const migrations = Object.assign({}, ...features.map((f) => f.migrations ?? {}));
   const seed = { blogname: config.siteName, blogdescription: config.siteDescription, timezone_string: config.timezone, WPLANG: config.locale === 'en_US' ? '' : config.locale };
-  return openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl ?? undefined, seed, migrations });
+  return openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl ?? undefined,
+    seed,
+    migrations,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    onConnectionError,
+  });
 }
 
 /** Builds a Siteward instance from its configuration. */
@@ -79,7 +87,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
   const clock = options.clock ?? Date.now;
   const features = options.features ?? builtInFeatures;
 
-  const store = await openConfiguredStore(config, features);
+  const store = await openConfiguredStore(config, features, (error) => log.warn({ err: error }, 'database connection lost; the pool will reconnect'));
   try {
     // Authentication.
     const secrets = await loadSecrets({ dataDir: config.dataDir });

@@ -29,6 +29,10 @@ export interface Config {
   bodyLimit: number;
   /** Largest body of a request that is not authenticated or matches no REST route, in bytes. */
   anonymousBodyLimit: number;
+  /** PostgreSQL: giving up on opening a connection, in ms. */
+  dbConnectTimeoutMs: number;
+  /** PostgreSQL: the longest statement, in ms (a frozen database answers 503 after it). */
+  dbStatementTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -59,6 +63,8 @@ const SETTINGS = {
   logLevel: 'LOG_LEVEL',
   bodyLimit: 'SITEWARD_BODY_LIMIT',
   anonymousBodyLimit: 'SITEWARD_ANONYMOUS_BODY_LIMIT',
+  dbConnectTimeoutMs: 'SITEWARD_DB_CONNECT_TIMEOUT_MS',
+  dbStatementTimeoutMs: 'SITEWARD_DB_STATEMENT_TIMEOUT_MS',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -224,5 +230,7 @@ function validate(raw: RawSettings, cwd: string): Config {
     logLevel: oneOf(raw, 'logLevel', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimit: int(raw, 'bodyLimit', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     anonymousBodyLimit: int(raw, 'anonymousBodyLimit', 64 * 1024, 1024, 1024 * 1024 * 1024),
+    dbConnectTimeoutMs: int(raw, 'dbConnectTimeoutMs', 5000, 100, 600_000),
+    dbStatementTimeoutMs: int(raw, 'dbStatementTimeoutMs', 5000, 100, 3_600_000),
   };
 }

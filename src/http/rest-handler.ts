@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { restError, type RestError } from '../rest/errors.js';
+import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, type ServiceUnavailableError } from '../core/unavailable.js';
+import { restError, retryAfterOf, storeUnavailable, type RestError } from '../rest/errors.js';
 import { setHeader } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
@@ -21,6 +22,8 @@ export interface RestHandlerOptions {
   /** One line per request; null when request lines are not logged (nothing is then built for them). */
   logRequest: ((line: { method: string; url: string; status: number; ms: number }) => void) | null;
   logError: (error: unknown) => void;
+  /** The store is down or not answering (logged apart from bugs, without a stack per request). */
+  logUnavailable: (error: ServiceUnavailableError) => void;
 }
 
 /** One empty body for every request without one (no allocation per request). */
@@ -56,7 +59,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const fail = (req: IncomingMessage, res: ServerResponse, error: RestError, started: number) => {
     const origin = requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy);
     const body = JSON.stringify(error.toJSON());
-    res.writeHead(error.status, { ...fixedHeaders(options.restUrl('/', origin)), 'Content-Length': Buffer.byteLength(body) });
+    const retryAfter = retryAfterOf(error);
+    res.writeHead(error.status, { ...fixedHeaders(options.restUrl('/', origin)), 'Content-Length': Buffer.byteLength(body), ...(retryAfter !== null ? { 'Retry-After': String(retryAfter) } : {}) });
     res.end(body);
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: error.status, ms: performance.now() - started });
   };
@@ -104,6 +108,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         // Stop reading the rest of an oversized body; the client gets its answer at once.
         res.setHeader('Connection', 'close');
         fail(req, res, restError('rest_body_too_large'), started);
+        return;
+      }
+      if (isServiceUnavailable(error)) {
+        // Credentials are checked against the store before dispatch: an outage surfaces here too.
+        options.logUnavailable(error);
+        fail(req, res, storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS), started);
         return;
       }
       options.logError(error);

@@ -4,7 +4,8 @@ import type { Socket } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import { restError, restErrorWithDetail, type RestError } from '../rest/errors.js';
+import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
+import { restError, restErrorWithDetail, storeUnavailable, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
@@ -60,6 +61,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       ? (line) => log.info({ method: line.method, url: line.url, status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
       : null,
     logError: (err) => log?.error({ err }, 'unhandled error'),
+    logUnavailable: (err) => log?.warn({ reason: err.reason }, 'store unavailable'),
   });
   const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;
   // REST requests go straight to the REST handler; everything else to Fastify.
@@ -124,7 +126,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     const status = err.statusCode ?? 500;
     let error: RestError;
     if (status === 413) error = restError('rest_body_too_large');
-    else if (status >= 500) {
+    else if (isServiceUnavailable(err)) {
+      req.log.warn({ reason: err.reason }, 'store unavailable');
+      error = storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS);
+      reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    } else if (status >= 500) {
       req.log.error({ err }, 'unhandled error');
       error = restError('rest_internal_error');
     } else error = restErrorWithDetail('rest_bad_request', err.message, status);

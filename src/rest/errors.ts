@@ -74,6 +74,8 @@ const catalogue = {
   rest_bad_request_url: ['The request URL could not be parsed.', 400, 'rest_bad_request'],
   rest_headers_too_large: ['The request headers are too large.', 431],
   xmlrpc_not_supported: ['XML-RPC is not supported; use the REST API.', 404],
+  // The store (database) is down or not answering in time; the request did not take effect.
+  siteward_store_unavailable: ['The site is temporarily unable to reach its database. Please try again shortly.', 503],
 } as const satisfies Record<string, readonly [string, number] | readonly [string, number, string]>;
 
 /** A catalogue id: the wire code itself, or (for a message variant) an id naming its code. */
@@ -141,4 +143,15 @@ export function invalidParams(detail: Record<string, string> | string): RestErro
     status: 400,
     params: detail,
   });
+}
+
+/** `siteward_store_unavailable` (503) with `data.retry_after`, which the adapters send as `Retry-After`. */
+export function storeUnavailable(retryAfterSeconds: number): RestError {
+  return restError('siteward_store_unavailable', { retry_after: retryAfterSeconds });
+}
+
+/** The `Retry-After` seconds an error asks for (`data.retry_after`), or null. */
+export function retryAfterOf(error: RestError): number | null {
+  const seconds = error.data?.retry_after;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : null;
 }

@@ -1,6 +1,7 @@
 import { prepareArguments } from './arguments.js';
 import { withSink } from './deprecation.js';
-import { forbidden, isRestError, restError, restErrorWithDetail, type RestError } from './errors.js';
+import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
+import { forbidden, isRestError, restError, restErrorWithDetail, retryAfterOf, storeUnavailable, type RestError } from './errors.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -139,6 +140,8 @@ export class RestServer {
     const dispatched = await this.authenticateAndDispatch(incoming);
     const { result, route } = dispatched.result;
     let response = isRestError(result) ? new RestResponse(result.toJSON(), result.status) : result;
+    const retryAfter = isRestError(result) ? retryAfterOf(result) : null;
+    if (retryAfter !== null) response.headers['Retry-After'] = String(retryAfter);
 
     if (route) {
       const methods = this.allowedMethods(route, dispatched.request);
@@ -289,6 +292,7 @@ export class RestServer {
       // A RestError thrown (rather than returned) by a callback, permission callback or
       // validator is still that error: its status and code, as a returned one would give.
       if (isRestError(error)) return { result: error, route };
+      if (isServiceUnavailable(error)) return { result: storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS), route };
       this.options.warn(`Unhandled error in ${request.method} ${route.pattern.source}`, error);
       return { result: restError('rest_internal_error'), route };
     }

@@ -11,6 +11,7 @@ import { KyselyOptionsBackend } from './options-kysely.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
 import { SqliteOptionsBackend } from './options-sqlite.js';
 import type { Database } from './schema.js';
+import { poolTimeouts, resilientPool } from './pg-resilience.js';
 import { KyselySessions } from './sessions-repo.js';
 import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
 import type { FeatureTables, OptionsRepo, Store, StoreTransaction } from './types.js';
@@ -43,6 +44,12 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
+  /** PostgreSQL: giving up on opening a connection. Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the longest statement (server-side, and client-side for a frozen server). Default 5000 ms. */
+  statementTimeoutMs?: number;
+  /** A connection lost outside any query (PostgreSQL); the pool replaces it. Default: ignored. */
+  onConnectionError?: (error: Error) => void;
   /** Migrations of features (name → factory), applied with the store's own in name order. */
   migrations?: Readonly<Record<string, MigrationFactory>>;
 }
@@ -113,12 +120,13 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    ...poolTimeouts({ connectTimeoutMs: options.connectTimeoutMs ?? 5000, statementTimeoutMs: options.statementTimeoutMs ?? 5000 }),
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
-  // An idle connection dropped by the server is reported here; without a listener it would
-  // crash the process. The pool replaces it and the next query reports any lasting problem.
-  pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A connection dropped by the server (idle or checked out) is reported here instead of
+  // crashing the process; the pool replaces it and queries answer "unavailable" meanwhile.
+  const dialectPool = resilientPool(pool, options.onConnectionError ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: dialectPool }) });
   try {
     if (schema !== undefined) {
       try {
