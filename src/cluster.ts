@@ -5,6 +5,7 @@ import { ensureSetupToken } from './auth/setup-token.js';
 import { createApp, openConfiguredStore, type App } from './compose.js';
 import type { Config } from './config/config.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
+import { WorkerRestarts } from './cluster-restarts.js';
 
 /** V8 young-generation semi-space (MB) of the serving workers. */
 const SEMI_SPACE_MB = 4;
@@ -64,7 +65,8 @@ async function startWorker(config: Config, options: StartOptions): Promise<App> 
  * 4 MB V8 semi-space and at most two malloc arenas: together these keep a worker's memory
  * under its budget (about 110 MB instead of up to 150 MB under varied load) at no measurable
  * speed cost. A worker that dies after start-up is replaced; one that fails to start stops
- * the whole server with its error.
+ * the whole server with its error, unless the server had served before (then the primary
+ * retries with back-off: see WorkerRestarts).
  */
 export async function startServer(config: Config, options: StartOptions): Promise<void> {
   if (!cluster.isPrimary) {
@@ -96,8 +98,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
     });
     for (const w of alive) w!.process.kill('SIGTERM');
   };
+  const restarts = new WorkerRestarts();
   cluster.on('listening', (worker, address) => {
     listening.add(worker.id);
+    restarts.listening();
     if (!announced && listening.size >= workers) {
       announced = true;
       const tls = config.tlsCert ? ' with TLS' : '';
@@ -107,15 +111,17 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    if (!listening.has(worker.id)) {
+    const hadListened = listening.delete(worker.id);
+    const decision = restarts.exited(hadListened);
+    if (decision.kind === 'stop') {
       // It never served: a start-up error (already printed by the worker). Retrying would loop.
-      options.out(`a worker could not start (exit ${signal ?? code}); stopping`);
+      options.out(`${decision.reason} (exit ${signal ?? code}); stopping`);
       stop(1);
       return;
     }
-    listening.delete(worker.id);
-    options.out(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    setTimeout(fork, 500);
+    const what = hadListened ? 'exited' : 'could not start';
+    options.out(`worker ${worker.process.pid} ${what} (${signal ?? code}); starting another in ${(decision.afterMs / 1000).toFixed(1)} s`);
+    setTimeout(fork, decision.afterMs);
   });
   process.once('SIGTERM', () => stop(0));
   process.once('SIGINT', () => stop(0));
