@@ -33,6 +33,8 @@ export interface Config {
   dbConnectTimeoutMs: number;
   /** PostgreSQL: the longest statement, in ms (a frozen database answers 503 after it). */
   dbStatementTimeoutMs: number;
+  /** After SIGTERM, connections still open after this many ms are closed. */
+  shutdownTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -65,6 +67,7 @@ const SETTINGS = {
   anonymousBodyLimit: 'SITEWARD_ANONYMOUS_BODY_LIMIT',
   dbConnectTimeoutMs: 'SITEWARD_DB_CONNECT_TIMEOUT_MS',
   dbStatementTimeoutMs: 'SITEWARD_DB_STATEMENT_TIMEOUT_MS',
+  shutdownTimeoutMs: 'SITEWARD_SHUTDOWN_TIMEOUT_MS',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -232,5 +235,6 @@ function validate(raw: RawSettings, cwd: string): Config {
     anonymousBodyLimit: int(raw, 'anonymousBodyLimit', 64 * 1024, 1024, 1024 * 1024 * 1024),
     dbConnectTimeoutMs: int(raw, 'dbConnectTimeoutMs', 5000, 100, 600_000),
     dbStatementTimeoutMs: int(raw, 'dbStatementTimeoutMs', 5000, 100, 3_600_000),
+    shutdownTimeoutMs: int(raw, 'shutdownTimeoutMs', 10_000, 0, 600_000),
   };
 }

@@ -16,6 +16,7 @@ import { homePage, rsdDocument } from './site-pages.js';
 import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
 import { mountAssets, mountPages } from './feature-pages.js';
 import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
+import { ShutdownGate } from './shutdown-gate.js';
 import type { AssetDirectory, PageDefinition } from '../features/contract.js';
 import type { Identity } from '../rest/types.js';
 
@@ -65,10 +66,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   });
   const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;
   // REST requests go straight to the REST handler; everything else to Fastify.
+  const gate = new ShutdownGate();
   const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
-    const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const handler = gate.wrap((req: IncomingMessage, res: ServerResponse) => {
       if (!restHandler.tryHandle(req, res)) fastifyHandler(req, res);
-    };
+    });
     return tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
   };
   // Malformed requests (bad header lines, oversized headers) get the JSON error layout too.
@@ -93,6 +95,9 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 2048 },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+
+  app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs));
+  app.addHook('onClose', async () => gate.end());
 
   // The REST layer reads every body itself (JSON on any method, PHP-style forms), so Fastify
   // must never answer a parsing error of its own.

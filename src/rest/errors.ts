@@ -75,6 +75,8 @@ const catalogue = {
   rest_headers_too_large: ['The request headers are too large.', 431],
   xmlrpc_not_supported: ['XML-RPC is not supported; use the REST API.', 404],
   // The store (database) is down or not answering in time; the request did not take effect.
+  // The process is shutting down; another process (or this one restarted) will answer.
+  siteward_shutting_down: ['The server is restarting. Please try again shortly.', 503],
   siteward_store_unavailable: ['The site is temporarily unable to reach its database. Please try again shortly.', 503],
 } as const satisfies Record<string, readonly [string, number] | readonly [string, number, string]>;
 
