@@ -69,6 +69,8 @@ async function startWorker(config: Config, options: StartOptions): Promise<App> 
  * retries with back-off: see WorkerRestarts).
  */
 export async function startServer(config: Config, options: StartOptions): Promise<void> {
+  // Files the server creates (database, backups, keys) are its user's alone; workers inherit it.
+  process.umask(0o077);
   if (!cluster.isPrimary) {
     try {
       await startWorker(config, options);

@@ -7,7 +7,7 @@ import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
-import { BodyTooLargeError, readRawBody } from './raw-body.js';
+import { BodyAbortedError, BodyTooLargeError, readRawBody } from './raw-body.js';
 import { extractRestRoute } from './rest-route.js';
 import { clientAddress, flatHeaders, requestOrigin } from './request-origin.js';
 
@@ -24,6 +24,8 @@ export interface RestHandlerOptions {
   logError: (error: unknown) => void;
   /** The store is down or not answering (logged apart from bugs, without a stack per request). */
   logUnavailable: (error: ServiceUnavailableError) => void;
+  /** The client went away in the middle of its body. */
+  logAborted: (line: { method: string; url: string }) => void;
 }
 
 /** One empty body for every request without one (no allocation per request). */
@@ -100,6 +102,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const handle = (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>) => {
     const started = performance.now();
     serve(req, res, route, query, started).catch((error: unknown) => {
+      if (error instanceof BodyAbortedError) {
+        // Nobody is left to answer: an everyday event, not an error with a stack.
+        options.logAborted({ method: req.method ?? '', url: req.url ?? '' });
+        res.destroy();
+        return;
+      }
       if (res.headersSent) {
         res.destroy();
         return;

@@ -17,6 +17,8 @@ import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
 import { mountAssets, mountPages } from './feature-pages.js';
 import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
 import { ShutdownGate } from './shutdown-gate.js';
+import { redactUrl } from './log-redaction.js';
+import { errorKey, type LogThrottle } from '../core/log-throttle.js';
 import type { AssetDirectory, PageDefinition } from '../features/contract.js';
 import type { Identity } from '../rest/types.js';
 
@@ -33,6 +35,8 @@ export interface HttpServerDeps {
   pages: readonly PageDefinition[];
   assets: readonly AssetDirectory[];
   identify(headers: Readonly<Record<string, string>>, ip: string): Promise<Identity>;
+  /** Shared with the rest of the process, so one failure is logged once per window everywhere. */
+  logThrottle: LogThrottle;
 }
 
 export interface PageHelpers {
@@ -49,6 +53,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const { config } = deps;
   const tls = config.tlsCert !== null && config.tlsKey !== null;
   const log = deps.logger === false ? null : deps.logger;
+  /** Logs an error unless the same one was logged within the throttle's window. */
+  const throttled = (err: unknown, context: string, write: (extra: { suppressed?: number }) => void) => {
+    const verdict = deps.logThrottle.admit(errorKey(context, err));
+    if (verdict.log) write(verdict.suppressed > 0 ? { suppressed: verdict.suppressed } : {});
+  };
   // The anonymous limit never exceeds the general one.
   const anonymousLimit = Math.min(config.anonymousBodyLimit, config.bodyLimit);
   const restHandler = createRestHandler({
@@ -59,10 +68,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     bodyLimit: config.bodyLimit,
     anonymousBodyLimit: anonymousLimit,
     logRequest: log && ['trace', 'debug', 'info'].includes(log.level)
-      ? (line) => log.info({ method: line.method, url: line.url, status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
+      ? (line) => log.info({ method: line.method, url: redactUrl(line.url), status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
       : null,
-    logError: (err) => log?.error({ err }, 'unhandled error'),
-    logUnavailable: (err) => log?.warn({ reason: err.reason }, 'store unavailable'),
+    logError: (err) => throttled(err, 'unhandled error', (extra) => log?.error({ err, ...extra }, 'unhandled error')),
+    logUnavailable: (err) => throttled(err, 'store unavailable', (extra) => log?.warn({ reason: err.reason, ...extra }, 'store unavailable')),
+    logAborted: (line) => log?.debug({ method: line.method, url: redactUrl(line.url) }, 'client aborted the request body'),
   });
   const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;
   // REST requests go straight to the REST handler; everything else to Fastify.
@@ -116,7 +126,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   app.addHook('onResponse', async (req, reply) => {
     // REST requests are logged by the REST handler.
     if (isRestPath(req.url, config.restPrefix)) return;
-    req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
+    req.log.info({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
   });
 
   const origin = (req: FastifyRequest) => requestOrigin(req.headers, tls, config.trustProxy);
@@ -132,11 +142,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     let error: RestError;
     if (status === 413) error = restError('rest_body_too_large');
     else if (isServiceUnavailable(err)) {
-      req.log.warn({ reason: err.reason }, 'store unavailable');
+      throttled(err, 'store unavailable', (extra) => req.log.warn({ reason: err.reason, ...extra }, 'store unavailable'));
       error = storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS);
       reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     } else if (status >= 500) {
-      req.log.error({ err }, 'unhandled error');
+      throttled(err, 'unhandled error', (extra) => req.log.error({ err, ...extra }, 'unhandled error'));
       error = restError('rest_internal_error');
     } else error = restErrorWithDetail('rest_bad_request', err.message, status);
     return sendError(req, reply, error);

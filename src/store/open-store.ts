@@ -1,4 +1,4 @@
-import { mkdir, realpath } from 'node:fs/promises';
+import { chmod, mkdir, open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
@@ -83,8 +83,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 }
 
 async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> {
-  await mkdir(options.dataDir, { recursive: true });
+  // The database holds password hashes and sessions: only the server's user may read it.
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const file = join(await realpath(options.dataDir), SQLITE_FILE);
+  await makePrivate(file);
   const gate = gateFor(file);
   let sqlite: BetterSqlite3.Database | undefined;
   try {
@@ -112,6 +114,19 @@ async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> {
     releaseGate(file);
     throw error;
   }
+}
+
+/**
+ * Creates the database file 0600 before SQLite does (it gives its WAL and shared-memory files
+ * the database file's mode), and tightens the files of an existing database to 0600.
+ */
+async function makePrivate(file: string): Promise<void> {
+  const ignore = (...codes: string[]) => (error: NodeJS.ErrnoException) => {
+    if (!codes.includes(error.code ?? '')) throw error;
+  };
+  await open(file, 'wx', 0o600).then((handle) => handle.close(), ignore('EEXIST'));
+  // Another user's files (EPERM) are the operator's choice; they are left as they are.
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) await chmod(path, 0o600).catch(ignore('ENOENT', 'EPERM'));
 }
 
 async function openPostgres(url: string, options: OpenStoreOptions): Promise<StoreImpl> {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Logger as PinoLogger } from 'pino';
 import type { PluginRegister } from '../../src/plugins/api.js';
 import { request as httpRequest } from 'node:http';
 import { createApp, type App } from '../../src/compose.js';
@@ -60,6 +61,8 @@ export interface TestAppOptions {
   clock?: () => number;
   /** Start the background-job runner (default true); false lets a test call `app.jobs.tick()` itself. */
   startJobs?: boolean;
+  /** A logger to read what the app logs (default: none). */
+  logger?: PinoLogger;
 }
 
 let counter = 0;
@@ -85,7 +88,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   let app: App;
   try {
-    app = await createApp(config, { logger: false, cwd: dataDir, plugins: options.plugins, features: options.features, clock: options.clock, startJobs: options.startJobs, onWarning: (w) => warnings.push(w) });
+    app = await createApp(config, { logger: options.logger ?? false, cwd: dataDir, plugins: options.plugins, features: options.features, clock: options.clock, startJobs: options.startJobs, onWarning: (w) => warnings.push(w) });
     await app.http.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
