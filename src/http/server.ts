@@ -17,6 +17,7 @@ import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
 import { mountAssets, mountPages } from './feature-pages.js';
 import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
 import { ShutdownGate } from './shutdown-gate.js';
+import { toOriginForm } from './request-target.js';
 import { redactUrl } from './log-redaction.js';
 import { errorKey, type LogThrottle } from '../core/log-throttle.js';
 import type { AssetDirectory, PageDefinition } from '../features/contract.js';
@@ -79,6 +80,12 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const gate = new ShutdownGate();
   const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
     const handler = gate.wrap((req: IncomingMessage, res: ServerResponse) => {
+      if (!toOriginForm(req)) {
+        const body = JSON.stringify(restError('rest_bad_request_url').toJSON());
+        res.writeHead(400, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        return;
+      }
       if (!restHandler.tryHandle(req, res)) fastifyHandler(req, res);
     });
     return tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);

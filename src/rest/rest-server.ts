@@ -34,12 +34,12 @@ export interface IncomingRestRequest {
   identity?: Identity;
 }
 
-/** What the HTTP adapter writes back. `body` is null for HEAD. */
+/** What the HTTP adapter writes back. For HEAD the adapter sends the headers (Content-Length of `body`) only. */
 export interface RestOutput {
   status: number;
   /** `[name, value, …]` in sending order; a later value of a name replaced the earlier one. */
   headers: HeaderList;
-  /** JSON text (a Buffer when it was cached), or null for HEAD. */
+  /** JSON text (a Buffer when it was cached); null for a HEAD given by `_method` on another verb. */
   body: string | Buffer | null;
 }
 
@@ -161,7 +161,9 @@ export class RestServer {
     if (dispatched.loggedIn) setHeaders(headers, NO_CACHE_HEADERS);
     const origin = incoming.headers.origin;
     if (origin) setHeaders(headers, corsHeaders(origin));
-    if (dispatched.request?.method === 'HEAD' || incoming.method.toUpperCase() === 'HEAD') {
+    // A real HEAD request gets the GET's body, so that the adapter can send its Content-Length
+    // (RFC 9110 §9.3.2) and then leave the body out; a HEAD by `_method` on another verb has none.
+    if (dispatched.request?.method === 'HEAD' && incoming.method.toUpperCase() !== 'HEAD') {
       return { status: response.status, headers, body: null };
     }
     let body: string | Buffer;

@@ -42,6 +42,8 @@ export interface OpenStoreOptions {
   sqliteSynchronous?: 'normal' | 'full';
   /** How long a writer waits for another process's write lock (SQLite). Default 5000 ms. */
   busyTimeoutMs?: number;
+  /** SQLite: how often the WAL is checkpointed and truncated to zero bytes. Default 60000 ms; 0 = never. */
+  walCheckpointMs?: number;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
   /** PostgreSQL: giving up on opening a connection. Default 5000 ms. */
@@ -92,6 +94,8 @@ async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> {
   try {
     sqlite = new BetterSqlite3(file, { timeout: options.busyTimeoutMs ?? 5000 });
     sqlite.pragma('journal_mode = WAL');
+    // Checkpoint every ~4 MB of WAL as writes commit (SQLite's default, stated so it stays).
+    sqlite.pragma('wal_autocheckpoint = 1000');
     sqlite.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
@@ -108,7 +112,7 @@ async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> {
         throw error;
       }
     });
-    return new SqliteStore(db, conn, gate, file);
+    return new SqliteStore(db, conn, gate, file, options.walCheckpointMs ?? 60_000);
   } catch (error) {
     sqlite?.close();
     releaseGate(file);
@@ -252,10 +256,30 @@ class SqliteStore extends StoreImpl {
     private readonly sqlite: BetterSqlite3.Database,
     private readonly gate: SqliteGate,
     private readonly file: string,
+    walCheckpointMs: number,
   ) {
     super(db, (fn) => gate.hold(() => fn(db)));
     this.options = new CachedOptions(new SqliteOptionsBackend(sqlite, gate));
     this.txOptions = new DirectOptions(new SqliteOptionsBackend(sqlite, null));
+    if (walCheckpointMs > 0) {
+      this.checkpointTimer = setInterval(() => void this.truncateWal(), walCheckpointMs);
+      this.checkpointTimer.unref();
+    }
+  }
+
+  private readonly checkpointTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * Automatic checkpoints copy the WAL back but never shrink the file, and they cannot finish
+   * while another process reads: a periodic TRUNCATE checkpoint gives the space back, so a
+   * small disk does not fill with WAL. A busy database just skips this turn.
+   */
+  private async truncateWal(): Promise<void> {
+    try {
+      await this.gate.hold(async () => void this.sqlite.pragma('wal_checkpoint(TRUNCATE)'));
+    } catch {
+      // Busy or closing: the next turn tries again.
+    }
   }
 
   /** The repositories a transaction sees: built once, as they only bind the connection. */
@@ -282,6 +306,7 @@ class SqliteStore extends StoreImpl {
   }
 
   protected override closed(): void {
+    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
     releaseGate(this.file);
   }
 }
