@@ -6,6 +6,7 @@ import { createApp, openConfiguredStore, type App } from './compose.js';
 import type { Config } from './config/config.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
 import { WorkerRestarts } from './cluster-restarts.js';
+import { withBoundPort } from './bound-port.js';
 
 /** V8 young-generation semi-space (MB) of the serving workers. */
 const SEMI_SPACE_MB = 4;
@@ -68,9 +69,10 @@ async function startWorker(config: Config, options: StartOptions): Promise<App> 
  * the whole server with its error, unless the server had served before (then the primary
  * retries with back-off: see WorkerRestarts).
  */
-export async function startServer(config: Config, options: StartOptions): Promise<void> {
+export async function startServer(configured: Config, options: StartOptions): Promise<void> {
   // Files the server creates (database, backups, keys) are its user's alone; workers inherit it.
   process.umask(0o077);
+  const config = await withBoundPort(configured);
   if (!cluster.isPrimary) {
     try {
       await startWorker(config, options);

@@ -154,6 +154,29 @@ describe('the siteward command', () => {
     expect(await exited).toBe(0);
   });
 
+  it('builds every URL with the port actually bound when started with PORT=0', async () => {
+    const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: '0', SITEWARD_DATA_DIR: path.join(dir, 'port-zero') } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      for (let i = 0; i < 150 && !/listening on 127\.0\.0\.1:\d+/.test(out); i++) await new Promise((r) => setTimeout(r, 100));
+      const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)![1]!;
+      expect(port).not.toBe('0');
+      const base = `http://127.0.0.1:${port}`;
+      expect(out).toContain(`Siteward is running at ${base}/`);
+      expect(out).toContain(`REST API: ${base}/wp-json/`);
+      expect(out).toMatch(new RegExp(`Create the first administrator: ${base}/setup\\?token=`));
+      expect(out).not.toContain(':0/');
+      const index = await fetch(`${base}/wp-json/`);
+      expect(index.headers.get('link')).toContain(`${base}/wp-json/`);
+      expect(await index.json()).toMatchObject({ url: base, home: base });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
   it('serves the index, logs one line per request and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'serve') } });
