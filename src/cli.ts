@@ -13,7 +13,7 @@ Commands:
   user create <login> --email <e> --role <role> [--password <p> | --password-stdin]
   user list
   user set-password <login> [--password <p> | --password-stdin]
-  user delete <login>
+  user delete <login> [--force]
   app-password create <login> <name>      Prints a new application password once
   app-password list <login>
   app-password revoke <login> <uuid>

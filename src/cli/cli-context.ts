@@ -8,6 +8,8 @@ export interface CliContext {
   readonly stdin: NodeJS.ReadableStream;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** The site's home URL, for links the command prints (e.g. a new setup link). */
+  readonly homeUrl?: string;
 }
 
 /** Exit codes: success, a refused operation, a command line that could not be understood. */
