@@ -157,3 +157,7 @@ export function retryAfterOf(error: RestError): number | null {
   const seconds = error.data?.retry_after;
   return typeof seconds === 'number' && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : null;
 }
+
+/** `data.hint` of a 401/403 to a request that carried a login cookie but no nonce. */
+export const COOKIE_WITHOUT_NONCE_HINT =
+  'A login cookie was sent without a nonce, so the request ran as a logged-out visitor. Send the nonce in the X-WP-Nonce header (or a _wpnonce parameter): the JSON login answer carries one, and GET /wp-admin/admin-ajax.php?action=rest-nonce returns a fresh one.';

@@ -1,7 +1,7 @@
 import { prepareArguments } from './arguments.js';
 import { withSink } from './deprecation.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
-import { forbidden, isRestError, restError, restErrorWithDetail, retryAfterOf, storeUnavailable, type RestError } from './errors.js';
+import { COOKIE_WITHOUT_NONCE_HINT, forbidden, isRestError, restError, restErrorWithDetail, RestError, retryAfterOf, storeUnavailable } from './errors.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -32,6 +32,18 @@ export interface IncomingRestRequest {
   clientIp?: string;
   /** Who is asking, when the adapter already asked (`preflight`), so credentials are checked once. */
   identity?: Identity;
+}
+
+/**
+ * A logged-in cookie without a nonce runs as a logged-out visitor (WordPress does the same, for
+ * CSRF safety), which surprises people: its 401/403 says why in `data.hint`, code and message
+ * unchanged.
+ */
+function withNonceHint(error: RestError, nonceMissing: boolean): RestError {
+  if (!nonceMissing || (error.status !== 401 && error.status !== 403)) return error;
+  const hinted = new RestError(error.code, error.message, { ...error.data, hint: COOKIE_WITHOUT_NONCE_HINT });
+  for (const more of error.additional) hinted.add(more);
+  return hinted;
 }
 
 /** What the HTTP adapter writes back. For HEAD the adapter sends the headers (Content-Length of `body`) only. */
@@ -139,7 +151,7 @@ export class RestServer {
 
     const dispatched = await this.authenticateAndDispatch(incoming);
     const { result, route } = dispatched.result;
-    let response = isRestError(result) ? new RestResponse(result.toJSON(), result.status) : result;
+    let response = isRestError(result) ? new RestResponse(withNonceHint(result, dispatched.nonceMissing).toJSON(), result.status) : result;
     const retryAfter = isRestError(result) ? retryAfterOf(result) : null;
     if (retryAfter !== null) response.headers['Retry-After'] = String(retryAfter);
 
@@ -218,7 +230,7 @@ export class RestServer {
 
   private async authenticateAndDispatch(
     incoming: IncomingRestRequest,
-  ): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string>; loggedIn: boolean }> {
+  ): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string>; loggedIn: boolean; nonceMissing: boolean }> {
     const extraHeaders: Record<string, string> = {};
     let method = incoming.method.toUpperCase();
     const override = incoming.query._method ?? incoming.headers['x-http-method-override'];
@@ -230,15 +242,16 @@ export class RestServer {
     const auth = this.options.authenticator;
     const identity = incoming.identity ?? (await auth.identify(incoming.headers, incoming.clientIp));
     const loggedIn = identity.kind === 'cookie' || identity.kind === 'other';
+    const nonceMissing = identity.kind === 'cookie' && (body.form._wpnonce ?? incoming.query._wpnonce ?? incoming.headers['x-wp-nonce']) === undefined;
     const checked = this.cookieCheck(identity, incoming, body.form, extraHeaders);
-    if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn };
+    if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn, nonceMissing };
 
     const route = incoming.route === '' ? '/' : incoming.route;
     const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
     request.origin = incoming.origin;
     request.jsonError = body.jsonError;
     const result = await this.dispatch(request);
-    return { result, request, extraHeaders, loggedIn };
+    return { result, request, extraHeaders, loggedIn, nonceMissing };
   }
 
   /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */
