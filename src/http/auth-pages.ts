@@ -94,7 +94,8 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
 
   app.get('/login', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
-    return html(reply, 200, loginPage({ redirectTo: str(q.redirect_to), notice: q.loggedout ? 'You are now logged out.' : undefined }));
+    const notice = q.loggedout ? 'You are now logged out.' : q.setup === 'done' ? 'The administrator account was created. Log in with it to continue.' : undefined;
+    return html(reply, 200, loginPage({ redirectTo: str(q.redirect_to), notice }));
   });
 
   app.post('/login', async (req, reply) => {
@@ -159,7 +160,8 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
   });
 
   app.get('/setup', async (req, reply) => {
-    if (!(await deps.setup.needed())) return reply.callNotFound();
+    // A used setup link (or a bookmark of it) says so, in a page rather than an API error.
+    if (!(await deps.setup.needed())) return html(reply, 404, simplePage('Setup', '<p>This site is already set up: its administrator exists, so this setup link no longer works.</p><p><a href="/login">Log in</a></p>'));
     const token = str((req.query as Record<string, unknown>).token);
     const checked = token ? await deps.setup.checkToken(token, req.ip) : false;
     if (checked !== true) {
@@ -187,6 +189,6 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
     const input = { token, login: str(body.login).trim(), email: str(body.email).trim(), password: str(body.password) };
     const result = await deps.setup.createAdmin(input);
     if (!result.ok) return html(reply, 400, setupPage({ token, error: result.message, login: input.login, email: input.email }));
-    return reply.redirect('/login?redirect_to=%2Fadmin%2F', 302);
+    return reply.redirect('/login?redirect_to=%2Fadmin%2F&setup=done', 302);
   });
 }

@@ -18,6 +18,7 @@ import { mountAssets, mountPages } from './feature-pages.js';
 import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
 import { ShutdownGate } from './shutdown-gate.js';
 import { toOriginForm } from './request-target.js';
+import { notFoundPage, registerBrowserPaths, wantsHtml } from './browser-paths.js';
 import { redactUrl } from './log-redaction.js';
 import { errorKey, type LogThrottle } from '../core/log-throttle.js';
 import type { AssetDirectory, PageDefinition } from '../features/contract.js';
@@ -159,6 +160,9 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return sendError(req, reply, error);
   });
   app.setNotFoundHandler((req, reply) => {
+    if (!isRestPath(req.url, config.restPrefix) && wantsHtml(req)) {
+      return reply.code(404).header('Content-Type', 'text/html; charset=UTF-8').header('Cache-Control', 'no-store').send(notFoundPage());
+    }
     const error = isRestPath(req.url, config.restPrefix) ? restError('rest_no_route') : restError('rest_not_found');
     return sendError(req, reply, error);
   });
@@ -188,6 +192,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
 
   const helpers = { origin, restRoot };
   registerAuthPages(app, deps.authPages, helpers);
+  registerBrowserPaths(app);
   mountPages(app, deps.pages, helpers, deps.identify);
   mountAssets(app, deps.assets);
   return app;
