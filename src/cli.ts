@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
 import { startServer } from './cluster.js';
+import { argsErrorMessage } from './cli/cli-context.js';
 import { createApp } from './compose.js';
 
 const HELP = `Usage: siteward <command> [options]
@@ -10,12 +11,16 @@ Commands:
   start [--workers N|auto] [--port P] [--host H] [--quiet] [--config FILE]
         Run the server (default http://127.0.0.1:8080). Prints a one-time /setup link
         while no administrator exists.
-  user create <login> --email <e> --role <role> [--password <p> | --password-stdin]
-  user list
+  user create <login> --email <e> --role <role> [--display-name <name>] [--password <p> | --password-stdin]
+        Without a password option, generates one and prints it once.
+  user list [--format table|json]
   user set-password <login> [--password <p> | --password-stdin]
+        Without a password option, generates one and prints it once. Ends the user's sessions.
   user delete <login> [--force]
-  app-password create <login> <name>      Prints a new application password once
-  app-password list <login>
+        The last administrator only with --force; setup then reopens with a new link.
+  app-password create <login> <name> [--porcelain]
+        Prints a new application password once (--porcelain: only the password).
+  app-password list <login> [--format table|json]
   app-password revoke <login> <uuid>
 
 Settings come from siteward.config.json and environment variables (see README.md).
@@ -55,7 +60,11 @@ export async function main(argv: string[], io = { out: (l: string) => console.lo
       }
       const overrides: Record<string, unknown> = {};
       if (values.workers !== undefined) overrides.workers = values.workers;
-      if (values.port !== undefined) overrides.port = values.port;
+      if (values.port !== undefined) {
+        // Named as the option that was typed, not as the PORT setting it overrides.
+        if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new ConfigError(`--port must be an integer from 0 to 65535 (got "${values.port}")`);
+        overrides.port = values.port;
+      }
       if (values.host !== undefined) overrides.host = values.host;
       await startServer(config(overrides, values.config), { quiet: values.quiet === true, out: io.out });
       return 0;
@@ -78,7 +87,7 @@ export async function main(argv: string[], io = { out: (l: string) => console.lo
       return 1;
     }
     if (error instanceof TypeError && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${error.message}. Run "siteward --help".`);
+      io.err(`${argsErrorMessage(error)}. Run "siteward --help".`);
       return 2;
     }
     throw error;

@@ -6,7 +6,7 @@ import { createApp, openConfiguredStore, type App } from './compose.js';
 import type { Config } from './config/config.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
 import { WorkerRestarts } from './cluster-restarts.js';
-import { withBoundPort } from './bound-port.js';
+import { ensurePortAvailable, withBoundPort } from './bound-port.js';
 
 /** V8 young-generation semi-space (MB) of the serving workers. */
 const SEMI_SPACE_MB = 4;
@@ -84,6 +84,7 @@ export async function startServer(configured: Config, options: StartOptions): Pr
     return;
   }
   const workers = workerCount(config);
+  await ensurePortAvailable(config);
   await printSetupLinkIfNeeded(config, options.out);
   let stopping = false;
   let announced = false;

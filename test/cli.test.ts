@@ -154,6 +154,35 @@ describe('the siteward command', () => {
     expect(await exited).toBe(0);
   });
 
+  it('names the option or setting at fault in one line: --port, HOST, an unknown option', () => {
+    const port = run(['start', '--port', 'abc']);
+    expect(port.status).toBe(1);
+    expect(port.stderr.trim()).toBe('--port must be an integer from 0 to 65535 (got "abc")');
+    const host = run(['start'], { HOST: '999.1.1.1' });
+    expect(host.stderr.trim()).toBe('HOST (config "host") must be a host name or an IP address (got "999.1.1.1")');
+    const unknown = run(['user', 'create', 'x', '--bogus']);
+    expect(unknown.stderr.trim()).toBe("error: Unknown option '--bogus'");
+  });
+
+  it('stops with one line naming a busy port and what to do', async () => {
+    const busy = createServer();
+    const port = await new Promise<number>((resolve) => busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)));
+    try {
+      const res = run(['start'], { PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'busy') });
+      expect(res.status).toBe(1);
+      const lines = res.stderr.trim().split('\n');
+      expect(lines).toEqual([`Port ${port} is already in use on 127.0.0.1 (another Siteward or another server?): stop it, or choose another port with PORT or --port.`]);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('documents every option in --help', () => {
+    const help = run(['--help']).stdout;
+    for (const option of ['--display-name', '--format', '--porcelain', '--force', '--password-stdin']) expect(help).toContain(option);
+    expect(help).toMatch(/generates one and prints it once/);
+  });
+
   it('builds every URL with the port actually bound when started with PORT=0', async () => {
     const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: '0', SITEWARD_DATA_DIR: path.join(dir, 'port-zero') } });
     let out = '';

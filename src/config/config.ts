@@ -184,6 +184,8 @@ function validate(raw: RawSettings, cwd: string): Config {
   try {
     parsedHome = new URL(homeUrl);
   } catch {
+    // A home URL derived from HOST fails because of HOST: name that setting.
+    if (raw.homeUrl === undefined || raw.homeUrl === null) throw new ConfigError(`${label('host')} must be a host name or an IP address (got ${JSON.stringify(host)})`);
     throw new ConfigError(`${label('homeUrl')} must be an absolute http(s) URL (got ${JSON.stringify(homeUrl)})`);
   }
   if (parsedHome.protocol !== 'http:' && parsedHome.protocol !== 'https:') {
