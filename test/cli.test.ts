@@ -206,6 +206,38 @@ describe('the siteward command', () => {
     expect(await exited).toBe(0);
   });
 
+  it('refuses a logged-out cookie on every worker at once', async () => {
+    const data = path.join(dir, 'logout-workers');
+    expect(run(['user', 'create', 'ladmin', '--email', 'l@example.org', '--role', 'administrator', '--password', 'logout-password'], { SITEWARD_DATA_DIR: data }).status).toBe(0);
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'start', '--workers', '2'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: data } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await waitFor(`${base}/wp-json/`);
+      while (!out.includes('with 2 workers')) await new Promise((r) => setTimeout(r, 100));
+      const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ladmin', password: 'logout-password' }) });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const { nonce } = (await login.json()) as { nonce: string };
+      const headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
+      // Both workers verify (and cache) the cookie.
+      for (let i = 0; i < 8; i++) expect(((await getFresh(`${base}/wp-json/jetpack/v4/module/all`, headers)) as Record<string, unknown>).markdown).toBeDefined();
+      const logout = await fetch(`${base}/logout`, { method: 'POST', headers });
+      expect(logout.status).toBe(200);
+      let accepted = 0;
+      for (let i = 0; i < 20; i++) {
+        const write = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, { method: 'POST', headers: { ...headers, connection: 'close' }, body: JSON.stringify({ active: i % 2 === 0 }) });
+        if (write.status === 200) accepted++;
+      }
+      expect(accepted).toBe(0);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
   it('serves the index, logs one line per request and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'serve') } });
