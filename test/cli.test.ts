@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { postgresBinDir, startThrowawayPostgres } from './helpers/throwaway-postgres.js';
 
 // These tests run the built command (`npm test` builds first), as an operator would.
 const bin = fileURLToPath(new URL('../bin/siteward.js', import.meta.url));
@@ -237,6 +238,40 @@ describe('the siteward command', () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it('keeps replacing a worker while PostgreSQL is down and serves again when it returns', async (ctx) => {
+    const binDir = postgresBinDir();
+    if (!binDir) ctx.skip();
+    const pg = await startThrowawayPostgres(binDir!);
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'pg-outage'), SITEWARD_DATABASE_URL: pg.url, SITEWARD_DB_CONNECT_TIMEOUT_MS: '1000' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      expect((await waitFor(`${base}/wp-json/`)).status).toBe(200);
+      pg.stop();
+      // The worker dies while the database is away; its replacements cannot start (migrations).
+      const worker = Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+      process.kill(worker, 'SIGKILL');
+      for (let i = 0; i < 100 && !out.includes('could not start'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('could not start');
+      expect(child.exitCode).toBeNull();
+      pg.start();
+      let status = 0;
+      for (let i = 0; i < 150 && status !== 200; i++) {
+        status = await fetch(`${base}/wp-json/`).then((r) => r.status, () => 0);
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      pg.destroy();
+    }
+  }, 60_000);
 
   it('serves the index, logs one line per request and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();
