@@ -1,7 +1,8 @@
 import { prepareArguments } from './arguments.js';
 import { withSink } from './deprecation.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
-import { COOKIE_WITHOUT_NONCE_HINT, forbidden, isRestError, restError, restErrorWithDetail, RestError, retryAfterOf, storeUnavailable } from './errors.js';
+import { forbidden, isRestError, restError, restErrorWithDetail, retryAfterOf, storeUnavailable, type RestError } from './errors.js';
+import { withNonceHint } from './nonce-hint.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -32,18 +33,6 @@ export interface IncomingRestRequest {
   clientIp?: string;
   /** Who is asking, when the adapter already asked (`preflight`), so credentials are checked once. */
   identity?: Identity;
-}
-
-/**
- * A logged-in cookie without a nonce runs as a logged-out visitor (WordPress does the same, for
- * CSRF safety), which surprises people: its 401/403 says why in `data.hint`, code and message
- * unchanged.
- */
-function withNonceHint(error: RestError, nonceMissing: boolean): RestError {
-  if (!nonceMissing || (error.status !== 401 && error.status !== 403)) return error;
-  const hinted = new RestError(error.code, error.message, { ...error.data, hint: COOKIE_WITHOUT_NONCE_HINT });
-  for (const more of error.additional) hinted.add(more);
-  return hinted;
 }
 
 /** What the HTTP adapter writes back. For HEAD the adapter sends the headers (Content-Length of `body`) only. */
