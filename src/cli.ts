@@ -3,6 +3,7 @@ import { runAccountsCommand } from './accounts/index.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
 import { startServer } from './cluster.js';
+import { argsErrorMessage } from './cli/cli-context.js';
 import { createApp } from './compose.js';
 import type { Feature } from './features/contract.js';
 
@@ -12,12 +13,16 @@ Commands:
   start [--workers N|auto] [--port P] [--host H] [--quiet] [--config FILE]
         Run the server (default http://127.0.0.1:8080). Prints a one-time /setup link
         while no administrator exists.
-  user create <login> --email <e> --role <role> [--password <p> | --password-stdin]
-  user list
+  user create <login> --email <e> --role <role> [--display-name <name>] [--password <p> | --password-stdin]
+        Without a password option, generates one and prints it once.
+  user list [--format table|json]
   user set-password <login> [--password <p> | --password-stdin]
-  user delete <login>
-  app-password create <login> <name>      Prints a new application password once
-  app-password list <login>
+        Without a password option, generates one and prints it once. Ends the user's sessions.
+  user delete <login> [--force]
+        The last administrator only with --force; setup then reopens with a new link.
+  app-password create <login> <name> [--porcelain]
+        Prints a new application password once (--porcelain: only the password).
+  app-password list <login> [--format table|json]
   app-password revoke <login> <uuid>
   accounts [start] [--port P] [--data FILE] [--users FILE.json]
         Run the local central account service (an OpenID Connect provider on
@@ -70,7 +75,11 @@ export async function main(
       }
       const overrides: Record<string, unknown> = {};
       if (values.workers !== undefined) overrides.workers = values.workers;
-      if (values.port !== undefined) overrides.port = values.port;
+      if (values.port !== undefined) {
+        // Named as the option that was typed, not as the PORT setting it overrides.
+        if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new ConfigError(`--port must be an integer from 0 to 65535 (got "${values.port}")`);
+        overrides.port = values.port;
+      }
       if (values.host !== undefined) overrides.host = values.host;
       await startServer(config(overrides, values.config), { quiet: values.quiet === true, out: io.out });
       return 0;
@@ -95,7 +104,7 @@ export async function main(
       return 1;
     }
     if (error instanceof TypeError && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${error.message}. Run "siteward --help".`);
+      io.err(`${argsErrorMessage(error)}. Run "siteward --help".`);
       return 2;
     }
     throw error;

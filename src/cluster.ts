@@ -7,6 +7,8 @@ import { createApp, openConfiguredStore, type App } from './compose.js';
 import type { Config } from './config/config.js';
 import { removeServerPidFile, writeServerPidFile } from './features/backups/server-guard.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
+import { WorkerRestarts } from './cluster-restarts.js';
+import { ensurePortAvailable, withBoundPort } from './bound-port.js';
 
 /** V8 young-generation semi-space (MB) of the serving workers. */
 const SEMI_SPACE_MB = 4;
@@ -66,9 +68,13 @@ async function startWorker(config: Config, options: StartOptions): Promise<App> 
  * 4 MB V8 semi-space and at most two malloc arenas: together these keep a worker's memory
  * under its budget (about 110 MB instead of up to 150 MB under varied load) at no measurable
  * speed cost. A worker that dies after start-up is replaced; one that fails to start stops
- * the whole server with its error.
+ * the whole server with its error, unless the server had served before (then the primary
+ * retries with back-off: see WorkerRestarts).
  */
-export async function startServer(config: Config, options: StartOptions): Promise<void> {
+export async function startServer(configured: Config, options: StartOptions): Promise<void> {
+  // Files the server creates (database, backups, keys) are its user's alone; workers inherit it.
+  process.umask(0o077);
+  const config = await withBoundPort(configured);
   if (!cluster.isPrimary) {
     try {
       await startWorker(config, options);
@@ -80,6 +86,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     return;
   }
   const workers = workerCount(config);
+  await ensurePortAvailable(config);
   await printSetupLinkIfNeeded(config, options.out);
   // The first sign `siteward backup restore` looks for; the job lease is the second.
   await mkdir(config.dataDir, { recursive: true });
@@ -102,8 +109,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
     });
     for (const w of alive) w!.process.kill('SIGTERM');
   };
+  const restarts = new WorkerRestarts();
   cluster.on('listening', (worker, address) => {
     listening.add(worker.id);
+    restarts.listening();
     if (!announced && listening.size >= workers) {
       announced = true;
       const tls = config.tlsCert ? ' with TLS' : '';
@@ -113,15 +122,17 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    if (!listening.has(worker.id)) {
+    const hadListened = listening.delete(worker.id);
+    const decision = restarts.exited(hadListened);
+    if (decision.kind === 'stop') {
       // It never served: a start-up error (already printed by the worker). Retrying would loop.
-      options.out(`a worker could not start (exit ${signal ?? code}); stopping`);
+      options.out(`${decision.reason} (exit ${signal ?? code}); stopping`);
       stop(1);
       return;
     }
-    listening.delete(worker.id);
-    options.out(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    setTimeout(fork, 500);
+    const what = hadListened ? 'exited' : 'could not start';
+    options.out(`worker ${worker.process.pid} ${what} (${signal ?? code}); starting another in ${(decision.afterMs / 1000).toFixed(1)} s`);
+    setTimeout(fork, decision.afterMs);
   });
   process.once('SIGTERM', () => stop(0));
   process.once('SIGINT', () => stop(0));

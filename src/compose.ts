@@ -11,6 +11,7 @@ import { loadSecrets, type Secrets } from './auth/secrets.js';
 import { createUserService, type UserService } from './auth/user-service.js';
 import type { Config } from './config/config.js';
 import { EventBus } from './core/events.js';
+import { errorKey, LogThrottle } from './core/log-throttle.js';
 import type { AssetDirectory, CliCommand, Feature, FeatureContext, FeatureServices, PageDefinition } from './features/contract.js';
 import { builtInFeatures } from './features/index.js';
 import { authPagesDeps } from './http/auth-pages-deps.js';
@@ -73,10 +74,18 @@ export function featureMigrations(features: readonly Feature[]): Readonly<Record
 }
 
 /** Opens the configured store with the tables the features declare (every opener must pass them all). */
-export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures): Promise<Store> {
+export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures, onConnectionError?: (error: Error) => void): Promise<Store> {
   const migrations = featureMigrations(features);
   const seed = { blogname: config.siteName, blogdescription: config.siteDescription, timezone_string: config.timezone, WPLANG: config.locale === 'en_US' ? '' : config.locale };
-  return openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl ?? undefined, seed, migrations });
+  return openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl ?? undefined,
+    seed,
+    migrations,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    onConnectionError,
+  });
 }
 
 /** Builds a Siteward instance from its configuration. */
@@ -85,7 +94,15 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
   const clock = options.clock ?? Date.now;
   const features = options.features ?? builtInFeatures;
 
-  const store = await openConfiguredStore(config, features);
+  // Repeated identical failures (a full disk, a database outage) are logged once per window.
+  const logThrottle = new LogThrottle(10_000, clock);
+  const logOnce = (context: string, error: unknown, write: (suppressed: number) => void) => {
+    const verdict = logThrottle.admit(errorKey(context, error));
+    if (verdict.log) write(verdict.suppressed);
+  };
+  const store = await openConfiguredStore(config, features, (error) =>
+    logOnce('pool', error, (suppressed) => log.warn({ err: error, ...(suppressed > 0 ? { suppressed } : {}) }, 'database connection lost; the pool will reconnect')),
+  );
   try {
     // Authentication.
     const secrets = await loadSecrets({ dataDir: config.dataDir });
@@ -98,7 +115,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     // The REST layer.
     const warn = (message: string, detail?: unknown) => {
       options.onWarning?.(message);
-      if (detail !== undefined) log.error({ err: detail }, message);
+      if (detail !== undefined) logOnce(message, detail, (suppressed) => log.error({ err: detail, ...(suppressed > 0 ? { suppressed } : {}) }, message));
       else log.warn(message);
     };
     const restUrl = createRestUrlBuilder(config);
@@ -171,6 +188,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       pages,
       assets,
       identify: async (headers, ip) => authenticator.identify(headers, ip),
+      logThrottle,
     });
     if (options.startJobs !== false) jobs.start();
 

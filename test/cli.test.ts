@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { postgresBinDir, startThrowawayPostgres } from './helpers/throwaway-postgres.js';
 
 // These tests run the built command (`npm test` builds first), as an operator would.
 const bin = fileURLToPath(new URL('../bin/siteward.js', import.meta.url));
@@ -165,6 +166,124 @@ describe('the siteward command', () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it('names the option or setting at fault in one line: --port, HOST, an unknown option', () => {
+    const port = run(['start', '--port', 'abc']);
+    expect(port.status).toBe(1);
+    expect(port.stderr.trim()).toBe('--port must be an integer from 0 to 65535 (got "abc")');
+    const host = run(['start'], { HOST: '999.1.1.1' });
+    expect(host.stderr.trim()).toBe('HOST (config "host") must be a host name or an IP address (got "999.1.1.1")');
+    const unknown = run(['user', 'create', 'x', '--bogus']);
+    expect(unknown.stderr.trim()).toBe("error: Unknown option '--bogus'");
+  });
+
+  it('stops with one line naming a busy port and what to do', async () => {
+    const busy = createServer();
+    const port = await new Promise<number>((resolve) => busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)));
+    try {
+      const res = run(['start'], { PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'busy') });
+      expect(res.status).toBe(1);
+      const lines = res.stderr.trim().split('\n');
+      expect(lines).toEqual([`Port ${port} is already in use on 127.0.0.1 (another Siteward or another server?): stop it, or choose another port with PORT or --port.`]);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('documents every option in --help', () => {
+    const help = run(['--help']).stdout;
+    for (const option of ['--display-name', '--format', '--porcelain', '--force', '--password-stdin']) expect(help).toContain(option);
+    expect(help).toMatch(/generates one and prints it once/);
+  });
+
+  it('builds every URL with the port actually bound when started with PORT=0', async () => {
+    const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: '0', SITEWARD_DATA_DIR: path.join(dir, 'port-zero') } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      for (let i = 0; i < 150 && !/listening on 127\.0\.0\.1:\d+/.test(out); i++) await new Promise((r) => setTimeout(r, 100));
+      const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)![1]!;
+      expect(port).not.toBe('0');
+      const base = `http://127.0.0.1:${port}`;
+      expect(out).toContain(`Siteward is running at ${base}/`);
+      expect(out).toContain(`REST API: ${base}/wp-json/`);
+      expect(out).toMatch(new RegExp(`Create the first administrator: ${base}/setup\\?token=`));
+      expect(out).not.toContain(':0/');
+      const index = await fetch(`${base}/wp-json/`);
+      expect(index.headers.get('link')).toContain(`${base}/wp-json/`);
+      expect(await index.json()).toMatchObject({ url: base, home: base });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses a logged-out cookie on every worker at once', async () => {
+    const data = path.join(dir, 'logout-workers');
+    expect(run(['user', 'create', 'ladmin', '--email', 'l@example.org', '--role', 'administrator', '--password', 'logout-password'], { SITEWARD_DATA_DIR: data }).status).toBe(0);
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'start', '--workers', '2'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: data } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      await waitFor(`${base}/wp-json/`);
+      while (!out.includes('with 2 workers')) await new Promise((r) => setTimeout(r, 100));
+      const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ladmin', password: 'logout-password' }) });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const { nonce } = (await login.json()) as { nonce: string };
+      const headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
+      // Both workers verify (and cache) the cookie.
+      for (let i = 0; i < 8; i++) expect(((await getFresh(`${base}/wp-json/jetpack/v4/module/all`, headers)) as Record<string, unknown>).markdown).toBeDefined();
+      const logout = await fetch(`${base}/logout`, { method: 'POST', headers });
+      expect(logout.status).toBe(200);
+      let accepted = 0;
+      for (let i = 0; i < 20; i++) {
+        const write = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, { method: 'POST', headers: { ...headers, connection: 'close' }, body: JSON.stringify({ active: i % 2 === 0 }) });
+        if (write.status === 200) accepted++;
+      }
+      expect(accepted).toBe(0);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('keeps replacing a worker while PostgreSQL is down and serves again when it returns', async (ctx) => {
+    const binDir = postgresBinDir();
+    if (!binDir) ctx.skip();
+    const pg = await startThrowawayPostgres(binDir!);
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'pg-outage'), SITEWARD_DATABASE_URL: pg.url, SITEWARD_DB_CONNECT_TIMEOUT_MS: '1000' } });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      expect((await waitFor(`${base}/wp-json/`)).status).toBe(200);
+      pg.stop();
+      // The worker dies while the database is away; its replacements cannot start (migrations).
+      const worker = Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+      process.kill(worker, 'SIGKILL');
+      for (let i = 0; i < 100 && !out.includes('could not start'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('could not start');
+      expect(child.exitCode).toBeNull();
+      pg.start();
+      let status = 0;
+      for (let i = 0; i < 150 && status !== 200; i++) {
+        status = await fetch(`${base}/wp-json/`).then((r) => r.status, () => 0);
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      pg.destroy();
+    }
+  }, 60_000);
 
   it('serves the index, logs one line per request and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();

@@ -71,6 +71,8 @@ interface Verified {
   readonly user: UserRecord;
   readonly roles: readonly string[];
   readonly uuid: string;
+  /** The store's credentials version it was verified under (a change anywhere makes it stale). */
+  readonly version: number;
 }
 
 /**
@@ -126,8 +128,9 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       const hash = hashAppPassword(normalizeAppPassword(password));
       const key = `${login}\0${hash}`;
       const now = clock();
+      const version = await store.sessions.credentialsVersion();
       const cached = cache.get(key, now);
-      if (cached) return { ok: true, ...cached };
+      if (cached && cached.version === version) return { ok: true, user: cached.user, roles: cached.roles, uuid: cached.uuid };
 
       const started = generation;
       const user = await findUserByLoginOrEmail(store, login);
@@ -138,9 +141,8 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_RESOLUTION_MS) {
         await store.appPasswords.touch(record.uuid, now);
       }
-      const verified: Verified = { user, roles, uuid: record.uuid };
-      if (generation === started) cache.set(key, verified, now + ttl);
-      return { ok: true, ...verified };
+      if (generation === started) cache.set(key, { user, roles, uuid: record.uuid, version }, now + ttl);
+      return { ok: true, user, roles, uuid: record.uuid };
     },
 
     forgetUser(userId) {

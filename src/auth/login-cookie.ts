@@ -17,6 +17,8 @@ export function parseLoginCookie(value: string): LoginCookie | null {
   const parts = value.split('|');
   if (parts.length !== 4) return null;
   const [login, expirationText, token, hmac] = parts;
+  // A NUL would reach the store's lookup (PostgreSQL refuses it with an error): malformed instead.
+  if (value.includes('\0')) return null;
   if (login === '' || token === '' || !/^\d{1,12}$/.test(expirationText) || !/^[0-9a-f]{64}$/.test(hmac)) return null;
   return { login, expiration: Number(expirationText), token, hmac };
 }

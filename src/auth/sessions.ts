@@ -10,9 +10,9 @@ export const SESSION_LIFETIME_MS = 2 * 86_400_000;
 /** Session lifetime with "remember me" (WordPress: 14 days). */
 export const REMEMBER_LIFETIME_MS = 14 * 86_400_000;
 /**
- * How long a verified cookie is trusted without looking at the store again. A logout in this
- * process takes effect at once (its cache entry is dropped); a logout, password change or role
- * change made by another process is seen within this time.
+ * How long a verified cookie is kept. Each use still compares the store's credentials version
+ * (one single-row read), so a logout, password or role change made by any process is seen by
+ * the next request everywhere; the lifetime only bounds memory.
  */
 export const VERIFIED_COOKIE_TTL_MS = 5_000;
 
@@ -82,9 +82,17 @@ export interface SessionManagerOptions {
 
 /** Finds a user by login, or by e-mail when the login contains `@` (WordPress 4.5+). */
 export async function findUserByLoginOrEmail(store: Store, login: string): Promise<UserRecord | undefined> {
+  // No login holds a NUL, and PostgreSQL refuses one in a text parameter with an error (a 500):
+  // such a name is simply unknown, on every store.
+  if (hasNul(login)) return undefined;
   const byLogin = await store.users.byLogin(login);
   if (byLogin || !login.includes('@')) return byLogin;
   return store.users.byEmail(login);
+}
+
+/** True when a string carries a NUL character, which no stored name or token can hold. */
+export function hasNul(value: string): boolean {
+  return value.includes('\0');
 }
 
 /**
@@ -100,7 +108,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const authKey = options.secrets.authKey;
   const clock = options.clock ?? systemClock;
   const ttl = options.cacheTtlMs ?? VERIFIED_COOKIE_TTL_MS;
-  const cache = new TtlCache<VerifiedSession>(options.cacheSize ?? 10_000);
+  // Each entry remembers the credentials version it was verified under.
+  const cache = new TtlCache<{ session: VerifiedSession; version: number }>(options.cacheSize ?? 10_000);
   // Bumped by every logout/forget: a verification that started earlier must not cache its
   // result, or it could resurrect a session destroyed while it was reading the store.
   let generation = 0;
@@ -117,7 +126,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   }
 
   function forgetUser(userId: number): void {
-    cache.deleteWhere((s) => s.user.id === userId);
+    cache.deleteWhere((s) => s.session.user.id === userId);
     generation += 1;
   }
 
@@ -157,11 +166,13 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
 
     async verify(value) {
       const now = clock();
+      // Read before verifying: a change committed meanwhile leaves the entry tagged as stale.
+      const version = await store.sessions.credentialsVersion();
       const cached = cache.get(value, now);
-      if (cached) return cached.expiresAt > now ? cached : null;
+      if (cached && cached.version === version) return cached.session.expiresAt > now ? cached.session : null;
       const started = generation;
       const verified = await verifyUncached(value, now);
-      if (verified && generation === started) cache.set(value, verified, Math.min(now + ttl, verified.expiresAt));
+      if (verified && generation === started) cache.set(value, { session: verified, version }, Math.min(now + ttl, verified.expiresAt));
       return verified;
     },
 

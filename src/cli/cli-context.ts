@@ -8,6 +8,8 @@ export interface CliContext {
   readonly stdin: NodeJS.ReadableStream;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** The site's home URL, for links the command prints (e.g. a new setup link). */
+  readonly homeUrl?: string;
 }
 
 /** Exit codes: success, a refused operation, a command line that could not be understood. */
@@ -24,11 +26,19 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 type StrictConfig<O extends Options> = { args: string[]; options: O; allowPositionals: true; strict: true };
 
 /** node:util parseArgs with positionals, its errors turned into one-line UsageErrors. */
+/**
+ * A parseArgs error as one line. Node's unknown-option message goes on with advice about
+ * positionals that ends in an unbalanced quote (`as in '-- "--bogus"`): only its first sentence is kept.
+ */
+export function argsErrorMessage(error: Error): string {
+  return error.message.replace(/\. To specify a positional argument[\s\S]*$/, '');
+}
+
 export function parse<O extends Options>(args: string[], options: O): ReturnType<typeof parseArgs<StrictConfig<O>>> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(error instanceof Error ? argsErrorMessage(error) : String(error));
   }
 }
 

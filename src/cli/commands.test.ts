@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppPasswordService } from '../auth/app-passwords.js';
 import { verifyPassword } from '../auth/passwords.js';
+import { checkSetupToken, setupNeeded } from '../auth/setup-token.js';
 import { testStores } from '../store/test-store.js';
 import type { Store } from '../store/types.js';
 import { runAppPasswordCommand } from './app-password-commands.js';
@@ -139,9 +140,51 @@ describe('the user and app-password commands, end to end on SQLite', () => {
   });
 
   it('deletes a user with their application passwords', async () => {
-    const r = await user(['delete', 'alice']);
-    expect(r.out).toEqual([expect.stringMatching(/^Deleted user alice \(id \d+\)\.$/)]);
+    // alice is the only administrator here, hence --force.
+    const r = await user(['delete', 'alice', '--force']);
+    expect(r.out[0]).toMatch(/^Deleted user alice \(id \d+\)\.$/);
     expect(await store.users.byLogin('alice')).toBeUndefined();
     expect((await apps(['list', 'alice'])).code).toBe(1);
+  });
+});
+
+describe('deleting the last administrator', () => {
+  const own = testStores()[0];
+  let store: Store;
+  beforeAll(async () => {
+    store = await own.open();
+  });
+  afterAll(() => own.cleanup());
+
+  async function user(argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runUserCommand(argv, { store, stdin: Readable.from(['']), out: (l) => out.push(l), err: (l) => err.push(l), homeUrl: 'http://example.org' });
+    return { code, out, err };
+  }
+
+  it('is refused without --force, with one line saying why and what to do', async () => {
+    await user(['create', 'boss', '--email', 'boss@example.com', '--role', 'administrator', '--password', 'boss password']);
+    const r = await user(['delete', 'boss']);
+    expect(r.code).toBe(1);
+    expect(r.err).toEqual([expect.stringMatching(/^error: boss is the last administrator; .*--force/)]);
+    expect(await store.users.byLogin('boss')).toBeDefined();
+  });
+
+  it('is allowed while another administrator remains', async () => {
+    await user(['create', 'deputy', '--email', 'deputy@example.com', '--role', 'administrator', '--password', 'deputy password']);
+    const r = await user(['delete', 'deputy']);
+    expect(r.code).toBe(0);
+    expect(r.out).toHaveLength(1);
+  });
+
+  it('with --force deletes it and reopens setup at once with a new link', async () => {
+    const r = await user(['delete', 'boss', '--force']);
+    expect(r.code).toBe(0);
+    const link = r.out.find((l) => l.includes('/setup?token='));
+    expect(link).toMatch(/^No administrator is left\. Create one: http:\/\/example\.org\/setup\?token=[\w-]+$/);
+    const token = /token=([\w-]+)$/.exec(link!)![1]!;
+    expect(await checkSetupToken(store, token)).toBe(true);
+    expect(await setupNeeded(store)).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { ensureSetupToken } from '../auth/setup-token.js';
 import { createUserService } from '../auth/user-service.js';
 import {
   EXIT_FAILED,
@@ -16,7 +17,7 @@ const USAGE = {
   create: 'user create <login> --email <e> --role <role> [--display-name <name>] [--password <p> | --password-stdin]',
   list: 'user list [--format table|json]',
   'set-password': 'user set-password <login> [--password <p> | --password-stdin]',
-  delete: 'user delete <login>',
+  delete: 'user delete <login> [--force]',
 } as const;
 
 /**
@@ -104,13 +105,23 @@ async function setPassword(args: string[], ctx: CliContext): Promise<number> {
 }
 
 async function remove(args: string[], ctx: CliContext): Promise<number> {
-  const { positionals: rest } = parse(args, {});
+  const { values, positionals: rest } = parse(args, { force: { type: 'boolean' } });
   const [login] = positionals(rest, ['login'], USAGE.delete);
-  const result = await createUserService(ctx.store).delete(login);
+  const { store } = ctx;
+  const target = await store.users.byLogin(login);
+  // Without an administrator nobody can manage the site: never by accident.
+  if (target && values.force !== true && (await store.users.roles(target.id)).includes('administrator') && (await store.users.countByRole('administrator')) <= 1) {
+    ctx.err(`error: ${target.login} is the last administrator; create another one first, or add --force (setup then reopens with a new link).`);
+    return EXIT_FAILED;
+  }
+  const result = await createUserService(store).delete(login);
   if (!result.ok) {
     ctx.err(`error: ${result.error.message}`);
     return EXIT_FAILED;
   }
   ctx.out(`Deleted user ${result.value.login} (id ${result.value.id}).`);
+  // The running server reads the token from the store: /setup is open again at once.
+  const token = await ensureSetupToken(store);
+  if (token) ctx.out(`No administrator is left. Create one: ${ctx.homeUrl ?? ''}/setup?token=${token}`);
   return EXIT_OK;
 }

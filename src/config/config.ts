@@ -70,6 +70,14 @@ export interface Config {
   akismetKey: string | null;
   /** The npm registry asked for plugin updates. */
   npmRegistry: string;
+  /** Largest body of a request that is not authenticated or matches no REST route, in bytes. */
+  anonymousBodyLimit: number;
+  /** PostgreSQL: giving up on opening a connection, in ms. */
+  dbConnectTimeoutMs: number;
+  /** PostgreSQL: the longest statement, in ms (a frozen database answers 503 after it). */
+  dbStatementTimeoutMs: number;
+  /** After SIGTERM, connections still open after this many ms are closed. */
+  shutdownTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -120,6 +128,10 @@ const SETTINGS = {
   akismetUrl: 'SITEWARD_AKISMET_URL',
   akismetKey: 'SITEWARD_AKISMET_KEY',
   npmRegistry: 'SITEWARD_NPM_REGISTRY',
+  anonymousBodyLimit: 'SITEWARD_ANONYMOUS_BODY_LIMIT',
+  dbConnectTimeoutMs: 'SITEWARD_DB_CONNECT_TIMEOUT_MS',
+  dbStatementTimeoutMs: 'SITEWARD_DB_STATEMENT_TIMEOUT_MS',
+  shutdownTimeoutMs: 'SITEWARD_SHUTDOWN_TIMEOUT_MS',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -278,6 +290,8 @@ function validate(raw: RawSettings, cwd: string): Config {
   try {
     parsedHome = new URL(homeUrl);
   } catch {
+    // A home URL derived from HOST fails because of HOST: name that setting.
+    if (raw.homeUrl === undefined || raw.homeUrl === null) throw new ConfigError(`${label('host')} must be a host name or an IP address (got ${JSON.stringify(host)})`);
     throw new ConfigError(`${label('homeUrl')} must be an absolute http(s) URL (got ${JSON.stringify(homeUrl)})`);
   }
   if (parsedHome.protocol !== 'http:' && parsedHome.protocol !== 'https:') {
@@ -358,6 +372,10 @@ function validate(raw: RawSettings, cwd: string): Config {
     akismetUrl: httpUrl(raw, 'akismetUrl', 'https://rest.akismet.com'),
     akismetKey: raw.akismetKey ? str(raw, 'akismetKey', '').trim() || null : null,
     npmRegistry: httpUrl(raw, 'npmRegistry', 'https://registry.npmjs.org'),
+    anonymousBodyLimit: int(raw, 'anonymousBodyLimit', 64 * 1024, 1024, 1024 * 1024 * 1024),
+    dbConnectTimeoutMs: int(raw, 'dbConnectTimeoutMs', 5000, 100, 600_000),
+    dbStatementTimeoutMs: int(raw, 'dbStatementTimeoutMs', 5000, 100, 3_600_000),
+    shutdownTimeoutMs: int(raw, 'shutdownTimeoutMs', 10_000, 0, 600_000),
   };
 }
 

@@ -21,6 +21,7 @@ export function authPagesDeps(homeUrl: string, store: Store, authenticator: Site
     },
     identify: async (headers) => authenticator.identify(headers),
     createNonce: (action, identity) => authenticator.createNonce(action, identity),
+    verifyNonce: (nonce, action, identity) => authenticator.verifyNonce(nonce, action, identity) !== false,
     setup: {
       needed: () => setupNeeded(store),
       async checkToken(token, ip) {

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AssetDirectory, PageDefinition, PageRequest } from '../features/contract.js';
+import { checkJsonBounds } from '../rest/json-bounds.js';
 import { parsePhpQuery } from '../rest/php-query.js';
 import { mediaType } from '../rest/request-body.js';
 import type { Identity } from '../rest/types.js';
@@ -13,6 +14,7 @@ import { flatHeaders } from './request-origin.js';
 export function pageBody(req: FastifyRequest): Record<string, unknown> {
   const raw = req.body instanceof Buffer ? req.body.toString('utf8') : typeof req.body === 'string' ? req.body : '';
   if (mediaType(req.headers['content-type']) === 'application/json') {
+    if (checkJsonBounds(raw) !== 'ok') return {};
     try {
       const parsed: unknown = JSON.parse(raw || '{}');
       return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};

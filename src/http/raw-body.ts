@@ -8,6 +8,13 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The client closed the connection before its body was complete (an aborted upload): not a server error. */
+export class BodyAbortedError extends Error {
+  constructor() {
+    super('The request was closed before its body was complete.');
+  }
+}
+
 /**
  * Reads a body Fastify left unread (it parses none for GET, HEAD or OPTIONS): WordPress reads
  * JSON bodies on every method, so the REST layer must see them too.
@@ -45,13 +52,14 @@ export async function readRawBody(raw: IncomingMessage, limit: number): Promise<
       done();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
-    const onError = (error: Error) => {
+    const onError = (error: NodeJS.ErrnoException) => {
       done();
-      reject(error);
+      // node:http reports a connection lost mid-body as an `aborted` ECONNRESET error.
+      reject(error.code === 'ECONNRESET' ? new BodyAbortedError() : error);
     };
     const onClose = () => {
       done();
-      reject(new Error('The request was closed before its body was complete.'));
+      reject(new BodyAbortedError());
     };
     raw.on('data', onData);
     raw.on('end', onEnd);

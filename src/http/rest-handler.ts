@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { restError, type RestError } from '../rest/errors.js';
+import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, type ServiceUnavailableError } from '../core/unavailable.js';
+import { restError, retryAfterOf, storeUnavailable, type RestError } from '../rest/errors.js';
 import { setHeader } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
-import { BodyTooLargeError, readRawBody } from './raw-body.js';
+import type { Identity } from '../rest/types.js';
+import { BodyAbortedError, BodyTooLargeError, readRawBody } from './raw-body.js';
 import { extractRestRoute } from './rest-route.js';
 import { clientAddress, flatHeaders, requestOrigin } from './request-origin.js';
 
@@ -15,9 +17,15 @@ export interface RestHandlerOptions {
   restPrefix: string;
   trustProxy: boolean;
   bodyLimit: number;
+  /** The limit for requests that are not authenticated or match no route. */
+  anonymousBodyLimit: number;
   /** One line per request; null when request lines are not logged (nothing is then built for them). */
   logRequest: ((line: { method: string; url: string; status: number; ms: number }) => void) | null;
   logError: (error: unknown) => void;
+  /** The store is down or not answering (logged apart from bugs, without a stack per request). */
+  logUnavailable: (error: ServiceUnavailableError) => void;
+  /** The client went away in the middle of its body. */
+  logAborted: (line: { method: string; url: string }) => void;
 }
 
 /** One empty body for every request without one (no allocation per request). */
@@ -27,6 +35,12 @@ const EMPTY = Buffer.alloc(0);
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Whether the body may be larger than `limit`: a larger declared length, or no length (chunked). */
+function mayExceed(req: IncomingMessage, limit: number): boolean {
+  const length = req.headers['content-length'];
+  return length === undefined || !(Number(length) <= limit);
 }
 
 /**
@@ -47,21 +61,36 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const fail = (req: IncomingMessage, res: ServerResponse, error: RestError, started: number) => {
     const origin = requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy);
     const body = JSON.stringify(error.toJSON());
-    res.writeHead(error.status, { ...fixedHeaders(options.restUrl('/', origin)), 'Content-Length': Buffer.byteLength(body) });
+    const retryAfter = retryAfterOf(error);
+    res.writeHead(error.status, { ...fixedHeaders(options.restUrl('/', origin)), 'Content-Length': Buffer.byteLength(body), ...(retryAfter !== null ? { 'Retry-After': String(retryAfter) } : {}) });
     res.end(body);
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: error.status, ms: performance.now() - started });
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, started: number) => {
-    const body = (hasBody(req) ? await readRawBody(req, options.bodyLimit) : EMPTY);
+    const headers = flatHeaders(req.headers);
+    const clientIp = clientAddress(req.headers, req.socket?.remoteAddress, options.trustProxy);
+    let identity: Identity | undefined;
+    let body: Buffer = EMPTY;
+    if (hasBody(req)) {
+      let limit = options.anonymousBodyLimit;
+      // Credentials and the route are decided before more than the anonymous limit is read.
+      if (mayExceed(req, limit)) {
+        const preflight = await options.rest.preflight(route, headers, clientIp);
+        identity = preflight.identity;
+        if (preflight.trusted) limit = options.bodyLimit;
+      }
+      body = await readRawBody(req, limit);
+    }
     const out = await options.rest.serve({
       method: req.method ?? 'GET',
       route,
       query,
-      headers: flatHeaders(req.headers),
+      headers,
       body,
       origin: requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy),
-      clientIp: clientAddress(req.headers, req.socket?.remoteAddress, options.trustProxy),
+      clientIp,
+      identity,
     });
     const payload = out.body ?? EMPTY;
     setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
@@ -73,6 +102,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const handle = (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>) => {
     const started = performance.now();
     serve(req, res, route, query, started).catch((error: unknown) => {
+      if (error instanceof BodyAbortedError) {
+        // Nobody is left to answer: an everyday event, not an error with a stack.
+        options.logAborted({ method: req.method ?? '', url: req.url ?? '' });
+        res.destroy();
+        return;
+      }
       if (res.headersSent) {
         res.destroy();
         return;
@@ -81,6 +116,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         // Stop reading the rest of an oversized body; the client gets its answer at once.
         res.setHeader('Connection', 'close');
         fail(req, res, restError('rest_body_too_large'), started);
+        return;
+      }
+      if (isServiceUnavailable(error)) {
+        // Credentials are checked against the store before dispatch: an outage surfaces here too.
+        options.logUnavailable(error);
+        fail(req, res, storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS), started);
         return;
       }
       options.logError(error);

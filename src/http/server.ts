@@ -4,17 +4,23 @@ import type { Socket } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import { restError, restErrorWithDetail, type RestError } from '../rest/errors.js';
+import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
+import { restError, restErrorWithDetail, storeUnavailable, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
 import { createRestHandler } from './rest-handler.js';
 import { extractRestRoute } from './rest-route.js';
 import { requestOrigin } from './request-origin.js';
-import { loggableUrl } from './log-url.js';
 import { homePage, rsdDocument } from './site-pages.js';
 import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
 import { mountAssets, mountPages } from './feature-pages.js';
+import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
+import { ShutdownGate } from './shutdown-gate.js';
+import { toOriginForm } from './request-target.js';
+import { notFoundPage, registerBrowserPaths, wantsHtml } from './browser-paths.js';
+import { redactUrl } from './log-redaction.js';
+import { errorKey, type LogThrottle } from '../core/log-throttle.js';
 import type { AssetDirectory, PageDefinition } from '../features/contract.js';
 import type { Identity } from '../rest/types.js';
 
@@ -31,6 +37,8 @@ export interface HttpServerDeps {
   pages: readonly PageDefinition[];
   assets: readonly AssetDirectory[];
   identify(headers: Readonly<Record<string, string>>, ip: string): Promise<Identity>;
+  /** Shared with the rest of the process, so one failure is logged once per window everywhere. */
+  logThrottle: LogThrottle;
 }
 
 export interface PageHelpers {
@@ -47,23 +55,40 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const { config } = deps;
   const tls = config.tlsCert !== null && config.tlsKey !== null;
   const log = deps.logger === false ? null : deps.logger;
+  /** Logs an error unless the same one was logged within the throttle's window. */
+  const throttled = (err: unknown, context: string, write: (extra: { suppressed?: number }) => void) => {
+    const verdict = deps.logThrottle.admit(errorKey(context, err));
+    if (verdict.log) write(verdict.suppressed > 0 ? { suppressed: verdict.suppressed } : {});
+  };
+  // The anonymous limit never exceeds the general one.
+  const anonymousLimit = Math.min(config.anonymousBodyLimit, config.bodyLimit);
   const restHandler = createRestHandler({
     rest: deps.rest,
     restUrl: deps.restUrl,
     restPrefix: config.restPrefix,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
+    anonymousBodyLimit: anonymousLimit,
     logRequest: log && ['trace', 'debug', 'info'].includes(log.level)
-      ? (line) => log.info({ method: line.method, url: loggableUrl(line.url), status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
+      ? (line) => log.info({ method: line.method, url: redactUrl(line.url), status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
       : null,
-    logError: (err) => log?.error({ err }, 'unhandled error'),
+    logError: (err) => throttled(err, 'unhandled error', (extra) => log?.error({ err, ...extra }, 'unhandled error')),
+    logUnavailable: (err) => throttled(err, 'store unavailable', (extra) => log?.warn({ reason: err.reason, ...extra }, 'store unavailable')),
+    logAborted: (line) => log?.debug({ method: line.method, url: redactUrl(line.url) }, 'client aborted the request body'),
   });
   const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;
   // REST requests go straight to the REST handler; everything else to Fastify.
+  const gate = new ShutdownGate();
   const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
-    const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const handler = gate.wrap((req: IncomingMessage, res: ServerResponse) => {
+      if (!toOriginForm(req)) {
+        const body = JSON.stringify(restError('rest_bad_request_url').toJSON());
+        res.writeHead(400, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        return;
+      }
       if (!restHandler.tryHandle(req, res)) fastifyHandler(req, res);
-    };
+    });
     return tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
   };
   // Malformed requests (bad header lines, oversized headers) get the JSON error layout too.
@@ -81,7 +106,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     // One line per request is logged by the onResponse hook below instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: false,
-    bodyLimit: config.bodyLimit,
+    // Pages (login, setup, logout, features' forms) are small forms, read before anyone is known.
+    bodyLimit: anonymousLimit,
     // Only the immediate peer (our proxy) is trusted: `req.ip` is the address it appended, as
     // clientAddress() takes on REST requests. `true` would trust client-written entries too.
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
@@ -90,15 +116,27 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 2048 },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
 
+  app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs));
+  app.addHook('onClose', async () => gate.end());
+
   // The REST layer reads every body itself (JSON on any method, PHP-style forms), so Fastify
   // must never answer a parsing error of its own.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
+  // Every HTML answer, whichever part built it, leaves with the security headers.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (isHtmlType(reply.getHeader('content-type'))) {
+      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      reply.headers(htmlSecurityHeaders(text));
+    }
+    return payload;
+  });
+
   app.addHook('onResponse', async (req, reply) => {
     // REST requests are logged by the REST handler.
     if (isRestPath(req.url, config.restPrefix)) return;
-    req.log.info({ method: req.method, url: loggableUrl(req.url), status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
+    req.log.info({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
   });
 
   const origin = (req: FastifyRequest) => requestOrigin(req.headers, tls, config.trustProxy);
@@ -113,13 +151,20 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     const status = err.statusCode ?? 500;
     let error: RestError;
     if (status === 413) error = restError('rest_body_too_large');
-    else if (status >= 500) {
-      req.log.error({ err }, 'unhandled error');
+    else if (isServiceUnavailable(err)) {
+      throttled(err, 'store unavailable', (extra) => req.log.warn({ reason: err.reason, ...extra }, 'store unavailable'));
+      error = storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS);
+      reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    } else if (status >= 500) {
+      throttled(err, 'unhandled error', (extra) => req.log.error({ err, ...extra }, 'unhandled error'));
       error = restError('rest_internal_error');
     } else error = restErrorWithDetail('rest_bad_request', err.message, status);
     return sendError(req, reply, error);
   });
   app.setNotFoundHandler((req, reply) => {
+    if (!isRestPath(req.url, config.restPrefix) && wantsHtml(req)) {
+      return reply.code(404).header('Content-Type', 'text/html; charset=UTF-8').header('Cache-Control', 'no-store').send(notFoundPage());
+    }
     const error = isRestPath(req.url, config.restPrefix) ? restError('rest_no_route') : restError('rest_not_found');
     return sendError(req, reply, error);
   });
@@ -149,6 +194,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
 
   const helpers = { origin, restRoot };
   registerAuthPages(app, deps.authPages, helpers);
+  registerBrowserPaths(app);
   mountPages(app, deps.pages, helpers, deps.identify);
   mountAssets(app, deps.assets);
   return app;

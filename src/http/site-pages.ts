@@ -13,10 +13,14 @@ export function homePage(opts: { name: string; description: string; restRoot: st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(opts.name)}</title>
 <link rel='https://api.w.org/' href='${escapeHtml(opts.restRoot)}' />${tags}
+<style>body{font-family:system-ui,sans-serif;background:#f0f0f1;margin:0}main{max-width:640px;margin:10vh auto;background:#fff;padding:28px 32px;border-radius:6px;box-shadow:0 1px 3px rgba(0,0,0,.15)}h1{margin-top:0}.tagline{color:#50575e}nav a{margin-right:16px;color:#2271b1}</style>
 </head>
 <body>
+<main>
 <h1>${escapeHtml(opts.name)}</h1>
-<p>${escapeHtml(opts.description)}</p>
+${opts.description ? `<p class="tagline">${escapeHtml(opts.description)}</p>
+` : ''}<nav><a href="/login">Log in</a><a href="/admin/">Dashboard</a></nav>
+</main>
 </body>
 </html>
 `;

@@ -142,7 +142,7 @@ describe('cookie and nonce authentication (spec Part 5)', () => {
   it('stops accepting the cookie and its nonces after logout', async () => {
     const user = await app.loginAs('author');
     expect((await whoamiAs(app.auth(user))).json).toEqual({ id: user.userId });
-    const out = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, 'content-type': 'application/json' }, body: '{}' });
+    const out = await app.request({ method: 'POST', path: '/logout', headers: { ...app.auth(user), 'content-type': 'application/json' }, body: '{}' });
     expect(out.status).toBe(200);
     const after = await whoamiAs(app.auth(user));
     expect(after.status).toBe(403);

@@ -60,6 +60,7 @@ const catalogue = {
   rest_invalid_handler: ['The handler for the route is invalid', 500],
   rest_forbidden: ['Sorry, you are not allowed to do that.', 403],
   rest_invalid_json: ['Invalid JSON body passed.', 400],
+  rest_invalid_json_values: ['The JSON body has more values than a request may carry.', 400, 'rest_invalid_json'],
   rest_invalid_namespace: ['The specified namespace could not be found.', 404],
   rest_cookie_invalid_nonce: ['Cookie nonce is invalid', 403],
   rest_callback_invalid: ['Invalid JSONP callback function.', 400],
@@ -73,6 +74,10 @@ const catalogue = {
   rest_bad_request_url: ['The request URL could not be parsed.', 400, 'rest_bad_request'],
   rest_headers_too_large: ['The request headers are too large.', 431],
   xmlrpc_not_supported: ['XML-RPC is not supported; use the REST API.', 404],
+  // The store (database) is down or not answering in time; the request did not take effect.
+  // The process is shutting down; another process (or this one restarted) will answer.
+  siteward_shutting_down: ['The server is restarting. Please try again shortly.', 503],
+  siteward_store_unavailable: ['The site is temporarily unable to reach its database. Please try again shortly.', 503],
 } as const satisfies Record<string, readonly [string, number] | readonly [string, number, string]>;
 
 /** A catalogue id: the wire code itself, or (for a message variant) an id naming its code. */
@@ -141,3 +146,18 @@ export function invalidParams(detail: Record<string, string> | string): RestErro
     params: detail,
   });
 }
+
+/** `siteward_store_unavailable` (503) with `data.retry_after`, which the adapters send as `Retry-After`. */
+export function storeUnavailable(retryAfterSeconds: number): RestError {
+  return restError('siteward_store_unavailable', { retry_after: retryAfterSeconds });
+}
+
+/** The `Retry-After` seconds an error asks for (`data.retry_after`), or null. */
+export function retryAfterOf(error: RestError): number | null {
+  const seconds = error.data?.retry_after;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : null;
+}
+
+/** `data.hint` of a 401/403 to a request that carried a login cookie but no nonce. */
+export const COOKIE_WITHOUT_NONCE_HINT =
+  'A login cookie was sent without a nonce, so the request ran as a logged-out visitor. Send the nonce in the X-WP-Nonce header (or a _wpnonce parameter): the JSON login answer carries one, and GET /wp-admin/admin-ajax.php?action=rest-nonce returns a fresh one.';

@@ -1,3 +1,4 @@
+import { checkJsonBounds } from './json-bounds.js';
 import { buildPhpParams, parsePhpQuery } from './php-query.js';
 
 export interface DecodedBody {
@@ -5,7 +6,7 @@ export interface DecodedBody {
   /** The decoded JSON value; undefined when the body is not JSON or is empty. */
   json: unknown;
   /** Why a JSON body was refused, or false. */
-  jsonError: false | 'syntax' | 'depth';
+  jsonError: false | 'syntax' | 'depth' | 'values';
   /** Form parameters (urlencoded; multipart is decoded by the HTTP adapter into `form` beforehand). */
   form: Record<string, unknown>;
 }
@@ -20,23 +21,6 @@ export function mediaType(contentType: string | undefined): string {
 /** One frozen empty form for every body-less request (no allocation per request). */
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
-/** PHP json_decode's default depth limit. */
-const JSON_MAX_DEPTH = 512;
-
-/** True when arrays/objects nest deeper than `max` (PHP counts the outermost level as 1). Iterative: no stack risk. */
-function exceedsDepth(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > max) return true;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
-
 /**
  * Decodes the body by its Content-Type (compat.md §3): JSON only for exactly
  * `application/json` (any method; an empty body is not an error); form fields for
@@ -48,15 +32,18 @@ export function readBody(method: string, headers: Readonly<Record<string, string
   if (type === 'application/json') {
     // Only a truly empty body is no error (WordPress 4.7.1); whitespace alone does not parse.
     if (text === '') return { text, json: undefined, jsonError: false, form: EMPTY };
+    // Bounded before parsing: PHP's json_decode refuses nesting deeper than 512 (deeper values
+    // could not be encoded back without exhausting the stack), and a huge count of tiny values
+    // would block the event loop and the memory while being parsed.
+    const bounds = checkJsonBounds(text);
+    if (bounds !== 'ok') return { text, json: undefined, jsonError: bounds, form: EMPTY };
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       return { text, json: undefined, jsonError: 'syntax', form: EMPTY };
     }
-    // PHP's json_decode refuses nesting deeper than 512 (and so must we: deeper values cannot be
-    // encoded back without exhausting the stack).
-    return exceedsDepth(json, JSON_MAX_DEPTH) ? { text, json: undefined, jsonError: 'depth', form: EMPTY } : { text, json, jsonError: false, form: EMPTY };
+    return { text, json, jsonError: false, form: EMPTY };
   }
   if (text !== '' && (type === 'application/x-www-form-urlencoded' || (type === '' && method !== 'POST'))) {
     return { text, json: undefined, jsonError: false, form: parsePhpQuery(text) };

@@ -23,7 +23,7 @@ export class DispatchRequest implements RestRequest {
   /** Permission callback answers already obtained during dispatch, reused for the Allow header. */
   readonly permissionResults = new Map<object, unknown>();
   /** Why a JSON body was refused (reported at dispatch, compat.md §3), or false. */
-  jsonError: false | 'syntax' | 'depth' = false;
+  jsonError: false | 'syntax' | 'depth' | 'values' = false;
   readonly sources: ParamSources;
   /** Deprecation headers raised while serving this request. */
   readonly deprecations: DeprecationSink = {};

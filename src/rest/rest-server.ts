@@ -1,10 +1,13 @@
 import { prepareArguments } from './arguments.js';
 import { withSink } from './deprecation.js';
-import { forbidden, isRestError, restError, restErrorWithDetail, type RestError } from './errors.js';
+import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
+import { forbidden, isRestError, restError, restErrorWithDetail, retryAfterOf, storeUnavailable, type RestError } from './errors.js';
+import { withNonceHint } from './nonce-hint.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
 import type { RequestOrigin, RestUrlBuilder } from './rest-url.js';
+import { JSON_MAX_VALUES } from './json-bounds.js';
 import { readBody } from './request-body.js';
 import { corsHeaders, fixedHeaders, NO_CACHE_HEADERS } from './response-headers.js';
 import { setHeader, setHeaders, type HeaderList } from './header-list.js';
@@ -28,14 +31,16 @@ export interface IncomingRestRequest {
   origin: RequestOrigin;
   /** The client's address ('' when unknown). */
   clientIp?: string;
+  /** Who is asking, when the adapter already asked (`preflight`), so credentials are checked once. */
+  identity?: Identity;
 }
 
-/** What the HTTP adapter writes back. `body` is null for HEAD. */
+/** What the HTTP adapter writes back. For HEAD the adapter sends the headers (Content-Length of `body`) only. */
 export interface RestOutput {
   status: number;
   /** `[name, value, …]` in sending order; a later value of a name replaced the earlier one. */
   headers: HeaderList;
-  /** JSON text (a Buffer when it was cached), or null for HEAD. */
+  /** JSON text (a Buffer when it was cached); null for a HEAD given by `_method` on another verb. */
   body: string | Buffer | null;
 }
 
@@ -113,6 +118,17 @@ export class RestServer {
   }
 
   /** Serves one request end to end, in WordPress's `serve_request` order (wp-rest-reference §5). */
+  /**
+   * Who is asking and whether the route exists, decided before a large body is read: only an
+   * authenticated request (cookie or application password) for a registered route is trusted
+   * with more than the anonymous body limit. Pass `identity` on to `serve`.
+   */
+  async preflight(route: string, headers: Readonly<Record<string, string>>, clientIp: string): Promise<{ identity: Identity; trusted: boolean }> {
+    const identity = await this.options.authenticator.identify(headers, clientIp);
+    const authenticated = identity.kind === 'cookie' || identity.kind === 'other';
+    return { identity, trusted: authenticated && this.registry.matchAll(route === '' ? '/' : route).length > 0 };
+  }
+
   async serve(incoming: IncomingRestRequest): Promise<RestOutput> {
     const headers = this.baseHeaders(incoming.origin);
     const jsonp = incoming.query._jsonp;
@@ -124,7 +140,9 @@ export class RestServer {
 
     const dispatched = await this.authenticateAndDispatch(incoming);
     const { result, route } = dispatched.result;
-    let response = isRestError(result) ? new RestResponse(result.toJSON(), result.status) : result;
+    let response = isRestError(result) ? new RestResponse(withNonceHint(result, dispatched.nonceMissing).toJSON(), result.status) : result;
+    const retryAfter = isRestError(result) ? retryAfterOf(result) : null;
+    if (retryAfter !== null) response.headers['Retry-After'] = String(retryAfter);
 
     if (route) {
       const methods = this.allowedMethods(route, dispatched.request);
@@ -144,7 +162,9 @@ export class RestServer {
     if (dispatched.loggedIn) setHeaders(headers, NO_CACHE_HEADERS);
     const origin = incoming.headers.origin;
     if (origin) setHeaders(headers, corsHeaders(origin));
-    if (dispatched.request?.method === 'HEAD' || incoming.method.toUpperCase() === 'HEAD') {
+    // A real HEAD request gets the GET's body, so that the adapter can send its Content-Length
+    // (RFC 9110 §9.3.2) and then leave the body out; a HEAD by `_method` on another verb has none.
+    if (dispatched.request?.method === 'HEAD' && incoming.method.toUpperCase() !== 'HEAD') {
       return { status: response.status, headers, body: null };
     }
     let body: string | Buffer;
@@ -199,7 +219,7 @@ export class RestServer {
 
   private async authenticateAndDispatch(
     incoming: IncomingRestRequest,
-  ): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string>; loggedIn: boolean }> {
+  ): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string>; loggedIn: boolean; nonceMissing: boolean }> {
     const extraHeaders: Record<string, string> = {};
     let method = incoming.method.toUpperCase();
     const override = incoming.query._method ?? incoming.headers['x-http-method-override'];
@@ -209,17 +229,18 @@ export class RestServer {
     // Awaited only when it is a promise (multipart): every await costs a microtask turn.
     const body = decoded instanceof Promise ? await decoded : decoded;
     const auth = this.options.authenticator;
-    const identity = await auth.identify(incoming.headers, incoming.clientIp);
+    const identity = incoming.identity ?? (await auth.identify(incoming.headers, incoming.clientIp));
     const loggedIn = identity.kind === 'cookie' || identity.kind === 'other';
+    const nonceMissing = identity.kind === 'cookie' && (body.form._wpnonce ?? incoming.query._wpnonce ?? incoming.headers['x-wp-nonce']) === undefined;
     const checked = this.cookieCheck(identity, incoming, body.form, extraHeaders);
-    if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn };
+    if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn, nonceMissing };
 
     const route = incoming.route === '' ? '/' : incoming.route;
     const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
     request.origin = incoming.origin;
     request.jsonError = body.jsonError;
     const result = await this.dispatch(request);
-    return { result, request, extraHeaders, loggedIn };
+    return { result, request, extraHeaders, loggedIn, nonceMissing };
   }
 
   /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */
@@ -280,6 +301,7 @@ export class RestServer {
       // A RestError thrown (rather than returned) by a callback, permission callback or
       // validator is still that error: its status and code, as a returned one would give.
       if (isRestError(error)) return { result: error, route };
+      if (isServiceUnavailable(error)) return { result: storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS), route };
       this.options.warn(`Unhandled error in ${request.method} ${route.pattern.source}`, error);
       return { result: restError('rest_internal_error'), route };
     }
@@ -289,6 +311,7 @@ export class RestServer {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
     if (request.jsonError === 'syntax') return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
+    if (request.jsonError === 'values') return restError('rest_invalid_json_values', { max_values: JSON_MAX_VALUES });
     const prepared = prepareArguments(endpoint, request);
     // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
     const argError = prepared instanceof Promise ? await prepared : prepared;

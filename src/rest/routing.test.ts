@@ -166,7 +166,7 @@ describe('request routing', () => {
   });
 
   it('keeps at most 1000 input variables, as PHP does', async () => {
-    const body = Array.from({ length: 20_000 }, () => 'a[]=1').join('&');
+    const body = Array.from({ length: 10_000 }, () => 'a[]=1').join('&');
     const res = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
     expect(((res.json as { params: { a: unknown[] } }).params.a).length).toBe(1000);
   });

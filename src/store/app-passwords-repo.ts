@@ -1,3 +1,4 @@
+import { bumpCredentialsVersion } from './credentials-version.js';
 import type { Selectable } from 'kysely';
 import { toInt, toIntOrNull, toText } from './db-values.js';
 import type { AppPasswordsTable } from './schema.js';
@@ -44,10 +45,11 @@ export class KyselyAppPasswords implements AppPasswordsRepo {
   }
 
   async delete(userId: number, uuid: string): Promise<boolean> {
-    const result = await this.run((db) =>
-      db.deleteFrom('app_passwords').where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst(),
-    );
-    return result.numDeletedRows > 0n;
+    return this.run(async (db) => {
+      const result = await db.deleteFrom('app_passwords').where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await bumpCredentialsVersion(db);
+      return result.numDeletedRows > 0n;
+    });
   }
 
   async touch(uuid: string, when: number): Promise<void> {

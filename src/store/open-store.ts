@@ -1,21 +1,17 @@
-import { mkdir, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, sql, type Transaction } from 'kysely';
 import { StorePostgresDialect } from './pg-introspector.js';
 import pg from 'pg';
 import type { JsonValue } from '../core/json.js';
-import { KyselyAppPasswords } from './app-passwords-repo.js';
-import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
-import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';
+import type { MigrationFactory } from './migrations.js';
 import { KyselyOptionsBackend } from './options-kysely.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
-import { SqliteOptionsBackend } from './options-sqlite.js';
+import { poolTimeouts, resilientPool } from './pg-resilience.js';
 import type { Database } from './schema.js';
-import { KyselySessions } from './sessions-repo.js';
-import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
-import type { FeatureTables, OptionsRepo, Store, StoreTransaction } from './types.js';
-import { KyselyUserMeta, KyselyUsers, type DbRun } from './users-repo.js';
+import { openSqlite } from './sqlite-store.js';
+import { migrate, StoreImpl } from './store-impl.js';
+import type { Store, StoreTransaction } from './types.js';
+
+export { SQLITE_FILE } from './sqlite-store.js';
 
 /** Site options written on first open when absent (WordPress names). */
 export interface SiteSeed {
@@ -42,14 +38,19 @@ export interface OpenStoreOptions {
   sqliteSynchronous?: 'normal' | 'full';
   /** How long a writer waits for another process's write lock (SQLite). Default 5000 ms. */
   busyTimeoutMs?: number;
+  /** SQLite: how often the WAL is checkpointed and truncated to zero bytes. Default 60000 ms; 0 = never. */
+  walCheckpointMs?: number;
   /** PostgreSQL pool size. Default 10. */
   poolSize?: number;
+  /** PostgreSQL: giving up on opening a connection. Default 5000 ms. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the longest statement (server-side, and client-side for a frozen server). Default 5000 ms. */
+  statementTimeoutMs?: number;
+  /** A connection lost outside any query (PostgreSQL); the pool replaces it. Default: ignored. */
+  onConnectionError?: (error: Error) => void;
   /** Migrations of features (name → factory), applied with the store's own in name order. */
   migrations?: Readonly<Record<string, MigrationFactory>>;
 }
-
-/** The SQLite database file name inside the data directory. */
-export const SQLITE_FILE = 'siteward.db';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -75,51 +76,19 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   return store;
 }
-
-async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> {
-  await mkdir(options.dataDir, { recursive: true });
-  const file = join(await realpath(options.dataDir), SQLITE_FILE);
-  const gate = gateFor(file);
-  let sqlite: BetterSqlite3.Database | undefined;
-  try {
-    sqlite = new BetterSqlite3(file, { timeout: options.busyTimeoutMs ?? 5000 });
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma(`synchronous = ${options.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-    sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const conn = sqlite;
-    // BEGIN IMMEDIATE around the whole migration: processes opening the same file at once
-    // take turns instead of racing on CREATE TABLE; the gate does the same within this process.
-    await gate.hold(async () => {
-      conn.exec('BEGIN IMMEDIATE');
-      try {
-        await migrate(db, 'sqlite', true, options.migrations);
-        conn.exec('COMMIT');
-      } catch (error) {
-        if (conn.inTransaction) conn.exec('ROLLBACK');
-        throw error;
-      }
-    });
-    return new SqliteStore(db, conn, gate, file);
-  } catch (error) {
-    sqlite?.close();
-    releaseGate(file);
-    throw error;
-  }
-}
-
 async function openPostgres(url: string, options: OpenStoreOptions): Promise<StoreImpl> {
   const schema = options.schema;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    ...poolTimeouts({ connectTimeoutMs: options.connectTimeoutMs ?? 5000, statementTimeoutMs: options.statementTimeoutMs ?? 5000 }),
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   });
-  // An idle connection dropped by the server is reported here; without a listener it would
-  // crash the process. The pool replaces it and the next query reports any lasting problem.
-  pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new StorePostgresDialect({ pool }) });
+  // A connection dropped by the server (idle or checked out) is reported here instead of
+  // crashing the process; the pool replaces it and queries answer "unavailable" meanwhile.
+  const dialectPool = resilientPool(pool, options.onConnectionError ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect: new StorePostgresDialect({ pool: dialectPool }) });
   try {
     if (schema !== undefined) {
       try {
@@ -141,19 +110,6 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
   }
   return new PostgresStore(db);
 }
-
-async function migrate(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  disableTransactions: boolean,
-  extra?: Readonly<Record<string, MigrationFactory>>,
-  migrationTableSchema?: string,
-): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect, extra), disableTransactions, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
-}
-
 async function seed(store: Store, values: SiteSeed): Promise<void> {
   const entries = Object.entries(values).filter((e): e is [string, JsonValue] => e[1] !== undefined);
   if (entries.length === 0) return;
@@ -163,107 +119,6 @@ async function seed(store: Store, values: SiteSeed): Promise<void> {
     if (!existing.has(name)) await store.options.update(name, (current) => current ?? value);
   }
 }
-
-abstract class StoreImpl implements Store {
-  abstract readonly backend: 'sqlite' | 'postgres';
-  abstract readonly options: OptionsRepo;
-  readonly users: KyselyUsers;
-  readonly userMeta: KyselyUserMeta;
-  readonly sessions: KyselySessions;
-  readonly appPasswords: KyselyAppPasswords;
-  readonly leases: KyselyLeases;
-  readonly status: KyselyStatus;
-  readonly tables: FeatureTables;
-
-  protected constructor(
-    protected readonly db: Kysely<Database>,
-    run: DbRun,
-  ) {
-    this.userMeta = new KyselyUserMeta(run);
-    this.users = new KyselyUsers(run, this.userMeta);
-    this.sessions = new KyselySessions(run);
-    this.appPasswords = new KyselyAppPasswords(run);
-    this.leases = new KyselyLeases(run);
-    this.status = new KyselyStatus(run);
-    // Features' tables are not in `Database`: the cast is the one place their types meet the store's handle.
-    this.tables = {
-      run: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => run((db) => fn(db as unknown as Kysely<DB>)),
-      transaction: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => this.rawTransaction((db) => fn(db as unknown as Kysely<DB>)),
-    };
-  }
-
-  abstract transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
-  /** One transaction on the raw Kysely handle (the repositories' transaction builds on it). */
-  protected abstract rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
-
-  private closing: Promise<void> | null = null;
-
-  close(): Promise<void> {
-    this.closing ??= this.db.destroy().finally(() => this.closed());
-    return this.closing;
-  }
-
-  /** Hook for backend-specific cleanup after the connections are closed. */
-  protected closed(): void {}
-
-  protected repos(db: Kysely<Database>, options: OptionsRepo): StoreTransaction {
-    const run: DbRun = (fn) => fn(db);
-    const userMeta = new KyselyUserMeta(run);
-    return {
-      options,
-      userMeta,
-      users: new KyselyUsers(run, userMeta),
-      sessions: new KyselySessions(run),
-      appPasswords: new KyselyAppPasswords(run),
-    };
-  }
-}
-
-class SqliteStore extends StoreImpl {
-  readonly backend = 'sqlite';
-  readonly options: CachedOptions;
-  /** Options inside a transaction: same statements, no gate (the transaction holds it). */
-  private readonly txOptions: DirectOptions;
-
-  constructor(
-    db: Kysely<Database>,
-    private readonly sqlite: BetterSqlite3.Database,
-    private readonly gate: SqliteGate,
-    private readonly file: string,
-  ) {
-    super(db, (fn) => gate.hold(() => fn(db)));
-    this.options = new CachedOptions(new SqliteOptionsBackend(sqlite, gate));
-    this.txOptions = new DirectOptions(new SqliteOptionsBackend(sqlite, null));
-  }
-
-  /** The repositories a transaction sees: built once, as they only bind the connection. */
-  private txRepos: StoreTransaction | null = null;
-
-  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.rawTransaction(() => fn((this.txRepos ??= this.repos(this.db, this.txOptions))));
-  }
-
-  protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-    // The gate is held for the whole transaction, and every other query of this process waits
-    // for it, so Kysely's own per-query connection lock never meets another holder here.
-    return this.gate.transaction(async () => {
-      this.sqlite.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await fn(this.db);
-        this.sqlite.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
-        throw error;
-      }
-    });
-  }
-
-  protected override closed(): void {
-    releaseGate(this.file);
-  }
-}
-
 class PostgresStore extends StoreImpl {
   readonly backend = 'postgres';
   readonly options: CachedOptions;

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { bumpCredentialsVersion, readCredentialsVersion } from './credentials-version.js';
 import { toInt, toText } from './db-values.js';
 import type { SessionsTable } from './schema.js';
 import type { SessionRecord, SessionsRepo } from './types.js';
@@ -39,13 +40,23 @@ export class KyselySessions implements SessionsRepo {
   }
 
   async destroy(tokenHash: string): Promise<boolean> {
-    const result = await this.run((db) => db.deleteFrom('sessions').where('token_hash', '=', tokenHash).executeTakeFirst());
-    return result.numDeletedRows > 0n;
+    return this.run(async (db) => {
+      const result = await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await bumpCredentialsVersion(db);
+      return result.numDeletedRows > 0n;
+    });
   }
 
   async destroyForUser(userId: number): Promise<number> {
-    const result = await this.run((db) => db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst());
-    return Number(result.numDeletedRows);
+    return this.run(async (db) => {
+      const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await bumpCredentialsVersion(db);
+      return Number(result.numDeletedRows);
+    });
+  }
+
+  credentialsVersion(): Promise<number> {
+    return this.run(readCredentialsVersion);
   }
 
   async listForUser(userId: number): Promise<SessionRecord[]> {

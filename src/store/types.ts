@@ -109,6 +109,12 @@ export interface SessionsRepo {
   listForUser(userId: number): Promise<SessionRecord[]>;
   /** Removes sessions that expired before `now` (ms); returns how many. */
   purgeExpired(now: number): Promise<number>;
+  /**
+   * A number that goes up, in every process sharing the store, when a verified login may have
+   * become invalid: a session destroyed, a user's password or roles changed, a user or an
+   * application password deleted. Caches of verified logins compare it on every use.
+   */
+  credentialsVersion(): Promise<number>;
 }
 
 /** An application password. `hash` is the hex SHA-256 of the (high-entropy) password. */

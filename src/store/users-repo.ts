@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { JsonValue } from '../core/json.js';
+import { bumpCredentialsVersion } from './credentials-version.js';
 import { parseJson, toInt, toJsonText, toText, uniqueViolationTarget } from './db-values.js';
 import { UniqueViolationError } from './errors.js';
 import type { Database } from './schema.js';
@@ -97,16 +98,20 @@ export class KyselyUsers implements UsersRepo {
   }
 
   async setPassword(id: number, passHash: string): Promise<boolean> {
-    const result = await this.run((db) =>
-      db.updateTable('users').set({ pass_hash: passHash }).where('id', '=', id).executeTakeFirst(),
-    );
-    return result.numUpdatedRows > 0n;
+    return this.run(async (db) => {
+      const result = await db.updateTable('users').set({ pass_hash: passHash }).where('id', '=', id).executeTakeFirst();
+      if (result.numUpdatedRows > 0n) await bumpCredentialsVersion(db);
+      return result.numUpdatedRows > 0n;
+    });
   }
 
   async delete(id: number): Promise<boolean> {
     // Meta, sessions and application passwords go with it (ON DELETE CASCADE).
-    const result = await this.run((db) => db.deleteFrom('users').where('id', '=', id).executeTakeFirst());
-    return result.numDeletedRows > 0n;
+    return this.run(async (db) => {
+      const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await bumpCredentialsVersion(db);
+      return result.numDeletedRows > 0n;
+    });
   }
 
   async roles(id: number): Promise<string[]> {
@@ -116,6 +121,7 @@ export class KyselyUsers implements UsersRepo {
 
   async setRoles(id: number, roles: readonly string[]): Promise<void> {
     await this.meta.set(id, ROLES_META_KEY, [...new Set(roles)]);
+    await this.run(bumpCredentialsVersion);
   }
 
   async countByRole(role: string): Promise<number> {

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Logger as PinoLogger } from 'pino';
 import type { PluginRegister } from '../../src/plugins/api.js';
 import { request as httpRequest } from 'node:http';
-import type { Logger as PinoLogger } from 'pino';
 import { createApp, type App } from '../../src/compose.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { Store } from '../../src/store/types.js';

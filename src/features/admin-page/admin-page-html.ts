@@ -15,7 +15,7 @@ export function scriptJson(value: unknown): string {
  * as the historical admin client expects it; the page script lists the modules and toggles them
  * through the REST API with the nonce.
  */
-export function adminPage(opts: { initialState: Record<string, unknown>; userLogin: string; notice?: { tone: 'success' | 'error'; text: string } | null }): string {
+export function adminPage(opts: { initialState: Record<string, unknown>; userLogin: string; logoutNonce: string; notice?: { tone: 'success' | 'error'; text: string } | null }): string {
   const notice = opts.notice ? `<div id="connection-notice" class="notice notice-${opts.notice.tone}" role="status">${escapeHtml(opts.notice.text)}</div>\n` : '';
   return `<!DOCTYPE html>
 <html lang="en">
@@ -27,7 +27,7 @@ export function adminPage(opts: { initialState: Record<string, unknown>; userLog
 <script>var Initial_State = ${scriptJson(opts.initialState)};</script>
 </head>
 <body>
-<header><strong>Siteward</strong><form method="post" action="/logout"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header>
+<header><strong>Siteward</strong><form method="post" action="/logout"><input type="hidden" name="_wpnonce" value="${escapeHtml(opts.logoutNonce)}"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header>
 <main>
 ${notice}<p id="connection"></p>
 <h1>Modules</h1>

@@ -22,8 +22,9 @@ export const adminPageFeature: Feature = {
         const state = await jetpack.initialState({ user: identity.principal, nonce });
         // After a login at the account service (`/connect/callback` redirects here with a code).
         const notice = connection.noticeFor(req.query.connection);
-        const body = adminPage({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: identity.principal.login, notice });
-        return htmlPage(200, body, { 'X-Frame-Options': 'SAMEORIGIN' });
+        const logoutNonce = authenticator.createNonce('log-out', identity);
+        const body = adminPage({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: identity.principal.login, logoutNonce, notice });
+        return htmlPage(200, body);
       },
     });
   },

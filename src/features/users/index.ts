@@ -17,9 +17,9 @@ export const usersFeature: Feature = {
         'user create <login> --email <e> --role <role> [--password <p> | --password-stdin]',
         'user list',
         'user set-password <login> [--password <p> | --password-stdin]',
-        'user delete <login>',
+        'user delete <login> [--force]   Refuses the last administrator without --force',
       ],
-      run: (args, io) => runUserCommand(args, { store, ...io }),
+      run: (args, io) => runUserCommand(args, { store, homeUrl: ctx.site.homeUrl, ...io }),
     });
     ctx.addCommand({
       name: 'app-password',

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureSetupToken } from '../auth/setup-token.js';
+import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
+
+/** What a browser sends when it navigates. */
+const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+describe('paths a browser visits', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ env: { SITEWARD_SITE_NAME: 'Acme Widgets', SITEWARD_SITE_DESCRIPTION: 'Fine widgets since 1999' } });
+  });
+  afterAll(() => app.close());
+
+  it('sends /wp-admin/ to the dashboard and /wp-login.php to the login page', async () => {
+    for (const path of ['/wp-admin/', '/wp-admin']) {
+      const res = await app.request({ path, headers: BROWSER });
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe('/admin/');
+    }
+    const login = await app.request({ path: '/wp-login.php?redirect_to=%2Fadmin%2F', headers: BROWSER });
+    expect(login.status).toBe(302);
+    expect(login.headers.location).toBe('/login?redirect_to=%2Fadmin%2F');
+  });
+
+  it('serves a favicon', async () => {
+    const res = await app.request({ path: '/favicon.ico', headers: BROWSER });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/x-icon');
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(22);
+  });
+
+  it('answers an unknown page with an HTML 404 in the site style, and API clients still with JSON', async () => {
+    const page = await app.request({ path: '/no/such/page', headers: BROWSER });
+    expect(page.status).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('Page not found');
+    const api = await app.request({ path: '/no/such/page', headers: { accept: 'application/json' } });
+    expect(api.json).toMatchObject({ code: 'rest_not_found' });
+  });
+
+  it('shows the site name, tagline and links to log in and to the dashboard on the home page', async () => {
+    const res = await app.request({ path: '/', headers: BROWSER });
+    expect(res.text).toContain('<h1>Acme Widgets</h1>');
+    expect(res.text).toContain('Fine widgets since 1999');
+    expect(res.text).toContain('href="/login"');
+    expect(res.text).toContain('href="/admin/"');
+  });
+
+  it('says a used setup link is used, in a page, and the login page after setup says the administrator exists', async () => {
+    const token = (await ensureSetupToken(app.store))!;
+    const body = new URLSearchParams({ token, login: 'boss', email: 'boss@example.org', password: 'long-enough-pw' }).toString();
+    const done = await app.request({ method: 'POST', path: '/setup', headers: { ...BROWSER, 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect(done.status).toBe(302);
+    const login = await app.request({ path: done.headers.location!, headers: BROWSER });
+    expect(login.text).toContain('The administrator account was created');
+    const used = await app.request({ path: `/setup?token=${token}`, headers: BROWSER });
+    expect(used.status).toBe(404);
+    expect(used.headers['content-type']).toMatch(/^text\/html/);
+    expect(used.text).toContain('already set up');
+  });
+});

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureSetupToken } from '../auth/setup-token.js';
+import { createTestApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
+
+/** The inline scripts of a page, by hash, as a browser enforcing the CSP would check them. */
+function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+}
+
+describe('HTML pages', () => {
+  let app: TestApp;
+  let admin: LoggedIn;
+  let setupToken: string;
+  beforeAll(async () => {
+    app = await createTestApp();
+    setupToken = (await ensureSetupToken(app.store))!;
+    admin = await app.loginAs('editor');
+  });
+  afterAll(() => app.close());
+
+  const pages = () => [
+    ['/', {}],
+    ['/login', {}],
+    [`/setup?token=${setupToken}`, {}],
+    ['/admin/', { Cookie: admin.cookie }],
+  ] as const;
+
+  it('carry nosniff, a same-origin referrer policy and no framing', async () => {
+    for (const [path, headers] of pages()) {
+      const res = await app.request({ path, headers });
+      expect(res.status, path).toBe(200);
+      expect(res.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(res.headers['referrer-policy'], path).toBe('same-origin');
+      expect(res.headers['x-frame-options'], path).toBe('DENY');
+      expect(res.headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it('allow exactly their own inline scripts and nothing inline besides', async () => {
+    for (const [path, headers] of pages()) {
+      const res = await app.request({ path, headers });
+      const csp = res.headers['content-security-policy']!;
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)![1]!.trim().split(/\s+/);
+      expect(scriptSrc, path).not.toContain("'unsafe-inline'");
+      expect(scriptSrc.sort(), path).toEqual(["'self'", ...inlineScriptHashes(res.text)].sort());
+    }
+  });
+
+  it('give the admin page its inline scripts by hash (it has some)', async () => {
+    const res = await app.request({ path: '/admin/', headers: { Cookie: admin.cookie } });
+    expect(inlineScriptHashes(res.text).length).toBeGreaterThan(0);
+  });
+});
+
+describe('POST /logout', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  const stillLoggedIn = async (user: LoggedIn) => (await app.request({ path: '/admin/', headers: { Cookie: user.cookie } })).status === 200;
+  const form = 'application/x-www-form-urlencoded';
+
+  it('refuses a cross-site form post and keeps the session', async () => {
+    const user = await app.loginAs('editor');
+    const res = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, origin: 'https://evil.example', 'content-type': form }, body: '' });
+    expect(res.status).toBe(403);
+    expect(await stillLoggedIn(user)).toBe(true);
+  });
+
+  it('refuses a post with neither Origin nor nonce', async () => {
+    const user = await app.loginAs('editor');
+    const res = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, 'content-type': form }, body: '' });
+    expect(res.status).toBe(403);
+    expect(await stillLoggedIn(user)).toBe(true);
+  });
+
+  it('logs out a same-origin form post', async () => {
+    const user = await app.loginAs('editor');
+    const res = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, origin: 'http://example.org', 'content-type': form }, body: '' });
+    expect(res.status).toBe(302);
+    expect(await stillLoggedIn(user)).toBe(false);
+  });
+
+  it('logs out with the admin page log-out form and its nonce, without Origin', async () => {
+    const user = await app.loginAs('administrator');
+    const page = await app.request({ path: '/admin/', headers: { Cookie: user.cookie } });
+    const nonce = /name="_wpnonce" value="([^"]+)"/.exec(page.text)![1]!;
+    const res = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, 'content-type': form }, body: `_wpnonce=${nonce}` });
+    expect(res.status).toBe(302);
+    expect(await stillLoggedIn(user)).toBe(false);
+  });
+});

@@ -1,0 +1,88 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SitewardApi } from '../plugins/api.js';
+import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
+
+/** A route that answers only when the test lets it. */
+function slowRoute(gate: { release: () => void; arrived: Promise<void> }) {
+  let arrive: () => void = () => undefined;
+  gate.arrived = new Promise<void>((resolve) => (arrive = resolve));
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  gate.release = release;
+  return (api: SitewardApi) => {
+    api.registerRoute('slow-test/v1', '/wait', {
+      callback: async () => {
+        arrive();
+        await released;
+        return { done: true };
+      },
+    });
+  };
+}
+
+/** A raw keep-alive connection: what was received so far, and whether the server closed it. */
+function rawConnection(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = connect(port, '127.0.0.1', () => resolve({ socket, received: () => text, closed }));
+    const closed = new Promise<void>((done) => socket.on('close', () => done()));
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    socket.on('error', reject);
+  });
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('shutting down', () => {
+  let app: TestApp | null = null;
+  afterEach(async () => {
+    await app?.close().catch(() => undefined);
+    app = null;
+  });
+
+  it('finishes an in-flight request with Connection: close, and answers a request arriving afterwards with 503 and Connection: close', async () => {
+    const gate = { release: () => undefined, arrived: Promise.resolve() } as { release: () => void; arrived: Promise<void> };
+    app = await createTestApp({ plugins: [slowRoute(gate)] });
+    const port = (app.app.http.server.address() as { port: number }).port;
+    const busy = await rawConnection(port);
+    busy.socket.write('GET /wp-json/slow-test/v1/wait HTTP/1.1\r\nHost: example.org\r\n\r\n');
+    // A second connection is mid-request (headers not finished) when SIGTERM comes.
+    const late = await rawConnection(port);
+    late.socket.write('GET /wp-json/ HTTP/1.1\r\nHost: example.org\r\n');
+    await gate.arrived;
+
+    const closing = app.app.close();
+    await new Promise((r) => setTimeout(r, 50));
+    late.socket.write('\r\n');
+    await until(() => late.received().includes('\r\n\r\n'));
+    expect(late.received()).toMatch(/^HTTP\/1\.1 503 /);
+    expect(late.received()).toMatch(/\r\nconnection: close\r\n/i);
+    expect(late.received()).toMatch(/\r\nretry-after: \d+\r\n/i);
+    expect(late.received()).toContain('"code":"siteward_shutting_down"');
+
+    gate.release();
+    await until(() => busy.received().includes('"done":true'));
+    expect(busy.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(busy.received()).toMatch(/\r\nconnection: close\r\n/i);
+    await busy.closed;
+    await closing;
+    app = null;
+  });
+
+  it('closes connections still open at the deadline instead of waiting for them', async () => {
+    const gate = { release: () => undefined, arrived: Promise.resolve() } as { release: () => void; arrived: Promise<void> };
+    app = await createTestApp({ plugins: [slowRoute(gate)], env: { SITEWARD_SHUTDOWN_TIMEOUT_MS: '200' } });
+    const port = (app.app.http.server.address() as { port: number }).port;
+    const stuck = await rawConnection(port);
+    stuck.socket.write('GET /wp-json/slow-test/v1/wait HTTP/1.1\r\nHost: example.org\r\n\r\n');
+    await gate.arrived;
+    // The request never finishes; close() must still return, having cut the connection.
+    await app.app.close();
+    await stuck.closed;
+    app = null;
+    gate.release();
+  });
+});

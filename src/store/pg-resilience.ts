@@ -1,0 +1,86 @@
+import type pg from 'pg';
+import { ServiceUnavailableError } from '../core/unavailable.js';
+
+/**
+ * PostgreSQL errors that mean "the database is down, restarting, refusing connections or not
+ * answering in time" rather than "this query is wrong": SQLSTATE classes 08 (connection) and
+ * 57P (operator intervention: shutdown, crash recovery), too many connections, a statement
+ * cancelled by its timeout, and the socket-level failures of the driver.
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '53400', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|connection timeout|Connection ended/i;
+
+/** The error as a ServiceUnavailableError when it is one of the outage kind; otherwise unchanged. */
+export function classifyPgError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) {
+    return new ServiceUnavailableError('store', code, { cause: error });
+  }
+  if (UNAVAILABLE_MESSAGES.test(error.message)) return new ServiceUnavailableError('store', error.message, { cause: error });
+  return error;
+}
+
+export interface PgTimeouts {
+  /** Giving up on opening a connection (ms). */
+  connectTimeoutMs: number;
+  /** Longest statement, enforced by the server and, for a frozen server, by the client (ms). */
+  statementTimeoutMs: number;
+}
+
+/** Pool settings for the timeouts: a database that stops answering must not hang requests. */
+export function poolTimeouts(timeouts: PgTimeouts): pg.PoolConfig {
+  return {
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    // The server cannot enforce anything while it is frozen: the client gives up a little later.
+    query_timeout: timeouts.statementTimeoutMs + 500,
+    keepAlive: true,
+  };
+}
+
+/** What Kysely's PostgresDialect needs of a pool. */
+export interface DialectPool {
+  connect(): Promise<pg.PoolClient>;
+  end(): Promise<void>;
+}
+
+/**
+ * The pool as the dialect sees it: every connection failure and every failed query of the
+ * outage kind becomes a ServiceUnavailableError, and a checked-out client that loses its
+ * connection reports it to its query instead of crashing the process with an unhandled
+ * `error` event (pg-pool listens only while a client is idle).
+ */
+export function resilientPool(pool: pg.Pool, onError: (error: Error) => void): DialectPool {
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw classifyPgError(error);
+      }
+      // A connection that failed with an outage-kind error is destroyed on release, not reused:
+      // after a client-side timeout its query may still be pending on the server.
+      let broken: Error | undefined;
+      return new Proxy(client, {
+        get(target, prop, receiver) {
+          if (prop === 'release') return () => target.release(broken ?? undefined);
+          if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
+          return (...args: unknown[]) => {
+            const result = (target.query as (...a: unknown[]) => unknown)(...args);
+            if (!(result instanceof Promise)) return result;
+            return result.catch((error: unknown) => {
+              const classified = classifyPgError(error);
+              if (classified instanceof ServiceUnavailableError) broken = classified;
+              throw classified;
+            });
+          };
+        },
+      });
+    },
+    end: () => pool.end(),
+  };
+}

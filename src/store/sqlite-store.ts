@@ -1,0 +1,231 @@
+import { accessSync, constants } from 'node:fs';
+import { chmod, mkdir, open, realpath } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { ServiceUnavailableError } from '../core/unavailable.js';
+import type { OptionsBackend } from './options-backend.js';
+import { CachedOptions, DirectOptions } from './options-repo.js';
+import { SqliteOptionsBackend } from './options-sqlite.js';
+import type { OpenStoreOptions } from './open-store.js';
+import type { Database } from './schema.js';
+import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
+import { migrate, StoreImpl } from './store-impl.js';
+import type { StoreTransaction } from './types.js';
+
+/** The SQLite database file name inside the data directory. */
+export const SQLITE_FILE = 'siteward.db';
+
+interface ConnectionSettings {
+  readonly busyTimeoutMs: number;
+  readonly synchronous: 'normal' | 'full';
+}
+
+function connect(file: string, settings: ConnectionSettings): BetterSqlite3.Database {
+  const sqlite = new BetterSqlite3(file, { timeout: settings.busyTimeoutMs });
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    // Checkpoint every ~4 MB of WAL as writes commit (SQLite's default, stated so it stays).
+    sqlite.pragma('wal_autocheckpoint = 1000');
+    sqlite.pragma(`synchronous = ${settings.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    sqlite.pragma('foreign_keys = ON');
+    return sqlite;
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+/**
+ * Creates the database file 0600 before SQLite does (it gives its WAL and shared-memory files
+ * the database file's mode), and tightens the files of an existing database to 0600.
+ */
+async function makePrivate(file: string): Promise<void> {
+  const ignore = (...codes: string[]) => (error: NodeJS.ErrnoException) => {
+    if (!codes.includes(error.code ?? '')) throw error;
+  };
+  await open(file, 'wx', 0o600).then((handle) => handle.close(), ignore('EEXIST'));
+  // Another user's files (EPERM) are the operator's choice; they are left as they are.
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) await chmod(path, 0o600).catch(ignore('ENOENT', 'EPERM'));
+}
+
+export async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> {
+  // The database holds password hashes and sessions: only the server's user may read it.
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const file = join(await realpath(options.dataDir), SQLITE_FILE);
+  await makePrivate(file);
+  const gate = gateFor(file);
+  const settings: ConnectionSettings = { busyTimeoutMs: options.busyTimeoutMs ?? 5000, synchronous: options.sqliteSynchronous ?? 'normal' };
+  let sqlite: BetterSqlite3.Database | undefined;
+  try {
+    sqlite = connect(file, settings);
+    const conn = sqlite;
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+    // BEGIN IMMEDIATE around the whole migration: processes opening the same file at once
+    // take turns instead of racing on CREATE TABLE; the gate does the same within this process.
+    await gate.hold(async () => {
+      conn.exec('BEGIN IMMEDIATE');
+      try {
+        await migrate(db, 'sqlite', true, options.migrations);
+        conn.exec('COMMIT');
+      } catch (error) {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        throw error;
+      }
+    });
+    await db.destroy();
+    return new SqliteStore(file, settings, gate, options.walCheckpointMs ?? 60_000);
+  } catch (error) {
+    if (sqlite?.open) sqlite.close();
+    releaseGate(file);
+    throw error;
+  }
+}
+
+/** A database the process cannot write (read-only file or directory), or cannot open at all. */
+function isReadOnlyError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(READONLY|CANTOPEN)/.test(code);
+}
+
+/** Options through whichever connection is current: rebuilt (statements prepared again) on reopen. */
+class ReopenableOptions implements OptionsBackend {
+  private inner: SqliteOptionsBackend;
+
+  constructor(
+    private readonly make: () => SqliteOptionsBackend,
+    private readonly guard: <T>(op: () => Promise<T>) => Promise<T>,
+  ) {
+    this.inner = make();
+  }
+
+  rebuild(): void {
+    this.inner = this.make();
+  }
+
+  version = () => this.guard(() => this.inner.version());
+  load = () => this.guard(() => this.inner.load());
+  read = (keys: readonly string[]) => this.guard(() => this.inner.read(keys));
+  write = (key: string, text: string, autoload: boolean) => this.guard(() => this.inner.write(key, text, autoload));
+  remove = (key: string) => this.guard(() => this.inner.remove(key));
+  modify = (key: string, fn: (current: string | undefined) => string | undefined) => this.guard(() => this.inner.modify(key, fn));
+}
+
+/**
+ * The SQLite store. A connection opened while the file could not be written stays read-only
+ * for good (SQLite decides at open time), so a write failing with SQLITE_READONLY or
+ * SQLITE_CANTOPEN marks the connection; meanwhile every request answers 503 (the store is
+ * unavailable), and the first operation after the files are writable again reopens it.
+ */
+class SqliteStore extends StoreImpl {
+  readonly backend = 'sqlite';
+  readonly options: CachedOptions;
+  /** Options inside a transaction: same statements, no gate (the transaction holds it). */
+  private readonly txOptions: DirectOptions;
+  private readonly optionsBackends: ReopenableOptions[];
+  /** The current connection (replaced on reopen); Kysely and the options reach it through here. */
+  private readonly holder: { sqlite: BetterSqlite3.Database };
+  private readOnly = false;
+  private readonly checkpointTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly settings: ConnectionSettings,
+    private readonly gate: SqliteGate,
+    walCheckpointMs: number,
+  ) {
+    const holder: { sqlite: BetterSqlite3.Database } = { sqlite: connect(file, settings) };
+    // Kysely keeps the database object it is given: this stand-in always reaches the current one.
+    const current = new Proxy({} as BetterSqlite3.Database, {
+      get: (_target, prop) => {
+        const value = Reflect.get(holder.sqlite, prop) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(holder.sqlite) : value;
+      },
+    });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: current }) });
+    let guard: <T>(op: () => Promise<T>) => Promise<T> = (op) => op();
+    super(db, (fn) => guard(() => gate.hold(() => fn(db))));
+    guard = (op) => this.guard(op);
+    this.holder = holder;
+    const shared = new ReopenableOptions(() => new SqliteOptionsBackend(holder.sqlite, gate), guard);
+    const inTx = new ReopenableOptions(() => new SqliteOptionsBackend(holder.sqlite, null), (op) => op());
+    this.optionsBackends = [shared, inTx];
+    this.options = new CachedOptions(shared);
+    this.txOptions = new DirectOptions(inTx);
+    if (walCheckpointMs > 0) {
+      this.checkpointTimer = setInterval(() => void this.truncateWal(), walCheckpointMs);
+      this.checkpointTimer.unref();
+    }
+  }
+
+  /** Runs a store operation: reopens a read-only connection first when it can, reports read-only as unavailable. */
+  private async guard<T>(op: () => Promise<T>): Promise<T> {
+    // Only while nobody uses the connection (a transaction awaiting would hold the gate).
+    if (this.readOnly && this.gate.free) this.reopenIfWritable();
+    try {
+      return await op();
+    } catch (error) {
+      if (!isReadOnlyError(error)) throw error;
+      this.readOnly = true;
+      throw new ServiceUnavailableError('store', `SQLite ${(error as { code: string }).code}: the database files are not writable`, { cause: error });
+    }
+  }
+
+  private reopenIfWritable(): void {
+    try {
+      accessSync(this.file, constants.W_OK);
+      accessSync(dirname(this.file), constants.W_OK);
+    } catch {
+      return;
+    }
+    const previous = this.holder.sqlite;
+    this.holder.sqlite = connect(this.file, this.settings);
+    previous.close();
+    for (const backend of this.optionsBackends) backend.rebuild();
+    this.gate.forgetVersion();
+    this.readOnly = false;
+  }
+
+  /**
+   * Automatic checkpoints copy the WAL back but never shrink the file, and they cannot finish
+   * while another process reads: a periodic TRUNCATE checkpoint gives the space back, so a
+   * small disk does not fill with WAL. A busy database just skips this turn.
+   */
+  private async truncateWal(): Promise<void> {
+    try {
+      await this.gate.hold(async () => void this.holder.sqlite.pragma('wal_checkpoint(TRUNCATE)'));
+    } catch {
+      // Busy, read-only or closing: the next turn tries again.
+    }
+  }
+
+  /** The repositories a transaction sees: built once, as they only bind the connection. */
+  private txRepos: StoreTransaction | null = null;
+
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.rawTransaction(() => fn((this.txRepos ??= this.repos(this.db, this.txOptions))));
+  }
+
+  protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    // The gate is held for the whole transaction, and every other query of this process waits
+    // for it, so Kysely's own per-query connection lock never meets another holder here.
+    return this.guard(() =>
+      this.gate.transaction(async () => {
+        this.holder.sqlite.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await fn(this.db);
+          this.holder.sqlite.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (this.holder.sqlite.inTransaction) this.holder.sqlite.exec('ROLLBACK');
+          throw error;
+        }
+      }),
+    );
+  }
+
+  protected override closed(): void {
+    if (this.checkpointTimer) clearInterval(this.checkpointTimer);
+    releaseGate(this.file);
+  }
+}

@@ -1,0 +1,76 @@
+import { Migrator, type Kysely } from 'kysely';
+import { KyselyAppPasswords } from './app-passwords-repo.js';
+import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
+import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';
+import type { Database } from './schema.js';
+import { KyselySessions } from './sessions-repo.js';
+import type { FeatureTables, OptionsRepo, Store, StoreTransaction } from './types.js';
+import { KyselyUserMeta, KyselyUsers, type DbRun } from './users-repo.js';
+
+/** What both backends share: the Kysely repositories, feature tables and closing. */
+export abstract class StoreImpl implements Store {
+  abstract readonly backend: 'sqlite' | 'postgres';
+  abstract readonly options: OptionsRepo;
+  readonly users: KyselyUsers;
+  readonly userMeta: KyselyUserMeta;
+  readonly sessions: KyselySessions;
+  readonly appPasswords: KyselyAppPasswords;
+  readonly leases: KyselyLeases;
+  readonly status: KyselyStatus;
+  readonly tables: FeatureTables;
+
+  protected constructor(
+    protected readonly db: Kysely<Database>,
+    run: DbRun,
+  ) {
+    this.userMeta = new KyselyUserMeta(run);
+    this.users = new KyselyUsers(run, this.userMeta);
+    this.sessions = new KyselySessions(run);
+    this.appPasswords = new KyselyAppPasswords(run);
+    this.leases = new KyselyLeases(run);
+    this.status = new KyselyStatus(run);
+    // Features' tables are not in `Database`: the cast is the one place their types meet the store's handle.
+    this.tables = {
+      run: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => run((db) => fn(db as unknown as Kysely<DB>)),
+      transaction: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => this.rawTransaction((db) => fn(db as unknown as Kysely<DB>)),
+    };
+  }
+
+  abstract transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** One transaction on the raw Kysely handle (the repositories' transaction builds on it). */
+  protected abstract rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+
+  private closing: Promise<void> | null = null;
+
+  close(): Promise<void> {
+    this.closing ??= this.db.destroy().finally(() => this.closed());
+    return this.closing;
+  }
+
+  /** Hook for backend-specific cleanup after the connections are closed. */
+  protected closed(): void {}
+
+  protected repos(db: Kysely<Database>, options: OptionsRepo): StoreTransaction {
+    const run: DbRun = (fn) => fn(db);
+    const userMeta = new KyselyUserMeta(run);
+    return {
+      options,
+      userMeta,
+      users: new KyselyUsers(run, userMeta),
+      sessions: new KyselySessions(run),
+      appPasswords: new KyselyAppPasswords(run),
+    };
+  }
+}
+
+export async function migrate(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  disableTransactions: boolean,
+  extra?: Readonly<Record<string, MigrationFactory>>,
+  migrationTableSchema?: string,
+): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect, extra), disableTransactions, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const { error } = await migrator.migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+}
