@@ -74,7 +74,7 @@ export function targets(rows, cmp) {
   add('2 workers ≥ 1.2 × 1 worker (settings)', cmp.workers?.gain, 1.2, (v) => v >= 1.2, '×', cmp.workers?.skewed);
   const hwm = rows.length ? Math.max(...rows.map((r) => r.hwmMB ?? 0)) : undefined;
   add('peak RSS (VmHWM) ≤ 120 MB per worker', hwm, 120, (v) => v <= 120, 'MB');
-  // "The cost per request must stay flat" (issue 6): judged on CPU per request; the req/s loss
+  // "The cost per request must stay flat" (the bench's scaling target): judged on CPU per request; the req/s loss
   // is printed beside it under Scaling.
   add('routes 25 → 1000: cost per request (CPU) +≤ 10%', cmp.routes?.cpuGrowthPct, 10, (v) => v <= 10, '%', cmp.routes?.skewed);
   add('sessions 10 → 100k: cost per request (CPU) +≤ 10%', cmp.sessions?.cpuGrowthPct, 10, (v) => v <= 10, '%', cmp.sessions?.skewed);

@@ -1,4 +1,4 @@
-// Micro-bench for issue 10 item 6(b): what does tracking third-party callbacks in an
+// Micro-bench: what does tracking third-party callbacks in an
 // AsyncLocalStorage cost the built-in routes? In-process, no HTTP: N sequential
 // `rest.serve()` calls of a built-in route, one variant per child process (ALS and JIT state are
 // process-wide), variants interleaved and repeated. Needs `npm run build` first.

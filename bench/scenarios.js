@@ -28,7 +28,7 @@ export function mainScenarios(auth) {
     {
       // One connection alternating activate/deactivate: each request is a durable write and each
       // answer a 2xx. Parallel connections on one module would race, and a deactivation that
-      // loses the race is rightly a 409 already_inactive (reference §3.9).
+      // loses the race is rightly a 409 already_inactive (docs/spec/jetpack-v4-reference.md §3.9).
       name: 'POST markdown/active toggle (1 conn)',
       requests: [postJson(`${MARKDOWN}/active`, auth, { active: true }), postJson(`${MARKDOWN}/active`, auth, { active: false })],
       expect: '2xx',

@@ -1,5 +1,5 @@
 /**
- * The module layers point one way (issue 10 item 5): src/core at the bottom imports nothing of
+ * The module layers point one way (docs/architecture.md): src/core at the bottom imports nothing of
  * ours; src/store does not know the REST layer; the generic REST layer knows no adapter,
  * feature, plugin API, store, auth or jobs; the configuration knows no REST layer.
  * Tests are left out: they may wire whole apps.

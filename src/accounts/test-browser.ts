@@ -1,6 +1,6 @@
 /**
  * Test-only: a minimal browser over fetch(redirect: 'manual') with a cookie jar keyed by host and
- * name (path is ignored, which is enough for sequential logins: oidc-notes pitfall 4).
+ * name (path is ignored, which is enough for sequential logins: docs/spec/oidc-notes.md pitfall 4).
  */
 export class TestBrowser {
   readonly #jar = new Map<string, Map<string, string>>();

@@ -65,7 +65,7 @@ export function parseBasicAuthorization(header: string | undefined): { login: st
 }
 
 /**
- * Turns request headers into an identity (spec Part 5; compat.md §6):
+ * Turns request headers into an identity (docs/spec/site-management-api.md §5; docs/spec/compat.md §6):
  * - a valid `siteward_logged_in` cookie → `cookie` with its session token (the nonce check applies);
  * - otherwise `Authorization: Basic …` → an application password: `other` (no nonce check) or
  *   `error` 401;

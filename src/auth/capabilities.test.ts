@@ -45,7 +45,7 @@ describe('roles', () => {
   });
 });
 
-describe('meta capabilities (jetpack-v4-reference §2)', () => {
+describe('meta capabilities (docs/spec/jetpack-v4-reference.md §2)', () => {
   const table: [cap: string, role: string, devMode: boolean, expected: boolean][] = [
     ['jetpack_connect', 'administrator', false, true],
     ['jetpack_connect', 'administrator', true, false],

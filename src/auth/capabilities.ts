@@ -9,7 +9,7 @@ export const DO_NOT_ALLOW = 'do_not_allow';
 
 /**
  * Meta capabilities → the primitive capabilities they require (WordPress's `map_meta_cap`
- * with the plugin's `jetpack_custom_caps`, jetpack-v4-reference §2). Siteward is a single
+ * with the plugin's `jetpack_custom_caps`, docs/spec/jetpack-v4-reference.md §2). Siteward is a single
  * site, so the network (multisite) capabilities map to `do_not_allow`.
  */
 export function mapMetaCapability(capability: string, devMode: boolean): readonly string[] {

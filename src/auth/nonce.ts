@@ -17,7 +17,7 @@ export interface NonceService {
 }
 
 /**
- * WordPress nonces (compat.md §6, wp-rest-reference §7) with HMAC-SHA256 under the nonce key
+ * WordPress nonces (docs/spec/compat.md §6, docs/spec/wp-rest-reference.md §7) with HMAC-SHA256 under the nonce key
  * instead of HMAC-MD5: characters −12…−3 of the hex digest of `tick|action|uid|token`.
  *
  * @example

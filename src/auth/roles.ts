@@ -1,6 +1,6 @@
 /**
  * WordPress's five standard roles with their primitive capabilities, as `populate_roles()`
- * builds them up to WordPress 4.7 (compat.md §10).
+ * builds them up to WordPress 4.7 (docs/spec/compat.md §10).
  */
 
 export const ROLE_NAMES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;

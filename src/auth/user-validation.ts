@@ -44,7 +44,7 @@ export function checkLogin(login: string): UserError | null {
   return null;
 }
 
-/** WordPress's `is_email` (compat.md §10). */
+/** WordPress's `is_email` (docs/spec/compat.md §10). */
 export function isEmail(email: string): boolean {
   if (email.length < 6) return false;
   const at = email.indexOf('@', 1);

@@ -23,13 +23,13 @@ export interface Config {
   tlsCert: string | null;
   tlsKey: string | null;
   databaseUrl: string | null;
-  /** Dev/offline mode forced on (compat.md §9 `devMode.constant`). */
+  /** Dev/offline mode forced on (docs/spec/compat.md §9 `devMode.constant`). */
   offline: boolean;
   workers: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
-  /** The central account service (compat.md §9): an OpenID issuer URL, or null when none is configured. */
+  /** The central account service (docs/spec/compat.md §9): an OpenID issuer URL, or null when none is configured. */
   accountsIssuer: string | null;
   /** A client registered by hand at the provider; null: the site registers itself dynamically. */
   accountsClientId: string | null;

@@ -68,7 +68,7 @@ export interface FeatureContext {
   readonly site: {
     /** The site's home URL without a trailing slash. */
     readonly homeUrl: string;
-    /** Dev (offline) mode triggers (compat.md §9). */
+    /** Dev (offline) mode triggers (docs/spec/compat.md §9). */
     devMode(): { constant: boolean; url: boolean };
   };
   /** Serves a page (HTML, a redirect, a small JSON answer) outside the REST API. */

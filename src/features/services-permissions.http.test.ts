@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
 
 // jetpack_admin_page is `read` on a connected-capable site and `manage_options` in dev mode
-// (reference §2): dev mode lets a logged-in subscriber be refused.
+// (docs/spec/jetpack-v4-reference.md §2): dev mode lets a logged-in subscriber be refused.
 let app: TestApp;
 let admin: LoggedIn;
 let subscriber: LoggedIn;

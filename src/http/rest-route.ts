@@ -18,7 +18,7 @@ function normalizeRoute(route: string): string {
 }
 
 /**
- * The REST route of a request (spec 4.3): `?rest_route=` in any mode, else the path after the
+ * The REST route of a request (docs/spec/site-management-api.md §4.3): `?rest_route=` in any mode, else the path after the
  * prefix (pretty) or after `/index.php/<prefix>` (index). Null when the request is not for the REST layer.
  */
 export function extractRestRoute(url: string, restPrefix: string): { route: string; query: Record<string, unknown> } | null {

@@ -1,7 +1,7 @@
 import { escapeHtml } from '../core/html.js';
 
 /**
- * The site's home page: it advertises the REST root in `<head>` (spec 4.4 rule 4) and carries
+ * The site's home page: it advertises the REST root in `<head>` (docs/spec/site-management-api.md §4.4 rule 4) and carries
  * extra head tags such as site-verification meta tags.
  */
 export function homePage(opts: { name: string; description: string; restRoot: string; headTags: string[] }): string {

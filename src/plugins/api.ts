@@ -36,9 +36,9 @@ export interface SiteInfo {
  * }
  */
 export interface SitewardApi {
-  /** Registers a route (spec Part 4.2). Returns false (and logs a developer warning) for an empty namespace or route. */
+  /** Registers a route (docs/spec/site-management-api.md §4.2). Returns false (and logs a developer warning) for an empty namespace or route. */
   registerRoute(namespace: string, route: string, definition: RouteDefinition, override?: boolean): boolean;
-  /** Registers an extra response field on an object type (spec Part 2.6). */
+  /** Registers an extra response field on an object type (docs/spec/site-management-api.md §2.6). */
   registerField(objectType: string | readonly string[], attribute: string, definition: FieldDefinition): void;
   /**
    * Reports use of a deprecated function during the current request (`X-WP-DeprecatedFunction`).
@@ -56,7 +56,7 @@ export interface SitewardApi {
   readonly options: OptionsRepo;
   readonly site: SiteInfo;
   readonly log: Logger;
-  /** Adds a module to the site-management plugin's catalog (jetpack-v4-reference.md §5). */
+  /** Adds a module to the site-management plugin's catalog (docs/spec/jetpack-v4-reference.md §5). */
   registerModule(definition: ModuleDefinition): void;
   /** Adds a periodic job, run on exactly one of the processes sharing the store. */
   addJob(job: BackgroundJob): void;

@@ -11,7 +11,7 @@
  *   the store; built-in features keep the plain API and never enter it;
  * - the store is disabled again as soon as no tracked callback is in flight, which removes the
  *   promise hooks, so a process that once served a plugin route does not pay for it forever
- *   (measured: docs/plugins.md "Deprecation notices" and the bench note of issue 10).
+ *   (measured: docs/plugins.md "Deprecation notices" and bench/request-context.js).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { deprecatedArgument as syncDeprecatedArgument, deprecatedFunction as syncDeprecatedFunction, hasCurrentSink } from '../rest/deprecation.js';

@@ -6,7 +6,7 @@ import type { Endpoint } from './route-registry.js';
 
 /**
  * Fills defaults, checks required arguments, runs validators and sanitizes, in WordPress 4.7's
- * order (issue 3, rule 3). All argument failures are gathered into one `rest_invalid_param`.
+ * order (docs/spec/wp-rest-reference.md; docs/spec/site-management-api.md §4.5). All argument failures are gathered into one `rest_invalid_param`.
  * Returns null when the request may proceed; `request.params` then holds sanitized values.
  */
 export function prepareArguments(endpoint: Endpoint, request: DispatchRequest): RestError | null | Promise<RestError | null> {

@@ -38,7 +38,7 @@ async function whoamiAs(headers: Record<string, string>, query = '', body?: stri
   return res;
 }
 
-describe('cookie and nonce authentication (spec Part 5)', () => {
+describe('cookie and nonce authentication (docs/spec/site-management-api.md §5)', () => {
   it('authenticates a logged-in cookie with a valid nonce in the header and sends a fresh nonce', async () => {
     const res = await whoamiAs({ Cookie: admin.cookie, 'X-WP-Nonce': admin.nonce });
     expect(res.json).toEqual({ id: admin.userId });
@@ -158,7 +158,7 @@ describe('cookie and nonce authentication (spec Part 5)', () => {
   });
 });
 
-describe('application passwords (spec Part 5 rule 7)', () => {
+describe('application passwords (docs/spec/site-management-api.md §5 rule 7)', () => {
   let password: string;
   beforeAll(async () => {
     const created = await app.app.authenticator.appPasswords.create(admin.login, 'test client');

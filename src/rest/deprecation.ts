@@ -1,5 +1,5 @@
 /**
- * Deprecation notices (spec 4.4 rule 5): `X-WP-DeprecatedFunction` / `X-WP-DeprecatedParam`.
+ * Deprecation notices (docs/spec/site-management-api.md §4.4 rule 5): `X-WP-DeprecatedFunction` / `X-WP-DeprecatedParam`.
  *
  * Each request has its own header sink (`DeprecationSink`). Code that holds the request reports
  * through it (`request.deprecatedFunction(…)`). The module-level functions, used by

@@ -52,7 +52,7 @@ export function isRestError(value: unknown): value is RestError {
 }
 
 /**
- * The generic catalogue (compat.md §2) of the REST layer and its HTTP adapter: id → [message,
+ * The generic catalogue (docs/spec/compat.md §2) of the REST layer and its HTTP adapter: id → [message,
  * status], or [message, status, wire code] for a message variant of a code another id sends too.
  */
 const catalogue = {
@@ -112,12 +112,12 @@ export function restErrorWithDetail(code: keyof typeof detailed, detail: string,
   return new RestError(code, detail, { status: status ?? detailed[code] });
 }
 
-/** `rest_forbidden` with 401 when nobody is logged in and 403 otherwise (spec Part 5 rule 8). */
+/** `rest_forbidden` with 401 when nobody is logged in and 403 otherwise (docs/spec/site-management-api.md §5 rule 8). */
 export function forbidden(loggedIn: boolean): RestError {
   return restError('rest_forbidden', undefined, authorizationRequiredStatus(loggedIn));
 }
 
-/** 401 when not logged in, 403 when logged in (spec Part 5 rule 8). */
+/** 401 when not logged in, 403 when logged in (docs/spec/site-management-api.md §5 rule 8). */
 export function authorizationRequiredStatus(loggedIn: boolean): 401 | 403 {
   return loggedIn ? 403 : 401;
 }

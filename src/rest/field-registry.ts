@@ -1,5 +1,5 @@
 /**
- * Extra response fields on object types (spec Part 2.6): WordPress 4.7's `register_rest_field`
+ * Extra response fields on object types (docs/spec/site-management-api.md §2.6): WordPress 4.7's `register_rest_field`
  * and the controller steps that use it (add to a response, run updaters, extend the schema,
  * turn field schemas into endpoint arguments). Fields keep their registration order.
  */
@@ -9,7 +9,7 @@ import { isPhpArray, phpTruthy } from './args/php.js';
 import { sanitizeValue } from './args/sanitize.js';
 import { validateValue } from './args/validate.js';
 
-/** An extra field on an object type's responses (spec Part 2.6). */
+/** An extra field on an object type's responses (docs/spec/site-management-api.md §2.6). */
 export interface FieldDefinition {
   /** Absent: the field is not returned. */
   get?: (object: Record<string, unknown>, attribute: string, request: RestRequest | null, objectType: string) => unknown;

@@ -14,7 +14,7 @@ function describeArg(arg: ArgDefinition): Record<string, unknown> {
 }
 
 /**
- * One route's entry in the index (compat.md §4): namespace, methods, endpoints, and for
+ * One route's entry in the index (docs/spec/compat.md §4): namespace, methods, endpoints, and for
  * routes without variables `_links.self`; with `help` context also `schema`.
  * Returns null when no endpoint is shown.
  */

@@ -22,7 +22,7 @@ export function mediaType(contentType: string | undefined): string {
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /**
- * Decodes the body by its Content-Type (compat.md §3): JSON only for exactly
+ * Decodes the body by its Content-Type (docs/spec/compat.md §3): JSON only for exactly
  * `application/json` (any method; an empty body is not an error); form fields for
  * `application/x-www-form-urlencoded`, or for a body with no Content-Type at all.
  */

@@ -1,6 +1,6 @@
 import { escUrlRaw } from './args/url.js';
 
-/** Headers of every REST response (compat.md §5). */
+/** Headers of every REST response (docs/spec/compat.md §5). */
 export function fixedHeaders(restRoot: string): Record<string, string> {
   return {
     'Content-Type': 'application/json; charset=UTF-8',

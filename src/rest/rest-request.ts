@@ -3,7 +3,7 @@ import { argumentNotice, functionNotice, type DeprecationSink } from './deprecat
 import type { RequestOrigin } from './rest-url.js';
 import type { Principal, RestRequest } from './types.js';
 
-/** The parameter sources of a request (compat.md §3), each as decoded. */
+/** The parameter sources of a request (docs/spec/compat.md §3), each as decoded. */
 export interface ParamSources {
   json: Record<string, unknown> | undefined;
   body: Record<string, unknown>;
@@ -18,11 +18,11 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export class DispatchRequest implements RestRequest {
   matchedRoute = '';
   params: Record<string, unknown> = {};
-  /** Scheme and host of the request, for building URLs (spec 4.3 rule 3). */
+  /** Scheme and host of the request, for building URLs (docs/spec/site-management-api.md §4.3 rule 3). */
   origin: RequestOrigin = { secure: false, hostname: '' };
   /** Permission callback answers already obtained during dispatch, reused for the Allow header. */
   readonly permissionResults = new Map<object, unknown>();
-  /** Why a JSON body was refused (reported at dispatch, compat.md §3), or false. */
+  /** Why a JSON body was refused (reported at dispatch, docs/spec/compat.md §3), or false. */
   jsonError: false | 'syntax' | 'depth' | 'values' = false;
   readonly sources: ParamSources;
   /** Deprecation headers raised while serving this request. */

@@ -81,7 +81,7 @@ export class RestServer {
   }
 
   /**
-   * Registers a route (spec Part 4.2). Empty namespace or route: nothing is registered and a
+   * Registers a route (docs/spec/site-management-api.md §4.2). Empty namespace or route: nothing is registered and a
    * developer warning names the call.
    */
   registerRoute(namespace: string, route: string, definition: EndpointDefinition | readonly EndpointDefinition[] | (EndpointDefinition & RouteOptions), override = false): boolean {
@@ -117,7 +117,7 @@ export class RestServer {
     return true;
   }
 
-  /** Serves one request end to end, in WordPress's `serve_request` order (wp-rest-reference §5). */
+  /** Serves one request end to end, in WordPress's `serve_request` order (docs/spec/wp-rest-reference.md §5). */
   /**
    * Who is asking and whether the route exists, decided before a large body is read: only an
    * authenticated request (cookie or application password) for a registered route is trusted
@@ -150,7 +150,7 @@ export class RestServer {
       if (allow) response.headers.Allow = allow;
     }
     if (incoming.query._envelope !== undefined) {
-      // An empty PHP array prints as [] (wp-rest-reference §12).
+      // An empty PHP array prints as [] (docs/spec/wp-rest-reference.md §12).
       const envelopeHeaders = Object.keys(response.headers).length > 0 ? response.headers : [];
       response = new RestResponse({ body: response.data, status: response.status, headers: envelopeHeaders }, 200);
     } else {
@@ -264,7 +264,7 @@ export class RestServer {
     return identity.kind === 'cookie' ? identity.principal : auth.anonymous();
   }
 
-  /** Matches the route and runs the endpoint (compat.md §3). */
+  /** Matches the route and runs the endpoint (docs/spec/compat.md §3). */
   async dispatch(request: DispatchRequest): Promise<Dispatched> {
     const path = request.route;
     if (request.method === 'OPTIONS') {

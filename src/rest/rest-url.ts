@@ -1,6 +1,6 @@
 /**
  * The one function that builds every REST URL (index, Link header, RSD, admin page),
- * as WordPress's `get_rest_url()` does for the three permalink modes (wp-rest-reference §8).
+ * as WordPress's `get_rest_url()` does for the three permalink modes (docs/spec/wp-rest-reference.md §8).
  */
 
 import type { Permalinks } from '../core/permalinks.js';
@@ -14,7 +14,7 @@ export interface RestUrlConfig {
   permalinks: Permalinks;
 }
 
-/** What is known about the current request, for spec 4.3 rule 3. */
+/** What is known about the current request, for docs/spec/site-management-api.md §4.3 rule 3. */
 export interface RequestOrigin {
   /** HTTPS, known from TLS or (with a trusted proxy) `X-Forwarded-Proto`. */
   secure: boolean;

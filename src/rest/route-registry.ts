@@ -58,7 +58,7 @@ function trimSlashes(s: string): string {
   return s.replace(/^\/+|\/+$/g, '');
 }
 
-/** Splits a definition into its endpoints and route-level options (spec 4.2 rule 3). */
+/** Splits a definition into its endpoints and route-level options (docs/spec/site-management-api.md §4.2 rule 3). */
 function splitDefinition(def: EndpointDefinition | readonly EndpointDefinition[]): { endpoints: EndpointDefinition[]; options: RouteOptions } {
   if (Array.isArray(def)) {
     const options: RouteOptions = {};
@@ -89,7 +89,7 @@ export class RouteRegistry {
   /** Changes on every registration, so documents built from the routes can be cached. */
   generation = 0;
 
-  /** Full route of spec 4.2 rule 2, with `:name` segments rewritten. */
+  /** Full route of docs/spec/site-management-api.md §4.2 rule 2, with `:name` segments rewritten. */
   static fullRoute(namespace: string, route: string): string {
     const ns = trimSlashes(namespace);
     const r = trimSlashes(route);

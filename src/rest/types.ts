@@ -4,7 +4,7 @@ import type { RestError } from './errors.js';
 /** Any JSON value; defined in src/core/json.ts, re-exported here for existing imports. */
 export type { JsonValue };
 
-/** Argument schema of spec Part 2.6 (unknown types and `object` are accepted unchecked). */
+/** Argument schema of docs/spec/site-management-api.md §2.6 (unknown types and `object` are accepted unchecked). */
 export interface ArgSchema {
   type?: 'array' | 'integer' | 'number' | 'boolean' | 'string' | 'object' | (string & {});
   items?: ArgSchema;
@@ -91,7 +91,7 @@ export type CallbackResult = RestResponse | RestError | JsonValue | unknown;
 export type EndpointCallback = (request: RestRequest) => CallbackResult | Promise<CallbackResult>;
 export type PermissionCallback = (request: RestRequest) => boolean | null | RestError | unknown | Promise<unknown>;
 
-/** One endpoint of a route (spec Part 4.2 rule 3). */
+/** One endpoint of a route (docs/spec/site-management-api.md §4.2 rule 3). */
 export interface EndpointDefinition {
   /** A method, a comma-separated list or an array. Default `GET`. */
   methods?: string | readonly string[];
@@ -111,7 +111,7 @@ export interface RouteOptions {
 /** Identity found by an authenticator before the cookie/nonce check. */
 export type Identity =
   | { readonly kind: 'anonymous' }
-  /** Logged in by the login cookie: the nonce check of spec Part 5 applies. */
+  /** Logged in by the login cookie: the nonce check of docs/spec/site-management-api.md §5 applies. */
   | { readonly kind: 'cookie'; readonly principal: Principal; readonly sessionToken: string }
   /** Logged in by another means (e.g. an application password): no nonce check. */
   | { readonly kind: 'other'; readonly principal: Principal }

@@ -1,6 +1,6 @@
 /**
- * The admin page (`/admin/`): an HTML shell carrying `window.Initial_State` (spec Part 5 rule 3;
- * jetpack-v4-reference.md §11), for logged-in users only. It drives the public REST API.
+ * The admin page (`/admin/`): an HTML shell carrying `window.Initial_State` (docs/spec/site-management-api.md §5 rule 3;
+ * docs/spec/jetpack-v4-reference.md §11), for logged-in users only. It drives the public REST API.
  */
 import { htmlPage, redirect, type Feature } from '../contract.js';
 import { adminPage } from './admin-page-html.js';

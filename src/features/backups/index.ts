@@ -1,5 +1,5 @@
 /**
- * Backups of Siteward's own store (the `vaultpress` module, compat.md §9): the scheduled
+ * Backups of Siteward's own store (the `vaultpress` module, docs/spec/compat.md §9): the scheduled
  * backup job with retention, the `siteward backup …` commands and
  * `GET jetpack/v4/module/vaultpress/data`. The engine (file format, SQLite online backup,
  * PostgreSQL COPY export, verify, restore with swap) is described in README.md here.

@@ -1,5 +1,5 @@
 /**
- * `GET jetpack/v4/module/vaultpress/data` (reference §3.24, compat.md §9): the state of
+ * `GET jetpack/v4/module/vaultpress/data` (docs/spec/jetpack-v4-reference.md §3.24, docs/spec/compat.md §9): the state of
  * Siteward's own backups in the shape the admin client reads (`code`, `message`,
  * `data.security.notice_count`), with the last backup's time, status and size.
  */

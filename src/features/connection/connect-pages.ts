@@ -65,7 +65,7 @@ export function connectStart(deps: ConnectPageDeps) {
       return page(403, 'This connect link has expired', 'The link is old or belongs to another login session. Go back to the admin page and start again.');
     }
     const user = identity.principal;
-    // Connecting the site needs manage_options; once it is connected, any user may link their own account (reference §2).
+    // Connecting the site needs manage_options; once it is connected, any user may link their own account (docs/spec/jetpack-v4-reference.md §2).
     if (!user.can((await deps.service.facts()).connected ? 'read' : 'manage_options')) {
       return page(403, 'Not allowed', 'Only an administrator can connect this site to the central account service.');
     }

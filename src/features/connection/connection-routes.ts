@@ -1,5 +1,5 @@
 /**
- * The connection routes of `jetpack/v4` (jetpack-v4-reference §3.1–§3.6 with compat.md §9),
+ * The connection routes of `jetpack/v4` (docs/spec/jetpack-v4-reference.md §3.1–§3.6 with docs/spec/compat.md §9),
  * registered through the plugin API like every other route.
  */
 import type { SitewardAuthenticator } from '../../auth/authenticator.js';
@@ -24,7 +24,7 @@ export interface ConnectionRouteDeps extends UserDataDeps {
 
 const SUCCESS = { code: 'success' } as const;
 
-/** The `id` of `/unlink`, when given: a positive integer (reference §3.5). */
+/** The `id` of `/unlink`, when given: a positive integer (docs/spec/jetpack-v4-reference.md §3.5). */
 function unlinkTarget(request: RestRequest): number | undefined {
   const raw = request.params.id;
   return raw === undefined || raw === null || raw === '' ? undefined : Number(raw);
@@ -88,7 +88,7 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
         validateCallback: (value) => (/^\d+$/.test(String(value)) && Number(value) > 0 ? true : invalidParams(argumentMessages.unlinkId)),
       },
     },
-    // Unlinking someone else needs manage_options (compat.md §9).
+    // Unlinking someone else needs manage_options (docs/spec/compat.md §9).
     permissionCallback: async (request) => {
       const target = unlinkTarget(request);
       const allowed = target === undefined || target === request.user.id ? () => true : (user: Principal) => user.can('manage_options');

@@ -142,7 +142,7 @@ export class ConnectionService {
     return { ok: true, revoked: done.revoked, notRevoked: done.notRevoked };
   }
 
-  /** `/recheck-ssl`: tests now, keeps the answer in a status row (reference §3.6's transient). */
+  /** `/recheck-ssl`: tests now, keeps the answer in a status row (docs/spec/jetpack-v4-reference.md §3.6's transient). */
   async recheckSsl(now: number): Promise<SslCheck> {
     const check: SslCheck =
       this.engine === null

@@ -14,7 +14,7 @@ export interface ConnectionFacts {
   /** The master user's id, when one is set and still linked. */
   readonly master: number | null;
   readonly linked: readonly number[];
-  /** Registered and a master user linked (reference §3.1 `isActive`). */
+  /** Registered and a master user linked (docs/spec/jetpack-v4-reference.md §3.1 `isActive`). */
   readonly connected: boolean;
 }
 

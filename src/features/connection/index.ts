@@ -1,5 +1,5 @@
 /**
- * The connection to the central account service (compat.md §9: any OpenID Connect provider).
+ * The connection to the central account service (docs/spec/compat.md §9: any OpenID Connect provider).
  * Registers the `jetpack/v4` connection routes (connection-routes.ts) and the browser's login
  * pages (connect-pages.ts), and offers the other features what they read of it: whether the
  * site is connected (module availability), the user's connection data (`Initial_State`) and the

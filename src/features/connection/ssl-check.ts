@@ -1,6 +1,6 @@
 import type { ValidConnectionConfig } from './connection-config.js';
 
-/** The `/recheck-ssl` answer (jetpack-v4-reference §3.6). */
+/** The `/recheck-ssl` answer (docs/spec/jetpack-v4-reference.md §3.6). */
 export interface SslCheck {
   enabled: boolean;
   message: string;

@@ -1,6 +1,6 @@
 /**
- * The `/user-connection-data` body (jetpack-v4-reference §3.3), also `Initial_State.userData`.
- * The linked account comes from the provider's userinfo (compat.md §9's mapping, wpcom-user.ts).
+ * The `/user-connection-data` body (docs/spec/jetpack-v4-reference.md §3.3), also `Initial_State.userData`.
+ * The linked account comes from the provider's userinfo (docs/spec/compat.md §9's mapping, wpcom-user.ts).
  */
 import { gravatarUrl } from '../../core/gravatar.js';
 import { statsRoles } from '../jetpack/initial-state.js';
@@ -18,7 +18,7 @@ export interface UserDataDeps {
   readonly devMode: () => boolean;
 }
 
-/** `false` unless at least two administrators exist and at least two of them are linked; then their count (reference §3.3). */
+/** `false` unless at least two administrators exist and at least two of them are linked; then their count (docs/spec/jetpack-v4-reference.md §3.3). */
 async function othersLinked(store: Store, linked: readonly number[]): Promise<number | false> {
   if (linked.length < 2 || (await store.users.countByRole('administrator')) < 2) return false;
   let admins = 0;

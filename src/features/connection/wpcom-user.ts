@@ -1,6 +1,6 @@
 /**
- * The linked account as the admin client knows it (`wpcomUser` of jetpack-v4-reference §3.3),
- * filled from OpenID userinfo as compat.md §9 says: ID ← sub, login ← preferred_username,
+ * The linked account as the admin client knows it (`wpcomUser` of docs/spec/jetpack-v4-reference.md §3.3),
+ * filled from OpenID userinfo as docs/spec/compat.md §9 says: ID ← sub, login ← preferred_username,
  * email, display_name ← name, avatar ← picture. `ID` stays the provider's string `sub`.
  */
 export interface WpcomUser {

@@ -1,5 +1,5 @@
 /**
- * Replays the historical admin client's calls (reference §10) for the plugin's endpoints, with
+ * Replays the historical admin client's calls (docs/spec/jetpack-v4-reference.md §10) for the plugin's endpoints, with
  * its exact wire habits: PUT, the header spelled `Content-type`, JSON text bodies, bodiless
  * calls, `setting/update`, cookie + `X-WP-Nonce`.
  */

@@ -9,7 +9,7 @@ import type { Principal } from '../../rest/types.js';
 import type { OptionsRepo, StoreTx } from '../../store/types.js';
 import { ModuleCatalog } from './catalog/module-catalog.js';
 
-/** Which dev (offline) mode triggers are on (compat.md §9: `filter` is always false). */
+/** Which dev (offline) mode triggers are on (docs/spec/compat.md §9: `filter` is always false). */
 export interface DevModeState {
   /** `SITEWARD_OFFLINE` is set. */
   constant: boolean;

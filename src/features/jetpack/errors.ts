@@ -1,22 +1,22 @@
 /**
  * Every error (and success message) of the site-management plugin, in one catalogue, so no
- * handler spells a message inline (jetpack-v4-reference.md §2, §3; compat.md §9).
+ * handler spells a message inline (docs/spec/jetpack-v4-reference.md §2, §3; docs/spec/compat.md §9).
  */
 import { escapeHtml } from '../../core/html.js';
 import { RestError, authorizationRequiredStatus } from '../../rest/errors.js';
 import type { Principal } from '../../rest/types.js';
 
-/** The shared permission message; compat.md §8 puts one space where the historical text had a newline and tabs. */
+/** The shared permission message; docs/spec/compat.md §8 puts one space where the historical text had a newline and tabs. */
 export const PERMISSION_MESSAGE =
   'You do not have the correct user permissions to perform this action. Please contact your site admin if you think this is a mistake.';
 
-/** The permission checks of reference §2, each with its failure code. */
+/** The permission checks of docs/spec/jetpack-v4-reference.md §2, each with its failure code. */
 export const permissionCodes = {
   view_admin: 'invalid_user_permission_view_admin',
   manage_modules: 'invalid_user_permission_manage_modules',
   configure_modules: 'invalid_user_permission_configure_modules',
   manage_settings: 'invalid_user_permission_manage_settings',
-  // The connection routes (reference §2; compat.md §9 replaces the codes marked "sic" by the natural ones).
+  // The connection routes (docs/spec/jetpack-v4-reference.md §2; docs/spec/compat.md §9 replaces the codes marked "sic" by the natural ones).
   connect_url: 'invalid_user_permission_jetpack_connect',
   user_connection_data: 'invalid_user_permission_user_connection_data',
   link_user: 'invalid_user_permission_link_user',
@@ -38,7 +38,7 @@ const catalogue = {
   jumpstart_failed_dismiss: ['jumpstart_failed_dismiss', 'Jumpstart could not be dismissed.', 400],
   invalid_reset_kind: ['invalid_param', 'Invalid Parameter', 404],
   invalid_notice: ['invalid_param', 'Invalid parameter "notice".', 404],
-  // The connection to the central account service (reference §3.2–§3.6; compat.md §9).
+  // The connection to the central account service (docs/spec/jetpack-v4-reference.md §3.2–§3.6; docs/spec/compat.md §9).
   unlink_user_failed: ['unlink_user_failed', 'Was not able to unlink the user.  Please try again.', 400],
   disconnect_failed: ['disconnect_failed', 'Was not able to disconnect the site.  Please try again.', 400],
   connection_not_configured: ['connection_not_configured', 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).', 503],
@@ -72,7 +72,7 @@ export function accountServiceError(id: PluginErrorId, detail: string): RestErro
   return new RestError(code, message, { status, detail });
 }
 
-/** A permission failure: 401 when nobody is logged in, 403 otherwise (compat.md §9). */
+/** A permission failure: 401 when nobody is logged in, 403 otherwise (docs/spec/compat.md §9). */
 export function permissionError(check: PermissionCheck, user: Principal): RestError {
   return new RestError(permissionCodes[check], PERMISSION_MESSAGE, { status: authorizationRequiredStatus(user.id !== 0) });
 }
@@ -91,7 +91,7 @@ export function serviceUnavailable(service: string, host: string): RestError {
   return new RestError('service_unavailable', escapeHtml(`The ${service} service at ${host} could not be reached. Try again later.`), { status: 502, service });
 }
 
-/** Why a module could not be activated (compat.md §9: the message says why). */
+/** Why a module could not be activated (docs/spec/compat.md §9: the message says why). */
 export type ActivationRefusal = 'dev_mode' | 'not_connected';
 
 const refusalReasons: Record<ActivationRefusal, string> = {
@@ -107,8 +107,8 @@ export function activationFailed(reason: ActivationRefusal): RestError {
 }
 
 /**
- * 424 `activation_failed` of the bulk activation: names only the failed modules (reference §3.10,
- * trailing space kept), followed by why they could not be activated (compat.md §9).
+ * 424 `activation_failed` of the bulk activation: names only the failed modules (docs/spec/jetpack-v4-reference.md §3.10,
+ * trailing space kept), followed by why they could not be activated (docs/spec/compat.md §9).
  */
 export function bulkActivationFailed(failed: readonly string[], reason?: ActivationRefusal): RestError {
   const message =
@@ -117,7 +117,7 @@ export function bulkActivationFailed(failed: readonly string[], reason?: Activat
   return new RestError('activation_failed', escapeHtml(message), { status: 424 });
 }
 
-/** 400 `jumpstart_failed` naming the modules Jump Start could not turn on (reference §3.14). */
+/** 400 `jumpstart_failed` naming the modules Jump Start could not turn on (docs/spec/jetpack-v4-reference.md §3.14). */
 export function jumpstartFailed(failed: readonly string[]): RestError {
   const message =
     failed.length === 1
@@ -127,7 +127,7 @@ export function jumpstartFailed(failed: readonly string[]): RestError {
 }
 
 /**
- * 400 `some_updated` (reference §3.11): unknown keys, then keys that were not saved with their
+ * 400 `some_updated` (docs/spec/jetpack-v4-reference.md §3.11): unknown keys, then keys that were not saved with their
  * extra information. Valid keys of the same request were saved.
  */
 export function someUpdated(invalid: readonly string[], notUpdated: ReadonlyMap<string, string | undefined>): RestError {
@@ -156,7 +156,7 @@ export const argumentMessages = {
   unlinkId: 'id must be a positive integer.',
 } as const;
 
-/** Success messages (reference §3). */
+/** Success messages (docs/spec/jetpack-v4-reference.md §3). */
 export const successMessages = {
   moduleActivated: 'The requested Jetpack module was activated.',
   moduleDeactivated: 'The requested Jetpack module was deactivated.',

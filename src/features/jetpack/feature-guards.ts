@@ -1,6 +1,6 @@
 /**
  * What features that add routes to `jetpack/v4` (backups, stats, updates, site data) need of
- * the plugin: its permission checks (reference §2) and the module activation state, so their
+ * the plugin: its permission checks (docs/spec/jetpack-v4-reference.md §2) and the module activation state, so their
  * endpoints refuse and answer `not_active` exactly like the plugin's own.
  */
 import type { PermissionCallback } from '../../rest/types.js';

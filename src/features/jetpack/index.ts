@@ -1,6 +1,6 @@
 /**
  * The site-management plugin: the `jetpack/v4` module, settings, Jump Start, reset and notice
- * endpoints over the module catalog (jetpack-v4-reference.md; compat.md §9).
+ * endpoints over the module catalog (docs/spec/jetpack-v4-reference.md; docs/spec/compat.md §9).
  */
 import type { SitewardApi } from '../../plugins/api.js';
 import type { JsonValue } from '../../core/json.js';

@@ -18,7 +18,7 @@ const KEYS = [
 ];
 
 describe('Initial_State', () => {
-  it('has every key of reference §11 in order, with top-level scalars printed as WordPress prints them', async () => {
+  it('has every key of docs/spec/jetpack-v4-reference.md §11 in order, with top-level scalars printed as WordPress prints them', async () => {
     fx = await createPluginFixture();
     const state = await buildInitialState(fx.ctx, { user: admin, nonce: 'abc123' });
     expect(Object.keys(state)).toEqual(KEYS);

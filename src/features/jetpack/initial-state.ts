@@ -1,5 +1,5 @@
 /**
- * The admin page's `Initial_State` object (reference §11). WordPress printed every top-level
+ * The admin page's `Initial_State` object (docs/spec/jetpack-v4-reference.md §11). WordPress printed every top-level
  * scalar as a string (true → "1", false → "", numbers → "123"); nested values keep JSON types.
  */
 import type { OptionsRepo } from '../../store/types.js';
@@ -79,7 +79,7 @@ function tracksUserData(userData: JsonValue): JsonValue {
 }
 
 /**
- * Builds `Initial_State` with every key of reference §11, in its order.
+ * Builds `Initial_State` with every key of docs/spec/jetpack-v4-reference.md §11, in its order.
  *
  * @example
  * const state = await buildInitialState(ctx, { user, nonce });

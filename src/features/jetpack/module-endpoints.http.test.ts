@@ -133,7 +133,7 @@ describe('POST /module/activate and /modules/activate', () => {
     }
   });
 
-  it('with an unavailable module activates the others and answers 424 saying why (compat.md §9)', async () => {
+  it('with an unavailable module activates the others and answers 424 saying why (docs/spec/compat.md §9)', async () => {
     const res = await call(t, 'POST', '/modules/activate', { as: admin, body: { modules: ['tiled-gallery', 'likes'] } });
     expect([res.status, res.json]).toEqual([
       424,

@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('extra fields on module records (spec Part 2.6)', () => {
+describe('extra fields on module records (docs/spec/site-management-api.md §2.6)', () => {
   it('adds fields with a getter to every record of module/all, and not those without', async () => {
     const res = await app.request({ path: '/wp-json/jetpack/v4/module/all', headers: app.auth(admin) });
     const protect = (res.json as Record<string, Record<string, unknown>>).protect!;

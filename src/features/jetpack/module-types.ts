@@ -41,7 +41,7 @@ export type OptionWriteOutcome =
   | { ok: true; changed: boolean; value: JsonValue; response?: Record<string, JsonValue> }
   | { ok: false; info?: string };
 
-/** One option of a module (jetpack-v4-reference.md §6). */
+/** One option of a module (docs/spec/jetpack-v4-reference.md §6). */
 export interface ModuleOptionDefinition {
   description: string;
   type: 'string' | 'boolean' | 'integer' | 'number' | 'array' | 'object';
@@ -71,7 +71,7 @@ export interface ModuleOptionDefinition {
   notAvailable?: true;
 }
 
-/** A module of the catalog (jetpack-v4-reference.md §5.1). Plugins add their own with `api.registerModule`. */
+/** A module of the catalog (docs/spec/jetpack-v4-reference.md §5.1). Plugins add their own with `api.registerModule`. */
 export interface ModuleDefinition {
   slug: string;
   name: string;

@@ -100,7 +100,7 @@ describe('registerSiteManagementPlugin', () => {
     expect(await modules(['likes'], fakeRequest(admin), 'modules')).toBe(true);
   });
 
-  /** Reference §2 with compat §9: which role passes which endpoint (dev mode off). */
+  /** Reference §2 with docs/spec/compat.md §9: which role passes which endpoint (dev mode off). */
   const PERMISSIONS: Array<[string, number, string, string[]]> = [
     ['/module/all', 0, 'invalid_user_permission_view_admin', ['administrator', 'editor', 'author', 'contributor', 'subscriber']],
     ['/module/(?P<slug>[a-z\\-]+)', 0, 'invalid_user_permission_view_admin', ['administrator', 'editor', 'author', 'contributor', 'subscriber']],

@@ -1,11 +1,11 @@
 /**
- * Names of the site options holding the plugin's own state (reference §8). Module options live
+ * Names of the site options holding the plugin's own state (docs/spec/jetpack-v4-reference.md §8). Module options live
  * under the storage names of their definitions (catalog/options/*).
  */
 export const stateKeys = {
   /** List of activated module slugs; absent on a fresh site, which means the default set. */
   activeModules: 'active_modules',
-  /** Jump Start state (reference §7); absent means `new_connection` (compat.md §9). */
+  /** Jump Start state (docs/spec/jetpack-v4-reference.md §7); absent means `new_connection` (docs/spec/compat.md §9). */
   jumpstart: 'jumpstart',
   /** What the last Jump Start turned on and changed, so that deactivating it can undo exactly that. */
   jumpstartChanges: 'jumpstart_changes',

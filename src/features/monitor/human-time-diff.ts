@@ -15,7 +15,7 @@ const BANDS: readonly { readonly below: number; readonly unit: number; readonly 
 ];
 
 /**
- * WordPress 4.x `human_time_diff($from, $to)` (services-facts §2.2), times in seconds since
+ * WordPress 4.x `human_time_diff($from, $to)` (docs/spec/services-facts.md §2.2), times in seconds since
  * the epoch: "1 min" at least, no seconds band, no "ago". The band is chosen before rounding,
  * so 3599 s gives "60 mins" and 86399 s "24 hours", as WordPress did.
  */

@@ -1,7 +1,7 @@
 /**
  * Monitor (the `monitor` module): uptime checks of the site's URL by exactly one process (the
  * background-job lease holder), a downtime log, notifications by e-mail and webhook, and the
- * last downtime as WordPress's human time difference (compat.md §9; services-facts §2).
+ * last downtime as WordPress's human time difference (docs/spec/compat.md §9; docs/spec/services-facts.md §2).
  */
 import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';

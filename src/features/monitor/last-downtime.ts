@@ -2,7 +2,7 @@ import { humanTimeDiff } from './human-time-diff.js';
 import type { DowntimeInterval } from './monitor-repo.js';
 
 /**
- * The `GET /module/monitor/downtime/last` body (reference §3.20): the time since the last
+ * The `GET /module/monitor/downtime/last` body (docs/spec/jetpack-v4-reference.md §3.20): the time since the last
  * up/down transition as WordPress's human_time_diff, or null when there never was a downtime.
  * The transition is the end of the last downtime, or its start while it lasts (Jetpack's
  * remote value was "the most recent up/down transition").

@@ -1,6 +1,6 @@
 import { parseClientAddress, type ClientAddress } from './client-address.js';
 
-/** One entry of `jetpack_protect_global_whitelist`; `text` is what is shown back (reference §5.4). */
+/** One entry of `jetpack_protect_global_whitelist`; `text` is what is shown back (docs/spec/jetpack-v4-reference.md §5.4). */
 export type AllowEntry =
   | { readonly kind: 'single'; readonly text: string; readonly address: ClientAddress }
   | { readonly kind: 'range'; readonly text: string; readonly low: ClientAddress; readonly high: ClientAddress };
@@ -8,7 +8,7 @@ export type AllowEntry =
 /** The site option holding the list's entry texts (the reference's `jetpack_protect_whitelist`). */
 export const ALLOW_LIST_OPTION = 'jetpack_protect_whitelist';
 
-/** The "extra info" of the `some_updated` error when an entry is invalid (reference §6). */
+/** The "extra info" of the `some_updated` error when an entry is invalid (docs/spec/jetpack-v4-reference.md §6). */
 export const INVALID_ALLOW_LIST_MESSAGE = 'One of your IP addresses was not valid.';
 
 export type AllowListResult =

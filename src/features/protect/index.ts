@@ -1,7 +1,7 @@
 /**
  * Protect (the `protect` module): brute-force protection of every password check Siteward makes
  * (login form and JSON, HTTP Basic with application passwords, setup tokens), counted in the
- * store so that every worker and host sharing it sees one count (compat.md §9; issue 13).
+ * store so that every worker and host sharing it sees one count (docs/spec/compat.md §9).
  */
 import type { Feature, FeatureContext } from '../contract.js';
 import { pluginError } from '../jetpack/errors.js';

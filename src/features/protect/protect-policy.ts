@@ -3,7 +3,7 @@ import { dayBuckets } from './day-buckets.js';
 import type { ProtectRepo, PurgeCounts } from './protect-repo.js';
 
 /**
- * Brute-force thresholds (services-facts §3.2): `maxFailures` failed logins from one counter
+ * Brute-force thresholds (docs/spec/services-facts.md §3.2): `maxFailures` failed logins from one counter
  * key within `windowSeconds` block it for `blockSeconds`; the block that makes
  * `escalateAfterBlocks` blocks within `escalationWindowSeconds` lasts `escalatedBlockSeconds`.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET jetpack/v4/site` (reference §3.18, compat.md §9): the site's own record, in place of the
+ * `GET jetpack/v4/site` (docs/spec/jetpack-v4-reference.md §3.18, docs/spec/compat.md §9): the site's own record, in place of the
  * WordPress.com site object, as the reference's double-encoded `data` string. Siteward offers
  * one plan, the free one. While the site is not connected there is no site id: 404.
  */

@@ -10,7 +10,7 @@ export interface AkismetBreakdownRow {
   readonly da: string;
 }
 
-/** The `get-stats` object, field names as on the wire (services-facts §1.3). */
+/** The `get-stats` object, field names as on the wire (docs/spec/services-facts.md §1.3). */
 export interface AkismetStats {
   readonly spam: number;
   readonly ham: number;

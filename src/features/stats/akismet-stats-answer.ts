@@ -14,7 +14,7 @@ export interface AkismetStatsPair {
 }
 
 /**
- * The answer of `GET akismet/stats/get` (reference §3.23): a 200 body — the stats pair, or a
+ * The answer of `GET akismet/stats/get` (docs/spec/jetpack-v4-reference.md §3.23): a 200 body — the stats pair, or a
  * bare error-code string (`problem` says why for the log) — or, when the service could not
  * be asked and nothing was cached, `unavailable` (the route answers a 502 naming the service).
  */
@@ -26,7 +26,7 @@ export type AkismetStatsAnswer =
  * No service configured → `not_installed`. The key is verified first; a refused key gives
  * `invalid_key`. The stats then come from two `get-stats` calls (`6-months`, `all`), as the
  * plugin made them. A service that is down, slow or answers garbage is not a refused key
- * (issue 14, unlike the 2016 plugin): the client serves its expired cached answers then, and
+ * (unlike the 2016 plugin): the client serves its expired cached answers then, and
  * with none the answer is `unavailable`.
  */
 export async function akismetStatsAnswer(client: AkismetClient, config: AkismetConfig | null): Promise<AkismetStatsAnswer> {

@@ -1,5 +1,5 @@
 /**
- * Spam-filter statistics (compat.md §9): `GET jetpack/v4/akismet/stats/get` from an
+ * Spam-filter statistics (docs/spec/compat.md §9): `GET jetpack/v4/akismet/stats/get` from an
  * Akismet-compatible service (`SITEWARD_AKISMET_URL`, `SITEWARD_AKISMET_KEY`), always 200 with
  * the stats or a bare code string, except a service that is down with nothing cached: 502.
  */
@@ -9,7 +9,7 @@ import { AkismetClient } from './akismet-client.js';
 import { akismetStatsAnswer } from './akismet-stats-answer.js';
 
 export interface StatsFeatureOptions {
-  /** Per call to the service. Default 5 s (issue 14); tests shorten it. */
+  /** Per call to the service. Default 5 s; tests shorten it. */
   readonly timeoutMs?: number;
 }
 

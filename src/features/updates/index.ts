@@ -1,5 +1,5 @@
 /**
- * Plugin updates (compat.md §9): `GET jetpack/v4/updates/plugins` counts the loaded plugins
+ * Plugin updates (docs/spec/compat.md §9): `GET jetpack/v4/updates/plugins` counts the loaded plugins
  * that are published npm packages with a newer `latest` on the registry (`SITEWARD_NPM_REGISTRY`).
  */
 import type { Feature } from '../contract.js';

@@ -16,7 +16,7 @@ export type PluginUpdatesBody =
   | { readonly code: 'success'; readonly message: string; readonly count: 0 }
   | { readonly code: 'updates-available'; readonly message: string; readonly count: number };
 
-/** The `GET updates/plugins` answer (reference §3.22): 200 with a body, or the 404 error. */
+/** The `GET updates/plugins` answer (docs/spec/jetpack-v4-reference.md §3.22): 200 with a body, or the 404 error. */
 export type PluginUpdatesAnswer =
   | { readonly ok: true; readonly status: 200; readonly body: PluginUpdatesBody; readonly details: readonly PluginUpdateDetail[] }
   | {

@@ -1,7 +1,7 @@
 /**
  * Semantic Versioning 2.0.0 for the one question the updates check asks: is the registry's
  * `latest` newer than the installed version? Ranges are not needed: `dist-tags.latest` is
- * already the registry's pick (services-facts §4), so a strict x.y.z[-pre][+build] parser and
+ * already the registry's pick (docs/spec/services-facts.md §4), so a strict x.y.z[-pre][+build] parser and
  * the precedence rules of SemVer §11 are enough.
  */
 export interface SemVer {

@@ -1,6 +1,6 @@
 /**
  * Site verification (the `verification-tools` module): the services' `<meta>` tags in the home
- * page's `<head>` and the `services` endpoint, while the module is active (jetpack-v4-reference.md
+ * page's `<head>` and the `services` endpoint, while the module is active (docs/spec/jetpack-v4-reference.md
  * §3.21, §6). The codes are validated by the module options with the same rule (verification-services.ts).
  */
 import type { Feature } from '../contract.js';

@@ -26,7 +26,7 @@ export function readVerificationCodes(stored: unknown): VerificationCodes {
 export type CodeValidation = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
 
 /**
- * The option validation for `google`, `bing`, `pinterest` (reference §3.11 "alphanum"):
+ * The option validation for `google`, `bing`, `pinterest` (docs/spec/jetpack-v4-reference.md §3.11 "alphanum"):
  * letters, digits, `-` and `_` only; '' clears the code.
  */
 export function validateVerificationCode(param: string, value: unknown): CodeValidation {
@@ -49,7 +49,7 @@ export type ServicesAnswer =
   /** No code set: the route answers the catalogue's 404 `empty` (src/features/jetpack/errors.ts). */
   | { readonly kind: 'empty' };
 
-/** `GET /module/verification-tools/services` for an active module (reference §3.21). */
+/** `GET /module/verification-tools/services` for an active module (docs/spec/jetpack-v4-reference.md §3.21). */
 export function verificationServicesAnswer(codes: VerificationCodes): ServicesAnswer {
   const services = VERIFICATION_SERVICES.filter((s) => codes[s.key] !== '').map((s) => s.label);
   if (services.length === 0) return { kind: 'empty' };

@@ -1,5 +1,5 @@
 /**
- * Avatar URLs (spec Part 4.8): Gravatar URLs keyed by pixel size, as WordPress's
+ * Avatar URLs (docs/spec/site-management-api.md §4.8): Gravatar URLs keyed by pixel size, as WordPress's
  * `rest_get_avatar_urls` returns them over HTTPS.
  */
 import { DEFAULT_AVATAR_SIZES, gravatarHash, gravatarUrlOfHash } from '../../core/gravatar.js';

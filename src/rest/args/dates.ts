@@ -1,5 +1,5 @@
 /**
- * Date helpers of spec Part 4.7: WordPress's `rest_parse_date` (pattern check, then PHP
+ * Date helpers of docs/spec/site-management-api.md §4.7: WordPress's `rest_parse_date` (pattern check, then PHP
  * `strtotime` with UTC as the default zone) and `rest_get_date_with_gmt` as of 4.7.3.
  *
  * `strtotime` details kept: month 00–12 and day 00–31 roll over (`2017-02-30` → 2 March,

@@ -1,5 +1,5 @@
 /**
- * Parsing one argument (spec Part 4.6 rule 6, WordPress `rest_parse_request_arg`):
+ * Parsing one argument (docs/spec/site-management-api.md §4.6 rule 6, WordPress `rest_parse_request_arg`):
  * validate the raw value, then sanitize it.
  */
 import type { RestError } from '../errors.js';

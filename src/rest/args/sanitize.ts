@@ -1,6 +1,6 @@
 /**
  * Schema sanitizing of one argument: WordPress 4.7.0 `rest_sanitize_value_from_schema`
- * (spec Part 4.6, reference §10). Enum is never enforced here.
+ * (docs/spec/site-management-api.md §4.6, docs/spec/wp-rest-reference.md §10). Enum is never enforced here.
  */
 import type { ArgSchema } from '../types.js';
 import { asciiLower, isPhpArray, phpTruthy, splitList, strval, toFloat, toInt, toList } from './php.js';

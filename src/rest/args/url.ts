@@ -1,7 +1,7 @@
 /**
  * WordPress `esc_url_raw()` (4.7's `esc_url($url, null, 'db')`): strip characters, guess a
  * scheme, percent-encode brackets after the authority, and refuse protocols outside the list.
- * Spec decision (compat.md §10): the URL is trimmed first; 4.7 turned a leading space into `%20`
+ * Spec decision (docs/spec/compat.md §10): the URL is trimmed first; 4.7 turned a leading space into `%20`
  * and so refused ` http://…`.
  */
 import { asciiLower, deleteNestedUnits, isPhpArray, phpTrim, phpTruthy, strval } from './php.js';

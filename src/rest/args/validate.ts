@@ -1,7 +1,7 @@
 /**
  * Schema validation of one argument: WordPress 4.7.0 `rest_validate_value_from_schema`, in its
  * order (array → enum → numeric → integer → boolean → string → format → bounds), amended by
- * the spec: the boolean type error names the parameter (compat.md §8).
+ * the spec: the boolean type error names the parameter (docs/spec/compat.md §8).
  */
 import { invalidParams, restError, type RestError } from '../errors.js';
 import type { ArgSchema } from '../types.js';
@@ -11,7 +11,7 @@ import { asciiLower, isList, isNumeric, isPhpArray, phpIdentical, phpTruthy, spl
 
 export { isEmail, isIpAddress } from './formats.js';
 
-/** The `rest_invalid_param` messages of spec Part 7, in one place. */
+/** The `rest_invalid_param` messages of docs/spec/site-management-api.md §7, in one place. */
 const messages = {
   notOfType: (param: string, type: string) => `${param} is not of type ${type}.`,
   notOneOf: (param: string, values: readonly unknown[]) => `${param} is not one of ${values.map(strval).join(', ')}.`,

@@ -1,4 +1,4 @@
-/** The 37 modules Siteward ships (jetpack-v4-reference.md §5.2). */
+/** The 37 modules Siteward ships (docs/spec/jetpack-v4-reference.md §5.2). */
 import type { ModuleDefinition } from '../module-types.js';
 import { modulesAToL } from './modules-a-to-l.js';
 import { modulesMToR } from './modules-m-to-r.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModuleDefinitionError } from '../errors.js';
 import { ModuleCatalog } from './module-catalog.js';
 
-/** jetpack-v4-reference.md §5.2, verbatim (Req before compat.md §9's changes). */
+/** docs/spec/jetpack-v4-reference.md §5.2, verbatim (Req before docs/spec/compat.md §9's changes). */
 const REFERENCE_TABLE = `
 | after-the-deadline | Spelling and Grammar | 6 | 20 | 1.1 | yes | Yes | Writing | Writing | |
 | carousel | Carousel | 22 | 12 | 1.5 | no | No | Photos and Videos | Appearance, Jumpstart | ✔ |
@@ -51,7 +51,7 @@ const rows = REFERENCE_TABLE.trim()
     tags: tags!.split(', '), feature: feat!.split(', '), jumpstart: js === '✔',
   }));
 
-/** compat.md §9: services Siteward runs itself. */
+/** docs/spec/compat.md §9: services Siteward runs itself. */
 const SITEWARD_RUN = ['protect', 'monitor', 'verification-tools', 'vaultpress'];
 
 /** Reference §6's list, plus contact-form, which §6 gives no options either (the list missed it). */
@@ -150,7 +150,7 @@ describe('the built-in module catalog', () => {
 describe('registering a plugin module', () => {
   const minimal = { slug: 'my-feature', name: 'My Feature', description: 'Does a thing.', introduced: '1.0' };
 
-  it('adds it with the header defaults of reference §5.1', () => {
+  it('adds it with the header defaults of docs/spec/jetpack-v4-reference.md §5.1', () => {
     const own = new ModuleCatalog();
     const mod = own.register(minimal);
     expect(own.size).toBe(38);

@@ -1,4 +1,4 @@
-/** The module catalog: the built-in modules plus those plugins register (reference §5). */
+/** The module catalog: the built-in modules plus those plugins register (docs/spec/jetpack-v4-reference.md §5). */
 import { ModuleDefinitionError, definitionMessages as m } from '../errors.js';
 import type { CatalogModule, ModuleDefinition, ModuleOptionDefinition, OptionStorage } from '../module-types.js';
 import { reservedOptionNames } from '../state-keys.js';
@@ -49,7 +49,7 @@ export class ModuleCatalog {
     return mod;
   }
 
-  /** The module with exactly this slug (slugs are compared case-sensitively, reference §9). */
+  /** The module with exactly this slug (slugs are compared case-sensitively, docs/spec/jetpack-v4-reference.md §9). */
   get(slug: string): CatalogModule | undefined {
     return this.modules.get(slug);
   }
@@ -68,21 +68,21 @@ export class ModuleCatalog {
     return this.sorted;
   }
 
-  /** The /module/all order (reference §5.3): when not connected, connection-requiring modules go last. */
+  /** The /module/all order (docs/spec/jetpack-v4-reference.md §5.3): when not connected, connection-requiring modules go last. */
   ordered(connected: boolean): CatalogModule[] {
     const all = this.all();
     if (connected) return [...all];
     return [...all.filter((mod) => !mod.requires_connection), ...all.filter((mod) => mod.requires_connection)];
   }
 
-  /** The default active set (reference §5.2): "Yes" modules, plus "Public" ones while the site is public. */
+  /** The default active set (docs/spec/jetpack-v4-reference.md §5.2): "Yes" modules, plus "Public" ones while the site is public. */
   defaultSlugs(isPublic: boolean): string[] {
     return this.all()
       .filter((mod) => mod.auto_activate === 'Yes' || (isPublic && mod.auto_activate === 'Public'))
       .map((mod) => mod.slug);
   }
 
-  /** Modules whose `feature` list contains "Jumpstart" (reference §3.14). */
+  /** Modules whose `feature` list contains "Jumpstart" (docs/spec/jetpack-v4-reference.md §3.14). */
   jumpstartModules(): CatalogModule[] {
     return this.all().filter((mod) => mod.feature.includes('Jumpstart'));
   }

@@ -60,7 +60,7 @@ export function normalizeModule(def: ModuleDefinition, builtIn: boolean): Catalo
   const options = def.options && Object.keys(def.options).length > 0 ? def.options : null;
   for (const [key, option] of Object.entries(options ?? {})) checkOption(slug, key, option);
 
-  // Defaults of a module file header (reference §5.1).
+  // Defaults of a module file header (docs/spec/jetpack-v4-reference.md §5.1).
   return {
     slug,
     name: def.name,

@@ -1,4 +1,4 @@
-/** Built-in modules `after-the-deadline` … `likes` (jetpack-v4-reference.md §5.2, §6). */
+/** Built-in modules `after-the-deadline` … `likes` (docs/spec/jetpack-v4-reference.md §5.2, §6). */
 import type { ModuleDefinition } from '../module-types.js';
 import { afterTheDeadlineOptions } from './options/after-the-deadline-options.js';
 import {

@@ -1,4 +1,4 @@
-/** Built-in modules `manage` … `related-posts` (jetpack-v4-reference.md §5.2, §6; compat.md §9). */
+/** Built-in modules `manage` … `related-posts` (docs/spec/jetpack-v4-reference.md §5.2, §6; docs/spec/compat.md §9). */
 import type { ModuleDefinition } from '../module-types.js';
 import { markdownOptions, minilevenOptions, monitorOptions, relatedPostsOptions } from './options/basic-options.js';
 import { postByEmailOptions } from './options/post-by-email-options.js';

@@ -1,4 +1,4 @@
-/** Built-in modules `sharedaddy` … `widgets` (jetpack-v4-reference.md §5.2, §6; compat.md §9). */
+/** Built-in modules `sharedaddy` … `widgets` (docs/spec/jetpack-v4-reference.md §5.2, §6; docs/spec/compat.md §9). */
 import type { ModuleDefinition } from '../module-types.js';
 import {
   siteIconOptions,

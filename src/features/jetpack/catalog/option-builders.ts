@@ -1,4 +1,4 @@
-/** Short constructors for the catalog's option definitions (reference §6 types and validators). */
+/** Short constructors for the catalog's option definitions (docs/spec/jetpack-v4-reference.md §6 types and validators). */
 import type { JsonValue } from '../../../core/json.js';
 import type { ModuleOptionDefinition, OptionStorage } from '../module-types.js';
 import {

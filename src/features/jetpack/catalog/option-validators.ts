@@ -1,5 +1,5 @@
 /**
- * Validators and sanitizers of module options (jetpack-v4-reference.md §3.11, §6). Each validator
+ * Validators and sanitizers of module options (docs/spec/jetpack-v4-reference.md §3.11, §6). Each validator
  * answers true or the per-option message; the messages are the reference's, word for word.
  */
 import { isPlainObject } from '../../../core/objects.js';
@@ -9,10 +9,10 @@ import type { OptionValidation } from '../module-types.js';
 
 export type Validator = (value: unknown, param: string) => OptionValidation;
 
-/** The roles stats can be shown to or counted for (reference §6). */
+/** The roles stats can be shown to or counted for (docs/spec/jetpack-v4-reference.md §6). */
 export const STATS_ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
 
-/** Where sharing buttons may show (reference §6, `show`). */
+/** Where sharing buttons may show (docs/spec/jetpack-v4-reference.md §6, `show`). */
 export const SHARING_SHOW_PLACES = ['index', 'post', 'page', 'attachment', 'jetpack-portfolio'] as const;
 
 /** The sharing services of the era; custom ones are `custom-<digits>`. */
@@ -123,12 +123,12 @@ export function toUrl(value: unknown): JsonValue {
   }
 }
 
-/** Twitter site tag: stored without the leading `@` (reference §6). */
+/** Twitter site tag: stored without the leading `@` (docs/spec/jetpack-v4-reference.md §6). */
 export function toTwitterUsername(value: unknown): JsonValue {
   return String(value).replace(/^@/, '');
 }
 
-/** Stats roles: an empty list falls back to administrators only (reference §6). */
+/** Stats roles: an empty list falls back to administrators only (docs/spec/jetpack-v4-reference.md §6). */
 export function toStatsRoles(value: unknown): JsonValue {
   const roles = value as string[];
   return roles.length > 0 ? [...new Set(roles)] : ['administrator'];
@@ -138,7 +138,7 @@ export function toStringList(value: unknown): JsonValue {
   return [...new Set(value as string[])];
 }
 
-/** `current_value` cast by type (reference §6): booleans from "true"/"false" or truthiness, numbers, "NULL" → null. */
+/** `current_value` cast by type (docs/spec/jetpack-v4-reference.md §6): booleans from "true"/"false" or truthiness, numbers, "NULL" → null. */
 export function castByType(type: string, value: JsonValue): JsonValue {
   if (value === 'NULL') return null;
   switch (type) {

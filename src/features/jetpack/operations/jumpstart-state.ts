@@ -1,10 +1,10 @@
-/** The Jump Start state value (reference §7) and the "administrator acted" transition. */
+/** The Jump Start state value (docs/spec/jetpack-v4-reference.md §7) and the "administrator acted" transition. */
 import type { OptionsRepo } from '../../../store/types.js';
 import { stateKeys } from '../state-keys.js';
 
 export type JumpstartState = 'new_connection' | 'jumpstart_activated' | 'jetpack_action_taken' | 'jumpstart_dismissed';
 
-/** A fresh site has no stored state and is a `new_connection` (compat.md §9). */
+/** A fresh site has no stored state and is a `new_connection` (docs/spec/compat.md §9). */
 export function asJumpstartState(value: unknown): JumpstartState {
   return value === 'jumpstart_activated' || value === 'jetpack_action_taken' || value === 'jumpstart_dismissed'
     ? value
@@ -26,7 +26,7 @@ export async function markActionTaken(options: OptionsRepo): Promise<void> {
 }
 
 /**
- * The historical tracked options (the reset list's site options, reference §3.16 and §6 note):
+ * The historical tracked options (the reset list's site options, docs/spec/jetpack-v4-reference.md §3.16 and §6 note):
  * a change to any of them while `new_connection` counts as the administrator acting.
  */
 export const TRACKED_OPTIONS: ReadonlySet<string> = new Set([

@@ -13,7 +13,7 @@ const active = () => readActiveSlugs(fx.store.options, fx.catalog);
 
 const ALL_JUMPSTART = ['carousel', 'contact-form', 'gravatar-hovercards', 'manage', 'photon', 'related-posts', 'sharedaddy', 'sso', 'subscriptions'];
 
-describe('Jump Start (compat.md §9)', () => {
+describe('Jump Start (docs/spec/compat.md §9)', () => {
   it('starts in new_connection on a fresh site', async () => {
     fx = await createPluginFixture();
     expect(await state()).toBe('new_connection');

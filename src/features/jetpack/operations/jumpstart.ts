@@ -1,5 +1,5 @@
 /**
- * Jump Start (reference §3.14, §3.15, §7 with compat.md §9): activate may run in any state and
+ * Jump Start (docs/spec/jetpack-v4-reference.md §3.14, §3.15, §7 with docs/spec/compat.md §9): activate may run in any state and
  * records what it turned on and whether it set the sharing options, so that deactivating it
  * in `jumpstart_activated` can undo exactly that.
  */
@@ -29,7 +29,7 @@ interface JumpstartChanges {
   sharing: boolean;
 }
 
-/** The sharing settings Jump Start applies to `sharing-options.global` (reference §3.14). */
+/** The sharing settings Jump Start applies to `sharing-options.global` (docs/spec/jetpack-v4-reference.md §3.14). */
 const JUMPSTART_GLOBAL = { button_style: 'icon', sharing_label: DEFAULT_SHARING_LABEL, open_links: 'same', show: ['post'] };
 
 function asObject(value: JsonValue | undefined): JsonObject {
@@ -85,7 +85,7 @@ async function emitSharing(ctx: PluginContext, set: boolean): Promise<void> {
 /** POST /jumpstart/activate. */
 export async function activateJumpstart(ctx: PluginContext, catalog: ModuleCatalog) {
   const status = await siteStatus(ctx);
-  // The set is the available Jump Start modules (compat.md §9), so none can fail to activate.
+  // The set is the available Jump Start modules (docs/spec/compat.md §9), so none can fail to activate.
   const set = catalog.jumpstartModules().filter((mod) => isAvailable(mod, status)).map((mod) => mod.slug).sort();
   const result = await ctx.store.transaction(async (tx) => {
     const state = asJumpstartState(await tx.options.get(stateKeys.jumpstart));

@@ -1,5 +1,5 @@
 /**
- * Turning modules on and off (reference §3.9, §3.10; compat.md §9). Each change is one store
+ * Turning modules on and off (docs/spec/jetpack-v4-reference.md §3.9, §3.10; docs/spec/compat.md §9). Each change is one store
  * transaction around atomic updates, so parallel toggles never lose one another's change;
  * events go out after the commit.
  */
@@ -11,7 +11,7 @@ import { diffSlugs, isSitePublic, updateActiveSlugs } from './active-modules.js'
 import { markActionTaken } from './jumpstart-state.js';
 import { refusalOf, siteStatus } from './site-status.js';
 
-/** Modules that only make sense on a public site (reference §3.9: `rest_cannot_publish`). */
+/** Modules that only make sense on a public site (docs/spec/jetpack-v4-reference.md §3.9: `rest_cannot_publish`). */
 const NEED_PUBLIC_SITE = new Set(['photon', 'enhanced-distribution', 'json-api']);
 
 export interface SuccessBody {
@@ -70,7 +70,7 @@ export async function deactivateModule(ctx: PluginContext, catalog: ModuleCatalo
 
 /**
  * POST /module/activate: activates every listed module that can be; the others are named in one
- * 424 `activation_failed`. Successful activations are kept either way (reference §3.10).
+ * 424 `activation_failed`. Successful activations are kept either way (docs/spec/jetpack-v4-reference.md §3.10).
  */
 export async function activateModules(
   ctx: PluginContext,

@@ -1,5 +1,5 @@
 /**
- * POST /module/:slug — updating a module's options (reference §3.11 with the issue's rule):
+ * POST /module/:slug — updating a module's options (docs/spec/jetpack-v4-reference.md §3.11 with the issue's rule):
  * not found 404 → inactive 409 → missing options 404; then every known key is validated and one
  * bad value fails the whole request with nothing saved; valid keys are saved in one transaction
  * while unknown keys (and writes that could not be done) are reported as `some_updated`.

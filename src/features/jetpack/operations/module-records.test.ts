@@ -62,7 +62,7 @@ describe('GET /module/all records', () => {
     expect(Object.keys(await listModules(fx.ctx, fx.catalog, admin))).toEqual(fx.catalog.all().map((m) => m.slug));
   });
 
-  it('report availability and activation by connection and dev mode (compat §9)', async () => {
+  it('report availability and activation by connection and dev mode (docs/spec/compat.md §9)', async () => {
     fx = await createPluginFixture();
     let all = await listModules(fx.ctx, fx.catalog, admin);
     // stats is in the default set but needs a connection.

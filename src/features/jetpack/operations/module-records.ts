@@ -1,4 +1,4 @@
-/** Module records of GET /module/all and GET /module/:slug (reference §3.7, §3.8, §5.1). */
+/** Module records of GET /module/all and GET /module/:slug (docs/spec/jetpack-v4-reference.md §3.7, §3.8, §5.1). */
 import type { RestError } from '../../../rest/errors.js';
 import type { Principal } from '../../../rest/types.js';
 import type { PluginContext } from '../context.js';
@@ -29,7 +29,7 @@ function headerFields(mod: CatalogModule) {
   };
 }
 
-/** Description cut to 140 characters plus "..." when longer than 143 (reference §5.1). */
+/** Description cut to 140 characters plus "..." when longer than 143 (docs/spec/jetpack-v4-reference.md §5.1). */
 export function shortDescription(description: string): string {
   return description.length > 143 ? `${description.slice(0, 140)}...` : description;
 }
@@ -67,7 +67,7 @@ async function listKey(ctx: PluginContext, catalog: ModuleCatalog, user: Princip
 }
 
 /**
- * GET /module/all: every module keyed by slug, in the order of reference §5.3. The result is
+ * GET /module/all: every module keyed by slug, in the order of docs/spec/jetpack-v4-reference.md §5.3. The result is
  * frozen and reused while nothing it depends on changes, so that the REST layer can reuse its
  * JSON text too (the admin page polls this 47 KB list).
  */
@@ -117,7 +117,7 @@ async function buildList(ctx: PluginContext, catalog: ModuleCatalog, user: Princ
   return out;
 }
 
-/** GET /module/:slug: header fields and options only, plus `activated: false` while unavailable (reference §3.8). */
+/** GET /module/:slug: header fields and options only, plus `activated: false` while unavailable (docs/spec/jetpack-v4-reference.md §3.8). */
 export async function getModule(
   ctx: PluginContext,
   catalog: ModuleCatalog,

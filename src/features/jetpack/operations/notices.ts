@@ -1,4 +1,4 @@
-/** Dismissed admin notices (reference §3.17). */
+/** Dismissed admin notices (docs/spec/jetpack-v4-reference.md §3.17). */
 import { isPlainObject } from '../../../core/objects.js';
 import type { RestError } from '../../../rest/errors.js';
 import type { JsonValue } from '../../../core/json.js';
@@ -36,7 +36,7 @@ export async function dismissNotice(ctx: PluginContext, notice: string, user?: P
       return { ...before, [notice]: true };
     });
     // The notices option is one of the historically tracked options (jumpstart-state.ts); only an
-    // administrator's dismissal counts as acting on the Jump Start offer (compat.md §9).
+    // administrator's dismissal counts as acting on the Jump Start offer (docs/spec/compat.md §9).
     if (changed && TRACKED_OPTIONS.has(stateKeys.dismissedNotices) && (!user || user.can('manage_options'))) await markActionTaken(tx.options);
     return asMap(map);
   });

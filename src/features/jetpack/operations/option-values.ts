@@ -1,4 +1,4 @@
-/** Module options as responses show them: definition minus callbacks, plus `current_value` (reference §6). */
+/** Module options as responses show them: definition minus callbacks, plus `current_value` (docs/spec/jetpack-v4-reference.md §6). */
 import type { JsonValue } from '../../../core/json.js';
 import type { Principal } from '../../../rest/types.js';
 import type { OptionsRepo } from '../../../store/types.js';

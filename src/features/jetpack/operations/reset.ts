@@ -1,5 +1,5 @@
 /**
- * POST /reset/:kind (reference §3.16 with the issue's scope). `options` clears, in one
+ * POST /reset/:kind (docs/spec/jetpack-v4-reference.md §3.16 with the issue's scope). `options` clears, in one
  * transaction, exactly: every catalog module's option storage, the active list (back to the
  * default set), the Jump Start state (back to `new_connection`), dismissed notices and the plugin
  * settings. Connection state, users, protect counters, downtime history and backups are never touched.

@@ -1,4 +1,4 @@
-/** Plugin settings not tied to a module (reference §3.12, §3.13): only holiday snow in this era. */
+/** Plugin settings not tied to a module (docs/spec/jetpack-v4-reference.md §3.12, §3.13): only holiday snow in this era. */
 import type { RestError } from '../../../rest/errors.js';
 import type { JsonValue } from '../../../core/json.js';
 import type { PluginContext } from '../context.js';

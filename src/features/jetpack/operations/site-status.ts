@@ -1,4 +1,4 @@
-/** Connection and dev-mode facts that decide module availability (compat.md §9). */
+/** Connection and dev-mode facts that decide module availability (docs/spec/compat.md §9). */
 import type { ActivationRefusal } from '../errors.js';
 import type { CatalogModule } from '../module-types.js';
 import type { DevModeState, PluginContext } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * Module endpoints (reference §3.7–§3.11). Registration order matters: `/module/all` and
+ * Module endpoints (docs/spec/jetpack-v4-reference.md §3.7–§3.11). Registration order matters: `/module/all` and
  * `/module/activate` come before the `/module/(?P<slug>…)` patterns they overlap, so that a GET
  * of `/module/all` lists modules while a POST of it falls through to the slug route (404 not_found).
  */
@@ -18,7 +18,7 @@ import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
 
 const SLUG = '(?P<slug>[a-z\\-]+)';
 
-/** The object type of module records for `api.registerField` (spec Part 2.6). */
+/** The object type of module records for `api.registerField` (docs/spec/site-management-api.md §2.6). */
 export const MODULE_OBJECT_TYPE = 'jetpack_module';
 
 /** Adds registered extra fields to one module record. */
@@ -71,7 +71,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
     // With this default an absent list is "modules must be an array", never a missing parameter.
     default: '',
     // Only unknown slugs are invalid here: a known module that is unavailable is reported by the
-    // handler as a 424 with the reason, while the others are activated (compat.md §9).
+    // handler as a 424 with the reason, while the others are activated (docs/spec/compat.md §9).
     validateCallback: (value) => {
       if (!Array.isArray(value)) return invalidParams(argumentMessages.modulesNotArray);
       const valid = value.every((slug) => typeof slug === 'string' && catalog.has(slug));
@@ -81,7 +81,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
   const bulkActivate: EndpointDefinition = {
     methods: EDITABLE,
     args: { modules: modulesArg },
-    // The handler reads the JSON body only (reference §3.10).
+    // The handler reads the JSON body only (docs/spec/jetpack-v4-reference.md §3.10).
     callback: (request) => {
       const json = request.json;
       const modules = typeof json === 'object' && json !== null ? (json as Record<string, unknown>).modules : undefined;
@@ -91,7 +91,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
     permissionCallback: requirePermission('manage_modules', ctx),
   };
   api.registerRoute(NAMESPACE, '/module/activate', bulkActivate);
-  // The path the historical admin client called (compat.md §9).
+  // The path the historical admin client called (docs/spec/compat.md §9).
   api.registerRoute(NAMESPACE, '/modules/activate', bulkActivate);
 
   api.registerRoute(NAMESPACE, `/module/${SLUG}/active`, {
@@ -100,7 +100,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
       active: {
         type: 'boolean',
         required: true,
-        // An absent `active` activates (compat.md §9).
+        // An absent `active` activates (docs/spec/compat.md §9).
         default: true,
         validateCallback: (value) => (isBooleanLike(value) ? true : invalidParams(argumentMessages.active)),
       },

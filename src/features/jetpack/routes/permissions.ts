@@ -1,5 +1,5 @@
 /**
- * Permission callbacks of the plugin's endpoints (reference §2 with compat.md §9). The
+ * Permission callbacks of the plugin's endpoints (docs/spec/jetpack-v4-reference.md §2 with docs/spec/compat.md §9). The
  * meta-capabilities are mapped to WordPress primitives here, so the plugin does not depend on
  * the auth layer knowing Jetpack's capability names or the dev mode.
  */
@@ -7,7 +7,7 @@ import type { PermissionCallback, Principal } from '../../../rest/types.js';
 import type { PluginContext } from '../context.js';
 import { permissionError, type PermissionCheck } from '../errors.js';
 
-/** Whether `user` passes `check` (reference §2 table). */
+/** Whether `user` passes `check` (docs/spec/jetpack-v4-reference.md §2 table). */
 export function passes(check: PermissionCheck, user: Principal, ctx: { readonly site: Pick<PluginContext['site'], 'devMode'> }): boolean {
   switch (check) {
     case 'view_admin': {

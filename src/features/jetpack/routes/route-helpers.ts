@@ -4,7 +4,7 @@ import type { RestRequest } from '../../../rest/types.js';
 /** The plugin's namespace. */
 export const NAMESPACE = 'jetpack/v4';
 
-/** Every endpoint the spec lists as POST also takes PUT and PATCH (compat.md §9). */
+/** Every endpoint the spec lists as POST also takes PUT and PATCH (docs/spec/compat.md §9). */
 export const EDITABLE = ['POST', 'PUT', 'PATCH'] as const;
 
 /**

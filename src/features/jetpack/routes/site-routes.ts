@@ -1,4 +1,4 @@
-/** Settings, Jump Start, reset and notice endpoints (reference §3.12–§3.17). */
+/** Settings, Jump Start, reset and notice endpoints (docs/spec/jetpack-v4-reference.md §3.12–§3.17). */
 import type { SitewardApi } from '../../../plugins/api.js';
 import type { EndpointDefinition } from '../../../rest/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
@@ -22,7 +22,7 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
     permissionCallback: requirePermission('manage_settings', ctx),
   };
   api.registerRoute(NAMESPACE, '/settings/update', settingUpdate);
-  // The path the historical admin client called (compat.md §9).
+  // The path the historical admin client called (docs/spec/compat.md §9).
   api.registerRoute(NAMESPACE, '/setting/update', settingUpdate);
 
   api.registerRoute(NAMESPACE, '/jumpstart/activate', {

@@ -10,7 +10,7 @@ import type { Store } from '../../../store/types.js';
 import { ModuleCatalog } from '../catalog/module-catalog.js';
 import type { DevModeState, PluginContext } from '../context.js';
 
-/** compat.md §10: the capabilities that matter, per role. */
+/** docs/spec/compat.md §10: the capabilities that matter, per role. */
 const ROLE_CAPS: Record<string, readonly string[]> = {
   administrator: ['manage_options', 'activate_plugins', 'list_users', 'edit_posts', 'edit_others_posts', 'publish_posts', 'moderate_comments', 'upload_files', 'read'],
   editor: ['edit_posts', 'edit_others_posts', 'publish_posts', 'moderate_comments', 'read'],

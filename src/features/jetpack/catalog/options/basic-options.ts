@@ -1,5 +1,5 @@
 /**
- * Options of the modules whose values are plain stored settings (reference §6). Each is stored
+ * Options of the modules whose values are plain stored settings (docs/spec/jetpack-v4-reference.md §6). Each is stored
  * under the reference's storage name; the site's front end and other consumers read them there.
  */
 import type { JsonValue } from '../../../../core/json.js';
@@ -12,7 +12,7 @@ type OptionSet = Record<string, ModuleOptionDefinition>;
 
 const enabledDisabled = { enabled: 'Enabled', disabled: 'Disabled' };
 
-/** minileven stored "1"/"0" and read back as enabled/disabled (reference §6). */
+/** minileven stored "1"/"0" and read back as enabled/disabled (docs/spec/jetpack-v4-reference.md §6). */
 function mobileToggle(description: string): ModuleOptionDefinition {
   return {
     ...enumOption(description, enabledDisabled, 'disabled'),

@@ -1,7 +1,7 @@
 /**
  * Post by Email's address. Historically created, regenerated and deleted by remote calls to
  * WordPress.com, whose mail servers then turned mail into posts. Siteward receives no mail, so
- * every action answers 400 `feature_not_available` (compat.md §9: never a silent success); the
+ * every action answers 400 `feature_not_available` (docs/spec/compat.md §9: never a silent success); the
  * option is still listed with its reference shape so clients that read it keep working.
  */
 import type { ModuleOptionDefinition } from '../../module-types.js';
