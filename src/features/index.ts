@@ -34,11 +34,13 @@ import { siteDataFeature } from './site-data/index.js';
 import { statsFeature } from './stats/index.js';
 import { updatesFeature } from './updates/index.js';
 import { usersFeature } from './users/index.js';
+import { passwordResetFeature } from './password-reset/index.js';
 import { verificationFeature } from './verification/index.js';
 
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
   usersFeature,
+  passwordResetFeature,
   connectionFeature, // provides 'connection'
   jetpackFeature, // needs 'connection'; provides 'jetpack'
   verificationFeature, // needs 'jetpack'

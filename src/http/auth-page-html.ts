@@ -18,7 +18,8 @@ export function loginPage(opts: { redirectTo?: string; error?: string; notice?: 
 <label><input type="checkbox" name="rememberme" value="forever"> Remember me</label>
 <input type="hidden" name="redirect_to" value="${escapeHtml(opts.redirectTo ?? '')}">
 <button type="submit">Log in</button>
-</form>`,
+</form>
+<p><a href="/login/lost-password">Lost your password?</a></p>`,
   );
 }
 

@@ -94,7 +94,7 @@ export function registerAuthPages(app: FastifyInstance, deps: AuthPagesDeps, hel
 
   app.get('/login', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
-    const notice = q.loggedout ? 'You are now logged out.' : q.setup === 'done' ? 'The administrator account was created. Log in with it to continue.' : undefined;
+    const notice = q.loggedout ? 'You are now logged out.' : q.setup === 'done' ? 'The administrator account was created. Log in with it to continue.' : q.password_reset === 'done' ? 'Your password has been reset. Log in with the new one.' : undefined;
     return html(reply, 200, loginPage({ redirectTo: str(q.redirect_to), notice }));
   });
 

@@ -1,0 +1,120 @@
+/**
+ * "Lost your password?" for people: a single-use link, valid one hour, sent by e-mail when
+ * SMTP is configured (`SITEWARD_SMTP_URL`, the mail setup monitor notifications use). Without
+ * it the page says how an administrator sets a password from the command line. The answer to
+ * a request never tells whether the account exists, and requests are rate-limited per client
+ * address and per account (in status rows, so every worker shares the counts).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import { findUserByLoginOrEmail } from '../../auth/sessions.js';
+import { htmlPage, redirect, type Feature, type PageRequest } from '../contract.js';
+import { lostPasswordPage, resetPasswordPage } from './reset-pages.js';
+
+const RESET_META = 'password_reset';
+const LINK_LIFETIME_MS = 3_600_000;
+const LIMITS = { perAddress: 10, perAccount: 3, windowMs: 3_600_000 };
+const SENT = 'If that account exists, a link to choose a new password is on its way to its e-mail address. The link works once, for one hour.';
+const NO_MAIL = 'This site cannot send e-mail. An administrator can set a new password with: siteward user set-password <login>';
+const BAD_LINK = 'This password reset link is invalid, used or expired. Ask for a new one.';
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+export const passwordResetFeature: Feature = {
+  name: 'password-reset',
+  register(ctx) {
+    const { config, store, clock, log } = ctx;
+    const mailer = config.smtpUrl ? nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000 }) : null;
+
+    /** Counts one request under `key`; false once the window's limit is reached. */
+    const allow = async (key: string, limit: number): Promise<boolean> => {
+      const now = clock();
+      const row = await store.status.get(key);
+      const value = row?.value;
+      const current = value && typeof value === 'object' && !Array.isArray(value) && typeof value.count === 'number' && typeof value.since === 'number' && now - value.since < LIMITS.windowMs ? { count: value.count, since: value.since } : { count: 0, since: now };
+      if (current.count >= limit) return false;
+      await store.status.set(key, { count: current.count + 1, since: current.since }, now);
+      return true;
+    };
+
+    /** The user of a valid, unexpired link; undefined otherwise. */
+    const linkUser = async (req: PageRequest) => {
+      const login = text(req.method === 'POST' ? req.body.login : req.query.login);
+      const key = text(req.method === 'POST' ? req.body.key : req.query.key);
+      if (login === '' || key === '') return undefined;
+      const user = await store.users.byLogin(login);
+      if (!user) return undefined;
+      const stored = await store.userMeta.get(user.id, RESET_META);
+      if (!stored || typeof stored !== 'object' || Array.isArray(stored) || typeof stored.hash !== 'string' || typeof stored.expires !== 'number') return undefined;
+      const expected = Buffer.from(stored.hash, 'hex');
+      const given = sha256(key);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given) || stored.expires <= clock()) return undefined;
+      return { user, key };
+    };
+
+    const send = async (to: string, link: string, siteName: string) => {
+      if (!mailer) return;
+      await mailer.sendMail({
+        from: config.mailFrom,
+        to,
+        subject: `[${siteName}] Password reset`,
+        text: `Someone asked to reset the password of your account on ${siteName}.\n\nTo choose a new password, open this link within one hour (it works once):\n${link}\n\nIf this was not you, ignore this message: your password stays as it is.\n`,
+      });
+    };
+
+    ctx.addPage({ method: 'GET', path: '/login/lost-password', handle: async () => htmlPage(200, lostPasswordPage(mailer ? {} : { notice: NO_MAIL })) });
+
+    ctx.addPage({
+      method: 'POST',
+      path: '/login/lost-password',
+      async handle(req) {
+        if (!mailer) return htmlPage(200, lostPasswordPage({ notice: NO_MAIL }));
+        const who = text(req.body.user_login).trim();
+        if (who === '') return htmlPage(400, lostPasswordPage({ error: 'Enter a username or e-mail address.' }));
+        if (!(await allow(`password-reset:address:${req.ip}`, LIMITS.perAddress))) {
+          return htmlPage(429, lostPasswordPage({ error: 'Too many password reset requests from your address. Try again in an hour.' }), { 'Retry-After': '3600' });
+        }
+        const user = await findUserByLoginOrEmail(store, who);
+        if (user && (await allow(`password-reset:user:${user.id}`, LIMITS.perAccount))) {
+          const token = randomBytes(32).toString('base64url');
+          await store.userMeta.set(user.id, RESET_META, { hash: sha256(token).toString('hex'), expires: clock() + LINK_LIFETIME_MS });
+          const link = `${config.homeUrl}/login/reset-password?login=${encodeURIComponent(user.login)}&key=${token}`;
+          const site = await store.options.get('blogname');
+          // Sent in the background: waiting for the mail server would tell who has an account.
+          void send(user.email, link, typeof site === 'string' ? site : config.siteName).catch((error: unknown) => log.error({ err: error }, 'password reset e-mail could not be sent'));
+        }
+        return htmlPage(200, lostPasswordPage({ notice: SENT }));
+      },
+    });
+
+    ctx.addPage({
+      method: 'GET',
+      path: '/login/reset-password',
+      async handle(req) {
+        const found = await linkUser(req);
+        if (!found) return htmlPage(400, lostPasswordPage({ error: BAD_LINK }));
+        return htmlPage(200, resetPasswordPage({ login: found.user.login, key: found.key }));
+      },
+    });
+
+    ctx.addPage({
+      method: 'POST',
+      path: '/login/reset-password',
+      async handle(req) {
+        const found = await linkUser(req);
+        if (!found) return htmlPage(400, lostPasswordPage({ error: BAD_LINK }));
+        const result = await ctx.auth.users.setPassword(found.user.login, text(req.body.password));
+        if (!result.ok) return htmlPage(400, resetPasswordPage({ login: found.user.login, key: found.key, error: result.error.message }));
+        // Single use: the link is gone once it served.
+        await store.userMeta.delete(found.user.id, RESET_META);
+        return redirect('/login?password_reset=done');
+      },
+    });
+  },
+};

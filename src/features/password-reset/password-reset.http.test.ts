@@ -1,0 +1,114 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+
+let now = Date.UTC(2026, 0, 5, 9, 0, 0);
+const mails: { to: string[]; data: string }[] = [];
+let smtp: SMTPServer;
+let app: TestApp;
+
+const form = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+
+/** Waits (bounded) for the background send to reach the local mail server. */
+async function nextMail(count: number): Promise<{ to: string[]; data: string }> {
+  for (let i = 0; i < 200 && mails.length < count; i++) await new Promise((r) => setTimeout(r, 10));
+  const mail = mails[count - 1];
+  if (!mail) throw new Error('no e-mail arrived');
+  return mail;
+}
+
+function linkIn(mail: { data: string }): string {
+  const match = /http:\/\/example\.org(\/login\/reset-password\?login=[^\s]+&key=[A-Za-z0-9_-]+)/.exec(mail.data);
+  if (!match) throw new Error(`no link in ${mail.data}`);
+  return match[1]!;
+}
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let data = '';
+      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: data.replace(/=\r\n/g, '').replace(/=3D/g, '=') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  const port = (smtp.server.address() as AddressInfo).port;
+  app = await createTestApp({ env: { SITEWARD_SMTP_URL: `smtp://127.0.0.1:${port}` }, clock: () => now, startJobs: false });
+  await app.app.users.create({ login: 'rita', email: 'rita@example.org', role: 'editor', password: 'old-password-1' });
+});
+afterAll(async () => {
+  await app.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+describe('password reset by e-mail', () => {
+  it('is offered on the login page', async () => {
+    const login = await app.request({ path: '/login' });
+    expect(login.text).toContain('href="/login/lost-password"');
+    expect((await app.request({ path: '/login/lost-password' })).text).toContain('name="user_login"');
+  });
+
+  it('answers the same for an unknown account and sends nothing', async () => {
+    const known = await app.request({ path: '/login/lost-password', ...form('user_login=rita') });
+    await nextMail(1);
+    const unknown = await app.request({ path: '/login/lost-password', ...form('user_login=nobody') });
+    expect(unknown.status).toBe(known.status);
+    expect(unknown.text).toBe(known.text);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.to).toEqual(['rita@example.org']);
+  });
+
+  it('sets a new password through the e-mailed link, once', async () => {
+    const link = linkIn(mails[0]!);
+    const page = await app.request({ path: link });
+    expect(page.status).toBe(200);
+    const key = /name="key" value="([^"]+)"/.exec(page.text)![1]!;
+    const saved = await app.request({ path: '/login/reset-password', ...form(`login=rita&key=${key}&password=new-password-2`) });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.location).toBe('/login?password_reset=done');
+    expect((await app.request({ path: '/login?password_reset=done' })).text).toContain('Your password has been reset.');
+    expect((await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: 'old-password-1' } })).status).toBe(401);
+    expect((await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: 'new-password-2' } })).status).toBe(200);
+    // Single use.
+    expect((await app.request({ path: link })).status).toBe(400);
+    expect((await app.request({ path: '/login/reset-password', ...form(`login=rita&key=${key}&password=third-password-3`) })).status).toBe(400);
+  });
+
+  it('refuses a link after one hour and a forged key', async () => {
+    await app.request({ path: '/login/lost-password', ...form('user_login=rita@example.org') });
+    const link = linkIn(await nextMail(2));
+    expect((await app.request({ path: link.replace(/key=[^&]+$/, 'key=forged') })).status).toBe(400);
+    now += 3_600_001;
+    const expired = await app.request({ path: link });
+    expect(expired.status).toBe(400);
+    expect(expired.text).toContain('invalid, used or expired');
+  });
+
+  it('limits requests per address, with Retry-After', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await app.request({ path: '/login/lost-password', ...form('user_login=nobody') })).status);
+    expect(statuses.slice(0, 8).every((s) => s === 200)).toBe(true);
+    const refused = await app.request({ path: '/login/lost-password', ...form('user_login=nobody') });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('3600');
+  });
+
+  it('says how to reset a password when the site cannot send e-mail', async () => {
+    const plain = await createTestApp();
+    try {
+      const res = await plain.request({ path: '/login/lost-password', ...form('user_login=anyone') });
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('siteward user set-password');
+    } finally {
+      await plain.close();
+    }
+  });
+});
