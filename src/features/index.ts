@@ -12,6 +12,8 @@
  * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
  * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
  * | `/admin`, `/admin/` | `admin-page` |
+ * | `/healthz` | `health` |
+ * | `/login/lost-password`, `/login/reset-password` | `password-reset` |
  * | `/wp-json/jetpack/v4/module/vaultpress/data` | `backups` (also the `backup` command and job) |
  * | `/wp-json/jetpack/v4/akismet/stats/get` | `stats` |
  * | `/wp-json/jetpack/v4/updates/plugins` | `updates` |
@@ -35,10 +37,12 @@ import { statsFeature } from './stats/index.js';
 import { updatesFeature } from './updates/index.js';
 import { usersFeature } from './users/index.js';
 import { passwordResetFeature } from './password-reset/index.js';
+import { healthFeature } from './health/index.js';
 import { verificationFeature } from './verification/index.js';
 
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
+  healthFeature,
   usersFeature,
   passwordResetFeature,
   connectionFeature, // provides 'connection'

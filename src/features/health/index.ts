@@ -1,0 +1,26 @@
+/**
+ * `GET /healthz` for load balancers and orchestrators: 200 when this process can reach its
+ * store, 503 otherwise, in JSON. It reads the state version (one cheap query) so a database
+ * that is down or frozen shows here as it would on the next request.
+ */
+import type { Feature } from '../contract.js';
+
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'no-store' };
+
+export const healthFeature: Feature = {
+  name: 'health',
+  register(ctx) {
+    ctx.addPage({
+      method: 'GET',
+      path: '/healthz',
+      async handle() {
+        try {
+          await ctx.store.options.version();
+          return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: ctx.store.backend }) };
+        } catch {
+          return { status: 503, headers: { ...JSON_HEADERS, 'Retry-After': '5' }, body: JSON.stringify({ status: 'unavailable', store: ctx.store.backend }) };
+        }
+      },
+    });
+  },
+};
