@@ -2,6 +2,8 @@
  * Entry of the admin app. Everything the first screen needs is in `window.Initial_State`
  * (rendered inline by the server with a CSP nonce): no request before the first paint.
  */
+// First: the nonced style runtime must exist before @wordpress/components registers its styles.
+import { cspNonce } from './style-runtime';
 import '@wordpress/components/build-style/style.css';
 import './styles.css';
 import createCache from '@emotion/cache';
@@ -23,8 +25,7 @@ const state = window.Initial_State;
 configureApi(state.WP_API_root, state.WP_API_nonce);
 
 // The component library's style elements carry the page's CSP nonce (the one of the inline Initial_State script).
-const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce || undefined;
-const cache = createCache({ key: 'sw', nonce });
+const cache = createCache({ key: 'sw', nonce: cspNonce });
 
 // The `?connection=` notice rendered by the server: taken over by the app (and the code dropped from the address).
 const serverNoticeElement = document.getElementById('connection-notice');

@@ -33,6 +33,16 @@ export function adminPageCsp(nonce: string): string {
 }
 
 /**
+ * The live regions @wordpress/a11y announces notices in. Rendered here (styled by the app's
+ * stylesheet) because the library would otherwise add them with a style attribute, which the CSP
+ * refuses.
+ */
+const A11Y_REGIONS =
+  '<p id="a11y-speak-intro-text" class="a11y-speak-intro-text" hidden>Notifications</p>' +
+  '<div id="a11y-speak-assertive" class="a11y-speak-region" aria-live="assertive" aria-relevant="additions text" aria-atomic="true"></div>' +
+  '<div id="a11y-speak-polite" class="a11y-speak-region" aria-live="polite" aria-relevant="additions text" aria-atomic="true"></div>';
+
+/**
  * The admin page shell. It carries `window.Initial_State` (REST root, nonce, modules, …) exactly
  * as the historical admin client expects it, inline (so the first screen needs no request), and
  * loads the built app (src/admin). The `?connection=` notice is rendered here and taken over by
@@ -71,6 +81,7 @@ ${app}
 <body>
 <div id="sw-server-notices">${notice}</div>
 <div id="root"><header class="sw-boot-header"><strong>Siteward</strong> <form method="post" action="/logout"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header><noscript><p>The admin page needs JavaScript.</p></noscript></div>
+${A11Y_REGIONS}
 </body>
 </html>
 `;
