@@ -17,6 +17,7 @@ export function JumpStart() {
   const [working, setWorking] = useState(false);
   if (!showJumpstart || user.currentUser.permissions.manage_modules === false) return null;
   const set = Object.values(modules).filter((m) => m.feature.includes('Jumpstart') && m.available);
+  const toTurnOn = set.filter((m) => !m.activated).length;
 
   const activate = async () => {
     setWorking(true);
@@ -78,7 +79,7 @@ export function JumpStart() {
       </ul>
       <div className="sw-actions">
         <Button variant="primary" isBusy={working} disabled={working} onClick={() => void activate()} __next40pxDefaultSize>
-          Turn on these {set.length} features
+          {toTurnOn === 0 ? 'Done: all are on' : `Turn on ${toTurnOn === set.length ? 'these' : 'the other'} ${toTurnOn} feature${toTurnOn === 1 ? '' : 's'}`}
         </Button>
         <Button variant="tertiary" disabled={working} onClick={() => void dismiss()} __next40pxDefaultSize>
           Not now

@@ -108,10 +108,26 @@ function MonitorCard() {
             <p data-testid="monitor-status">{both.data.last.date ? `Last downtime: ${both.data.last.date} ago.` : 'Monitor is watching your site; no downtime recorded.'}</p>
           )}
           <Timeline intervals={both.data.history.intervals} days={both.data.history.days} />
+          {both.data.history.intervals.length > 0 && (
+            <ul className="sw-facts" data-testid="monitor-intervals">
+              {both.data.history.intervals.slice(-3).reverse().map((i) => (
+                <li key={i.start}>
+                  {`Down ${new Date(i.start).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} for ${duration(i.duration)}${i.end === null ? ' (still down)' : ''}`}
+                </li>
+              ))}
+            </ul>
+          )}
         </>
       )}
     </GlanceCard>
   );
+}
+
+function duration(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86_400)} days`;
 }
 
 function BackupsCard() {

@@ -12,6 +12,7 @@ export function BarChart({ points, label }: { points: { date: string; count: num
   const last = points[points.length - 1];
   return (
     <figure className="sw-chart">
+      <figcaption className="sw-chart-caption">{`${label} · most in a day: ${total === 0 ? 0 : max}`}</figcaption>
       <svg viewBox={`0 0 ${width} ${height + 16}`} role="img" aria-label={`${label}: ${total} in ${points.length} days, at most ${max === 1 && total === 0 ? 0 : max} in a day`} data-testid="protect-chart">
         <line x1="0" y1={height} x2={width} y2={height} className="sw-chart-axis" />
         {points.map((p, i) => {
@@ -32,9 +33,6 @@ export function BarChart({ points, label }: { points: { date: string; count: num
             {fmtDay(last.date)}
           </text>
         )}
-        <text x={width} y="10" textAnchor="end" className="sw-chart-label">
-          {`max ${total === 0 ? 0 : max}/day`}
-        </text>
       </svg>
     </figure>
   );
@@ -51,7 +49,7 @@ export function Timeline({ intervals, days, now = Date.now() }: { intervals: { s
       <svg viewBox={`0 0 ${width} ${height + 16}`} role="img" aria-label={`Downtime over the last ${days} days: ${intervals.length} interval${intervals.length === 1 ? '' : 's'}`} data-testid="monitor-timeline">
         <rect x="0" y="4" width={width} height={height - 8} className="sw-chart-up" />
         {down.map((d, i) => (
-          <rect key={i} x={d.a} y="0" width={Math.max(2, d.b - d.a)} height={height} className="sw-chart-down" data-open={d.open ? '1' : '0'} />
+          <rect key={i} x={d.a} y="0" width={Math.max(3, d.b - d.a)} height={height} className="sw-chart-down" data-open={d.open ? '1' : '0'} />
         ))}
         <text x="0" y={height + 13} className="sw-chart-label">
           {`${days} days ago`}
