@@ -79,10 +79,8 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
     });
     p.on('pageerror', (e) => problems.push(String(e)));
-    await p.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => {
-        console.error(`CSP ${e.effectiveDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`);
-      });
+    await p.addInitScript({
+      content: "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));",
     });
     return p;
   }
@@ -105,8 +103,8 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
   async function axe(p: Page): Promise<string[]> {
     await p.evaluate(AXE_SOURCE);
     const result = await p.evaluate(async () => {
-      const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } };
-      return w.axe.run(document, { resultTypes: ['violations'] });
+      const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } };
+      return w.axe.run(w.document, { resultTypes: ['violations'] });
     });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
@@ -118,7 +116,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
 
   async function go(p: Page, hash: string, heading: string): Promise<void> {
     await p.evaluate((h) => {
-      window.location.hash = h;
+      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
     }, hash);
     await p.getByRole('heading', { level: 1, name: heading }).waitFor();
   }
@@ -260,7 +258,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.reload();
     await page.getByTestId('module-markdown').waitFor();
     await page.unroute('**/admin/');
-    expect(await page.evaluate(() => (window as unknown as { Initial_State: { WP_API_nonce: string } }).Initial_State.WP_API_nonce)).toBe('0000000000');
+    expect(await page.evaluate(() => (globalThis as unknown as { Initial_State: { WP_API_nonce: string } }).Initial_State.WP_API_nonce)).toBe('0000000000');
     const toggle = page.getByTestId('module-markdown').locator('input[type=checkbox]');
     const before = (await modules()).markdown!.activated;
     await toggle.click();
@@ -276,7 +274,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.goto('/admin/#/dashboard');
     await page.getByTestId('protect-total').waitFor();
     expect(await page.getByTestId('protect-total').textContent()).toBe(history.total.toLocaleString('en-US'));
-    const bars = await page.locator('[data-testid=protect-chart] rect.sw-chart-bar').evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-count'))));
+    const bars = await page.locator('[data-testid=protect-chart] rect.sw-chart-bar').evaluateAll((rects) => rects.map((r) => Number((r as unknown as { getAttribute(name: string): string | null }).getAttribute('data-count'))));
     expect(bars).toEqual(history.history.map((d) => d.count));
     expect(bars.some((n) => n > 0)).toBe(true);
   });
@@ -285,7 +283,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.getByTestId('card-monitor').getByRole('button', { name: 'Turn on Monitor' }).click();
     await expect.poll(async () => (await modules()).monitor!.activated).toBe(true);
     await expect
-      .poll(async () => (await api<{ intervals: unknown[] }>('GET', 'siteward/v1/monitor/history?days=30')).intervals.length, { timeout: 40_000, intervals: [1000] })
+      .poll(async () => (await api<{ intervals: unknown[] }>('GET', 'siteward/v1/monitor/history?days=30')).intervals.length, { timeout: 40_000, interval: 1000 })
       .toBeGreaterThan(0);
     await page.reload();
     await page.getByTestId('monitor-timeline').waitFor();
