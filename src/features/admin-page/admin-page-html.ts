@@ -73,7 +73,7 @@ export function adminPage(opts: {
 <meta charset="UTF-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>Dashboard ‹ Siteward</title>
+<title>Siteward admin</title>
 ${head}
 <script nonce="${nonce}">var Initial_State = ${scriptJson(opts.initialState)};</script>
 ${app}
