@@ -303,6 +303,40 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     expect((await modules()).markdown!.activated).toBe(false);
   });
 
+  // These three endpoints come from another branch: until they land here, the cards are checked
+  // against the reference's shapes (jetpack-v4-reference.md §3.22–3.24), served by the browser.
+  it('shows backups, spam and plugin updates from the reference shapes, and tells failures apart', async () => {
+    const json = (body: unknown, status = 200) => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
+    await page.route('**/jetpack/v4/updates/plugins**', (r) => r.fulfill(json({ code: 'updates-available', message: '3 plugins need updating.', count: 3 })));
+    await page.route('**/jetpack/v4/akismet/stats/get**', (r) => r.fulfill(json({ all: { spam: 1234, ham: 56, accuracy: 99.92, time_saved: 7200, false_positives: 1 } })));
+    await page.route('**/jetpack/v4/module/vaultpress/data**', (r) =>
+      r.fulfill(json({ code: 'success', message: 'Your site was successfully backed-up 2 hours ago.', data: { backups: { last_backup: 1470000000 }, security: { notice_count: 2 } } })),
+    );
+    await page.goto('/admin/#/dashboard');
+    await page.reload();
+    await expect(page.getByTestId('updates-count').textContent()).resolves.toBe('3');
+    await expect(page.getByTestId('spam-total').textContent()).resolves.toBe((1234).toLocaleString('en-US'));
+    await expect(page.getByTestId('card-spam').textContent()).resolves.toContain('Accuracy: 99.92%');
+    await expect(page.getByTestId('backups-message').textContent()).resolves.toBe('Your site was successfully backed-up 2 hours ago.');
+    await expect(page.getByTestId('card-backups').textContent()).resolves.toContain('2 security notices to review');
+    await page.unrouteAll();
+
+    // A network failure, an answer that is not JSON, and the API's own refusal: three different sentences.
+    await page.route('**/jetpack/v4/akismet/stats/get**', (r) => r.abort('connectionrefused'));
+    await page.route('**/jetpack/v4/module/vaultpress/data**', (r) => r.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' }));
+    await page.route('**/jetpack/v4/updates/plugins**', (r) => r.fulfill(json({ code: 'not_found', message: 'Could not check updates for plugins on this site.', data: { status: 404 } }, 404)));
+    await page.reload();
+    await expect(page.getByTestId('card-spam').getByRole('alert').textContent()).resolves.toContain('could not be reached');
+    await expect(page.getByTestId('card-backups').getByRole('alert').textContent()).resolves.toContain('not the expected data');
+    await page.getByTestId('card-updates').getByText('Could not check updates for plugins on this site.').waitFor();
+    // And the string codes of akismet/stats/get (§3.23).
+    await page.unrouteAll();
+    await page.route('**/jetpack/v4/akismet/stats/get**', (r) => r.fulfill(json('invalid_key')));
+    await page.reload();
+    await page.getByTestId('card-spam').getByText(/key is missing or invalid/).waitFor();
+    await page.unrouteAll();
+  });
+
   it('takes every screen at 1280 and 375 px, light and dark, with no serious accessibility violation', async () => {
     const screens: [string, string, string][] = [
       ['dashboard', '#/dashboard', 'At a Glance'],
