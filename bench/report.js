@@ -81,6 +81,8 @@ export function targets(rows, cmp) {
   const toggle = rows.find((r) => r.toggle);
   const bareToggles = toggle?.baseline ? `, bare server on the same requests: ${num(toggle.baseline.reqPerSec)}/s` : '';
   add(`durable toggles (2xx/s) ≥ 2000 (1 connection${bareToggles})`, toggle?.expectedPerSec, 2000, (v) => v >= 2000, '/s', skewed(toggle));
+  const adminHtml = byName(rows, 'GET /admin/ (HTML)');
+  add('/admin/ HTML server CPU ≤ 2 ms per request', adminHtml?.cpuUsPerReq === null || adminHtml?.cpuUsPerReq === undefined ? undefined : adminHtml.cpuUsPerReq / 1000, 2, (v) => v <= 2, ' ms', skewed(adminHtml));
   const errors = rows.reduce((sum, r) => sum + r.errors, 0);
   add('every response has the expected status', rows.length ? errors : undefined, 0, (v) => v === 0, ' errors');
   return t;

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adminBundleSize, adminFirstPaint } from './admin-page.js';
 import { Baselines, measureScenario, probe, settings as load } from './measure.js';
 import { installExitHandlers } from './proc.js';
 import { comparisons, format, targets, withRatios, writeJson } from './report.js';
@@ -17,7 +18,7 @@ import { createAdmin, login, startSiteward } from './siteward-process.js';
 const started = Date.now();
 const PLUGIN = fileURLToPath(new URL('./fixtures/many-routes-plugin.js', import.meta.url));
 const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: randomBytes(12).toString('base64url') };
-const LOAD_RUNS = 20; // upper bound: 7 scenarios + their baselines + 5 scaling runs
+const LOAD_RUNS = 22; // upper bound: 8 scenarios + their baselines + 5 scaling runs (+ the admin page's first paint)
 
 installExitHandlers({ deadlineMs: (90 + LOAD_RUNS * (load.warmup + load.duration + 4)) * 1000 });
 
@@ -110,6 +111,22 @@ await onServer(
   mainScenarios({}).map((s, i) => [s.name, (server, auth) => bench(server, mainScenarios(auth)[i], { group: 'main', measureBaseline: true })]),
 );
 
+// The admin page: JavaScript of the first screen (from the build) and first contentful paint.
+const admin = { bundle: null, fcpMs: null };
+await stage('admin bundle size', async () => {
+  admin.bundle = adminBundleSize();
+  log(`admin first screen: JS ${(admin.bundle.js.gzip / 1024).toFixed(1)} KB gzipped (${(admin.bundle.js.raw / 1024).toFixed(0)} KB raw), CSS ${(admin.bundle.css.gzip / 1024).toFixed(1)} KB gzipped`);
+});
+await onServer({ dataDir: mainDir }, [
+  [
+    'admin first paint',
+    async (server, auth) => {
+      admin.fcpMs = await adminFirstPaint(server.baseUrl, auth.Cookie);
+      log(admin.fcpMs === null ? 'admin first contentful paint: not measured (no Chromium)' : `admin first contentful paint: ${admin.fcpMs.toFixed(0)} ms (median of 5)`);
+    },
+  ],
+]);
+
 // Workers are compared on the small settings read: on module/all's 47 KB answers the load
 // generator itself needs about a core, so a second worker has no CPU left to use (measured:
 // autocannon at 0.97 cores; each worker at 0.39).
@@ -160,7 +177,20 @@ const report = {
   },
   rows,
   comparisons: cmp,
-  targets: targets(rows, cmp),
+  admin,
+  targets: [
+    ...targets(rows, cmp),
+    {
+      name: 'admin first-screen JavaScript ≤ 300 KB gzipped',
+      value: admin.bundle ? Number((admin.bundle.js.gzip / 1024).toFixed(1)) : null,
+      limit: 300,
+      unit: ' KB',
+      status: admin.bundle ? (admin.bundle.js.gzip <= 300 * 1024 ? 'PASS' : 'FAIL') : 'N/A',
+      skewed: false,
+    },
+    // Measured and shown, without a budget of its own.
+    { name: 'admin first contentful paint (Chromium, median of 5)', value: admin.fcpMs === null ? null : Math.round(admin.fcpMs), limit: null, unit: ' ms', status: admin.fcpMs === null ? 'N/A' : 'INFO', skewed: false },
+  ],
   restarts,
   failures,
 };

@@ -12,7 +12,7 @@ const SRC = path.resolve(import.meta.dirname, '../src');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(SRC, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.split(path.sep).includes('testing'))
+    .filter((f) => (f.endsWith('.ts') || f.endsWith('.tsx')) && !f.endsWith('.test.ts') && !f.split(path.sep).includes('testing'))
     .map((f) => path.join(dir, f));
 }
 
@@ -35,6 +35,8 @@ const rules: [folder: string, forbidden: (layer: string) => boolean][] = [
   ['store', (layer) => layer === 'rest' || isRootFile(layer)],
   ['rest', (layer) => ['http', 'features', 'plugins', 'store', 'auth', 'jobs'].includes(layer) || isRootFile(layer)],
   ['config', (layer) => layer === 'rest' || isRootFile(layer)],
+  // The admin page's browser app: bundled apart, it shares no module with the server.
+  ['admin', (layer) => layer !== 'admin'],
 ];
 
 describe('layers', () => {
@@ -42,4 +44,10 @@ describe('layers', () => {
     const offending = sourceFiles(folder).flatMap((file) => importedLayers(file).filter((l) => forbidden(l)).map((l) => `${file} → ${l}`));
     expect(offending).toEqual([]);
   });
+});
+
+test('no server module imports the admin app', () => {
+  const folders = readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'admin').map((d) => d.name);
+  const offending = folders.flatMap((folder) => sourceFiles(folder).filter((file) => importedLayers(file).includes('admin')));
+  expect(offending).toEqual([]);
 });

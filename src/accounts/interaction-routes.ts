@@ -162,7 +162,10 @@ function send(res: ServerResponse, status: number, html: string): void {
     'cache-control': 'no-store',
     'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
+    // Not no-referrer: under it a real browser sends `Origin: null` with the page's own form
+    // posts, which the same-origin check then refuses. same-origin still keeps the interaction
+    // URL from every other site.
+    'referrer-policy': 'same-origin',
   });
   res.end(html);
 }

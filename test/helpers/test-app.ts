@@ -63,6 +63,25 @@ export interface TestAppOptions {
   startJobs?: boolean;
   /** A pino logger to capture what the app logs (default: none). */
   logger?: PinoLogger;
+  /**
+   * Listen on this port instead of a random one: with `SITEWARD_HOME_URL=http://127.0.0.1:<port>`
+   * (see `freePort`), every URL the app builds (REST root, configure and connect URLs) is the real
+   * socket's, which a browser test needs.
+   */
+  port?: number;
+}
+
+/** A TCP port free on 127.0.0.1 right now (for `TestAppOptions.port`). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 let counter = 0;
@@ -89,7 +108,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let app: App;
   try {
     app = await createApp(config, { logger: options.logger ?? false, cwd: dataDir, plugins: options.plugins, features: options.features, clock: options.clock, startJobs: options.startJobs, onWarning: (w) => warnings.push(w) });
-    await app.http.listen({ port: 0, host: '127.0.0.1' });
+    await app.http.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   } catch (error) {
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     throw error;

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../core/html.js';
+import type { AdminBundle } from './admin-bundle.js';
 
 /** JSON safe inside a `<script>` element (no `</script>`, no HTML comment or line-separator tricks). */
 export function scriptJson(value: unknown): string {
@@ -11,80 +12,78 @@ export function scriptJson(value: unknown): string {
 }
 
 /**
- * The admin page shell. It carries `window.Initial_State` (REST root, nonce, modules, …) exactly
- * as the historical admin client expects it; the page script lists the modules and toggles them
- * through the REST API with the nonce.
+ * The Content-Security-Policy of the admin page: scripts and styles only from this origin, plus
+ * the one inline script (Initial_State) and the style elements the component library inserts,
+ * both carrying the per-response nonce; no framing, no plugins, no base or form target elsewhere.
  */
-export function adminPage(opts: { initialState: Record<string, unknown>; userLogin: string; logoutNonce: string; notice?: { tone: 'success' | 'error'; text: string } | null }): string {
+export function adminPageCsp(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    // Gravatar pictures of linked accounts; data: for the component library's inline icons.
+    "img-src 'self' data: https://secure.gravatar.com https://*.gravatar.com",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * The live regions @wordpress/a11y announces notices in. Rendered here (styled by the app's
+ * stylesheet) because the library would otherwise add them with a style attribute, which the CSP
+ * refuses.
+ */
+const A11Y_REGIONS =
+  '<p id="a11y-speak-intro-text" class="a11y-speak-intro-text" hidden>Notifications</p>' +
+  '<div id="a11y-speak-assertive" class="a11y-speak-region" aria-live="assertive" aria-relevant="additions text" aria-atomic="true"></div>' +
+  '<div id="a11y-speak-polite" class="a11y-speak-region" aria-live="polite" aria-relevant="additions text" aria-atomic="true"></div>';
+
+/**
+ * The admin page shell. It carries `window.Initial_State` (REST root, nonce, modules, …) exactly
+ * as the historical admin client expects it, inline (so the first screen needs no request), and
+ * loads the built app (src/admin). The `?connection=` notice is rendered here and taken over by
+ * the app, so it shows even before the script runs.
+ */
+export function adminPage(opts: {
+  initialState: Record<string, unknown>;
+  userLogin: string;
+  /** The `log-out` nonce the logout form carries (POST /logout refuses cross-site requests without one). */
+  logoutNonce: string;
+  nonce: string;
+  bundle: AdminBundle | null;
+  notice?: { tone: 'success' | 'error'; text: string } | null;
+}): string {
   const notice = opts.notice ? `<div id="connection-notice" class="notice notice-${opts.notice.tone}" role="status">${escapeHtml(opts.notice.text)}</div>\n` : '';
+  const nonce = escapeHtml(opts.nonce);
+  const bundle = opts.bundle;
+  const head = bundle
+    ? [
+        ...bundle.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+        ...bundle.preloads.map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
+      ].join('\n')
+    : '';
+  const app = bundle
+    ? `<script type="module" src="${escapeHtml(bundle.script)}"></script>`
+    : '<p class="sw-boot">The admin app is not built: run <code>npm run build</code>, then reload.</p>';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>Siteward admin</title>
-<style>body{font-family:system-ui,sans-serif;margin:0;background:#f0f0f1}header{background:#1d2327;color:#fff;padding:12px 20px;display:flex;justify-content:space-between;align-items:center}main{max-width:960px;margin:20px auto;padding:0 20px}table{width:100%;border-collapse:collapse;background:#fff}td,th{padding:8px 10px;border-bottom:1px solid #ddd;text-align:left}button{cursor:pointer}.notice{padding:10px 14px;margin-bottom:16px;background:#fff;border-left:4px solid}.notice-success{border-color:#00a32a}.notice-error{border-color:#d63638}</style>
-<script>var Initial_State = ${scriptJson(opts.initialState)};</script>
+${head}
+<script nonce="${nonce}">var Initial_State = ${scriptJson(opts.initialState)};</script>
+${app}
 </head>
 <body>
-<header><strong>Siteward</strong><form method="post" action="/logout"><input type="hidden" name="_wpnonce" value="${escapeHtml(opts.logoutNonce)}"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header>
-<main>
-${notice}<p id="connection"></p>
-<h1>Modules</h1>
-<table><thead><tr><th>Module</th><th>Description</th><th>Status</th></tr></thead><tbody id="modules"></tbody></table>
-</main>
-<script>
-(function () {
-  var state = window.Initial_State;
-  var body = document.getElementById('modules');
-  function render(modules) {
-    body.textContent = '';
-    Object.keys(modules).forEach(function (slug) {
-      var m = modules[slug];
-      var tr = document.createElement('tr');
-      tr.id = 'module-' + slug;
-      var name = document.createElement('td'); name.textContent = m.name;
-      var desc = document.createElement('td'); desc.textContent = m.short_description || m.description;
-      var cell = document.createElement('td');
-      var button = document.createElement('button');
-      button.textContent = m.activated ? 'Deactivate' : 'Activate';
-      button.disabled = !m.available;
-      button.onclick = function () {
-        button.disabled = true;
-        fetch(state.WP_API_root + 'jetpack/v4/module/' + slug + '/active', {
-          method: 'PUT', credentials: 'same-origin',
-          headers: { 'X-WP-Nonce': state.WP_API_nonce, 'Content-type': 'application/json' },
-          body: JSON.stringify({ active: !m.activated })
-        }).then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.message); }); })
-          .then(function () { m.activated = !m.activated; render(modules); })
-          .catch(function (e) { alert(e.message); button.disabled = false; });
-      };
-      cell.appendChild(button);
-      tr.appendChild(name); tr.appendChild(desc); tr.appendChild(cell);
-      body.appendChild(tr);
-    });
-  }
-  render(state.getModules || {});
-
-  // Connect (or link one's own account): the connect URL leads through the account service's login and back here.
-  var user = (state.userData && state.userData.currentUser) || {};
-  var connected = state.connectionStatus && state.connectionStatus.isActive;
-  if (!user.isConnected && !(state.connectionStatus && state.connectionStatus.devMode.isActive) && (connected || (user.permissions && user.permissions.connect))) {
-    var connect = document.createElement('button');
-    connect.id = 'connect';
-    connect.textContent = connected ? 'Link your account' : 'Connect to the central account service';
-    connect.onclick = function () {
-      connect.disabled = true;
-      fetch(state.WP_API_root + 'jetpack/v4/connect-url', { credentials: 'same-origin', headers: { 'X-WP-Nonce': state.WP_API_nonce } })
-        .then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.message); window.location.href = j; }); })
-        .catch(function (e) { alert(e.message); connect.disabled = false; });
-    };
-    document.getElementById('connection').appendChild(connect);
-  } else if (user.isConnected) {
-    document.getElementById('connection').textContent = 'Linked to ' + (user.wpcomUser.login || user.wpcomUser.email) + (user.isMaster ? ' (master user)' : '') + '.';
-  }
-})();
-</script>
+<div id="sw-server-notices">${notice}</div>
+<div id="root"><header class="sw-boot-header"><strong>Siteward</strong> <form method="post" action="/logout"><input type="hidden" name="_wpnonce" value="${escapeHtml(opts.logoutNonce)}"><span>${escapeHtml(opts.userLogin)}</span> <button type="submit">Log out</button></form></header><noscript><p>The admin page needs JavaScript.</p></noscript></div>
+${A11Y_REGIONS}
 </body>
 </html>
 `;

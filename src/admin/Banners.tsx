@@ -1,0 +1,119 @@
+/** The Jump Start offer (with undo) and the dismissible notices `welcome` and `feedback_dash_request`. */
+import { Button, Notice } from '@wordpress/components';
+import { useState } from 'react';
+import { api, jp } from './api';
+import { dismissedMap, errorText, useSite } from './site';
+
+const stripTags = (html: string) => html.replace(/<[^>]*>/g, '');
+
+interface JumpstartAnswer {
+  code: string;
+  message: string;
+  data?: { activated_modules?: string[]; failed_modules?: string[] };
+}
+
+export function JumpStart() {
+  const { modules, showJumpstart, setShowJumpstart, notify, removeNotice, refresh, toggleModule, user } = useSite();
+  const [working, setWorking] = useState(false);
+  if (!showJumpstart || user.currentUser.permissions.manage_modules === false) return null;
+  const set = Object.values(modules).filter((m) => m.feature.includes('Jumpstart') && m.available);
+  const toTurnOn = set.filter((m) => !m.activated).length;
+
+  const activate = async () => {
+    setWorking(true);
+    const before = new Set(Object.values(modules).filter((m) => m.activated).map((m) => m.module));
+    try {
+      const answer = await api<JumpstartAnswer>(jp('jumpstart/activate'), { method: 'POST' });
+      setShowJumpstart(false);
+      await refresh();
+      const turnedOn = (answer.data?.activated_modules ?? []).filter((slug) => !before.has(slug));
+      const id = notify({
+        status: 'success',
+        text: turnedOn.length > 0 ? `Jump Start turned on ${turnedOn.length} feature${turnedOn.length === 1 ? '' : 's'}: ${turnedOn.map((s) => modules[s]?.name ?? s).join(', ')}.` : 'Jump Start done: the recommended features were already on.',
+        actions:
+          turnedOn.length > 0
+            ? [
+                {
+                  label: 'Undo',
+                  onClick: () => {
+                    removeNotice(id);
+                    void (async () => {
+                      const results = await Promise.all(turnedOn.map((slug) => toggleModule(slug, false)));
+                      if (results.every(Boolean)) notify({ status: 'info', text: 'Undone: the features Jump Start turned on are off again.' });
+                    })();
+                  },
+                },
+              ]
+            : [],
+      });
+    } catch (error) {
+      await refresh().catch(() => undefined);
+      notify({ status: 'error', text: `Jump Start: ${errorText(error)}` });
+    } finally {
+      setWorking(false);
+    }
+  };
+  const dismiss = async () => {
+    setWorking(true);
+    try {
+      await api(jp('jumpstart/deactivate'), { method: 'POST' });
+      setShowJumpstart(false);
+    } catch (error) {
+      notify({ status: 'error', text: errorText(error) });
+    } finally {
+      setWorking(false);
+    }
+  };
+
+  return (
+    <section className="sw-jumpstart" aria-labelledby="jumpstart-title" data-testid="jumpstart">
+      <h2 id="jumpstart-title">Jump Start your site</h2>
+      <p>One click turns on the features most sites use:</p>
+      <ul className="sw-jumpstart-list">
+        {set.map((m) => (
+          <li key={m.module}>
+            <strong>{m.name}</strong>
+            {m.activated ? ' (already on)' : ''} — {stripTags(m.jumpstart_desc || m.description)}
+          </li>
+        ))}
+      </ul>
+      <div className="sw-actions">
+        <Button variant="primary" isBusy={working} disabled={working} onClick={() => void activate()} __next40pxDefaultSize>
+          {toTurnOn === 0 ? 'Done: all are on' : `Turn on ${toTurnOn === set.length ? 'these' : 'the other'} ${toTurnOn} feature${toTurnOn === 1 ? '' : 's'}`}
+        </Button>
+        <Button variant="tertiary" disabled={working} onClick={() => void dismiss()} __next40pxDefaultSize>
+          Not now
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+const NOTICES: { name: 'welcome' | 'feedback_dash_request'; status: 'info' | 'success'; text: string }[] = [
+  { name: 'welcome', status: 'success', text: 'Welcome to Siteward. Your modules, settings and the health of your site are all on this page.' },
+  { name: 'feedback_dash_request', status: 'info', text: 'How is the dashboard working for you? Tell the team what you would like to see here.' },
+];
+
+export function DismissibleNotices() {
+  const { dismissed, setDismissed, notify } = useSite();
+  const dismiss = async (name: string) => {
+    const before = dismissed;
+    setDismissed({ ...dismissed, [name]: true });
+    try {
+      const map = await api<unknown>(jp(`notice/${name}/dismiss`), { method: 'PUT' });
+      setDismissed({ ...before, ...dismissedMap(map), [name]: true });
+    } catch (error) {
+      setDismissed(before);
+      notify({ status: 'error', text: `The notice could not be dismissed: ${errorText(error)}` });
+    }
+  };
+  return (
+    <>
+      {NOTICES.filter((n) => !dismissed[n.name]).map((n) => (
+        <Notice key={n.name} status={n.status} onRemove={() => void dismiss(n.name)} className={`sw-notice sw-notice-${n.name}`}>
+          {n.text}
+        </Notice>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,286 @@
+/** Modules: search, filters, optimistic on/off toggles, and each module's panel with its option form. */
+import { Button, Card, CardBody, Notice, SearchControl, SelectControl, TextControl, TextareaControl, ToggleControl } from '@wordpress/components';
+import { useMemo, useState, type FormEvent } from 'react';
+import { api, ApiError, jp, toApiError } from './api';
+import { useSite } from './site';
+import type { ModuleOption, ModuleRecord } from './types';
+
+/** `#/modules/<slug>` from a record's configure_url (whatever host it names). */
+export function configureHash(mod: ModuleRecord): string {
+  const url = mod.configure_url ?? '';
+  const hash = url.indexOf('#');
+  return hash === -1 ? `#/modules/${mod.module}` : url.slice(hash);
+}
+
+function RuntimeBadge({ mod }: { mod: ModuleRecord }) {
+  return mod.runtime === 'site' ? (
+    <span className="sw-badge sw-badge-site" title="Siteward keeps this module's settings for the site's front end, which does the work.">
+      Front-end setting
+    </span>
+  ) : (
+    <span className="sw-badge sw-badge-siteward" title="Siteward itself runs this module.">
+      Run by Siteward
+    </span>
+  );
+}
+
+function unavailableReason(mod: ModuleRecord, offline: boolean): string {
+  if (mod.module === 'vaultpress') return 'Needs the backup service, which this server does not provide.';
+  if (offline) return 'Needs a connection, and the site is in offline mode.';
+  return 'Needs a connection to the account service.';
+}
+
+function ModuleToggle({ mod }: { mod: ModuleRecord }) {
+  const { toggleModule, busy, user } = useSite();
+  const may = user.currentUser.permissions.manage_modules !== false;
+  return (
+    <ToggleControl
+      __nextHasNoMarginBottom
+      label={<span className="sw-visually-hidden">{`${mod.name}: ${mod.activated ? 'on' : 'off'}`}</span>}
+      checked={mod.activated}
+      disabled={!mod.available || !may || busy.has(mod.module)}
+      onChange={(on) => void toggleModule(mod.module, on)}
+      data-testid={`toggle-${mod.module}`}
+    />
+  );
+}
+
+export function ModulesScreen({ slug }: { slug?: string }) {
+  const { modules } = useSite();
+  if (slug) {
+    const mod = modules[slug];
+    if (!mod) {
+      return (
+        <Notice status="error" isDismissible={false}>
+          No module is called “{slug}”. <a href="#/modules">All modules</a>
+        </Notice>
+      );
+    }
+    return <ModulePanel mod={mod} />;
+  }
+  return <ModuleList />;
+}
+
+function ModuleList() {
+  const { modules, connection } = useSite();
+  const [search, setSearch] = useState('');
+  const [tag, setTag] = useState('');
+  const [feature, setFeature] = useState('');
+  const all = useMemo(() => Object.values(modules), [modules]);
+  const tags = useMemo(() => [...new Set(all.flatMap((m) => m.module_tags))].sort(), [all]);
+  const features = useMemo(() => [...new Set(all.flatMap((m) => m.feature))].sort(), [all]);
+  const words = search.trim().toLowerCase();
+  const shown = all.filter(
+    (m) =>
+      (!tag || m.module_tags.includes(tag)) &&
+      (!feature || m.feature.includes(feature)) &&
+      (!words || `${m.name} ${m.description} ${m.search_terms ?? m.additional_search_queries ?? ''}`.toLowerCase().includes(words)),
+  );
+  return (
+    <>
+      <div className="sw-filters">
+        <SearchControl __nextHasNoMarginBottom label="Search modules" value={search} onChange={setSearch} />
+        <SelectControl __next40pxDefaultSize __nextHasNoMarginBottom label="Tag" value={tag} onChange={setTag} options={[{ label: 'All tags', value: '' }, ...tags.map((t) => ({ label: t, value: t }))]} />
+        <SelectControl
+          __next40pxDefaultSize
+          __nextHasNoMarginBottom
+          label="Feature"
+          value={feature}
+          onChange={setFeature}
+          options={[{ label: 'All features', value: '' }, ...features.map((f) => ({ label: f, value: f }))]}
+        />
+      </div>
+      <p className="sw-muted" role="status" aria-live="polite">
+        {shown.length === all.length ? `${all.length} modules` : `${shown.length} of ${all.length} modules`}
+      </p>
+      <ul className="sw-module-list">
+        {shown.map((m) => (
+          <li key={m.module} id={`module-${m.module}`} className={`sw-module${m.available ? '' : ' sw-module-unavailable'}${m.activated ? ' sw-module-on' : ''}`} data-testid={`module-${m.module}`}>
+            <div className="sw-module-text">
+              <h2 className="sw-module-name">
+                {m.name} <RuntimeBadge mod={m} />
+              </h2>
+              <p className="sw-module-desc">{m.short_description ?? m.description}</p>
+              {!m.available && <p className="sw-module-reason">{unavailableReason(m, connection.devMode.isActive)}</p>}
+              {m.options && Object.keys(m.options).length > 0 && (
+                <a href={configureHash(m)} className="sw-link" aria-label={`Configure ${m.name}`}>
+                  Configure
+                </a>
+              )}
+            </div>
+            <ModuleToggle mod={m} />
+          </li>
+        ))}
+      </ul>
+      {shown.length === 0 && <p>No module matches. Clear the search or the filters.</p>}
+    </>
+  );
+}
+
+type Draft = Record<string, string | boolean>;
+
+function toDraft(option: ModuleOption): string | boolean {
+  const v = option.current_value;
+  if (option.type === 'boolean') return v === true || v === 1 || v === '1' || v === 'true';
+  if (option.type === 'array' || option.type === 'object') return JSON.stringify(v ?? option.default ?? null, null, 1);
+  return v === null || v === undefined || v === false ? '' : String(v);
+}
+
+/** The value to send, or an Error with a message for the field. */
+function fromDraft(option: ModuleOption, value: string | boolean): unknown {
+  if (option.type === 'boolean') return value === true;
+  const text = String(value);
+  if (option.type === 'integer' || option.type === 'number') return text.trim() === '' ? text : Number.isFinite(Number(text)) ? Number(text) : text;
+  if (option.type === 'array' || option.type === 'object') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return new Error('This must be valid JSON.');
+    }
+  }
+  return text;
+}
+
+function ModulePanel({ mod }: { mod: ModuleRecord }) {
+  const { setModules, notify, connection } = useSite();
+  const options = mod.options ?? {};
+  const keys = Object.keys(options);
+  const initial = useMemo(() => Object.fromEntries(keys.map((k) => [k, toDraft(options[k]!)])) as Draft, [mod.options]);
+  const [draft, setDraft] = useState<Draft>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const changed = keys.filter((k) => draft[k] !== initial[k]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const body: Record<string, unknown> = {};
+    const local: Record<string, string> = {};
+    for (const key of changed) {
+      const value = fromDraft(options[key]!, draft[key]!);
+      if (value instanceof Error) local[key] = value.message;
+      else body[key] = value;
+    }
+    setErrors(local);
+    setFormError(null);
+    if (Object.keys(local).length > 0) return;
+    setSaving(true);
+    try {
+      await api(jp(`module/${mod.module}`), { method: 'PUT', data: body });
+      setModules((m) => {
+        const current = m[mod.module];
+        if (!current?.options) return m;
+        const next = { ...current.options };
+        for (const [key, value] of Object.entries(body)) if (next[key]) next[key] = { ...next[key], current_value: value };
+        return { ...m, [mod.module]: { ...current, options: next } };
+      });
+      notify({ status: 'success', text: `${mod.name} settings saved.` });
+    } catch (raw) {
+      const error = raw instanceof ApiError ? raw : toApiError(raw);
+      if (Object.keys(error.params).length > 0) setErrors(error.params);
+      else setFormError(error.message);
+      // Some keys may have been stored anyway (some_updated): read the module again.
+      if (error.code === 'some_updated') {
+        const all = await api<Record<string, ModuleRecord>>(jp('module/all')).catch(() => null);
+        if (all?.[mod.module]) setModules((m) => ({ ...m, [mod.module]: all[mod.module]! }));
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="sw-panel">
+      <p>
+        <a href="#/modules" className="sw-link">
+          ← All modules
+        </a>
+      </p>
+      <Card className="sw-card">
+        <CardBody>
+          <div className="sw-module-head">
+            <div>
+              <p className="sw-module-desc">{mod.description}</p>
+              <p>
+                <RuntimeBadge mod={mod} />
+              </p>
+            </div>
+            <ModuleToggle mod={mod} />
+          </div>
+          {!mod.available && <p className="sw-module-reason">{unavailableReason(mod, connection.devMode.isActive)}</p>}
+          {keys.length === 0 ? (
+            <p className="sw-muted">This module has no settings.</p>
+          ) : (
+            <form onSubmit={(e) => void save(e)} noValidate aria-label={`${mod.name} settings`}>
+              {!mod.activated && (
+                <Notice status="info" isDismissible={false}>
+                  Turn {mod.name} on to change its settings.
+                </Notice>
+              )}
+              <fieldset disabled={!mod.activated || saving} className="sw-fieldset">
+                {keys.map((key) => (
+                  <OptionField key={key} name={key} option={options[key]!} value={draft[key]!} error={errors[key]} onChange={(v) => setDraft((d) => ({ ...d, [key]: v }))} />
+                ))}
+              </fieldset>
+              {formError && (
+                <Notice status="error" isDismissible={false} className="sw-form-error">
+                  {formError}
+                </Notice>
+              )}
+              <Button variant="primary" type="submit" isBusy={saving} disabled={!mod.activated || saving || changed.length === 0} __next40pxDefaultSize>
+                Save settings
+              </Button>
+            </form>
+          )}
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
+
+function OptionField({ name, option, value, error, onChange }: { name: string; option: ModuleOption; value: string | boolean; error?: string; onChange: (v: string | boolean) => void }) {
+  const label = option.description || name;
+  const id = `option-${name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
+  const help = error ? (
+    <span className="sw-field-error" role="alert" id={`${id}-error`}>
+      {error}
+    </span>
+  ) : undefined;
+  let control;
+  if (option.type === 'boolean') {
+    control = <ToggleControl __nextHasNoMarginBottom label={label} checked={value === true} onChange={onChange} help={help} />;
+  } else if (option.enum && Object.keys(option.enum).length > 0) {
+    control = (
+      <SelectControl
+        __next40pxDefaultSize
+        __nextHasNoMarginBottom
+        label={label}
+        value={String(value)}
+        onChange={onChange}
+        options={Object.entries(option.enum).map(([v, l]) => ({ value: v, label: l || v }))}
+        help={help}
+      />
+    );
+  } else if (option.type === 'array' || option.type === 'object') {
+    control = <TextareaControl __nextHasNoMarginBottom label={`${label} (JSON)`} value={String(value)} onChange={onChange} help={help} rows={3} />;
+  } else {
+    control = (
+      <TextControl
+        __next40pxDefaultSize
+        __nextHasNoMarginBottom
+        label={label}
+        id={id}
+        type={option.type === 'integer' || option.type === 'number' ? 'number' : 'text'}
+        value={String(value)}
+        onChange={onChange}
+        help={help}
+        aria-invalid={error ? true : undefined}
+      />
+    );
+  }
+  return (
+    <div className={`sw-field${error ? ' sw-field-invalid' : ''}`} data-testid={`field-${name}`}>
+      {control}
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+/** Settings: the site-wide setting of the era (holiday snow) and the two resets, each confirmed first. */
+import { Button, Card, CardBody, CardHeader, Modal, Spinner, ToggleControl } from '@wordpress/components';
+import { useState } from 'react';
+import { api, jp } from './api';
+import { useLoad } from './hooks';
+import { errorText, useSite } from './site';
+
+const SNOW = 'jetpack_holiday_snow_enabled';
+
+export function SettingsScreen() {
+  const { initial, notify, user } = useSite();
+  const settings = useLoad<Record<string, unknown>>('settings', () => api(jp('settings')));
+  const [snow, setSnow] = useState<boolean | null>(null);
+  const [saving, setSaving] = useState(false);
+  const current = snow ?? (settings.state === 'ok' ? settings.data[SNOW] === true : false);
+  const mayManage = user.currentUser.permissions.manage_options !== false;
+
+  const toggleSnow = async (on: boolean) => {
+    setSnow(on);
+    setSaving(true);
+    try {
+      const name = initial.settingNames?.[SNOW] ?? SNOW;
+      await api(jp('setting/update'), { method: 'PUT', data: { [name]: on } });
+      notify({ status: 'success', text: on ? 'Snow falls on the site this season.' : 'No more snow on the site.' });
+    } catch (error) {
+      setSnow(!on);
+      notify({ status: 'error', text: `The setting was not saved: ${errorText(error)}` });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="sw-stack">
+      <Card className="sw-card">
+        <CardHeader size="small">
+          <h2 className="sw-card-title">Appearance</h2>
+        </CardHeader>
+        <CardBody>
+          {settings.state === 'loading' ? (
+            <p role="status">
+              <Spinner /> Loading settings…
+            </p>
+          ) : settings.state === 'error' ? (
+            <p role="alert">{settings.error.message}</p>
+          ) : (
+            <ToggleControl
+              __nextHasNoMarginBottom
+              label="Show falling snow on the site during the holidays"
+              checked={current}
+              disabled={saving || !mayManage}
+              onChange={(on) => void toggleSnow(on)}
+            />
+          )}
+        </CardBody>
+      </Card>
+      {user.currentUser.permissions.manage_modules !== false && <ResetCard />}
+    </div>
+  );
+}
+
+function ResetCard() {
+  const { notify, refresh, setDismissed, setShowJumpstart, connection } = useSite();
+  const [confirm, setConfirm] = useState<'options' | 'modules' | null>(null);
+  const [working, setWorking] = useState(false);
+  const reset = async (what: 'options' | 'modules') => {
+    setWorking(true);
+    try {
+      const answer = await api<{ message: string }>(jp(`reset/${what}`), { method: 'POST' });
+      if (what === 'options') {
+        setDismissed({});
+        setShowJumpstart(connection.isActive);
+      }
+      await refresh();
+      notify({ status: 'success', text: answer.message });
+    } catch (error) {
+      notify({ status: 'error', text: `Nothing was reset: ${errorText(error)}` });
+    } finally {
+      setWorking(false);
+      setConfirm(null);
+    }
+  };
+  return (
+    <Card className="sw-card">
+      <CardHeader size="small">
+        <h2 className="sw-card-title">Reset</h2>
+      </CardHeader>
+      <CardBody>
+        <p>Put modules, or all module settings, back as they were on a new site. The connection is kept.</p>
+        <div className="sw-actions">
+          <Button variant="secondary" onClick={() => setConfirm('modules')} __next40pxDefaultSize>
+            Reset modules to default
+          </Button>
+          <Button variant="secondary" isDestructive onClick={() => setConfirm('options')} __next40pxDefaultSize>
+            Reset all options
+          </Button>
+        </div>
+        {confirm && (
+          <Modal title={confirm === 'options' ? 'Reset all options?' : 'Reset modules?'} onRequestClose={() => setConfirm(null)} size="small">
+            <p>
+              {confirm === 'options'
+                ? 'Every module setting, dismissed notice and sharing choice is erased, and the default modules are turned on again. This cannot be undone.'
+                : 'Only the default modules stay on; the others are turned off. Their settings are kept.'}
+            </p>
+            <div className="sw-actions">
+              <Button variant="primary" isDestructive={confirm === 'options'} isBusy={working} disabled={working} onClick={() => void reset(confirm)} __next40pxDefaultSize>
+                {confirm === 'options' ? 'Reset all options' : 'Reset modules'}
+              </Button>
+              <Button variant="tertiary" disabled={working} onClick={() => setConfirm(null)} __next40pxDefaultSize>
+                Cancel
+              </Button>
+            </div>
+          </Modal>
+        )}
+      </CardBody>
+    </Card>
+  );
+}

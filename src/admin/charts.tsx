@@ -1,0 +1,63 @@
+/** Two small charts in plain SVG: blocked attempts per day (bars) and down intervals (timeline). */
+
+const fmtDay = (date: string) => new Date(`${date}T00:00:00`).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+
+export function BarChart({ points, label }: { points: { date: string; count: number }[]; label: string }) {
+  const width = 300;
+  const height = 90;
+  const max = Math.max(1, ...points.map((p) => p.count));
+  const step = width / Math.max(1, points.length);
+  const total = points.reduce((sum, p) => sum + p.count, 0);
+  const first = points[0];
+  const last = points[points.length - 1];
+  return (
+    <figure className="sw-chart">
+      <figcaption className="sw-chart-caption">{`${label} · most in a day: ${total === 0 ? 0 : max}`}</figcaption>
+      <svg viewBox={`0 0 ${width} ${height + 16}`} role="img" aria-label={`${label}: ${total} in ${points.length} days, at most ${max === 1 && total === 0 ? 0 : max} in a day`} data-testid="protect-chart">
+        <line x1="0" y1={height} x2={width} y2={height} className="sw-chart-axis" />
+        {points.map((p, i) => {
+          const h = p.count === 0 ? 0 : Math.max(2, (p.count / max) * (height - 4));
+          return (
+            <rect key={p.date} x={i * step + 1} y={height - h} width={Math.max(1, step - 2)} height={h} className="sw-chart-bar" data-count={p.count}>
+              <title>{`${fmtDay(p.date)}: ${p.count}`}</title>
+            </rect>
+          );
+        })}
+        {first && (
+          <text x="0" y={height + 13} className="sw-chart-label">
+            {fmtDay(first.date)}
+          </text>
+        )}
+        {last && (
+          <text x={width} y={height + 13} textAnchor="end" className="sw-chart-label">
+            {fmtDay(last.date)}
+          </text>
+        )}
+      </svg>
+    </figure>
+  );
+}
+
+export function Timeline({ intervals, days, now = Date.now() }: { intervals: { start: string; end: string | null }[]; days: number; now?: number }) {
+  const width = 300;
+  const height = 28;
+  const from = now - days * 86_400_000;
+  const x = (t: number) => ((Math.min(now, Math.max(from, t)) - from) / (now - from)) * width;
+  const down = intervals.map((i) => ({ a: x(Date.parse(i.start)), b: x(i.end === null ? now : Date.parse(i.end)), open: i.end === null }));
+  return (
+    <figure className="sw-chart">
+      <svg viewBox={`0 0 ${width} ${height + 16}`} role="img" aria-label={`Downtime over the last ${days} days: ${intervals.length} interval${intervals.length === 1 ? '' : 's'}`} data-testid="monitor-timeline">
+        <rect x="0" y="4" width={width} height={height - 8} className="sw-chart-up" />
+        {down.map((d, i) => (
+          <rect key={i} x={d.a} y="0" width={Math.max(3, d.b - d.a)} height={height} className="sw-chart-down" data-open={d.open ? '1' : '0'} />
+        ))}
+        <text x="0" y={height + 13} className="sw-chart-label">
+          {`${days} days ago`}
+        </text>
+        <text x={width} y={height + 13} textAnchor="end" className="sw-chart-label">
+          now
+        </text>
+      </svg>
+    </figure>
+  );
+}

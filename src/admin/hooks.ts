@@ -1,0 +1,46 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, toApiError } from './api';
+
+export type Load<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; error: ApiError };
+
+/** Loads something when `key` changes (null: not now); `reload` asks again. */
+export function useLoad<T>(key: string | null, load: () => Promise<T>): Load<T> & { reload: () => void } {
+  const [result, setResult] = useState<Load<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  const loader = useRef(load);
+  loader.current = load;
+  useEffect(() => {
+    if (key === null) return;
+    let live = true;
+    setResult({ state: 'loading' });
+    loader.current().then(
+      (data) => live && setResult({ state: 'ok', data }),
+      (error: unknown) => live && setResult({ state: 'error', error: error instanceof ApiError ? error : toApiError(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, round]);
+  const reload = useCallback(() => setRound((r) => r + 1), []);
+  return { ...result, reload };
+}
+
+export type Route = { screen: 'dashboard' } | { screen: 'modules'; slug?: string } | { screen: 'settings' };
+
+export function parseHash(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  if (parts[0] === 'modules') return parts[1] ? { screen: 'modules', slug: decodeURIComponent(parts[1]) } : { screen: 'modules' };
+  if (parts[0] === 'settings') return { screen: 'settings' };
+  return { screen: 'dashboard' };
+}
+
+/** The hash route; follows back/forward and links. */
+export function useHashRoute(): Route {
+  const [route, setRoute] = useState(() => parseHash(window.location.hash));
+  useEffect(() => {
+    const on = () => setRoute(parseHash(window.location.hash));
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, []);
+  return route;
+}

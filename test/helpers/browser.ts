@@ -1,0 +1,31 @@
+/**
+ * Chromium for the browser tests: Debian's /usr/bin/chromium (or SITEWARD_CHROMIUM) driven by
+ * playwright-core, never a downloaded browser. Where it is missing the browser tests are skipped
+ * with a loud message, except under CI=true, where a missing Chromium fails the run (.ci/run
+ * installs it with apt first).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.SITEWARD_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const chromiumAvailable = existsSync(CHROMIUM_PATH);
+export const onCi = process.env.CI === 'true';
+
+if (!chromiumAvailable && !onCi) {
+  const line = '!'.repeat(78);
+  console.warn(`\n${line}\n!! BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.\n!! Install it (Debian: apt-get install -y chromium) or set SITEWARD_CHROMIUM.\n${line}\n`);
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** test-artifacts/<sub>, made if needed (gitignored). */
+export function artifactsDir(sub: string): string {
+  const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts', sub);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
