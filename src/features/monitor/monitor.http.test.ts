@@ -3,7 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpCapture, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import type { Feature } from '../contract.js';
@@ -55,7 +55,7 @@ function inbox<T>() {
 }
 const mails = inbox<{ to: string[]; data: string }>();
 const hooks = inbox<Record<string, unknown>>();
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let hookServer: Server;
 
 const features = (): Feature[] => builtInFeatures.map((f) => (f.name === 'monitor' ? createMonitorFeature({ probeTimeoutMs: 300, notifier: { backoffMs: () => 1 } }) : f));
@@ -74,20 +74,7 @@ const history = async (target: TestApp = app) =>
 beforeAll(async () => {
   await startPeer();
   peerPort = (peer.address() as AddressInfo).port;
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: data.replace(/=\r\n/g, '') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  smtp = await startSmtpCapture((mail) => mails.push({ to: mail.to, data: mail.data }));
   hookServer = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -101,7 +88,7 @@ beforeAll(async () => {
   env = {
     SITEWARD_MONITOR_URL: `http://127.0.0.1:${peerPort}/`,
     SITEWARD_MONITOR_INTERVAL: '10',
-    SITEWARD_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    SITEWARD_SMTP_URL: smtp.url,
     SITEWARD_MAIL_FROM: 'Siteward <monitor@example.org>',
     SITEWARD_MONITOR_WEBHOOK: `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hook`,
   };
@@ -115,7 +102,7 @@ afterAll(async () => {
   await stopPeer();
   hookServer.closeAllConnections();
   await new Promise<void>((resolve) => hookServer.close(() => resolve()));
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpCapture, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MonitorNotifier, type DeliveryResult, type NotifierOptions } from './notifier.js';
 import type { MonitorTransition } from './uptime-checker.js';
@@ -20,7 +20,7 @@ describe('monitor notifier', () => {
   const hooks: unknown[] = [];
   /** What the webhook answers next; the last entry repeats. */
   let hookAnswers: ('ok' | 'fail' | 'hang')[] = ['ok'];
-  let smtp: SMTPServer;
+  let smtp: SmtpCapture;
   let smtpPort = 0;
   let web: Server;
   let webPort = 0;
@@ -28,24 +28,8 @@ describe('monitor notifier', () => {
   let delays: number[] = [];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-        stream.on('end', () => {
-          const from = session.envelope.mailFrom;
-          // Undo quoted-printable soft line breaks so the text can be searched.
-          const text = data.replace(/=\r\n/g, '');
-          mails.push({ from: from === false ? '' : from.address, to: session.envelope.rcptTo.map((r) => r.address), data: text });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-    smtpPort = (smtp.server.address() as AddressInfo).port;
+    smtp = await startSmtpCapture((mail) => mails.push(mail));
+    smtpPort = smtp.port;
 
     web = createServer((req: IncomingMessage, res: ServerResponse) => {
       let body = '';
@@ -65,7 +49,7 @@ describe('monitor notifier', () => {
   afterAll(async () => {
     web.closeAllConnections();
     await new Promise<void>((resolve) => web.close(() => resolve()));
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   beforeEach(() => {

@@ -1,11 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpCapture, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 let now = Date.UTC(2026, 0, 5, 9, 0, 0);
 const mails: { to: string[]; data: string }[] = [];
-let smtp: SMTPServer;
+let smtp: SmtpCapture;
 let app: TestApp;
 
 const form = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
@@ -25,27 +24,13 @@ function linkIn(mail: { data: string }): string {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data: data.replace(/=\r\n/g, '').replace(/=3D/g, '=') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const port = (smtp.server.address() as AddressInfo).port;
-  app = await createTestApp({ env: { SITEWARD_SMTP_URL: `smtp://127.0.0.1:${port}` }, clock: () => now, startJobs: false });
+  smtp = await startSmtpCapture((mail) => mails.push({ to: mail.to, data: mail.data.replace(/=3D/g, '=') }));
+  app = await createTestApp({ env: { SITEWARD_SMTP_URL: smtp.url }, clock: () => now, startJobs: false });
   await app.app.users.create({ login: 'rita', email: 'rita@example.org', role: 'editor', password: 'old-password-1' });
 });
 afterAll(async () => {
   await app.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 describe('password reset by e-mail', () => {
