@@ -10,7 +10,7 @@ import type { Database } from './schema.js';
  * A row of its own, because logins must not throw the option caches away. The row is created
  * by its first bump, so no migration is needed; absent reads as 0.
  */
-const CREDENTIALS_ROW = 2;
+export const CREDENTIALS_ROW = 2;
 
 export async function bumpCredentialsVersion(db: Kysely<Database>): Promise<void> {
   await sql`INSERT INTO state_version (id, v) VALUES (${CREDENTIALS_ROW}, 1) ON CONFLICT (id) DO UPDATE SET v = state_version.v + 1`.execute(db);

@@ -11,6 +11,8 @@ import type { OpenStoreOptions } from './open-store.js';
 import type { Database } from './schema.js';
 import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
 import { migrate, StoreImpl } from './store-impl.js';
+import { CREDENTIALS_ROW } from './credentials-version.js';
+import { toInt } from './db-values.js';
 import type { StoreTransaction } from './types.js';
 
 /** The SQLite database file name inside the data directory. */
@@ -152,6 +154,15 @@ class SqliteStore extends StoreImpl {
     this.optionsBackends = [shared, inTx];
     this.options = new CachedOptions(shared);
     this.txOptions = new DirectOptions(inTx);
+    // Speed: every cookie request reads the credentials version. A statement prepared once per
+    // connection, run synchronously when the gate is free, costs a fraction of a Kysely query.
+    let prepared: { conn: BetterSqlite3.Database; stmt: BetterSqlite3.Statement<[], unknown> } | null = null;
+    this.sessions.credentialsVersion = () =>
+      gate.run(() => {
+        if (prepared?.conn !== holder.sqlite) prepared = { conn: holder.sqlite, stmt: holder.sqlite.prepare<[], unknown>(`SELECT v FROM state_version WHERE id = ${CREDENTIALS_ROW}`).pluck() };
+        const v = prepared.stmt.get();
+        return v === undefined ? 0 : toInt(v, 'state_version.v');
+      });
     if (walCheckpointMs > 0) {
       this.checkpointTimer = setInterval(() => void this.truncateWal(), walCheckpointMs);
       this.checkpointTimer.unref();
