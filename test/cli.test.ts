@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './helpers/free-port.js';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresBinDir, startThrowawayPostgres } from './helpers/throwaway-postgres.js';
@@ -14,16 +15,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: dir, SITEWARD_DATA_DIR: path.join(dir, 'data') };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** GET on a new connection each time, so that cluster spreads requests over the workers. */
 async function getFresh(url: string, headers: Record<string, string>): Promise<unknown> {
@@ -50,6 +41,35 @@ async function waitFor(url: string, ms = 15_000): Promise<Response> {
       if (Date.now() > until) throw error;
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+}
+
+
+/**
+ * `siteward start --workers 2` on a fresh data directory holding one administrator, logged in
+ * through the JSON login once both workers listen.
+ */
+async function twoWorkersLoggedIn(name: string, login: string, password: string) {
+  const data = path.join(dir, name);
+  const created = run(['user', 'create', login, '--email', `${login}@example.org`, '--role', 'administrator', '--password', password], { SITEWARD_DATA_DIR: data });
+  expect(created.status, created.stderr).toBe(0);
+  const port = await freePort();
+  const child = spawn(process.execPath, [bin, 'start', '--workers', '2'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: data } });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${base}/wp-json/`);
+    while (!out.includes('with 2 workers')) await new Promise((r) => setTimeout(r, 100));
+    const res = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: login, password }) });
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    const { nonce } = (await res.json()) as { nonce: string };
+    const headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
+    return { child, exited, base, headers, output: () => out };
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
   }
 }
 
@@ -130,22 +150,8 @@ describe('the siteward command', () => {
   });
 
   it('runs several workers on one port that see each other’s writes at once', async () => {
-    const data = path.join(dir, 'workers');
-    const created = run(['user', 'create', 'wadmin', '--email', 'w@example.org', '--role', 'administrator', '--password', 'workers-password'], { SITEWARD_DATA_DIR: data });
-    expect(created.status, created.stderr).toBe(0);
-    const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'start', '--workers', '2'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: data } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const base = `http://127.0.0.1:${port}`;
+    const { child, exited, base, headers, output } = await twoWorkersLoggedIn('workers', 'wadmin', 'workers-password');
     try {
-      await waitFor(`${base}/wp-json/`);
-      while (!out.includes('with 2 workers')) await new Promise((r) => setTimeout(r, 100));
-      const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'wadmin', password: 'workers-password' }) });
-      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-      const { nonce } = (await login.json()) as { nonce: string };
-      const headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
       const pids = new Set<string>();
       for (const active of [true, false, true]) {
         const set = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, { method: 'POST', headers, body: JSON.stringify({ active }) });
@@ -156,7 +162,7 @@ describe('the siteward command', () => {
           expect(all.markdown!.activated).toBe(active);
         }
       }
-      for (const line of out.split('\n')) {
+      for (const line of output().split('\n')) {
         const pid = /"pid":(\d+)/.exec(line)?.[1];
         if (pid && line.includes('"url":"/wp-json/jetpack/v4/module/all"')) pids.add(pid);
       }
@@ -220,21 +226,8 @@ describe('the siteward command', () => {
   });
 
   it('refuses a logged-out cookie on every worker at once', async () => {
-    const data = path.join(dir, 'logout-workers');
-    expect(run(['user', 'create', 'ladmin', '--email', 'l@example.org', '--role', 'administrator', '--password', 'logout-password'], { SITEWARD_DATA_DIR: data }).status).toBe(0);
-    const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'start', '--workers', '2'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: data } });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const base = `http://127.0.0.1:${port}`;
+    const { child, exited, base, headers } = await twoWorkersLoggedIn('logout-workers', 'ladmin', 'logout-password');
     try {
-      await waitFor(`${base}/wp-json/`);
-      while (!out.includes('with 2 workers')) await new Promise((r) => setTimeout(r, 100));
-      const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'ladmin', password: 'logout-password' }) });
-      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-      const { nonce } = (await login.json()) as { nonce: string };
-      const headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
       // Both workers verify (and cache) the cookie.
       for (let i = 0; i < 8; i++) expect(((await getFresh(`${base}/wp-json/jetpack/v4/module/all`, headers)) as Record<string, unknown>).markdown).toBeDefined();
       const logout = await fetch(`${base}/logout`, { method: 'POST', headers });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Logger as PinoLogger } from 'pino';
 import type { PluginRegister } from '../../src/plugins/api.js';
 import { request as httpRequest } from 'node:http';
+export { freePort } from './free-port.js';
 import { createApp, type App } from '../../src/compose.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { Store } from '../../src/store/types.js';
@@ -71,18 +72,6 @@ export interface TestAppOptions {
   port?: number;
 }
 
-/** A TCP port free on 127.0.0.1 right now (for `TestAppOptions.port`). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let counter = 0;
 
