@@ -58,4 +58,14 @@ describe('site verification', () => {
     const res = await services();
     expect([res.status, (res.json as { code: string }).code]).toEqual([404, 'not_active']);
   });
+
+  it('prints the verification meta tags of the active verification-tools module', async () => {
+    const set = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/verification-tools', headers: app.auth(admin), body: { google: 'abc-123_X', bing: 'B1NG' } });
+    expect(set.status).toBe(200);
+    const home = await app.request({ path: '/' });
+    expect(home.text).toContain('<meta name="google-site-verification" content="abc-123_X" />');
+    expect(home.text).toContain('<meta name="msvalidate.01" content="B1NG" />');
+    await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/verification-tools/active', headers: app.auth(admin), body: { active: false } });
+    expect((await app.request({ path: '/' })).text).not.toContain('google-site-verification');
+  });
 });
