@@ -60,6 +60,8 @@ describe('site verification', () => {
   });
 
   it('prints the verification meta tags of the active verification-tools module', async () => {
+    // Earlier tests in this file leave the module off.
+    await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/verification-tools/active', headers: app.auth(admin), body: { active: true } });
     const set = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/verification-tools', headers: app.auth(admin), body: { google: 'abc-123_X', bing: 'B1NG' } });
     expect(set.status).toBe(200);
     const home = await app.request({ path: '/' });
