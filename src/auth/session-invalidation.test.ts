@@ -1,6 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SitewardApi } from '../plugins/api.js';
 import { freshPgSchema, type PgSchema } from '../../test/helpers/pg-schema.js';
@@ -61,5 +65,54 @@ describe.each(stores)('a credentials change made by one worker, on %s', (backend
     expect(await me(second, user)).toMatchObject({ id: user.userId, admin: true });
     await first.store.users.setRoles(user.userId, ['subscriber']);
     expect(await me(second, user)).toMatchObject({ id: user.userId, admin: false });
+  });
+});
+
+// Another process of `siteward` (here the CLI) on the same SQLite file. The versions this
+// process read in a timer, just before that process committed, must not answer a request that
+// arrives afterwards in the same event-loop turn (core/request-batch.ts).
+describe('a password changed by another process, on sqlite', () => {
+  const bin = fileURLToPath(new URL('../../bin/siteward.js', import.meta.url));
+  let dir: string;
+  let app: TestApp;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'siteward-other-process-'));
+    app = await createTestApp({ dataDir: dir, plugins: [whoami] });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ends the session for a request sent right after the change, even in the turn of an earlier read', async () => {
+    const user = await app.loginAs('editor');
+    const headers = app.auth(user);
+    expect((await app.request({ path: '/wp-json/auth-test/v1/whoami', headers })).json).toMatchObject({ id: user.userId });
+    const port = (app.app.http.server.address() as AddressInfo).port;
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    const request = `GET /wp-json/auth-test/v1/whoami HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${headers.Cookie}\r\nX-WP-Nonce: ${headers['X-WP-Nonce']}\r\nConnection: close\r\n\r\n`;
+    let cli: ReturnType<typeof spawnSync> | undefined;
+    await new Promise<void>((resolve) => {
+      setTimeout(() => {
+        // A timer's read of the store (as a background job's) caches the state versions for this turn.
+        void app.store.options.get('blogname');
+        // Meanwhile another process changes the password (this process waits for it) …
+        cli = spawnSync(process.execPath, [bin, 'user', 'set-password', user.login, '--password', 'changed-elsewhere-1'], {
+          cwd: dir,
+          env: { PATH: process.env.PATH ?? '', HOME: dir, SITEWARD_DATA_DIR: dir },
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+        // … and the request is sent after it: it reaches the socket before this turn's poll phase.
+        socket.write(request);
+        resolve();
+      }, 0);
+    });
+    expect(cli?.status, String(cli?.stderr)).toBe(0);
+    await once(socket, 'end');
+    expect(answer.split(' ')[1]).not.toBe('200');
   });
 });

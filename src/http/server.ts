@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
+import { requestArrived } from '../core/request-batch.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
 import { restError, restErrorWithDetail, storeUnavailable, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
@@ -81,6 +82,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const gate = new ShutdownGate();
   const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
     const handler = gate.wrap((req: IncomingMessage, res: ServerResponse) => {
+      // Marks the poll phase's request batch, within which the store's cached state versions are fresh.
+      requestArrived();
       if (!toOriginForm(req)) {
         const body = JSON.stringify(restError('rest_bad_request_url').toJSON());
         res.writeHead(400, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });

@@ -1,7 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { toInt, toText } from './db-values.js';
+import { CREDENTIALS_ROW } from './credentials-version.js';
 import type { ModifyResult, OptionRow, OptionsBackend, OptionsSnapshot } from './options-backend.js';
-import type { SqliteGate } from './sqlite-gate.js';
+import type { SqliteGate, StateVersions } from './sqlite-gate.js';
 
 /**
  * Options on SQLite through prepared better-sqlite3 statements rather than Kysely.
@@ -16,6 +17,7 @@ import type { SqliteGate } from './sqlite-gate.js';
  */
 export class SqliteOptionsBackend implements OptionsBackend {
   private readonly versionStmt: BetterSqlite3.Statement<[], unknown>;
+  private readonly versionsStmt: BetterSqlite3.Statement<[], unknown[]>;
   private readonly bumpStmt: BetterSqlite3.Statement<[], unknown>;
   private readonly loadStmt: BetterSqlite3.Statement<[], unknown>;
   private readonly getStmt: BetterSqlite3.Statement<[string], unknown>;
@@ -31,6 +33,11 @@ export class SqliteOptionsBackend implements OptionsBackend {
     private readonly gate: SqliteGate | null,
   ) {
     this.versionStmt = db.prepare<[], unknown>('SELECT v FROM state_version WHERE id = 1').pluck();
+    // Speed: both versions in one statement (one read transaction, one pair of fcntl locks):
+    // every cookie request needs the credentials version and most also the options version.
+    this.versionsStmt = db
+      .prepare<[], unknown[]>(`SELECT (SELECT v FROM state_version WHERE id = 1), (SELECT v FROM state_version WHERE id = ${CREDENTIALS_ROW})`)
+      .raw();
     this.bumpStmt = db.prepare<[], unknown>('UPDATE state_version SET v = v + 1 WHERE id = 1 RETURNING v').pluck();
     // Values of lazily loaded options are left out of the bulk load.
     this.loadStmt = db.prepare<[], unknown>(
@@ -87,13 +94,16 @@ export class SqliteOptionsBackend implements OptionsBackend {
   }
 
   version(): Promise<number> {
-    const cached = this.gate?.cachedVersion();
-    if (cached !== undefined) return Promise.resolve(cached);
-    return this.sync(() => {
-      const version = this.readVersion();
-      this.gate?.rememberVersion(version);
-      return version;
-    });
+    const cached = this.gate?.cachedVersions();
+    if (cached !== undefined) return Promise.resolve(cached.options);
+    return this.sync(() => this.readVersions().options);
+  }
+
+  /** The credentials version (row 2), read with the options version (see SqliteGate). */
+  credentialsVersion(): Promise<number> {
+    const cached = this.gate?.cachedVersions();
+    if (cached !== undefined) return Promise.resolve(cached.credentials);
+    return this.sync(() => this.readVersions().credentials);
   }
 
   load(): Promise<OptionsSnapshot> {
@@ -136,8 +146,16 @@ export class SqliteOptionsBackend implements OptionsBackend {
     return toInt(this.versionStmt.get(), 'state_version.v');
   }
 
+  private readVersions(): StateVersions {
+    const [options, credentials] = this.versionsStmt.get()!;
+    // The credentials row is created by its first bump: absent reads as 0.
+    const versions = { options: toInt(options, 'state_version.v'), credentials: credentials === null ? 0 : toInt(credentials, 'state_version.v') };
+    this.gate?.rememberVersions(versions);
+    return versions;
+  }
+
   private bump(): number {
-    this.gate?.forgetVersion();
+    this.gate?.forgetVersions();
     return toInt(this.bumpStmt.get(), 'state_version.v');
   }
 

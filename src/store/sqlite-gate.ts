@@ -1,5 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentRequestBatch } from '../core/request-batch.js';
 import { TransactionMisuseError } from './errors.js';
+
+/** Rows 1 (options) and 2 (credentials) of `state_version`, read together in one statement. */
+export interface StateVersions {
+  readonly options: number;
+  readonly credentials: number;
+}
 
 /**
  * A FIFO async mutex over one SQLite database file, shared by every Store of this process that
@@ -17,12 +24,14 @@ import { TransactionMisuseError } from './errors.js';
  */
 export class SqliteGate {
   /**
-   * The state version as read during the current event-loop turn, shared by every Store of
-   * this process on the file. Reusing it within one turn is safe: a request that arrives after
+   * The state versions as read during the current event-loop turn, shared by every Store of
+   * this process on the file. Reusing them within one turn is safe: a request that arrives after
    * another process committed a write is read from the socket in a later poll phase, so it
-   * never sees a version read before that commit. Own writes forget it at once.
+   * never sees versions read before that commit; and a read made earlier in the same turn than
+   * the poll phase that brought the request (a timer's) belongs to another request batch (see
+   * core/request-batch.ts) and is not reused. Own writes forget them at once.
    */
-  private turnVersion: number | undefined;
+  private turnVersions: { versions: StateVersions; batch: number } | undefined;
   private turnResetScheduled = false;
   private held = false;
   private readonly waiters: (() => void)[] = [];
@@ -33,23 +42,24 @@ export class SqliteGate {
     return !this.held && this.waiters.length === 0;
   }
 
-  /** The version read earlier in this turn, when nothing has written since. */
-  cachedVersion(): number | undefined {
-    return this.free ? this.turnVersion : undefined;
+  /** The versions read earlier in this turn and request batch, when nothing has written since. */
+  cachedVersions(): StateVersions | undefined {
+    const turn = this.turnVersions;
+    return this.free && turn !== undefined && turn.batch === currentRequestBatch() ? turn.versions : undefined;
   }
 
-  rememberVersion(version: number): void {
-    this.turnVersion = version;
+  rememberVersions(versions: StateVersions): void {
+    this.turnVersions = { versions, batch: currentRequestBatch() };
     if (this.turnResetScheduled) return;
     this.turnResetScheduled = true;
     setImmediate(() => {
-      this.turnVersion = undefined;
+      this.turnVersions = undefined;
       this.turnResetScheduled = false;
     });
   }
 
-  forgetVersion(): void {
-    this.turnVersion = undefined;
+  forgetVersions(): void {
+    this.turnVersions = undefined;
   }
 
   /** Throws when called from inside a transaction holding this gate. */
@@ -70,8 +80,8 @@ export class SqliteGate {
     try {
       return await fn();
     } finally {
-      // A transaction may have written options.
-      this.turnVersion = undefined;
+      // A transaction may have written options or credentials.
+      this.turnVersions = undefined;
       this.release();
     }
   }

@@ -11,8 +11,6 @@ import type { OpenStoreOptions } from './open-store.js';
 import type { Database } from './schema.js';
 import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
 import { migrate, StoreImpl } from './store-impl.js';
-import { CREDENTIALS_ROW } from './credentials-version.js';
-import { toInt } from './db-values.js';
 import type { StoreTransaction } from './types.js';
 
 /** The SQLite database file name inside the data directory. */
@@ -106,6 +104,8 @@ class ReopenableOptions implements OptionsBackend {
   }
 
   version = () => this.guard(() => this.inner.version());
+  /** Read-only, so without the reopen guard: the current connection's statement answers. */
+  credentialsVersion = () => this.inner.credentialsVersion();
   load = () => this.guard(() => this.inner.load());
   read = (keys: readonly string[]) => this.guard(() => this.inner.read(keys));
   write = (key: string, text: string, autoload: boolean) => this.guard(() => this.inner.write(key, text, autoload));
@@ -154,15 +154,9 @@ class SqliteStore extends StoreImpl {
     this.optionsBackends = [shared, inTx];
     this.options = new CachedOptions(shared);
     this.txOptions = new DirectOptions(inTx);
-    // Speed: every cookie request reads the credentials version. A statement prepared once per
-    // connection, run synchronously when the gate is free, costs a fraction of a Kysely query.
-    let prepared: { conn: BetterSqlite3.Database; stmt: BetterSqlite3.Statement<[], unknown> } | null = null;
-    this.sessions.credentialsVersion = () =>
-      gate.run(() => {
-        if (prepared?.conn !== holder.sqlite) prepared = { conn: holder.sqlite, stmt: holder.sqlite.prepare<[], unknown>(`SELECT v FROM state_version WHERE id = ${CREDENTIALS_ROW}`).pluck() };
-        const v = prepared.stmt.get();
-        return v === undefined ? 0 : toInt(v, 'state_version.v');
-      });
+    // Speed: every cookie request reads the credentials version; it comes with the options
+    // version from one prepared statement, shared by the requests of a turn (see SqliteGate).
+    this.sessions.credentialsVersion = shared.credentialsVersion;
     if (walCheckpointMs > 0) {
       this.checkpointTimer = setInterval(() => void this.truncateWal(), walCheckpointMs);
       this.checkpointTimer.unref();
@@ -193,7 +187,7 @@ class SqliteStore extends StoreImpl {
     this.holder.sqlite = connect(this.file, this.settings);
     previous.close();
     for (const backend of this.optionsBackends) backend.rebuild();
-    this.gate.forgetVersion();
+    this.gate.forgetVersions();
     this.readOnly = false;
   }
 
