@@ -1,0 +1,68 @@
+// Micro-bench: CPU µs per request of the production REST layer in process, no sockets:
+// `createApp` on a temp SQLite data dir, then N sequential `app.rest.serve()` calls per scenario
+// (the bench's main scenarios, logged in as an administrator), interleaved and repeated.
+// Shows what our code costs apart from node:http and the kernel. Needs `npm run build:server`.
+//
+//   node bench/serve-cost.js [N=5000] [rounds=5] [scenario-substring]
+//
+// Set SERVE_COST_ROOT=<checkout> to measure another checkout's dist/ (A/B, one process each).
+import { Buffer } from 'node:buffer';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const N = Number(process.argv[2] ?? 5000);
+const ROUNDS = Number(process.argv[3] ?? 5);
+const ONLY = process.argv[4] ?? '';
+const root = path.resolve(process.env.SERVE_COST_ROOT ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..'));
+const load = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href);
+
+const { createApp } = await load('compose.js');
+const { loadConfig } = await load('config/config.js');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'siteward-serve-cost-'));
+process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+const config = loadConfig({
+  env: { SITEWARD_DATA_DIR: dataDir, SITEWARD_HOME_URL: 'http://127.0.0.1:8080', SITEWARD_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz', LOG_LEVEL: 'silent' },
+  cwd: dataDir,
+  configFile: null,
+});
+const app = await createApp(config, { logger: false, cwd: dataDir, startJobs: false });
+const created = await app.users.create({ login: 'benchadmin', email: 'bench@example.org', role: 'administrator', password: 'bench-password-1' });
+if (!created.ok) throw new Error('user creation failed');
+const login = await app.authenticator.login('benchadmin', 'bench-password-1');
+if (!login.ok) throw new Error('login failed');
+const auth = { cookie: `siteward_logged_in=${login.cookie}`, 'x-wp-nonce': app.authenticator.createNonce('wp_rest', login.identity) };
+const origin = { secure: false, hostname: '127.0.0.1:8080' };
+
+const req = (method, route, query, headers, body = '') => ({ method, route, query, headers: { host: '127.0.0.1:8080', ...headers }, body, origin, clientIp: '127.0.0.1' });
+const json = (v) => ({ ...auth, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(JSON.stringify(v))) });
+const scenarios = [
+  ['index (anon)', () => req('GET', '/', {}, {})],
+  ['module/all', () => req('GET', '/jetpack/v4/module/all', {}, auth)],
+  ['settings', () => req('GET', '/jetpack/v4/settings', {}, auth)],
+  ['OPTIONS markdown', () => req('OPTIONS', '/jetpack/v4/module/markdown', {}, {})],
+  ['400 maybe', () => req('POST', '/jetpack/v4/module/markdown/active', {}, json({ active: 'maybe' }), JSON.stringify({ active: 'maybe' }))],
+].filter(([name]) => name.includes(ONLY));
+
+async function run(make, n) {
+  for (let i = 0; i < n; i++) {
+    const out = await app.rest.serve(make());
+    if (out.status >= 300 && out.status !== 400) throw new Error(`status ${out.status}: ${String(out.body).slice(0, 200)}`);
+  }
+}
+for (const [, make] of scenarios) await run(make, 2000);
+const results = new Map(scenarios.map(([name]) => [name, []]));
+for (let r = 0; r < ROUNDS; r++) {
+  for (const [name, make] of scenarios) {
+    const cpu0 = process.cpuUsage();
+    await run(make, N);
+    const cpu = process.cpuUsage(cpu0);
+    results.get(name).push((cpu.user + cpu.system) / N);
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`${root}: N=${N}, ${ROUNDS} rounds; median CPU µs per rest.serve() (min–max)`);
+for (const [name, xs] of results) console.log(`${name.padEnd(18)} ${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`);
+await app.close();
+process.exit(0);
