@@ -84,6 +84,33 @@ describe('the index document', () => {
     expect(doc._links).toEqual({ help: [{ href: 'http://v2.wp-api.org/' }] });
   });
 
+  it('shows a changed site name and description on the next request, though the document is reused', async () => {
+    const index = async () => (await app.request({ path: '/wp-json/' })).json as Record<string, unknown>;
+    const seen = [await index()];
+    await app.store.options.set('blogname', 'Renamed Site');
+    seen.push(await index());
+    await app.store.options.set('blogdescription', 'Still testing');
+    seen.push(await index());
+    await app.store.options.set('blogname', 'Docs Site');
+    await app.store.options.set('blogdescription', 'Just testing');
+    seen.push(await index());
+    expect(seen.map((doc) => [doc.name, doc.description])).toEqual([
+      ['Docs Site', 'Just testing'],
+      ['Renamed Site', 'Just testing'],
+      ['Renamed Site', 'Still testing'],
+      ['Docs Site', 'Just testing'],
+    ]);
+  });
+
+  it('lists a route registered after the index was served', async () => {
+    const before = (await app.request({ path: '/wp-json/' })).json as { routes: Record<string, unknown> };
+    app.app.rest.registerRoute('late/v1', '/added', { callback: () => 1 });
+    const after = (await app.request({ path: '/wp-json/' })).json as { routes: Record<string, unknown>; namespaces: string[] };
+    expect(Object.keys(before.routes)).not.toContain('/late/v1/added');
+    expect(Object.keys(after.routes)).toContain('/late/v1/added');
+    expect(after.namespaces).toContain('late/v1');
+  });
+
   it('lists namespaces in registration order', async () => {
     const doc = (await app.request({ path: '/wp-json/' })).json as { namespaces: string[] };
     expect(doc.namespaces.indexOf('docs/v1')).toBeLessThan(doc.namespaces.indexOf('other/v2'));
