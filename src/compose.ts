@@ -84,6 +84,8 @@ export function openConfiguredStore(config: Config, features: readonly Feature[]
     migrations,
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    // SQLite's equivalent of a statement that cannot finish: waiting for another process's lock.
+    busyTimeoutMs: config.dbStatementTimeoutMs,
     onConnectionError,
   });
 }
