@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FakeAkismet, fakeAkismetStats as stats } from '../../../test/helpers/fake-akismet.js';
+import { FakeAkismet, fakeAkismetStats } from '../../../test/helpers/fake-akismet.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
 import { call, permissionBody } from '../jetpack/testing/http-client.js';
@@ -7,6 +7,8 @@ import { createStatsFeature } from './index.js';
 
 const GOOD_KEY = 'goodkey12345';
 const HOUR = 3_600_000;
+/** The answer for a valid key: both intervals, `spam` all-time. */
+const both = (spam: number) => ({ '6-months': fakeAkismetStats('6-months'), all: fakeAkismetStats('all', spam) });
 
 const akismet = new FakeAkismet(GOOD_KEY, 'http://example.org');
 let url: string;
@@ -49,7 +51,7 @@ describe('GET akismet/stats/get', () => {
   });
 
   it('answers both intervals for a valid key, and the bare string "invalid_key" for a refused one', async () => {
-    expect(await statsAs(await app({ SITEWARD_AKISMET_KEY: GOOD_KEY }))).toEqual([200, { '6-months': stats(40), all: stats(1234) }]);
+    expect(await statsAs(await app({ SITEWARD_AKISMET_KEY: GOOD_KEY }))).toEqual([200, both(1234)]);
     expect(await statsAs(await app({ SITEWARD_AKISMET_KEY: 'wrongkey9999' }))).toEqual([200, 'invalid_key']);
   });
 
@@ -69,14 +71,14 @@ describe('GET akismet/stats/get', () => {
 
   it('serves the cached stats for an hour, and the expired ones while the service is down', async () => {
     const t = await app({ SITEWARD_AKISMET_KEY: GOOD_KEY });
-    expect(await statsAs(t)).toEqual([200, { '6-months': stats(40), all: stats(1234) }]);
+    expect(await statsAs(t)).toEqual([200, both(1234)]);
     akismet.spam = 2000;
     now += HOUR - 1;
-    expect(await statsAs(t)).toEqual([200, { '6-months': stats(40), all: stats(1234) }]);
+    expect(await statsAs(t)).toEqual([200, both(1234)]);
     now += 2;
     akismet.mode = 'down';
-    expect(await statsAs(t)).toEqual([200, { '6-months': stats(40), all: stats(1234) }]);
+    expect(await statsAs(t)).toEqual([200, both(1234)]);
     akismet.mode = 'normal';
-    expect(await statsAs(t)).toEqual([200, { '6-months': stats(40), all: stats(2000) }]);
+    expect(await statsAs(t)).toEqual([200, both(2000)]);
   });
 });

@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/helpers/free-port.js';
 import { makePluginSite } from '../../../test/helpers/plugin-site.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
@@ -15,13 +14,8 @@ const PLUGINS = 'sw-gallery,@acme/sw-forms,./plugins/local.js';
 /** Two installed packages (one scoped) and a local file. */
 const makeSite = () => makePluginSite({ 'sw-gallery': '1.2.0', '@acme/sw-forms': '2.0.0' }, { 'plugins/local.js': 'export default () => {};' });
 
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
+/** A URL nobody listens on. */
+const closedPortUrl = async () => `http://127.0.0.1:${await freePort()}`;
 
 const registry = new FakeRegistry();
 let registryUrl: string;
