@@ -197,7 +197,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
         </a>
       </p>
       <Card className="sw-card">
-        <CardBody>
+        <CardBody size="small">
           <div className="sw-module-head">
             <div>
               <p className="sw-module-desc">{mod.description}</p>

@@ -430,6 +430,31 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  // `npm run screenshots` copies these into docs/screenshots for the README: 1280 px, light, the
+  // site as the tests above left it (connected, blocked logins, a backup, spam stats, an update).
+  it('takes the README screenshots of At a Glance, Modules and a module panel', async () => {
+    const dir = artifactsDir('admin/readme');
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme: 'light', baseURL: base });
+    const p = await watchedPage(ctx);
+    await logIn(p);
+    const shots: [string, string, string, boolean][] = [
+      ['at-a-glance', '#/dashboard', 'At a Glance', true],
+      // The list is long: its first screen is enough.
+      ['modules', '#/modules', 'Modules', false],
+      ['module-settings', '#/modules/custom-content-types', 'Custom Content Types', true],
+    ];
+    // The dashboard shows the data, not the cards' loading or failure states.
+    await p.getByTestId('spam-total').waitFor();
+    for (const [name, hash, heading, fullPage] of shots) {
+      await go(p, hash, heading);
+      await p.waitForLoadState('networkidle');
+      await p.locator('[role=status] .components-spinner').waitFor({ state: 'detached' });
+      await p.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
+    }
+    await ctx.close();
+    expect(problems).toEqual([]);
+  });
+
   it('sends an expired login to the login page and back to the same screen', async () => {
     await page.goto('/admin/#/modules');
     await page.getByTestId('module-markdown').waitFor();
