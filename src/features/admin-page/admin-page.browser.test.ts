@@ -250,6 +250,43 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     expect(await axe(page)).toEqual([]);
   });
 
+  it('edits list options with token fields and shows the API refusal of a bad item under its field', async () => {
+    await api('PUT', 'jetpack/v4/module/sharedaddy/active', { active: true });
+    await page.reload();
+    await go(page, '#/modules/sharedaddy', 'Sharing');
+    const option = async (key: string) => (await modules()).sharedaddy!.options![key]!.current_value;
+    const tokens = (testId: string, label?: string) =>
+      (label ? page.getByTestId(testId).locator('.components-form-token-field').filter({ hasText: label }) : page.getByTestId(testId)).locator('.components-form-token-field__token-text [aria-hidden="true"]').allTextContents();
+    const show = page.getByTestId('field-show');
+    const shownOn = (await option('show')) as string[];
+    expect(await tokens('field-show')).toEqual(shownOn);
+    // A place the API does not know: refused, its message under the field, nothing stored.
+    await show.locator('input').fill('nowhere');
+    await show.locator('input').press('Enter');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(show.getByRole('alert').textContent()).resolves.toMatch(/^show must be index, post, page/);
+    expect(await option('show')).toEqual(shownOn);
+    await show.locator('.components-form-token-field__token', { hasText: 'nowhere' }).getByRole('button').click();
+    await show.locator('input').fill('page');
+    await show.locator('input').press('Enter');
+    // The services: one token field per list.
+    const services = page.getByTestId('field-sharing_services');
+    const before = (await option('sharing_services')) as { visible: string[]; hidden: string[] };
+    expect(await tokens('field-sharing_services', 'Visible')).toEqual(before.visible);
+    await services.getByLabel('Hidden').fill('email');
+    await services.getByLabel('Hidden').press('Enter');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await notice(page, 'Sharing settings saved.').waitFor();
+    expect(await option('show')).toEqual([...shownOn, 'page']);
+    expect(await option('sharing_services')).toEqual({ visible: before.visible, hidden: [...before.hidden, 'email'] });
+    // A new custom service is three text boxes, not JSON.
+    const custom = page.getByTestId('field-custom');
+    expect(await custom.getByRole('textbox').count()).toBe(3);
+    await custom.getByLabel('URL').waitFor();
+    expect(await page.getByRole('textbox', { name: /JSON/ }).count()).toBe(0);
+    expect(await axe(page)).toEqual([]);
+  });
+
   it('dismisses a notice, and the server remembers', async () => {
     await go(page, '#/dashboard', 'At a Glance');
     const welcome = page.locator('.sw-notice-welcome');
