@@ -444,6 +444,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
       ['dashboard', '#/dashboard', 'At a Glance'],
       ['modules', '#/modules', 'Modules'],
       ['module-sharing', '#/modules/sharedaddy', 'Sharing'],
+      ['module-protect', '#/modules/protect', 'Protect'],
       ['settings', '#/settings', 'Settings'],
     ];
     // The cards with data: monitor on again (reset turned it off), its down interval still in the history.
@@ -478,7 +479,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
       ['at-a-glance', '#/dashboard', 'At a Glance', true],
       // The list is long: its first screen is enough.
       ['modules', '#/modules', 'Modules', false],
-      ['module-settings', '#/modules/custom-content-types', 'Custom Content Types', true],
+      ['module-settings', '#/modules/sharedaddy', 'Sharing', false],
     ];
     // The dashboard shows the data, not the cards' loading or failure states.
     await p.getByTestId('spam-total').waitFor();
