@@ -4,7 +4,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
 import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
 import { useSite } from './site';
-import type { ModuleOption, ModuleRecord } from './types';
+import type { ModuleRecord } from './types';
 
 /** `#/modules/<slug>` from a record's configure_url (whatever host it names). */
 export function configureHash(mod: ModuleRecord): string {
