@@ -287,6 +287,24 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     expect(await axe(page)).toEqual([]);
   });
 
+  it("edits Protect's allow list one entry a line, and the API reads it back as entries", async () => {
+    await go(page, '#/modules/protect', 'Protect');
+    const field = page.getByTestId('field-jetpack_protect_global_whitelist');
+    const allowList = async () => (await modules()).protect!.options!.jetpack_protect_global_whitelist!.current_value;
+    expect(await allowList()).toEqual({ local: [] });
+    // Not the address the protect test blocks (203.0.113.9).
+    await field.locator('textarea').fill('198.51.100.7\nnot an address');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(field.getByRole('alert').textContent()).resolves.toMatch(/must be a list of IP addresses or IP ranges/);
+    expect(await allowList()).toEqual({ local: [] });
+    await field.locator('textarea').fill('198.51.100.7\n198.51.100.10 - 198.51.100.20');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await notice(page, 'Protect settings saved.').waitFor();
+    expect(await allowList()).toEqual({ local: ['198.51.100.7', '198.51.100.10 - 198.51.100.20'] });
+    await page.reload();
+    await expect(field.locator('textarea').inputValue()).resolves.toBe('198.51.100.7\n198.51.100.10 - 198.51.100.20');
+  });
+
   it('dismisses a notice, and the server remembers', async () => {
     await go(page, '#/dashboard', 'At a Glance');
     const welcome = page.locator('.sw-notice-welcome');
