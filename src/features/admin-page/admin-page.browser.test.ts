@@ -1,6 +1,7 @@
 /**
  * The admin page in a real browser (Debian Chromium through playwright-core) against a real
- * Siteward on a real socket, connected to a local account service. Each test asserts what the
+ * Siteward on a real socket, connected to a local account service, an Akismet-like and a
+ * registry-like peer on 127.0.0.1, with a backup directory. Each test asserts what the
  * page shows and what the API then says. axe-core must find no serious or critical violation on
  * any screen. Screenshots (1280 and 375 px, light and dark) go to test-artifacts/admin
  * (gitignored). The tests run in order: they share one site whose state they move forward.
@@ -415,6 +416,12 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.getByTestId('card-updates').getByText(updatesDown.json.message).waitFor();
     await expect(page.getByTestId('backups-message').textContent()).resolves.toBe(noBackup.json.message);
     expect(await page.getByTestId('backups-facts').textContent()).toBe('Backups kept: 0');
+    // Backups turned off: the API's 404 not_active, said plainly by the card.
+    await api('PUT', 'jetpack/v4/module/vaultpress/active', { active: false });
+    expect((await answer<Refusal>('jetpack/v4/module/vaultpress/data')).json).toMatchObject({ code: 'not_active', data: { status: 404 } });
+    await page.reload();
+    await page.getByTestId('card-backups').getByText('Backups are not active on this site.').waitFor();
+    await api('PUT', 'jetpack/v4/module/vaultpress/active', { active: true });
 
     // A backup through the command line, and both peers back.
     const out: string[] = [];
