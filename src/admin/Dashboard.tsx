@@ -156,16 +156,24 @@ function BackupsCard() {
     const when = unixOrDate(backups.last_backup);
     const next = unixOrDate(backups.next_backup);
     const issues = data.data.data?.security?.notice_count ?? 0;
+    const at = (date: Date) => date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    const facts = [
+      when && `Last backup: ${at(when)}${typeof backups.size === 'number' ? ` (${fileSize(backups.size)})` : ''}`,
+      typeof backups.count === 'number' && `Backups kept: ${backups.count}`,
+      next && `Next backup: ${at(next)}`,
+    ].filter((fact): fact is string => typeof fact === 'string');
     body = (
       <>
         <p data-testid="backups-message" className={backups.status === 'failed' ? 'sw-status-down' : undefined}>
           {data.data.message}
         </p>
-        <ul className="sw-facts" data-testid="backups-facts">
-          {when && <li>{`Last backup: ${when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}${typeof backups.size === 'number' ? ` (${fileSize(backups.size)})` : ''}`}</li>}
-          {typeof backups.count === 'number' && <li>{`Backups kept: ${backups.count}`}</li>}
-          {next && <li>{`Next backup: ${next.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`}</li>}
-        </ul>
+        {facts.length > 0 && (
+          <ul className="sw-facts" data-testid="backups-facts">
+            {facts.map((fact) => (
+              <li key={fact}>{fact}</li>
+            ))}
+          </ul>
+        )}
         {issues > 0 && <Notice status="warning" isDismissible={false}>{`${issues} security notice${issues === 1 ? '' : 's'} to review.`}</Notice>}
       </>
     );
