@@ -136,10 +136,11 @@ function unixOrDate(value: number | string | null | undefined): Date | null {
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
+/** With a no-break space, so a size never wraps between number and unit. */
 function fileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024) return `${bytes}\u00a0bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}\u00a0KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)}\u00a0MB`;
 }
 
 function BackupsCard() {

@@ -449,7 +449,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     expect(backups.json.message).toBe('Your site was successfully backed-up 1 min ago.');
     await expect(page.getByTestId('backups-message').textContent()).resolves.toBe(backups.json.message);
     const when = await page.evaluate((s) => new Date(s * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), backups.json.data.backups.last_backup!);
-    await expect(page.getByTestId('backups-facts').textContent()).resolves.toBe(`Last backup: ${when} (${Math.round(backups.json.data.backups.size! / 1024)} KB)Backups kept: 1`);
+    await expect(page.getByTestId('backups-facts').textContent()).resolves.toBe(`Last backup: ${when} (${Math.round(backups.json.data.backups.size! / 1024)}\u00a0KB)Backups kept: 1`);
   });
 
   it('tells a network failure and a proxy error page apart from an API refusal', async () => {
