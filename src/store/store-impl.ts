@@ -22,7 +22,7 @@ export abstract class StoreImpl implements Store {
 
   protected constructor(
     protected readonly db: Kysely<Database>,
-    run: DbRun,
+    private readonly run: DbRun,
     bump: CredentialsBump = bumpCredentialsVersion,
   ) {
     this.userMeta = new KyselyUserMeta(run);
@@ -41,6 +41,10 @@ export abstract class StoreImpl implements Store {
   abstract transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** One transaction on the raw Kysely handle (the repositories' transaction builds on it). */
   protected abstract rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+
+  async ping(): Promise<void> {
+    await this.run((db) => db.selectFrom('state_version').select('v').where('id', '=', 1).executeTakeFirst());
+  }
 
   private closing: Promise<void> | null = null;
 
