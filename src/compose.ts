@@ -84,6 +84,7 @@ export function openConfiguredStore(config: Config, features: readonly Feature[]
     migrations,
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    ...(config.dbListen ? {} : { versionRecheckMs: 0 }),
     onConnectionError,
   });
 }

@@ -112,6 +112,12 @@ describe('configuration', () => {
     expect(load({ SITEWARD_JOB_LEASE_MS: '3000' }).jobLeaseMs).toBe(3000);
     expect(() => load({ SITEWARD_JOB_LEASE_MS: '500' })).toThrow('SITEWARD_JOB_LEASE_MS (config "jobLeaseMs") must be an integer from 3000 to 3600000 (got "500")');
   });
+
+  it('listens for PostgreSQL change notifications unless told not to', () => {
+    expect(load({}).dbListen).toBe(true);
+    expect(load({ SITEWARD_DB_LISTEN: 'off' }).dbListen).toBe(false);
+    expect(() => load({ SITEWARD_DB_LISTEN: 'sometimes' })).toThrow('SITEWARD_DB_LISTEN (config "dbListen") must be true or false');
+  });
 });
 
 describe('configuration of the services Siteward runs itself', () => {

@@ -80,6 +80,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The background-job lease: when its holder dies, another process takes the jobs over within this many ms. */
   jobLeaseMs: number;
+  /** PostgreSQL: learn of other processes' changes by LISTEN/NOTIFY (off: read the versions on every request). */
+  dbListen: boolean;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -135,6 +137,7 @@ const SETTINGS = {
   dbStatementTimeoutMs: 'SITEWARD_DB_STATEMENT_TIMEOUT_MS',
   shutdownTimeoutMs: 'SITEWARD_SHUTDOWN_TIMEOUT_MS',
   jobLeaseMs: 'SITEWARD_JOB_LEASE_MS',
+  dbListen: 'SITEWARD_DB_LISTEN',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -381,6 +384,7 @@ function validate(raw: RawSettings, cwd: string): Config {
     shutdownTimeoutMs: int(raw, 'shutdownTimeoutMs', 10_000, 0, 600_000),
     // At least 3 s: the holder renews every third of it, and a renewal must fit well inside.
     jobLeaseMs: int(raw, 'jobLeaseMs', 30_000, 3000, 3_600_000),
+    dbListen: raw.dbListen === undefined || raw.dbListen === null || raw.dbListen === '' ? true : bool(raw, 'dbListen'),
   };
 }
 
