@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listenerName, versionFeed } from './open-store.js';
+import { listenerName, openStore, versionFeed } from './open-store.js';
 import { versionChannel } from './pg-version-watch.js';
 import { testStores, type TestBackend } from './test-store.js';
 import type { Store } from './types.js';
@@ -122,6 +123,63 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
     await writer.options.set('killed', 'again');
     expect(await until(() => reader.options.get('killed'), (v) => v === 'again', 'a notification after the reconnect')).toBe('again');
   });
+
+  it('asks the database on every read while its listener cannot reconnect, and stops once it is back', async (ctx) => {
+    // A role of its own with a connection limit keeps the lost listener from reconnecting
+    // while the pool's open connection goes on serving (superusers ignore limits).
+    const role = `sw_test_role_${randomBytes(4).toString('hex')}`;
+    const schema = `${role}_s`;
+    const admin = <T>(fn: (client: pg.Client) => Promise<T>) => raw(fn);
+    const onDatabase = (grant: string) => `DO $$ BEGIN EXECUTE format('${grant}', current_database()); END $$`;
+    await admin((c) => c.query(`CREATE ROLE ${role} LOGIN; CREATE SCHEMA ${schema} AUTHORIZATION ${role}; ${onDatabase(`GRANT CREATE ON DATABASE %I TO ${role}`)}`));
+    let store: Store | undefined;
+    try {
+      const url = new URL(db.storeOptions().databaseUrl!);
+      url.username = role;
+      const queries: string[] = [];
+      try {
+        store = await openStore({ dataDir: db.dataDir, databaseUrl: url.toString(), schema, poolSize: 1, versionRecheckMs: RARELY, onQuery: (text) => void queries.push(text) });
+      } catch (error) {
+        // A server that lets only its superuser in (no trust for other roles) cannot run this.
+        if ((error as { code?: string }).code === '28P01' || (error as { code?: string }).code === '28000') ctx.skip();
+        throw error;
+      }
+      const s = store;
+      await listening(s);
+      await s.options.set('fallback', 'one');
+      expect(await s.options.get('fallback')).toBe('one');
+      const before = versionFeed(s).connects;
+      await admin(async (c) => {
+        await c.query(`ALTER ROLE ${role} CONNECTION LIMIT 1`);
+        await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [listenerName(versionChannel(schema))]);
+      });
+      await until(() => versionFeed(s).listening, (up) => !up, 'the listener to be lost');
+      // A change nobody notifies: seen on the very next read, because every read asks.
+      await admin((c) => c.query(`UPDATE ${schema}.options SET value = '"two"' WHERE name = 'fallback'; UPDATE ${schema}.state_version SET v = v + 1 WHERE id = 1`));
+      queries.length = 0;
+      expect(await s.options.get('fallback')).toBe('two');
+      await s.sessions.credentialsVersion();
+      expect(queries.filter((text) => text.includes('state_version')).length).toBeGreaterThanOrEqual(2);
+      expect(versionFeed(s).connects).toBe(before);
+
+      await admin((c) => c.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`));
+      // Back-off doubles from 0.1 s to at most 5 s between attempts.
+      const deadline = Date.now() + 12_000;
+      while (!(versionFeed(s).listening && versionFeed(s).connects > before)) {
+        if (Date.now() > deadline) throw new Error('the listener did not come back');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // The reconnect dropped the cache: one reload, then no more queries.
+      expect(await s.options.get('fallback')).toBe('two');
+      queries.length = 0;
+      expect(await s.options.get('fallback')).toBe('two');
+      await s.sessions.credentialsVersion();
+      expect(queries).toEqual([]);
+    } finally {
+      await store?.close();
+      await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; ${onDatabase(`REVOKE ALL ON DATABASE %I FROM ${role}`)}; DROP ROLE IF EXISTS ${role}`));
+    }
+  }, 30_000);
 
   it('carries the credentials version too: a logout through one instance reaches the other', async () => {
     const a = await db.open({ versionRecheckMs: RARELY });
