@@ -9,6 +9,7 @@ import { CachedOptions, DirectOptions } from './options-repo.js';
 import { poolTimeouts, resilientPool } from './pg-resilience.js';
 import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } from './pg-version-watch.js';
 import type { Database } from './schema.js';
+import { SharedQuery } from './shared-query.js';
 import { openSqlite } from './sqlite-store.js';
 import { migrate, StoreImpl } from './store-impl.js';
 import type { Store, StoreTransaction } from './types.js';
@@ -192,9 +193,10 @@ class PostgresStore extends StoreImpl {
       this.watch?.checked(CREDENTIALS_ROW, version, startedAt);
       return version;
     };
+    const credentials = new SharedQuery(readCredentials);
     this.sessions.credentialsVersion = () => {
       const trusted = this.watch?.trusted(CREDENTIALS_ROW);
-      return trusted !== undefined ? Promise.resolve(trusted) : readCredentials();
+      return trusted !== undefined ? Promise.resolve(trusted) : credentials.run();
     };
     this.watch?.start();
   }

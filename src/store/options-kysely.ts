@@ -3,6 +3,7 @@ import { toInt, toText } from './db-values.js';
 import type { ModifyResult, OptionRow, OptionsBackend, OptionsSnapshot } from './options-backend.js';
 import { versionPayload, type VersionWatch } from './pg-version-watch.js';
 import type { Database } from './schema.js';
+import { SharedQuery } from './shared-query.js';
 
 /** The `state_version` row of the options. */
 export const OPTIONS_ROW = 1;
@@ -35,8 +36,7 @@ export interface VersionSharing {
  * `trx` is set when the backend runs inside a store transaction.
  */
 export class KyselyOptionsBackend implements OptionsBackend {
-  private inFlight: Promise<number> | null = null;
-  private queued: Promise<number> | null = null;
+  private readonly check = new SharedQuery(() => this.checkVersion());
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -44,35 +44,12 @@ export class KyselyOptionsBackend implements OptionsBackend {
     private readonly trx: Transaction<Database> | null = null,
   ) {}
 
-  /**
-   * Concurrent checks are coalesced, but never onto a query that was sent before the caller
-   * asked: a caller arriving while one is in flight waits for the next one, so a write
-   * committed elsewhere before the call is always seen.
-   */
+  /** Concurrent checks share one query (see SharedQuery: a write committed before the call is seen). */
   version(): Promise<number> {
     if (this.trx) return this.queryVersion(this.trx);
     // Speed: with a healthy listener the version is known without a round trip.
     const trusted = this.sharing.watch?.trusted(OPTIONS_ROW);
-    if (trusted !== undefined) return Promise.resolve(trusted);
-    if (!this.inFlight) {
-      const current = this.checkVersion().finally(() => {
-        if (this.inFlight === current) this.inFlight = null;
-      });
-      this.inFlight = current;
-      return current;
-    }
-    if (!this.queued) {
-      const after = this.inFlight.then(
-        () => undefined,
-        () => undefined,
-      );
-      const next: Promise<number> = after.then(() => {
-        this.queued = null;
-        return this.version();
-      });
-      this.queued = next;
-    }
-    return this.queued;
+    return trusted !== undefined ? Promise.resolve(trusted) : this.check.run();
   }
 
   async load(): Promise<OptionsSnapshot> {

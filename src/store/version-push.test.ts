@@ -84,6 +84,11 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
       await perRead.sessions.credentialsVersion();
     }
     expect(polled.filter((text) => text.includes('state_version'))).toHaveLength(100);
+    // Concurrent checks share a query (at most one in flight and one queued behind it).
+    polled.length = 0;
+    await Promise.all(Array.from({ length: 10 }, () => perRead.sessions.credentialsVersion()));
+    await Promise.all(Array.from({ length: 10 }, () => perRead.options.get('counted')));
+    expect(polled.filter((text) => text.includes('state_version')).length).toBeLessThanOrEqual(4);
   });
 
   it('catches a missed notification with the re-check, at most one interval later', async () => {
