@@ -1,6 +1,8 @@
 // Load generator, run as a separate process so it never shares an event loop with the
 // orchestrator. Usage: node bench/load.js '<json spec>'
-//   spec: { url, method?, headers?, body?, requests?, connections, duration, warmup? }
+//   spec: { url, method?, headers?, body?, requests?, connectionRequests?, connections, duration, warmup? }
+//   connectionRequests: one request list per connection (connection i cycles through list
+//   i mod n) instead of `requests` for all, e.g. each connection toggling its own module.
 // Runs an uncounted warm-up (JIT, caches, keep-alive sockets), then the measured run, and
 // prints autocannon's result as one JSON line on stdout.
 import { setTimeout } from 'node:timers';
@@ -25,12 +27,15 @@ process.stdin.on('error', () => process.exit(4));
 process.stdin.resume();
 
 function run(duration) {
+  const lists = spec.connectionRequests;
+  let nextList = 0;
   return autocannon({
+    ...(lists && { setupClient: (client) => client.setRequests(lists[nextList++ % lists.length]) }),
     url: spec.url,
     method: spec.method ?? 'GET',
     headers: spec.headers ?? {},
     body: spec.body,
-    requests: spec.requests,
+    requests: lists ? lists[0] : spec.requests,
     connections: spec.connections,
     pipelining: 1,
     duration,
