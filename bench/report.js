@@ -94,7 +94,7 @@ export function targets(rows, cmp, { pgSkipped = false } = {}) {
   const add = (name, value, limit, ok, unit = '', isSkewed = false, info = false) =>
     t.push({
       name,
-      value: round(value),
+      value: round(value, unit === '×' ? 3 : 2),
       limit,
       unit,
       status: value === null || value === undefined || !Number.isFinite(value) ? 'N/A' : info ? 'INFO' : ok(value) ? 'PASS' : 'FAIL',
@@ -105,11 +105,13 @@ export function targets(rows, cmp, { pgSkipped = false } = {}) {
     const row = byName(rows, name);
     add(`${name}: req/s ≥ ${limit.toFixed(2)} × identical-bytes floor`, row?.ratio, limit, (v) => v >= limit, '×', skewed(row));
   }
-  const withP99 = rows.filter((r) => r.group === 'main' && Number.isFinite(r.p99Ratio));
+  // The p99 target belongs to the same six scenarios (issue 16 item 2); the toggle and the admin
+  // HTML have budgets of their own (a 1-connection floor's p99 is 0-1 ms, a ratio of noise).
+  const withP99 = FLOOR_TARGETS.map(([name]) => byName(rows, name)).filter((r) => r && Number.isFinite(r.p99Ratio));
   const worst = withP99.reduce((w, r) => (!w || r.p99Ratio > w.p99Ratio ? r : w), null);
-  add(`p99 ≤ 1.5 × identical-bytes floor's p99 (worst: ${worst?.name ?? '-'})`, worst?.p99Ratio, 1.5, (v) => v <= 1.5, '×', skewed(worst));
-  const hwm = rows.length ? Math.max(...rows.map((r) => r.hwmMB ?? 0)) : undefined;
-  add('peak RSS (VmHWM) ≤ 120 MB per worker', hwm, 120, (v) => v <= 120, 'MB');
+  add(`p99 ≤ 1.5 × identical-bytes floor's p99, same six scenarios (worst: ${worst?.name ?? '-'})`, worst?.p99Ratio, 1.5, (v) => v <= 1.5, '×', skewed(worst));
+  const hwmRow = rows.reduce((w, r) => (!w || (r.hwmMB ?? 0) > (w.hwmMB ?? 0) ? r : w), null);
+  add(`peak RSS (VmHWM) ≤ 120 MB per worker (highest: ${hwmRow?.name ?? '-'})`, hwmRow?.hwmMB, 120, (v) => v <= 120, ' MB');
   // "The cost per request must stay flat" (the bench's scaling target): judged on CPU per request; the req/s loss
   // is printed beside it under Scaling.
   add('routes 25 → 1000: cost per request (CPU) +≤ 10%', cmp.routes?.cpuGrowthPct, 10, (v) => v <= 10, '%', cmp.routes?.skewed);
@@ -230,7 +232,9 @@ export function format(report) {
   }
   out.push('', 'Targets:');
   for (const t of tg) {
-    out.push(`  ${t.status.padEnd(4)}  ${t.name}: ${t.value ?? '-'}${t.value === null ? '' : t.unit}${t.skewed ? '  (skewed: other processes were busy)' : ''}`);
+    // Ratios with 3 decimals: a failing 0.796 must not print as "0.8".
+    const value = t.value === null ? '-' : t.unit === '×' ? `${t.value.toFixed(3)}×` : `${t.value}${t.unit}`;
+    out.push(`  ${t.status.padEnd(4)}  ${t.name}: ${value}${t.skewed ? '  (skewed: other processes were busy)' : ''}`);
   }
   if (report.restarts?.length) {
     out.push('', 'Servers restarted mid-run (the measurement was repeated on the new one):');
