@@ -28,6 +28,10 @@ export function withRatios(row, baseline, bodyOnly = null) {
     baseline: floorOf(baseline) ?? null,
     ratio: baseline ? row.reqPerSec / baseline.reqPerSec : null,
     p99Ratio: baseline ? row.p99 / baseline.p99 : null,
+    // The floor's CPU per request over ours: what the req/s ratio would be if both were bound by
+    // one core of their own. Printed beside the ratio (not judged): on a shared machine it moves
+    // far less than req/s, which the neighbours' load skews run by run.
+    cpuRatio: baseline && row.cpuUsPerReq && baseline.cpuUsPerReq ? baseline.cpuUsPerReq / row.cpuUsPerReq : null,
     bodyOnly: floorOf(bodyOnly) ?? null,
     bodyOnlyRatio: bodyOnly ? row.reqPerSec / bodyOnly.reqPerSec : null,
     bodyOnlyP99Ratio: bodyOnly ? row.p99 / bodyOnly.p99 : null,
@@ -158,7 +162,7 @@ export function format(report) {
     'Siteward against the identical-bytes floor (a bare node:http server replaying Siteward\'s own answer: same status line, headers and body; Date regenerated):',
     '',
     table(
-      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'err+non-2xx', 'RSS MB', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'p99 ratio', 'body-only ratio', 'other CPU'],
+      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'err+non-2xx', 'RSS MB', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'p99 ratio', 'CPU ratio', 'body-only ratio', 'other CPU'],
       rows.map((r) => [
         r.name,
         num(r.reqPerSec),
@@ -173,13 +177,15 @@ export function format(report) {
         num(r.baseline?.cpuUsPerReq),
         num(r.ratio, 2),
         num(r.p99Ratio, 2),
+        num(r.cpuRatio, 2),
         num(r.bodyOnlyRatio, 2),
         other(r),
       ]),
     ),
   );
   out.push(
-    'ratio = req/s ÷ identical-bytes floor req/s (the targets); body-only ratio = req/s ÷ the body-only floor\'s (issue 6\'s: same status and body size, 2 headers).',
+    'ratio = req/s ÷ identical-bytes floor req/s (the targets); CPU ratio = floor CPU ÷ CPU µs/req (steadier on a shared machine, not judged);',
+    'body-only ratio = req/s ÷ the body-only floor\'s (issue 6\'s: same status and body size, 2 headers).',
     'CPU µs/req: CPU time of the serving process(es) per request during the run; floor CPU: of the floor server. RSS MB: highest VmRSS of one serving',
     'process (×N: N worker processes). other CPU: cores used by processes outside the bench during the run / its identical-bytes floor / its body-only floor.',
     'PG rows: Siteward on PostgreSQL (SITEWARD_BENCH_PG, a schema of the run\'s own).',
