@@ -132,6 +132,10 @@ export async function measureScenario(server, scenario) {
         requests: scenario.requests,
         ...(scenario.connections && { connections: scenario.connections }),
         ...(scenario.connectionRequests && { connectionRequests: scenario.connectionRequests }),
+        // Toggles: a deactivation sent at the end of the warm-up may still be committing
+        // (PostgreSQL: p99 in the hundreds of ms). Landing after the measured run's first
+        // activation, it would make the deactivation that follows a 409 already_inactive.
+        ...(scenario.toggle && { settleMs: 1500 }),
       },
       server.servingPids,
     );
