@@ -188,8 +188,8 @@ export function format(report) {
     'body-only ratio = req/s ÷ the body-only floor\'s (issue 6\'s: same status and body size, 2 headers).',
     'CPU µs/req: CPU time of the serving process(es) per request during the run; floor CPU: of the floor server. RSS MB: highest VmRSS of one serving',
     'process (×N: N worker processes). other CPU: cores used by processes outside the bench during the run / its identical-bytes floor / its body-only floor.',
-    'PG rows: Siteward on PostgreSQL (SITEWARD_BENCH_PG, a schema of the run\'s own).',
   );
+  if (rows.some((r) => r.group === 'postgres')) out.push('PG rows: Siteward on PostgreSQL (SITEWARD_BENCH_PG, a schema of the run\'s own).');
   const withBodyOnly = rows.filter((r) => r.bodyOnly && r.group === 'main');
   if (withBodyOnly.length) {
     out.push(
