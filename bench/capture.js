@@ -131,12 +131,18 @@ export function responseDifference(captured, replayed) {
   const a = withoutDate(captured.raw);
   const b = withoutDate(replayed.raw);
   if (a.equals(b)) return null;
-  const la = captured.head.split('\r\n');
-  const lb = replayed.head.split('\r\n');
-  for (let i = 0; i < Math.max(la.length, lb.length); i++) {
-    if (/^date:/i.test(la[i] ?? '') && /^date:/i.test(lb[i] ?? '')) continue;
-    if (la[i] !== lb[i]) return `head line ${i + 1}: Siteward sent ${JSON.stringify(la[i] ?? '(none)')}, the replay ${JSON.stringify(lb[i] ?? '(none)')}`;
+  // Described from the raw bytes (what went over the wire), not from the parsed fields.
+  const split = (raw) => {
+    const end = raw.indexOf('\r\n\r\n');
+    return { lines: raw.subarray(0, end).toString('latin1').split('\r\n'), rest: raw.subarray(end + 4) };
+  };
+  const x = split(captured.raw);
+  const y = split(replayed.raw);
+  for (let i = 0; i < Math.max(x.lines.length, y.lines.length); i++) {
+    const [l1, l2] = [x.lines[i], y.lines[i]];
+    if (/^date:/i.test(l1 ?? '') && /^date:/i.test(l2 ?? '')) continue;
+    if (l1 !== l2) return `head line ${i + 1}: Siteward sent ${JSON.stringify(l1 ?? '(none)')}, the replay ${JSON.stringify(l2 ?? '(none)')}`;
   }
-  if (!captured.body.equals(replayed.body)) return `bodies differ (${captured.body.length} vs ${replayed.body.length} bytes)`;
+  if (!x.rest.equals(y.rest)) return `bodies differ (${x.rest.length} vs ${y.rest.length} bytes after the head)`;
   return `framing differs (${a.length} vs ${b.length} bytes on the wire)`;
 }

@@ -100,6 +100,16 @@ describe('the identical-bytes floor', () => {
     expect(replayed.body.equals(captured.body)).toBe(true);
   });
 
+  it('refuses to measure a floor that does not send the captured bytes', async () => {
+    const captured = await capture.rawExchange(originUrl, post);
+    // What the replay server is told to send (headers, body) no longer matches the bytes
+    // captured on the wire: the check before the load must catch it.
+    const onTheWire = { ...captured, raw: Buffer.from(captured.raw.toString('latin1').replace('X-Extra: first', 'X-Extra: FIRST'), 'latin1') };
+    await expect(baselines.replayRequests({ name: 'tampered', requests: [post] }, [onTheWire])).rejects.toThrow(
+      'tampered: the replay floor does not answer Siteward\'s bytes: head line 6: Siteward sent "X-Extra: FIRST", the replay "X-Extra: first"',
+    );
+  });
+
   it('names the first differing header line when two answers differ beyond the Date', async () => {
     const first = await capture.rawExchange(originUrl, post);
     const other = await capture.rawExchange(originUrl, { ...post, path: '/other' });
