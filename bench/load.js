@@ -1,6 +1,8 @@
 // Load generator, run as a separate process so it never shares an event loop with the
 // orchestrator. Usage: node bench/load.js '<json spec>'
-//   spec: { url, method?, headers?, body?, requests?, connections, duration, warmup? }
+//   spec: { url, method?, headers?, body?, requests?, connectionRequests?, connections, duration, warmup?, settleMs? }
+//   connectionRequests: one request list per connection (connection i cycles through list
+//   i mod n) instead of `requests` for all, e.g. each connection toggling its own module.
 // Runs an uncounted warm-up (JIT, caches, keep-alive sockets), then the measured run, and
 // prints autocannon's result as one JSON line on stdout.
 import { setTimeout } from 'node:timers';
@@ -13,7 +15,7 @@ if (!spec.url) {
 }
 
 // Bounded whatever happens on the other side: warm-up + run + a generous margin.
-const limitMs = ((spec.warmup ?? 0) + spec.duration + 30) * 1000;
+const limitMs = ((spec.warmup ?? 0) + spec.duration + 30) * 1000 + (spec.settleMs ?? 0);
 setTimeout(() => {
   console.error(`load.js: no result after ${limitMs / 1000} s, giving up`);
   process.exit(3);
@@ -25,12 +27,15 @@ process.stdin.on('error', () => process.exit(4));
 process.stdin.resume();
 
 function run(duration) {
+  const lists = spec.connectionRequests;
+  let nextList = 0;
   return autocannon({
+    ...(lists && { setupClient: (client) => client.setRequests(lists[nextList++ % lists.length]) }),
     url: spec.url,
     method: spec.method ?? 'GET',
     headers: spec.headers ?? {},
     body: spec.body,
-    requests: spec.requests,
+    requests: lists ? lists[0] : spec.requests,
     connections: spec.connections,
     pipelining: 1,
     duration,
@@ -40,6 +45,9 @@ function run(duration) {
 
 try {
   if (spec.warmup > 0) await run(spec.warmup);
+  // Writes sent just before the warm-up ended may still be running on the server; a measured
+  // toggle overtaken by one of them would be answered 409. Let them finish first.
+  if (spec.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, spec.settleMs));
   // Tells the parent the measured run starts now (it reads the servers' CPU time here).
   process.stdout.write('{"phase":"measure"}\n');
   const result = await run(spec.duration);

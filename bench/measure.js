@@ -1,7 +1,10 @@
-// One measurement: probe a scenario once (status, body size), drive it with load.js while
-// sampling the server's RSS, and reduce autocannon's result to the numbers the report needs.
+// One measurement: capture a scenario's answers once (status, raw bytes), drive it with load.js
+// while sampling the server's RSS, and reduce autocannon's result to the numbers the report
+// needs. Also the floors Siteward is compared with (Baselines).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { rawExchange, responseDifference, withoutDate } from './capture.js';
 import { request } from './http-client.js';
 import { cpuSecondsOf, cpuSnapshot, foreignCores, sampleRss, track, waitExit } from './proc.js';
 
@@ -10,10 +13,11 @@ const BASELINE = fileURLToPath(new URL('./baseline-server.js', import.meta.url))
 
 export const settings = {
   connections: 64,
-  // 10 s per run keeps the whole bench (~19 load runs) at about 4 minutes; 5 s halves that.
-  duration: Number(process.env.BENCH_DURATION ?? 10),
+  // 7 s per run keeps the whole bench (about 32 load runs with both floors and PostgreSQL) near
+  // 6 minutes, under the 8 the budget allows; 3 s makes a quick check.
+  duration: Number(process.env.BENCH_DURATION ?? 7),
   // Uncounted warm-up: long enough for the JIT and the server's caches, short for the budget.
-  warmup: Number(process.env.BENCH_WARMUP ?? (Number(process.env.BENCH_DURATION ?? 10) >= 10 ? 2 : 1)),
+  warmup: Number(process.env.BENCH_WARMUP ?? (Number(process.env.BENCH_DURATION ?? 7) >= 5 ? 2 : 1)),
 };
 
 if (!(settings.duration > 0) || !(settings.warmup >= 0)) {
@@ -50,6 +54,17 @@ export async function runLoad(spec, serverPids = () => []) {
 
 const matches = (expect, status) => (expect === '2xx' ? status >= 200 && status < 300 : status === expect);
 
+/** Throws unless `res` ({ status, text }) is what the scenario expects (status, and error code if any). */
+function check(scenario, req, status, text) {
+  if (!matches(scenario.expect, status)) {
+    throw new Error(`${scenario.name}: probe ${req.method} ${req.path} answered ${status} (expected ${scenario.expect}): ${text.slice(0, 200)}`);
+  }
+  if (scenario.expectCode) {
+    const code = JSON.parse(text).code;
+    if (code !== scenario.expectCode) throw new Error(`${scenario.name}: probe answered code "${code}", expected "${scenario.expectCode}"`);
+  }
+}
+
 /**
  * Sends each request of a scenario once: checks it answers as expected (a scenario that 404s
  * would otherwise "benchmark" an error page) and returns the response sizes for the baseline.
@@ -58,16 +73,24 @@ export async function probe(baseUrl, scenario) {
   const sizes = [];
   for (const req of scenario.requests) {
     const res = await request(baseUrl + req.path, req);
-    if (!matches(scenario.expect, res.status)) {
-      throw new Error(`${scenario.name}: probe ${req.method} ${req.path} answered ${res.status} (expected ${scenario.expect}): ${res.text.slice(0, 200)}`);
-    }
-    if (scenario.expectCode) {
-      const code = JSON.parse(res.text).code;
-      if (code !== scenario.expectCode) throw new Error(`${scenario.name}: probe answered code "${code}", expected "${scenario.expectCode}"`);
-    }
+    check(scenario, req, res.status, res.text);
     sizes.push({ status: res.status, bytes: res.bytes });
   }
   return sizes;
+}
+
+/**
+ * Like probe, but sends each request as the exact bytes the load sends and keeps each raw
+ * response (capture.js): the identical-bytes floor replays these. Returns { sizes, responses }.
+ */
+export async function capture(baseUrl, scenario) {
+  const responses = [];
+  for (const req of scenario.requests) {
+    const res = await rawExchange(baseUrl, req);
+    check(scenario, req, res.statusCode, res.body.toString('utf8'));
+    responses.push(res);
+  }
+  return { responses, sizes: responses.map((r) => ({ status: r.statusCode, bytes: r.body.length })) };
 }
 
 /** autocannon result → the report's numbers. `expect` decides which statuses count as errors. */
@@ -104,7 +127,16 @@ export async function measureScenario(server, scenario) {
   let memory;
   try {
     result = await runLoad(
-      { url: server.baseUrl + scenario.requests[0].path, requests: scenario.requests, ...(scenario.connections && { connections: scenario.connections }) },
+      {
+        url: server.baseUrl + scenario.requests[0].path,
+        requests: scenario.requests,
+        ...(scenario.connections && { connections: scenario.connections }),
+        ...(scenario.connectionRequests && { connectionRequests: scenario.connectionRequests }),
+        // Toggles: a deactivation sent at the end of the warm-up may still be committing
+        // (PostgreSQL: p99 in the hundreds of ms). Landing after the measured run's first
+        // activation, it would make the deactivation that follows a 409 already_inactive.
+        ...(scenario.toggle && { settleMs: 1500 }),
+      },
       server.servingPids,
     );
   } finally {
@@ -120,17 +152,30 @@ export async function measureScenario(server, scenario) {
 }
 
 /**
- * The bare node:http baseline, one process for the whole run. Each scenario's baseline is the
- * same request shape (method, headers, body) answered with the same status and body size, and
- * is measured once per distinct set of (status, size): equal sizes reuse the result.
+ * The bare node:http floors (baseline-server.js), one process for the whole run:
+ * - `replay`: the identical-bytes floor. Siteward's captured answers to a scenario's requests
+ *   are registered with the server, checked to come back byte for byte (Date excepted), and
+ *   loaded with the scenario's own requests (method, headers, body; the path gets a /replay/<id>
+ *   prefix that picks the answer). Measured once per distinct set of answers: a scaling row
+ *   whose answers are the same bytes as a main scenario's reuses that result.
+ * - `bodyOnly`: issue 6's floor: the same status and body size with 2 headers. Measured once
+ *   per distinct set of (status, size).
  */
 export class Baselines {
   #child;
   #url;
-  #cache = new Map();
+  #bodyOnly = new Map();
+  #replays = new Map();
+  #replaysBySize = new Map();
+  #registered = new Map(); // response key → replay id
+  #acks = new Map();
 
   async start() {
-    this.#child = track(spawn(process.execPath, [BASELINE], { stdio: ['pipe', 'pipe', 'inherit'] }));
+    this.#child = track(spawn(process.execPath, [BASELINE], { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] }));
+    this.#child.on('message', (msg) => {
+      this.#acks.get(msg.id)?.(msg);
+      this.#acks.delete(msg.id);
+    });
     const port = await new Promise((resolve, reject) => {
       let buf = '';
       this.#child.stdout.on('data', (c) => {
@@ -142,23 +187,96 @@ export class Baselines {
     this.#url = `http://127.0.0.1:${port}`;
   }
 
-  static key(sizes) {
-    return sizes.map((s) => `${s.status}/${s.bytes}`).join(',');
+  static sizeKey(sizes, connections) {
+    return sizes.map((s) => `${s.status}/${s.bytes}`).join(',') + (connections ? ` ×${connections}` : '');
+  }
+
+  /** A response's identity for the replay: its bytes with the Date value blanked. */
+  static responseKey(res) {
+    return createHash('sha256').update(withoutDate(res.raw)).digest('hex').slice(0, 16);
+  }
+
+  static replayKey(responses, connections) {
+    return responses.map(Baselines.responseKey).join(',') + (connections ? ` ×${connections}` : '');
   }
 
   cached(sizes, connections) {
-    return this.#cache.get(Baselines.key(sizes) + (connections ? ` ×${connections}` : ''));
+    return this.#bodyOnly.get(Baselines.sizeKey(sizes, connections));
   }
 
+  /**
+   * The identical-bytes floor measured for a main scenario whose answers have the same statuses
+   * and byte counts on the wire as `responses`. Scaling rows use it: their answers differ from
+   * the main ones only in values of the same length (the port in Link, the nonce), so the
+   * floor's work is the same.
+   */
+  cachedReplay(responses, connections) {
+    return this.#replaysBySize.get(Baselines.wireSizeKey(responses, connections));
+  }
+
+  static wireSizeKey(responses, connections) {
+    return responses.map((r) => `${r.statusCode}/${r.raw.length}`).join(',') + (connections ? ` ×${connections}` : '');
+  }
+
+  /** The body-only floor of a scenario. */
   async measure(scenario, sizes) {
     // A scenario with its own connection count gets a baseline measured the same way.
-    const key = Baselines.key(sizes) + (scenario.connections ? ` ×${scenario.connections}` : '');
-    if (!this.#cache.has(key)) {
+    const key = Baselines.sizeKey(sizes, scenario.connections);
+    if (!this.#bodyOnly.has(key)) {
       const requests = scenario.requests.map((req, i) => ({ ...req, path: `/${sizes[i].status}/${sizes[i].bytes}` }));
       const result = await runLoad({ url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) }, () => [this.#child.pid]);
-      this.#cache.set(key, { key, ...summarize(result, scenario.expect) });
+      this.#bodyOnly.set(key, { key, kind: 'body-only', ...summarize(result, scenario.expect) });
     }
-    return this.#cache.get(key);
+    return this.#bodyOnly.get(key);
+  }
+
+  /** Registers a captured response with the replay server; resolves with its id. */
+  async #register(res) {
+    const key = Baselines.responseKey(res);
+    if (this.#registered.has(key)) return this.#registered.get(key);
+    const id = this.#registered.size + 1;
+    const ack = new Promise((resolve) => this.#acks.set(id, resolve));
+    this.#child.send({ id, statusCode: res.statusCode, statusMessage: res.statusMessage, headers: res.headers, chunked: res.chunked, body: res.body.toString('base64') });
+    const reply = await ack;
+    if (!reply.ok) throw new Error(reply.error);
+    this.#registered.set(key, id);
+    return id;
+  }
+
+  /**
+   * Registers Siteward's captured answers to a scenario's requests (`responses[i]` answers
+   * `scenario.requests[i]`) and returns the scenario's requests aimed at their replay. Before
+   * that, fetches each answer once from the replay server with the scenario's own request and
+   * fails loudly unless it is the captured one byte for byte (apart from the Date value): a
+   * floor that sends other bytes would measure nothing.
+   */
+  async replayRequests(scenario, responses) {
+    const requests = [];
+    for (const [i, req] of scenario.requests.entries()) {
+      const id = await this.#register(responses[i]);
+      const replayed = { ...req, path: `/replay/${id}${req.path}` };
+      const diff = responseDifference(responses[i], await rawExchange(this.#url, replayed));
+      if (diff) throw new Error(`${scenario.name}: the replay floor does not answer Siteward's bytes: ${diff}`);
+      requests.push(replayed);
+    }
+    return requests;
+  }
+
+  get url() {
+    return this.#url;
+  }
+
+  /** The identical-bytes floor of a scenario whose answers were captured (see replayRequests). */
+  async measureReplay(scenario, responses) {
+    const key = Baselines.replayKey(responses, scenario.connections);
+    if (!this.#replays.has(key)) {
+      const requests = await this.replayRequests(scenario, responses);
+      const result = await runLoad({ url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) }, () => [this.#child.pid]);
+      const floor = { key, kind: 'identical bytes', ...summarize(result, scenario.expect) };
+      this.#replays.set(key, floor);
+      this.#replaysBySize.set(Baselines.wireSizeKey(responses, scenario.connections), floor);
+    }
+    return this.#replays.get(key);
   }
 
   async stop() {

@@ -7,30 +7,44 @@ const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
 /** Above this much foreign CPU during a run (cores), its numbers are flagged as skewed. */
 const NOISY_CORES = 0.1;
-/** Whether any of these runs (or their baselines) shared the machine with other busy processes. */
-const skewed = (...rows) => rows.some((r) => r && (r.otherCores > NOISY_CORES || r.baseline?.otherCores > NOISY_CORES));
+/** Whether any of these runs (or their floors) shared the machine with other busy processes. */
+const skewed = (...rows) =>
+  rows.some((r) => r && (r.otherCores > NOISY_CORES || r.baseline?.otherCores > NOISY_CORES || r.bodyOnly?.otherCores > NOISY_CORES));
 
 const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 const byName = (rows, name) => rows.find((r) => r.name === name);
 
-/** Adds the baseline ratios to a row that has a baseline. */
-export function withRatios(row, baseline) {
-  if (!baseline) return { ...row, baseline: null, ratio: null, p99Ratio: null };
+const floorOf = (f) =>
+  f && { key: f.key, kind: f.kind, reqPerSec: f.reqPerSec, p50: f.p50, p99: f.p99, errors: f.errors, otherCores: f.otherCores, cpuUsPerReq: f.cpuUsPerReq };
+
+/**
+ * Adds the floors and ratios to a row. `baseline` is the identical-bytes floor (the replay of
+ * Siteward's own answers: the targets are judged on it); `bodyOnly` is issue 6's floor (same
+ * status and body size, 2 headers), reported beside it for comparison.
+ */
+export function withRatios(row, baseline, bodyOnly = null) {
   return {
     ...row,
-    baseline: {
-      key: baseline.key,
-      reqPerSec: baseline.reqPerSec,
-      p50: baseline.p50,
-      p99: baseline.p99,
-      errors: baseline.errors,
-      otherCores: baseline.otherCores,
-      cpuUsPerReq: baseline.cpuUsPerReq,
-    },
-    ratio: row.reqPerSec / baseline.reqPerSec,
-    p99Ratio: row.p99 / baseline.p99,
+    baseline: floorOf(baseline) ?? null,
+    ratio: baseline ? row.reqPerSec / baseline.reqPerSec : null,
+    p99Ratio: baseline ? row.p99 / baseline.p99 : null,
+    // The floor's CPU per request over ours: what the req/s ratio would be if both were bound by
+    // one core of their own. Printed beside the ratio (not judged): on a shared machine it moves
+    // far less than req/s, which the neighbours' load skews run by run.
+    cpuRatio: baseline && row.cpuUsPerReq && baseline.cpuUsPerReq ? baseline.cpuUsPerReq / row.cpuUsPerReq : null,
+    bodyOnly: floorOf(bodyOnly) ?? null,
+    bodyOnlyRatio: bodyOnly ? row.reqPerSec / bodyOnly.reqPerSec : null,
+    bodyOnlyP99Ratio: bodyOnly ? row.p99 / bodyOnly.p99 : null,
   };
 }
+
+/** PostgreSQL row names (run.js) and the SQLite rows of the same run they are compared with. */
+export const PG_ROWS = {
+  settings: ['PG settings, 10 sessions', 'GET settings'],
+  moduleAll: ['PG GET module/all', 'GET module/all'],
+  toggles: 'PG POST toggles, 8 conns on 8 modules',
+  sessions: ['PG settings, 10 sessions', 'PG settings, 100k sessions'],
+};
 
 /** The scaling comparisons: loss = how much slower the big case is; gain = workers speed-up. */
 export function comparisons(rows) {
@@ -42,49 +56,86 @@ export function comparisons(rows) {
     const cpuGrowthPct = Number.isFinite(a.cpuUsPerReq) && Number.isFinite(b.cpuUsPerReq) ? (b.cpuUsPerReq / a.cpuUsPerReq - 1) * 100 : null;
     return { small: a.reqPerSec, large: b.reqPerSec, lossPct: (1 - b.reqPerSec / a.reqPerSec) * 100, cpuSmall: a.cpuUsPerReq, cpuLarge: b.cpuUsPerReq, cpuGrowthPct, skewed: skewed(a, b) };
   };
+  /** PostgreSQL against SQLite: req/s ratio (the target) and CPU per request ratio (steadier). */
+  const vsSqlite = ([pgName, sqliteName]) => {
+    const p = byName(rows, pgName);
+    const s = byName(rows, sqliteName);
+    if (!p || !s) return null;
+    return { pg: p.reqPerSec, sqlite: s.reqPerSec, ratio: p.reqPerSec / s.reqPerSec, cpuPg: p.cpuUsPerReq, cpuSqlite: s.cpuUsPerReq, skewed: skewed(p, s) };
+  };
   const one = byName(rows, 'GET settings');
   const two = byName(rows, 'GET settings, 2 workers');
+  const pgToggles = byName(rows, PG_ROWS.toggles);
   return {
     routes: pair('module/all, 25 routes', 'module/all, 1000 routes'),
     sessions: pair('settings, 10 sessions', 'settings, 100k sessions'),
     workers: one && two ? { one: one.reqPerSec, two: two.reqPerSec, gain: two.reqPerSec / one.reqPerSec, cpuOne: one.cpuUsPerReq, cpuTwo: two.cpuUsPerReq, skewed: skewed(one, two) } : null,
+    postgres: {
+      settings: vsSqlite(PG_ROWS.settings),
+      moduleAll: vsSqlite(PG_ROWS.moduleAll),
+      toggles: pgToggles ? { perSec: pgToggles.expectedPerSec, p99: pgToggles.p99, cpuUsPerReq: pgToggles.cpuUsPerReq, skewed: skewed(pgToggles) } : null,
+      sessions: pair(...PG_ROWS.sessions),
+    },
   };
 }
 
-/** The performance budget of the issue. A target whose inputs are missing is N/A (and not a pass). */
-export function targets(rows, cmp) {
+/** Ratio targets on the identical-bytes floor (issue 16): single worker, SQLite. */
+export const FLOOR_TARGETS = [
+  ['GET / index (anon)', 0.8],
+  ['GET settings', 0.8],
+  ['OPTIONS module/markdown', 0.8],
+  ['POST active "maybe" → 400', 0.8],
+  ['GET module/all', 0.75],
+  ['GET ?rest_route=module/all', 0.75],
+];
+
+/**
+ * The performance budget of issues 6 and 16. A target whose inputs are missing is N/A (and not
+ * a pass). `pgSkipped`: the PostgreSQL targets are N/A because no server was given.
+ */
+export function targets(rows, cmp, { pgSkipped = false } = {}) {
   const t = [];
-  const add = (name, value, limit, ok, unit = '', isSkewed = false) =>
+  const add = (name, value, limit, ok, unit = '', isSkewed = false, info = false) =>
     t.push({
       name,
-      value: round(value),
+      value: round(value, unit === '×' ? 3 : 2),
       limit,
       unit,
-      status: value === null || value === undefined || !Number.isFinite(value) ? 'N/A' : ok(value) ? 'PASS' : 'FAIL',
+      status: value === null || value === undefined || !Number.isFinite(value) ? 'N/A' : info ? 'INFO' : ok(value) ? 'PASS' : 'FAIL',
       skewed: isSkewed,
     });
 
-  const mod = byName(rows, 'GET module/all');
-  const set = byName(rows, 'GET settings');
-  add('module/all req/s ≥ 0.70 × baseline', mod?.ratio, 0.7, (v) => v >= 0.7, '×', skewed(mod));
-  add('settings req/s ≥ 0.80 × baseline', set?.ratio, 0.8, (v) => v >= 0.8, '×', skewed(set));
-  const withP99 = rows.filter((r) => r.group === 'main' && Number.isFinite(r.p99Ratio));
+  for (const [name, limit] of FLOOR_TARGETS) {
+    const row = byName(rows, name);
+    add(`${name}: req/s ≥ ${limit.toFixed(2)} × identical-bytes floor`, row?.ratio, limit, (v) => v >= limit, '×', skewed(row));
+  }
+  // The p99 target belongs to the same six scenarios (issue 16 item 2); the toggle and the admin
+  // HTML have budgets of their own (a 1-connection floor's p99 is 0-1 ms, a ratio of noise).
+  const withP99 = FLOOR_TARGETS.map(([name]) => byName(rows, name)).filter((r) => r && Number.isFinite(r.p99Ratio));
   const worst = withP99.reduce((w, r) => (!w || r.p99Ratio > w.p99Ratio ? r : w), null);
-  add(`p99 ≤ 1.5 × baseline p99 (worst: ${worst?.name ?? '-'})`, worst?.p99Ratio, 1.5, (v) => v <= 1.5, '×', skewed(worst));
-  add('2 workers ≥ 1.2 × 1 worker (settings)', cmp.workers?.gain, 1.2, (v) => v >= 1.2, '×', cmp.workers?.skewed);
-  const hwm = rows.length ? Math.max(...rows.map((r) => r.hwmMB ?? 0)) : undefined;
-  add('peak RSS (VmHWM) ≤ 120 MB per worker', hwm, 120, (v) => v <= 120, 'MB');
+  add(`p99 ≤ 1.5 × identical-bytes floor's p99, same six scenarios (worst: ${worst?.name ?? '-'})`, worst?.p99Ratio, 1.5, (v) => v <= 1.5, '×', skewed(worst));
+  const hwmRow = rows.reduce((w, r) => (!w || (r.hwmMB ?? 0) > (w.hwmMB ?? 0) ? r : w), null);
+  add(`peak RSS (VmHWM) ≤ 120 MB per worker (highest: ${hwmRow?.name ?? '-'})`, hwmRow?.hwmMB, 120, (v) => v <= 120, ' MB');
   // "The cost per request must stay flat" (the bench's scaling target): judged on CPU per request; the req/s loss
   // is printed beside it under Scaling.
   add('routes 25 → 1000: cost per request (CPU) +≤ 10%', cmp.routes?.cpuGrowthPct, 10, (v) => v <= 10, '%', cmp.routes?.skewed);
   add('sessions 10 → 100k: cost per request (CPU) +≤ 10%', cmp.sessions?.cpuGrowthPct, 10, (v) => v <= 10, '%', cmp.sessions?.skewed);
-  const toggle = rows.find((r) => r.toggle);
-  const bareToggles = toggle?.baseline ? `, bare server on the same requests: ${num(toggle.baseline.reqPerSec)}/s` : '';
+  const toggle = rows.find((r) => r.toggle && r.group === 'main');
+  const bareToggles = toggle?.baseline ? `, identical-bytes floor on the same requests: ${num(toggle.baseline.reqPerSec)}/s` : '';
   add(`durable toggles (2xx/s) ≥ 2000 (1 connection${bareToggles})`, toggle?.expectedPerSec, 2000, (v) => v >= 2000, '/s', skewed(toggle));
   const adminHtml = byName(rows, 'GET /admin/ (HTML)');
   add('/admin/ HTML server CPU ≤ 2 ms per request', adminHtml?.cpuUsPerReq === null || adminHtml?.cpuUsPerReq === undefined ? undefined : adminHtml.cpuUsPerReq / 1000, 2, (v) => v <= 2, ' ms', skewed(adminHtml));
+  const pg = cmp.postgres ?? {};
+  const pgNote = pgSkipped ? ' (skipped: no SITEWARD_BENCH_PG)' : '';
+  add(`PostgreSQL settings req/s ≥ 0.90 × SQLite's${pgNote}`, pg.settings?.ratio, 0.9, (v) => v >= 0.9, '×', pg.settings?.skewed);
+  add(`PostgreSQL module/all req/s ≥ 0.90 × SQLite's${pgNote}`, pg.moduleAll?.ratio, 0.9, (v) => v >= 0.9, '×', pg.moduleAll?.skewed);
+  add(`PostgreSQL durable toggles, 8 connections on 8 modules (2xx/s) ≥ 1500${pgNote}`, pg.toggles?.perSec, 1500, (v) => v >= 1500, '/s', pg.toggles?.skewed);
+  add(`PostgreSQL sessions 10 → 100k: cost per request (CPU) +≤ 10%${pgNote}`, pg.sessions?.cpuGrowthPct, 10, (v) => v <= 10, '%', pg.sessions?.skewed);
   const errors = rows.reduce((sum, r) => sum + r.errors, 0);
   add('every response has the expected status', rows.length ? errors : undefined, 0, (v) => v === 0, ' errors');
+  // Reported, not judged (issue 16): on 2 cores shared with the load generator a second worker
+  // has no core of its own; docs/performance.md says how to measure scaling on a bigger machine.
+  add('2 workers vs 1 worker (settings): gain, not a target on this machine', cmp.workers?.gain, null, () => true, '×', cmp.workers?.skewed, true);
   return t;
 }
 
@@ -105,31 +156,53 @@ export function format(report) {
       `${meta.duration} s per run (+${meta.warmup} s warm-up), total ${num(meta.totalSeconds)} s`,
     '',
   );
+  const fmtRss = (r) => `${num(r.rssMB, 0)}${r.processes > 1 ? ` ×${r.processes}` : ''}`;
+  const other = (r) => [r.otherCores, r.baseline?.otherCores, r.bodyOnly?.otherCores].filter((v) => v !== undefined).map((v) => num(v, 2)).join(' / ');
   out.push(
+    'Siteward against the identical-bytes floor (a bare node:http server replaying Siteward\'s own answer: same status line, headers and body; Date regenerated):',
+    '',
     table(
-      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'err+non-2xx', 'RSS MB', 'base req/s', 'base p99', 'ratio', 'p99 ratio', 'CPU µs/req', 'other CPU'],
+      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'err+non-2xx', 'RSS MB', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'p99 ratio', 'CPU ratio', 'body-only ratio', 'other CPU'],
       rows.map((r) => [
         r.name,
         num(r.reqPerSec),
         num(r.p50, 1),
         num(r.p99, 1),
+        num(r.cpuUsPerReq),
         r.errors,
-        `${num(r.rssMB, 0)}${r.processes > 1 ? ` ×${r.processes}` : ''}`,
+        fmtRss(r),
         num(r.baseline?.reqPerSec),
+        num(r.baseline?.p50, 1),
         num(r.baseline?.p99, 1),
+        num(r.baseline?.cpuUsPerReq),
         num(r.ratio, 2),
         num(r.p99Ratio, 2),
-        `${num(r.cpuUsPerReq)}${r.baseline ? ` / ${num(r.baseline.cpuUsPerReq)}` : ''}`,
-        `${num(r.otherCores, 2)}${r.baseline ? ` / ${num(r.baseline.otherCores, 2)}` : ''}`,
+        num(r.cpuRatio, 2),
+        num(r.bodyOnlyRatio, 2),
+        other(r),
       ]),
     ),
   );
   out.push(
-    'RSS MB: highest VmRSS of one serving process during the run (×N: N worker processes). ratio = req/s ÷ baseline req/s.',
-    'CPU µs/req: CPU time of the serving process(es) per request during the run / of the baseline server.',
-    'other CPU: cores used by processes outside the bench during the run / during its baseline.',
+    'ratio = req/s ÷ identical-bytes floor req/s (the targets); CPU ratio = floor CPU ÷ CPU µs/req (steadier on a shared machine, not judged);',
+    'body-only ratio = req/s ÷ the body-only floor\'s (issue 6\'s: same status and body size, 2 headers).',
+    'CPU µs/req: CPU time of the serving process(es) per request during the run; floor CPU: of the floor server. RSS MB: highest VmRSS of one serving',
+    'process (×N: N worker processes). other CPU: cores used by processes outside the bench during the run / its identical-bytes floor / its body-only floor.',
   );
-  const busy = rows.filter((r) => r.otherCores > NOISY_CORES || r.baseline?.otherCores > NOISY_CORES);
+  if (rows.some((r) => r.group === 'postgres')) out.push('PG rows: Siteward on PostgreSQL (SITEWARD_BENCH_PG, a schema of the run\'s own).');
+  const withBodyOnly = rows.filter((r) => r.bodyOnly && r.group === 'main');
+  if (withBodyOnly.length) {
+    out.push(
+      '',
+      'The body-only floor, for comparison in this release (not a target):',
+      '',
+      table(
+        ['scenario', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'p99 ratio', 'identical-bytes ratio'],
+        withBodyOnly.map((r) => [r.name, num(r.bodyOnly.reqPerSec), num(r.bodyOnly.p50, 1), num(r.bodyOnly.p99, 1), num(r.bodyOnly.cpuUsPerReq), num(r.bodyOnlyRatio, 2), num(r.bodyOnlyP99Ratio, 2), num(r.ratio, 2)]),
+      ),
+    );
+  }
+  const busy = rows.filter((r) => skewed(r));
   if (busy.length) {
     out.push(`WARNING: other processes used > ${NOISY_CORES} core during ${busy.length} run(s) (${busy.map((r) => r.name).join('; ')}): those numbers are skewed.`);
   }
@@ -147,11 +220,27 @@ export function format(report) {
   out.push(`  routes 25 → 1000 (module/all):    ${pct(cmp.routes)}`);
   out.push(`  sessions 10 → 100k (settings):    ${pct(cmp.sessions)}`);
   out.push(
-    `  workers 1 → 2 (settings):         ${cmp.workers ? `${num(cmp.workers.one)} → ${num(cmp.workers.two)} req/s, gain ×${num(cmp.workers.gain, 2)}; CPU ${num(cmp.workers.cpuOne)} → ${num(cmp.workers.cpuTwo)} µs/req${flag(cmp.workers)}` : 'not measured'}`,
+    `  workers 1 → 2 (settings):         ${cmp.workers ? `${num(cmp.workers.one)} → ${num(cmp.workers.two)} req/s, gain ×${num(cmp.workers.gain, 2)}; CPU ${num(cmp.workers.cpuOne)} → ${num(cmp.workers.cpuTwo)} µs/req${flag(cmp.workers)}` : 'not measured'}` +
+      ' (reported only: 2 cores shared with the load generator cannot show scaling; see docs/performance.md)',
   );
+  out.push('', 'PostgreSQL:');
+  const pg = cmp.postgres ?? {};
+  if (meta.postgres?.skipped) {
+    out.push(`  ${meta.postgres.skipped}`);
+  } else {
+    const vs = (c) => (c ? `${num(c.pg)} req/s vs SQLite ${num(c.sqlite)}: ×${num(c.ratio, 2)}; CPU ${num(c.cpuPg)} vs ${num(c.cpuSqlite)} µs/req${flag(c)}` : 'not measured');
+    out.push(`  settings (PG, 10 sessions vs SQLite GET settings): ${vs(pg.settings)}`);
+    out.push(`  module/all:                                        ${vs(pg.moduleAll)}`);
+    out.push(
+      `  durable toggles, 8 connections on 8 modules:       ${pg.toggles ? `${num(pg.toggles.perSec)} 2xx/s, p99 ${num(pg.toggles.p99, 1)} ms, CPU ${num(pg.toggles.cpuUsPerReq)} µs/req${flag(pg.toggles)}` : 'not measured'}`,
+    );
+    out.push(`  sessions 10 → 100k (settings):                     ${pct(pg.sessions)}`);
+  }
   out.push('', 'Targets:');
   for (const t of tg) {
-    out.push(`  ${t.status.padEnd(4)}  ${t.name}: ${t.value ?? '-'}${t.unit}${t.skewed ? '  (skewed: other processes were busy)' : ''}`);
+    // Ratios with 3 decimals: a failing 0.796 must not print as "0.8".
+    const value = t.value === null ? '-' : t.unit === '×' ? `${t.value.toFixed(3)}×` : `${t.value}${t.unit}`;
+    out.push(`  ${t.status.padEnd(4)}  ${t.name}: ${value}${t.skewed ? '  (skewed: other processes were busy)' : ''}`);
   }
   if (report.restarts?.length) {
     out.push('', 'Servers restarted mid-run (the measurement was repeated on the new one):');

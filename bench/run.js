@@ -1,5 +1,6 @@
-// `npm run bench`: starts Siteward (and a bare node:http baseline) as child processes, drives
-// them with autocannon from another child process, and prints/writes the performance budget.
+// `npm run bench`: starts Siteward (and a bare node:http server for the floors) as child
+// processes, drives them with autocannon from another child process, and prints/writes the
+// performance budget. With SITEWARD_BENCH_PG it also runs Siteward on PostgreSQL.
 // Unattended and bounded: every child is killed on exit, error or SIGINT, and a deadline stops
 // the whole run if anything hangs. See bench/README.md for what is measured and why.
 import { randomBytes } from 'node:crypto';
@@ -8,19 +9,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminBundleSize, adminFirstPaint } from './admin-page.js';
-import { Baselines, measureScenario, probe, settings as load } from './measure.js';
+import { Baselines, capture, measureScenario, probe, settings as load } from './measure.js';
+import { createBenchSchema } from './pg-schema.js';
 import { installExitHandlers } from './proc.js';
-import { comparisons, format, targets, withRatios, writeJson } from './report.js';
-import { mainScenarios, moduleAll, settings } from './scenarios.js';
-import { seedUsersAndSessions } from './seed-sessions.js';
+import { comparisons, format, PG_ROWS, targets, withRatios, writeJson } from './report.js';
+import { mainScenarios, moduleAll, parallelToggles, settings, TOGGLE_CANDIDATES } from './scenarios.js';
+import { seedUsersAndSessions, seedUsersAndSessionsPg } from './seed-sessions.js';
+import { request } from './http-client.js';
 import { createAdmin, login, startSiteward } from './siteward-process.js';
 
 const started = Date.now();
 const PLUGIN = fileURLToPath(new URL('./fixtures/many-routes-plugin.js', import.meta.url));
 const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: randomBytes(12).toString('base64url') };
-const LOAD_RUNS = 22; // upper bound: 8 scenarios + their baselines + 5 scaling runs (+ the admin page's first paint)
+// Upper bound: 8 scenarios + their 8 identical-bytes floors + at most 8 body-only floors,
+// 5 scaling runs, 4 PostgreSQL runs (+ the admin page's first paint).
+const LOAD_RUNS = 34;
+const PG_BASE = process.env.SITEWARD_BENCH_PG;
 
-installExitHandlers({ deadlineMs: (90 + LOAD_RUNS * (load.warmup + load.duration + 4)) * 1000 });
+// The fixed part covers server starts, the admin page's paint and seeding 2 × 100k sessions.
+installExitHandlers({ deadlineMs: (150 + LOAD_RUNS * (load.warmup + load.duration + 4)) * 1000 });
 
 const tmpRoot = mkdtempSync(path.join(os.tmpdir(), 'siteward-bench-'));
 if (!process.env.BENCH_KEEP) process.on('exit', () => rmSync(tmpRoot, { recursive: true, force: true }));
@@ -42,11 +49,11 @@ async function stage(name, fn) {
   }
 }
 
-/** A new data dir holding only the bench administrator, created through the CLI. */
-async function freshDataDir(name) {
+/** A new data dir holding only the bench administrator, created through the CLI (`env`: e.g. the PostgreSQL URL). */
+async function freshDataDir(name, env = {}) {
   const dataDir = path.join(tmpRoot, name);
   mkdirSync(dataDir);
-  await createAdmin({ dataDir, ...ADMIN });
+  await createAdmin({ dataDir, ...ADMIN, env });
   return dataDir;
 }
 
@@ -85,18 +92,45 @@ async function onServer(options, measurements) {
 }
 
 /**
- * Measures one scenario and records its row. Baselines are measured for the main scenarios
- * only; the scaling rows reuse one when the response size matches (it normally does).
+ * Measures one scenario and records its row. At its start Siteward's answers to the scenario's
+ * requests are captured (raw bytes); the main scenarios then measure their two floors: the
+ * replay of those answers (identical bytes, the targets) and the body-only one (issue 6's).
+ * The other rows reuse a floor measured for answers of the same statuses and sizes.
  */
 async function bench(server, scenario, { group, name = scenario.name, measureBaseline = false }) {
-  const sizes = await probe(server.baseUrl, scenario);
+  const { sizes, responses } = await capture(server.baseUrl, scenario);
   const measured = await measureScenario(server, scenario);
   if (server.exitInfo()) throw new Error('Siteward stopped during the load run');
-  const baseline = measureBaseline ? await baselines.measure(scenario, sizes) : baselines.cached(sizes, scenario.connections);
-  const row = withRatios({ name, group, toggle: Boolean(scenario.toggle), sizes, ...measured }, baseline);
+  const floor = measureBaseline ? await baselines.measureReplay(scenario, responses) : baselines.cachedReplay(responses, scenario.connections);
+  const bodyOnly = measureBaseline ? await baselines.measure(scenario, sizes) : baselines.cached(sizes, scenario.connections);
+  const row = withRatios({ name, group, toggle: Boolean(scenario.toggle), sizes, wireBytes: responses.map((r) => r.raw.length), ...measured }, floor, bodyOnly);
   rows.push(row);
-  const base = baseline ? `; baseline ${Math.round(baseline.reqPerSec)} req/s p99 ${baseline.p99} ms` : '';
-  log(`${name}: ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99} ms, ${row.errors} errors, RSS ${row.rssMB.toFixed(0)} MB${base}`);
+  const base = floor ? `; floor ${Math.round(floor.reqPerSec)} req/s p99 ${floor.p99} ms (×${row.ratio.toFixed(2)})` : '';
+  const bare = bodyOnly ? `; body-only ${Math.round(bodyOnly.reqPerSec)} req/s (×${row.bodyOnlyRatio.toFixed(2)})` : '';
+  log(`${name}: ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99} ms, ${row.cpuUsPerReq?.toFixed(0)} µs/req, ${row.errors} errors, RSS ${row.rssMB.toFixed(0)} MB${base}${bare}`);
+}
+
+/**
+ * The first `count` modules of TOGGLE_CANDIDATES that this server activates and deactivates
+ * with a 2xx (each is left inactive).
+ */
+async function toggleableModules(server, auth, count) {
+  const found = [];
+  for (const slug of TOGGLE_CANDIDATES) {
+    if (found.length === count) break;
+    let ok = true;
+    for (const active of [true, false]) {
+      const res = await request(`${server.baseUrl}/wp-json/jetpack/v4/module/${slug}/active`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ active }),
+      });
+      ok &&= res.status >= 200 && res.status < 300;
+    }
+    if (ok) found.push(slug);
+  }
+  if (found.length < count) throw new Error(`only ${found.length} of the candidate modules toggle with a 2xx (${found.join(', ')}); need ${count}`);
+  return found;
 }
 
 log(`data under ${tmpRoot}; ${load.connections} connections, ${load.duration} s per run + ${load.warmup} s warm-up`);
@@ -162,6 +196,61 @@ for (const [count, label] of [[10, '10'], [100_000, '100k']]) {
   ]);
 }
 
+// PostgreSQL: the same reads in a schema of the run's own (created here, dropped at the end),
+// then 8 connections toggling 8 modules, then the store grown to 100k sessions.
+const postgres = { skipped: null, schema: null };
+if (!PG_BASE) {
+  postgres.skipped = 'skipped: set SITEWARD_BENCH_PG=postgres://… (e.g. postgres://postgres@127.0.0.1:5432/test) to measure Siteward on PostgreSQL';
+  log(`PostgreSQL ${postgres.skipped}`);
+} else {
+  let pg = null;
+  await stage('PostgreSQL schema', async () => {
+    pg = await createBenchSchema(PG_BASE);
+    postgres.schema = pg.schema;
+    log(`PostgreSQL: schema ${pg.schema} on ${new URL(PG_BASE).host}`);
+  });
+  if (pg) {
+    try {
+      const env = { SITEWARD_DATABASE_URL: pg.url };
+      let dataDir;
+      await stage('PG seed 10 sessions', async () => {
+        const dir = await freshDataDir('pg', env);
+        const seeded = await seedUsersAndSessionsPg(pg.url, 10);
+        log(`PG: seeded 10 users+sessions: ${seeded.users} users, ${seeded.sessions} sessions in the store`);
+        dataDir = dir;
+      });
+      if (dataDir) {
+        await onServer({ dataDir, env }, [
+          ['PG settings', (server, auth) => bench(server, settings(auth), { group: 'postgres', name: PG_ROWS.settings[0] })],
+          ['PG module/all', (server, auth) => bench(server, moduleAll(auth), { group: 'postgres', name: PG_ROWS.moduleAll[0] })],
+          [
+            'PG toggles',
+            async (server, auth) => {
+              const modules = await toggleableModules(server, auth, 8);
+              log(`PG toggles on ${modules.join(', ')}`);
+              await bench(server, parallelToggles(auth, modules), { group: 'postgres', name: PG_ROWS.toggles });
+            },
+          ],
+        ]);
+        let grown = false;
+        await stage('PG seed 100k sessions', async () => {
+          const t0 = Date.now();
+          const seeded = await seedUsersAndSessionsPg(pg.url, 100_000 - 10);
+          log(`PG: seeded ${100_000 - 10} more users+sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${seeded.users} users, ${seeded.sessions} sessions`);
+          grown = true;
+        });
+        if (grown) {
+          await onServer({ dataDir, env }, [
+            ['PG 100k sessions', (server, auth) => bench(server, settings(auth), { group: 'postgres', name: PG_ROWS.sessions[1] })],
+          ]);
+        }
+      }
+    } finally {
+      await stage('PostgreSQL schema drop', () => pg.drop());
+    }
+  }
+}
+
 await baselines.stop();
 
 const cmp = comparisons(rows);
@@ -174,12 +263,13 @@ const report = {
     duration: load.duration,
     warmup: load.warmup,
     totalSeconds: (Date.now() - started) / 1000,
+    postgres,
   },
   rows,
   comparisons: cmp,
   admin,
   targets: [
-    ...targets(rows, cmp),
+    ...targets(rows, cmp, { pgSkipped: Boolean(postgres.skipped) }),
     {
       name: 'admin first-screen JavaScript ≤ 300 KB gzipped',
       value: admin.bundle ? Number((admin.bundle.js.gzip / 1024).toFixed(1)) : null,

@@ -47,3 +47,42 @@ export function mainScenarios(auth) {
     { name: 'GET /admin/ (HTML)', requests: [get('/admin/', auth.Cookie ? { Cookie: auth.Cookie } : {})], expect: '2xx' },
   ];
 }
+
+/** Modules that toggle without side effects beyond the option, in order of preference. */
+export const TOGGLE_CANDIDATES = [
+  'markdown',
+  'latex',
+  'shortcodes',
+  'widgets',
+  'custom-css',
+  'carousel',
+  'tiled-gallery',
+  'gravatar-hovercards',
+  'widget-visibility',
+  'shortlinks',
+  'verification-tools',
+  'custom-content-types',
+  'infinite-scroll',
+  'contact-form',
+];
+
+/**
+ * Durable toggles from several connections at once, each connection on its own module and
+ * alternating activate/deactivate (activation first: it succeeds also when already active, so
+ * every answer is a 2xx whatever the previous run left). `requests` lists them all, for the
+ * probe; `connectionRequests` gives connection i the pair of module i.
+ */
+export function parallelToggles(auth, modules) {
+  const pairs = modules.map((slug) => [
+    postJson(`/wp-json/jetpack/v4/module/${slug}/active`, auth, { active: true }),
+    postJson(`/wp-json/jetpack/v4/module/${slug}/active`, auth, { active: false }),
+  ]);
+  return {
+    name: `POST toggles, ${modules.length} conns on ${modules.length} modules`,
+    requests: pairs.flat(),
+    connectionRequests: pairs,
+    connections: modules.length,
+    expect: '2xx',
+    toggle: true,
+  };
+}

@@ -88,3 +88,64 @@ export function seedUsersAndSessions(dbPath, count) {
     db.close();
   }
 }
+
+/**
+ * The same seeding on PostgreSQL (`url` selects the store's schema through its search_path):
+ * one INSERT … SELECT over generate_series per table, computed by the server, so 100k users,
+ * roles and sessions take seconds, not 300k round trips. Bounded by a statement timeout. The
+ * values have the shapes of rowBuilders' (random token hashes, unverifiable password hashes).
+ */
+export async function seedUsersAndSessionsPg(url, count, { timeoutMs = 120_000 } = {}) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, statement_timeout: timeoutMs });
+  await client.connect();
+  try {
+    const columns = async (table) =>
+      (
+        await client.query(
+          'SELECT column_name AS name, is_nullable, column_default FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
+          [table],
+        )
+      ).rows;
+    const known = {
+      users: ['id', 'login', 'email', 'display_name', 'pass_hash', 'registered'],
+      user_meta: ['user_id', 'key', 'value'],
+      sessions: ['token_hash', 'user_id', 'expires_at', 'user_agent', 'ip', 'created'],
+    };
+    for (const [table, filled] of Object.entries(known)) {
+      const cols = await columns(table);
+      if (!cols.length) throw new Error(`seed: table "${table}" not found in the PostgreSQL schema`);
+      const unknown = cols.filter((c) => c.is_nullable === 'NO' && c.column_default === null && !filled.includes(c.name)).map((c) => c.name);
+      if (unknown.length) throw new Error(`seed: don't know how to fill ${table}.${unknown.join(`, ${table}.`)}`);
+    }
+    const role = (await client.query("SELECT key FROM user_meta WHERE value LIKE '%administrator%' LIMIT 1")).rows[0];
+    if (!role) throw new Error('seed: found no user_meta row holding the administrator role');
+
+    const now = Date.now();
+    await client.query('BEGIN');
+    const before = Number((await client.query('SELECT COALESCE(MAX(id), 0) AS m FROM users')).rows[0].m);
+    await client.query(
+      `INSERT INTO users (login, email, display_name, pass_hash, registered)
+       SELECT 'benchuser' || g, 'benchuser' || g || '@example.org', 'Bench User ' || g,
+              '$argon2id$v=19$m=19456,t=2,p=1$' || md5(random()::text) || '$' || md5(random()::text) || md5(random()::text), $3
+       FROM generate_series($1::int, $2::int) AS g`,
+      [before + 1, before + count, now],
+    );
+    await client.query('INSERT INTO user_meta (user_id, key, value) SELECT id, $2, $3 FROM users WHERE id > $1', [before, role.key, JSON.stringify(['subscriber'])]);
+    await client.query(
+      `INSERT INTO sessions (token_hash, user_id, expires_at, user_agent, ip, created)
+       SELECT md5(random()::text || id) || md5(random()::text), id, $2, 'siteward-bench', '127.0.0.1', $3 FROM users WHERE id > $1`,
+      [before, now + 14 * DAY, now],
+    );
+    await client.query('COMMIT');
+    await client.query('ANALYZE users, user_meta, sessions');
+    const counts = {};
+    for (const t of ['users', 'sessions']) counts[t] = Number((await client.query(`SELECT COUNT(*) AS n FROM ${t}`)).rows[0].n);
+    return { ...counts, rolesKey: role.key };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
+}

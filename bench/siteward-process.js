@@ -32,12 +32,15 @@ function captureTail(child, max = 40) {
   return lines;
 }
 
-/** `siteward user create` in a fresh data dir (cwd = data dir: no stray siteward.config.json applies). */
-export async function createAdmin({ dataDir, login, email, password }) {
+/**
+ * `siteward user create` in a fresh data dir (cwd = data dir: no stray siteward.config.json
+ * applies); `env` adds settings such as SITEWARD_DATABASE_URL.
+ */
+export async function createAdmin({ dataDir, login, email, password, env = {} }) {
   const child = track(
     spawn(process.execPath, [BIN, 'user', 'create', login, '--email', email, '--role', 'administrator', '--password', password], {
       cwd: dataDir,
-      env: cleanEnv({ SITEWARD_DATA_DIR: dataDir }),
+      env: cleanEnv({ SITEWARD_DATA_DIR: dataDir, ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

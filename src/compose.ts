@@ -84,6 +84,9 @@ export function openConfiguredStore(config: Config, features: readonly Feature[]
     migrations,
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    // SQLite's equivalent of a statement that cannot finish: waiting for another process's lock.
+    busyTimeoutMs: config.dbStatementTimeoutMs,
+    ...(config.dbListen ? {} : { versionRecheckMs: 0 }),
     onConnectionError,
   });
 }
@@ -126,7 +129,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn });
     const fields = new FieldRegistry();
     const events = new EventBus((event, error) => log.error({ err: error, event }, 'event listener failed'));
-    const jobs = new JobRunner({ leases: store.leases, log, clock });
+    const jobs = new JobRunner({ leases: store.leases, log, clock, leaseMs: config.jobLeaseMs });
 
     // Features, then third-party plugins, each declaring what it contributes.
     const pages: PageDefinition[] = [];

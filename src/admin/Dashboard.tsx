@@ -130,6 +130,19 @@ function duration(seconds: number): string {
   return `${Math.round(seconds / 86_400)} days`;
 }
 
+/** Unix seconds (Siteward) or a date string (older servers) → a Date, or null. */
+function unixOrDate(value: number | string | null | undefined): Date | null {
+  const date = typeof value === 'number' ? new Date(value * 1000) : typeof value === 'string' && value !== '' ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+/** With a no-break space, so a size never wraps between number and unit. */
+function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes}\u00a0bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}\u00a0KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)}\u00a0MB`;
+}
+
 function BackupsCard() {
   const data = useLoad<VaultPressData>('vaultpress', () => api(jp('module/vaultpress/data')));
   let body: ReactNode;
@@ -140,13 +153,28 @@ function BackupsCard() {
     else body = <Failed error={data.error} retry={data.reload} />;
   } else if (data.data.code === 'not_registered') body = <p>{data.data.message}</p>;
   else {
-    const last = data.data.data?.backups?.last_backup;
-    const when = typeof last === 'number' ? new Date(last * 1000) : typeof last === 'string' && last !== '' ? new Date(last) : null;
+    const backups = data.data.data?.backups ?? {};
+    const when = unixOrDate(backups.last_backup);
+    const next = unixOrDate(backups.next_backup);
     const issues = data.data.data?.security?.notice_count ?? 0;
+    const at = (date: Date) => date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    const facts = [
+      when && `Last backup: ${at(when)}${typeof backups.size === 'number' ? ` (${fileSize(backups.size)})` : ''}`,
+      typeof backups.count === 'number' && `Backups kept: ${backups.count}`,
+      next && `Next backup: ${at(next)}`,
+    ].filter((fact): fact is string => typeof fact === 'string');
     body = (
       <>
-        <p data-testid="backups-message">{data.data.message}</p>
-        {when && !Number.isNaN(when.getTime()) && <p className="sw-muted">Last backup: {when.toLocaleString()}</p>}
+        <p data-testid="backups-message" className={backups.status === 'failed' ? 'sw-status-down' : undefined}>
+          {data.data.message}
+        </p>
+        {facts.length > 0 && (
+          <ul className="sw-facts" data-testid="backups-facts">
+            {facts.map((fact) => (
+              <li key={fact}>{fact}</li>
+            ))}
+          </ul>
+        )}
         {issues > 0 && <Notice status="warning" isDismissible={false}>{`${issues} security notice${issues === 1 ? '' : 's'} to review.`}</Notice>}
       </>
     );

@@ -1,9 +1,10 @@
 /** Modules: search, filters, optimistic on/off toggles, and each module's panel with its option form. */
-import { Button, Card, CardBody, Notice, SearchControl, SelectControl, TextControl, TextareaControl, ToggleControl } from '@wordpress/components';
+import { Button, Card, CardBody, Notice, SearchControl, SelectControl, ToggleControl } from '@wordpress/components';
 import { useMemo, useState, type FormEvent } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
+import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
 import { useSite } from './site';
-import type { ModuleOption, ModuleRecord } from './types';
+import type { ModuleRecord } from './types';
 
 /** `#/modules/<slug>` from a record's configure_url (whatever host it names). */
 export function configureHash(mod: ModuleRecord): string {
@@ -56,7 +57,8 @@ export function ModulesScreen({ slug }: { slug?: string }) {
         </Notice>
       );
     }
-    return <ModulePanel mod={mod} />;
+    // One panel state per module: a draft must never carry over from the module shown before.
+    return <ModulePanel key={mod.module} mod={mod} />;
   }
   return <ModuleList />;
 }
@@ -117,29 +119,7 @@ function ModuleList() {
   );
 }
 
-type Draft = Record<string, string | boolean>;
-
-function toDraft(option: ModuleOption): string | boolean {
-  const v = option.current_value;
-  if (option.type === 'boolean') return v === true || v === 1 || v === '1' || v === 'true';
-  if (option.type === 'array' || option.type === 'object') return JSON.stringify(v ?? option.default ?? null, null, 1);
-  return v === null || v === undefined || v === false ? '' : String(v);
-}
-
-/** The value to send, or an Error with a message for the field. */
-function fromDraft(option: ModuleOption, value: string | boolean): unknown {
-  if (option.type === 'boolean') return value === true;
-  const text = String(value);
-  if (option.type === 'integer' || option.type === 'number') return text.trim() === '' ? text : Number.isFinite(Number(text)) ? Number(text) : text;
-  if (option.type === 'array' || option.type === 'object') {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return new Error('This must be valid JSON.');
-    }
-  }
-  return text;
-}
+type Draft = Record<string, DraftValue>;
 
 function ModulePanel({ mod }: { mod: ModuleRecord }) {
   const { setModules, notify, connection } = useSite();
@@ -150,14 +130,16 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const changed = keys.filter((k) => draft[k] !== initial[k]);
+  // Options the module gained since the form opened (a reset, a save elsewhere) start from their value.
+  const valueOf = (k: string): DraftValue => draft[k] ?? initial[k]!;
+  const changed = keys.filter((k) => !sameDraft(valueOf(k), initial[k]!));
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const body: Record<string, unknown> = {};
     const local: Record<string, string> = {};
     for (const key of changed) {
-      const value = fromDraft(options[key]!, draft[key]!);
+      const value = fromDraft(options[key]!, valueOf(key));
       if (value instanceof Error) local[key] = value.message;
       else body[key] = value;
     }
@@ -171,7 +153,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
         const current = m[mod.module];
         if (!current?.options) return m;
         const next = { ...current.options };
-        for (const [key, value] of Object.entries(body)) if (next[key]) next[key] = { ...next[key], current_value: value };
+        for (const [key, value] of Object.entries(body)) if (next[key]) next[key] = { ...next[key], current_value: readBack(next[key], value) };
         return { ...m, [mod.module]: { ...current, options: next } };
       });
       notify({ status: 'success', text: `${mod.name} settings saved.` });
@@ -197,7 +179,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
         </a>
       </p>
       <Card className="sw-card">
-        <CardBody>
+        <CardBody size="small">
           <div className="sw-module-head">
             <div>
               <p className="sw-module-desc">{mod.description}</p>
@@ -219,7 +201,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
               )}
               <fieldset disabled={!mod.activated || saving} className="sw-fieldset">
                 {keys.map((key) => (
-                  <OptionField key={key} name={key} option={options[key]!} value={draft[key]!} error={errors[key]} onChange={(v) => setDraft((d) => ({ ...d, [key]: v }))} />
+                  <OptionField key={key} name={key} option={options[key]!} draft={valueOf(key)} error={errors[key]} onChange={(v) => setDraft((d) => ({ ...d, [key]: v }))} />
                 ))}
               </fieldset>
               {formError && (
@@ -234,53 +216,6 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
           )}
         </CardBody>
       </Card>
-    </div>
-  );
-}
-
-function OptionField({ name, option, value, error, onChange }: { name: string; option: ModuleOption; value: string | boolean; error?: string; onChange: (v: string | boolean) => void }) {
-  const label = option.description || name;
-  const id = `option-${name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
-  const help = error ? (
-    <span className="sw-field-error" role="alert" id={`${id}-error`}>
-      {error}
-    </span>
-  ) : undefined;
-  let control;
-  if (option.type === 'boolean') {
-    control = <ToggleControl __nextHasNoMarginBottom label={label} checked={value === true} onChange={onChange} help={help} />;
-  } else if (option.enum && Object.keys(option.enum).length > 0) {
-    control = (
-      <SelectControl
-        __next40pxDefaultSize
-        __nextHasNoMarginBottom
-        label={label}
-        value={String(value)}
-        onChange={onChange}
-        options={Object.entries(option.enum).map(([v, l]) => ({ value: v, label: l || v }))}
-        help={help}
-      />
-    );
-  } else if (option.type === 'array' || option.type === 'object') {
-    control = <TextareaControl __nextHasNoMarginBottom label={`${label} (JSON)`} value={String(value)} onChange={onChange} help={help} rows={3} />;
-  } else {
-    control = (
-      <TextControl
-        __next40pxDefaultSize
-        __nextHasNoMarginBottom
-        label={label}
-        id={id}
-        type={option.type === 'integer' || option.type === 'number' ? 'number' : 'text'}
-        value={String(value)}
-        onChange={onChange}
-        help={help}
-        aria-invalid={error ? true : undefined}
-      />
-    );
-  }
-  return (
-    <div className={`sw-field${error ? ' sw-field-invalid' : ''}`} data-testid={`field-${name}`}>
-      {control}
     </div>
   );
 }

@@ -36,7 +36,7 @@ export function SettingsScreen() {
         <CardHeader size="small">
           <h2 className="sw-card-title">Appearance</h2>
         </CardHeader>
-        <CardBody>
+        <CardBody size="small">
           {settings.state === 'loading' ? (
             <p role="status">
               <Spinner /> Loading settings…
@@ -85,7 +85,7 @@ function ResetCard() {
       <CardHeader size="small">
         <h2 className="sw-card-title">Reset</h2>
       </CardHeader>
-      <CardBody>
+      <CardBody size="small">
         <p>Put modules, or all module settings, back as they were on a new site. The connection is kept.</p>
         <div className="sw-actions">
           <Button variant="secondary" onClick={() => setConfirm('modules')} __next40pxDefaultSize>

@@ -48,9 +48,11 @@ export function Timeline({ intervals, days, now = Date.now() }: { intervals: { s
     <figure className="sw-chart">
       <svg viewBox={`0 0 ${width} ${height + 16}`} role="img" aria-label={`Downtime over the last ${days} days: ${intervals.length} interval${intervals.length === 1 ? '' : 's'}`} data-testid="monitor-timeline">
         <rect x="0" y="4" width={width} height={height - 8} className="sw-chart-up" />
-        {down.map((d, i) => (
-          <rect key={i} x={d.a} y="0" width={Math.max(3, d.b - d.a)} height={height} className="sw-chart-down" data-open={d.open ? '1' : '0'} />
-        ))}
+        {down.map((d, i) => {
+          // At least 3 units wide so seconds of downtime in 30 days stay visible, and kept inside the chart at "now".
+          const w = Math.max(3, d.b - d.a);
+          return <rect key={i} x={Math.min(d.a, width - w)} y="0" width={w} height={height} className="sw-chart-down" data-open={d.open ? '1' : '0'} />;
+        })}
         <text x="0" y={height + 13} className="sw-chart-label">
           {`${days} days ago`}
         </text>

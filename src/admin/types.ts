@@ -83,7 +83,12 @@ export type AkismetStats = { all?: { spam?: number; ham?: number; accuracy?: num
 
 /** §3.24 */
 export interface VaultPressData extends CodeMessage {
-  data?: { backups?: { last_backup?: number | string; [k: string]: unknown }; security?: { notice_count?: number }; [k: string]: unknown };
+  data?: {
+    /** Siteward adds status, size, count and next_backup to the reference's last_backup. */
+    backups?: { last_backup?: number | string | null; status?: string; size?: number | null; count?: number; next_backup?: number | null; [k: string]: unknown };
+    security?: { notice_count?: number };
+    [k: string]: unknown;
+  };
 }
 
 /** siteward/v1/protect/history */

@@ -106,6 +106,18 @@ describe('configuration', () => {
   it('accepts workers auto', () => {
     expect(load({ SITEWARD_WORKERS: 'auto' }).workers).toBe(0);
   });
+
+  it('reads the background-job lease period, 30 s by default and at least 3 s', () => {
+    expect(load({}).jobLeaseMs).toBe(30_000);
+    expect(load({ SITEWARD_JOB_LEASE_MS: '3000' }).jobLeaseMs).toBe(3000);
+    expect(() => load({ SITEWARD_JOB_LEASE_MS: '500' })).toThrow('SITEWARD_JOB_LEASE_MS (config "jobLeaseMs") must be an integer from 3000 to 3600000 (got "500")');
+  });
+
+  it('listens for PostgreSQL change notifications unless told not to', () => {
+    expect(load({}).dbListen).toBe(true);
+    expect(load({ SITEWARD_DB_LISTEN: 'off' }).dbListen).toBe(false);
+    expect(() => load({ SITEWARD_DB_LISTEN: 'sometimes' })).toThrow('SITEWARD_DB_LISTEN (config "dbListen") must be true or false');
+  });
 });
 
 describe('configuration of the services Siteward runs itself', () => {

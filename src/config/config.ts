@@ -78,6 +78,10 @@ export interface Config {
   dbStatementTimeoutMs: number;
   /** After SIGTERM, connections still open after this many ms are closed. */
   shutdownTimeoutMs: number;
+  /** The background-job lease: when its holder dies, another process takes the jobs over within this many ms. */
+  jobLeaseMs: number;
+  /** PostgreSQL: learn of other processes' changes by LISTEN/NOTIFY (off: read the versions on every request). */
+  dbListen: boolean;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -132,6 +136,8 @@ const SETTINGS = {
   dbConnectTimeoutMs: 'SITEWARD_DB_CONNECT_TIMEOUT_MS',
   dbStatementTimeoutMs: 'SITEWARD_DB_STATEMENT_TIMEOUT_MS',
   shutdownTimeoutMs: 'SITEWARD_SHUTDOWN_TIMEOUT_MS',
+  jobLeaseMs: 'SITEWARD_JOB_LEASE_MS',
+  dbListen: 'SITEWARD_DB_LISTEN',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -376,6 +382,9 @@ function validate(raw: RawSettings, cwd: string): Config {
     dbConnectTimeoutMs: int(raw, 'dbConnectTimeoutMs', 5000, 100, 600_000),
     dbStatementTimeoutMs: int(raw, 'dbStatementTimeoutMs', 5000, 100, 3_600_000),
     shutdownTimeoutMs: int(raw, 'shutdownTimeoutMs', 10_000, 0, 600_000),
+    // At least 3 s: the holder renews every third of it, and a renewal must fit well inside.
+    jobLeaseMs: int(raw, 'jobLeaseMs', 30_000, 3000, 3_600_000),
+    dbListen: raw.dbListen === undefined || raw.dbListen === null || raw.dbListen === '' ? true : bool(raw, 'dbListen'),
   };
 }
 

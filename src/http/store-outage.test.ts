@@ -79,6 +79,7 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
     // Pages that need the store answer the same way.
     const page = await app.request({ path: '/admin/', headers: { Cookie: admin.cookie } });
     expect(page.status).toBe(503);
+    expect((await app.request({ path: '/healthz' })).status).toBe(503);
   }, 60_000);
 
   it('recovers by itself when the database returns, with every acknowledged write kept', async () => {
@@ -99,6 +100,11 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
     try {
       const during = await Promise.all([write(), write()]);
       for (const r of during) expectUnavailable(r);
+      // A frozen server closes no socket, so the change listener cannot tell; the health check
+      // asks the database itself and says so.
+      const health = await app.request({ path: '/healthz' });
+      expect(health.status).toBe(503);
+      expect(health.json).toEqual({ status: 'unavailable', store: 'postgres' });
     } finally {
       pg.thaw();
     }

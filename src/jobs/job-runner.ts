@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from '../plugins/api.js';
 import type { LeasesRepo } from '../store/types.js';
 
 /** The lease that decides which process runs background jobs. */
 export const JOB_LEASE = 'background-jobs';
+
+/** Default lease period (`SITEWARD_JOB_LEASE_MS`): how long jobs stop when their process dies. */
+export const DEFAULT_JOB_LEASE_MS = 30_000;
+
+/**
+ * The lease holder's name: host and process id tell an operator reading the `leases` table
+ * which process runs the jobs; the random part keeps two runners of one process apart.
+ */
+export function runnerId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
 
 /**
  * A periodic job (e.g. purging expired sessions). Features and plugins add them; the runner
@@ -22,7 +34,7 @@ export interface BackgroundJob {
 export interface JobRunnerOptions {
   leases: LeasesRepo;
   log: Logger;
-  /** How long a lease lasts without renewal. Default 30 s. */
+  /** How long a lease lasts without renewal. Default 30 s; it is renewed every third of that. */
   leaseMs?: number;
   clock?: () => number;
 }
@@ -33,16 +45,17 @@ export interface JobRunnerOptions {
  * and only the holder runs jobs. A holder that dies loses the lease when it expires.
  */
 export class JobRunner {
-  readonly id = randomUUID();
+  readonly id = runnerId();
   private readonly jobs: { job: BackgroundJob; nextAt: number }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private stopped = false;
+  private leading = false;
   private readonly leaseMs: number;
   private readonly clock: () => number;
 
   constructor(private readonly opts: JobRunnerOptions) {
-    this.leaseMs = opts.leaseMs ?? 30_000;
+    this.leaseMs = opts.leaseMs ?? DEFAULT_JOB_LEASE_MS;
     this.clock = opts.clock ?? Date.now;
   }
 
@@ -66,7 +79,14 @@ export class JobRunner {
     if (this.running || this.stopped) return;
     this.running = true;
     try {
-      if (!(await this.acquire())) return;
+      const holds = await this.acquire();
+      if (holds !== this.leading) {
+        this.leading = holds;
+        // Which process runs the jobs is worth one line each time it changes.
+        if (holds) this.opts.log.info({ holder: this.id, leaseMs: this.leaseMs }, 'background jobs: this process holds the lease and runs them');
+        else this.opts.log.info({ holder: this.id }, 'background jobs: the lease is held by another process');
+      }
+      if (!holds) return;
       const now = this.clock();
       for (const entry of this.jobs) {
         if (entry.nextAt > now) continue;
@@ -87,7 +107,7 @@ export class JobRunner {
     if (this.timer || this.stopped) return;
     const round = () => void this.tick().catch((error: unknown) => this.opts.log.error({ err: error }, 'background jobs round failed'));
     round();
-    this.timer = setInterval(round, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    this.timer = setInterval(round, Math.floor(this.leaseMs / 3));
     this.timer.unref();
   }
 

@@ -1,4 +1,4 @@
-import { bumpCredentialsVersion } from './credentials-version.js';
+import { bumpCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import type { Selectable } from 'kysely';
 import { toInt, toIntOrNull, toText } from './db-values.js';
 import type { AppPasswordsTable } from './schema.js';
@@ -18,7 +18,10 @@ function toAppPassword(row: Selectable<AppPasswordsTable>): AppPasswordRecord {
 
 /** Application passwords, found by the hash of the presented password (unique index). */
 export class KyselyAppPasswords implements AppPasswordsRepo {
-  constructor(private readonly run: DbRun) {}
+  constructor(
+    private readonly run: DbRun,
+    private readonly bump: CredentialsBump = bumpCredentialsVersion,
+  ) {}
 
   async create(record: Omit<AppPasswordRecord, 'lastUsed'>): Promise<void> {
     const values = {
@@ -47,7 +50,7 @@ export class KyselyAppPasswords implements AppPasswordsRepo {
   async delete(userId: number, uuid: string): Promise<boolean> {
     return this.run(async (db) => {
       const result = await db.deleteFrom('app_passwords').where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst();
-      if (result.numDeletedRows > 0n) await bumpCredentialsVersion(db);
+      if (result.numDeletedRows > 0n) await this.bump(db);
       return result.numDeletedRows > 0n;
     });
   }

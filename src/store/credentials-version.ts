@@ -12,8 +12,25 @@ import type { Database } from './schema.js';
  */
 export const CREDENTIALS_ROW = 2;
 
-export async function bumpCredentialsVersion(db: Kysely<Database>): Promise<void> {
+/** How the repositories bump the credentials version (the store decides who else hears of it). */
+export type CredentialsBump = (db: Kysely<Database>) => Promise<void>;
+
+/** The plain bump (SQLite: every process reads the row on every request anyway). */
+export const bumpCredentialsVersion: CredentialsBump = async (db) => {
   await sql`INSERT INTO state_version (id, v) VALUES (${CREDENTIALS_ROW}, 1) ON CONFLICT (id) DO UPDATE SET v = state_version.v + 1`.execute(db);
+};
+
+/**
+ * PostgreSQL: the bump also notifies the listeners of `channel` (delivered only if the
+ * transaction commits; payload `<row>:<version>` as `versionPayload` builds it) and returns the new version.
+ */
+export async function bumpAndNotifyCredentials(db: Kysely<Database>, channel: string): Promise<number> {
+  const result = await sql<{ v: unknown }>`INSERT INTO state_version (id, v) VALUES (${CREDENTIALS_ROW}, 1)
+    ON CONFLICT (id) DO UPDATE SET v = state_version.v + 1
+    RETURNING v, pg_notify(${channel}, concat(${`${CREDENTIALS_ROW}:`}::text, v))`.execute(db);
+  const row = result.rows[0];
+  if (!row) throw new Error('credentials version bump returned no row');
+  return toInt(row.v, 'state_version.v');
 }
 
 export async function readCredentialsVersion(db: Kysely<Database>): Promise<number> {

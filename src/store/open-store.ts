@@ -3,10 +3,13 @@ import { StorePostgresDialect } from './pg-introspector.js';
 import pg from 'pg';
 import type { JsonValue } from '../core/json.js';
 import type { MigrationFactory } from './migrations.js';
-import { KyselyOptionsBackend } from './options-kysely.js';
+import { bumpAndNotifyCredentials, CREDENTIALS_ROW, readCredentialsVersion, type CredentialsBump } from './credentials-version.js';
+import { KyselyOptionsBackend, OPTIONS_ROW, type VersionSharing } from './options-kysely.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
 import { poolTimeouts, resilientPool } from './pg-resilience.js';
+import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } from './pg-version-watch.js';
 import type { Database } from './schema.js';
+import { SharedQuery } from './shared-query.js';
 import { openSqlite } from './sqlite-store.js';
 import { migrate, StoreImpl } from './store-impl.js';
 import type { Store, StoreTransaction } from './types.js';
@@ -50,6 +53,16 @@ export interface OpenStoreOptions {
   onConnectionError?: (error: Error) => void;
   /** Migrations of features (name → factory), applied with the store's own in name order. */
   migrations?: Readonly<Record<string, MigrationFactory>>;
+  /**
+   * PostgreSQL: how long reads may trust versions pushed by LISTEN/NOTIFY before asking the
+   * database again (a missed notification is stale at most this long). Default 1000 ms;
+   * 0: no listener, every read asks the database (the SQLite behaviour).
+   */
+  versionRecheckMs?: number;
+  /** Milliseconds since the epoch, for the re-check above (tests). Default Date.now. */
+  clock?: () => number;
+  /** Diagnostics: called with the SQL of every query the store's own connection pool runs. */
+  onQuery?: (sql: string) => void;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -79,16 +92,21 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 async function openPostgres(url: string, options: OpenStoreOptions): Promise<StoreImpl> {
   const schema = options.schema;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
-  const pool = new pg.Pool({
+  const connection: pg.ClientConfig = {
     connectionString: url,
-    max: options.poolSize ?? 10,
     ...poolTimeouts({ connectTimeoutMs: options.connectTimeoutMs ?? 5000, statementTimeoutMs: options.statementTimeoutMs ?? 5000 }),
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // A connection dropped by the server (idle or checked out) is reported here instead of
   // crashing the process; the pool replaces it and queries answer "unavailable" meanwhile.
-  const dialectPool = resilientPool(pool, options.onConnectionError ?? (() => undefined));
-  const db = new Kysely<Database>({ dialect: new StorePostgresDialect({ pool: dialectPool }) });
+  const onConnectionError = options.onConnectionError ?? (() => undefined);
+  const dialectPool = resilientPool(pool, onConnectionError);
+  const onQuery = options.onQuery;
+  const db = new Kysely<Database>({
+    dialect: new StorePostgresDialect({ pool: dialectPool }),
+    ...(onQuery ? { log: (event: { query: { sql: string } }) => onQuery(event.query.sql) } : {}),
+  });
   try {
     if (schema !== undefined) {
       try {
@@ -104,11 +122,15 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
     // `kysely_migration` in the same database and then fails on a lock table it never created.
     const own = schema ?? (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]?.s;
     await migrate(db, 'postgres', false, options.migrations, own);
+    const recheckMs = options.versionRecheckMs ?? VERSION_RECHECK_MS;
+    if (!Number.isInteger(recheckMs) || recheckMs < 0) throw new Error(`versionRecheckMs must be a whole number of milliseconds >= 0 (got ${recheckMs})`);
+    const channel = versionChannel(own ?? 'public');
+    const clock = options.clock ?? Date.now;
+    return new PostgresStore(db, channel, clock, recheckMs === 0 ? null : { recheckMs, newClient: () => new pg.Client({ ...connection, application_name: listenerName(channel) }), onError: onConnectionError });
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new PostgresStore(db);
 }
 async function seed(store: Store, values: SiteSeed): Promise<void> {
   const entries = Object.entries(values).filter((e): e is [string, JsonValue] => e[1] !== undefined);
@@ -119,21 +141,89 @@ async function seed(store: Store, values: SiteSeed): Promise<void> {
     if (!existing.has(name)) await store.options.update(name, (current) => current ?? value);
   }
 }
+/** The listening connection's `application_name`, so operators (and tests) can tell it apart in pg_stat_activity. */
+export function listenerName(channel: string): string {
+  return `listen ${channel}`.slice(0, 63);
+}
+
+/** How the store learns of other processes' writes (tests and diagnostics). */
+export function versionFeed(store: Store): VersionFeed {
+  return store instanceof PostgresStore ? store.versionFeed() : { listening: false, connects: 0 };
+}
+
+interface ListenerSettings {
+  readonly recheckMs: number;
+  readonly newClient: () => pg.Client;
+  readonly onError: (error: Error) => void;
+}
+
+/**
+ * PostgreSQL. Writers notify the schema's channel; with a listener (the default) reads trust
+ * the pushed versions (see pg-version-watch.ts), without one every read asks the database.
+ */
 class PostgresStore extends StoreImpl {
   readonly backend = 'postgres';
   readonly options: CachedOptions;
+  private readonly watch: VersionWatch | null;
 
-  constructor(db: Kysely<Database>) {
-    super(db, (fn) => fn(db));
-    this.options = new CachedOptions(new KyselyOptionsBackend(db));
+  constructor(
+    db: Kysely<Database>,
+    private readonly channel: string,
+    private readonly clock: () => number,
+    listener: ListenerSettings | null,
+  ) {
+    let watch: VersionWatch | null = null;
+    super(db, (fn) => fn(db), async (conn) => watch?.committed(CREDENTIALS_ROW, await bumpAndNotifyCredentials(conn, channel)));
+    this.watch = watch = listener
+      ? new VersionWatch({
+          newClient: listener.newClient,
+          channel,
+          rows: [OPTIONS_ROW, CREDENTIALS_ROW],
+          recheckMs: listener.recheckMs,
+          clock,
+          onDropped: () => this.options.invalidate(),
+          onError: listener.onError,
+        })
+      : null;
+    this.options = new CachedOptions(new KyselyOptionsBackend(db, this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version))));
+    // Speed: every cookie request reads the credentials version; with a listener it is known.
+    const readCredentials = async () => {
+      const startedAt = clock();
+      const version = await readCredentialsVersion(db);
+      this.watch?.checked(CREDENTIALS_ROW, version, startedAt);
+      return version;
+    };
+    const credentials = new SharedQuery(readCredentials);
+    this.sessions.credentialsVersion = () => {
+      const trusted = this.watch?.trusted(CREDENTIALS_ROW);
+      return trusted !== undefined ? Promise.resolve(trusted) : credentials.run();
+    };
+    this.watch?.start();
   }
 
-  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.db
+  versionFeed(): VersionFeed {
+    return this.watch?.feed() ?? { listening: false, connects: 0 };
+  }
+
+  async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    // Versions written inside reach the watch only once committed (read-your-writes after it).
+    const written: [row: number, version: number][] = [];
+    const bump: CredentialsBump = async (conn) => void written.push([CREDENTIALS_ROW, await bumpAndNotifyCredentials(conn, this.channel)]);
+    const result = await this.db
       .transaction()
       .execute((trx: Transaction<Database>) =>
-        fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, trx)))),
+        fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, this.sharing((version) => void written.push([OPTIONS_ROW, version])), trx)), bump)),
       );
+    for (const [row, version] of written) this.watch?.committed(row, version);
+    return result;
+  }
+
+  override async close(): Promise<void> {
+    await Promise.all([this.watch?.close(), super.close()]);
+  }
+
+  private sharing(committed: (version: number) => void): VersionSharing {
+    return { channel: this.channel, watch: this.watch, clock: this.clock, committed };
   }
 
   protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {

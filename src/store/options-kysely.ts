@@ -1,7 +1,25 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { toInt, toText } from './db-values.js';
 import type { ModifyResult, OptionRow, OptionsBackend, OptionsSnapshot } from './options-backend.js';
+import { versionPayload, type VersionWatch } from './pg-version-watch.js';
 import type { Database } from './schema.js';
+import { SharedQuery } from './shared-query.js';
+
+/** The `state_version` row of the options. */
+export const OPTIONS_ROW = 1;
+
+/**
+ * How the backend shares its versions: `channel` is notified by every committed write (other
+ * processes learn of it without asking); `watch` is this store's own view (null: every read asks
+ * the database); `committed` hears the versions this backend wrote, once they are committed
+ * (inside a store transaction the store reports them after the commit).
+ */
+export interface VersionSharing {
+  readonly channel: string;
+  readonly watch: VersionWatch | null;
+  readonly clock: () => number;
+  readonly committed: (version: number) => void;
+}
 
 /**
  * Options through Kysely (PostgreSQL, and any dialect inside a transaction).
@@ -12,50 +30,33 @@ import type { Database } from './schema.js';
  * that does not exist yet (where `SELECT … FOR UPDATE` would have nothing to lock). Taking the
  * locks in the same order everywhere also rules out deadlocks between option writers.
  *
+ * The notification rides on the statement that really changes an option, never on the bump:
+ * a bump that is undone (nothing to delete) must not announce a version that never commits.
+ *
  * `trx` is set when the backend runs inside a store transaction.
  */
 export class KyselyOptionsBackend implements OptionsBackend {
-  private inFlight: Promise<number> | null = null;
-  private queued: Promise<number> | null = null;
+  private readonly check = new SharedQuery(() => this.checkVersion());
 
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly sharing: VersionSharing,
     private readonly trx: Transaction<Database> | null = null,
   ) {}
 
-  /**
-   * Concurrent checks are coalesced, but never onto a query that was sent before the caller
-   * asked: a caller arriving while one is in flight waits for the next one, so a write
-   * committed elsewhere before the call is always seen.
-   */
+  /** Concurrent checks share one query (see SharedQuery: a write committed before the call is seen). */
   version(): Promise<number> {
     if (this.trx) return this.queryVersion(this.trx);
-    if (!this.inFlight) {
-      const current = this.queryVersion(this.db).finally(() => {
-        if (this.inFlight === current) this.inFlight = null;
-      });
-      this.inFlight = current;
-      return current;
-    }
-    if (!this.queued) {
-      const after = this.inFlight.then(
-        () => undefined,
-        () => undefined,
-      );
-      const next: Promise<number> = after.then(() => {
-        this.queued = null;
-        return this.version();
-      });
-      this.queued = next;
-    }
-    return this.queued;
+    // Speed: with a healthy listener the version is known without a round trip.
+    const trusted = this.sharing.watch?.trusted(OPTIONS_ROW);
+    return trusted !== undefined ? Promise.resolve(trusted) : this.check.run();
   }
 
   async load(): Promise<OptionsSnapshot> {
     const db = this.trx ?? this.db;
     // Version first: rows read afterwards are at least that new, so a cache tagged with this
     // version can only be too fresh, never stale.
-    const version = await this.queryVersion(db);
+    const version = this.trx ? await this.queryVersion(db) : await this.checkVersion();
     const rows = await db.selectFrom('options').select(['name', 'autoload', 'value']).execute();
     const autoloaded = new Map<string, string>();
     const lazyNames = new Set<string>();
@@ -91,6 +92,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
         .insertInto('options')
         .values({ name: key, value: text, autoload: autoload ? 1 : 0 })
         .onConflict((oc) => oc.column('name').doUpdateSet({ value: text, autoload: autoload ? 1 : 0 }))
+        .returning(this.notify(version))
         .execute();
       return version;
     });
@@ -99,10 +101,10 @@ export class KyselyOptionsBackend implements OptionsBackend {
   remove(key: string): Promise<number | null> {
     return this.inTransaction(async (trx) => {
       const version = await this.bump(trx);
-      const result = await trx.deleteFrom('options').where('name', '=', key).executeTakeFirst();
-      if (result.numDeletedRows > 0n) return version;
+      const deleted = await trx.deleteFrom('options').where('name', '=', key).returning(this.notify(version)).execute();
+      if (deleted.length > 0) return version;
       // Nothing removed: undo the bump so other caches are not dropped for nothing.
-      await trx.updateTable('state_version').set({ v: version - 1 }).where('id', '=', 1).execute();
+      await trx.updateTable('state_version').set({ v: version - 1 }).where('id', '=', OPTIONS_ROW).execute();
       return null;
     });
   }
@@ -116,27 +118,46 @@ export class KyselyOptionsBackend implements OptionsBackend {
       const text = fn(current);
       if (text === undefined) {
         if (!row) {
-          await trx.updateTable('state_version').set({ v: version - 1 }).where('id', '=', 1).execute();
+          await trx.updateTable('state_version').set({ v: version - 1 }).where('id', '=', OPTIONS_ROW).execute();
           return { version: null, text, autoload };
         }
-        await trx.deleteFrom('options').where('name', '=', key).execute();
+        await trx.deleteFrom('options').where('name', '=', key).returning(this.notify(version)).execute();
       } else {
         await trx
           .insertInto('options')
           .values({ name: key, value: text, autoload: autoload ? 1 : 0 })
           .onConflict((oc) => oc.column('name').doUpdateSet({ value: text }))
+          .returning(this.notify(version))
           .execute();
       }
       return { version, text, autoload };
     });
   }
 
-  private inTransaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return this.trx ? fn(this.trx) : this.db.transaction().execute(fn);
+  /** Writes in this backend's transaction, or in a new one; committed versions go to `sharing`. */
+  private async inTransaction<T extends number | null | ModifyResult>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const result = this.trx ? await fn(this.trx) : await this.db.transaction().execute(fn);
+    const outcome: number | null | ModifyResult = result;
+    const version = typeof outcome === 'number' || outcome === null ? outcome : outcome.version;
+    if (version !== null) this.sharing.committed(version);
+    return result;
+  }
+
+  /** A RETURNING column that notifies the listeners of `version` when (and only if) the transaction commits. */
+  private notify(version: number) {
+    return sql<string>`pg_notify(${this.sharing.channel}, ${versionPayload(OPTIONS_ROW, version)})`.as('notified');
+  }
+
+  /** The version read from the database (outside transactions), told to the watch. */
+  private async checkVersion(): Promise<number> {
+    const startedAt = this.sharing.clock();
+    const version = await this.queryVersion(this.db);
+    this.sharing.watch?.checked(OPTIONS_ROW, version, startedAt);
+    return version;
   }
 
   private async queryVersion(db: Kysely<Database>): Promise<number> {
-    const row = await db.selectFrom('state_version').select('v').where('id', '=', 1).executeTakeFirstOrThrow();
+    const row = await db.selectFrom('state_version').select('v').where('id', '=', OPTIONS_ROW).executeTakeFirstOrThrow();
     return toInt(row.v, 'state_version.v');
   }
 
@@ -144,7 +165,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
     const row = await trx
       .updateTable('state_version')
       .set({ v: sql<number>`v + 1` })
-      .where('id', '=', 1)
+      .where('id', '=', OPTIONS_ROW)
       .returning('v')
       .executeTakeFirstOrThrow();
     return toInt(row.v, 'state_version.v');

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { bumpCredentialsVersion, readCredentialsVersion } from './credentials-version.js';
+import { bumpCredentialsVersion, readCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import { toInt, toText } from './db-values.js';
 import type { SessionsTable } from './schema.js';
 import type { SessionRecord, SessionsRepo } from './types.js';
@@ -18,7 +18,10 @@ function toSession(row: Selectable<SessionsTable>): SessionRecord {
 
 /** Login sessions, looked up by the primary key (the token hash): one index probe per request. */
 export class KyselySessions implements SessionsRepo {
-  constructor(private readonly run: DbRun) {}
+  constructor(
+    private readonly run: DbRun,
+    private readonly bump: CredentialsBump = bumpCredentialsVersion,
+  ) {}
 
   async create(session: SessionRecord): Promise<void> {
     const values = {
@@ -42,7 +45,7 @@ export class KyselySessions implements SessionsRepo {
   async destroy(tokenHash: string): Promise<boolean> {
     return this.run(async (db) => {
       const result = await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).executeTakeFirst();
-      if (result.numDeletedRows > 0n) await bumpCredentialsVersion(db);
+      if (result.numDeletedRows > 0n) await this.bump(db);
       return result.numDeletedRows > 0n;
     });
   }
@@ -50,7 +53,7 @@ export class KyselySessions implements SessionsRepo {
   async destroyForUser(userId: number): Promise<number> {
     return this.run(async (db) => {
       const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-      if (result.numDeletedRows > 0n) await bumpCredentialsVersion(db);
+      if (result.numDeletedRows > 0n) await this.bump(db);
       return Number(result.numDeletedRows);
     });
   }

@@ -82,10 +82,23 @@ export async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> 
   }
 }
 
-/** A database the process cannot write (read-only file or directory), or cannot open at all. */
-function isReadOnlyError(error: unknown): boolean {
+function sqliteCode(error: unknown): string | null {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^SQLITE_(READONLY|CANTOPEN)/.test(code);
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : null;
+}
+
+/** A database the process cannot write (read-only file or directory), or cannot open at all. */
+function isReadOnlyCode(code: string): boolean {
+  return /^SQLITE_(READONLY|CANTOPEN)/.test(code);
+}
+
+/**
+ * Another process held the lock past the busy timeout (a long write elsewhere, a backup tool,
+ * an operator's `sqlite3` shell left in a transaction): the database is busy, not broken, so
+ * the request is told to retry (503) rather than answered as a bug (500).
+ */
+function isBusyCode(code: string): boolean {
+  return /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
 /** Options through whichever connection is current: rebuilt (statements prepared again) on reopen. */
@@ -117,7 +130,8 @@ class ReopenableOptions implements OptionsBackend {
  * The SQLite store. A connection opened while the file could not be written stays read-only
  * for good (SQLite decides at open time), so a write failing with SQLITE_READONLY or
  * SQLITE_CANTOPEN marks the connection; meanwhile every request answers 503 (the store is
- * unavailable), and the first operation after the files are writable again reopens it.
+ * unavailable), and the first operation after the files are writable again reopens it. A
+ * lock held by another process past the busy timeout (SQLITE_BUSY) answers 503 as well.
  */
 class SqliteStore extends StoreImpl {
   readonly backend = 'sqlite';
@@ -170,9 +184,13 @@ class SqliteStore extends StoreImpl {
     try {
       return await op();
     } catch (error) {
-      if (!isReadOnlyError(error)) throw error;
+      const code = sqliteCode(error);
+      if (code !== null && isBusyCode(code)) {
+        throw new ServiceUnavailableError('store', `SQLite ${code}: another process held the database lock past the busy timeout`, { cause: error });
+      }
+      if (code === null || !isReadOnlyCode(code)) throw error;
       this.readOnly = true;
-      throw new ServiceUnavailableError('store', `SQLite ${(error as { code: string }).code}: the database files are not writable`, { cause: error });
+      throw new ServiceUnavailableError('store', `SQLite ${code}: the database files are not writable`, { cause: error });
     }
   }
 

@@ -1,5 +1,6 @@
 import { Migrator, type Kysely } from 'kysely';
 import { KyselyAppPasswords } from './app-passwords-repo.js';
+import { bumpCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
 import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';
 import type { Database } from './schema.js';
@@ -21,12 +22,13 @@ export abstract class StoreImpl implements Store {
 
   protected constructor(
     protected readonly db: Kysely<Database>,
-    run: DbRun,
+    private readonly run: DbRun,
+    bump: CredentialsBump = bumpCredentialsVersion,
   ) {
     this.userMeta = new KyselyUserMeta(run);
-    this.users = new KyselyUsers(run, this.userMeta);
-    this.sessions = new KyselySessions(run);
-    this.appPasswords = new KyselyAppPasswords(run);
+    this.users = new KyselyUsers(run, this.userMeta, bump);
+    this.sessions = new KyselySessions(run, bump);
+    this.appPasswords = new KyselyAppPasswords(run, bump);
     this.leases = new KyselyLeases(run);
     this.status = new KyselyStatus(run);
     // Features' tables are not in `Database`: the cast is the one place their types meet the store's handle.
@@ -40,6 +42,10 @@ export abstract class StoreImpl implements Store {
   /** One transaction on the raw Kysely handle (the repositories' transaction builds on it). */
   protected abstract rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 
+  async ping(): Promise<void> {
+    await this.run((db) => db.selectFrom('state_version').select('v').where('id', '=', 1).executeTakeFirst());
+  }
+
   private closing: Promise<void> | null = null;
 
   close(): Promise<void> {
@@ -50,15 +56,15 @@ export abstract class StoreImpl implements Store {
   /** Hook for backend-specific cleanup after the connections are closed. */
   protected closed(): void {}
 
-  protected repos(db: Kysely<Database>, options: OptionsRepo): StoreTransaction {
+  protected repos(db: Kysely<Database>, options: OptionsRepo, bump: CredentialsBump = bumpCredentialsVersion): StoreTransaction {
     const run: DbRun = (fn) => fn(db);
     const userMeta = new KyselyUserMeta(run);
     return {
       options,
       userMeta,
-      users: new KyselyUsers(run, userMeta),
-      sessions: new KyselySessions(run),
-      appPasswords: new KyselyAppPasswords(run),
+      users: new KyselyUsers(run, userMeta, bump),
+      sessions: new KyselySessions(run, bump),
+      appPasswords: new KyselyAppPasswords(run, bump),
     };
   }
 }

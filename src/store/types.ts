@@ -190,6 +190,11 @@ export interface Store extends StoreTransaction {
    * connection belongs to the transaction until it ends.
    */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * One query to the database, whatever the caches know (health checks): rejects when the store
+   * cannot be reached. Option reads may answer from memory on PostgreSQL, so they cannot tell.
+   */
+  ping(): Promise<void>;
   /** Closes the database connections. */
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { JsonValue } from '../core/json.js';
-import { bumpCredentialsVersion } from './credentials-version.js';
+import { bumpCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import { parseJson, toInt, toJsonText, toText, uniqueViolationTarget } from './db-values.js';
 import { UniqueViolationError } from './errors.js';
 import type { Database } from './schema.js';
@@ -40,6 +40,7 @@ export class KyselyUsers implements UsersRepo {
   constructor(
     private readonly run: DbRun,
     private readonly meta: UserMetaRepo,
+    private readonly bump: CredentialsBump = bumpCredentialsVersion,
   ) {}
 
   async create(user: NewUser): Promise<UserRecord> {
@@ -100,7 +101,7 @@ export class KyselyUsers implements UsersRepo {
   async setPassword(id: number, passHash: string): Promise<boolean> {
     return this.run(async (db) => {
       const result = await db.updateTable('users').set({ pass_hash: passHash }).where('id', '=', id).executeTakeFirst();
-      if (result.numUpdatedRows > 0n) await bumpCredentialsVersion(db);
+      if (result.numUpdatedRows > 0n) await this.bump(db);
       return result.numUpdatedRows > 0n;
     });
   }
@@ -109,7 +110,7 @@ export class KyselyUsers implements UsersRepo {
     // Meta, sessions and application passwords go with it (ON DELETE CASCADE).
     return this.run(async (db) => {
       const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-      if (result.numDeletedRows > 0n) await bumpCredentialsVersion(db);
+      if (result.numDeletedRows > 0n) await this.bump(db);
       return result.numDeletedRows > 0n;
     });
   }
@@ -121,7 +122,7 @@ export class KyselyUsers implements UsersRepo {
 
   async setRoles(id: number, roles: readonly string[]): Promise<void> {
     await this.meta.set(id, ROLES_META_KEY, [...new Set(roles)]);
-    await this.run(bumpCredentialsVersion);
+    await this.run(this.bump);
   }
 
   async countByRole(role: string): Promise<number> {

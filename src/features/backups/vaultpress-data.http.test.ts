@@ -82,6 +82,15 @@ describe('GET module/vaultpress/data', () => {
     expect(`${String(after.data.backups.id)}.swbak`).toBe(ids(dir)[0]);
   });
 
+  it('does not promise a backup soon while the schedule is off, and says how to take one', async () => {
+    const { t } = await appWithClock({ SITEWARD_BACKUP_DIR: tempDir(), SITEWARD_BACKUP_SCHEDULE: 'off' });
+    const admin = await t.loginAs('administrator');
+    const res = (await call(t, 'GET', '/module/vaultpress/data', { as: admin })).json as { code: string; message: string; data: { backups: Record<string, unknown> } };
+    expect(res.code).toBe('success');
+    expect(res.message).toBe('No backup yet, and automatic backups are off (SITEWARD_BACKUP_SCHEDULE=off): run `siteward backup now` to take one.');
+    expect(res.data.backups).toMatchObject({ status: 'none', next_backup: null, count: 0 });
+  });
+
   it('reports a failed scheduled backup, keeps it in the status table, and tries again within the hour', async () => {
     const notADir = path.join(tempDir(), 'backups');
     writeFileSync(notADir, 'a file where the backup directory should be');

@@ -11,6 +11,8 @@ import { nextDue, type ScheduledRun } from './scheduled-backup.js';
 export const vaultpressMessages = {
   notConfigured: 'Backups are not set up on this site: set SITEWARD_BACKUP_DIR to turn them on.',
   soon: 'VaultPress is active and will back up your site soon.',
+  // With the schedule off nothing will back the site up by itself: the reference's "soon" would be a false promise.
+  scheduleOff: 'No backup yet, and automatic backups are off (SITEWARD_BACKUP_SCHEDULE=off): run `siteward backup now` to take one.',
   done: (ago: string) => `Your site was successfully backed-up ${ago} ago.`,
   failed: (ago: string, why: string) => `The last scheduled backup failed ${ago} ago: ${why}`,
 } as const;
@@ -75,6 +77,6 @@ export async function vaultpressData(inputs: VaultpressInputs): Promise<Vaultpre
   };
   const ago = (ms: number) => humanTimeDiff(seconds(ms), seconds(now));
   if (failure !== null) return { code: 'success', message: vaultpressMessages.failed(ago(failure.time), failure.message), data };
-  if (newest === null) return { code: 'success', message: vaultpressMessages.soon, data };
+  if (newest === null) return { code: 'success', message: due === null ? vaultpressMessages.scheduleOff : vaultpressMessages.soon, data };
   return { code: 'success', message: vaultpressMessages.done(ago(newest.time.getTime())), data };
 }

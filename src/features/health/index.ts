@@ -1,7 +1,7 @@
 /**
  * `GET /healthz` for load balancers and orchestrators: 200 when this process can reach its
- * store, 503 otherwise, in JSON. It reads the state version (one cheap query) so a database
- * that is down or frozen shows here as it would on the next request.
+ * store, 503 otherwise, in JSON. It always asks the database (one primary-key read, never from
+ * a cache) so a database that is down or frozen shows here as it would on the next request.
  */
 import type { Feature } from '../contract.js';
 
@@ -15,7 +15,7 @@ export const healthFeature: Feature = {
       path: '/healthz',
       async handle() {
         try {
-          await ctx.store.options.version();
+          await ctx.store.ping();
           return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: ctx.store.backend }) };
         } catch {
           return { status: 503, headers: { ...JSON_HEADERS, 'Retry-After': '5' }, body: JSON.stringify({ status: 'unavailable', store: ctx.store.backend }) };

@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeAkismet, fakeAkismetStats } from '../../../test/helpers/fake-akismet.js';
+import { freePort } from '../../../test/helpers/free-port.js';
 import { AkismetClient } from './akismet-client.js';
 import { akismetStatsAnswer } from './akismet-stats-answer.js';
 
@@ -8,64 +8,13 @@ const GOOD_KEY = 'abcdef123456';
 const BLOG = 'https://example.com';
 const HOUR = 3_600_000;
 
-function statsFor(from: string): Record<string, unknown> {
-  return {
-    spam: from === 'all' ? 1234 : 40,
-    ham: 56,
-    missed_spam: 0,
-    false_positives: 1,
-    accuracy: 99.92,
-    time_saved: 7200,
-    breakdown: { [from === 'all' ? '2016' : '2016-08']: { spam: 40, ham: 5, missed_spam: 0, false_positives: 1, da: from === 'all' ? '2016-01-01' : '2016-08-01' } },
-  };
-}
+const statsFor = (from: string) => fakeAkismetStats(from);
 
-/** A small Akismet: `mode` switches it between behaving, answering garbage and never answering. */
-class FakeAkismet {
-  mode: 'normal' | 'garbage' | 'slow' = 'normal';
-  readonly requests: { path: string; params: URLSearchParams }[] = [];
-  private readonly server: Server = createServer((req, res) => void this.handle(req, res));
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let text = '';
-    for await (const chunk of req) text += String(chunk);
-    const params = new URLSearchParams(text);
-    this.requests.push({ path: req.url ?? '', params });
-    if (this.mode === 'slow') return; // never answers
-    if (this.mode === 'garbage') {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>502 from a proxy</html>');
-      return;
-    }
-    const valid = (params.get('key') ?? params.get('api_key')) === GOOD_KEY;
-    if (req.method !== 'POST') res.writeHead(405).end();
-    else if (req.url === '/1.1/verify-key') res.writeHead(200, { 'content-type': 'text/plain' }).end(valid ? 'valid' : 'invalid');
-    else if (req.url === '/1.1/get-stats' && valid) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(statsFor(params.get('from') ?? '6-months')));
-    else if (req.url === '/1.1/get-stats') res.writeHead(200, { 'content-type': 'text/plain', 'x-akismet-debug-help': 'Invalid key' }).end('invalid');
-    else res.writeHead(404).end();
-  }
-}
-
-/** A URL nobody listens on: a server is started, its port noted, and it is closed again. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
+/** A URL nobody listens on. */
+const closedPortUrl = async () => `http://127.0.0.1:${await freePort()}`;
 
 describe('Akismet client', () => {
-  const fake = new FakeAkismet();
+  const fake = new FakeAkismet(GOOD_KEY, BLOG);
   let baseUrl: string;
   let now: number;
   const clock = () => now;

@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FakeAkismet, fakeAkismetStats } from '../../../test/helpers/fake-akismet.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
 import { call, permissionBody } from '../jetpack/testing/http-client.js';
@@ -8,38 +7,19 @@ import { createStatsFeature } from './index.js';
 
 const GOOD_KEY = 'goodkey12345';
 const HOUR = 3_600_000;
-const stats = (spam: number) => ({ spam, ham: 56, missed_spam: 0, false_positives: 1, accuracy: 99.92, time_saved: 7200, breakdown: {} });
+/** The answer for a valid key: both intervals, `spam` all-time. */
+const both = (spam: number) => ({ '6-months': fakeAkismetStats('6-months'), all: fakeAkismetStats('all', spam) });
 
-/** An Akismet speaking the REST protocol on a real socket; `mode` makes it misbehave. */
-let mode: 'normal' | 'down' | 'slow' | 'rate-limited' = 'normal';
-let spam = 1234;
-const server: Server = createServer((req, res) => {
-  let text = '';
-  req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  req.on('end', () => {
-    if (mode === 'slow') return;
-    if (mode === 'down') return void res.writeHead(503).end('Service Unavailable');
-    if (mode === 'rate-limited') return void res.writeHead(429, { 'retry-after': '60' }).end('Too Many Requests');
-    const params = new URLSearchParams(text);
-    const valid = params.get('key') === GOOD_KEY && params.get('blog') === 'http://example.org';
-    if (req.url === '/1.1/verify-key') res.writeHead(200).end(valid ? 'valid' : 'invalid');
-    else if (req.url === '/1.1/get-stats') res.writeHead(200, { 'content-type': 'application/json' }).end(valid ? JSON.stringify(stats(params.get('from') === 'all' ? spam : 40)) : 'invalid');
-    else res.writeHead(404).end();
-  });
-});
+const akismet = new FakeAkismet(GOOD_KEY, 'http://example.org');
 let url: string;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await akismet.start();
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => akismet.stop());
 
 let apps: TestApp[] = [];
 afterEach(async () => {
-  mode = 'normal';
+  akismet.mode = 'normal';
   await Promise.all(apps.map((a) => a.close()));
   apps = [];
 });
@@ -71,7 +51,7 @@ describe('GET akismet/stats/get', () => {
   });
 
   it('answers both intervals for a valid key, and the bare string "invalid_key" for a refused one', async () => {
-    expect(await statsAs(await app({ SITEWARD_AKISMET_KEY: GOOD_KEY }))).toEqual([200, { '6-months': stats(40), all: stats(1234) }]);
+    expect(await statsAs(await app({ SITEWARD_AKISMET_KEY: GOOD_KEY }))).toEqual([200, both(1234)]);
     expect(await statsAs(await app({ SITEWARD_AKISMET_KEY: 'wrongkey9999' }))).toEqual([200, 'invalid_key']);
   });
 
@@ -81,7 +61,7 @@ describe('GET akismet/stats/get', () => {
     ['rate-limiting (429)', 'rate-limited' as const],
   ])('is a 502 naming the service when it is %s and nothing is cached', async (_, how) => {
     const t = await app({ SITEWARD_AKISMET_KEY: GOOD_KEY });
-    mode = how;
+    akismet.mode = how;
     const host = new URL(url).host;
     expect(await statsAs(t)).toEqual([
       502,
@@ -91,14 +71,14 @@ describe('GET akismet/stats/get', () => {
 
   it('serves the cached stats for an hour, and the expired ones while the service is down', async () => {
     const t = await app({ SITEWARD_AKISMET_KEY: GOOD_KEY });
-    expect(await statsAs(t)).toEqual([200, { '6-months': stats(40), all: stats(1234) }]);
-    spam = 2000;
+    expect(await statsAs(t)).toEqual([200, both(1234)]);
+    akismet.spam = 2000;
     now += HOUR - 1;
-    expect(await statsAs(t)).toEqual([200, { '6-months': stats(40), all: stats(1234) }]);
+    expect(await statsAs(t)).toEqual([200, both(1234)]);
     now += 2;
-    mode = 'down';
-    expect(await statsAs(t)).toEqual([200, { '6-months': stats(40), all: stats(1234) }]);
-    mode = 'normal';
-    expect(await statsAs(t)).toEqual([200, { '6-months': stats(40), all: stats(2000) }]);
+    akismet.mode = 'down';
+    expect(await statsAs(t)).toEqual([200, both(1234)]);
+    akismet.mode = 'normal';
+    expect(await statsAs(t)).toEqual([200, both(2000)]);
   });
 });

@@ -1,9 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/helpers/free-port.js';
+import { makePluginSite } from '../../../test/helpers/plugin-site.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
 import { call, permissionBody } from '../jetpack/testing/http-client.js';
@@ -13,29 +11,11 @@ import { FakeRegistry } from './test-fake-registry.js';
 const HOUR = 3_600_000;
 const PLUGINS = 'sw-gallery,@acme/sw-forms,./plugins/local.js';
 
-/** A site project whose plugins really load: two installed packages (one scoped) and a local file. */
-function makeSite(): string {
-  const site = mkdtempSync(join(tmpdir(), 'siteward-updates-'));
-  const put = (path: string, content: unknown) => {
-    mkdirSync(join(site, path, '..'), { recursive: true });
-    writeFileSync(join(site, path), typeof content === 'string' ? content : JSON.stringify(content));
-  };
-  put('package.json', { name: 'my-site', version: '1.0.0', private: true });
-  put('plugins/local.js', 'export default () => {};');
-  for (const [name, version] of [['sw-gallery', '1.2.0'], ['@acme/sw-forms', '2.0.0']]) {
-    put(`node_modules/${name}/package.json`, { name, version, type: 'module', main: 'index.js' });
-    put(`node_modules/${name}/index.js`, 'export default () => {};');
-  }
-  return site;
-}
+/** Two installed packages (one scoped) and a local file. */
+const makeSite = () => makePluginSite({ 'sw-gallery': '1.2.0', '@acme/sw-forms': '2.0.0' }, { 'plugins/local.js': 'export default () => {};' });
 
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
+/** A URL nobody listens on. */
+const closedPortUrl = async () => `http://127.0.0.1:${await freePort()}`;
 
 const registry = new FakeRegistry();
 let registryUrl: string;

@@ -6,13 +6,17 @@ import type { AddressInfo } from 'node:net';
  * switches misbehaviour.
  */
 export class FakeRegistry {
-  mode: 'normal' | 'rate-limited' | 'slow' = 'normal';
+  mode: 'normal' | 'rate-limited' | 'slow' | 'down' = 'normal';
   retryAfter = '30';
   readonly packages = new Map<string, string>();
   readonly requests: { url: string; accept: string }[] = [];
   private readonly server: Server = createServer((req, res) => {
     this.requests.push({ url: req.url ?? '', accept: String(req.headers.accept) });
     if (this.mode === 'slow') return;
+    if (this.mode === 'down') {
+      res.writeHead(503).end('Service Unavailable');
+      return;
+    }
     if (this.mode === 'rate-limited') {
       res.writeHead(429, { 'retry-after': this.retryAfter }).end('Too Many Requests');
       return;
