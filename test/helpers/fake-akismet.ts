@@ -4,7 +4,7 @@
  * asked; `mode` makes it misbehave, `spam` is the all-time spam count it reports.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 /** `down`: 503; `slow`: never answers; `rate-limited`: 429; `garbage`: a proxy's HTML page with a 200. */
 export type FakeAkismetMode = 'normal' | 'down' | 'slow' | 'rate-limited' | 'garbage';
@@ -36,14 +36,12 @@ export class FakeAkismet {
   ) {}
 
   /** Its base URL. */
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  start(): Promise<string> {
+    return listenOnLoopback(this.server);
   }
 
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+  stop(): Promise<void> {
+    return closeServer(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

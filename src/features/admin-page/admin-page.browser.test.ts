@@ -18,7 +18,7 @@ import { makePluginSite } from '../../../test/helpers/plugin-site.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { main as cli } from '../../cli.js';
 import { ANN, startProvider } from '../connection/connection-test-kit.js';
-import { FakeRegistry } from '../updates/test-fake-registry.js';
+import { FakeRegistry } from '../../../test/helpers/fake-registry.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
 import { call, permissionBody } from '../jetpack/testing/http-client.js';
 import { createUpdatesFeature } from './index.js';
-import { FakeRegistry } from './test-fake-registry.js';
+import { FakeRegistry } from '../../../test/helpers/fake-registry.js';
 
 const HOUR = 3_600_000;
 const PLUGINS = 'sw-gallery,@acme/sw-forms,./plugins/local.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPluginPackage } from './plugin-packages.js';
 import { pluginUpdatesAnswer, updatesBody } from './plugin-updates.js';
 import { RegistryClient } from './registry-client.js';
-import { FakeRegistry } from './test-fake-registry.js';
+import { FakeRegistry } from '../../../test/helpers/fake-registry.js';
 
 /** A site project with plugins of every kind. */
 function makeSite(): string {

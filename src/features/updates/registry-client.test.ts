@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RegistryClient, registryPath, retryAfter } from './registry-client.js';
-import { FakeRegistry } from './test-fake-registry.js';
+import { FakeRegistry } from '../../../test/helpers/fake-registry.js';
 
 describe('npm registry client', () => {
   const registry = new FakeRegistry();

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 /**
- * Test helper (not a test file): a registry-like server on 127.0.0.1: `packages` maps a name to its latest version; `mode`
+ * A registry-like server on 127.0.0.1: `packages` maps a name to its latest version; `mode`
  * switches misbehaviour.
  */
 export class FakeRegistry {
@@ -30,14 +30,12 @@ export class FakeRegistry {
     }
   });
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  start(): Promise<string> {
+    return listenOnLoopback(this.server);
   }
 
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
+  stop(): Promise<void> {
+    return closeServer(this.server);
   }
 }
 
