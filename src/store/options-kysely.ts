@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { toInt, toText } from './db-values.js';
-import type { ModifyResult, OptionRow, OptionsBackend, OptionsSnapshot } from './options-backend.js';
+import type { ModifyResult, OptionChange, OptionRow, OptionsBackend, OptionsSnapshot } from './options-backend.js';
 import { versionPayload, type VersionWatch } from './pg-version-watch.js';
 import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
@@ -11,20 +11,33 @@ export const OPTIONS_ROW = 1;
 /**
  * How the backend shares its versions: `channel` is notified by every committed write (other
  * processes learn of it without asking); `watch` is this store's own view (null: every read asks
- * the database); `committed` hears the versions this backend wrote, once they are committed
- * (inside a store transaction the store reports them after the commit).
+ * the database); `committed` hears each option this backend wrote and the version that write
+ * made (at once outside a transaction; inside a store transaction the store keeps them until
+ * the commit).
  */
 export interface VersionSharing {
   readonly channel: string;
   readonly watch: VersionWatch | null;
   readonly clock: () => number;
-  readonly committed: (version: number) => void;
+  readonly committed: (version: number, change: OptionChange) => void;
+}
+
+/**
+ * The version lock of one database transaction: the version it bumped to (the row stays locked
+ * until COMMIT), and whether a write has used that version (a bump nothing used is undone).
+ */
+interface VersionLock {
+  version: number | null;
+  used: boolean;
+  /** Outside a store transaction: what to report once this transaction committed. */
+  readonly changes: OptionChange[];
 }
 
 /**
  * Options through Kysely (PostgreSQL, and any dialect inside a transaction).
  *
- * Every write first bumps the state-version row. That row lock serializes all option writers
+ * Every write transaction first bumps the state-version row, once (speed: later writes of the
+ * same store transaction reuse that version, one round trip less each). That row lock serializes all option writers
  * across processes, so a read-modify-write reads the latest committed value (READ COMMITTED
  * takes a new snapshot per statement) and never loses a concurrent update, even for an option
  * that does not exist yet (where `SELECT … FOR UPDATE` would have nothing to lock). Taking the
@@ -37,6 +50,8 @@ export interface VersionSharing {
  */
 export class KyselyOptionsBackend implements OptionsBackend {
   private readonly check = new SharedQuery(() => this.checkVersion());
+  /** Inside a store transaction: its version lock (the backend lives as long as the transaction). */
+  private readonly txLock: VersionLock = { version: null, used: false, changes: [] };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -86,41 +101,42 @@ export class KyselyOptionsBackend implements OptionsBackend {
   }
 
   write(key: string, text: string, autoload: boolean): Promise<number> {
-    return this.inTransaction(async (trx) => {
-      const version = await this.bump(trx);
+    return this.inTransaction(async (trx, lock) => {
+      const version = await this.bump(trx, lock);
       await trx
         .insertInto('options')
         .values({ name: key, value: text, autoload: autoload ? 1 : 0 })
         .onConflict((oc) => oc.column('name').doUpdateSet({ value: text, autoload: autoload ? 1 : 0 }))
         .returning(this.notify(version))
         .execute();
-      return version;
+      return this.wrote(lock, { key, text, autoload });
     });
   }
 
   remove(key: string): Promise<number | null> {
-    return this.inTransaction(async (trx) => {
-      const version = await this.bump(trx);
+    return this.inTransaction(async (trx, lock) => {
+      const version = await this.bump(trx, lock);
       const deleted = await trx.deleteFrom('options').where('name', '=', key).returning(this.notify(version)).execute();
-      if (deleted.length > 0) return version;
-      // Nothing removed: undo the bump so other caches are not dropped for nothing.
-      await trx.updateTable('state_version').set({ v: version - 1 }).where('id', '=', OPTIONS_ROW).execute();
+      if (deleted.length > 0) return this.wrote(lock, { key, text: undefined, autoload: true });
+      await this.unusedBump(trx, lock);
       return null;
     });
   }
 
   modify(key: string, fn: (current: string | undefined) => string | undefined): Promise<ModifyResult> {
-    return this.inTransaction(async (trx) => {
-      const version = await this.bump(trx);
+    return this.inTransaction(async (trx, lock) => {
+      const version = await this.bump(trx, lock);
       const row = await trx.selectFrom('options').select(['value', 'autoload']).where('name', '=', key).executeTakeFirst();
       const current = row ? toText(row.value, 'options.value') : undefined;
       const autoload = row ? toInt(row.autoload, 'options.autoload') === 1 : true;
       const text = fn(current);
+      // Nothing to change (absent and stays absent, or the very same text): no write, no new
+      // version, no notification (as WordPress's update_option skips an unchanged value).
+      if (text === current) {
+        await this.unusedBump(trx, lock);
+        return { version: null, text, autoload };
+      }
       if (text === undefined) {
-        if (!row) {
-          await trx.updateTable('state_version').set({ v: version - 1 }).where('id', '=', OPTIONS_ROW).execute();
-          return { version: null, text, autoload };
-        }
         await trx.deleteFrom('options').where('name', '=', key).returning(this.notify(version)).execute();
       } else {
         await trx
@@ -130,17 +146,37 @@ export class KyselyOptionsBackend implements OptionsBackend {
           .returning(this.notify(version))
           .execute();
       }
-      return { version, text, autoload };
+      return { version: this.wrote(lock, { key, text, autoload }), text, autoload };
     });
   }
 
-  /** Writes in this backend's transaction, or in a new one; committed versions go to `sharing`. */
-  private async inTransaction<T extends number | null | ModifyResult>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    const result = this.trx ? await fn(this.trx) : await this.db.transaction().execute(fn);
-    const outcome: number | null | ModifyResult = result;
-    const version = typeof outcome === 'number' || outcome === null ? outcome : outcome.version;
-    if (version !== null) this.sharing.committed(version);
+  /**
+   * Runs `fn` in this backend's transaction, or in a new one. The changes `wrote` records reach
+   * `sharing.committed` at once inside a store transaction (the store holds them until its
+   * commit), otherwise after this transaction committed.
+   */
+  private async inTransaction<T>(fn: (trx: Transaction<Database>, lock: VersionLock) => Promise<T>): Promise<T> {
+    if (this.trx) return fn(this.trx, this.txLock);
+    const lock: VersionLock = { version: null, used: false, changes: [] };
+    const result = await this.db.transaction().execute((trx) => fn(trx, lock));
+    if (lock.version !== null) for (const change of lock.changes) this.sharing.committed(lock.version, change);
     return result;
+  }
+
+  /** A write used the transaction's version: records the change and returns that version. */
+  private wrote(lock: VersionLock, change: OptionChange): number {
+    if (lock.version === null) throw new Error('option written without the version lock');
+    lock.used = true;
+    if (this.trx) this.sharing.committed(lock.version, change);
+    else lock.changes.push(change);
+    return lock.version;
+  }
+
+  /** Nothing was written: a bump no write of the transaction used is undone (the row stays locked), so other caches are not dropped for nothing. */
+  private async unusedBump(trx: Transaction<Database>, lock: VersionLock): Promise<void> {
+    if (lock.used || lock.version === null) return;
+    await trx.updateTable('state_version').set({ v: lock.version - 1 }).where('id', '=', OPTIONS_ROW).execute();
+    lock.version = null;
   }
 
   /** A RETURNING column that notifies the listeners of `version` when (and only if) the transaction commits. */
@@ -161,13 +197,16 @@ export class KyselyOptionsBackend implements OptionsBackend {
     return toInt(row.v, 'state_version.v');
   }
 
-  private async bump(trx: Transaction<Database>): Promise<number> {
+  /** Locks the version row by bumping it, once per database transaction; returns the new version. */
+  private async bump(trx: Transaction<Database>, lock: VersionLock): Promise<number> {
+    if (lock.version !== null) return lock.version;
     const row = await trx
       .updateTable('state_version')
       .set({ v: sql<number>`v + 1` })
       .where('id', '=', OPTIONS_ROW)
       .returning('v')
       .executeTakeFirstOrThrow();
-    return toInt(row.v, 'state_version.v');
+    lock.version = toInt(row.v, 'state_version.v');
+    return lock.version;
   }
 }

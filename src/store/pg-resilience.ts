@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ServiceUnavailableError } from '../core/unavailable.js';
+import type { StatementNames } from './pg-prepared.js';
 
 /**
  * PostgreSQL errors that mean "the database is down, restarting, refusing connections or not
@@ -49,9 +50,10 @@ export interface DialectPool {
  * The pool as the dialect sees it: every connection failure and every failed query of the
  * outage kind becomes a ServiceUnavailableError, and a checked-out client that loses its
  * connection reports it to its query instead of crashing the process with an unhandled
- * `error` event (pg-pool listens only while a client is idle).
+ * `error` event (pg-pool listens only while a client is idle). With `statements`, a query with
+ * parameters runs as a named prepared statement (see pg-prepared.ts).
  */
-export function resilientPool(pool: pg.Pool, onError: (error: Error) => void): DialectPool {
+export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, statements?: StatementNames): DialectPool {
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   return {
@@ -70,7 +72,9 @@ export function resilientPool(pool: pg.Pool, onError: (error: Error) => void): D
           if (prop === 'release') return () => target.release(broken ?? undefined);
           if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
           return (...args: unknown[]) => {
-            const result = (target.query as (...a: unknown[]) => unknown)(...args);
+            const [text, values] = args;
+            const name = statements && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statements.nameOf(text) : undefined;
+            const result = (target.query as (...a: unknown[]) => unknown)(...(name === undefined ? args : [{ name, text, values }]));
             if (!(result instanceof Promise)) return result;
             return result.catch((error: unknown) => {
               const classified = classifyPgError(error);
