@@ -1,0 +1,122 @@
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { versionFeed } from './open-store.js';
+import { testStores, type TestBackend } from './test-store.js';
+import type { Store } from './types.js';
+
+/**
+ * PostgreSQL option writes: what a toggle-shaped transaction (two read-modify-writes) sends, and
+ * what the writing process's cache does after it. `onQuery` sees every statement of the store's
+ * pool.
+ */
+const backend: TestBackend | undefined = testStores().find((b) => b.name === 'postgres');
+const RARELY = 60_000;
+
+async function listening(store: Store): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!versionFeed(store).listening) {
+    if (Date.now() > deadline) throw new Error('the listener did not come up');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+const increment = (current: unknown) => (typeof current === 'number' ? current + 1 : 1);
+
+describe.skipIf(!backend)('PostgreSQL option writes', () => {
+  const db = backend!;
+  afterAll(() => db.cleanup());
+
+  it('a transaction updating two options bumps the version once and sends seven statements', async () => {
+    const queries: string[] = [];
+    const store = await db.open({ versionRecheckMs: RARELY, onQuery: (text) => void queries.push(text) });
+    await store.options.set('tx_first', 1);
+    const before = await store.options.version();
+    queries.length = 0;
+    await store.transaction(async (tx) => {
+      await tx.options.update('tx_first', increment);
+      await tx.options.update('tx_second', increment);
+    });
+    // BEGIN, the bump, per option the read of the current value and the upsert, COMMIT.
+    expect(queries.filter((q) => q.includes('state_version'))).toHaveLength(1);
+    expect(queries).toHaveLength(7);
+    expect(await store.options.version()).toBe(before + 1);
+  });
+
+  it('after its own transaction the writer reads the new values from its cache, without a query', async () => {
+    const queries: string[] = [];
+    const store = await db.open({ versionRecheckMs: RARELY, onQuery: (text) => void queries.push(text) });
+    await listening(store);
+    await store.options.set('own_a', 'a0');
+    await store.options.get('own_a');
+    queries.length = 0;
+    await store.transaction(async (tx) => {
+      await tx.options.set('own_a', 'a1');
+      await tx.options.update('own_b', () => ['b1']);
+      await tx.options.delete('own_absent');
+    });
+    const written = queries.length;
+    expect(await store.options.getMany(['own_a', 'own_b', 'own_absent'])).toEqual(
+      new Map<string, unknown>([
+        ['own_a', 'a1'],
+        ['own_b', ['b1']],
+      ]),
+    );
+    expect(queries.slice(written)).toEqual([]);
+  });
+
+  it('a cache one write behind the transaction is reloaded, not patched, and so shows the other write too', async () => {
+    const store = await db.open({ versionRecheckMs: RARELY });
+    const other = await db.open({ versionRecheckMs: RARELY });
+    await store.options.get('behind_x');
+    await other.options.set('behind_y', 'from other');
+    await store.transaction((tx) => tx.options.set('behind_x', 'mine'));
+    expect(await store.options.getMany(['behind_x', 'behind_y'])).toEqual(
+      new Map([
+        ['behind_x', 'mine'],
+        ['behind_y', 'from other'],
+      ]),
+    );
+  });
+
+  it('an update that leaves the value as it is writes nothing and keeps the version', async () => {
+    const queries: string[] = [];
+    const store = await db.open({ versionRecheckMs: RARELY, onQuery: (text) => void queries.push(text) });
+    await store.options.set('same', { a: [1, 2] });
+    const version = await store.options.version();
+    queries.length = 0;
+    expect(await store.options.update('same', (current) => current)).toEqual({ a: [1, 2] });
+    await store.transaction((tx) => tx.options.update('same', (current) => current));
+    expect(queries.some((q) => /^insert|^delete/i.test(q))).toBe(false);
+    expect(await store.options.version()).toBe(version);
+    expect(await store.options.get('same')).toEqual({ a: [1, 2] });
+  });
+
+  it('loses no increment when two stores run concurrent two-option transactions', async () => {
+    const one = await db.open();
+    const two = await db.open();
+    const rounds = 40;
+    const run = (store: Store) =>
+      store.transaction(async (tx) => {
+        await tx.options.update('pair_a', increment);
+        await tx.options.update('pair_b', increment);
+      });
+    await Promise.all(Array.from({ length: rounds }, (_, i) => run(i % 2 === 0 ? one : two)));
+    const check = await db.open({ versionRecheckMs: 0 });
+    expect(await check.options.getMany(['pair_a', 'pair_b'])).toEqual(
+      new Map([
+        ['pair_a', rounds],
+        ['pair_b', rounds],
+      ]),
+    );
+  });
+
+  it('prepares a parameterized statement once per connection and reuses it', async () => {
+    const store = await db.open({ poolSize: 1, versionRecheckMs: 0 });
+    for (let i = 0; i < 3; i++) await store.options.set('prepared_once', i);
+    const { rows } = await store.tables.run((conn) =>
+      sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE 'insert into "options"%'`.execute(conn),
+    );
+    expect(rows).toHaveLength(1);
+    expect(await store.options.get('prepared_once')).toBe(2);
+  });
+});
