@@ -237,7 +237,7 @@ class PostgresStore extends StoreImpl {
   }
 
   private sharing(committed: VersionSharing['committed']): VersionSharing {
-    return { channel: this.channel, watch: this.watch, clock: this.clock, committed };
+    return { channel: this.channel, watch: this.watch, clock: this.clock, committed, cached: (version, key) => this.options.at(version, key) };
   }
 
   protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {

@@ -20,7 +20,14 @@ export interface VersionSharing {
   readonly watch: VersionWatch | null;
   readonly clock: () => number;
   readonly committed: (version: number, change: OptionChange) => void;
+  /**
+   * The process cache's view of an option at exactly `version` (text undefined: absent), or
+   * undefined when the cache is not at that version or does not hold the option.
+   */
+  readonly cached?: (version: number, key: string) => CachedOption | undefined;
 }
+
+export type CachedOption = Omit<OptionChange, 'key'>;
 
 /**
  * The version lock of one database transaction: the version it bumped to (the row stays locked
@@ -29,7 +36,7 @@ export interface VersionSharing {
 interface VersionLock {
   version: number | null;
   used: boolean;
-  /** Outside a store transaction: what to report once this transaction committed. */
+  /** What this transaction wrote, in order (outside a store transaction reported after the commit). */
   readonly changes: OptionChange[];
 }
 
@@ -85,11 +92,21 @@ export class KyselyOptionsBackend implements OptionsBackend {
 
   async read(keys: readonly string[]): Promise<Map<string, OptionRow>> {
     const out = new Map<string, OptionRow>();
-    if (keys.length === 0) return out;
+    let missing = keys;
+    if (this.trx) {
+      const unknown: string[] = [];
+      missing = unknown;
+      for (const key of keys) {
+        const known = this.txView(key);
+        if (known === undefined) unknown.push(key);
+        else if (known.text !== undefined) out.set(key, { text: known.text, autoload: known.autoload });
+      }
+    }
+    if (missing.length === 0) return out;
     const rows = await (this.trx ?? this.db)
       .selectFrom('options')
       .select(['name', 'value', 'autoload'])
-      .where('name', 'in', [...keys])
+      .where('name', 'in', [...missing])
       .execute();
     for (const row of rows) {
       out.set(toText(row.name, 'options.name'), {
@@ -126,9 +143,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
   modify(key: string, fn: (current: string | undefined) => string | undefined): Promise<ModifyResult> {
     return this.inTransaction(async (trx, lock) => {
       const version = await this.bump(trx, lock);
-      const row = await trx.selectFrom('options').select(['value', 'autoload']).where('name', '=', key).executeTakeFirst();
-      const current = row ? toText(row.value, 'options.value') : undefined;
-      const autoload = row ? toInt(row.autoload, 'options.autoload') === 1 : true;
+      const { text: current, autoload } = this.lockedView(lock, key) ?? (await this.readOne(trx, key));
       const text = fn(current);
       // Nothing to change (absent and stays absent, or the very same text): no write, no new
       // version, no notification (as WordPress's update_option skips an unchanged value).
@@ -163,12 +178,45 @@ export class KyselyOptionsBackend implements OptionsBackend {
     return result;
   }
 
+  /**
+   * Speed: `key` as it stands while this transaction holds the version lock, without a query.
+   * Holding the lock, the committed state is exactly version `lock.version - 1`; a cache at that
+   * very version holds exactly it (it only ever takes committed values), and what this
+   * transaction wrote since is in `lock.changes`. Undefined: the database must be asked.
+   */
+  private lockedView(lock: VersionLock, key: string): CachedOption | undefined {
+    if (lock.version === null) return undefined;
+    for (let i = lock.changes.length - 1; i >= 0; i--) {
+      const change = lock.changes[i];
+      if (change?.key === key) return change;
+    }
+    return this.sharing.cached?.(lock.version - 1, key);
+  }
+
+  /**
+   * Speed: an option read inside a store transaction, without a query when the cache knows it.
+   * Under the version lock see `lockedView` (exact). Before the transaction's first option
+   * write it holds no lock, and a database read would be no more protected than a read just
+   * before the transaction: such a read is served as one outside it would be, from a cache at
+   * the version the listener trusts.
+   */
+  private txView(key: string): CachedOption | undefined {
+    if (this.txLock.version !== null) return this.lockedView(this.txLock, key);
+    const trusted = this.sharing.watch?.trusted(OPTIONS_ROW);
+    return trusted === undefined ? undefined : this.sharing.cached?.(trusted, key);
+  }
+
+  private async readOne(trx: Transaction<Database>, key: string): Promise<CachedOption> {
+    const row = await trx.selectFrom('options').select(['value', 'autoload']).where('name', '=', key).executeTakeFirst();
+    return row ? { text: toText(row.value, 'options.value'), autoload: toInt(row.autoload, 'options.autoload') === 1 } : { text: undefined, autoload: true };
+  }
+
   /** A write used the transaction's version: records the change and returns that version. */
   private wrote(lock: VersionLock, change: OptionChange): number {
     if (lock.version === null) throw new Error('option written without the version lock');
     lock.used = true;
+    lock.changes.push(change);
     if (this.trx) this.sharing.committed(lock.version, change);
-    else lock.changes.push(change);
     return lock.version;
   }
 

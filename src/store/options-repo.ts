@@ -87,6 +87,17 @@ export class CachedOptions implements OptionsRepo {
   }
 
   /**
+   * `key` as the cache holds it when the cache is at exactly `version` (text undefined: the
+   * option does not exist); undefined when it is not, or the option's value was never fetched.
+   */
+  at(version: number, key: string): { text: string | undefined; autoload: boolean } | undefined {
+    if (this.tag !== version) return undefined;
+    const text = this.values.get(key);
+    if (this.lazyNames.has(key)) return text === undefined ? undefined : { text, autoload: false };
+    return { text, autoload: true };
+  }
+
+  /**
    * A store transaction of this process committed `changes` as `version` (one version for the
    * whole transaction): applied in place like a single write (speed: no full reload after a
    * toggle, which writes two options in one transaction).

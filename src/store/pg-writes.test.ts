@@ -26,20 +26,66 @@ describe.skipIf(!backend)('PostgreSQL option writes', () => {
   const db = backend!;
   afterAll(() => db.cleanup());
 
-  it('a transaction updating two options bumps the version once and sends seven statements', async () => {
+  it('a transaction updating two options bumps the version once and, with a current cache, reads nothing', async () => {
     const queries: string[] = [];
     const store = await db.open({ versionRecheckMs: RARELY, onQuery: (text) => void queries.push(text) });
+    await listening(store);
     await store.options.set('tx_first', 1);
+    await store.options.get('tx_first');
     const before = await store.options.version();
     queries.length = 0;
     await store.transaction(async (tx) => {
       await tx.options.update('tx_first', increment);
       await tx.options.update('tx_second', increment);
+      // Read-your-writes inside the transaction, from what it wrote.
+      await tx.options.update('tx_second', increment);
     });
-    // BEGIN, the bump, per option the read of the current value and the upsert, COMMIT.
+    // BEGIN, the bump, the upserts, COMMIT: the current values come from the cache, which is at
+    // exactly the version before the bump.
     expect(queries.filter((q) => q.includes('state_version'))).toHaveLength(1);
-    expect(queries).toHaveLength(7);
+    expect(queries.filter((q) => /^select/i.test(q))).toEqual([]);
+    expect(queries).toHaveLength(6);
     expect(await store.options.version()).toBe(before + 1);
+    expect(await store.options.getMany(['tx_first', 'tx_second'])).toEqual(
+      new Map([
+        ['tx_first', 2],
+        ['tx_second', 2],
+      ]),
+    );
+  });
+
+  it('a toggle-shaped transaction with a current cache sends BEGIN, the bump, one upsert and COMMIT', async () => {
+    const queries: string[] = [];
+    const store = await db.open({ versionRecheckMs: RARELY, onQuery: (text) => void queries.push(text) });
+    await listening(store);
+    await store.options.set('toggle_list', ['a']);
+    await store.options.set('toggle_mark', 'taken');
+    await store.options.getMany(['toggle_list', 'toggle_public']);
+    queries.length = 0;
+    const seen = await store.transaction(async (tx) => {
+      // Read before the first write: served as a read outside the transaction would be.
+      const visibility = await tx.options.get('toggle_public');
+      await tx.options.update('toggle_list', (list) => [...(list as string[]), 'b']);
+      await tx.options.update('toggle_mark', () => 'taken');
+      // Read after a write: the transaction's own value.
+      return { visibility, list: await tx.options.get('toggle_list') };
+    });
+    expect(seen).toEqual({ visibility: undefined, list: ['a', 'b'] });
+    expect(queries.map((q) => q.split(' ')[0]?.toLowerCase())).toEqual(['begin', 'update', 'insert', 'commit']);
+  });
+
+  it('a transaction whose cache is behind another store reads the current values from the database', async () => {
+    const queries: string[] = [];
+    const store = await db.open({ versionRecheckMs: RARELY, onQuery: (text) => void queries.push(text) });
+    const other = await db.open({ versionRecheckMs: RARELY });
+    await store.options.set('behind_count', 1);
+    await store.options.get('behind_count');
+    await other.options.update('behind_count', increment);
+    queries.length = 0;
+    await store.transaction((tx) => tx.options.update('behind_count', increment));
+    expect(queries.filter((q) => /^select "value", "autoload" from "options"/i.test(q))).toHaveLength(1);
+    const check = await db.open({ versionRecheckMs: 0 });
+    expect(await check.options.get('behind_count')).toBe(3);
   });
 
   it('after its own transaction the writer reads the new values from its cache, without a query', async () => {
