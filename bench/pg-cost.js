@@ -8,6 +8,7 @@
 //
 // Scenarios: GET settings, GET module/all (1 connection each, sequential), the markdown toggle
 // pair (1 connection), toggles from 8 connections on 8 modules.
+import { Buffer } from 'node:buffer';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -216,28 +216,51 @@ class PostgresStore extends StoreImpl {
     let credentials: number | null = null;
     let options: number | null = null;
     const changes: OptionChange[] = [];
+    // From its first option write until its changes are in the cache (see VersionSharing.settling).
+    let settled: Promise<void> | null = null;
+    let settle = () => {};
     const bump: CredentialsBump = async (conn) => void (credentials = await bumpAndNotifyCredentials(conn, this.channel));
-    const result = await this.db.transaction().execute((trx: Transaction<Database>) => {
-      const sharing = this.sharing((version, change) => {
-        options = version;
-        changes.push(change);
+    try {
+      const result = await this.db.transaction().execute((trx: Transaction<Database>) => {
+        const sharing = this.sharing(
+          (version, change) => {
+            options = version;
+            changes.push(change);
+            if (!settled) {
+              settled = new Promise<void>((resolve) => (settle = resolve));
+              this.unsettled.add(settled);
+            }
+          },
+          () => this.settling(settled),
+        );
+        return fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, sharing, trx)), bump));
       });
-      return fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, sharing, trx)), bump));
-    });
-    if (options !== null) {
-      this.options.committed(options, changes);
-      this.watch?.committed(OPTIONS_ROW, options);
+      if (options !== null) {
+        this.options.committed(options, changes);
+        this.watch?.committed(OPTIONS_ROW, options);
+      }
+      if (credentials !== null) this.watch?.committed(CREDENTIALS_ROW, credentials);
+      return result;
+    } finally {
+      if (settled) this.unsettled.delete(settled);
+      settle();
     }
-    if (credentials !== null) this.watch?.committed(CREDENTIALS_ROW, credentials);
-    return result;
+  }
+
+  /** Store transactions of this process that wrote options and have not yet updated the cache. */
+  private readonly unsettled = new Set<Promise<void>>();
+
+  private settling(own: Promise<void> | null): Promise<void> | null {
+    const others = [...this.unsettled].filter((p) => p !== own);
+    return others.length === 0 ? null : Promise.all(others).then(() => undefined);
   }
 
   override async close(): Promise<void> {
     await Promise.all([this.watch?.close(), super.close()]);
   }
 
-  private sharing(committed: VersionSharing['committed']): VersionSharing {
-    return { channel: this.channel, watch: this.watch, clock: this.clock, committed, cached: (version, key) => this.options.at(version, key) };
+  private sharing(committed: VersionSharing['committed'], settling?: VersionSharing['settling']): VersionSharing {
+    return { channel: this.channel, watch: this.watch, clock: this.clock, committed, cached: (version, key) => this.options.at(version, key), ...(settling ? { settling } : {}) };
   }
 
   protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {

@@ -25,6 +25,12 @@ export interface VersionSharing {
    * undefined when the cache is not at that version or does not hold the option.
    */
   readonly cached?: (version: number, key: string) => CachedOption | undefined;
+  /**
+   * Resolves once the other store transactions of this process that wrote options and are past
+   * their commit have updated the cache (null: none). Called only while holding the version
+   * lock, so every one of them has already ended in the database: the wait costs no round trip.
+   */
+  readonly settling?: () => Promise<void> | null;
 }
 
 export type CachedOption = Omit<OptionChange, 'key'>;
@@ -143,7 +149,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
   modify(key: string, fn: (current: string | undefined) => string | undefined): Promise<ModifyResult> {
     return this.inTransaction(async (trx, lock) => {
       const version = await this.bump(trx, lock);
-      const { text: current, autoload } = this.lockedView(lock, key) ?? (await this.readOne(trx, key));
+      const { text: current, autoload } = (await this.settledView(lock, key)) ?? (await this.readOne(trx, key));
       const text = fn(current);
       // Nothing to change (absent and stays absent, or the very same text): no write, no new
       // version, no notification (as WordPress's update_option skips an unchanged value).
@@ -191,6 +197,21 @@ export class KyselyOptionsBackend implements OptionsBackend {
       if (change?.key === key) return change;
     }
     return this.sharing.cached?.(lock.version - 1, key);
+  }
+
+  /**
+   * `lockedView`, after letting this process's transactions that committed just before this one
+   * took the lock update the cache (their COMMIT answer and this transaction's bump answer can
+   * be handled in either order; without the wait a quarter of the toggles from 8 connections
+   * missed the cache).
+   */
+  private async settledView(lock: VersionLock, key: string): Promise<CachedOption | undefined> {
+    const known = this.lockedView(lock, key);
+    if (known !== undefined || lock.version === null) return known;
+    const settling = this.sharing.settling?.();
+    if (!settling) return undefined;
+    await settling;
+    return this.lockedView(lock, key);
   }
 
   /**
@@ -248,12 +269,11 @@ export class KyselyOptionsBackend implements OptionsBackend {
   /** Locks the version row by bumping it, once per database transaction; returns the new version. */
   private async bump(trx: Transaction<Database>, lock: VersionLock): Promise<number> {
     if (lock.version !== null) return lock.version;
-    const row = await trx
-      .updateTable('state_version')
-      .set({ v: sql<number>`v + 1` })
-      .where('id', '=', OPTIONS_ROW)
-      .returning('v')
-      .executeTakeFirstOrThrow();
+    // No parameters (the row id as a literal): usually the transaction's first statement, it then
+    // travels with BEGIN in one round trip (pg-resilience.ts).
+    const { rows } = await sql<{ v: unknown }>`UPDATE state_version SET v = v + 1 WHERE id = ${sql.lit(OPTIONS_ROW)} RETURNING v`.execute(trx);
+    const row = rows[0];
+    if (!row) throw new Error('the options version row is missing');
     lock.version = toInt(row.v, 'state_version.v');
     return lock.version;
   }

@@ -156,6 +156,30 @@ describe.skipIf(!backend)('PostgreSQL option writes', () => {
     );
   });
 
+  it('a transaction that fails after its bump leaves neither the version nor the option changed', async () => {
+    const store = await db.open({ versionRecheckMs: 0 });
+    const check = await db.open({ versionRecheckMs: 0 });
+    await store.options.set('rolled_back', 'before');
+    const version = await check.options.version();
+    // The bump rides with BEGIN in one simple query: it must still be inside the transaction.
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.options.set('rolled_back', 'inside');
+        throw new Error('abandon');
+      }),
+    ).rejects.toThrow('abandon');
+    expect(await check.options.version()).toBe(version);
+    expect(await check.options.get('rolled_back')).toBe('before');
+    expect(await store.options.get('rolled_back')).toBe('before');
+    // A transaction that runs nothing, and one whose first statement has parameters, work as before.
+    expect(await store.transaction(() => Promise.resolve('nothing'))).toBe('nothing');
+    await store.transaction(async (tx) => {
+      await tx.userMeta.get(1, 'absent');
+      await tx.options.set('rolled_back', 'after');
+    });
+    expect(await check.options.get('rolled_back')).toBe('after');
+  });
+
   it('prepares a parameterized statement once per connection and reuses it', async () => {
     const store = await db.open({ poolSize: 1, versionRecheckMs: 0 });
     for (let i = 0; i < 3; i++) await store.options.set('prepared_once', i);
