@@ -78,6 +78,8 @@ try {
     ['GET module/all', [moduleAll(auth).requests]],
     ['toggle markdown (1 conn)', [[0, 1].map((i) => ({ ...toggles8.connectionRequests[0][i] }))]],
     ['toggles 8 conns / 8 modules', toggles8.connectionRequests],
+    // The bench's load: 64 connections (for the RSS line).
+    ['GET settings, 64 conns', Array.from({ length: 64 }, () => settings(auth).requests)],
   ];
   // PGCOST_ONLY=<text>: only the scenarios whose name contains it.
   if (process.env.PGCOST_ONLY) scenarios.splice(0, scenarios.length, ...scenarios.filter(([name]) => name.includes(process.env.PGCOST_ONLY)));
@@ -89,9 +91,9 @@ try {
   for (const [name, rs] of results) {
     console.log(`${name.padEnd(30)} node ${median(rs.map((r) => r.node)).toFixed(0).padStart(5)}  pg ${median(rs.map((r) => r.db)).toFixed(0).padStart(5)}  req/s ${median(rs.map((r) => r.rps)).toFixed(0)}`);
   }
-  const mem = server.servingPids().map(memoryOf);
+  const mb = (m) => (m ? `${m.rssMB.toFixed(0)} (peak ${m.hwmMB.toFixed(0)})` : '-');
   const pgRss = !admin ? [] : (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP])).rows.map((r) => memoryOf(r.pid));
-  console.log(`server RSS ${JSON.stringify(mem)}; backends ${pgRss.length}: ${JSON.stringify(pgRss)}`);
+  console.log(`RSS MB: server ${server.servingPids().map((pid) => mb(memoryOf(pid))).join(', ')}; ${pgRss.length} backends ${pgRss.map(mb).join(', ')}`);
   agent.destroy();
 } finally {
   await server?.stop();

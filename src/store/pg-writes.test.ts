@@ -189,4 +189,16 @@ describe.skipIf(!backend)('PostgreSQL option writes', () => {
     expect(rows).toHaveLength(1);
     expect(await store.options.get('prepared_once')).toBe(2);
   });
+
+  // Last: it alters the tables of this file's schema.
+  it('keeps answering after a newer migration adds columns to the tables it reads', async () => {
+    const store = await db.open({ poolSize: 1, versionRecheckMs: 0 });
+    await store.options.set('after_alter', 1);
+    await store.sessions.find('no-such-token');
+    await store.tables.run((conn) => sql`ALTER TABLE sessions ADD COLUMN added_later text`.execute(conn));
+    await store.tables.run((conn) => sql`ALTER TABLE options ADD COLUMN added_later text`.execute(conn));
+    expect(await store.sessions.find('no-such-token')).toBeUndefined();
+    await store.options.set('after_alter', 2);
+    expect(await store.options.get('after_alter')).toBe(2);
+  });
 });
