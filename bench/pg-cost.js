@@ -54,9 +54,10 @@ try {
     !admin ? [] : (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 OR application_name LIKE $2', [APP, `listen siteward_${schema?.schema}`])).rows.map((r) => r.pid);
   /** Runs `perConn[i]` cyclically on connection i until N requests in all; CPU µs per request. */
   async function measure(perConn) {
-    const pids = [...server.servingPids(), ...(await backends())];
+    // Backends come and go (the pool closes idle connections): those present at the end count
+    // from their CPU at the start, or from zero when they started during the run.
+    const before = new Map((await backends()).map((pid) => [pid, cpuSecondsOf([pid])]));
     const cpu0 = cpuSecondsOf(server.servingPids());
-    const pg0 = cpuSecondsOf(pids.slice(server.servingPids().length));
     const t0 = process.hrtime.bigint();
     let left = N;
     await Promise.all(
@@ -69,7 +70,10 @@ try {
     );
     const secs = Number(process.hrtime.bigint() - t0) / 1e9;
     const node = ((cpuSecondsOf(server.servingPids()) - cpu0) * 1e6) / N;
-    const db = ((cpuSecondsOf(pids.slice(server.servingPids().length)) - pg0) * 1e6) / N;
+    let dbSecs = 0;
+    // (A backend that exited during the run is lost: its CPU can no longer be read.)
+    for (const pid of await backends()) dbSecs += cpuSecondsOf([pid]) - (before.get(pid) ?? 0);
+    const db = (dbSecs * 1e6) / N;
     return { node, db, rps: N / secs };
   }
   const toggles8 = parallelToggles(auth, TOGGLE_CANDIDATES.slice(0, 8));
@@ -83,13 +87,20 @@ try {
   ];
   // PGCOST_ONLY=<text>: only the scenarios whose name contains it.
   if (process.env.PGCOST_ONLY) scenarios.splice(0, scenarios.length, ...scenarios.filter(([name]) => name.includes(process.env.PGCOST_ONLY)));
+  // PGCOST_RSS=1: the server's peak RSS after each scenario's runs.
+  const rssAfter = new Map();
   const results = new Map(scenarios.map(([name]) => [name, []]));
   for (const [, perConn] of scenarios) for (const reqs of perConn) for (const r of reqs) await send(r); // warm-up, and every pair starts active
-  for (let round = 0; round < ROUNDS; round++) for (const [name, perConn] of scenarios) results.get(name).push(await measure(perConn));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, perConn] of scenarios) {
+      results.get(name).push(await measure(perConn));
+      rssAfter.set(name, server.servingPids().map((pid) => memoryOf(pid)?.hwmMB.toFixed(0)).join(', '));
+    }
+  }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(`N=${N} requests per run, ${ROUNDS} rounds; median CPU µs/request (server process, its PostgreSQL backends), req/s (noisy)`);
   for (const [name, rs] of results) {
-    console.log(`${name.padEnd(30)} node ${median(rs.map((r) => r.node)).toFixed(0).padStart(5)}  pg ${median(rs.map((r) => r.db)).toFixed(0).padStart(5)}  req/s ${median(rs.map((r) => r.rps)).toFixed(0)}`);
+    console.log(`${name.padEnd(30)} peak RSS after ${rssAfter.get(name)} MB  node ${median(rs.map((r) => r.node)).toFixed(0).padStart(5)}  pg ${median(rs.map((r) => r.db)).toFixed(0).padStart(5)}  req/s ${median(rs.map((r) => r.rps)).toFixed(0)}`);
   }
   const mb = (m) => (m ? `${m.rssMB.toFixed(0)} (peak ${m.hwmMB.toFixed(0)})` : '-');
   const pgRss = !admin ? [] : (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP])).rows.map((r) => memoryOf(r.pid));
