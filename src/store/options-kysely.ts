@@ -47,11 +47,11 @@ interface VersionLock {
 }
 
 /**
- * Options through Kysely (PostgreSQL, and any dialect inside a transaction).
+ * Options on PostgreSQL, through Kysely.
  *
  * Every write transaction first bumps the state-version row, once (speed: later writes of the
- * same store transaction reuse that version, one round trip less each). That row lock serializes all option writers
- * across processes, so a read-modify-write reads the latest committed value (READ COMMITTED
+ * same store transaction reuse that version, one round trip less each). That row lock
+ * serializes all option writers across processes, so a read-modify-write reads the latest committed value (READ COMMITTED
  * takes a new snapshot per statement) and never loses a concurrent update, even for an option
  * that does not exist yet (where `SELECT … FOR UPDATE` would have nothing to lock). Taking the
  * locks in the same order everywhere also rules out deadlocks between option writers.
