@@ -5,7 +5,9 @@ import type { JsonValue } from '../core/json.js';
 import type { MigrationFactory } from './migrations.js';
 import { bumpAndNotifyCredentials, CREDENTIALS_ROW, readCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import { KyselyOptionsBackend, OPTIONS_ROW, type VersionSharing } from './options-kysely.js';
+import type { OptionChange } from './options-backend.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
+import { StatementNames } from './pg-prepared.js';
 import { poolTimeouts, resilientPool } from './pg-resilience.js';
 import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } from './pg-version-watch.js';
 import type { Database } from './schema.js';
@@ -65,6 +67,9 @@ export interface OpenStoreOptions {
   onQuery?: (sql: string) => void;
 }
 
+/** How many distinct parameterized SQL texts each PostgreSQL connection keeps prepared (pg-prepared.ts). */
+const PREPARED_STATEMENTS = 100;
+
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
@@ -101,7 +106,7 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
   // A connection dropped by the server (idle or checked out) is reported here instead of
   // crashing the process; the pool replaces it and queries answer "unavailable" meanwhile.
   const onConnectionError = options.onConnectionError ?? (() => undefined);
-  const dialectPool = resilientPool(pool, onConnectionError);
+  const dialectPool = resilientPool(pool, onConnectionError, new StatementNames(PREPARED_STATEMENTS));
   const onQuery = options.onQuery;
   const db = new Kysely<Database>({
     dialect: new StorePostgresDialect({ pool: dialectPool }),
@@ -206,24 +211,56 @@ class PostgresStore extends StoreImpl {
   }
 
   async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    // Versions written inside reach the watch only once committed (read-your-writes after it).
-    const written: [row: number, version: number][] = [];
-    const bump: CredentialsBump = async (conn) => void written.push([CREDENTIALS_ROW, await bumpAndNotifyCredentials(conn, this.channel)]);
-    const result = await this.db
-      .transaction()
-      .execute((trx: Transaction<Database>) =>
-        fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, this.sharing((version) => void written.push([OPTIONS_ROW, version])), trx)), bump)),
-      );
-    for (const [row, version] of written) this.watch?.committed(row, version);
-    return result;
+    // Versions written inside reach the watch only once committed (read-your-writes after it);
+    // the options written go into this process's cache in place (no reload after a toggle).
+    let credentials: number | null = null;
+    let options: number | null = null;
+    const changes: OptionChange[] = [];
+    // From its first option write until its changes are in the cache (see VersionSharing.settling).
+    let settled: Promise<void> | null = null;
+    let settle = () => {};
+    const bump: CredentialsBump = async (conn) => void (credentials = await bumpAndNotifyCredentials(conn, this.channel));
+    try {
+      const result = await this.db.transaction().execute((trx: Transaction<Database>) => {
+        const sharing = this.sharing(
+          (version, change) => {
+            options = version;
+            changes.push(change);
+            if (!settled) {
+              settled = new Promise<void>((resolve) => (settle = resolve));
+              this.unsettled.add(settled);
+            }
+          },
+          () => this.settling(settled),
+        );
+        return fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, sharing, trx)), bump));
+      });
+      if (options !== null) {
+        this.options.committed(options, changes);
+        this.watch?.committed(OPTIONS_ROW, options);
+      }
+      if (credentials !== null) this.watch?.committed(CREDENTIALS_ROW, credentials);
+      return result;
+    } finally {
+      if (settled) this.unsettled.delete(settled);
+      settle();
+    }
+  }
+
+  /** Store transactions of this process that wrote options and have not yet updated the cache. */
+  private readonly unsettled = new Set<Promise<void>>();
+
+  private settling(own: Promise<void> | null): Promise<void> | null {
+    const others = [...this.unsettled].filter((p) => p !== own);
+    return others.length === 0 ? null : Promise.all(others).then(() => undefined);
   }
 
   override async close(): Promise<void> {
     await Promise.all([this.watch?.close(), super.close()]);
   }
 
-  private sharing(committed: (version: number) => void): VersionSharing {
-    return { channel: this.channel, watch: this.watch, clock: this.clock, committed };
+  private sharing(committed: VersionSharing['committed'], settling?: VersionSharing['settling']): VersionSharing {
+    return { channel: this.channel, watch: this.watch, clock: this.clock, committed, cached: (version, key) => this.options.at(version, key), ...(settling ? { settling } : {}) };
   }
 
   protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {

@@ -17,6 +17,13 @@ export interface OptionsSnapshot {
   readonly lazyNames: Set<string>;
 }
 
+/** One option as a write left it: `text` undefined when it was deleted. */
+export interface OptionChange {
+  readonly key: string;
+  readonly text: string | undefined;
+  readonly autoload: boolean;
+}
+
 /** Outcome of a read-modify-write: `version` is null when nothing was written. */
 export interface ModifyResult {
   readonly version: number | null;

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../core/json.js';
 import { parseJson, toJsonText } from './db-values.js';
-import type { OptionsBackend, OptionsSnapshot } from './options-backend.js';
+import type { OptionChange, OptionsBackend, OptionsSnapshot } from './options-backend.js';
 import type { OptionsRepo } from './types.js';
 
 /**
@@ -87,15 +87,40 @@ export class CachedOptions implements OptionsRepo {
   }
 
   /**
+   * `key` as the cache holds it when the cache is at exactly `version` (text undefined: the
+   * option does not exist); undefined when it is not, or the option's value was never fetched.
+   */
+  at(version: number, key: string): { text: string | undefined; autoload: boolean } | undefined {
+    if (this.tag !== version) return undefined;
+    const text = this.values.get(key);
+    if (this.lazyNames.has(key)) return text === undefined ? undefined : { text, autoload: false };
+    return { text, autoload: true };
+  }
+
+  /**
+   * A store transaction of this process committed `changes` as `version` (one version for the
+   * whole transaction): applied in place like a single write (speed: no full reload after a
+   * toggle, which writes two options in one transaction).
+   */
+  committed(version: number, changes: readonly OptionChange[]): void {
+    if (this.tag !== version - 1) {
+      this.tag = -1;
+      return;
+    }
+    for (const change of changes) this.apply(change.key, change.text, change.autoload);
+    this.tag = version;
+  }
+
+  /**
    * Our own write produced `version`. If the cache was exactly one write behind, it becomes
    * current by applying the change in place (no reload after a toggle); otherwise some write
    * from elsewhere came in between and the cache is dropped.
    */
   private applied(version: number, key: string, text: string | undefined, autoload: boolean): void {
-    if (this.tag !== version - 1) {
-      this.tag = -1;
-      return;
-    }
+    this.committed(version, [{ key, text, autoload }]);
+  }
+
+  private apply(key: string, text: string | undefined, autoload: boolean): void {
     if (text === undefined) {
       this.values.delete(key);
       this.lazyNames.delete(key);
@@ -104,7 +129,6 @@ export class CachedOptions implements OptionsRepo {
       if (autoload) this.lazyNames.delete(key);
       else this.lazyNames.add(key);
     }
-    this.tag = version;
   }
 
   private reload(): Promise<void> {

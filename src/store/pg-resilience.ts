@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ServiceUnavailableError } from '../core/unavailable.js';
+import type { StatementNames } from './pg-prepared.js';
 
 /**
  * PostgreSQL errors that mean "the database is down, restarting, refusing connections or not
@@ -45,13 +46,17 @@ export interface DialectPool {
   end(): Promise<void>;
 }
 
+/** What a held-back `begin` (or the commit of a transaction that ran nothing) answers. */
+const NOTHING_RUN = { command: null, rowCount: null, rows: [] };
+
 /**
  * The pool as the dialect sees it: every connection failure and every failed query of the
  * outage kind becomes a ServiceUnavailableError, and a checked-out client that loses its
  * connection reports it to its query instead of crashing the process with an unhandled
- * `error` event (pg-pool listens only while a client is idle).
+ * `error` event (pg-pool listens only while a client is idle). With `statements`, a query with
+ * parameters runs as a named prepared statement (see pg-prepared.ts).
  */
-export function resilientPool(pool: pg.Pool, onError: (error: Error) => void): DialectPool {
+export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, statements?: StatementNames): DialectPool {
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   return {
@@ -65,19 +70,44 @@ export function resilientPool(pool: pg.Pool, onError: (error: Error) => void): D
       // A connection that failed with an outage-kind error is destroyed on release, not reused:
       // after a client-side timeout its query may still be pending on the server.
       let broken: Error | undefined;
+      // Speed: Kysely's `begin` is held back and sent with the transaction's first statement
+      // when that one has no parameters (one simple-protocol round trip for both, see
+      // options-kysely.ts's bump); a transaction that runs nothing sends neither.
+      let beginHeld = false;
+      const run = (args: unknown[]): Promise<unknown> | unknown => {
+        const [text, values] = args;
+        const name = statements && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statements.nameOf(text) : undefined;
+        const result = (client.query as (...a: unknown[]) => unknown)(...(name === undefined ? args : [{ name, text, values }]));
+        if (!(result instanceof Promise)) return result;
+        return result.catch((error: unknown) => {
+          const classified = classifyPgError(error);
+          if (classified instanceof ServiceUnavailableError) broken = classified;
+          throw classified;
+        });
+      };
+      const query = (...args: unknown[]): Promise<unknown> | unknown => {
+        const [text, values] = args;
+        const plain = typeof text === 'string' && (values === undefined || (Array.isArray(values) && values.length === 0));
+        if (plain && text === 'begin' && !beginHeld) {
+          beginHeld = true;
+          return Promise.resolve(NOTHING_RUN);
+        }
+        if (!beginHeld) return run(args);
+        beginHeld = false;
+        if (plain && (text === 'commit' || text === 'rollback')) return Promise.resolve(NOTHING_RUN);
+        if (!plain) return Promise.resolve(run(['begin'])).then(() => run(args));
+        // Several statements in one simple query answer with one result each: Kysely wants the last.
+        return Promise.resolve(run([`begin; ${String(text)}`])).then((results) => (Array.isArray(results) ? (results.at(-1) as unknown) : results));
+      };
       return new Proxy(client, {
         get(target, prop, receiver) {
-          if (prop === 'release') return () => target.release(broken ?? undefined);
-          if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
-          return (...args: unknown[]) => {
-            const result = (target.query as (...a: unknown[]) => unknown)(...args);
-            if (!(result instanceof Promise)) return result;
-            return result.catch((error: unknown) => {
-              const classified = classifyPgError(error);
-              if (classified instanceof ServiceUnavailableError) broken = classified;
-              throw classified;
-            });
-          };
+          if (prop === 'release')
+            return () => {
+              beginHeld = false;
+              target.release(broken ?? undefined);
+            };
+          if (prop === 'query') return query;
+          return Reflect.get(target, prop, receiver) as unknown;
         },
       });
     },
