@@ -487,7 +487,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
           await p.screenshot({ path: path.join(shots, `${name}-${width}-${dark ? 'dark' : 'light'}.png`), fullPage: true });
           violations.push(...(await axe(p)).map((v) => `${name} ${width} ${dark ? 'dark' : 'light'}: ${v}`));
           // Works at 360 px: no sideways scrolling (a table or form wider than a small phone).
-          const scrollWidth = await p.evaluate(() => document.documentElement.scrollWidth);
+          const scrollWidth = await p.evaluate<number>('document.documentElement.scrollWidth');
           if (scrollWidth > width) overflows.push(`${name} ${width}: ${scrollWidth} px wide`);
         }
         await ctx.close();
