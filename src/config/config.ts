@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseBackupSchedule, type BackupSchedule } from '../core/backup-schedule.js';
 import { DEFAULT_AVATAR_SIZES, MAX_AVATAR_SIZE, parseAvatarSizes } from '../core/gravatar.js';
 import { isLoopbackHost } from '../core/loopback-host.js';
+import { parseS3Url } from '../core/s3-url.js';
 import { PERMALINK_MODES, type Permalinks } from '../core/permalinks.js';
 
 /** Siteward's configuration after validation. */
@@ -64,6 +65,18 @@ export interface Config {
   backupKeep: number;
   /** ... none older than this many days (the newest good one always stays). */
   backupMaxAgeDays: number;
+  /** Retention like restic's forget: the newest backup of each of the last N days / ISO weeks / months stays (0: no such rule). */
+  backupKeepDaily: number;
+  backupKeepWeekly: number;
+  backupKeepMonthly: number;
+  /** Off-site copies: `s3://<bucket>/<prefix>?endpoint=…&region=…&forcePathStyle=true`; null: none. */
+  backupS3Url: string | null;
+  /** Client-side encryption of backups: a passphrase or an age identity; null: not encrypted. */
+  backupEncryptionKey: string | null;
+  /** The same, read from this file (mode 0600 recommended). */
+  backupEncryptionKeyFile: string | null;
+  /** When the newest backup of each target is restored into a temporary store and checked (default weekly, `7d`). */
+  backupVerifySchedule: BackupSchedule;
   /** The Akismet-compatible spam-filter service. */
   akismetUrl: string;
   /** Its API key; null: not configured (`akismet/stats/get` answers "not_installed"). */
@@ -129,6 +142,13 @@ const SETTINGS = {
   backupSchedule: 'SITEWARD_BACKUP_SCHEDULE',
   backupKeep: 'SITEWARD_BACKUP_KEEP',
   backupMaxAgeDays: 'SITEWARD_BACKUP_MAX_AGE_DAYS',
+  backupKeepDaily: 'SITEWARD_BACKUP_KEEP_DAILY',
+  backupKeepWeekly: 'SITEWARD_BACKUP_KEEP_WEEKLY',
+  backupKeepMonthly: 'SITEWARD_BACKUP_KEEP_MONTHLY',
+  backupS3Url: 'SITEWARD_BACKUP_S3_URL',
+  backupEncryptionKey: 'SITEWARD_BACKUP_ENCRYPTION_KEY',
+  backupEncryptionKeyFile: 'SITEWARD_BACKUP_ENCRYPTION_KEY_FILE',
+  backupVerifySchedule: 'SITEWARD_BACKUP_VERIFY_SCHEDULE',
   akismetUrl: 'SITEWARD_AKISMET_URL',
   akismetKey: 'SITEWARD_AKISMET_KEY',
   npmRegistry: 'SITEWARD_NPM_REGISTRY',
@@ -224,10 +244,31 @@ function httpUrl(raw: RawSettings, key: keyof Config, fallback: string): string 
   return value;
 }
 
-function schedule(raw: RawSettings): BackupSchedule {
-  const parsed = parseBackupSchedule(str(raw, 'backupSchedule', '1d'));
-  if (!parsed.ok) throw new ConfigError(`${label('backupSchedule')} ${parsed.message}`);
+function schedule(raw: RawSettings, key: 'backupSchedule' | 'backupVerifySchedule' = 'backupSchedule', fallback = '1d'): BackupSchedule {
+  const parsed = parseBackupSchedule(str(raw, key, fallback));
+  if (!parsed.ok) throw new ConfigError(`${label(key)} ${parsed.message}`);
   return parsed.schedule;
+}
+
+function s3Url(raw: RawSettings): string | null {
+  const text = optionalText(raw, 'backupS3Url');
+  if (text === null) return null;
+  const parsed = parseS3Url(text);
+  if (!parsed.ok) throw new ConfigError(`${label('backupS3Url')} ${parsed.message} (got ${JSON.stringify(text)})`);
+  return text;
+}
+
+/** The encryption key: the setting or the file, not both; a file must exist and hold a key. */
+function encryptionKey(raw: RawSettings, cwd: string): { key: string | null; file: string | null } {
+  const key = raw.backupEncryptionKey === undefined || raw.backupEncryptionKey === null ? null : str(raw, 'backupEncryptionKey', '');
+  const fileText = optionalText(raw, 'backupEncryptionKeyFile');
+  if (key !== null && fileText !== null) throw new ConfigError(`set ${label('backupEncryptionKey')} or ${label('backupEncryptionKeyFile')}, not both`);
+  if (key !== null && key.trim() === '') throw new ConfigError(`${label('backupEncryptionKey')} must not be blank`);
+  if (fileText === null) return { key, file: null };
+  const file = path.resolve(cwd, fileText);
+  if (!existsSync(file)) throw new ConfigError(`${label('backupEncryptionKeyFile')} must name a readable file (${file} does not exist)`);
+  if (readFileSync(file, 'utf8').trim() === '') throw new ConfigError(`${label('backupEncryptionKeyFile')}: ${file} is empty`);
+  return { key: null, file };
 }
 
 function isTimeZone(tz: string): boolean {
@@ -334,6 +375,7 @@ function validate(raw: RawSettings, cwd: string): Config {
       if (optionalText(raw, key) !== null) throw new ConfigError(`${label(key)} needs ${label('accountsIssuer')} as well`);
     }
   }
+  const backupKey = encryptionKey(raw, cwd);
   const workersRaw = raw.workers;
   const workers = workersRaw === 'auto' ? 0 : int(raw, 'workers', 1, 1, 256);
   return {
@@ -375,6 +417,13 @@ function validate(raw: RawSettings, cwd: string): Config {
     backupSchedule: schedule(raw),
     backupKeep: int(raw, 'backupKeep', 14, 1, 10_000),
     backupMaxAgeDays: int(raw, 'backupMaxAgeDays', 14, 1, 36_500),
+    backupKeepDaily: int(raw, 'backupKeepDaily', 0, 0, 10_000),
+    backupKeepWeekly: int(raw, 'backupKeepWeekly', 0, 0, 10_000),
+    backupKeepMonthly: int(raw, 'backupKeepMonthly', 0, 0, 10_000),
+    backupS3Url: s3Url(raw),
+    backupEncryptionKey: backupKey.key,
+    backupEncryptionKeyFile: backupKey.file,
+    backupVerifySchedule: schedule(raw, 'backupVerifySchedule', '7d'),
     akismetUrl: httpUrl(raw, 'akismetUrl', 'https://rest.akismet.com'),
     akismetKey: raw.akismetKey ? str(raw, 'akismetKey', '').trim() || null : null,
     npmRegistry: httpUrl(raw, 'npmRegistry', 'https://registry.npmjs.org'),

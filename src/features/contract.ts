@@ -123,6 +123,8 @@ export interface PageResponse {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** A body sent as it is read (a large download); wins over `body`. */
+  readonly stream?: NodeJS.ReadableStream;
 }
 
 export interface PageDefinition {

@@ -56,7 +56,7 @@ export function mountPages(
         const answer = await page.handle(pageRequest(req, helpers, identify));
         reply.code(answer.status);
         if (answer.headers) reply.headers(answer.headers);
-        return reply.send(answer.body ?? '');
+        return reply.send(answer.stream ?? answer.body ?? '');
       },
     });
   }

@@ -7,14 +7,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeBackupFile } from './backup-file.js';
 import { newBackupId } from './backup-manifest.js';
 import { applyRetention, expiredBackups } from './backup-retention.js';
+import { localTarget } from './backup-target.js';
 import type { BackupListEntry } from './backups.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2024-06-30T12:00:00Z');
+const STORE = '00000000-0000-4000-8000-000000000003';
 
 function entry(daysAgo: number, status: 'ok' | 'corrupt' = 'ok'): BackupListEntry {
   const time = new Date(NOW - daysAgo * DAY);
-  return { id: `d${daysAgo}`, time, size: 1, status, backend: 'sqlite' };
+  return { id: `d${daysAgo}`, time, size: 1, status, backend: 'sqlite', storeId: STORE, encrypted: false };
 }
 
 describe('backup retention', () => {
@@ -52,13 +54,13 @@ describe('backup retention', () => {
     for (const daysAgo of [0, 1, 2, 3, 20]) {
       const id = newBackupId(new Date(NOW - daysAgo * DAY));
       ids.push(id);
-      await writeBackupFile(dir, id, Readable.from([Buffer.from('x')]), (digest) => ({
+      await writeBackupFile(join(dir, STORE), id, Readable.from([Buffer.from('x')]), (digest) => ({
         format: 'siteward-backup', formatVersion: 1, id, time: new Date(NOW - daysAgo * DAY).toISOString(),
-        backend: 'sqlite', schemaVersion: ['0001_initial'], tables: [], ...digest,
+        backend: 'sqlite', schemaVersion: ['0001_initial'], tables: [], storeId: STORE, ...digest,
       }));
     }
-    const result = await applyRetention(dir, policy, new Date(NOW));
+    const result = await applyRetention(localTarget(dir), STORE, policy, new Date(NOW));
     expect(result.deleted.sort()).toEqual([ids[3], ids[4]].sort());
-    expect((await readdir(dir)).sort()).toEqual(ids.slice(0, 3).map((id) => `${id}.swbak`).sort());
+    expect((await readdir(join(dir, STORE))).sort()).toEqual(ids.slice(0, 3).map((id) => `${id}.swbak`).sort());
   });
 });

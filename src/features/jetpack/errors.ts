@@ -51,6 +51,9 @@ const catalogue = {
   verification_empty: ['empty', 'Site not verified with any service.', 404],
   site_id_missing: ['site_id_missing', 'The ID of this site does not exist.', 404],
   updates_check_failed: ['not_found', 'Could not check updates for plugins on this site.', 404],
+  // Siteward's own backups (src/features/backups).
+  backups_not_configured: ['backups_not_configured', 'Backups are not set up on this site (SITEWARD_BACKUP_DIR or SITEWARD_BACKUP_S3_URL).', 503],
+  backup_running: ['backup_running', 'A backup is already running.', 409],
 } as const satisfies Record<string, readonly [string, string, number]>;
 
 export type PluginErrorId = keyof typeof catalogue;
