@@ -26,6 +26,8 @@ export interface S3TargetOptions {
   /** Giving up on a connection or an unanswered request, in ms. */
   readonly connectTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** Multipart part size (S3's minimum is 5 MiB). Default `PART_BYTES`. */
+  readonly partBytes?: number;
 }
 
 function notFound(error: unknown): boolean {
@@ -136,7 +138,7 @@ export function s3Target(location: S3Location, options: S3TargetOptions = {}): R
       const upload = new Upload({
         client,
         params: { Bucket: bucket, Key: key(storeId, id), Body: createReadStream(file), ContentType: 'application/octet-stream' },
-        partSize: PART_BYTES,
+        partSize: options.partBytes ?? PART_BYTES,
         queueSize: QUEUE,
         leavePartsOnError: false,
       });
