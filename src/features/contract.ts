@@ -112,6 +112,8 @@ export interface PageRequest {
   readonly path: string;
   /** PHP-style parsed query string. */
   readonly query: Readonly<Record<string, unknown>>;
+  /** The query string as received, with its `?` (`''` when none). */
+  readonly search: string;
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string>>;
   /** A form or JSON body as an object ({} when none). */
@@ -128,7 +130,10 @@ export interface PageRequest {
 export interface PageResponse {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** No body when absent (a redirect). */
   readonly body?: string;
+  /** Answer as if no page were here: the server's own 404 (HTML for browsers, JSON otherwise). */
+  readonly notFound?: true;
 }
 
 export interface PageDefinition {
@@ -166,6 +171,16 @@ export interface CliCommand {
 /** An HTML page answer (no caching, no framing). */
 export function htmlPage(status: number, body: string, headers: Readonly<Record<string, string>> = {}): PageResponse {
   return { status, headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', ...headers }, body };
+}
+
+/** The server's own "nothing here" answer, as for a path no page serves. */
+export function notFound(): PageResponse {
+  return { status: 404, notFound: true };
+}
+
+/** A JSON answer (no caching). */
+export function jsonPage(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): PageResponse {
+  return { status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...headers }, body: JSON.stringify(body) };
 }
 
 /** A redirect answer (302 unless told). */
