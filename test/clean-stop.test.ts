@@ -43,7 +43,7 @@ async function start(env: Record<string, string>) {
 describe('a clean stop', () => {
   it('releases the job lease and server.pid, so a backup can be restored at once, and again after that', async () => {
     // A lease far longer than the test: one left behind would refuse every restore below.
-    const env = { ...envFor('restore'), SITEWARD_JOB_LEASE_MS: '600000' };
+    const env: Record<string, string> = { ...envFor('restore'), SITEWARD_JOB_LEASE_MS: '600000' };
     const server = await start(env);
     expect(server.output()).toContain('REST API:');
     expect(existsSync(path.join(env.SITEWARD_DATA_DIR!, 'server.pid'))).toBe(true);
