@@ -42,6 +42,27 @@ describe('starting the server', () => {
     expect(configured).not.toContain('SITEWARD_HOME_URL');
   }, 90_000);
 
+  it('prints the running server\'s /setup link when the last administrator is deleted, whatever port the command\'s settings say', async () => {
+    const env = { ...baseEnv, SITEWARD_DATA_DIR: path.join(dir, 'setup-link') };
+    const cli = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+    expect(cli(['user', 'create', 'boss', '--email', 'boss@example.org', '--role', 'administrator', '--password', 'a long boss password']).status).toBe(0);
+    const port = await freePort();
+    const child = spawn(process.execPath, [bin, 'start', '--port', String(port)], { cwd: dir, env });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    try {
+      let out = '';
+      await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()).includes('REST API:') ? resolve() : undefined)));
+      // The command runs with the default settings (port 8080); the server listens elsewhere.
+      const deleted = cli(['user', 'delete', 'boss', '--force']);
+      expect(deleted.stdout).toMatch(new RegExp(`^No administrator is left\\. Create one: http://127\\.0\\.0\\.1:${port}/setup\\?token=[\\w-]+$`, 'm'));
+      const link = /http:\S+/.exec(deleted.stdout)![0];
+      expect((await fetch(link)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 90_000);
+
   it('names SITEWARD_DATABASE_URL and the address tried when PostgreSQL cannot be reached', async () => {
     const port = await freePort();
     const url = `postgres://siteward:s3cret@127.0.0.1:${port}/siteward`;
