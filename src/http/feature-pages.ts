@@ -51,7 +51,7 @@ function pageRequest(req: FastifyRequest, helpers: PageHelpers, identify: (heade
 /** Serves the features' pages on Fastify. */
 export function mountPages(
   app: FastifyInstance,
-  pages: readonly PageDefinition[],
+  pages: readonly (PageDefinition & { readonly owner?: string })[],
   helpers: PageHelpers,
   identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>,
 ): void {
@@ -59,6 +59,8 @@ export function mountPages(
     app.route({
       method: page.method,
       url: page.path,
+      // The route table's row: the page checks who may see it itself.
+      config: { owner: page.owner ?? 'unknown', permission: 'page' },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const answer = await page.handle(pageRequest(req, helpers, identify));
         if (answer.notFound) return reply.callNotFound();
@@ -84,10 +86,10 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Serves the features' static asset directories; a path outside the directory is a 404. */
-export function mountAssets(app: FastifyInstance, directories: readonly AssetDirectory[]): void {
+export function mountAssets(app: FastifyInstance, directories: readonly (AssetDirectory & { readonly owner?: string })[]): void {
   for (const assets of directories) {
     const root = path.resolve(assets.dir);
-    app.get(`${assets.urlPrefix}*`, async (req, reply) => {
+    app.get(`${assets.urlPrefix}*`, { config: { owner: assets.owner ?? 'unknown' } }, async (req, reply) => {
       const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
       const file = path.resolve(root, rel);
       if (!file.startsWith(root + path.sep)) return reply.callNotFound();
