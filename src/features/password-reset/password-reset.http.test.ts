@@ -7,7 +7,8 @@ const mails: { to: string[]; data: string }[] = [];
 let smtp: SmtpCapture;
 let app: TestApp;
 
-const form = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+// One browser: the same pre-session cookie on every form, so answers compare byte for byte.
+const form = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org', cookie: 'siteward_form=AAAAAAAAAAAAAAAAAAAAAAAA' }, body });
 
 /** Waits (bounded) for the background send to reach the local mail server. */
 async function nextMail(count: number): Promise<{ to: string[]; data: string }> {
