@@ -8,6 +8,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { findUserByLoginOrEmail } from '../../auth/sessions.js';
+import { checkPassword } from '../../auth/user-validation.js';
 import { formTokenInput, htmlPage, redirect, type Feature, type PageRequest } from '../contract.js';
 import { lostPasswordPage, resetPasswordPage } from './reset-pages.js';
 
@@ -55,7 +56,7 @@ export const passwordResetFeature: Feature = {
       const expected = Buffer.from(stored.hash, 'hex');
       const given = sha256(key);
       if (expected.length !== given.length || !timingSafeEqual(expected, given) || stored.expires <= clock()) return undefined;
-      return { user, key };
+      return { user, key, stored };
     };
 
     const send = async (to: string, link: string, siteName: string) => {
@@ -109,10 +110,15 @@ export const passwordResetFeature: Feature = {
       async handle(req) {
         const found = await linkUser(req);
         if (!found) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
-        const result = await ctx.auth.users.setPassword(found.user.login, text(req.body.password));
-        if (!result.ok) return htmlPage(400, resetPasswordPage({ formField: formTokenInput(req), login: found.user.login, key: found.key, error: result.error.message }));
-        // Single use: the link is gone once it served.
-        await store.userMeta.delete(found.user.id, RESET_META);
+        const password = text(req.body.password);
+        // A refused password keeps the link: the person tries another one.
+        const problem = checkPassword(password);
+        if (problem) return htmlPage(400, resetPasswordPage({ formField: formTokenInput(req), login: found.user.login, key: found.key, error: problem.message }));
+        // Single use, even for parallel posts of the same link: it is consumed (deleted only
+        // while it still holds what was checked, one statement) before the password is set.
+        if (!(await store.userMeta.deleteIf(found.user.id, RESET_META, found.stored))) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
+        const result = await ctx.auth.users.setPassword(found.user.login, password);
+        if (!result.ok) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: result.error.message }));
         return redirect('/login?password_reset=done');
       },
     });
