@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { runAccountsCommand } from './accounts/index.js';
-import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { ConfigError, loadConfig, type Config } from './settings.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
 import { startServer } from './cluster.js';
 import { argsErrorMessage } from './features/users/cli-args.js';

@@ -24,6 +24,7 @@ import type { SitewardAuthenticator } from '../auth/authenticator.js';
 import type { Secrets } from '../auth/secrets.js';
 import type { UserService } from '../auth/user-service.js';
 import type { Config } from '../config/config.js';
+import type { SettingGroup } from '../config/setting.js';
 import type { EventBus } from '../core/events.js';
 import type { BackgroundJob } from '../jobs/job-runner.js';
 import type { Logger, SitewardApi } from '../plugins/api.js';
@@ -36,6 +37,11 @@ import type { Store } from '../store/types.js';
 export interface Feature {
   /** A short, unique name (logs, errors). */
   readonly name: string;
+  /**
+   * The settings only this feature uses (`./settings.ts`, see docs/architecture.md "Adding a
+   * setting"); the composition root reads them with the rest, and `ctx.config` carries them.
+   */
+  readonly settings?: SettingGroup;
   /** Tables of the feature's own: migration name → factory. Names sort with every other migration. */
   readonly migrations?: Readonly<Record<string, MigrationFactory>>;
   /** Declares what the feature contributes. Runs once per process, in the composition root's order. */
