@@ -194,6 +194,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       assets,
       recordRoute: (row) => void pageRows.push(row),
       identify: async (headers, ip) => authenticator.identify(headers, ip),
+      formKey: secrets.formKey,
       logThrottle,
     });
     if (options.startJobs !== false) jobs.start();
