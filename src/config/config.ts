@@ -82,6 +82,8 @@ export interface Config {
   jobLeaseMs: number;
   /** PostgreSQL: learn of other processes' changes by LISTEN/NOTIFY (off: read the versions on every request). */
   dbListen: boolean;
+  /** What `GET jetpack/v4/settings` answers: `spec` (the site-level settings, the spec's answer) or `current` (Jetpack 4.4+'s object of every key). */
+  settingsShape: 'spec' | 'current';
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -138,6 +140,7 @@ const SETTINGS = {
   shutdownTimeoutMs: 'SITEWARD_SHUTDOWN_TIMEOUT_MS',
   jobLeaseMs: 'SITEWARD_JOB_LEASE_MS',
   dbListen: 'SITEWARD_DB_LISTEN',
+  settingsShape: 'SITEWARD_SETTINGS_SHAPE',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -385,6 +388,7 @@ function validate(raw: RawSettings, cwd: string): Config {
     // At least 3 s: the holder renews every third of it, and a renewal must fit well inside.
     jobLeaseMs: int(raw, 'jobLeaseMs', 30_000, 3000, 3_600_000),
     dbListen: raw.dbListen === undefined || raw.dbListen === null || raw.dbListen === '' ? true : bool(raw, 'dbListen'),
+    settingsShape: oneOf(raw, 'settingsShape', ['spec', 'current'] as const, 'spec'),
   };
 }
 

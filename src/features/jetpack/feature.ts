@@ -10,7 +10,7 @@ import type { PluginContext } from './context.js';
 
 /** What the plugin offers the features that run a module's service (protect, monitor, …). */
 /** What other features get of the plugin: its module registrar, `Initial_State`, catalog, permission checks and module state. */
-export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'initialState' | 'catalog'> & PluginGuards;
+export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'registerModuleData' | 'initialState' | 'catalog'> & PluginGuards;
 
 declare module '../contract.js' {
   interface FeatureServices {
@@ -44,12 +44,14 @@ export const jetpackFeature: Feature = {
       },
       createNonce: (action, user) => authenticator.nonces.create(action, user.id, ''),
       fields: ctx.fields,
+      settingsShape: ctx.config.settingsShape,
       userConnectionData: (user) => connection.userConnectionData(user),
     };
     const plugin = registerSiteManagementPlugin(ctx.api, pluginContext);
     ctx.provide('jetpack', {
       catalog: plugin.catalog,
       registerModule: (definition) => plugin.registerModule(definition),
+      registerModuleData: (slug, provider) => plugin.registerModuleData(slug, provider),
       initialState: (opts) => plugin.initialState(opts),
       ...pluginGuards(pluginContext, plugin.catalog),
     });
