@@ -7,6 +7,7 @@ import type { Feature } from '../contract.js';
 import { pluginGuards, type PluginGuards } from './feature-guards.js';
 import { registerSiteManagementPlugin, type SiteManagementPlugin } from './index.js';
 import type { PluginContext } from './context.js';
+import { jetpackSettings } from './settings.js';
 
 /** What the plugin offers the features that run a module's service (protect, monitor, …). */
 /** What other features get of the plugin: its module registrar, `Initial_State`, catalog, permission checks and module state. */
@@ -22,6 +23,7 @@ const VERSION: string = (createRequire(import.meta.url)('../../../package.json')
 
 export const jetpackFeature: Feature = {
   name: 'jetpack',
+  settings: jetpackSettings,
   register(ctx) {
     const connection = ctx.need('connection');
     const { authenticator } = ctx.auth;
