@@ -9,18 +9,13 @@ import { invalidParams } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
 import { isPlainObject } from '../../core/objects.js';
 import { argumentMessages, pluginError, successMessages } from '../jetpack/errors.js';
-import { EDITABLE, NAMESPACE } from '../jetpack/routes/route-helpers.js';
+import { EDITABLE, NAMESPACE, flagged } from '../jetpack/routes/route-helpers.js';
 import type { ConnectionHandlers, ConnectionRouteDeps } from './connection-routes.js';
 import { connectionTestAnswer, runConnectionTest } from './connection-test.js';
 
 export interface CurrentConnectionDeps extends ConnectionRouteDeps {
   /** The bound of each call `connection/test` makes to the account service, in ms. */
   readonly accountsTimeoutMs: number;
-}
-
-/** 4.3.1+ sends the flag in the body (compared strictly, docs/spec/current-clients.md A.1); 4.3.0 sent DELETE. */
-function flagged(request: RestRequest, name: string, expected: boolean): boolean {
-  return request.method === 'DELETE' || request.params[name] === expected;
 }
 
 export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentConnectionDeps, handlers: ConnectionHandlers): void {

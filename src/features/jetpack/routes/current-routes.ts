@@ -19,21 +19,13 @@ import { reset } from '../operations/reset.js';
 import { writeSettingsObject } from '../operations/settings-object.js';
 import { stateKeys } from '../state-keys.js';
 import { requirePermission } from './permissions.js';
-import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
+import { EDITABLE, NAMESPACE, flagged, urlParam } from './route-helpers.js';
 
 /** What `GET module/{slug}/data` answers for one module (docs/spec/current-clients.md A.6); features that run a module add theirs. */
 export type ModuleDataProvider = EndpointCallback;
 
 /** The 4.3.0 spelling took DELETE; 4.3.1+ takes an EDITABLE method with a body flag. */
 const EDITABLE_OR_DELETE = [...EDITABLE, 'DELETE'] as const;
-
-/**
- * Whether the body flag `name` is exactly `expected` (from any parameter source, compared strictly:
- * docs/spec/current-clients.md A.1). A DELETE needs no flag: the method says it.
- */
-function flagged(request: RestRequest, name: string, expected: boolean): boolean {
-  return request.method === 'DELETE' || request.params[name] === expected;
-}
 
 /** The body of a settings write: the JSON object, else the form parameters (docs/spec/current-clients.md A.5 step 2). */
 function settingsBody(request: RestRequest): unknown {
