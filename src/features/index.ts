@@ -5,6 +5,8 @@
  *
  * Password checks pass `protect`'s guard; `monitor` checks the site from a background job;
  * `backups` adds a command and a job; `verification` adds the home page's head tags.
+ * `jetpack/v4/module/{slug}/data` is `jetpack`'s route, answered by the provider a feature gives
+ * `registerModuleData` (`protect`, `monitor`, `verification`, `backups`, `stats`); `null` for others.
  */
 import { adminPageFeature } from './admin-page/index.js';
 import { backupsFeature } from './backups/index.js';
