@@ -10,7 +10,8 @@
  * | `/wp-json/jetpack/v4/module/protect/count/get`, `…/module/monitor/downtime/last`, `…/module/verification-tools/services` | `protect`, `monitor`, `verification` |
  * | `/wp-json/siteward/v1/protect/history`, `/wp-json/siteward/v1/monitor/history` | `protect`, `monitor` |
  * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
- * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
+ * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce`, `/wp-admin`, `/wp-admin/`, `/wp-login.php` | `login` |
+ * | `/favicon.ico`, the 404 page | the HTTP adapter (src/http/browser-paths.ts) |
  * | `/admin`, `/admin/` | `admin-page` |
  * | `/healthz` | `health` |
  * | `/login/lost-password`, `/login/reset-password` | `password-reset` |
@@ -30,6 +31,7 @@ import { backupsFeature } from './backups/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
 import { jetpackFeature } from './jetpack/feature.js';
+import { loginFeature } from './login/index.js';
 import { monitorFeature } from './monitor/index.js';
 import { protectFeature } from './protect/index.js';
 import { siteDataFeature } from './site-data/index.js';
@@ -43,6 +45,7 @@ import { verificationFeature } from './verification/index.js';
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
   healthFeature,
+  loginFeature,
   usersFeature,
   passwordResetFeature,
   connectionFeature, // provides 'connection'

@@ -6,8 +6,8 @@ import type { AssetDirectory, PageDefinition, PageRequest } from '../features/co
 import { checkJsonBounds } from '../rest/json-bounds.js';
 import { parsePhpQuery } from '../rest/php-query.js';
 import { mediaType } from '../rest/request-body.js';
+import type { RequestOrigin } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
-import type { PageHelpers } from './server.js';
 import { flatHeaders } from './request-origin.js';
 
 /** A form or JSON page body as an object ({} when none or unreadable). */
@@ -25,6 +25,12 @@ export function pageBody(req: FastifyRequest): Record<string, unknown> {
   return parsePhpQuery(raw);
 }
 
+/** What pages need from the adapter about a request's origin. */
+export interface PageHelpers {
+  origin(req: FastifyRequest): RequestOrigin;
+  restRoot(req: FastifyRequest): string;
+}
+
 function pageRequest(req: FastifyRequest, helpers: PageHelpers, identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>): PageRequest {
   const q = req.url.indexOf('?');
   const headers = flatHeaders(req.headers);
@@ -32,6 +38,7 @@ function pageRequest(req: FastifyRequest, helpers: PageHelpers, identify: (heade
     method: req.method,
     path: q === -1 ? req.url : req.url.slice(0, q),
     query: q === -1 ? {} : parsePhpQuery(req.url.slice(q + 1)),
+    search: q === -1 ? '' : req.url.slice(q),
     headers,
     body: req.method === 'POST' ? pageBody(req) : {},
     ip: req.ip,
@@ -54,9 +61,10 @@ export function mountPages(
       url: page.path,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const answer = await page.handle(pageRequest(req, helpers, identify));
+        if (answer.notFound) return reply.callNotFound();
         reply.code(answer.status);
         if (answer.headers) reply.headers(answer.headers);
-        return reply.send(answer.body ?? '');
+        return answer.body === undefined ? reply.send() : reply.send(answer.body);
       },
     });
   }

@@ -10,9 +10,11 @@ import { backupCommand } from './backup-commands.js';
 import { readLastRun, scheduledBackupJob } from './scheduled-backup.js';
 import { configuredLocation } from './store-location.js';
 import { vaultpressData } from './vaultpress-data.js';
+import { backupSettings } from './settings.js';
 
 export const backupsFeature: Feature = {
   name: 'backups',
+  settings: backupSettings,
   register(ctx) {
     const jetpack = ctx.need('jetpack');
     const { config, store, clock } = ctx;

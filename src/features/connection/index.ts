@@ -12,6 +12,7 @@ import { noticeFor, type Notice } from './connection-notices.js';
 import { registerConnectionRoutes } from './connection-routes.js';
 import { ConnectionService } from './connection-service.js';
 import { userConnectionData } from './user-connection-data.js';
+import { connectionSettings } from './settings.js';
 
 /** What other features read of the connection. */
 export interface ConnectionStatus {
@@ -31,6 +32,7 @@ declare module '../contract.js' {
 
 export const connectionFeature: Feature = {
   name: 'connection',
+  settings: connectionSettings,
   register(ctx) {
     const service = new ConnectionService({ config: ctx.config, store: ctx.store, clock: ctx.clock, masterSecret: ctx.secrets.encryptionKey, log: ctx.log });
     const devModeState = () => {

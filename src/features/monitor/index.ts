@@ -16,6 +16,7 @@ import { MonitorRunner } from './monitor-runner.js';
 import type { MonitorTables } from './monitor-tables.js';
 import { MonitorNotifier, type NotifierOptions } from './notifier.js';
 import { UptimeChecker, type MonitorTransition } from './uptime-checker.js';
+import { monitorSettings } from './settings.js';
 
 const MODULE = 'monitor';
 const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
@@ -30,6 +31,7 @@ export interface MonitorTuning {
 export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
   return {
     name: 'monitor',
+    settings: monitorSettings,
     migrations: { [MONITOR_MIGRATION_NAME]: monitorMigration },
     register(ctx) {
       const jetpack = ctx.need('jetpack');

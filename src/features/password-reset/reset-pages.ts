@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../core/html.js';
-import { simplePage } from '../../http/auth-page-html.js';
+import { simplePage } from '../../core/simple-page.js';
 
 function messages(opts: { error?: string; notice?: string }): string {
   return `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}${opts.notice ? `<p class="notice" role="status">${escapeHtml(opts.notice)}</p>` : ''}`;

@@ -13,12 +13,14 @@ import { createPasswordGuard } from './password-guard.js';
 import { ProtectPolicy } from './protect-policy.js';
 import { KyselyProtectRepo } from './protect-repo.js';
 import type { ProtectTables } from './protect-tables.js';
+import { protectSettings } from './settings.js';
 
 const MODULE = 'protect';
 const DAY_MS = 86_400_000;
 
 export const protectFeature: Feature = {
   name: 'protect',
+  settings: protectSettings,
   migrations: { [PROTECT_MIGRATION_NAME]: protectMigration },
   register(ctx) {
     const jetpack = ctx.need('jetpack');

@@ -7,6 +7,7 @@ import type { Feature } from '../contract.js';
 import { serviceUnavailable } from '../jetpack/errors.js';
 import { AkismetClient } from './akismet-client.js';
 import { akismetStatsAnswer } from './akismet-stats-answer.js';
+import { statsSettings } from './settings.js';
 
 export interface StatsFeatureOptions {
   /** Per call to the service. Default 5 s; tests shorten it. */
@@ -16,6 +17,7 @@ export interface StatsFeatureOptions {
 export function createStatsFeature(options: StatsFeatureOptions = {}): Feature {
   return {
     name: 'stats',
+    settings: statsSettings,
     register(ctx) {
       const jetpack = ctx.need('jetpack');
       const { akismetUrl, akismetKey, homeUrl } = ctx.config;

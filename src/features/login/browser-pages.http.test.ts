@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureSetupToken } from '../auth/setup-token.js';
-import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { ensureSetupToken } from '../../auth/setup-token.js';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 /** What a browser sends when it navigates. */
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };

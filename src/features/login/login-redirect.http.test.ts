@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 
 describe('the redirect after a form login', () => {
   let app: TestApp;

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
-import { ensureSetupToken } from '../auth/setup-token.js';
-import { safeRedirect } from './auth-pages.js';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { ensureSetupToken } from '../../auth/setup-token.js';
+import { safeRedirect } from './login-pages.js';
 
 const form = (fields: Record<string, string>) => ({ 'content-type': 'application/x-www-form-urlencoded', body: new URLSearchParams(fields).toString() });
 
