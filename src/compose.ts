@@ -189,6 +189,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       pages,
       assets,
       identify: async (headers, ip) => authenticator.identify(headers, ip),
+      formKey: secrets.formKey,
       logThrottle,
     });
     if (options.startJobs !== false) jobs.start();

@@ -125,6 +125,19 @@ export interface PageRequest {
   readonly restRoot: string;
   /** Who is asking (cookie login, application password, anonymous). */
   identity(): Promise<Identity>;
+  /**
+   * The anti-CSRF token a form of this page must send back in `FORM_TOKEN_FIELD` (the adapter
+   * sets the pre-session cookie it is bound to); `formTokenInput()` writes the hidden field.
+   */
+  formToken(): string;
+}
+
+/** The hidden field carrying `PageRequest.formToken()` (src/http/form-guard.ts has the rule). */
+export const FORM_TOKEN_FIELD = '_siteward_form';
+
+/** The hidden `<input>` every page form carries. */
+export function formTokenInput(request: PageRequest): string {
+  return `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${request.formToken()}">`;
 }
 
 export interface PageResponse {
@@ -140,6 +153,12 @@ export interface PageDefinition {
   readonly method: 'GET' | 'POST';
   /** An exact path, e.g. `/admin/`. */
   readonly path: string;
+  /**
+   * A POST is refused before `handle` when it comes from another site (a foreign `Origin`, or
+   * a form without its form token: src/http/form-guard.ts). `'page'`: the page checks itself
+   * (`/logout` takes a nonce) or changes nothing (a redirect).
+   */
+  readonly crossSiteCheck?: 'page';
   handle(request: PageRequest): Promise<PageResponse>;
 }
 

@@ -36,6 +36,8 @@ export interface HttpServerDeps {
   pages: readonly PageDefinition[];
   assets: readonly AssetDirectory[];
   identify(headers: Readonly<Record<string, string>>, ip: string): Promise<Identity>;
+  /** HMAC key of the page forms' anti-CSRF tokens. */
+  formKey: Uint8Array;
   /** Shared with the rest of the process, so one failure is logged once per window everywhere. */
   logThrottle: LogThrottle;
 }
@@ -189,7 +191,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return reply.code(200).header('Content-Type', 'text/xml; charset=UTF-8').send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));
   });
 
-  const helpers: PageHelpers = { origin, restRoot };
+  const helpers: PageHelpers = { origin, restRoot, homeUrl: config.homeUrl, formKey: deps.formKey };
   registerBrowserPaths(app);
   mountPages(app, deps.pages, helpers, deps.identify);
   mountAssets(app, deps.assets);

@@ -139,6 +139,11 @@ const restCatalogue = {
   xmlrpc_not_supported: { code: 'xmlrpc_not_supported', message: 'XML-RPC is not supported; use the REST API.', status: 404 },
   /** The process is shutting down; another process (or this one restarted) will answer. */
   siteward_shutting_down: { code: 'siteward_shutting_down', message: 'The server is restarting. Please try again shortly.', status: 503 },
+  siteward_cross_site_form: {
+    code: 'siteward_cross_site_form',
+    message: 'This form was not sent from a page of this site. Reload the page and send it again.',
+    status: 403,
+  },
   /** The store (database) is down or not answering in time; the request did not take effect. */
   siteward_store_unavailable: {
     code: 'siteward_store_unavailable',

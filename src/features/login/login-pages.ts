@@ -16,7 +16,7 @@ import { mediaType } from '../../rest/request-body.js';
 import { isSameOrigin } from '../../rest/same-origin.js';
 import type { Identity } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
-import { htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
+import { formTokenInput, htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
 import { loginPage, setupPage } from './login-page-html.js';
 
 export interface LoginPageDeps {
@@ -76,7 +76,7 @@ export function loginPages(deps: LoginPageDeps) {
   const showLogin = async (req: PageRequest): Promise<PageResponse> => {
     const q = req.query;
     const notice = q.loggedout ? 'You are now logged out.' : q.setup === 'done' ? 'The administrator account was created. Log in with it to continue.' : q.password_reset === 'done' ? 'Your password has been reset. Log in with the new one.' : undefined;
-    return htmlPage(200, loginPage({ redirectTo: str(q.redirect_to), notice }));
+    return htmlPage(200, loginPage({ formField: formTokenInput(req), redirectTo: str(q.redirect_to), notice }));
   };
 
   const submitLogin = async (req: PageRequest): Promise<PageResponse> => {
@@ -89,7 +89,7 @@ export function loginPages(deps: LoginPageDeps) {
     if (!result.ok) {
       const error = result.error === 'refused' ? refusalError(result.refusal) : authError('invalid_login');
       if (json) return jsonError(error, retryAfterHeader(error));
-      return htmlPage(error.status, loginPage({ redirectTo: str(body.redirect_to), error: error.message, login }), retryAfterHeader(error));
+      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo: str(body.redirect_to), error: error.message, login }), retryAfterHeader(error));
     }
     const cookie = { 'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember, secure: req.origin.secure }) };
     if (json) {
@@ -157,7 +157,7 @@ export function loginPages(deps: LoginPageDeps) {
     const token = str(req.query.token);
     const checked = await checkToken(token, req.ip);
     if (checked !== true) return checked;
-    return htmlPage(200, setupPage({ token }));
+    return htmlPage(200, setupPage({ formField: formTokenInput(req), token }));
   };
 
   const submitSetup = async (req: PageRequest): Promise<PageResponse> => {
@@ -167,7 +167,7 @@ export function loginPages(deps: LoginPageDeps) {
     if (checked !== true) return checked;
     const input = { login: str(req.body.login).trim(), email: str(req.body.email).trim(), password: str(req.body.password) };
     const result = await completeSetup(store, token, input);
-    if (!result.ok) return htmlPage(400, setupPage({ token, error: result.error.message, login: input.login, email: input.email }));
+    if (!result.ok) return htmlPage(400, setupPage({ formField: formTokenInput(req), token, error: result.error.message, login: input.login, email: input.email }));
     return redirect('/login?redirect_to=%2Fadmin%2F&setup=done');
   };
 
