@@ -15,6 +15,7 @@ import { backupsList } from './backups-list.js';
 import { backupSetup, type BackupTuning } from './backup-setup.js';
 import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.js';
 import { readLastVerification, scheduledVerificationJob } from './scheduled-verification.js';
+import { backupSettings } from './settings.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { vaultpressData } from './vaultpress-data.js';
 
@@ -22,6 +23,7 @@ import { vaultpressData } from './vaultpress-data.js';
 export function backupsFeatureWith(tuning: BackupTuning): Feature {
   return {
     name: 'backups',
+    settings: backupSettings,
     migrations: { [STORE_ID_MIGRATION_NAME]: storeIdMigration },
     register(ctx) {
       const jetpack = ctx.need('jetpack');
@@ -30,13 +32,17 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       const deps = { setup, status: store.status, log: ctx.log, clock };
       const state = async () => ({ lastRun: await readLastRun(store.status), lastVerification: await readLastVerification(store.status) });
 
+      const data = async () => {
+        if (!(await jetpack.isModuleActive('vaultpress'))) return pluginError('module_not_active');
+        return vaultpressData({ setup, schedule: config.backupSchedule, verifySchedule: config.backupVerifySchedule, ...(await state()), now: clock() });
+      };
+      // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
+      // registered first and answers it through this provider, so this route is the same answer.
+      jetpack.registerModuleData('vaultpress', data);
       ctx.api.registerRoute('jetpack/v4', '/module/vaultpress/data', {
         methods: 'GET',
         permissionCallback: jetpack.requirePermission('view_admin'),
-        callback: async () => {
-          if (!(await jetpack.isModuleActive('vaultpress'))) return pluginError('module_not_active');
-          return vaultpressData({ setup, schedule: config.backupSchedule, verifySchedule: config.backupVerifySchedule, ...(await state()), now: clock() });
-        },
+        callback: data,
       });
 
       // One backup at a time from this process ("back up now" answers at once; the page polls).
