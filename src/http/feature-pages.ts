@@ -71,7 +71,7 @@ function pageRequest(
 /** Serves the features' pages on Fastify. */
 export function mountPages(
   app: FastifyInstance,
-  pages: readonly PageDefinition[],
+  pages: readonly (PageDefinition & { readonly owner?: string })[],
   helpers: PageHelpers,
   identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>,
 ): void {
@@ -79,6 +79,8 @@ export function mountPages(
     app.route({
       method: page.method,
       url: page.path,
+      // The route table's row: the page checks who may see it itself.
+      config: { owner: page.owner ?? 'unknown', permission: 'page' },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const request = pageRequest(req, helpers, identify, (value) => void reply.header('Set-Cookie', formCookieHeader(value, helpers.origin(req).secure)));
         if (page.method === 'POST' && page.crossSiteCheck !== 'page') {
@@ -117,10 +119,10 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Serves the features' static asset directories; a path outside the directory is a 404. */
-export function mountAssets(app: FastifyInstance, directories: readonly AssetDirectory[]): void {
+export function mountAssets(app: FastifyInstance, directories: readonly (AssetDirectory & { readonly owner?: string })[]): void {
   for (const assets of directories) {
     const root = path.resolve(assets.dir);
-    app.get(`${assets.urlPrefix}*`, async (req, reply) => {
+    app.get(`${assets.urlPrefix}*`, { config: { owner: assets.owner ?? 'unknown' } }, async (req, reply) => {
       const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
       const file = path.resolve(root, rel);
       if (!file.startsWith(root + path.sep)) return reply.callNotFound();

@@ -13,6 +13,7 @@ import { EDITABLE, NAMESPACE } from '../jetpack/routes/route-helpers.js';
 import type { ConnectionService } from './connection-service.js';
 import { refusalError, restErrorOf } from './rest-errors.js';
 import { userConnectionData, type UserDataDeps } from './user-connection-data.js';
+import { labelPermission } from '../../rest/permission-label.js';
 
 export interface ConnectionRouteDeps extends UserDataDeps {
   readonly service: ConnectionService;
@@ -50,7 +51,7 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
   const { service } = deps;
   const site = { site: { devMode: deps.devModeState } };
   const require = (check: PermissionCheck, also: (user: Principal) => boolean | Promise<boolean> = () => true): PermissionCallback =>
-    async (request) => (passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user));
+    labelPermission(async (request) => (passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user)), check);
   const handlers: ConnectionHandlers = {
     require,
     status: async () => {
@@ -87,7 +88,7 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
 
   api.registerRoute(NAMESPACE, '/connection-status', {
     methods: 'GET',
-    permissionCallback: () => true,
+    permissionCallback: labelPermission(() => true, 'public'),
     callback: handlers.status,
   });
 
@@ -118,11 +119,11 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
       },
     },
     // Unlinking someone else needs manage_options (docs/spec/compat.md §9).
-    permissionCallback: async (request) => {
+    permissionCallback: labelPermission(async (request) => {
       const target = unlinkTarget(request);
       const allowed = target === undefined || target === request.user.id ? () => true : (user: Principal) => user.can('manage_options');
       return require('link_user', allowed)(request);
-    },
+    }, 'link_user'),
     callback: (request) => handlers.unlink(unlinkTarget(request) ?? request.user.id),
   });
 
