@@ -69,6 +69,39 @@ describe('POST settings (4.4+: module options and activation in one object)', ()
     expect(carousel.options.carousel_background_color!.current_value).toBe('black');
   });
 
+  it('undoes the whole call when a write fails after the checks (a custom service that does not exist)', async () => {
+    const res = await call(t, 'POST', '/settings', { as: admin, body: { markdown: true, carousel_background_color: 'white', sharing_delete_service: 'custom-123' } });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ code: 'setting_not_saved', message: 'Nothing was saved: sharing_delete_service could not be updated (The sharing service does not exist).' });
+    expect(await activeSlugs()).not.toContain('markdown');
+    const carousel = (await call(t, 'GET', '/module/carousel', { as: admin })).json as { options: Record<string, { current_value: unknown }> };
+    expect(carousel.options.carousel_background_color!.current_value).toBe('black');
+  });
+
+  it('has the 2016 routes\' side effects: plugins hear module.activated, module.option_updated and setting.updated', async () => {
+    const heard: string[] = [];
+    const withListener = await createTestApp({
+      plugins: [
+        (api) => {
+          api.on('module.activated', ({ slug }) => void heard.push(`activated ${slug}`));
+          api.on('module.deactivated', ({ slug }) => void heard.push(`deactivated ${slug}`));
+          api.on('module.option_updated', ({ slug, option }) => void heard.push(`${slug}.${option}`));
+          api.on('setting.updated', ({ name, value }) => void heard.push(`${name}=${String(value)}`));
+        },
+      ],
+    });
+    try {
+      const boss = await withListener.loginAs('administrator');
+      const res = await call(withListener, 'POST', '/settings', { as: boss, body: { markdown: true, protect: false, carousel_display_exif: true, jetpack_holiday_snow_enabled: true } });
+      expect(res.status).toBe(200);
+      expect(heard).toEqual(['activated markdown', 'deactivated protect', 'carousel.carousel_display_exif', 'jetpack_holiday_snow_enabled=true']);
+      // Jump Start's offer closes on an administrator's toggle, as with module/{slug}/active.
+      expect((await call(withListener, 'GET', '/jumpstart', { as: boss })).json).toEqual({ status: 'jetpack_action_taken' });
+    } finally {
+      await withListener.close();
+    }
+  });
+
   it('answers missing_options for an empty body and needs configure_modules', async () => {
     expect((await call(t, 'POST', '/settings', { as: admin, body: {} })).json).toEqual({ code: 'missing_options', message: 'Missing options.', data: { status: 404 } });
     const editor = await t.loginAs('editor');
