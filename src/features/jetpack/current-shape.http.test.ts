@@ -2,7 +2,8 @@
  * The 4.3+ spellings (docs/spec/jetpack-v4-reference.md §12, docs/spec/current-clients.md A.1,
  * A.4–A.6) over real HTTP: the same answers as the 2016 routes, and the 4.4+ settings object.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call, freshAppWithAdmin, NOT_FOUND, permissionBody } from './testing/http-client.js';
 
@@ -230,5 +231,32 @@ describe('GET module/{slug}/data', () => {
 
   it('needs view_admin', async () => {
     expect((await call(t, 'GET', '/module/protect/data')).json).toEqual(permissionBody('invalid_user_permission_view_admin', 401));
+  });
+});
+
+const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
+
+describe.each(stores)('a settings call on %s is one transaction', (backend) => {
+  let app: TestApp;
+  let boss: LoggedIn;
+  let schema: PgSchema | null = null;
+  beforeAll(async () => {
+    if (backend === 'postgres') schema = await freshPgSchema();
+    app = await createTestApp({ env: { SITEWARD_SETTINGS_SHAPE: 'current', ...(schema && { SITEWARD_DATABASE_URL: schema.url }) } });
+    boss = await app.loginAs('administrator');
+  });
+  afterAll(async () => {
+    await app?.close();
+    await schema?.drop();
+  });
+
+  it('keeps nothing of a call whose last write fails, and everything of one that succeeds', async () => {
+    const before = (await call(app, 'GET', '/settings', { as: boss })).json;
+    const failed = await call(app, 'POST', '/settings', { as: boss, body: { markdown: true, protect: false, carousel_background_color: 'white', sharing_delete_service: 'custom-1' } });
+    expect(failed.json).toMatchObject({ code: 'setting_not_saved' });
+    expect((await call(app, 'GET', '/settings', { as: boss })).json).toEqual(before);
+    const done = await call(app, 'POST', '/settings', { as: boss, body: { markdown: true, protect: false, carousel_background_color: 'white' } });
+    expect(done.status).toBe(200);
+    expect((await call(app, 'GET', '/settings', { as: boss })).json).toMatchObject({ markdown: true, protect: false, carousel_background_color: 'white' });
   });
 });
