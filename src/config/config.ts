@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { parseBackupSchedule, type BackupSchedule } from '../core/backup-schedule.js';
 import { DEFAULT_AVATAR_SIZES, MAX_AVATAR_SIZE, parseAvatarSizes } from '../core/gravatar.js';
@@ -50,6 +52,12 @@ export interface Config {
   monitorInterval: number;
   /** Monitor: a URL that gets a JSON POST on every down/up change. */
   monitorWebhook: string | null;
+  /** Monitor: the webhook body: Siteward's JSON, or Slack's `{text}` / Discord's `{content}`. */
+  monitorWebhookFormat: 'json' | 'slack' | 'discord';
+  /** Monitor: the local address checks leave from (a multi-homed host); null: the system's choice. */
+  monitorSourceAddress: string | null;
+  /** This host's name among the hosts sharing one store (Monitor's quorum counts hosts by it). */
+  hostId: string;
   /** `smtp://` or `smtps://` URL of the mail server for notifications; null = no e-mail. */
   smtpUrl: string | null;
   /** Sender of notification e-mails. */
@@ -122,6 +130,9 @@ const SETTINGS = {
   monitorUrl: 'SITEWARD_MONITOR_URL',
   monitorInterval: 'SITEWARD_MONITOR_INTERVAL',
   monitorWebhook: 'SITEWARD_MONITOR_WEBHOOK',
+  monitorWebhookFormat: 'SITEWARD_MONITOR_WEBHOOK_FORMAT',
+  monitorSourceAddress: 'SITEWARD_MONITOR_SOURCE_ADDRESS',
+  hostId: 'SITEWARD_HOST_ID',
   smtpUrl: 'SITEWARD_SMTP_URL',
   mailFrom: 'SITEWARD_MAIL_FROM',
   historyRetentionDays: 'SITEWARD_HISTORY_RETENTION_DAYS',
@@ -368,6 +379,9 @@ function validate(raw: RawSettings, cwd: string): Config {
     monitorUrl: optionalUrl(raw, 'monitorUrl', ['http:', 'https:']),
     monitorInterval: int(raw, 'monitorInterval', 60, 10, 86400),
     monitorWebhook: optionalUrl(raw, 'monitorWebhook', ['http:', 'https:']),
+    monitorWebhookFormat: oneOf(raw, 'monitorWebhookFormat', ['json', 'slack', 'discord'] as const, 'json'),
+    monitorSourceAddress: sourceAddress(raw),
+    hostId: str(raw, 'hostId', hostname()).trim() || hostname(),
     smtpUrl: optionalUrl(raw, 'smtpUrl', ['smtp:', 'smtps:']),
     mailFrom: mailFrom(raw, parsedHome.hostname),
     historyRetentionDays: int(raw, 'historyRetentionDays', 400, 1, 3650),
@@ -401,6 +415,14 @@ function optionalUrl(raw: RawSettings, key: keyof Config, protocols: readonly st
   if (url === null || !protocols.includes(url.protocol)) {
     throw new ConfigError(`${label(key)} must be an absolute ${protocols.map((p) => p.slice(0, -1)).join('/')} URL`);
   }
+  return text;
+}
+
+/** An IP address of this machine for outgoing checks, or null. */
+function sourceAddress(raw: RawSettings): string | null {
+  const text = str(raw, 'monitorSourceAddress', '').trim();
+  if (text === '') return null;
+  if (isIP(text) === 0) throw new ConfigError(`${label('monitorSourceAddress')} must be an IP address of this machine (got ${JSON.stringify(text)})`);
   return text;
 }
 
