@@ -178,7 +178,12 @@ export class UptimeChecker {
     await repo.setHeartbeat(clock());
     this.nextCheckAt = now + this.intervalMs;
     const phase = this.phase;
-
+    if (this.options.inMaintenance !== undefined && (await this.options.inMaintenance(now))) {
+      // No downtime is counted in a window: one that was open ends at the window's first check, silently.
+      if (phase.name === 'down') await repo.closeInterval(phase.interval.id, now);
+      this.phase = { name: 'up' };
+      return { kind: 'maintenance' };
+    }
     if (result.up) {
       if (phase.name !== 'down') {
         this.phase = { name: 'up' };
