@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { runAccountsCommand } from './accounts/index.js';
-import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { ConfigError, loadConfig, type Config } from './settings.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
 import { startServer } from './cluster.js';
-import { argsErrorMessage } from './cli/cli-context.js';
+import { argsErrorMessage } from './features/users/cli-args.js';
 import { createApp } from './compose.js';
 import type { Feature } from './features/contract.js';
 

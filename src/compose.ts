@@ -14,7 +14,6 @@ import { EventBus } from './core/events.js';
 import { errorKey, LogThrottle } from './core/log-throttle.js';
 import type { AssetDirectory, CliCommand, Feature, FeatureContext, FeatureServices, PageDefinition } from './features/contract.js';
 import { builtInFeatures } from './features/index.js';
-import { authPagesDeps } from './http/auth-pages-deps.js';
 import { buildHttpServer } from './http/server.js';
 import { JobRunner } from './jobs/job-runner.js';
 import type { Logger, PluginRegister } from './plugins/api.js';
@@ -187,10 +186,10 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
         const tags = (await Promise.all(headTags.map((source) => source()))).flat();
         return { name: site.name, description: site.description, headTags: tags };
       },
-      authPages: authPagesDeps(config.homeUrl, store, authenticator),
       pages,
       assets,
       identify: async (headers, ip) => authenticator.identify(headers, ip),
+      formKey: secrets.formKey,
       logThrottle,
     });
     if (options.startJobs !== false) jobs.start();

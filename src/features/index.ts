@@ -5,12 +5,14 @@
  * | path | served by |
  * |---|---|
  * | `/wp-json/…`, `/index.php/wp-json/…`, `?rest_route=…` | the REST layer (src/rest) through the HTTP adapter (src/http/rest-handler.ts) |
- * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes); the connection routes (`connection-status`, `connect-url`, `user-connection-data`, `disconnect/site`, `unlink`, `recheck-ssl`) `connection` |
+ * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes; the 4.3+ names in routes/current-routes.ts); the connection routes (`connection-status`, `connect-url`, `user-connection-data`, `disconnect/site`, `unlink`, `recheck-ssl`, and the 4.3+ `connection`, `connection/url`, `connection/data`, `connection/user`, `connection/test`) `connection` |
  * | `/connect/start`, `/connect/callback` | `connection` (the browser's login at the central account service) |
  * | `/wp-json/jetpack/v4/module/protect/count/get`, `…/module/monitor/downtime/last`, `…/module/verification-tools/services` | `protect`, `monitor`, `verification` |
+ * | `/wp-json/jetpack/v4/module/{slug}/data` | `jetpack`, answered by the provider a feature gives `registerModuleData` (`protect`, `monitor`, `verification`, `backups`, `stats` for akismet and stats); `null` for others |
  * | `/wp-json/siteward/v1/protect/history`, `/wp-json/siteward/v1/monitor/history` | `protect`, `monitor` |
  * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
- * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce` | the HTTP adapter (src/http/auth-pages.ts) |
+ * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce`, `/wp-admin`, `/wp-admin/`, `/wp-login.php` | `login` |
+ * | `/favicon.ico`, the 404 page | the HTTP adapter (src/http/browser-paths.ts) |
  * | `/admin`, `/admin/` | `admin-page` |
  * | `/healthz` | `health` |
  * | `/login/lost-password`, `/login/reset-password` | `password-reset` |
@@ -30,6 +32,7 @@ import { backupsFeature } from './backups/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
 import { jetpackFeature } from './jetpack/feature.js';
+import { loginFeature } from './login/index.js';
 import { monitorFeature } from './monitor/index.js';
 import { protectFeature } from './protect/index.js';
 import { siteDataFeature } from './site-data/index.js';
@@ -43,6 +46,7 @@ import { verificationFeature } from './verification/index.js';
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
   healthFeature,
+  loginFeature,
   usersFeature,
   passwordResetFeature,
   connectionFeature, // provides 'connection'

@@ -9,13 +9,12 @@ import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/u
 import { restError, restErrorWithDetail, storeUnavailable, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
-import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
+import type { RestUrlBuilder } from '../rest/rest-url.js';
 import { createRestHandler } from './rest-handler.js';
 import { extractRestRoute } from './rest-route.js';
 import { requestOrigin } from './request-origin.js';
 import { homePage, rsdDocument } from './site-pages.js';
-import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
-import { mountAssets, mountPages } from './feature-pages.js';
+import { mountAssets, mountPages, type PageHelpers } from './feature-pages.js';
 import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
 import { ShutdownGate } from './shutdown-gate.js';
 import { toOriginForm } from './request-target.js';
@@ -32,19 +31,14 @@ export interface HttpServerDeps {
   logger: FastifyBaseLogger | false;
   /** Site name and extra `<head>` tags (e.g. site-verification meta tags) for the home page. */
   homeHead: () => Promise<{ name: string; description: string; headTags: string[] }>;
-  /** The login, logout, setup and nonce-refresh pages. */
-  authPages: AuthPagesDeps;
   /** Pages and asset directories declared by features. */
   pages: readonly PageDefinition[];
   assets: readonly AssetDirectory[];
   identify(headers: Readonly<Record<string, string>>, ip: string): Promise<Identity>;
+  /** HMAC key of the page forms' anti-CSRF tokens. */
+  formKey: Uint8Array;
   /** Shared with the rest of the process, so one failure is logged once per window everywhere. */
   logThrottle: LogThrottle;
-}
-
-export interface PageHelpers {
-  origin(req: FastifyRequest): RequestOrigin;
-  restRoot(req: FastifyRequest): string;
 }
 
 function isRestPath(url: string, prefix: string): boolean {
@@ -196,8 +190,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return reply.code(200).header('Content-Type', 'text/xml; charset=UTF-8').send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));
   });
 
-  const helpers = { origin, restRoot };
-  registerAuthPages(app, deps.authPages, helpers);
+  const helpers: PageHelpers = { origin, restRoot, homeUrl: config.homeUrl, formKey: deps.formKey };
   registerBrowserPaths(app);
   mountPages(app, deps.pages, helpers, deps.identify);
   mountAssets(app, deps.assets);

@@ -30,6 +30,7 @@ import { MonitorStore, SITE_CHECK_ID, type StoredCheck } from './monitor-store.j
 import type { MonitorTables } from './monitor-tables.js';
 import { MonitorNotifier, type MonitorEvent, type NotifierOptions } from './notifier.js';
 import { quorumVerdict } from './quorum.js';
+import { monitorSettings } from './settings.js';
 import { UptimeChecker } from './uptime-checker.js';
 
 const MODULE = 'monitor';
@@ -47,6 +48,7 @@ export interface MonitorTuning {
 export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
   return {
     name: 'monitor',
+    settings: monitorSettings,
     migrations: { [MONITOR_MIGRATION_NAME]: monitorMigration, [MONITOR_CHECKS_MIGRATION_NAME]: monitorChecksMigration },
     register(ctx) {
       const jetpack = ctx.need('jetpack');
@@ -155,11 +157,14 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
       });
 
       const permission = jetpack.requirePermission('view_admin');
+      const lastDowntime = async () => ((await isActive()) ? lastDowntimeAnswer(await repoFor(SITE_CHECK_ID).latest(), clock()) : pluginError('module_not_active'));
       ctx.api.registerRoute('jetpack/v4', '/module/monitor/downtime/last', {
         methods: 'GET',
         permissionCallback: permission,
-        callback: async () => ((await isActive()) ? lastDowntimeAnswer(await repoFor(SITE_CHECK_ID).latest(), clock()) : pluginError('module_not_active')),
+        callback: lastDowntime,
       });
+      // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
+      jetpack.registerModuleData(MODULE, lastDowntime);
       ctx.api.registerRoute(SITEWARD_NAMESPACE, '/monitor/history', {
         methods: 'GET',
         args: { days: HISTORY_DAYS_ARG },

@@ -1,5 +1,5 @@
 /** `siteward monitor …`: the monitor's state, maintenance windows and a test notification from the shell. */
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, parse, positionals } from '../../cli/cli-context.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, parse, positionals } from '../users/cli-args.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import { monitorError } from './monitor-errors.js';
 import type { CheckStatus, MonitorService, Outcome } from './monitor-service.js';
