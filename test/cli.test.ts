@@ -100,9 +100,15 @@ describe('the siteward command', () => {
     expect(run(['user', 'list']).stdout).toContain('cliadmin');
   });
 
-  it('manages the local account service without opening the site, even with a bad site setting', () => {
+  it('manages the local account service without opening the site, even with a bad site setting', async () => {
     const data = path.join(dir, 'accounts', 'accounts.sqlite');
     const env = { SITEWARD_DATA_DIR: path.join(dir, 'site-never-opened'), SITEWARD_PERMALINKS: 'fancy', SITEWARD_ACCOUNTS_DATA: data };
+    // Only `accounts start` creates the data file; the user commands refuse a missing one.
+    expect(run(['accounts', 'user', 'list'], env).status).toBe(1);
+    const service = spawn(process.execPath, [bin, 'accounts', 'start', '--port', '0'], { cwd: dir, env: { ...baseEnv, ...env } });
+    await new Promise<void>((resolve) => service.stdout.on('data', (d: Buffer) => (d.toString().includes('listening') ? resolve() : undefined)));
+    service.kill('SIGTERM');
+    await new Promise((resolve) => service.on('exit', resolve));
     const added = run(['accounts', 'user', 'add', 'ann', '--email', 'ann@example.com', '--name', 'Ann', '--password', 'correct horse'], env);
     expect(added.status, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^Added ann \(sub \d+\)\./);
@@ -110,7 +116,7 @@ describe('the siteward command', () => {
     expect(run(['accounts', '--help'], env).stdout).toContain('siteward accounts user add');
     expect(run(['--help']).stdout).toContain('accounts [start]');
     expect(existsSync(path.join(dir, 'site-never-opened'))).toBe(false);
-  });
+  }, 60_000);
 
   it('serves HTTPS directly with SITEWARD_TLS_CERT/KEY and builds https REST URLs', async (ctx) => {
     try {
