@@ -2,6 +2,7 @@
 import { Notice } from '@wordpress/components';
 import { useEffect, useRef, useState } from 'react';
 import { DismissibleNotices, JumpStart } from './Banners';
+import { BackupsScreen } from './Backups';
 import { Dashboard } from './Dashboard';
 import { useHashRoute, type Route } from './hooks';
 import { ModulesScreen } from './Modules';
@@ -11,6 +12,7 @@ import { useSite } from './site';
 function titleOf(route: Route, moduleName?: string): string {
   if (route.screen === 'modules') return route.slug ? (moduleName ?? 'Module') : 'Modules';
   if (route.screen === 'settings') return 'Settings';
+  if (route.screen === 'backups') return 'Backups';
   return 'At a Glance';
 }
 
@@ -18,6 +20,7 @@ const TABS: { screen: Route['screen']; href: string; label: string }[] = [
   { screen: 'dashboard', href: '#/dashboard', label: 'At a Glance' },
   { screen: 'modules', href: '#/modules', label: 'Modules' },
   { screen: 'settings', href: '#/settings', label: 'Settings' },
+  { screen: 'backups', href: '#/backups', label: 'Backups' },
 ];
 
 export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error'; text: string } | null }) {
@@ -101,6 +104,7 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
           </>
         )}
         {route.screen === 'settings' && <SettingsScreen />}
+        {route.screen === 'backups' && <BackupsScreen />}
       </main>
     </>
   );

@@ -19,7 +19,7 @@ function GlanceCard({ title, id, children }: { title: string; id: string; childr
   );
 }
 
-function Loading({ what }: { what: string }) {
+export function Loading({ what }: { what: string }) {
   return (
     <p className="sw-muted" role="status">
       <Spinner /> Loading {what}…
@@ -27,7 +27,7 @@ function Loading({ what }: { what: string }) {
   );
 }
 
-function Failed({ error, retry }: { error: ApiError; retry: () => void }) {
+export function Failed({ error, retry }: { error: ApiError; retry: () => void }) {
   return (
     <div className="sw-card-error" role="alert">
       <p>{error.message}</p>
@@ -89,7 +89,7 @@ function MonitorCard() {
   const { modules } = useSite();
   const on = modules.monitor?.activated === true;
   const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(on ? 'on' : null, async () => {
-    const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/downtime/last')), api<MonitorHistory>('/siteward/v1/monitor/history?days=30')]);
+    const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>('/siteward/v1/monitor/history?days=30')]);
     return { last, history };
   });
   return (
@@ -137,7 +137,7 @@ function unixOrDate(value: number | string | null | undefined): Date | null {
 }
 
 /** With a no-break space, so a size never wraps between number and unit. */
-function fileSize(bytes: number): string {
+export function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes}\u00a0bytes`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}\u00a0KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)}\u00a0MB`;
@@ -176,6 +176,9 @@ function BackupsCard() {
           </ul>
         )}
         {issues > 0 && <Notice status="warning" isDismissible={false}>{`${issues} security notice${issues === 1 ? '' : 's'} to review.`}</Notice>}
+        <p>
+          <a href="#/backups">Manage backups</a>
+        </p>
       </>
     );
   }
@@ -193,6 +196,7 @@ const AKISMET_CODES: Record<string, string> = {
 };
 
 function SpamCard() {
+  // Kept on the 2016 name: the 4.3+ `module/akismet/data` answers only the spam count, and this card shows accuracy and time saved too.
   const stats = useLoad<AkismetStats>('akismet', () => api(jp('akismet/stats/get')));
   let body: ReactNode;
   if (stats.state === 'loading') body = <Loading what="spam statistics" />;
@@ -273,20 +277,20 @@ function ConnectionCard() {
   };
   const connect = () =>
     run('connect', async () => {
-      const url = await api<string>(jp('connect-url'));
+      const url = await api<string>(jp('connection/url'));
       window.location.assign(url);
     });
   const disconnect = () => {
     if (!window.confirm('Disconnect the site from the account service? Modules that need the connection stop working.')) return;
     void run('disconnect', async () => {
-      await api(jp('disconnect/site'), { method: 'POST' });
+      await api(jp('connection'), { method: 'POST', data: { isActive: false } });
       await refresh();
       notify({ status: 'success', text: 'The site is disconnected.' });
     });
   };
   const unlink = () =>
     run('unlink', async () => {
-      await api(jp('unlink'), { method: 'PUT' });
+      await api(jp('connection/user'), { method: 'POST', data: { linked: false } });
       await refresh();
       notify({ status: 'success', text: 'Your account is unlinked.' });
     });

@@ -21,8 +21,8 @@ export interface TestS3 {
   readonly bucket: string;
   /** Upstream bytes forwarded so far. */
   readonly uploaded: () => number;
-  /** From `afterBytes` more upstream bytes on, cut every connection that sends more than 64 KiB. */
-  breakAfter(afterBytes: number): void;
+  /** From `afterBytes` more upstream bytes on, cut every connection that sends more than `bodyBytes` (default 64 KiB; requests without a body stay well under 4 KiB). */
+  breakAfter(afterBytes: number, bodyBytes?: number): void;
   heal(): void;
   close(): Promise<void>;
 }
@@ -37,6 +37,7 @@ export async function startTestS3(bucket = 'siteward-backups'): Promise<TestS3> 
   const upstream = await server.run();
   let total = 0;
   let breakAt: number | null = null;
+  let cutAbove = 64 * 1024;
   const sockets = new Set<Socket>();
   const proxy = createServer((client) => {
     const target = createConnection({ host: '127.0.0.1', port: upstream.port });
@@ -49,7 +50,7 @@ export async function startTestS3(bucket = 'siteward-backups'): Promise<TestS3> 
     client.on('data', (chunk: Buffer) => {
       total += chunk.length;
       sent += chunk.length;
-      if (breakAt !== null && total > breakAt && sent > 64 * 1024) return cut();
+      if (breakAt !== null && total > breakAt && sent > cutAbove) return cut();
       target.write(chunk);
     });
     target.on('data', (chunk: Buffer) => client.write(chunk));
@@ -66,7 +67,10 @@ export async function startTestS3(bucket = 'siteward-backups'): Promise<TestS3> 
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
     uploaded: () => total,
-    breakAfter: (afterBytes) => void (breakAt = total + afterBytes),
+    breakAfter: (afterBytes, bodyBytes = 64 * 1024) => {
+      breakAt = total + afterBytes;
+      cutAbove = bodyBytes;
+    },
     heal: () => void (breakAt = null),
     async close() {
       for (const s of sockets) s.destroy();

@@ -186,14 +186,19 @@ export async function checkPayload(file: string, manifest: BackupManifest): Prom
  * encrypted backup needs the key (callers check it first: `checkedBackup`).
  */
 export function openContent(file: string, manifest: BackupManifest, key: BackupKey | null = null): { stream: Readable; matches: () => boolean } {
+  return contentOf(payloadStream(file, manifest), manifest, key);
+}
+
+/** `openContent` over any payload stream (the bounded-memory test watches how far it was read). */
+export function contentOf(payload: Readable, manifest: BackupManifest, key: BackupKey | null): { stream: Readable; matches: () => boolean } {
   const digest = new Digester();
   // pipeline (not .pipe) so a gzip or read error destroys the returned stream and reaches the reader.
   const stream =
     manifest.encryption === undefined
-      ? pipe(payloadStream(file, manifest), createGunzip(), digest, () => undefined)
+      ? pipe(payload, createGunzip(), digest, () => undefined)
       : key === null
         ? new Readable({ read() { this.destroy(new Error('the backup is encrypted and no key was given')); } })
-        : pipe(payloadStream(file, manifest), decryptStep(key), createGunzip(), digest, () => undefined);
+        : pipe(payload, decryptStep(key), createGunzip(), digest, () => undefined);
   return {
     stream,
     matches: () => digest.bytes === manifest.contentBytes && digest.sha256() === manifest.contentSha256,
