@@ -81,7 +81,7 @@ function TargetCard({ list, state }: { list: TargetList; state: TargetState | un
                 <span className={b.status === 'ok' ? 'sw-backup-ok' : 'sw-status-down'}>{b.status === 'ok' ? 'Complete' : `Damaged: ${b.problem ?? ''}`}</span>
                 {b.verification && <span className={b.verification.ok ? 'sw-backup-ok' : 'sw-status-down'}>{b.verification.ok ? 'Verified' : 'Verification failed'}</span>}
                 <a className="sw-backup-download" href={`/admin/backups/download?target=${list.kind}&id=${encodeURIComponent(b.id)}`} download>
-                  Download<span className="screen-reader-text">{` backup of ${at(b.time)}`}</span>
+                  Download<span className="sw-visually-hidden">{` backup of ${at(b.time)}`}</span>
                 </a>
                 <code className="sw-backup-id">{b.id}</code>
               </li>
