@@ -82,6 +82,8 @@ export interface Config {
   jobLeaseMs: number;
   /** PostgreSQL: learn of other processes' changes by LISTEN/NOTIFY (off: read the versions on every request). */
   dbListen: boolean;
+  /** The most sub-requests of one `batch/v1` call (WordPress's `rest_get_max_batch_size`, default 25). */
+  batchMaxItems: number;
 }
 
 /** A bad setting: the message is one line naming the setting and what is allowed. */
@@ -138,6 +140,7 @@ const SETTINGS = {
   shutdownTimeoutMs: 'SITEWARD_SHUTDOWN_TIMEOUT_MS',
   jobLeaseMs: 'SITEWARD_JOB_LEASE_MS',
   dbListen: 'SITEWARD_DB_LISTEN',
+  batchMaxItems: 'SITEWARD_BATCH_MAX_ITEMS',
 } as const satisfies Record<keyof Config, string>;
 
 type RawSettings = Partial<Record<keyof Config, unknown>>;
@@ -385,6 +388,8 @@ function validate(raw: RawSettings, cwd: string): Config {
     // At least 3 s: the holder renews every third of it, and a renewal must fit well inside.
     jobLeaseMs: int(raw, 'jobLeaseMs', 30_000, 3000, 3_600_000),
     dbListen: raw.dbListen === undefined || raw.dbListen === null || raw.dbListen === '' ? true : bool(raw, 'dbListen'),
+    // Each sub-request is a full request: the bound keeps one call's work in proportion.
+    batchMaxItems: int(raw, 'batchMaxItems', 25, 1, 1000),
   };
 }
 

@@ -69,6 +69,9 @@ const catalogue = {
   rest_body_too_large: ['The request body is too large.', 413],
   rest_not_found: ['Not found.', 404],
   rest_internal_error: ['The server could not complete the request.', 500],
+  // batch/v1 sub-requests (docs/spec/current-clients.md §E.2).
+  rest_batch_not_allowed: ['The requested route does not support batch requests.', 400],
+  parse_path_failed: ['Could not parse the path.', 400],
   // The HTTP adapter's answers before the REST layer runs (same wire layout).
   rest_bad_request: ['The request could not be parsed.', 400],
   rest_bad_request_url: ['The request URL could not be parsed.', 400, 'rest_bad_request'],

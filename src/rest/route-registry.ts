@@ -1,5 +1,5 @@
 import { compilePattern, expandSegmentParams, matchParams, type CompiledPattern } from './route-pattern.js';
-import type { ArgDefinition, EndpointCallback, EndpointDefinition, PermissionCallback, RouteOptions } from './types.js';
+import type { ArgDefinition, BatchPermission, EndpointCallback, EndpointDefinition, PermissionCallback, RouteOptions } from './types.js';
 
 /** An endpoint after normalisation (defaults applied, methods upper-cased). */
 export interface Endpoint {
@@ -11,6 +11,13 @@ export interface Endpoint {
   /** The keys of `args`, listed once at registration (argument handling runs on every request). */
   readonly argNames: readonly string[];
   readonly showInIndex: boolean;
+  /** The endpoint's own `allow_batch`, undefined when it leaves it to the route. */
+  readonly allowBatch: BatchPermission | undefined;
+}
+
+/** Whether an endpoint of a route may run inside `batch/v1`: the endpoint's `allow_batch`, else the route's (docs/spec/current-clients.md §E.2). */
+export function batchAllowed(route: Route, endpoint: Endpoint): boolean {
+  return (endpoint.allowBatch ?? route.options.allow_batch)?.v1 === true;
 }
 
 export interface Route {
@@ -51,6 +58,7 @@ function normalizeEndpoint(def: EndpointDefinition): Endpoint {
     args,
     argNames: Object.keys(args),
     showInIndex: def.showInIndex ?? true,
+    allowBatch: def.allow_batch,
   };
 }
 
@@ -64,8 +72,10 @@ function splitDefinition(def: EndpointDefinition | readonly EndpointDefinition[]
     const options: RouteOptions = {};
     const withOptions = def as readonly EndpointDefinition[] & RouteOptions;
     if (withOptions.schema) options.schema = withOptions.schema;
+    if (withOptions.allow_batch) options.allow_batch = withOptions.allow_batch;
     return { endpoints: [...def], options };
   }
+  // A single definition's `allow_batch` is its endpoint's (WordPress reads the handler's first).
   const single = def as EndpointDefinition & RouteOptions;
   const { schema, ...endpoint } = single;
   return { endpoints: [endpoint], options: schema ? { schema } : {} };

@@ -12,6 +12,8 @@ export interface ArgSchema {
   format?: 'date-time' | 'email' | 'ip' | 'uri' | (string & {});
   minimum?: number;
   maximum?: number;
+  /** Arrays: the most items (shown in the index and OPTIONS; checked by the argument's own validator). */
+  maxItems?: number;
   exclusiveMinimum?: unknown;
   exclusiveMaximum?: unknown;
   description?: string;
@@ -100,12 +102,21 @@ export interface EndpointDefinition {
   args?: Record<string, ArgDefinition>;
   /** Default true. */
   showInIndex?: boolean;
+  /** This endpoint may run inside `batch/v1` (WordPress's spelling; docs/spec/current-clients.md §E.2). */
+  allow_batch?: BatchPermission;
+}
+
+/** Whether a route or endpoint may be a sub-request of `batch/v1`, per batch version (WordPress's `allow_batch`). */
+export interface BatchPermission {
+  readonly v1?: boolean;
 }
 
 /** Route-level options that may accompany the endpoint list. */
 export interface RouteOptions {
   /** Returns the route's JSON schema, shown by OPTIONS. */
   schema?: () => JsonValue;
+  /** Every endpoint of the route may run inside `batch/v1`, unless the endpoint says otherwise (docs/spec/current-clients.md §E.2). */
+  allow_batch?: BatchPermission;
 }
 
 /** Identity found by an authenticator before the cookie/nonce check. */
