@@ -18,6 +18,8 @@
  * | `/wp-json/jetpack/v4/akismet/stats/get` | `stats` |
  * | `/wp-json/jetpack/v4/updates/plugins` | `updates` |
  * | `/wp-json/jetpack/v4/site` | `site-data` |
+ * | `/wp-json/wp/v2/users…`, `/wp-json/wp/v2/settings` | `wp-platform` |
+ * | `/wp-json/batch/v1` | the REST layer itself (src/rest/batch.ts) |
  * | routes of third-party plugins | the plugins listed in `SITEWARD_PLUGINS` (src/plugins) |
  *
  * Password checks pass `protect`'s guard; `monitor` checks the site from a background job.
@@ -39,11 +41,13 @@ import { usersFeature } from './users/index.js';
 import { passwordResetFeature } from './password-reset/index.js';
 import { healthFeature } from './health/index.js';
 import { verificationFeature } from './verification/index.js';
+import { wpPlatformFeature } from './wp-platform/index.js';
 
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
   healthFeature,
   usersFeature,
+  wpPlatformFeature,
   passwordResetFeature,
   connectionFeature, // provides 'connection'
   jetpackFeature, // needs 'connection'; provides 'jetpack'

@@ -139,6 +139,7 @@ export async function serveBatch(parent: DispatchRequest, validate: ValidateSubR
     }
     const request = new DispatchRequest(item.method, target.route, item.headers, '', undefined, target.query, item.body, parent.user);
     request.origin = parent.origin;
+    request.credential = parent.credential;
     validated.push(await validate(request));
   }
 

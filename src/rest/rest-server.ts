@@ -254,6 +254,7 @@ export class RestServer {
     const route = incoming.route === '' ? '/' : incoming.route;
     const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
     request.origin = incoming.origin;
+    if (identity.kind === 'other' && identity.credential !== undefined) request.credential = identity.credential;
     request.jsonError = body.jsonError;
     const result = await this.dispatch(request);
     return { result, request, extraHeaders, loggedIn, nonceMissing };
