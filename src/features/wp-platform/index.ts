@@ -5,6 +5,8 @@
  * Siteward has no content: no posts, pages, comments, media or taxonomies are served.
  */
 import type { Feature } from '../contract.js';
+import { registerAppPasswordRoutes } from './app-password-routes.js';
+import { registerSettingsRoute } from './settings-routes.js';
 import { registerUserRoutes } from './users-routes.js';
 
 export const wpPlatformFeature: Feature = {
@@ -12,5 +14,7 @@ export const wpPlatformFeature: Feature = {
   register(ctx) {
     const deps = { store: ctx.store, authenticator: ctx.auth.authenticator };
     registerUserRoutes(ctx, deps);
+    registerAppPasswordRoutes(ctx, deps);
+    registerSettingsRoute(ctx);
   },
 };

@@ -38,7 +38,6 @@ const catalogue = {
   last_admin_demotion: ['rest_user_invalid_role', 'This is the last administrator: give another user the administrator role first, or nobody could manage the site.', 409],
   last_admin_deletion: ['rest_cannot_delete', 'The user cannot be deleted: this is the last administrator, and nobody could manage the site without one. Give another user the administrator role first.', 409],
   // Application passwords (§C.1, §C.2).
-  app_passwords_disabled: ['application_passwords_disabled', 'Application passwords are not available.', 501],
   cannot_list_app_passwords: ['rest_cannot_list_application_passwords', 'Sorry, you are not allowed to list application passwords for this user.', 'auth'],
   cannot_create_app_passwords: ['rest_cannot_create_application_passwords', 'Sorry, you are not allowed to create application passwords for this user.', 'auth'],
   cannot_delete_app_passwords: ['rest_cannot_delete_application_passwords', 'Sorry, you are not allowed to delete application passwords for this user.', 'auth'],
@@ -51,8 +50,6 @@ const catalogue = {
   no_app_password: ['rest_no_authenticated_app_password', 'Cannot introspect application password.', 404],
   app_password_empty_name: ['application_password_empty_name', 'An application name is required to create an application password.', 400],
   app_password_duplicate_name: ['application_password_duplicate_name', 'Each application name should be unique.', 409],
-  // Settings (§D.4): the site's address comes from the configuration.
-  url_from_config: ['rest_invalid_param', 'url is the SITEWARD_HOME_URL setting of the server and cannot be changed here.', 400],
 } as const satisfies Record<string, readonly [string, string, Status]>;
 
 export type WpErrorId = keyof typeof catalogue;
