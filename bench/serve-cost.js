@@ -19,7 +19,7 @@ const root = path.resolve(process.env.SERVE_COST_ROOT ?? path.join(path.dirname(
 const load = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href);
 
 const { createApp } = await load('compose.js');
-const { loadConfig } = await load('config/config.js');
+const { loadConfig } = await load('settings.js');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'siteward-serve-cost-'));
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const config = loadConfig({

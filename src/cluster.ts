@@ -4,8 +4,8 @@ import { availableParallelism } from 'node:os';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { ensureSetupToken } from './auth/setup-token.js';
 import { createApp, openConfiguredStore, type App } from './compose.js';
-import type { Config } from './config/config.js';
-import { removeServerPidFile, writeServerPidFile } from './features/backups/server-guard.js';
+import { ConfigError, type Config } from './config/config.js';
+import { claimServerPidFile, removeServerPidFile, SERVER_PID_FILE } from './features/backups/server-guard.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
 import { WorkerRestarts } from './cluster-restarts.js';
 import { ensurePortAvailable, withBoundPort } from './bound-port.js';
@@ -86,11 +86,20 @@ export async function startServer(configured: Config, options: StartOptions): Pr
     return;
   }
   const workers = workerCount(config);
-  await ensurePortAvailable(config);
-  await printSetupLinkIfNeeded(config, options.out);
-  // The first sign `siteward backup restore` looks for; the job lease is the second.
+  // The first sign `siteward backup restore` looks for (the job lease is the second), and the
+  // one that keeps a second server off this data directory.
   await mkdir(config.dataDir, { recursive: true });
-  await writeServerPidFile(config.dataDir, Date.now());
+  const claim = await claimServerPidFile(config.dataDir, Date.now(), config.homeUrl);
+  if (!claim.ok) {
+    throw new ConfigError(`Another Siteward server (pid ${claim.pid} on ${claim.host}) is running on the data directory ${config.dataDir} (${SERVER_PID_FILE}): stop it first, or give this one its own SITEWARD_DATA_DIR.`);
+  }
+  try {
+    await ensurePortAvailable(config);
+    await printSetupLinkIfNeeded(config, options.out);
+  } catch (error) {
+    await removeServerPidFile(config.dataDir);
+    throw error;
+  }
   const exit = (code: number) => void removeServerPidFile(config.dataDir).finally(() => process.exit(code));
   let stopping = false;
   let announced = false;

@@ -1,7 +1,7 @@
 /**
  * The composition root: every part of a running Siteward process is built here, in order,
  * each from the ones before it: config → store → auth → REST layer → features → HTTP.
- * See docs/architecture.md for the picture; src/features/index.ts says who serves which path.
+ * See docs/architecture.md for the picture; docs/routes.md (generated) says who serves which path.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
@@ -11,11 +11,11 @@ import { loadSecrets, type Secrets } from './auth/secrets.js';
 import { createUserService, type UserService } from './auth/user-service.js';
 import type { Config } from './config/config.js';
 import { EventBus } from './core/events.js';
+import type { RouteRow } from './core/route-table.js';
 import { errorKey, LogThrottle } from './core/log-throttle.js';
 import type { AssetDirectory, CliCommand, Feature, FeatureContext, FeatureServices, PageDefinition } from './features/contract.js';
 import { builtInFeatures } from './features/index.js';
-import { authPagesDeps } from './http/auth-pages-deps.js';
-import { buildHttpServer } from './http/server.js';
+import { buildHttpServer, type Owned } from './http/server.js';
 import { JobRunner } from './jobs/job-runner.js';
 import type { Logger, PluginRegister } from './plugins/api.js';
 import { createPluginApi, silentLogger } from './plugins/plugin-api.js';
@@ -40,6 +40,8 @@ export interface App {
   readonly fields: FieldRegistry;
   readonly events: EventBus;
   readonly jobs: JobRunner;
+  /** Every REST route, page and asset mount with who registered it (`siteward routes`, docs/routes.md). */
+  routes(): RouteRow[];
   /** CLI subcommands declared by features. */
   readonly commands: readonly CliCommand[];
   readonly http: FastifyInstance;
@@ -132,8 +134,8 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     const jobs = new JobRunner({ leases: store.leases, log, clock, leaseMs: config.jobLeaseMs });
 
     // Features, then third-party plugins, each declaring what it contributes.
-    const pages: PageDefinition[] = [];
-    const assets: AssetDirectory[] = [];
+    const pages: Owned<PageDefinition>[] = [];
+    const assets: Owned<AssetDirectory>[] = [];
     const headTags: (() => Promise<readonly string[]>)[] = [];
     const commands: CliCommand[] = [];
     const provided = new Map<keyof FeatureServices, unknown>();
@@ -152,8 +154,8 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
         auth: { authenticator, users },
         secrets,
         site: { homeUrl: config.homeUrl, devMode },
-        addPage: (page) => void pages.push(page),
-        addAssets: (dir) => void assets.push(dir),
+        addPage: (page) => void pages.push({ ...page, owner: feature.name }),
+        addAssets: (dir) => void assets.push({ ...dir, owner: feature.name }),
         addJob: (job) => jobs.add(job),
         addPasswordGuard: (guard) => guards.add(guard),
         addHeadTags: (source) => void headTags.push(source),
@@ -170,13 +172,14 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       await feature.register(ctx);
     }
     // Third-party plugins' callbacks are tracked across `await` (deprecation notices); built-in ones need not be.
-    for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), withRequestContext(createPluginApi(entry, apiDeps)));
+    for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), withRequestContext(createPluginApi(entry, apiDeps, `plugin:${entry}`)));
     for (const [i, register] of (options.plugins ?? []).entries()) {
       const name = register.name || `inline-${i}`;
-      await runPlugin(name, register, withRequestContext(createPluginApi(name, apiDeps)));
+      await runPlugin(name, register, withRequestContext(createPluginApi(name, apiDeps, `plugin:${name}`)));
     }
 
     // HTTP.
+    const pageRows: RouteRow[] = [];
     const http = await buildHttpServer({
       config,
       rest,
@@ -187,16 +190,18 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
         const tags = (await Promise.all(headTags.map((source) => source()))).flat();
         return { name: site.name, description: site.description, headTags: tags };
       },
-      authPages: authPagesDeps(config.homeUrl, store, authenticator),
       pages,
       assets,
+      recordRoute: (row) => void pageRows.push(row),
       identify: async (headers, ip) => authenticator.identify(headers, ip),
+      formKey: secrets.formKey,
       logThrottle,
     });
     if (options.startJobs !== false) jobs.start();
 
     return {
       config, store, secrets, authenticator, users, rest, restUrl, fields, events, jobs, commands, http, log,
+      routes: () => [...rest.routeTable(config.restPrefix), ...pageRows],
       async close() {
         await http.close();
         await jobs.stop().catch((error: unknown) => log.warn({ err: error }, 'could not release the background-job lease'));

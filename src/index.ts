@@ -23,4 +23,4 @@ export * from './rest/args/index.js';
 export { createApp, type App, type CreateAppOptions } from './compose.js';
 export type { Feature, FeatureContext, PageDefinition, PageRequest, PageResponse, CliCommand } from './features/contract.js';
 export type { BackgroundJob } from './jobs/job-runner.js';
-export { loadConfig, ConfigError, type Config } from './config/config.js';
+export { loadConfig, ConfigError, type Config } from './settings.js';

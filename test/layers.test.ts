@@ -35,6 +35,9 @@ const rules: [folder: string, forbidden: (layer: string) => boolean][] = [
   ['store', (layer) => layer === 'rest' || isRootFile(layer)],
   ['rest', (layer) => ['http', 'features', 'plugins', 'store', 'auth', 'jobs'].includes(layer) || isRootFile(layer)],
   ['config', (layer) => layer === 'rest' || isRootFile(layer)],
+  // The HTTP adapter serves what features declare; the login pages are a feature, not the adapter's.
+  ['http', (layer) => ['store', 'auth', 'jobs', 'plugins'].includes(layer) || isRootFile(layer)],
+  ['features', (layer) => layer === 'http' || layer === 'cli' || isRootFile(layer)],
   // The admin page's browser app: bundled apart, it shares no module with the server.
   ['admin', (layer) => layer !== 'admin'],
 ];

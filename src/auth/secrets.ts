@@ -20,6 +20,7 @@ export class Secrets {
   readonly #auth: Buffer;
   readonly #nonce: Buffer;
   readonly #encryption: Buffer;
+  readonly #form: Buffer;
 
   constructor(master: Uint8Array) {
     if (master.length < MIN_SECRET_BYTES) {
@@ -28,6 +29,7 @@ export class Secrets {
     this.#auth = derive(master, 'siteward auth key v1');
     this.#nonce = derive(master, 'siteward nonce key v1');
     this.#encryption = derive(master, 'siteward encryption key v1');
+    this.#form = derive(master, 'siteward form token key v1');
   }
 
   /** HMAC key of login cookies. */
@@ -43,6 +45,11 @@ export class Secrets {
   /** 32-byte key for encrypting stored tokens (e.g. AES-256-GCM). */
   get encryptionKey(): Buffer {
     return this.#encryption;
+  }
+
+  /** HMAC key of the page forms' anti-CSRF tokens (src/http/form-guard.ts). */
+  get formKey(): Buffer {
+    return this.#form;
   }
 
   toJSON(): string {

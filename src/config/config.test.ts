@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError } from './config.js';
+import { loadConfig } from '../settings.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'siteward-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

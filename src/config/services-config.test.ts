@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError } from './config.js';
+import { loadConfig } from '../settings.js';
 
 const load = (env: Record<string, string>) => loadConfig({ env: { SITEWARD_HOME_URL: 'https://example.org', ...env }, configFile: null, cwd: '/tmp' });
 

@@ -24,6 +24,7 @@ import type { SitewardAuthenticator } from '../auth/authenticator.js';
 import type { Secrets } from '../auth/secrets.js';
 import type { UserService } from '../auth/user-service.js';
 import type { Config } from '../config/config.js';
+import type { SettingGroup } from '../config/setting.js';
 import type { EventBus } from '../core/events.js';
 import type { BackgroundJob } from '../jobs/job-runner.js';
 import type { Logger, SitewardApi } from '../plugins/api.js';
@@ -36,6 +37,11 @@ import type { Store } from '../store/types.js';
 export interface Feature {
   /** A short, unique name (logs, errors). */
   readonly name: string;
+  /**
+   * The settings only this feature uses (`./settings.ts`, see docs/architecture.md "Adding a
+   * setting"); the composition root reads them with the rest, and `ctx.config` carries them.
+   */
+  readonly settings?: SettingGroup;
   /** Tables of the feature's own: migration name → factory. Names sort with every other migration. */
   readonly migrations?: Readonly<Record<string, MigrationFactory>>;
   /** Declares what the feature contributes. Runs once per process, in the composition root's order. */
@@ -106,6 +112,8 @@ export interface PageRequest {
   readonly path: string;
   /** PHP-style parsed query string. */
   readonly query: Readonly<Record<string, unknown>>;
+  /** The query string as received, with its `?` (`''` when none). */
+  readonly search: string;
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string>>;
   /** A form or JSON body as an object ({} when none). */
@@ -117,18 +125,40 @@ export interface PageRequest {
   readonly restRoot: string;
   /** Who is asking (cookie login, application password, anonymous). */
   identity(): Promise<Identity>;
+  /**
+   * The anti-CSRF token a form of this page must send back in `FORM_TOKEN_FIELD` (the adapter
+   * sets the pre-session cookie it is bound to); `formTokenInput()` writes the hidden field.
+   */
+  formToken(): string;
+}
+
+/** The hidden field carrying `PageRequest.formToken()` (src/http/form-guard.ts has the rule). */
+export const FORM_TOKEN_FIELD = '_siteward_form';
+
+/** The hidden `<input>` every page form carries. */
+export function formTokenInput(request: PageRequest): string {
+  return `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${request.formToken()}">`;
 }
 
 export interface PageResponse {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** No body when absent (a redirect). */
   readonly body?: string;
+  /** Answer as if no page were here: the server's own 404 (HTML for browsers, JSON otherwise). */
+  readonly notFound?: true;
 }
 
 export interface PageDefinition {
   readonly method: 'GET' | 'POST';
   /** An exact path, e.g. `/admin/`. */
   readonly path: string;
+  /**
+   * A POST is refused before `handle` when it comes from another site (a foreign `Origin`, or
+   * a form without its form token: src/http/form-guard.ts). `'page'`: the page checks itself
+   * (`/logout` takes a nonce) or changes nothing (a redirect).
+   */
+  readonly crossSiteCheck?: 'page';
   handle(request: PageRequest): Promise<PageResponse>;
 }
 
@@ -160,6 +190,16 @@ export interface CliCommand {
 /** An HTML page answer (no caching, no framing). */
 export function htmlPage(status: number, body: string, headers: Readonly<Record<string, string>> = {}): PageResponse {
   return { status, headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', ...headers }, body };
+}
+
+/** The server's own "nothing here" answer, as for a path no page serves. */
+export function notFound(): PageResponse {
+  return { status: 404, notFound: true };
+}
+
+/** A JSON answer (no caching). */
+export function jsonPage(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): PageResponse {
+  return { status, headers: { 'Content-Type': 'application/json; charset=UTF-8', ...headers }, body: JSON.stringify(body) };
 }
 
 /** A redirect answer (302 unless told). */

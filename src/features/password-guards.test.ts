@@ -32,7 +32,7 @@ describe('password guards of features', () => {
   it('see the outcome of every JSON and form login, with the client address', async () => {
     seen.length = 0;
     await app.request({ method: 'POST', path: '/login', body: { username: 'free', password: 'wrong' } });
-    await app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'log=free&pwd=right-password-2' });
+    await app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' }, body: 'log=free&pwd=right-password-2' });
     expect(seen).toEqual([
       { attempt: { via: 'login-json', login: 'free', ip: '127.0.0.1' }, ok: false },
       { attempt: { via: 'login-form', login: 'free', ip: '127.0.0.1' }, ok: true },
@@ -46,7 +46,7 @@ describe('password guards of features', () => {
     expect(json.headers['retry-after']).toBe('90');
     expect(json.json).toMatchObject({ code: 'probe_blocked', message: 'Too many attempts.', data: { status: 429 } });
     expect(json.headers['set-cookie']).toBeUndefined();
-    const form = await app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'log=locked&pwd=right-password-1' });
+    const form = await app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' }, body: 'log=locked&pwd=right-password-1' });
     expect(form.status).toBe(429);
     expect(form.headers['content-type']).toMatch(/^text\/html/);
     expect(form.text).toContain('Too many attempts.');

@@ -1,19 +1,9 @@
 import { deflateSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { simplePage } from './auth-page-html.js';
+import { simplePage } from '../core/simple-page.js';
 
-/**
- * WordPress paths people type or bookmark (`/wp-admin/`, `/wp-login.php`) and the favicon
- * browsers ask for, so a browser never lands on raw JSON.
- */
+/** The favicon browsers ask for (the login feature sends `/wp-admin/` and `/wp-login.php` on). */
 export function registerBrowserPaths(app: FastifyInstance): void {
-  const query = (req: FastifyRequest) => {
-    const q = req.url.indexOf('?');
-    return q === -1 ? '' : req.url.slice(q);
-  };
-  for (const url of ['/wp-admin', '/wp-admin/']) app.get(url, async (_req, reply) => reply.redirect('/admin/', 302));
-  // 307 keeps a POSTed login form a POST.
-  app.route({ method: ['GET', 'POST'], url: '/wp-login.php', handler: async (req, reply) => reply.redirect(`/login${query(req)}`, req.method === 'POST' ? 307 : 302) });
   const icon = favicon();
   app.get('/favicon.ico', async (_req, reply) =>
     reply.code(200).header('Content-Type', 'image/x-icon').header('Cache-Control', 'public, max-age=86400').send(icon),

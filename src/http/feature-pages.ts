@@ -6,9 +6,13 @@ import type { AssetDirectory, PageDefinition, PageRequest } from '../features/co
 import { checkJsonBounds } from '../rest/json-bounds.js';
 import { parsePhpQuery } from '../rest/php-query.js';
 import { mediaType } from '../rest/request-body.js';
+import type { RequestOrigin } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
-import type { PageHelpers } from './server.js';
 import { flatHeaders } from './request-origin.js';
+import { checkPagePost, formCookie, formCookieHeader, formTokenOf } from './form-guard.js';
+import { restError } from '../rest/errors.js';
+import { escapeHtml } from '../core/html.js';
+import { simplePage } from '../core/simple-page.js';
 
 /** A form or JSON page body as an object ({} when none or unreadable). */
 export function pageBody(req: FastifyRequest): Record<string, unknown> {
@@ -25,26 +29,49 @@ export function pageBody(req: FastifyRequest): Record<string, unknown> {
   return parsePhpQuery(raw);
 }
 
-function pageRequest(req: FastifyRequest, helpers: PageHelpers, identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>): PageRequest {
+/** What pages need from the adapter about a request's origin, and the form tokens' key. */
+export interface PageHelpers {
+  origin(req: FastifyRequest): RequestOrigin;
+  restRoot(req: FastifyRequest): string;
+  readonly homeUrl: string;
+  readonly formKey: Uint8Array;
+}
+
+function pageRequest(
+  req: FastifyRequest,
+  helpers: PageHelpers,
+  identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>,
+  onFreshFormCookie: (value: string) => void,
+): PageRequest {
   const q = req.url.indexOf('?');
   const headers = flatHeaders(req.headers);
+  let token: string | undefined;
   return {
     method: req.method,
     path: q === -1 ? req.url : req.url.slice(0, q),
     query: q === -1 ? {} : parsePhpQuery(req.url.slice(q + 1)),
+    search: q === -1 ? '' : req.url.slice(q),
     headers,
     body: req.method === 'POST' ? pageBody(req) : {},
     ip: req.ip,
     origin: helpers.origin(req),
     restRoot: helpers.restRoot(req),
     identity: () => identify(headers, req.ip),
+    formToken() {
+      if (token === undefined) {
+        const cookie = formCookie(headers.cookie);
+        if (cookie.fresh) onFreshFormCookie(cookie.value);
+        token = formTokenOf(helpers.formKey, cookie.value);
+      }
+      return token;
+    },
   };
 }
 
 /** Serves the features' pages on Fastify. */
 export function mountPages(
   app: FastifyInstance,
-  pages: readonly PageDefinition[],
+  pages: readonly (PageDefinition & { readonly owner?: string })[],
   helpers: PageHelpers,
   identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>,
 ): void {
@@ -52,14 +79,30 @@ export function mountPages(
     app.route({
       method: page.method,
       url: page.path,
+      // The route table's row: the page checks who may see it itself.
+      config: { owner: page.owner ?? 'unknown', permission: 'page' },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const answer = await page.handle(pageRequest(req, helpers, identify));
+        const request = pageRequest(req, helpers, identify, (value) => void reply.header('Set-Cookie', formCookieHeader(value, helpers.origin(req).secure)));
+        if (page.method === 'POST' && page.crossSiteCheck !== 'page') {
+          const check = checkPagePost({ headers: request.headers, body: request.body, origin: request.origin, homeUrl: helpers.homeUrl, key: helpers.formKey });
+          if (check !== 'ok') return refuseCrossSite(reply, mediaType(req.headers['content-type']) === 'application/json');
+        }
+        const answer = await page.handle(request);
+        if (answer.notFound) return reply.callNotFound();
         reply.code(answer.status);
         if (answer.headers) reply.headers(answer.headers);
-        return reply.send(answer.body ?? '');
+        return answer.body === undefined ? reply.send() : reply.send(answer.body);
       },
     });
   }
+}
+
+/** A POST from another site: JSON for JSON clients, otherwise a page saying what to do. */
+function refuseCrossSite(reply: FastifyReply, json: boolean) {
+  const error = restError('siteward_cross_site_form');
+  reply.code(error.status).header('Cache-Control', 'no-store');
+  if (json) return reply.header('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify(error.toJSON()));
+  return reply.header('Content-Type', 'text/html; charset=UTF-8').send(simplePage('Not sent', `<p>${escapeHtml(error.message)}</p>`));
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -76,10 +119,10 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Serves the features' static asset directories; a path outside the directory is a 404. */
-export function mountAssets(app: FastifyInstance, directories: readonly AssetDirectory[]): void {
+export function mountAssets(app: FastifyInstance, directories: readonly (AssetDirectory & { readonly owner?: string })[]): void {
   for (const assets of directories) {
     const root = path.resolve(assets.dir);
-    app.get(`${assets.urlPrefix}*`, async (req, reply) => {
+    app.get(`${assets.urlPrefix}*`, { config: { owner: assets.owner ?? 'unknown' } }, async (req, reply) => {
       const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
       const file = path.resolve(root, rel);
       if (!file.startsWith(root + path.sep)) return reply.callNotFound();

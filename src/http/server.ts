@@ -9,13 +9,12 @@ import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/u
 import { restError, restErrorWithDetail, storeUnavailable, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
-import type { RequestOrigin, RestUrlBuilder } from '../rest/rest-url.js';
+import type { RestUrlBuilder } from '../rest/rest-url.js';
 import { createRestHandler } from './rest-handler.js';
 import { extractRestRoute } from './rest-route.js';
 import { requestOrigin } from './request-origin.js';
 import { homePage, rsdDocument } from './site-pages.js';
-import { registerAuthPages, type AuthPagesDeps } from './auth-pages.js';
-import { mountAssets, mountPages } from './feature-pages.js';
+import { mountAssets, mountPages, type PageHelpers } from './feature-pages.js';
 import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
 import { ShutdownGate } from './shutdown-gate.js';
 import { toOriginForm } from './request-target.js';
@@ -24,6 +23,7 @@ import { redactUrl } from './log-redaction.js';
 import { errorKey, type LogThrottle } from '../core/log-throttle.js';
 import type { AssetDirectory, PageDefinition } from '../features/contract.js';
 import type { Identity } from '../rest/types.js';
+import type { RouteRow } from '../core/route-table.js';
 
 export interface HttpServerDeps {
   config: Config;
@@ -32,20 +32,20 @@ export interface HttpServerDeps {
   logger: FastifyBaseLogger | false;
   /** Site name and extra `<head>` tags (e.g. site-verification meta tags) for the home page. */
   homeHead: () => Promise<{ name: string; description: string; headTags: string[] }>;
-  /** The login, logout, setup and nonce-refresh pages. */
-  authPages: AuthPagesDeps;
   /** Pages and asset directories declared by features. */
-  pages: readonly PageDefinition[];
-  assets: readonly AssetDirectory[];
+  pages: readonly Owned<PageDefinition>[];
+  assets: readonly Owned<AssetDirectory>[];
   identify(headers: Readonly<Record<string, string>>, ip: string): Promise<Identity>;
+  /** HMAC key of the page forms' anti-CSRF tokens. */
+  formKey: Uint8Array;
   /** Shared with the rest of the process, so one failure is logged once per window everywhere. */
   logThrottle: LogThrottle;
+  /** Told of every page and asset mount as it is registered (the route table); pages name their owner. */
+  recordRoute?: (row: RouteRow) => void;
 }
 
-export interface PageHelpers {
-  origin(req: FastifyRequest): RequestOrigin;
-  restRoot(req: FastifyRequest): string;
-}
+/** Pages and asset directories with the name of the feature that declared them. */
+export type Owned<T> = T & { readonly owner?: string };
 
 function isRestPath(url: string, prefix: string): boolean {
   return extractRestRoute(url, prefix) !== null;
@@ -118,6 +118,13 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 2048 },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+
+  // The route table learns of each page as Fastify registers it; the adapter's own are `http`'s.
+  app.addHook('onRoute', (route) => {
+    const { owner = 'http', permission = 'none' } = (route.config ?? {}) as { owner?: string; permission?: string };
+    const method = Array.isArray(route.method) ? route.method.join(',') : String(route.method);
+    deps.recordRoute?.({ method, path: route.url, owner, permission, batchable: 'no' });
+  });
 
   app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs));
   app.addHook('onClose', async () => gate.end());
@@ -196,10 +203,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return reply.code(200).header('Content-Type', 'text/xml; charset=UTF-8').send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));
   });
 
-  const helpers = { origin, restRoot };
-  registerAuthPages(app, deps.authPages, helpers);
+  const helpers: PageHelpers = { origin, restRoot, homeUrl: config.homeUrl, formKey: deps.formKey };
   registerBrowserPaths(app);
   mountPages(app, deps.pages, helpers, deps.identify);
   mountAssets(app, deps.assets);
+  deps.recordRoute?.({ method: '*', path: '(no match)', owner: 'http', permission: 'none', batchable: 'no' });
   return app;
 }

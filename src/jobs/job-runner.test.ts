@@ -55,6 +55,27 @@ describe.each(testStores())('background jobs on $name', (backend) => {
     expect(await store.leases.holder('background-jobs', now)).toBe(jobs.id);
   });
 
+  it('gives the lease up on stop even when a take of it is still on its way to the store', async () => {
+    let holder: string | null = null;
+    let arrive: () => void = () => undefined;
+    const leases = {
+      // The take reaches the store only when the test lets it (another pooled connection).
+      acquire: async (_name: string, who: string) => {
+        await new Promise<void>((resolve) => (arrive = resolve));
+        holder = who;
+        return true;
+      },
+      release: async (_name: string, who: string) => void (holder === who ? (holder = null) : undefined),
+      holder: async () => holder,
+    };
+    const jobs = new JobRunner({ leases, log: silent });
+    const tick = jobs.tick();
+    const stopped = jobs.stop();
+    arrive();
+    await Promise.all([tick, stopped]);
+    expect(holder).toBeNull();
+  });
+
   it('refuses two jobs of one name', () => {
     const jobs = new JobRunner({ leases: { acquire: async () => true, release: async () => {}, holder: async () => null }, log: silent });
     jobs.add({ name: 'x', everyMs: 1000, run: async () => {} });

@@ -51,6 +51,7 @@ export class JobRunner {
   private running = false;
   private stopped = false;
   private leading = false;
+  private acquiring: Promise<unknown> = Promise.resolve();
   private readonly leaseMs: number;
   private readonly clock: () => number;
 
@@ -71,7 +72,11 @@ export class JobRunner {
 
   /** Tries to take or renew the lease; true when this process holds it now. */
   acquire(): Promise<boolean> {
-    return this.opts.leases.acquire(JOB_LEASE, this.id, this.leaseMs, this.clock());
+    const attempt = this.opts.leases.acquire(JOB_LEASE, this.id, this.leaseMs, this.clock());
+    // stop() waits for it: a take still on its way to the store (another pooled connection)
+    // would otherwise land after the release and leave the lease held by a stopped process.
+    this.acquiring = attempt.catch(() => false);
+    return attempt;
   }
 
   /** One round: renew the lease and run the jobs that are due. */
@@ -116,6 +121,7 @@ export class JobRunner {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.acquiring;
     await this.opts.leases.release(JOB_LEASE, this.id);
   }
 }

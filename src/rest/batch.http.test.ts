@@ -14,10 +14,10 @@ beforeEach(async () => {
     env: { SITEWARD_BATCH_MAX_ITEMS: '3' },
     plugins: [
       (api) => {
-        // A third-party route opts in through the plugin API, with WordPress's spelling.
+        // A third-party route opts in through the plugin API, (WordPress's `allow_batch`).
         api.registerRoute('demo/v1', '/things/(?P<id>\\d+)', {
           methods: 'POST',
-          allow_batch: { v1: true },
+          allowBatch: { v1: true },
           args: { size: { type: 'integer', required: true } },
           permissionCallback: (req) => req.user.can('manage_options'),
           callback: (req) => {

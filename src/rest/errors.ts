@@ -80,6 +80,7 @@ const catalogue = {
   // The store (database) is down or not answering in time; the request did not take effect.
   // The process is shutting down; another process (or this one restarted) will answer.
   siteward_shutting_down: ['The server is restarting. Please try again shortly.', 503],
+  siteward_cross_site_form: ['This form was not sent from a page of this site. Reload the page and send it again.', 403],
   siteward_store_unavailable: ['The site is temporarily unable to reach its database. Please try again shortly.', 503],
 } as const satisfies Record<string, readonly [string, number] | readonly [string, number, string]>;
 

@@ -3,6 +3,8 @@ import { withSink } from './deprecation.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
 import { forbidden, isRestError, restError, restErrorWithDetail, retryAfterOf, storeUnavailable, type RestError } from './errors.js';
 import { withNonceHint } from './nonce-hint.js';
+import { permissionLabel } from './permission-label.js';
+import type { RouteRow } from '../core/route-table.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { batchAllowed, RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -111,7 +113,14 @@ export class RestServer {
    * Registers a route (docs/spec/site-management-api.md §4.2). Empty namespace or route: nothing is registered and a
    * developer warning names the call.
    */
-  registerRoute(namespace: string, route: string, definition: EndpointDefinition | readonly EndpointDefinition[] | (EndpointDefinition & RouteOptions), override = false): boolean {
+  registerRoute(
+    namespace: string,
+    route: string,
+    definition: EndpointDefinition | readonly EndpointDefinition[] | (EndpointDefinition & RouteOptions),
+    override = false,
+    /** Who registers it (a feature's or plugin's name), for the route table. */
+    owner = 'unknown',
+  ): boolean {
     const call = `registerRoute(${JSON.stringify(namespace)}, ${JSON.stringify(route)})`;
     if (!namespace) {
       this.options.warn(`${call}: Routes must be namespaced with plugin or theme name and version.`);
@@ -124,12 +133,35 @@ export class RestServer {
     const ns = namespace.replace(/^\/+|\/+$/g, '');
     const fullRoute = RouteRegistry.fullRoute(namespace, route);
     if (!this.addNamespace(ns, (reason) => this.options.warn(`${call}: ${reason}`))) return false;
-    const result = this.registry.register(ns, fullRoute, definition, override);
+    const result = this.registry.register(ns, fullRoute, definition, override, owner);
     if (!result.ok) {
       this.options.warn(`${call}: ${result.reason}`);
       return false;
     }
     return true;
+  }
+
+  /**
+   * One row per method of every registered route, in registration order; paths under `/{prefix}`.
+   * The index and namespace documents are the layer's own (`rest`).
+   */
+  routeTable(prefix: string): RouteRow[] {
+    const rows: RouteRow[] = [];
+    for (const route of this.registry.all()) {
+      for (const endpoint of route.endpoints) {
+        const batch = batchAllowed(route, endpoint);
+        for (const method of endpoint.methods) {
+          rows.push({
+            method,
+            path: `/${prefix}${route.pattern.source === '/' ? '/' : route.pattern.source}`,
+            owner: endpoint.owner,
+            permission: permissionLabel(endpoint.permissionCallback),
+            batchable: batch ? 'v1' : 'no',
+          });
+        }
+      }
+    }
+    return rows;
   }
 
   /** Serves one request end to end, in WordPress's `serve_request` order (docs/spec/wp-rest-reference.md §5). */

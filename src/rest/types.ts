@@ -104,12 +104,12 @@ export interface EndpointDefinition {
   args?: Record<string, ArgDefinition>;
   /** Default true. */
   showInIndex?: boolean;
-  /** This endpoint may run inside `batch/v1` (WordPress's spelling; docs/spec/current-clients.md §E.2). */
-  allow_batch?: BatchPermission;
+  /** This endpoint may be called inside a `batch/v1` request (WordPress's per-handler `allow_batch`). */
+  allowBatch?: BatchOption;
 }
 
-/** Whether a route or endpoint may be a sub-request of `batch/v1`, per batch version (WordPress's `allow_batch`). */
-export interface BatchPermission {
+/** WordPress's `allow_batch`: which batch API versions may call the route (`{ v1: true }`). */
+export interface BatchOption {
   readonly v1?: boolean;
 }
 
@@ -117,8 +117,8 @@ export interface BatchPermission {
 export interface RouteOptions {
   /** Returns the route's JSON schema, shown by OPTIONS. */
   schema?: () => JsonValue;
-  /** Every endpoint of the route may run inside `batch/v1`, unless the endpoint says otherwise (docs/spec/current-clients.md §E.2). */
-  allow_batch?: BatchPermission;
+  /** Every endpoint of the route may be called inside a `batch/v1` request unless it says otherwise (WordPress's route-level `allow_batch`). */
+  allowBatch?: BatchOption;
 }
 
 /** Identity found by an authenticator before the cookie/nonce check. */

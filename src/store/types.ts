@@ -84,6 +84,11 @@ export interface UserMetaRepo {
   get(userId: number, key: string): Promise<JsonValue | undefined>;
   set(userId: number, key: string, value: JsonValue): Promise<void>;
   delete(userId: number, key: string): Promise<void>;
+  /**
+   * Deletes the entry only while it still holds `expected` (as read before), in one statement:
+   * true for the one caller that deleted it, false for any other (a single-use token's consumption).
+   */
+  deleteIf(userId: number, key: string, expected: JsonValue): Promise<boolean>;
   all(userId: number): Promise<Map<string, JsonValue>>;
 }
 

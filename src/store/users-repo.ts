@@ -181,6 +181,14 @@ export class KyselyUserMeta implements UserMetaRepo {
     await this.run((db) => db.deleteFrom('user_meta').where('user_id', '=', userId).where('key', '=', key).execute());
   }
 
+  async deleteIf(userId: number, key: string, expected: JsonValue): Promise<boolean> {
+    const text = toJsonText(expected);
+    const result = await this.run((db) =>
+      db.deleteFrom('user_meta').where('user_id', '=', userId).where('key', '=', key).where('value', '=', text).executeTakeFirst(),
+    );
+    return Number(result.numDeletedRows) === 1;
+  }
+
   async all(userId: number): Promise<Map<string, JsonValue>> {
     const rows = await this.run((db) =>
       db.selectFrom('user_meta').select(['key', 'value']).where('user_id', '=', userId).execute(),

@@ -6,7 +6,7 @@ import type { PluginRegister } from '../../src/plugins/api.js';
 import { request as httpRequest } from 'node:http';
 export { freePort } from './free-port.js';
 import { createApp, type App } from '../../src/compose.js';
-import { loadConfig } from '../../src/config/config.js';
+import { loadConfig } from '../../src/settings.js';
 import type { Store } from '../../src/store/types.js';
 import type { Feature } from '../../src/features/contract.js';
 

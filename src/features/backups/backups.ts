@@ -7,7 +7,7 @@ import { BACKUP_SUFFIX, backupFile, checkPayload, ensureBackupDir, readBackupHea
 import { backupIdTime, isBackupId, newBackupId, type BackupBackend, type BackupManifest } from './backup-manifest.js';
 import { exportPostgres } from './postgres-export.js';
 import { dropSchema, loadIntoNewSchema, resolveSchema, swapSchemas, type FeatureMigrations } from './postgres-restore.js';
-import { checkServerRunning, type ServerCheck } from './server-guard.js';
+import { checkServerRunning, clearRestoredLeases, type ServerCheck } from './server-guard.js';
 import { snapshotSqlite, swapSqlite, unpackSqlite, type TrialResult } from './sqlite-backup.js';
 import type { StoreLocation } from './store-location.js';
 
@@ -222,6 +222,7 @@ export async function restoreBackup(dir: string, id: string, target: StoreLocati
     try {
       const trial = await unpackSqlite(file, manifest, temp);
       if (!trial.ok) return fail('corrupt', `backup ${id} failed its check while restoring: ${trial.reason}; the live store is unchanged`);
+      await clearRestoredLeases({ sqliteFile: temp });
       const swapped = await swapSqlite(target.dataDir, temp, `siteward.db.${previousName}`, options.keepPrevious ?? true);
       return { ok: true, id, previous: swapped.previousFile };
     } catch (error) {
@@ -237,6 +238,7 @@ export async function restoreBackup(dir: string, id: string, target: StoreLocati
     const loaded = await loadIntoNewSchema(file, manifest, target.url, staging, options.migrations);
     if (!loaded.ok) return fail('restore_failed', `restore of ${id} failed: ${loaded.reason}; the live store is unchanged`);
     try {
+      await clearRestoredLeases({ url: target.url, schema: staging });
       const previous = await swapSchemas(target.url, staging, schema, `${schema.slice(0, 45)}_before_${suffix}`, options.keepPrevious ?? false);
       return { ok: true, id, previous };
     } catch (error) {

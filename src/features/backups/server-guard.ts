@@ -15,6 +15,8 @@ export interface PidFileContent {
   readonly host: string;
   /** ms since the epoch. */
   readonly started: number;
+  /** The server's home URL, for links the CLI prints (absent in files of older versions). */
+  readonly url?: string;
 }
 
 export type ServerCheck =
@@ -28,10 +30,41 @@ export async function writeServerPidFile(dataDir: string, now: number, pid: numb
   await writeFile(join(dataDir, SERVER_PID_FILE), JSON.stringify(content), { mode: 0o600 });
 }
 
+export type PidFileClaim = { readonly ok: true } | { readonly ok: false; readonly pid: number; readonly host: string };
+
+/**
+ * Records this process as the server of `dataDir` unless another live server already did
+ * (the file is created exclusively, so two servers starting at once cannot both win). A file
+ * left by a server that died on this host is replaced; one naming another host cannot be
+ * checked and counts as live.
+ */
+export async function claimServerPidFile(dataDir: string, now: number, url: string, pid: number = process.pid): Promise<PidFileClaim> {
+  const content: PidFileContent = { pid, host: hostname(), started: now, url };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(join(dataDir, SERVER_PID_FILE), JSON.stringify(content), { mode: 0o600, flag: 'wx' });
+      return { ok: true };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const live = await runningServer(dataDir);
+    if (live !== null) return { ok: false, pid: live.pid, host: live.host };
+    // Stale or damaged: remove it and try once more (a server starting at the same moment may win that try).
+    if (attempt > 0) throw new Error(`could not create ${join(dataDir, SERVER_PID_FILE)}: another process keeps recreating it`);
+    await rm(join(dataDir, SERVER_PID_FILE), { force: true });
+  }
+}
+
 /** Removes the pid file when it names `pid` (another server's file is left alone). */
 export async function removeServerPidFile(dataDir: string, pid: number = process.pid): Promise<void> {
   const found = await readPidFile(dataDir);
   if (found?.pid === pid && found.host === hostname()) await rm(join(dataDir, SERVER_PID_FILE), { force: true });
+}
+
+/** The record of the server running on `dataDir`, or null when none runs (or its file is gone). */
+export async function runningServer(dataDir: string): Promise<PidFileContent | null> {
+  const found = await readPidFile(dataDir);
+  return found !== null && (found.host !== hostname() || alive(found.pid)) ? found : null;
 }
 
 async function readPidFile(dataDir: string): Promise<PidFileContent | null> {
@@ -43,8 +76,8 @@ async function readPidFile(dataDir: string): Promise<PidFileContent | null> {
   }
   try {
     const value = JSON.parse(text) as Partial<Record<keyof PidFileContent, unknown>>;
-    const { pid, host, started } = value;
-    if (typeof pid === 'number' && typeof host === 'string' && typeof started === 'number') return { pid, host, started };
+    const { pid, host, started, url } = value;
+    if (typeof pid === 'number' && typeof host === 'string' && typeof started === 'number') return { pid, host, started, ...(typeof url === 'string' ? { url } : {}) };
   } catch {
     // A damaged file proves nothing either way; the lease check still runs.
   }
@@ -110,10 +143,37 @@ async function readLease(target: StoreLocation): Promise<LeaseRow | undefined> {
  */
 export async function checkServerRunning(target: StoreLocation, now: number): Promise<ServerCheck> {
   if (target.dataDir !== undefined) {
-    const pidFile = await readPidFile(target.dataDir);
-    if (pidFile !== null && (pidFile.host !== hostname() || alive(pidFile.pid))) {
+    const pidFile = await runningServer(target.dataDir);
+    if (pidFile !== null) {
       return { running: true, evidence: 'pid-file', pid: pidFile.pid, host: pidFile.host };
     }
   }
   return leaseCheck(await readLease(target), now);
+}
+
+/**
+ * Clears the leases of a restored copy before it goes live. A backup made while a server ran
+ * holds that server's job lease; restored, it would make the store look in use (refusing the
+ * next restore) and keep the jobs paused until it expired, though its holder is long gone.
+ */
+export async function clearRestoredLeases(target: { readonly sqliteFile: string } | { readonly url: string; readonly schema: string }): Promise<void> {
+  if ('sqliteFile' in target) {
+    const db = new BetterSqlite3(target.sqliteFile, { fileMustExist: true });
+    try {
+      const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'leases'`).get();
+      if (hasTable !== undefined) db.prepare('DELETE FROM leases').run();
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = pgClient(target.url, target.schema);
+  await client.connect();
+  try {
+    await client.query('DELETE FROM leases');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== '42P01') throw error;
+  } finally {
+    await client.end();
+  }
 }

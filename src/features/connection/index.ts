@@ -10,8 +10,10 @@ import type { Feature } from '../contract.js';
 import { connectCallback, connectStart } from './connect-pages.js';
 import { noticeFor, type Notice } from './connection-notices.js';
 import { registerConnectionRoutes } from './connection-routes.js';
+import { registerCurrentConnectionRoutes } from './current-connection-routes.js';
 import { ConnectionService } from './connection-service.js';
 import { userConnectionData } from './user-connection-data.js';
+import { connectionSettings } from './settings.js';
 
 /** What other features read of the connection. */
 export interface ConnectionStatus {
@@ -31,6 +33,7 @@ declare module '../contract.js' {
 
 export const connectionFeature: Feature = {
   name: 'connection',
+  settings: connectionSettings,
   register(ctx) {
     const service = new ConnectionService({ config: ctx.config, store: ctx.store, clock: ctx.clock, masterSecret: ctx.secrets.encryptionKey, log: ctx.log });
     const devModeState = () => {
@@ -42,7 +45,9 @@ export const connectionFeature: Feature = {
       return mode.constant || mode.url;
     };
     const userData = { store: ctx.store, service, devMode };
-    registerConnectionRoutes(ctx.api, { ...userData, authenticator: ctx.auth.authenticator, homeUrl: ctx.site.homeUrl, devModeState, clock: ctx.clock });
+    const routeDeps = { ...userData, authenticator: ctx.auth.authenticator, homeUrl: ctx.site.homeUrl, devModeState, clock: ctx.clock };
+    const handlers = registerConnectionRoutes(ctx.api, routeDeps);
+    registerCurrentConnectionRoutes(ctx.api, { ...routeDeps, accountsTimeoutMs: ctx.config.accountsTimeoutMs }, handlers);
     const pages = { service, authenticator: ctx.auth.authenticator, devMode };
     ctx.addPage({ method: 'GET', path: '/connect/start', handle: connectStart(pages) });
     ctx.addPage({ method: 'GET', path: '/connect/callback', handle: connectCallback(pages) });

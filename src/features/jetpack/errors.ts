@@ -38,6 +38,11 @@ const catalogue = {
   jumpstart_failed_dismiss: ['jumpstart_failed_dismiss', 'Jumpstart could not be dismissed.', 400],
   invalid_reset_kind: ['invalid_param', 'Invalid Parameter', 404],
   invalid_notice: ['invalid_param', 'Invalid parameter "notice".', 404],
+  // The 4.3+ spellings' body checks (docs/spec/current-clients.md A.1): the handler compares strictly.
+  invalid_param: ['invalid_param', 'Invalid Parameter', 404],
+  invalid_dismissed: ['invalid_param', 'Invalid parameter "dismissed".', 404],
+  // Siteward counts no visits, so `module/stats/data` has nothing true to answer (docs/spec/current-clients.md A.6).
+  stats_not_kept: ['stats_not_available', 'Siteward keeps no visit statistics for this site, so there are no stats to show.', 404],
   // The connection to the central account service (docs/spec/jetpack-v4-reference.md §3.2–§3.6; docs/spec/compat.md §9).
   unlink_user_failed: ['unlink_user_failed', 'Was not able to unlink the user.  Please try again.', 400],
   disconnect_failed: ['disconnect_failed', 'Was not able to disconnect the site.  Please try again.', 400],
@@ -154,7 +159,26 @@ export const argumentMessages = {
   modulesNotArray: 'modules must be an array',
   modulesNotValid: 'modules must be a list of valid modules',
   unlinkId: 'id must be a positive integer.',
+  isActiveFalse: 'The isActive argument should be set to false.',
+  /** A key of `POST settings` that is no setting of this site (Siteward refuses it before writing anything). */
+  unknownSetting: (key: string) => `${key} is not a setting of this site.`,
+  /** A key of `POST settings/{module}` that is not one of that module's options. */
+  notModuleSetting: (key: string, slug: string) => `${key} is not a setting of the ${slug} module.`,
 } as const;
+
+/**
+ * A refused module toggle inside `POST settings`: the activation error itself (its code and
+ * status), its message prefixed with the setting, as Jetpack's `"<key>: <message>"` items.
+ */
+export function settingRefused(key: string, error: RestError): RestError {
+  return new RestError(error.code, escapeHtml(`${key}: ${error.message}`), { ...error.data, setting: key });
+}
+
+/** 400 `setting_not_saved`: a write failed while applying `POST settings`, and the whole call was undone. */
+export function settingNotSaved(key: string, info: string | undefined): RestError {
+  const message = `Nothing was saved: ${key} could not be updated${info ? ` (${info})` : ''}.`;
+  return new RestError('setting_not_saved', escapeHtml(message), { status: 400, setting: key });
+}
 
 /** Success messages (docs/spec/jetpack-v4-reference.md §3). */
 export const successMessages = {
@@ -170,6 +194,8 @@ export const successMessages = {
   optionsReset: 'Jetpack options reset.',
   modulesReset: 'Modules reset to default.',
   siteDataReceived: 'Site data correctly received.',
+  dataUpdated: 'The requested Jetpack data updates were successful.',
+  connectionTestsPassed: 'All connection tests passed.',
 } as const;
 
 /** "A", "A and B", "A, B and C" (the bulk activation message's list). */

@@ -16,6 +16,7 @@ import { MonitorRunner } from './monitor-runner.js';
 import type { MonitorTables } from './monitor-tables.js';
 import { MonitorNotifier, type NotifierOptions } from './notifier.js';
 import { UptimeChecker, type MonitorTransition } from './uptime-checker.js';
+import { monitorSettings } from './settings.js';
 
 const MODULE = 'monitor';
 const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
@@ -30,6 +31,7 @@ export interface MonitorTuning {
 export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
   return {
     name: 'monitor',
+    settings: monitorSettings,
     migrations: { [MONITOR_MIGRATION_NAME]: monitorMigration },
     register(ctx) {
       const jetpack = ctx.need('jetpack');
@@ -72,11 +74,14 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
       });
 
       const permission = jetpack.requirePermission('view_admin');
+      const lastDowntime = async () => ((await isActive()) ? lastDowntimeAnswer(await repo.latest(), ctx.clock()) : pluginError('module_not_active'));
       ctx.api.registerRoute('jetpack/v4', '/module/monitor/downtime/last', {
         methods: 'GET',
         permissionCallback: permission,
-        callback: async () => ((await isActive()) ? lastDowntimeAnswer(await repo.latest(), ctx.clock()) : pluginError('module_not_active')),
+        callback: lastDowntime,
       });
+      // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
+      jetpack.registerModuleData(MODULE, lastDowntime);
       ctx.api.registerRoute(SITEWARD_NAMESPACE, '/monitor/history', {
         methods: 'GET',
         args: { days: HISTORY_DAYS_ARG },

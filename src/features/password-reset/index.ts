@@ -8,7 +8,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { findUserByLoginOrEmail } from '../../auth/sessions.js';
-import { htmlPage, redirect, type Feature, type PageRequest } from '../contract.js';
+import { checkPassword } from '../../auth/user-validation.js';
+import { formTokenInput, htmlPage, redirect, type Feature, type PageRequest } from '../contract.js';
 import { lostPasswordPage, resetPasswordPage } from './reset-pages.js';
 
 const RESET_META = 'password_reset';
@@ -55,7 +56,7 @@ export const passwordResetFeature: Feature = {
       const expected = Buffer.from(stored.hash, 'hex');
       const given = sha256(key);
       if (expected.length !== given.length || !timingSafeEqual(expected, given) || stored.expires <= clock()) return undefined;
-      return { user, key };
+      return { user, key, stored };
     };
 
     const send = async (to: string, link: string, siteName: string) => {
@@ -68,17 +69,17 @@ export const passwordResetFeature: Feature = {
       });
     };
 
-    ctx.addPage({ method: 'GET', path: '/login/lost-password', handle: async () => htmlPage(200, lostPasswordPage(mailer ? {} : { notice: NO_MAIL })) });
+    ctx.addPage({ method: 'GET', path: '/login/lost-password', handle: async (req) => htmlPage(200, lostPasswordPage({ formField: formTokenInput(req), ...(mailer ? {} : { notice: NO_MAIL }) })) });
 
     ctx.addPage({
       method: 'POST',
       path: '/login/lost-password',
       async handle(req) {
-        if (!mailer) return htmlPage(200, lostPasswordPage({ notice: NO_MAIL }));
+        if (!mailer) return htmlPage(200, lostPasswordPage({ formField: formTokenInput(req), notice: NO_MAIL }));
         const who = text(req.body.user_login).trim();
-        if (who === '') return htmlPage(400, lostPasswordPage({ error: 'Enter a username or e-mail address.' }));
+        if (who === '') return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: 'Enter a username or e-mail address.' }));
         if (!(await allow(`password-reset:address:${req.ip}`, LIMITS.perAddress))) {
-          return htmlPage(429, lostPasswordPage({ error: 'Too many password reset requests from your address. Try again in an hour.' }), { 'Retry-After': '3600' });
+          return htmlPage(429, lostPasswordPage({ formField: formTokenInput(req), error: 'Too many password reset requests from your address. Try again in an hour.' }), { 'Retry-After': '3600' });
         }
         const user = await findUserByLoginOrEmail(store, who);
         if (user && (await allow(`password-reset:user:${user.id}`, LIMITS.perAccount))) {
@@ -89,7 +90,7 @@ export const passwordResetFeature: Feature = {
           // Sent in the background: waiting for the mail server would tell who has an account.
           void send(user.email, link, typeof site === 'string' ? site : config.siteName).catch((error: unknown) => log.error({ err: error }, 'password reset e-mail could not be sent'));
         }
-        return htmlPage(200, lostPasswordPage({ notice: SENT }));
+        return htmlPage(200, lostPasswordPage({ formField: formTokenInput(req), notice: SENT }));
       },
     });
 
@@ -98,8 +99,8 @@ export const passwordResetFeature: Feature = {
       path: '/login/reset-password',
       async handle(req) {
         const found = await linkUser(req);
-        if (!found) return htmlPage(400, lostPasswordPage({ error: BAD_LINK }));
-        return htmlPage(200, resetPasswordPage({ login: found.user.login, key: found.key }));
+        if (!found) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
+        return htmlPage(200, resetPasswordPage({ formField: formTokenInput(req), login: found.user.login, key: found.key }));
       },
     });
 
@@ -108,11 +109,16 @@ export const passwordResetFeature: Feature = {
       path: '/login/reset-password',
       async handle(req) {
         const found = await linkUser(req);
-        if (!found) return htmlPage(400, lostPasswordPage({ error: BAD_LINK }));
-        const result = await ctx.auth.users.setPassword(found.user.login, text(req.body.password));
-        if (!result.ok) return htmlPage(400, resetPasswordPage({ login: found.user.login, key: found.key, error: result.error.message }));
-        // Single use: the link is gone once it served.
-        await store.userMeta.delete(found.user.id, RESET_META);
+        if (!found) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
+        const password = text(req.body.password);
+        // A refused password keeps the link: the person tries another one.
+        const problem = checkPassword(password);
+        if (problem) return htmlPage(400, resetPasswordPage({ formField: formTokenInput(req), login: found.user.login, key: found.key, error: problem.message }));
+        // Single use, even for parallel posts of the same link: it is consumed (deleted only
+        // while it still holds what was checked, one statement) before the password is set.
+        if (!(await store.userMeta.deleteIf(found.user.id, RESET_META, found.stored))) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
+        const result = await ctx.auth.users.setPassword(found.user.login, password);
+        if (!result.ok) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: result.error.message }));
         return redirect('/login?password_reset=done');
       },
     });

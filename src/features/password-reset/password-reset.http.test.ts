@@ -7,7 +7,8 @@ const mails: { to: string[]; data: string }[] = [];
 let smtp: SmtpCapture;
 let app: TestApp;
 
-const form = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+// One browser: the same pre-session cookie on every form, so answers compare byte for byte.
+const form = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org', cookie: 'siteward_form=AAAAAAAAAAAAAAAAAAAAAAAA' }, body });
 
 /** Waits (bounded) for the background send to reach the local mail server. */
 async function nextMail(count: number): Promise<{ to: string[]; data: string }> {
@@ -94,6 +95,28 @@ describe('password reset by e-mail', () => {
       expect(res.text).toContain('siteward user set-password');
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('a password reset link posted several times at once', () => {
+  it('sets the password once; the other posts get the used-link answer', async () => {
+    const site = await createTestApp({ env: { SITEWARD_SMTP_URL: smtp.url } });
+    try {
+      await site.app.users.create({ login: 'tess', email: 'tess@example.org', role: 'editor', password: 'old-password-1' });
+      const before = mails.length;
+      await site.request({ path: '/login/lost-password', ...form('user_login=tess') });
+      const link = linkIn(await nextMail(before + 1));
+      const key = new URL(link, 'http://example.org').searchParams.get('key')!;
+      const posts = await Promise.all(
+        ['first', 'second', 'third', 'fourth'].map((n) => site.request({ path: '/login/reset-password', ...form(`login=tess&key=${key}&password=${n}-Quartz-Lantern-93`) })),
+      );
+      expect(posts.map((p) => p.status).sort()).toEqual([302, 400, 400, 400]);
+      for (const lost of posts.filter((p) => p.status === 400)) expect(lost.text).toContain('invalid, used or expired');
+      const winner = ['first', 'second', 'third', 'fourth'][posts.findIndex((p) => p.status === 302)]!;
+      expect((await site.request({ method: 'POST', path: '/login', body: { username: 'tess', password: `${winner}-Quartz-Lantern-93` } })).status).toBe(200);
+    } finally {
+      await site.close();
     }
   });
 });

@@ -48,7 +48,7 @@ function attempt(from: string, via: Via, password: string, target: TestApp = app
   return target.request({
     method: 'POST',
     path: '/login',
-    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' },
     body: `log=victim&pwd=${encodeURIComponent(password)}`,
   });
 }

@@ -6,6 +6,7 @@ import type { Feature } from '../contract.js';
 import { pluginError } from '../jetpack/errors.js';
 import { pluginUpdatesAnswer } from './plugin-updates.js';
 import { RegistryClient } from './registry-client.js';
+import { updatesSettings } from './settings.js';
 
 export interface UpdatesFeatureOptions {
   /** Per registry request. Default 5 s; tests shorten it. */
@@ -15,6 +16,7 @@ export interface UpdatesFeatureOptions {
 export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Feature {
   return {
     name: 'updates',
+    settings: updatesSettings,
     register(ctx) {
       const jetpack = ctx.need('jetpack');
       const registry = new RegistryClient({ baseUrl: ctx.config.npmRegistry, clock: ctx.clock, timeoutMs: options.timeoutMs });

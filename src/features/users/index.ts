@@ -2,8 +2,8 @@
  * Users, sessions and application passwords as a feature: the hourly purge of expired
  * sessions, and the `siteward user …` and `siteward app-password …` commands.
  */
-import { runAppPasswordCommand } from '../../cli/app-password-commands.js';
-import { runUserCommand } from '../../cli/user-commands.js';
+import { runAppPasswordCommand } from './app-password-commands.js';
+import { runUserCommand } from './user-commands.js';
 import type { Feature } from '../contract.js';
 
 export const usersFeature: Feature = {

@@ -13,6 +13,7 @@ import type { UserRecord } from '../../store/types.js';
 import type { FeatureContext } from '../contract.js';
 import type { WriteDeps } from './user-writes.js';
 import { wpError, type WpErrorId } from './wp-errors.js';
+import { labelPermission } from '../../rest/permission-label.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -66,7 +67,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
   const targets = new WeakMap<RestRequest, UserRecord>();
 
   /** C.2: `me` logged out → 401; an unknown id → 404; then the meta capability (edit_user on the target). */
-  const permission = (refusal: WpErrorId) => async (request: RestRequest): Promise<true | RestError> => {
+  const permission = (refusal: WpErrorId) => labelPermission(async (request: RestRequest): Promise<true | RestError> => {
     const raw = String(request.params.user_id);
     if (raw === 'me' && request.user.id === 0) return wpError('not_logged_in', request);
     const id = raw === 'me' ? request.user.id : Number(raw);
@@ -75,7 +76,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
     targets.set(request, user);
     const allowed = request.user.id !== 0 && (request.user.id === user.id || request.user.can('edit_users'));
     return allowed ? true : wpError(refusal, request);
-  };
+  }, 'self or edit_users');
   const target = (request: RestRequest) => targets.get(request)!;
   const find = async (request: RestRequest): Promise<AppPasswordInfo | RestError> => {
     const records = await deps.store.appPasswords.listForUser(target(request).id);
@@ -128,11 +129,11 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
   const introspect: EndpointDefinition = {
     methods: 'GET',
     args: { context: CONTEXT_ARG },
-    permissionCallback: async (request) => {
+    permissionCallback: labelPermission(async (request) => {
       const allowed = await permission('cannot_introspect')(request);
       if (allowed !== true) return allowed;
       return request.user.id === target(request).id ? true : wpError('cannot_introspect', request);
-    },
+    }, 'self'),
     callback: async (request) => {
       const uuid = request.credential;
       if (!uuid) return wpError('no_app_password', request);

@@ -10,6 +10,7 @@ import { sanitizeValue, validateValue } from '../../rest/args/index.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import type { ArgDefinition, ArgSchema, RestRequest } from '../../rest/types.js';
 import type { FeatureContext } from '../contract.js';
+import { labelPermission } from '../../rest/permission-label.js';
 
 interface Setting {
   /** The option it is stored in (WordPress's name). */
@@ -107,7 +108,7 @@ function readValue(setting: Setting, stored: JsonValue): JsonValue {
 
 export function registerSettingsRoute(ctx: FeatureContext): void {
   const options = ctx.store.options;
-  const canManage = (request: RestRequest) => request.user.can('manage_options');
+  const canManage = labelPermission((request: RestRequest) => request.user.can('manage_options'), 'manage_options');
 
   const readAll = async (): Promise<Record<string, JsonValue>> => {
     const stored = await options.getMany(Object.values(SETTINGS).map((s) => s.option));

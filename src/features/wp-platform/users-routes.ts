@@ -11,6 +11,7 @@ import { loadAllProfiles, loadProfile, userItem, userSchema, type Context, type 
 import { ORDERBY, pageOf, queryOf, selectUsers } from './users-query.js';
 import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } from './user-writes.js';
 import { userServiceError, wpError } from './wp-errors.js';
+import { labelPermission } from '../../rest/permission-label.js';
 
 const CONTEXT_ARG: ArgDefinition = { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view', 'embed', 'edit'], default: 'view' };
 const ID_ARG: ArgDefinition = { description: 'Unique identifier for the user.', type: 'integer' };
@@ -90,7 +91,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const list: EndpointDefinition = {
     methods: 'GET',
     args: COLLECTION_ARGS,
-    permissionCallback: (request) => {
+    permissionCallback: labelPermission((request) => {
       const canList = request.user.can('list_users');
       if (request.params.roles !== undefined && !canList) return wpError('cannot_filter_roles', request);
       if (request.params.context === 'edit' && !canList) return wpError('forbidden_context_list', request);
@@ -98,7 +99,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       // No post types: whoever may write posts counts as able to see authors (docs/spec/current-clients.md §B.4 ⚠ decision).
       if (request.params.who === 'authors' && !request.user.can('edit_posts')) return wpError('forbidden_who', request);
       return true;
-    },
+    }, 'list_users for filters'),
     callback: async (request) => {
       const q = queryOf(request);
       const selected = selectUsers(await loadAllProfiles(deps.store), q);
@@ -112,7 +113,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const create: EndpointDefinition = {
     methods: 'POST',
     args: itemArgs(true),
-    permissionCallback: (request) => (request.user.can('create_users') ? true : wpError('cannot_create', request)),
+    permissionCallback: labelPermission((request) => (request.user.can('create_users') ? true : wpError('cannot_create', request)), 'create_users'),
     callback: async (request) => {
       const created = await createUser(deps, request);
       if (!('user' in created)) return created;
@@ -123,7 +124,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const read = (me: boolean): EndpointDefinition => ({
     methods: 'GET',
     args: me ? { context: CONTEXT_ARG } : { id: ID_ARG, context: CONTEXT_ARG },
-    permissionCallback: async (request) => {
+    permissionCallback: labelPermission(async (request) => {
       if (me && request.user.id === 0) return wpError('not_logged_in', request);
       const profile = await target(request);
       if (!('user' in profile)) return profile;
@@ -132,14 +133,14 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       if (request.params.context === 'edit' && !canEditUser(request, profile.user.id)) return wpError('forbidden_context_item', request);
       // Others are visible to who may edit or list users (nobody has published posts here).
       return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
-    },
+    }, me ? 'logged in' : 'self or list_users'),
     callback: (request) => respond(request, found.get(request)!, contextOf(request)),
   });
 
   const update = (me: boolean): EndpointDefinition => ({
     methods: ['POST', 'PUT', 'PATCH'],
     args: me ? itemArgs(false) : { id: ID_ARG, ...itemArgs(false) },
-    permissionCallback: async (request) => {
+    permissionCallback: labelPermission(async (request) => {
       const profile = await target(request);
       if (!('user' in profile)) return profile;
       if (request.params.roles !== undefined) {
@@ -150,7 +151,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
         if (others.length === 0) return true;
       }
       return canEditUser(request, profile.user.id) ? true : wpError('cannot_edit', request);
-    },
+    }, 'self or edit_users; roles: promote_users'),
     callback: async (request) => {
       const updated = await updateUser(deps, request, found.get(request)!);
       return 'user' in updated ? respond(request, updated, 'edit') : updated;
@@ -164,11 +165,11 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       force: { description: 'Required to be true, as users do not support trashing.', type: 'boolean', default: false },
       reassign: { description: 'Reassign the deleted user\'s posts and links to this user ID.', type: 'integer', required: true, sanitizeCallback: sanitizeReassign },
     },
-    permissionCallback: async (request) => {
+    permissionCallback: labelPermission(async (request) => {
       const profile = await target(request);
       if (!('user' in profile)) return profile;
       return request.user.can('delete_users') ? true : wpError('cannot_delete', request);
-    },
+    }, 'delete_users'),
     callback: async (request) => {
       const profile = found.get(request)!;
       const previous = userItem(profile, 'edit', urls);
@@ -178,7 +179,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   });
 
   const batch = { v1: true } as const;
-  ctx.api.registerRoute('wp/v2', '/users', Object.assign([list, create], { schema, allow_batch: batch }));
-  ctx.api.registerRoute('wp/v2', '/users/(?P<id>[\\d]+)', Object.assign([read(false), update(false), remove(false)], { schema, allow_batch: batch }));
+  ctx.api.registerRoute('wp/v2', '/users', Object.assign([list, create], { schema, allowBatch: batch }));
+  ctx.api.registerRoute('wp/v2', '/users/(?P<id>[\\d]+)', Object.assign([read(false), update(false), remove(false)], { schema, allowBatch: batch }));
   ctx.api.registerRoute('wp/v2', '/users/me', Object.assign([read(true), update(true), remove(true)], { schema }));
 }

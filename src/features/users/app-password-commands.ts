@@ -1,5 +1,5 @@
-import { createAppPasswordService } from '../auth/app-passwords.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand, type CliContext } from './cli-context.js';
+import { createAppPasswordService } from '../../auth/app-passwords.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand, type CliContext } from './cli-args.js';
 
 const USAGE = {
   create: 'app-password create <login> <name> [--porcelain]',

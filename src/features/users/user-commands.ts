@@ -1,5 +1,5 @@
-import { ensureSetupToken } from '../auth/setup-token.js';
-import { createUserService } from '../auth/user-service.js';
+import { ensureSetupToken } from '../../auth/setup-token.js';
+import { createUserService } from '../../auth/user-service.js';
 import {
   EXIT_FAILED,
   EXIT_OK,
@@ -11,7 +11,7 @@ import {
   passwordOption,
   positionals,
   type CliContext,
-} from './cli-context.js';
+} from './cli-args.js';
 
 const USAGE = {
   create: 'user create <login> --email <e> --role <role> [--display-name <name>] [--password <p> | --password-stdin]',
