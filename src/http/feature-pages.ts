@@ -10,6 +10,7 @@ import type { RequestOrigin } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
 import { flatHeaders } from './request-origin.js';
 import { checkPagePost, formCookie, formCookieHeader, formTokenOf } from './form-guard.js';
+import { errorResponse } from '../rest/error-response.js';
 import { restError } from '../rest/errors.js';
 import { escapeHtml } from '../core/html.js';
 import { simplePage } from '../core/simple-page.js';
@@ -100,8 +101,11 @@ export function mountPages(
 /** A POST from another site: JSON for JSON clients, otherwise a page saying what to do. */
 function refuseCrossSite(reply: FastifyReply, json: boolean) {
   const error = restError('siteward_cross_site_form');
+  if (json) {
+    const response = errorResponse(error, { 'Cache-Control': 'no-store' });
+    return reply.code(response.status).headers(response.headers).send(response.body);
+  }
   reply.code(error.status).header('Cache-Control', 'no-store');
-  if (json) return reply.header('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify(error.toJSON()));
   return reply.header('Content-Type', 'text/html; charset=UTF-8').send(simplePage('Not sent', `<p>${escapeHtml(error.message)}</p>`));
 }
 

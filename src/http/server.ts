@@ -6,7 +6,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Config } from '../config/config.js';
 import { requestArrived } from '../core/request-batch.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
-import { restError, restErrorWithDetail, storeUnavailable, type RestError } from '../rest/errors.js';
+import { errorResponse } from '../rest/error-response.js';
+import { restError, storeUnavailable, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RestUrlBuilder } from '../rest/rest-url.js';
@@ -85,8 +86,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       // Marks the poll phase's request batch, within which the store's cached state versions are fresh.
       requestArrived();
       if (!toOriginForm(req)) {
-        const body = JSON.stringify(restError('rest_bad_request_url').toJSON());
-        res.writeHead(400, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
+        const { status, headers, body } = errorResponse(restError('rest_bad_request_url'));
+        res.writeHead(status, headers);
         res.end(body);
         return;
       }
@@ -98,9 +99,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const clientErrorHandler = (err: Error & { code?: string }, socket: Socket) => {
     if (socket.destroyed || !socket.writable) return;
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const error = status === 431 ? restError('rest_headers_too_large') : restError('rest_bad_request', undefined, status);
-    const body = JSON.stringify(error.toJSON());
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const error = status === 431 ? restError('rest_headers_too_large') : restError('rest_bad_request', { status });
+    const response = errorResponse(error, { Connection: 'close' });
+    const head = Object.entries(response.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n${head}\r\n${response.body}`);
   };
   const app = Fastify({
     serverFactory,
@@ -154,8 +156,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const restRoot = (req: FastifyRequest) => deps.restUrl('/', origin(req));
 
   const sendError = (req: FastifyRequest, reply: FastifyReply, error: RestError) => {
-    const headers = isRestPath(req.url, config.restPrefix) ? fixedHeaders(restRoot(req)) : { 'Content-Type': 'application/json; charset=UTF-8' };
-    return reply.code(error.status).headers(headers).send(JSON.stringify(error.toJSON()));
+    const response = errorResponse(error, isRestPath(req.url, config.restPrefix) ? fixedHeaders(restRoot(req)) : undefined);
+    return reply.code(response.status).headers(response.headers).send(response.body);
   };
 
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
@@ -165,11 +167,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     else if (isServiceUnavailable(err)) {
       throttled(err, 'store unavailable', (extra) => req.log.warn({ reason: err.reason, ...extra }, 'store unavailable'));
       error = storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS);
-      reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     } else if (status >= 500) {
       throttled(err, 'unhandled error', (extra) => req.log.error({ err, ...extra }, 'unhandled error'));
       error = restError('rest_internal_error');
-    } else error = restErrorWithDetail('rest_bad_request', err.message, status);
+    } else error = restError('rest_bad_request_detail', { detail: err.message }, { status });
     return sendError(req, reply, error);
   });
   app.setNotFoundHandler((req, reply) => {

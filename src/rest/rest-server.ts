@@ -1,7 +1,8 @@
 import { prepareArguments } from './arguments.js';
 import { withSink } from './deprecation.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
-import { forbidden, isRestError, restError, restErrorWithDetail, retryAfterOf, storeUnavailable, type RestError } from './errors.js';
+import { errorHeaders } from './error-response.js';
+import { forbidden, isRestError, restError, storeUnavailable, type RestError } from './errors.js';
 import { withNonceHint } from './nonce-hint.js';
 import { permissionLabel } from './permission-label.js';
 import type { RouteRow } from '../core/route-table.js';
@@ -187,9 +188,11 @@ export class RestServer {
 
     const dispatched = await this.authenticateAndDispatch(incoming);
     const { result, route } = dispatched.result;
-    let response = isRestError(result) ? new RestResponse(withNonceHint(result, dispatched.nonceMissing).toJSON(), result.status) : result;
-    const retryAfter = isRestError(result) ? retryAfterOf(result) : null;
-    if (retryAfter !== null) response.headers['Retry-After'] = String(retryAfter);
+    let response: RestResponse;
+    if (isRestError(result)) {
+      response = new RestResponse(withNonceHint(result, dispatched.nonceMissing).toJSON(), result.status);
+      Object.assign(response.headers, errorHeaders(result));
+    } else response = result;
 
     if (route) {
       const methods = this.allowedMethods(route, dispatched.request);
@@ -219,7 +222,7 @@ export class RestServer {
       body = this.encode(response.data);
     } catch (error) {
       this.options.warn('Could not encode the response as JSON', error);
-      const err = restErrorWithDetail('rest_encode_error', (error as Error).message);
+      const err = restError('rest_encode_error', { detail: (error as Error).message });
       return { status: 500, headers, body: JSON.stringify(err.toJSON()) };
     }
     if (typeof jsonp === 'string') {
@@ -295,12 +298,8 @@ export class RestServer {
   /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */
   private cookieCheck(identity: Identity, incoming: IncomingRestRequest, form: Record<string, unknown>, extraHeaders: Record<string, string>): Principal | RestError {
     const auth = this.options.authenticator;
-    if (identity.kind === 'error') {
-      // A password guard's refusal (too many failures) says when to come back, as the login page does.
-      const retryAfter = identity.error.data?.retry_after;
-      if (typeof retryAfter === 'number') extraHeaders['Retry-After'] = String(Math.ceil(retryAfter));
-      return identity.error;
-    }
+    // A password guard's refusal (too many failures) says when to come back: serve() adds its Retry-After.
+    if (identity.kind === 'error') return identity.error;
     if (identity.kind === 'other') return identity.principal;
     // `$_REQUEST` is the query overlaid with the form body, so a form field wins.
     const param = form._wpnonce ?? incoming.query._wpnonce;
@@ -403,9 +402,9 @@ export class RestServer {
   /** The handler, the body and the arguments (docs/spec/compat.md §3): an error, or null when the request may go on. */
   private validateEndpoint(endpoint: Endpoint, request: DispatchRequest): RestError | null | Promise<RestError | null> {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
-    if (request.jsonError === 'syntax') return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
-    if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
-    if (request.jsonError === 'values') return restError('rest_invalid_json_values', { max_values: JSON_MAX_VALUES });
+    if (request.jsonError === 'syntax') return restError('rest_invalid_json', { data: { json_error_code: 4, json_error_message: 'Syntax error' } });
+    if (request.jsonError === 'depth') return restError('rest_invalid_json', { data: { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' } });
+    if (request.jsonError === 'values') return restError('rest_invalid_json_values', { data: { max_values: JSON_MAX_VALUES } });
     return prepareArguments(endpoint, request);
   }
 

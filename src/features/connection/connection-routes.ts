@@ -11,7 +11,7 @@ import type { DevModeState } from '../jetpack/context.js';
 import { passes } from '../jetpack/routes/permissions.js';
 import { EDITABLE, NAMESPACE } from '../jetpack/routes/route-helpers.js';
 import type { ConnectionService } from './connection-service.js';
-import { refusalError, restErrorOf } from './rest-errors.js';
+import { connectionRefusalError, restErrorOf } from './rest-errors.js';
 import { userConnectionData, type UserDataDeps } from './user-connection-data.js';
 import { labelPermission } from '../../rest/permission-label.js';
 
@@ -65,7 +65,7 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
     // Linking oneself needs `read`; connecting a site that has no master user yet needs `manage_options` (jetpack_connect).
     connectUrlPermission: require('connect_url', async (user) => user.can('manage_options') || (await service.facts()).connected),
     connectUrl: async (request) => {
-      if (service.engine === null) return refusalError('not_configured');
+      if (service.engine === null) return connectionRefusalError('not_configured');
       // The nonce is bound to the browser session, which the REST request carries only in its cookie.
       const identity = await deps.authenticator.identify(request.headers);
       return `${deps.homeUrl}/connect/start?_wpnonce=${deps.authenticator.createNonce('connect', identity)}`;
@@ -77,12 +77,12 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
     disconnect: async () => {
       const done = await service.disconnect();
       if (done.ok) return SUCCESS;
-      return 'refusal' in done ? refusalError(done.refusal) : restErrorOf(done.error);
+      return 'refusal' in done ? connectionRefusalError(done.refusal) : restErrorOf(done.error);
     },
     unlink: async (userId) => {
       const done = await service.unlink(userId);
       if (done.ok) return SUCCESS;
-      return 'refusal' in done ? refusalError(done.refusal) : restErrorOf(done.error);
+      return 'refusal' in done ? connectionRefusalError(done.refusal) : restErrorOf(done.error);
     },
   };
 

@@ -67,7 +67,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
   const targets = new WeakMap<RestRequest, UserRecord>();
 
   /** C.2: `me` logged out → 401; an unknown id → 404; then the meta capability (edit_user on the target). */
-  const permission = (refusal: WpErrorId) => labelPermission(async (request: RestRequest): Promise<true | RestError> => {
+  const permission = (refusal: Exclude<WpErrorId, 'unknown_role'>) => labelPermission(async (request: RestRequest): Promise<true | RestError> => {
     const raw = String(request.params.user_id);
     if (raw === 'me' && request.user.id === 0) return wpError('not_logged_in', request);
     const id = raw === 'me' ? request.user.id : Number(raw);
