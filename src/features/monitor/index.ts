@@ -17,10 +17,10 @@ import type { MonitorTables } from './monitor-tables.js';
 import { MonitorNotifier, type NotifierOptions } from './notifier.js';
 import { UptimeChecker, type MonitorTransition } from './uptime-checker.js';
 import { monitorSettings } from './settings.js';
+import { DAY_MS } from '../../core/time.js';
 
 const MODULE = 'monitor';
 const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
-const DAY_MS = 86_400_000;
 
 /** Knobs for tests: the probe timeout and the notifier's retry timing. Production uses the defaults. */
 export interface MonitorTuning {

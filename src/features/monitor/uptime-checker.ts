@@ -1,5 +1,6 @@
 import { httpProbe, type Probe, type ProbeResult } from './http-probe.js';
 import type { DowntimeInterval, MonitorRepo } from './monitor-repo.js';
+import { DAY_MS } from '../../core/time.js';
 
 /** Timer functions, injectable so tests decide when the loop runs. */
 export interface Timers {
@@ -48,7 +49,6 @@ type Phase =
   | { readonly name: 'down'; readonly interval: DowntimeInterval };
 
 export const MIN_INTERVAL_SECONDS = 10;
-const DAY_MS = 86_400_000;
 
 /**
  * Checks the site every interval. A failed check (connection error, timeout, 5xx) is
