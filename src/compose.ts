@@ -9,7 +9,8 @@ import { createAuthenticator, type SitewardAuthenticator } from './auth/authenti
 import { PasswordGuards } from './auth/password-guards.js';
 import { loadSecrets, type Secrets } from './auth/secrets.js';
 import { createUserService, type UserService } from './auth/user-service.js';
-import type { Config } from './config/config.js';
+import { ConfigError, type Config } from './config/config.js';
+import { isServiceUnavailable } from './core/unavailable.js';
 import { EventBus } from './core/events.js';
 import type { RouteRow } from './core/route-table.js';
 import { errorKey, LogThrottle } from './core/log-throttle.js';
@@ -25,6 +26,7 @@ import { FieldRegistry } from './rest/field-registry.js';
 import { RestServer, type SiteSummary } from './rest/rest-server.js';
 import { createRestUrlBuilder, type RestUrlBuilder } from './rest/rest-url.js';
 import { openStore } from './store/index.js';
+import { pgAddress } from './store/pg-address.js';
 import type { MigrationFactory } from './store/migrations.js';
 import type { Store } from './store/types.js';
 
@@ -79,6 +81,13 @@ export function featureMigrations(features: readonly Feature[]): Readonly<Record
 export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures, onConnectionError?: (error: Error) => void): Promise<Store> {
   const migrations = featureMigrations(features);
   const seed = { blogname: config.siteName, blogdescription: config.siteDescription, timezone_string: config.timezone, WPLANG: config.locale === 'en_US' ? '' : config.locale };
+  const named = (error: unknown): never => {
+    // At start the operator needs the setting and the address, as for any other bad setting.
+    if (config.databaseUrl !== null && isServiceUnavailable(error)) {
+      throw new ConfigError(`SITEWARD_DATABASE_URL (config "databaseUrl"): cannot reach PostgreSQL at ${pgAddress(config.databaseUrl)} (${error.reason}); check the host and port and that the server runs.`);
+    }
+    throw error;
+  };
   return openStore({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl ?? undefined,
@@ -90,7 +99,7 @@ export function openConfiguredStore(config: Config, features: readonly Feature[]
     busyTimeoutMs: config.dbStatementTimeoutMs,
     ...(config.dbListen ? {} : { versionRecheckMs: 0 }),
     onConnectionError,
-  });
+  }).catch(named);
 }
 
 /** Builds a Siteward instance from its configuration. */
@@ -128,7 +137,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       const o = await store.options.getMany(['blogname', 'blogdescription']);
       return { name: str(o.get('blogname'), config.siteName), description: str(o.get('blogdescription'), ''), url: config.homeUrl, home: config.homeUrl };
     };
-    const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn });
+    const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn, maxBatchItems: config.batchMaxItems });
     const fields = new FieldRegistry();
     const events = new EventBus((event, error) => log.error({ err: error, event }, 'event listener failed'));
     const jobs = new JobRunner({ leases: store.leases, log, clock, leaseMs: config.jobLeaseMs });

@@ -85,7 +85,7 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
   it('recovers by itself when the database returns, with every acknowledged write kept', async () => {
     pg.start();
     let ok = false;
-    for (let i = 0; i < 40 && !ok; i++) {
+    for (let i = 0; i < 100 && !ok; i++) {
       ok = (await write()).res.status === 200;
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }
@@ -93,6 +93,31 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
     expect((await eightClients(2)).every((r) => r.res.status === 200)).toBe(true);
     const stored = await app.store.options.getMany(acknowledged.map((k) => `outage_${k}`));
     expect(acknowledged.filter((k) => stored.get(`outage_${k}`) !== k)).toEqual([]);
+  }, 60_000);
+
+  it('counts the wait for a pooled connection against the statement timeout when the database freezes', async () => {
+    // A connect timeout far above the statement timeout: the wait for one of the pool's ten
+    // connections, all stuck on the frozen server, must still end within the statement bound.
+    const bounded = await createTestApp({
+      env: { SITEWARD_DATABASE_URL: pg.url, SITEWARD_DB_CONNECT_TIMEOUT_MS: '20000', SITEWARD_DB_STATEMENT_TIMEOUT_MS: '1000' },
+      startJobs: false,
+    });
+    try {
+      const reader = await bounded.loginAs('administrator', { login: 'frozen-reader' });
+      pg.freeze();
+      try {
+        const results = await Promise.all(Array.from({ length: 24 }, async () => {
+          const started = performance.now();
+          const res = await bounded.request({ path: '/wp-json/jetpack/v4/settings', headers: bounded.auth(reader) });
+          return { res, ms: performance.now() - started };
+        }));
+        for (const r of results) expectUnavailable(r);
+      } finally {
+        pg.thaw();
+      }
+    } finally {
+      await bounded.close();
+    }
   }, 60_000);
 
   it('does not hang on a frozen database: 503 after the statement or connection timeout', async () => {
@@ -109,7 +134,7 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
       pg.thaw();
     }
     let ok = false;
-    for (let i = 0; i < 40 && !ok; i++) {
+    for (let i = 0; i < 100 && !ok; i++) {
       ok = (await write()).res.status === 200;
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }
