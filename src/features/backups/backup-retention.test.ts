@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeBackupFile } from './backup-file.js';
 import { newBackupId } from './backup-manifest.js';
-import { applyRetention, expiredBackups } from './backup-retention.js';
+import { applyRetention, expiredBackups, retentionDecisions } from './backup-retention.js';
 import { localTarget } from './backup-target.js';
 import type { BackupListEntry } from './backups.js';
 
@@ -39,6 +39,22 @@ describe('backup retention', () => {
   it('does not let corrupt backups take a place in the count; they expire by age', () => {
     const entries = [entry(0, 'corrupt'), entry(1), entry(2), entry(3), entry(4), entry(20, 'corrupt')];
     expect(expiredBackups(entries, policy, NOW)).toEqual(['d4', 'd20']);
+  });
+
+  it('keeps the newest backup of each of the last N days, ISO weeks and months, like restic forget', () => {
+    // Two backups a day for 70 days, newest first at NOW (a Sunday).
+    const entries = Array.from({ length: 140 }, (_, i) => entry(i / 2));
+    const decisions = retentionDecisions(entries, { keepCount: 1, maxAgeDays: 1, keepDaily: 3, keepWeekly: 2, keepMonthly: 3 }, NOW);
+    const kept = decisions.filter((d) => d.keptBy.length > 0).map((d) => `${d.id}:${d.keptBy.join('+')}`);
+    expect(kept).toEqual([
+      'd0:newest+last+daily+weekly+monthly', // Sun 30 June: today, this week, this month
+      'd1:daily', // 29 June
+      'd2:daily', // 28 June
+      'd7:weekly', // Sun 23 June: the newest of the week before
+      'd30:monthly', // 31 May
+      'd61:monthly', // 30 April
+    ]);
+    expect(expiredBackups(entries, { keepCount: 1, maxAgeDays: 1, keepDaily: 3, keepWeekly: 2, keepMonthly: 3 }, NOW)).toHaveLength(134);
   });
 
   it('refuses a policy that would keep nothing', () => {

@@ -6,6 +6,7 @@
  * even when the local directory lost files, and the other way round.
  */
 import { listBackups, type BackupListEntry } from './backups.js';
+import { DAY_MS } from '../../core/time.js';
 import type { BackupTarget } from './backup-target.js';
 
 export interface RetentionPolicy {
@@ -20,8 +21,6 @@ export interface RetentionPolicy {
 }
 
 export const DEFAULT_RETENTION: RetentionPolicy = { keepCount: 14, maxAgeDays: 14 };
-
-const DAY_MS = 86_400_000;
 
 const dayOf = (t: Date) => t.toISOString().slice(0, 10);
 const monthOf = (t: Date) => t.toISOString().slice(0, 7);

@@ -6,6 +6,7 @@
  * report a failure — an off-site copy that failed included.
  */
 import type { JsonValue } from '../../core/json.js';
+import { isPlainObject } from '../../core/objects.js';
 import { nextRunAfter, type BackupSchedule } from '../../core/backup-schedule.js';
 import type { BackgroundJob } from '../../jobs/job-runner.js';
 import type { Logger } from '../../plugins/api.js';
@@ -27,11 +28,9 @@ export type ScheduledRun =
   | { readonly ok: true; readonly time: number; readonly id: string; readonly size: number; readonly deleted: readonly string[]; readonly copies: readonly TargetCopy[] }
   | { readonly ok: false; readonly time: number; readonly message: string; readonly copies: readonly TargetCopy[] };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function parseCopies(value: unknown): TargetCopy[] {
   if (!Array.isArray(value)) return [];
-  return value.filter(isRecord).flatMap((c): TargetCopy[] => {
+  return value.filter(isPlainObject).flatMap((c): TargetCopy[] => {
     const { kind, where, ok, attempts, message } = c;
     if ((kind !== 'local' && kind !== 's3') || typeof where !== 'string' || typeof attempts !== 'number') return [];
     if (ok === true) return [{ kind, where, ok, attempts }];
@@ -41,7 +40,7 @@ function parseCopies(value: unknown): TargetCopy[] {
 }
 
 function parseRun(value: JsonValue | undefined): ScheduledRun | null {
-  if (!isRecord(value)) return null;
+  if (!isPlainObject(value)) return null;
   const { ok, time, id, size, message, deleted } = value;
   if (typeof time !== 'number') return null;
   const copies = parseCopies(value.copies);

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BackupSchedule } from '../../core/backup-schedule.js';
 import type { JsonValue } from '../../core/json.js';
+import { isPlainObject } from '../../core/objects.js';
 import type { BackgroundJob } from '../../jobs/job-runner.js';
 import type { Logger } from '../../plugins/api.js';
 import { openStore } from '../../store/index.js';
@@ -36,12 +37,10 @@ export interface VerificationRun {
   readonly targets: readonly TargetVerification[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export async function readLastVerification(status: StatusRepo): Promise<VerificationRun | null> {
   const value = (await status.get(LAST_VERIFICATION_KEY))?.value;
-  if (!isRecord(value) || typeof value.time !== 'number' || typeof value.ok !== 'boolean' || !Array.isArray(value.targets)) return null;
-  const targets = (value.targets as unknown[]).filter(isRecord).flatMap((t): TargetVerification[] => {
+  if (!isPlainObject(value) || typeof value.time !== 'number' || typeof value.ok !== 'boolean' || !Array.isArray(value.targets)) return null;
+  const targets = (value.targets as unknown[]).filter(isPlainObject).flatMap((t): TargetVerification[] => {
     const { kind, where, ok, id, message } = t;
     if ((kind !== 'local' && kind !== 's3') || typeof where !== 'string' || typeof ok !== 'boolean' || typeof message !== 'string') return [];
     return [{ kind, where, ok, id: typeof id === 'string' ? id : null, message }];

@@ -3,7 +3,7 @@
  * store — PostgreSQL when `SITEWARD_TEST_PG` is set, else another SQLite site) must each see
  * only their own backups: the status route, `backup list`, retention and restore.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,12 @@ describe('two stores sharing one backup directory', () => {
       expect(text).toContain(`(this store: ${data.data.backups.store_id}, ${s.backend})`);
       for (const other of taken[name === 'a' ? 'b' : 'a']) expect(text).not.toContain(other);
     }
+    // Retention per store: prune --dry-run with keep 1 names only this store's older backup, and deletes nothing.
+    const keepOne = path.join(root, 'a-keep-one.json');
+    writeFileSync(keepOne, JSON.stringify({ ...JSON.parse(readFileSync(a.config, 'utf8')), backupKeep: 1 }));
+    const dry = await cli({ ...a, config: keepOne }, 'backup', 'prune', '--dry-run');
+    expect(dry.out.split('\n')).toEqual([`${backupDir}:`, `  ${taken.a[2]}  keep (newest, last)`, `  ${taken.a[1]}  would delete`, '  1 would be deleted, 1 kept']);
+    expect(JSON.parse((await cli(a, 'backup', 'list', '--format', 'json')).out)).toHaveLength(2);
     // Restoring the other store's backup by its id is refused with who owns it.
     await a.t.close();
     const refused = await cli(a, 'backup', 'restore', taken.b[2]);
