@@ -124,9 +124,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   // Every HTML answer, whichever part built it, leaves with the security headers.
   app.addHook('onSend', async (_req, reply, payload) => {
     if (isHtmlType(reply.getHeader('content-type'))) {
-      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
       // A page that set its own policy (the admin page's per-response nonce) keeps it.
-      for (const [name, value] of Object.entries(htmlSecurityHeaders(text))) if (!reply.hasHeader(name)) reply.header(name, value);
+      for (const [name, value] of Object.entries(htmlSecurityHeaders())) if (!reply.hasHeader(name)) reply.header(name, value);
     }
     return payload;
   });
