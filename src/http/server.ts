@@ -72,12 +72,16 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     logAborted: (line) => log?.debug({ method: line.method, url: redactUrl(line.url) }, 'client aborted the request body'),
   });
   const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;
+  const hsts = config.hstsMaxAge > 0 ? `max-age=${config.hstsMaxAge}` : null;
   // REST requests go straight to the REST handler; everything else to Fastify.
   const gate = new ShutdownGate();
   const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
     const handler = gate.wrap((req: IncomingMessage, res: ServerResponse) => {
       // Marks the poll phase's request batch, within which the store's cached state versions are fresh.
       requestArrived();
+      // HSTS (RFC 6797) on every answer that travels over HTTPS, never over plain HTTP: browsers
+      // then refuse to reach the site (and its login cookie) without TLS for max-age seconds.
+      if (hsts !== null && (tls || (config.trustProxy && requestOrigin(req.headers, false, true).secure))) res.setHeader('Strict-Transport-Security', hsts);
       if (!toOriginForm(req)) {
         const body = JSON.stringify(restError('rest_bad_request_url').toJSON());
         res.writeHead(400, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
