@@ -64,3 +64,29 @@ export function protectMigration(dialect: SqlDialect): Migration {
     },
   };
 }
+
+/** The second protect migration: attempts counted before their password is checked. */
+export const PROTECT_ATTEMPTS_MIGRATION_NAME = '0110_protect_attempts';
+
+/** Creates `protect_attempts` (see protect-tables.ts). Never edit once released: add another. */
+export function protectAttemptsMigration(dialect: SqlDialect): Migration {
+  const millis = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('protect_attempts')
+        .$call((t) =>
+          dialect === 'postgres'
+            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
+            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
+        )
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', millis, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('protect_attempts_key_at').on('protect_attempts').columns(['key', 'at']).execute();
+    },
+  };
+}
+
+/** Every protect migration, by name (the feature's `migrations`). */
+export const PROTECT_MIGRATIONS = { [PROTECT_MIGRATION_NAME]: protectMigration, [PROTECT_ATTEMPTS_MIGRATION_NAME]: protectAttemptsMigration } as const;
