@@ -7,6 +7,7 @@
 import { refusalError, type SitewardAuthenticator } from '../../auth/authenticator.js';
 import { authError } from '../../auth/errors.js';
 import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/login-cookie.js';
+import { newPasswordProblem } from '../../auth/password-strength.js';
 import { checkSetupToken, completeSetup, setupNeeded } from '../../auth/setup-token.js';
 import { escapeHtml } from '../../core/html.js';
 import { phpTruthy } from '../../core/php.js';
@@ -166,6 +167,8 @@ export function loginPages(deps: LoginPageDeps) {
     const checked = await checkToken(token, req.ip);
     if (checked !== true) return checked;
     const input = { login: str(req.body.login).trim(), email: str(req.body.email).trim(), password: str(req.body.password) };
+    const weak = await newPasswordProblem(input.password, [input.login, input.email]);
+    if (weak) return htmlPage(400, setupPage({ formField: formTokenInput(req), token, error: weak.message, login: input.login, email: input.email }));
     const result = await completeSetup(store, token, input);
     if (!result.ok) return htmlPage(400, setupPage({ formField: formTokenInput(req), token, error: result.error.message, login: input.login, email: input.email }));
     return redirect('/login?redirect_to=%2Fadmin%2F&setup=done');
