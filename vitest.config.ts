@@ -1,10 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three projects, by file name (docs/architecture.md "Tests"):
+ * - `unit`: `*.test.ts` — in-process, no listening socket (test/unit-setup.ts makes `listen` throw),
+ *   no build; the inner loop (`npm run test:unit`).
+ * - `http`: `*.http.test.ts` — real servers on 127.0.0.1 (the app, fake peers).
+ * - `slow`: `*.slow.test.ts` (the built CLI, several processes) and `*.browser.test.ts` (Chromium);
+ *   they need `npm run build`.
+ * `npm test` (CI) builds, then runs all three.
+ */
+const HTTP = ['src/**/*.http.test.ts', 'test/**/*.http.test.ts'];
+const SLOW = ['src/**/*.slow.test.ts', 'test/**/*.slow.test.ts', 'src/**/*.browser.test.ts', 'test/**/*.browser.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/plain-summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...HTTP, ...SLOW], setupFiles: ['./test/unit-setup.ts'] },
+      },
+      { extends: true, test: { name: 'http', include: HTTP } },
+      // Processes started under a loaded machine take long to come up: their waits are bounded polls (60 s).
+      { extends: true, test: { name: 'slow', include: SLOW, testTimeout: 120_000 } },
+    ],
   },
 });

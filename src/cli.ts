@@ -5,6 +5,7 @@ import { PluginLoadError } from './plugins/plugin-loader.js';
 import { startServer } from './cluster.js';
 import { argsErrorMessage } from './features/users/cli-args.js';
 import { createApp } from './compose.js';
+import { formatRouteTable, type RouteRow } from './core/route-table.js';
 import type { Feature } from './features/contract.js';
 
 const HELP = `Usage: siteward <command> [options]
@@ -33,6 +34,8 @@ Commands:
   backup list [--format json]      Backups with id, time, size and status
   backup verify <id>               Check the checksum and restore it into a temporary store
   backup restore <id>              Replace the store with the backup (stop the server first)
+  routes [--format table|json]     Every REST route, page and asset mount: method, path, owner
+                                   (feature or plugin), permission check, batchable
 
 Settings come from siteward.config.json and environment variables (see README.md).
 Options:
@@ -42,6 +45,18 @@ Options:
 
 function config(overrides: Record<string, unknown>, configFile: string | undefined): Config {
   return loadConfig({ overrides, configFile });
+}
+
+/** `siteward routes`: the table the running configuration serves (docs/routes.md is the default configuration's). */
+function printRoutes(rows: readonly RouteRow[], args: readonly string[], io: { out: (l: string) => void; err: (l: string) => void }): number {
+  const { values } = parseArgs({ args: [...args], options: { format: { type: 'string', default: 'table' } }, strict: true });
+  if (values.format === 'json') io.out(JSON.stringify(rows, null, 2));
+  else if (values.format === 'table') for (const line of formatRouteTable(rows)) io.out(line);
+  else {
+    io.err(`siteward routes: unknown format "${values.format}"; use table or json. Run "siteward --help".`);
+    return 2;
+  }
+  return 0;
 }
 
 /** Entry point of the `siteward` command; returns the exit code (a running server never returns early). */
@@ -91,6 +106,7 @@ export async function main(
     const args = configIndex === -1 ? rest : rest.filter((_, i) => i !== configIndex && i !== configIndex + 1);
     const app = await createApp(config({}, configFile), { logger: false, startJobs: false, features: options.features });
     try {
+      if (command === 'routes') return printRoutes(app.routes(), args, io);
       const found = app.commands.find((c) => c.name === command);
       if (found) return await found.run(args, { ...io, stdin: process.stdin });
     } finally {

@@ -39,6 +39,16 @@ async function printSetupLinkIfNeeded(config: Config, out: (line: string) => voi
   }
 }
 
+/**
+ * A warning when the home URL names the wildcard address (`--host 0.0.0.0` or `::` without
+ * SITEWARD_HOME_URL): every link, redirect and REST URL would point at an address no client can open.
+ */
+export function unreachableHomeUrl(config: Config): string | null {
+  const host = new URL(config.homeUrl).hostname;
+  if (host !== '0.0.0.0' && host !== '[::]') return null;
+  return `Warning: listening on ${config.host} without SITEWARD_HOME_URL, so links and REST URLs would say ${config.homeUrl}/, which no client can open: set SITEWARD_HOME_URL to the address clients use (e.g. https://example.com).`;
+}
+
 /** A serving worker: the app on the shared port, closed gracefully on SIGTERM/SIGINT. */
 async function startWorker(config: Config, options: StartOptions): Promise<App> {
   const logger = makeLogger(config, options.quiet);
@@ -86,6 +96,8 @@ export async function startServer(configured: Config, options: StartOptions): Pr
     return;
   }
   const workers = workerCount(config);
+  const unreachable = unreachableHomeUrl(config);
+  if (unreachable) options.out(unreachable);
   // The first sign `siteward backup restore` looks for (the job lease is the second), and the
   // one that keeps a second server off this data directory.
   await mkdir(config.dataDir, { recursive: true });

@@ -1,7 +1,7 @@
 /**
  * The composition root: every part of a running Siteward process is built here, in order,
  * each from the ones before it: config → store → auth → REST layer → features → HTTP.
- * See docs/architecture.md for the picture; src/features/index.ts says who serves which path.
+ * See docs/architecture.md for the picture; docs/routes.md (generated) says who serves which path.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
@@ -9,12 +9,14 @@ import { createAuthenticator, type SitewardAuthenticator } from './auth/authenti
 import { PasswordGuards } from './auth/password-guards.js';
 import { loadSecrets, type Secrets } from './auth/secrets.js';
 import { createUserService, type UserService } from './auth/user-service.js';
-import type { Config } from './config/config.js';
+import { ConfigError, type Config } from './config/config.js';
+import { isServiceUnavailable } from './core/unavailable.js';
 import { EventBus } from './core/events.js';
+import type { RouteRow } from './core/route-table.js';
 import { errorKey, LogThrottle } from './core/log-throttle.js';
 import type { AssetDirectory, CliCommand, Feature, FeatureContext, FeatureServices, PageDefinition } from './features/contract.js';
 import { builtInFeatures } from './features/index.js';
-import { buildHttpServer } from './http/server.js';
+import { buildHttpServer, type Owned } from './http/server.js';
 import { JobRunner } from './jobs/job-runner.js';
 import type { Logger, PluginRegister } from './plugins/api.js';
 import { createPluginApi, silentLogger } from './plugins/plugin-api.js';
@@ -24,6 +26,7 @@ import { FieldRegistry } from './rest/field-registry.js';
 import { RestServer, type SiteSummary } from './rest/rest-server.js';
 import { createRestUrlBuilder, type RestUrlBuilder } from './rest/rest-url.js';
 import { openStore } from './store/index.js';
+import { pgAddress } from './store/pg-address.js';
 import type { MigrationFactory } from './store/migrations.js';
 import type { Store } from './store/types.js';
 
@@ -39,6 +42,8 @@ export interface App {
   readonly fields: FieldRegistry;
   readonly events: EventBus;
   readonly jobs: JobRunner;
+  /** Every REST route, page and asset mount with who registered it (`siteward routes`, docs/routes.md). */
+  routes(): RouteRow[];
   /** CLI subcommands declared by features. */
   readonly commands: readonly CliCommand[];
   readonly http: FastifyInstance;
@@ -76,6 +81,13 @@ export function featureMigrations(features: readonly Feature[]): Readonly<Record
 export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures, onConnectionError?: (error: Error) => void): Promise<Store> {
   const migrations = featureMigrations(features);
   const seed = { blogname: config.siteName, blogdescription: config.siteDescription, timezone_string: config.timezone, WPLANG: config.locale === 'en_US' ? '' : config.locale };
+  const named = (error: unknown): never => {
+    // At start the operator needs the setting and the address, as for any other bad setting.
+    if (config.databaseUrl !== null && isServiceUnavailable(error)) {
+      throw new ConfigError(`SITEWARD_DATABASE_URL (config "databaseUrl"): cannot reach PostgreSQL at ${pgAddress(config.databaseUrl)} (${error.reason}); check the host and port and that the server runs.`);
+    }
+    throw error;
+  };
   return openStore({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl ?? undefined,
@@ -87,7 +99,7 @@ export function openConfiguredStore(config: Config, features: readonly Feature[]
     busyTimeoutMs: config.dbStatementTimeoutMs,
     ...(config.dbListen ? {} : { versionRecheckMs: 0 }),
     onConnectionError,
-  });
+  }).catch(named);
 }
 
 /** Builds a Siteward instance from its configuration. */
@@ -131,8 +143,8 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     const jobs = new JobRunner({ leases: store.leases, log, clock, leaseMs: config.jobLeaseMs });
 
     // Features, then third-party plugins, each declaring what it contributes.
-    const pages: PageDefinition[] = [];
-    const assets: AssetDirectory[] = [];
+    const pages: Owned<PageDefinition>[] = [];
+    const assets: Owned<AssetDirectory>[] = [];
     const headTags: (() => Promise<readonly string[]>)[] = [];
     const commands: CliCommand[] = [];
     const provided = new Map<keyof FeatureServices, unknown>();
@@ -151,8 +163,8 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
         auth: { authenticator, users },
         secrets,
         site: { homeUrl: config.homeUrl, devMode },
-        addPage: (page) => void pages.push(page),
-        addAssets: (dir) => void assets.push(dir),
+        addPage: (page) => void pages.push({ ...page, owner: feature.name }),
+        addAssets: (dir) => void assets.push({ ...dir, owner: feature.name }),
         addJob: (job) => jobs.add(job),
         addPasswordGuard: (guard) => guards.add(guard),
         addHeadTags: (source) => void headTags.push(source),
@@ -169,13 +181,14 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       await feature.register(ctx);
     }
     // Third-party plugins' callbacks are tracked across `await` (deprecation notices); built-in ones need not be.
-    for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), withRequestContext(createPluginApi(entry, apiDeps)));
+    for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), withRequestContext(createPluginApi(entry, apiDeps, `plugin:${entry}`)));
     for (const [i, register] of (options.plugins ?? []).entries()) {
       const name = register.name || `inline-${i}`;
-      await runPlugin(name, register, withRequestContext(createPluginApi(name, apiDeps)));
+      await runPlugin(name, register, withRequestContext(createPluginApi(name, apiDeps, `plugin:${name}`)));
     }
 
     // HTTP.
+    const pageRows: RouteRow[] = [];
     const http = await buildHttpServer({
       config,
       rest,
@@ -188,6 +201,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       },
       pages,
       assets,
+      recordRoute: (row) => void pageRows.push(row),
       identify: async (headers, ip) => authenticator.identify(headers, ip),
       formKey: secrets.formKey,
       logThrottle,
@@ -196,6 +210,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
 
     return {
       config, store, secrets, authenticator, users, rest, restUrl, fields, events, jobs, commands, http, log,
+      routes: () => [...rest.routeTable(config.restPrefix), ...pageRows],
       async close() {
         await http.close();
         await jobs.stop().catch((error: unknown) => log.warn({ err: error }, 'could not release the background-job lease'));

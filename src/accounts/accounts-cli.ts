@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AccountStore } from './account-store.js';
 import { openAccountsDb } from './accounts-db.js';
@@ -145,7 +146,9 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
   });
 }
 
+/** The user commands work on an existing data file only: a mistyped path must not become a new, empty service. */
 async function withStore(file: string, run: (store: AccountStore) => Promise<number>): Promise<number> {
+  if (!existsSync(file)) throw new Error(`no account service data at ${file}: check the path (--data or SITEWARD_ACCOUNTS_DATA), or create it with "siteward accounts start --data ${file}"`);
   const db = openAccountsDb(file);
   try {
     return await run(new AccountStore(db, () => Date.now()));

@@ -23,7 +23,7 @@ export function JumpStart() {
     setWorking(true);
     const before = new Set(Object.values(modules).filter((m) => m.activated).map((m) => m.module));
     try {
-      const answer = await api<JumpstartAnswer>(jp('jumpstart/activate'), { method: 'POST' });
+      const answer = await api<JumpstartAnswer>(jp('jumpstart'), { method: 'POST', data: { active: true } });
       setShowJumpstart(false);
       await refresh();
       const turnedOn = (answer.data?.activated_modules ?? []).filter((slug) => !before.has(slug));
@@ -56,7 +56,7 @@ export function JumpStart() {
   const dismiss = async () => {
     setWorking(true);
     try {
-      await api(jp('jumpstart/deactivate'), { method: 'POST' });
+      await api(jp('jumpstart'), { method: 'POST', data: { active: false } });
       setShowJumpstart(false);
     } catch (error) {
       notify({ status: 'error', text: errorText(error) });
@@ -100,7 +100,7 @@ export function DismissibleNotices() {
     const before = dismissed;
     setDismissed({ ...dismissed, [name]: true });
     try {
-      const map = await api<unknown>(jp(`notice/${name}/dismiss`), { method: 'PUT' });
+      const map = await api<unknown>(jp(`notice/${name}`), { method: 'POST', data: { dismissed: true } });
       setDismissed({ ...before, ...dismissedMap(map), [name]: true });
     } catch (error) {
       setDismissed(before);

@@ -89,7 +89,7 @@ function MonitorCard() {
   const { modules } = useSite();
   const on = modules.monitor?.activated === true;
   const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(on ? 'on' : null, async () => {
-    const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/downtime/last')), api<MonitorHistory>('/siteward/v1/monitor/history?days=30')]);
+    const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>('/siteward/v1/monitor/history?days=30')]);
     return { last, history };
   });
   return (
@@ -193,6 +193,7 @@ const AKISMET_CODES: Record<string, string> = {
 };
 
 function SpamCard() {
+  // Kept on the 2016 name: the 4.3+ `module/akismet/data` answers only the spam count, and this card shows accuracy and time saved too.
   const stats = useLoad<AkismetStats>('akismet', () => api(jp('akismet/stats/get')));
   let body: ReactNode;
   if (stats.state === 'loading') body = <Loading what="spam statistics" />;
@@ -273,20 +274,20 @@ function ConnectionCard() {
   };
   const connect = () =>
     run('connect', async () => {
-      const url = await api<string>(jp('connect-url'));
+      const url = await api<string>(jp('connection/url'));
       window.location.assign(url);
     });
   const disconnect = () => {
     if (!window.confirm('Disconnect the site from the account service? Modules that need the connection stop working.')) return;
     void run('disconnect', async () => {
-      await api(jp('disconnect/site'), { method: 'POST' });
+      await api(jp('connection'), { method: 'POST', data: { isActive: false } });
       await refresh();
       notify({ status: 'success', text: 'The site is disconnected.' });
     });
   };
   const unlink = () =>
     run('unlink', async () => {
-      await api(jp('unlink'), { method: 'PUT' });
+      await api(jp('connection/user'), { method: 'POST', data: { linked: false } });
       await refresh();
       notify({ status: 'success', text: 'Your account is unlinked.' });
     });

@@ -8,7 +8,7 @@ import { errorText, useSite } from './site';
 const SNOW = 'jetpack_holiday_snow_enabled';
 
 export function SettingsScreen() {
-  const { initial, notify, user } = useSite();
+  const { notify, user } = useSite();
   const settings = useLoad<Record<string, unknown>>('settings', () => api(jp('settings')));
   const [snow, setSnow] = useState<boolean | null>(null);
   const [saving, setSaving] = useState(false);
@@ -19,8 +19,8 @@ export function SettingsScreen() {
     setSnow(on);
     setSaving(true);
     try {
-      const name = initial.settingNames?.[SNOW] ?? SNOW;
-      await api(jp('setting/update'), { method: 'PUT', data: { [name]: on } });
+      // The 4.4+ settings write: the setting's own key, whatever option stores it.
+      await api(jp('settings'), { method: 'POST', data: { [SNOW]: on } });
       notify({ status: 'success', text: on ? 'Snow falls on the site this season.' : 'No more snow on the site.' });
     } catch (error) {
       setSnow(!on);
@@ -66,7 +66,7 @@ function ResetCard() {
   const reset = async (what: 'options' | 'modules') => {
     setWorking(true);
     try {
-      const answer = await api<{ message: string }>(jp(`reset/${what}`), { method: 'POST' });
+      const answer = await api<{ message: string }>(jp(`options/${what}`), { method: 'POST', data: { reset: true } });
       if (what === 'options') {
         setDismissed({});
         setShowJumpstart(connection.isActive);

@@ -94,9 +94,9 @@ export function SiteProvider({ initial, children }: { initial: InitialState; chi
 
   const refresh = useCallback(async () => {
     const [status, all, userData] = await Promise.all([
-      api<ConnectionStatus>(jp('connection-status')),
+      api<ConnectionStatus>(jp('connection')),
       api<ModuleMap>(jp('module/all')),
-      api<UserData>(jp('user-connection-data')).catch(() => null),
+      api<UserData>(jp('connection/data')).catch(() => null),
     ]);
     setConnection((c) => ({ ...c, ...status }));
     setModulesState(all);

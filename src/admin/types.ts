@@ -50,7 +50,8 @@ export interface CurrentUser {
 }
 
 export interface UserData {
-  othersLinked: boolean | number;
+  /** Only in `Initial_State` and the 2016 `user-connection-data`; `connection/data` (4.3+) has no such key. */
+  othersLinked?: boolean | number;
   currentUser: CurrentUser;
 }
 

@@ -2,17 +2,16 @@
  * The wire errors of authentication, in one catalogue, so no authenticator or login handler
  * spells a code and message inline. (The CLI's user errors are `UserError`s, in user-validation.ts.)
  */
-import { RestError } from '../rest/errors.js';
+import { errorCatalogue, type ErrorFactory } from '../rest/errors.js';
 
-/** id (= wire code) → [message, status]. */
 const catalogue = {
   /** HTTP Basic with an application password: no such user (WordPress's message). */
-  invalid_username: ['Unknown username.', 401],
+  invalid_username: { code: 'invalid_username', message: 'Unknown username.', status: 401 },
   /** HTTP Basic with an application password: the user exists, the password does not match. */
-  incorrect_password: ['The provided password is an invalid application password.', 401],
+  incorrect_password: { code: 'incorrect_password', message: 'The provided password is an invalid application password.', status: 401 },
   /** The JSON login of `/login`: one message for both cases, so logins cannot be probed. */
-  invalid_login: ['Unknown username or incorrect password.', 401],
-} as const satisfies Record<string, readonly [string, number]>;
+  invalid_login: { code: 'invalid_login', message: 'Unknown username or incorrect password.', status: 401 },
+} as const;
 
 export type AuthErrorCode = keyof typeof catalogue;
 
@@ -22,7 +21,4 @@ export type AuthErrorCode = keyof typeof catalogue;
  * @example
  * authError('invalid_login') // 401 "Unknown username or incorrect password."
  */
-export function authError(code: AuthErrorCode): RestError {
-  const [message, status] = catalogue[code];
-  return new RestError(code, message, { status });
-}
+export const authError: ErrorFactory<typeof catalogue> = errorCatalogue(catalogue);

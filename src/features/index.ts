@@ -1,30 +1,12 @@
 /**
- * The built-in features, in registration order, and who serves which path. This is the one
- * place to look for "what answers this URL".
+ * The built-in features, in registration order. Who serves which path is not written here: each
+ * route, page and asset mount records its owner when it is registered, `siteward routes` prints
+ * the table, and docs/routes.md is generated from it (test/generated-docs.test.ts keeps it true).
  *
- * | path | served by |
- * |---|---|
- * | `/wp-json/…`, `/index.php/wp-json/…`, `?rest_route=…` | the REST layer (src/rest) through the HTTP adapter (src/http/rest-handler.ts) |
- * | `/wp-json/jetpack/v4/…` | `jetpack` (src/features/jetpack/routes); the connection routes (`connection-status`, `connect-url`, `user-connection-data`, `disconnect/site`, `unlink`, `recheck-ssl`) `connection` |
- * | `/connect/start`, `/connect/callback` | `connection` (the browser's login at the central account service) |
- * | `/wp-json/jetpack/v4/module/protect/count/get`, `…/module/monitor/downtime/last`, `…/module/verification-tools/services` | `protect`, `monitor`, `verification` |
- * | `/wp-json/siteward/v1/protect/history`, `/wp-json/siteward/v1/monitor/history` | `protect`, `monitor` |
- * | `/`, `/index.php`, `/xmlrpc.php?rsd` | the HTTP adapter (src/http/server.ts); head tags from `verification` |
- * | `/login`, `/logout`, `/setup`, `/wp-admin/admin-ajax.php?action=rest-nonce`, `/wp-admin`, `/wp-admin/`, `/wp-login.php` | `login` |
- * | `/favicon.ico`, the 404 page | the HTTP adapter (src/http/browser-paths.ts) |
- * | `/admin`, `/admin/` | `admin-page` |
- * | `/healthz` | `health` |
- * | `/login/lost-password`, `/login/reset-password` | `password-reset` |
- * | `/wp-json/jetpack/v4/module/vaultpress/data` | `backups` (also the `backup` command and job) |
- * | `/wp-json/jetpack/v4/akismet/stats/get` | `stats` |
- * | `/wp-json/jetpack/v4/updates/plugins` | `updates` |
- * | `/wp-json/jetpack/v4/site` | `site-data` |
- * | routes of third-party plugins | the plugins listed in `SITEWARD_PLUGINS` (src/plugins) |
- *
- * Password checks pass `protect`'s guard; `monitor` checks the site from a background job.
- * Seams for what comes next, each a folder here registered in this list: `backups` adds jobs,
- * `stats` and `updates` add routes through the plugin API, and the admin page's built assets
- * come through `ctx.addAssets`.
+ * Password checks pass `protect`'s guard; `monitor` checks the site from a background job;
+ * `backups` adds a command and a job; `verification` adds the home page's head tags.
+ * `jetpack/v4/module/{slug}/data` is `jetpack`'s route, answered by the provider a feature gives
+ * `registerModuleData` (`protect`, `monitor`, `verification`, `backups`, `stats`); `null` for others.
  */
 import { adminPageFeature } from './admin-page/index.js';
 import { backupsFeature } from './backups/index.js';

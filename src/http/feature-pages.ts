@@ -10,6 +10,7 @@ import type { RequestOrigin } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
 import { flatHeaders } from './request-origin.js';
 import { checkPagePost, formCookie, formCookieHeader, formTokenOf } from './form-guard.js';
+import { errorResponse } from '../rest/error-response.js';
 import { restError } from '../rest/errors.js';
 import { escapeHtml } from '../core/html.js';
 import { simplePage } from '../core/simple-page.js';
@@ -71,7 +72,7 @@ function pageRequest(
 /** Serves the features' pages on Fastify. */
 export function mountPages(
   app: FastifyInstance,
-  pages: readonly PageDefinition[],
+  pages: readonly (PageDefinition & { readonly owner?: string })[],
   helpers: PageHelpers,
   identify: (headers: Readonly<Record<string, string>>, ip: string) => Promise<Identity>,
 ): void {
@@ -79,6 +80,8 @@ export function mountPages(
     app.route({
       method: page.method,
       url: page.path,
+      // The route table's row: the page checks who may see it itself.
+      config: { owner: page.owner ?? 'unknown', permission: 'page' },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const request = pageRequest(req, helpers, identify, (value) => void reply.header('Set-Cookie', formCookieHeader(value, helpers.origin(req).secure)));
         if (page.method === 'POST' && page.crossSiteCheck !== 'page') {
@@ -98,8 +101,11 @@ export function mountPages(
 /** A POST from another site: JSON for JSON clients, otherwise a page saying what to do. */
 function refuseCrossSite(reply: FastifyReply, json: boolean) {
   const error = restError('siteward_cross_site_form');
+  if (json) {
+    const response = errorResponse(error, { 'Cache-Control': 'no-store' });
+    return reply.code(response.status).headers(response.headers).send(response.body);
+  }
   reply.code(error.status).header('Cache-Control', 'no-store');
-  if (json) return reply.header('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify(error.toJSON()));
   return reply.header('Content-Type', 'text/html; charset=UTF-8').send(simplePage('Not sent', `<p>${escapeHtml(error.message)}</p>`));
 }
 
@@ -117,10 +123,10 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** Serves the features' static asset directories; a path outside the directory is a 404. */
-export function mountAssets(app: FastifyInstance, directories: readonly AssetDirectory[]): void {
+export function mountAssets(app: FastifyInstance, directories: readonly (AssetDirectory & { readonly owner?: string })[]): void {
   for (const assets of directories) {
     const root = path.resolve(assets.dir);
-    app.get(`${assets.urlPrefix}*`, async (req, reply) => {
+    app.get(`${assets.urlPrefix}*`, { config: { owner: assets.owner ?? 'unknown' } }, async (req, reply) => {
       const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
       const file = path.resolve(root, rel);
       if (!file.startsWith(root + path.sep)) return reply.callNotFound();

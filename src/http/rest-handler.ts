@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, type ServiceUnavailableError } from '../core/unavailable.js';
-import { restError, retryAfterOf, storeUnavailable, type RestError } from '../rest/errors.js';
+import { errorResponse } from '../rest/error-response.js';
+import { restError, storeUnavailable, type RestError } from '../rest/errors.js';
 import { setHeader } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
@@ -60,9 +61,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: RestError, started: number) => {
     const origin = requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy);
-    const body = JSON.stringify(error.toJSON());
-    const retryAfter = retryAfterOf(error);
-    res.writeHead(error.status, { ...fixedHeaders(options.restUrl('/', origin)), 'Content-Length': Buffer.byteLength(body), ...(retryAfter !== null ? { 'Retry-After': String(retryAfter) } : {}) });
+    const { status, headers, body } = errorResponse(error, fixedHeaders(options.restUrl('/', origin)));
+    res.writeHead(status, headers);
     res.end(body);
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: error.status, ms: performance.now() - started });
   };

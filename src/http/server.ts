@@ -6,7 +6,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Config } from '../config/config.js';
 import { requestArrived } from '../core/request-batch.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
-import { restError, restErrorWithDetail, storeUnavailable, type RestError } from '../rest/errors.js';
+import { errorResponse } from '../rest/error-response.js';
+import { restError, storeUnavailable, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RestUrlBuilder } from '../rest/rest-url.js';
@@ -23,6 +24,7 @@ import { redactUrl } from './log-redaction.js';
 import { errorKey, type LogThrottle } from '../core/log-throttle.js';
 import type { AssetDirectory, PageDefinition } from '../features/contract.js';
 import type { Identity } from '../rest/types.js';
+import type { RouteRow } from '../core/route-table.js';
 
 export interface HttpServerDeps {
   config: Config;
@@ -32,14 +34,19 @@ export interface HttpServerDeps {
   /** Site name and extra `<head>` tags (e.g. site-verification meta tags) for the home page. */
   homeHead: () => Promise<{ name: string; description: string; headTags: string[] }>;
   /** Pages and asset directories declared by features. */
-  pages: readonly PageDefinition[];
-  assets: readonly AssetDirectory[];
+  pages: readonly Owned<PageDefinition>[];
+  assets: readonly Owned<AssetDirectory>[];
   identify(headers: Readonly<Record<string, string>>, ip: string): Promise<Identity>;
   /** HMAC key of the page forms' anti-CSRF tokens. */
   formKey: Uint8Array;
   /** Shared with the rest of the process, so one failure is logged once per window everywhere. */
   logThrottle: LogThrottle;
+  /** Told of every page and asset mount as it is registered (the route table); pages name their owner. */
+  recordRoute?: (row: RouteRow) => void;
 }
+
+/** Pages and asset directories with the name of the feature that declared them. */
+export type Owned<T> = T & { readonly owner?: string };
 
 function isRestPath(url: string, prefix: string): boolean {
   return extractRestRoute(url, prefix) !== null;
@@ -83,8 +90,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       // then refuse to reach the site (and its login cookie) without TLS for max-age seconds.
       if (hsts !== null && (tls || (config.trustProxy && requestOrigin(req.headers, false, true).secure))) res.setHeader('Strict-Transport-Security', hsts);
       if (!toOriginForm(req)) {
-        const body = JSON.stringify(restError('rest_bad_request_url').toJSON());
-        res.writeHead(400, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
+        const { status, headers, body } = errorResponse(restError('rest_bad_request_url'));
+        res.writeHead(status, headers);
         res.end(body);
         return;
       }
@@ -96,9 +103,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const clientErrorHandler = (err: Error & { code?: string }, socket: Socket) => {
     if (socket.destroyed || !socket.writable) return;
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const error = status === 431 ? restError('rest_headers_too_large') : restError('rest_bad_request', undefined, status);
-    const body = JSON.stringify(error.toJSON());
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const error = status === 431 ? restError('rest_headers_too_large') : restError('rest_bad_request', { status });
+    const response = errorResponse(error, { Connection: 'close' });
+    const head = Object.entries(response.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n${head}\r\n${response.body}`);
   };
   const app = Fastify({
     serverFactory,
@@ -116,6 +124,13 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 2048 },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+
+  // The route table learns of each page as Fastify registers it; the adapter's own are `http`'s.
+  app.addHook('onRoute', (route) => {
+    const { owner = 'http', permission = 'none' } = (route.config ?? {}) as { owner?: string; permission?: string };
+    const method = Array.isArray(route.method) ? route.method.join(',') : String(route.method);
+    deps.recordRoute?.({ method, path: route.url, owner, permission, batchable: 'no' });
+  });
 
   app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs));
   app.addHook('onClose', async () => gate.end());
@@ -144,8 +159,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   const restRoot = (req: FastifyRequest) => deps.restUrl('/', origin(req));
 
   const sendError = (req: FastifyRequest, reply: FastifyReply, error: RestError) => {
-    const headers = isRestPath(req.url, config.restPrefix) ? fixedHeaders(restRoot(req)) : { 'Content-Type': 'application/json; charset=UTF-8' };
-    return reply.code(error.status).headers(headers).send(JSON.stringify(error.toJSON()));
+    const response = errorResponse(error, isRestPath(req.url, config.restPrefix) ? fixedHeaders(restRoot(req)) : undefined);
+    return reply.code(response.status).headers(response.headers).send(response.body);
   };
 
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
@@ -155,11 +170,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     else if (isServiceUnavailable(err)) {
       throttled(err, 'store unavailable', (extra) => req.log.warn({ reason: err.reason, ...extra }, 'store unavailable'));
       error = storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS);
-      reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     } else if (status >= 500) {
       throttled(err, 'unhandled error', (extra) => req.log.error({ err, ...extra }, 'unhandled error'));
       error = restError('rest_internal_error');
-    } else error = restErrorWithDetail('rest_bad_request', err.message, status);
+    } else error = restError('rest_bad_request_detail', { detail: err.message }, { status });
     return sendError(req, reply, error);
   });
   app.setNotFoundHandler((req, reply) => {
@@ -197,5 +211,6 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   registerBrowserPaths(app);
   mountPages(app, deps.pages, helpers, deps.identify);
   mountAssets(app, deps.assets);
+  deps.recordRoute?.({ method: '*', path: '(no match)', owner: 'http', permission: 'none', batchable: 'no' });
   return app;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { restError, retryAfterOf } from '../rest/errors.js';
+import { errorResponse } from '../rest/error-response.js';
+import { shuttingDown } from '../rest/errors.js';
 
 /**
  * Graceful shutdown at the socket level. Once closing starts, responses still being prepared
@@ -42,13 +43,7 @@ export class ShutdownGate {
 }
 
 function refuse(res: ServerResponse): void {
-  const error = restError('siteward_shutting_down');
-  const body = JSON.stringify(error.toJSON());
-  res.writeHead(error.status, {
-    'Content-Type': 'application/json; charset=UTF-8',
-    'Content-Length': Buffer.byteLength(body),
-    'Retry-After': String(retryAfterOf(error) ?? 1),
-    Connection: 'close',
-  });
+  const { status, headers, body } = errorResponse(shuttingDown(), { Connection: 'close' });
+  res.writeHead(status, headers);
   res.end(body);
 }

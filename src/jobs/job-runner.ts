@@ -28,7 +28,12 @@ export interface BackgroundJob {
   name: string;
   /** How often it runs, in milliseconds. */
   everyMs: number;
-  run(): Promise<unknown>;
+  /**
+   * Runs on every process, not only the lease holder (e.g. Monitor's per-host checks); `run`
+   * learns whether this process holds the lease. Default false.
+   */
+  everyProcess?: boolean;
+  run(round?: { readonly leading: boolean }): Promise<unknown>;
 }
 
 export interface JobRunnerOptions {
@@ -91,13 +96,12 @@ export class JobRunner {
         if (holds) this.opts.log.info({ holder: this.id, leaseMs: this.leaseMs }, 'background jobs: this process holds the lease and runs them');
         else this.opts.log.info({ holder: this.id }, 'background jobs: the lease is held by another process');
       }
-      if (!holds) return;
       const now = this.clock();
       for (const entry of this.jobs) {
-        if (entry.nextAt > now) continue;
+        if (entry.nextAt > now || !(holds || entry.job.everyProcess === true)) continue;
         entry.nextAt = now + entry.job.everyMs;
         try {
-          await entry.job.run();
+          await entry.job.run({ leading: holds });
         } catch (error) {
           this.opts.log.error({ err: error, job: entry.job.name }, 'background job failed');
         }

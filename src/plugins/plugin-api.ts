@@ -25,11 +25,14 @@ export interface PluginApiDeps {
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {}, debug() {} };
 
-/** The plugin API one plugin (or built-in feature) gets; `name` labels its log lines. */
-export function createPluginApi(name: string, deps: PluginApiDeps): SitewardApi {
+/**
+ * The plugin API one plugin (or built-in feature) gets; `name` labels its log lines, `owner` its
+ * routes in the route table (a feature's name, or `plugin:<name>`).
+ */
+export function createPluginApi(name: string, deps: PluginApiDeps, owner = name): SitewardApi {
   const { config } = deps;
   return {
-    registerRoute: (ns, route, def, override) => deps.rest.registerRoute(ns, route, def, override),
+    registerRoute: (ns, route, def, override) => deps.rest.registerRoute(ns, route, def, override, owner),
     registerField: (type, attribute, def) => deps.fields.register(type, attribute, def),
     deprecatedFunction,
     deprecatedArgument,

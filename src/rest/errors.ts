@@ -52,70 +52,122 @@ export function isRestError(value: unknown): value is RestError {
 }
 
 /**
- * The generic catalogue (docs/spec/compat.md §2) of the REST layer and its HTTP adapter: id → [message,
- * status], or [message, status, wire code] for a message variant of a code another id sends too.
+ * One entry of an error catalogue: the wire `code`, the `message` (a template: `{name}` is
+ * replaced by the `name` parameter) and the HTTP `status` (sent as `data.status`). Every
+ * catalogue (this one, `src/auth/errors.ts`, each feature's) has this shape and is turned into
+ * its constructor by {@link errorCatalogue}.
  */
-const catalogue = {
-  rest_no_route: ['No route was found matching the URL and request method', 404],
-  rest_invalid_handler: ['The handler for the route is invalid', 500],
-  rest_forbidden: ['Sorry, you are not allowed to do that.', 403],
-  rest_invalid_json: ['Invalid JSON body passed.', 400],
-  rest_invalid_json_values: ['The JSON body has more values than a request may carry.', 400, 'rest_invalid_json'],
-  rest_invalid_namespace: ['The specified namespace could not be found.', 404],
-  rest_cookie_invalid_nonce: ['Cookie nonce is invalid', 403],
-  rest_callback_invalid: ['Invalid JSONP callback function.', 400],
-  rest_invalid_date: ['Invalid date.', 400],
-  rest_invalid_email: ['Invalid email address.', 400],
-  rest_body_too_large: ['The request body is too large.', 413],
-  rest_not_found: ['Not found.', 404],
-  rest_internal_error: ['The server could not complete the request.', 500],
-  // The HTTP adapter's answers before the REST layer runs (same wire layout).
-  rest_bad_request: ['The request could not be parsed.', 400],
-  rest_bad_request_url: ['The request URL could not be parsed.', 400, 'rest_bad_request'],
-  rest_headers_too_large: ['The request headers are too large.', 431],
-  xmlrpc_not_supported: ['XML-RPC is not supported; use the REST API.', 404],
-  // The store (database) is down or not answering in time; the request did not take effect.
-  // The process is shutting down; another process (or this one restarted) will answer.
-  siteward_shutting_down: ['The server is restarting. Please try again shortly.', 503],
-  siteward_cross_site_form: ['This form was not sent from a page of this site. Reload the page and send it again.', 403],
-  siteward_store_unavailable: ['The site is temporarily unable to reach its database. Please try again shortly.', 503],
-} as const satisfies Record<string, readonly [string, number] | readonly [string, number, string]>;
+export interface ErrorEntry {
+  readonly code: string;
+  readonly message: string;
+  readonly status: number;
+}
 
-/** A catalogue id: the wire code itself, or (for a message variant) an id naming its code. */
-export type CatalogueCode = keyof typeof catalogue;
+/** The `{name}` placeholders of a message template, as a union of names (never when there are none). */
+export type TemplateParams<M extends string> = M extends `${string}{${infer P}}${infer Rest}` ? P | TemplateParams<Rest> : never;
+
+/** What a caller may add to a catalogue error: more `data` members, or another status than the entry's. */
+export interface ErrorOptions {
+  readonly data?: Record<string, unknown>;
+  readonly status?: number;
+}
+
+/** The arguments after the id: the template's parameters when it has any, then the options. */
+export type ErrorArgs<M extends string> = [TemplateParams<M>] extends [never]
+  ? [options?: ErrorOptions]
+  : [params: Readonly<Record<TemplateParams<M>, string | number>>, options?: ErrorOptions];
+
+/** The constructor of a catalogue: id → RestError with the entry's code, message and status. */
+export type ErrorFactory<C extends Readonly<Record<string, ErrorEntry>>> = <Id extends keyof C & string>(id: Id, ...args: ErrorArgs<C[Id]['message']>) => RestError;
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
- * Builds a catalogue error with its fixed message and status; `extra` is merged into `data`.
+ * Turns a catalogue into its constructor. `escape` is applied to every parameter value (the
+ * jetpack catalogue escapes them as WordPress's `esc_html` does); the template itself is sent
+ * as written.
+ *
+ * @example
+ * const backupErrors = errorCatalogue({
+ *   backup_not_found: { code: 'not_found', message: 'No backup {id}.', status: 404 },
+ *   backups_off: { code: 'backups_off', message: 'Backups are not configured.', status: 409 },
+ * });
+ * backupErrors('backup_not_found', { id: '2026-01-01' }) // 404 not_found "No backup 2026-01-01."
+ * backupErrors('backups_off', { data: { hint: 'set SITEWARD_BACKUP_DIR' } }) // data: { status: 409, hint }
+ */
+export function errorCatalogue<const C extends Readonly<Record<string, ErrorEntry>>>(entries: C, escape: (text: string) => string = String): ErrorFactory<C> {
+  return (<Id extends keyof C & string>(id: Id, ...args: ErrorArgs<C[Id]['message']>): RestError => {
+    const entry = entries[id]!;
+    const templated = entry.message.includes('{');
+    const params = (templated ? args[0] : undefined) as Readonly<Record<string, string | number>> | undefined;
+    const options = (templated ? args[1] : args[0]) as ErrorOptions | undefined;
+    const message = params ? entry.message.replace(PLACEHOLDER, (_, name: string) => escape(String(params[name]))) : entry.message;
+    return new RestError(entry.code, message, { status: options?.status ?? entry.status, ...options?.data });
+  }) as ErrorFactory<C>;
+}
+
+/**
+ * The generic catalogue (docs/spec/compat.md §2) of the REST layer and its HTTP adapter. Ids
+ * are unique; a wire code may repeat (a message variant of a code another id sends too).
+ */
+const restCatalogue = {
+  rest_no_route: { code: 'rest_no_route', message: 'No route was found matching the URL and request method', status: 404 },
+  rest_invalid_handler: { code: 'rest_invalid_handler', message: 'The handler for the route is invalid', status: 500 },
+  rest_forbidden: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', status: 403 },
+  rest_invalid_json: { code: 'rest_invalid_json', message: 'Invalid JSON body passed.', status: 400 },
+  rest_invalid_json_values: { code: 'rest_invalid_json', message: 'The JSON body has more values than a request may carry.', status: 400 },
+  rest_invalid_namespace: { code: 'rest_invalid_namespace', message: 'The specified namespace could not be found.', status: 404 },
+  rest_cookie_invalid_nonce: { code: 'rest_cookie_invalid_nonce', message: 'Cookie nonce is invalid', status: 403 },
+  rest_callback_invalid: { code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.', status: 400 },
+  rest_invalid_date: { code: 'rest_invalid_date', message: 'Invalid date.', status: 400 },
+  rest_invalid_email: { code: 'rest_invalid_email', message: 'Invalid email address.', status: 400 },
+  rest_body_too_large: { code: 'rest_body_too_large', message: 'The request body is too large.', status: 413 },
+  rest_not_found: { code: 'rest_not_found', message: 'Not found.', status: 404 },
+  rest_internal_error: { code: 'rest_internal_error', message: 'The server could not complete the request.', status: 500 },
+  rest_missing_callback_param: { code: 'rest_missing_callback_param', message: 'Missing parameter(s): {names}', status: 400 },
+  rest_invalid_param: { code: 'rest_invalid_param', message: 'Invalid parameter(s): {names}', status: 400 },
+  /** One validator's answer; the argument layer files it under the argument's name. */
+  rest_invalid_param_detail: { code: 'rest_invalid_param', message: '{detail}', status: 400 },
+  /** A response that could not be encoded as JSON; the message is the encoder's. */
+  rest_encode_error: { code: 'rest_encode_error', message: '{detail}', status: 500 },
+  // The HTTP adapter's answers before the REST layer runs (same wire layout).
+  rest_bad_request: { code: 'rest_bad_request', message: 'The request could not be parsed.', status: 400 },
+  /** A request the HTTP framework refused; the message is the framework's own. */
+  rest_bad_request_detail: { code: 'rest_bad_request', message: '{detail}', status: 400 },
+  rest_bad_request_url: { code: 'rest_bad_request', message: 'The request URL could not be parsed.', status: 400 },
+  rest_headers_too_large: { code: 'rest_headers_too_large', message: 'The request headers are too large.', status: 431 },
+  xmlrpc_not_supported: { code: 'xmlrpc_not_supported', message: 'XML-RPC is not supported; use the REST API.', status: 404 },
+  /** The process is shutting down; another process (or this one restarted) will answer. */
+  siteward_shutting_down: { code: 'siteward_shutting_down', message: 'The server is restarting. Please try again shortly.', status: 503 },
+  siteward_cross_site_form: {
+    code: 'siteward_cross_site_form',
+    message: 'This form was not sent from a page of this site. Reload the page and send it again.',
+    status: 403,
+  },
+  /** The store (database) is down or not answering in time; the request did not take effect. */
+  siteward_store_unavailable: {
+    code: 'siteward_store_unavailable',
+    message: 'The site is temporarily unable to reach its database. Please try again shortly.',
+    status: 503,
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+/** An id of the REST layer's catalogue. */
+export type CatalogueCode = keyof typeof restCatalogue;
+
+/**
+ * Builds an error of the REST layer's catalogue with its fixed message and status.
  *
  * @example
  * restError('rest_no_route') // 404 "No route was found matching the URL and request method"
+ * restError('rest_bad_request', { status: 408 })
+ * restError('rest_encode_error', { detail: 'Do not know how to serialize a BigInt' }) // 500
  */
-export function restError(id: CatalogueCode, extra?: Record<string, unknown>, status?: number): RestError {
-  const entry: readonly [string, number, string?] = catalogue[id];
-  return new RestError(entry[2] ?? id, entry[0], { status: status ?? entry[1], ...extra });
-}
-
-/** Codes whose message is a detail known only when it happens: code → default status. */
-const detailed = {
-  /** A request the HTTP framework refused; the message is the framework's own. */
-  rest_bad_request: 400,
-  /** A response that could not be encoded as JSON; the message is the encoder's. */
-  rest_encode_error: 500,
-} as const;
-
-/**
- * Builds an error of the parameterised catalogue entries: a fixed code with a message that names the detail.
- *
- * @example
- * restErrorWithDetail('rest_encode_error', 'Do not know how to serialize a BigInt') // 500
- */
-export function restErrorWithDetail(code: keyof typeof detailed, detail: string, status?: number): RestError {
-  return new RestError(code, detail, { status: status ?? detailed[code] });
-}
+export const restError: ErrorFactory<typeof restCatalogue> = errorCatalogue(restCatalogue);
 
 /** `rest_forbidden` with 401 when nobody is logged in and 403 otherwise (docs/spec/site-management-api.md §5 rule 8). */
 export function forbidden(loggedIn: boolean): RestError {
-  return restError('rest_forbidden', undefined, authorizationRequiredStatus(loggedIn));
+  return restError('rest_forbidden', { status: authorizationRequiredStatus(loggedIn) });
 }
 
 /** 401 when not logged in, 403 when logged in (docs/spec/site-management-api.md §5 rule 8). */
@@ -125,10 +177,7 @@ export function authorizationRequiredStatus(loggedIn: boolean): 401 | 403 {
 
 /** `rest_missing_callback_param`: `data.params` is the list of missing names. */
 export function missingParams(names: string[]): RestError {
-  return new RestError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, {
-    status: 400,
-    params: names,
-  });
+  return restError('rest_missing_callback_param', { names: names.join(', ') }, { data: { params: names } });
 }
 
 /**
@@ -141,19 +190,24 @@ export function missingParams(names: string[]): RestError {
  * invalidParams('count is not of type integer.') // a validateCallback's answer
  */
 export function invalidParams(detail: Record<string, string> | string): RestError {
-  if (typeof detail === 'string') return new RestError('rest_invalid_param', detail, { status: 400 });
-  return new RestError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(detail).join(', ')}`, {
-    status: 400,
-    params: detail,
-  });
+  if (typeof detail === 'string') return restError('rest_invalid_param_detail', { detail });
+  return restError('rest_invalid_param', { names: Object.keys(detail).join(', ') }, { data: { params: detail } });
 }
 
-/** `siteward_store_unavailable` (503) with `data.retry_after`, which the adapters send as `Retry-After`. */
+/** `siteward_store_unavailable` (503) with `data.retry_after`, which `errorResponse()` sends as `Retry-After`. */
 export function storeUnavailable(retryAfterSeconds: number): RestError {
-  return restError('siteward_store_unavailable', { retry_after: retryAfterSeconds });
+  return restError('siteward_store_unavailable', { data: { retry_after: retryAfterSeconds } });
 }
 
-/** The `Retry-After` seconds an error asks for (`data.retry_after`), or null. */
+/** `siteward_shutting_down` (503), asking the client to come back in a second (`data.retry_after`). */
+export function shuttingDown(): RestError {
+  return restError('siteward_shutting_down', { data: { retry_after: 1 } });
+}
+
+/**
+ * The `Retry-After` seconds an error asks for (`data.retry_after`, rounded up, at least 1), or
+ * null. The one reading of it: `errorResponse()` and the REST server both call this.
+ */
 export function retryAfterOf(error: RestError): number | null {
   const seconds = error.data?.retry_after;
   return typeof seconds === 'number' && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : null;

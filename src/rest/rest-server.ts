@@ -1,8 +1,11 @@
 import { prepareArguments } from './arguments.js';
 import { withSink } from './deprecation.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
-import { forbidden, isRestError, restError, restErrorWithDetail, retryAfterOf, storeUnavailable, type RestError } from './errors.js';
+import { errorHeaders } from './error-response.js';
+import { forbidden, isRestError, restError, storeUnavailable, type RestError } from './errors.js';
 import { withNonceHint } from './nonce-hint.js';
+import { permissionLabel } from './permission-label.js';
+import type { RouteRow } from '../core/route-table.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
 import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -84,7 +87,14 @@ export class RestServer {
    * Registers a route (docs/spec/site-management-api.md §4.2). Empty namespace or route: nothing is registered and a
    * developer warning names the call.
    */
-  registerRoute(namespace: string, route: string, definition: EndpointDefinition | readonly EndpointDefinition[] | (EndpointDefinition & RouteOptions), override = false): boolean {
+  registerRoute(
+    namespace: string,
+    route: string,
+    definition: EndpointDefinition | readonly EndpointDefinition[] | (EndpointDefinition & RouteOptions),
+    override = false,
+    /** Who registers it (a feature's or plugin's name), for the route table. */
+    owner = 'unknown',
+  ): boolean {
     const call = `registerRoute(${JSON.stringify(namespace)}, ${JSON.stringify(route)})`;
     if (!namespace) {
       this.options.warn(`${call}: Routes must be namespaced with plugin or theme name and version.`);
@@ -109,12 +119,35 @@ export class RestServer {
       }
       this.namespaces.push(ns);
     }
-    const result = this.registry.register(ns, fullRoute, definition, override);
+    const result = this.registry.register(ns, fullRoute, definition, override, owner);
     if (!result.ok) {
       this.options.warn(`${call}: ${result.reason}`);
       return false;
     }
     return true;
+  }
+
+  /**
+   * One row per method of every registered route, in registration order; paths under `/{prefix}`.
+   * The index and namespace documents are the layer's own (`rest`).
+   */
+  routeTable(prefix: string): RouteRow[] {
+    const rows: RouteRow[] = [];
+    for (const route of this.registry.all()) {
+      for (const endpoint of route.endpoints) {
+        const batch = endpoint.allowBatch ?? route.options.allowBatch;
+        for (const method of endpoint.methods) {
+          rows.push({
+            method,
+            path: `/${prefix}${route.pattern.source === '/' ? '/' : route.pattern.source}`,
+            owner: endpoint.owner,
+            permission: permissionLabel(endpoint.permissionCallback),
+            batchable: batch?.v1 === true ? 'v1' : 'no',
+          });
+        }
+      }
+    }
+    return rows;
   }
 
   /** Serves one request end to end, in WordPress's `serve_request` order (docs/spec/wp-rest-reference.md §5). */
@@ -140,9 +173,11 @@ export class RestServer {
 
     const dispatched = await this.authenticateAndDispatch(incoming);
     const { result, route } = dispatched.result;
-    let response = isRestError(result) ? new RestResponse(withNonceHint(result, dispatched.nonceMissing).toJSON(), result.status) : result;
-    const retryAfter = isRestError(result) ? retryAfterOf(result) : null;
-    if (retryAfter !== null) response.headers['Retry-After'] = String(retryAfter);
+    let response: RestResponse;
+    if (isRestError(result)) {
+      response = new RestResponse(withNonceHint(result, dispatched.nonceMissing).toJSON(), result.status);
+      Object.assign(response.headers, errorHeaders(result));
+    } else response = result;
 
     if (route) {
       const methods = this.allowedMethods(route, dispatched.request);
@@ -172,7 +207,7 @@ export class RestServer {
       body = this.encode(response.data);
     } catch (error) {
       this.options.warn('Could not encode the response as JSON', error);
-      const err = restErrorWithDetail('rest_encode_error', (error as Error).message);
+      const err = restError('rest_encode_error', { detail: (error as Error).message });
       return { status: 500, headers, body: JSON.stringify(err.toJSON()) };
     }
     if (typeof jsonp === 'string') {
@@ -247,12 +282,8 @@ export class RestServer {
   /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */
   private cookieCheck(identity: Identity, incoming: IncomingRestRequest, form: Record<string, unknown>, extraHeaders: Record<string, string>): Principal | RestError {
     const auth = this.options.authenticator;
-    if (identity.kind === 'error') {
-      // A password guard's refusal (too many failures) says when to come back, as the login page does.
-      const retryAfter = identity.error.data?.retry_after;
-      if (typeof retryAfter === 'number') extraHeaders['Retry-After'] = String(Math.ceil(retryAfter));
-      return identity.error;
-    }
+    // A password guard's refusal (too many failures) says when to come back: serve() adds its Retry-After.
+    if (identity.kind === 'error') return identity.error;
     if (identity.kind === 'other') return identity.principal;
     // `$_REQUEST` is the query overlaid with the form body, so a form field wins.
     const param = form._wpnonce ?? incoming.query._wpnonce;
@@ -310,9 +341,9 @@ export class RestServer {
 
   private async runEndpoint(endpoint: Endpoint, request: DispatchRequest): Promise<RestResponse | RestError> {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
-    if (request.jsonError === 'syntax') return restError('rest_invalid_json', { json_error_code: 4, json_error_message: 'Syntax error' });
-    if (request.jsonError === 'depth') return restError('rest_invalid_json', { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' });
-    if (request.jsonError === 'values') return restError('rest_invalid_json_values', { max_values: JSON_MAX_VALUES });
+    if (request.jsonError === 'syntax') return restError('rest_invalid_json', { data: { json_error_code: 4, json_error_message: 'Syntax error' } });
+    if (request.jsonError === 'depth') return restError('rest_invalid_json', { data: { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' } });
+    if (request.jsonError === 'values') return restError('rest_invalid_json_values', { data: { max_values: JSON_MAX_VALUES } });
     const prepared = prepareArguments(endpoint, request);
     // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
     const argError = prepared instanceof Promise ? await prepared : prepared;

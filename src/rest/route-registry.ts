@@ -1,5 +1,5 @@
 import { compilePattern, expandSegmentParams, matchParams, type CompiledPattern } from './route-pattern.js';
-import type { ArgDefinition, EndpointCallback, EndpointDefinition, PermissionCallback, RouteOptions } from './types.js';
+import type { ArgDefinition, BatchOption, EndpointCallback, EndpointDefinition, PermissionCallback, RouteOptions } from './types.js';
 
 /** An endpoint after normalisation (defaults applied, methods upper-cased). */
 export interface Endpoint {
@@ -11,6 +11,9 @@ export interface Endpoint {
   /** The keys of `args`, listed once at registration (argument handling runs on every request). */
   readonly argNames: readonly string[];
   readonly showInIndex: boolean;
+  readonly allowBatch: BatchOption | undefined;
+  /** Who registered it: a feature's name, a plugin's, or `rest` for the layer's own documents. */
+  readonly owner: string;
 }
 
 export interface Route {
@@ -39,7 +42,7 @@ function normalizeMethods(methods: EndpointDefinition['methods']): string[] {
   return out;
 }
 
-function normalizeEndpoint(def: EndpointDefinition): Endpoint {
+function normalizeEndpoint(def: EndpointDefinition, owner: string): Endpoint {
   const methods = normalizeMethods(def.methods);
   // A copy: the names listed below must stay those of the arguments checked.
   const args = { ...def.args };
@@ -51,6 +54,8 @@ function normalizeEndpoint(def: EndpointDefinition): Endpoint {
     args,
     argNames: Object.keys(args),
     showInIndex: def.showInIndex ?? true,
+    allowBatch: def.allowBatch,
+    owner,
   };
 }
 
@@ -64,8 +69,10 @@ function splitDefinition(def: EndpointDefinition | readonly EndpointDefinition[]
     const options: RouteOptions = {};
     const withOptions = def as readonly EndpointDefinition[] & RouteOptions;
     if (withOptions.schema) options.schema = withOptions.schema;
+    if (withOptions.allowBatch) options.allowBatch = withOptions.allowBatch;
     return { endpoints: [...def], options };
   }
+  // A single definition's `allowBatch` is its one endpoint's (WordPress reads the handler's first).
   const single = def as EndpointDefinition & RouteOptions;
   const { schema, ...endpoint } = single;
   return { endpoints: [endpoint], options: schema ? { schema } : {} };
@@ -102,9 +109,10 @@ export class RouteRegistry {
     fullRoute: string,
     def: EndpointDefinition | readonly EndpointDefinition[],
     override: boolean,
+    owner = 'rest',
   ): RegisterResult {
     const { endpoints, options } = splitDefinition(def);
-    const normalized = endpoints.map(normalizeEndpoint);
+    const normalized = endpoints.map((endpoint) => normalizeEndpoint(endpoint, owner));
     const existing = this.byPattern.get(fullRoute);
     if (existing && !override) {
       existing.endpoints = [...existing.endpoints, ...normalized];

@@ -100,12 +100,21 @@ export interface EndpointDefinition {
   args?: Record<string, ArgDefinition>;
   /** Default true. */
   showInIndex?: boolean;
+  /** This endpoint may be called inside a `batch/v1` request (WordPress's per-handler `allow_batch`). */
+  allowBatch?: BatchOption;
+}
+
+/** WordPress's `allow_batch`: which batch API versions may call the route (`{ v1: true }`). */
+export interface BatchOption {
+  readonly v1?: boolean;
 }
 
 /** Route-level options that may accompany the endpoint list. */
 export interface RouteOptions {
   /** Returns the route's JSON schema, shown by OPTIONS. */
   schema?: () => JsonValue;
+  /** Every endpoint of the route may be called inside a `batch/v1` request unless it says otherwise (WordPress's route-level `allow_batch`). */
+  allowBatch?: BatchOption;
 }
 
 /** Identity found by an authenticator before the cookie/nonce check. */

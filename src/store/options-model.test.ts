@@ -33,7 +33,7 @@ const cases = [
 
 /** Reads until `reader` agrees with `expected` (pushed versions arrive a moment after the commit). */
 async function agreement(read: () => Promise<Map<string, JsonValue>>, expected: Record<string, JsonValue>, eventually: boolean) {
-  const until = Date.now() + 5000;
+  const until = Date.now() + 20_000;
   const canonical = (o: Record<string, JsonValue>) => JSON.stringify(Object.entries(o).sort(([x], [y]) => x.localeCompare(y)));
   for (;;) {
     const got = Object.fromEntries(await read());

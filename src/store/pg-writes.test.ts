@@ -13,7 +13,7 @@ const backend: TestBackend | undefined = testStores().find((b) => b.name === 'po
 const RARELY = 60_000;
 
 async function listening(store: Store): Promise<void> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 20_000;
   while (!versionFeed(store).listening) {
     if (Date.now() > deadline) throw new Error('the listener did not come up');
     await new Promise((r) => setTimeout(r, 2));

@@ -76,11 +76,11 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
-    await until(() => written >= 5, 10_000);
+    await until(() => written >= 5, 25_000);
     const startedAt = written;
     const created = await createBackup(backupDir, location, new Date());
     const finishedAt = written;
-    await until(() => written >= finishedAt + 5, 10_000);
+    await until(() => written >= finishedAt + 5, 25_000);
     stop = true;
     await writer;
     expect(created.ok).toBe(true);

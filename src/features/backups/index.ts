@@ -21,13 +21,17 @@ export const backupsFeature: Feature = {
     const dir = config.backupDir;
     const location = configuredLocation(config);
 
+    const data = async () => {
+      if (!(await jetpack.isModuleActive('vaultpress'))) return pluginError('module_not_active');
+      return vaultpressData({ dir, schedule: config.backupSchedule, lastRun: await readLastRun(store.status), now: clock() });
+    };
+    // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
+    // registered first and answers it through this provider, so this route is the same answer.
+    jetpack.registerModuleData('vaultpress', data);
     ctx.api.registerRoute('jetpack/v4', '/module/vaultpress/data', {
       methods: 'GET',
       permissionCallback: jetpack.requirePermission('view_admin'),
-      callback: async () => {
-        if (!(await jetpack.isModuleActive('vaultpress'))) return pluginError('module_not_active');
-        return vaultpressData({ dir, schedule: config.backupSchedule, lastRun: await readLastRun(store.status), now: clock() });
-      },
+      callback: data,
     });
 
     if (dir !== null) {

@@ -4,15 +4,16 @@
  */
 import type { SitewardAuthenticator } from '../../auth/authenticator.js';
 import type { SitewardApi } from '../../plugins/api.js';
-import type { PermissionCallback, Principal, RestRequest } from '../../rest/types.js';
-import { invalidParams } from '../../rest/errors.js';
+import type { EndpointCallback, JsonValue, PermissionCallback, Principal, RestRequest } from '../../rest/types.js';
+import { invalidParams, type RestError } from '../../rest/errors.js';
 import { argumentMessages, permissionError, type PermissionCheck } from '../jetpack/errors.js';
 import type { DevModeState } from '../jetpack/context.js';
 import { passes } from '../jetpack/routes/permissions.js';
 import { EDITABLE, NAMESPACE } from '../jetpack/routes/route-helpers.js';
 import type { ConnectionService } from './connection-service.js';
-import { refusalError, restErrorOf } from './rest-errors.js';
+import { connectionRefusalError, restErrorOf } from './rest-errors.js';
 import { userConnectionData, type UserDataDeps } from './user-connection-data.js';
+import { labelPermission } from '../../rest/permission-label.js';
 
 export interface ConnectionRouteDeps extends UserDataDeps {
   readonly service: ConnectionService;
@@ -30,16 +31,30 @@ function unlinkTarget(request: RestRequest): number | undefined {
   return raw === undefined || raw === null || raw === '' ? undefined : Number(raw);
 }
 
-export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRouteDeps): void {
+/**
+ * The callbacks and permission callbacks of the connection routes, shared by the 2016 names
+ * (registered here) and the 4.3+ names (current-connection-routes.ts): one behaviour, two spellings.
+ */
+export interface ConnectionHandlers {
+  readonly require: (check: PermissionCheck, also?: (user: Principal) => boolean | Promise<boolean>) => PermissionCallback;
+  /** The `connection-status` body. */
+  readonly status: () => Promise<{ isActive: boolean; isStaging: false; devMode: { isActive: boolean; constant: boolean; url: boolean; filter: false } }>;
+  readonly connectUrlPermission: PermissionCallback;
+  readonly connectUrl: EndpointCallback;
+  readonly userData: (request: RestRequest) => Promise<JsonValue | RestError>;
+  readonly disconnect: EndpointCallback;
+  /** Unlinks a user (the current one unless `/unlink` names another). */
+  readonly unlink: (userId: number) => Promise<typeof SUCCESS | RestError>;
+}
+
+export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRouteDeps): ConnectionHandlers {
   const { service } = deps;
   const site = { site: { devMode: deps.devModeState } };
   const require = (check: PermissionCheck, also: (user: Principal) => boolean | Promise<boolean> = () => true): PermissionCallback =>
-    async (request) => (passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user));
-
-  api.registerRoute(NAMESPACE, '/connection-status', {
-    methods: 'GET',
-    permissionCallback: () => true,
-    callback: async () => {
+    labelPermission(async (request) => (passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user)), check);
+  const handlers: ConnectionHandlers = {
+    require,
+    status: async () => {
       const mode = deps.devModeState();
       return {
         isActive: (await service.facts()).connected,
@@ -47,37 +62,52 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
         devMode: { isActive: mode.constant || mode.url, constant: mode.constant, url: mode.url, filter: false },
       };
     },
-  });
-
-  api.registerRoute(NAMESPACE, '/connect-url', {
-    methods: 'GET',
     // Linking oneself needs `read`; connecting a site that has no master user yet needs `manage_options` (jetpack_connect).
-    permissionCallback: require('connect_url', async (user) => user.can('manage_options') || (await service.facts()).connected),
-    callback: async (request) => {
-      if (service.engine === null) return refusalError('not_configured');
+    connectUrlPermission: require('connect_url', async (user) => user.can('manage_options') || (await service.facts()).connected),
+    connectUrl: async (request) => {
+      if (service.engine === null) return connectionRefusalError('not_configured');
       // The nonce is bound to the browser session, which the REST request carries only in its cookie.
       const identity = await deps.authenticator.identify(request.headers);
       return `${deps.homeUrl}/connect/start?_wpnonce=${deps.authenticator.createNonce('connect', identity)}`;
     },
+    userData: async (request) => {
+      const data = await userConnectionData(deps, request.user, true);
+      return data.ok ? data.body : restErrorOf(data.error);
+    },
+    disconnect: async () => {
+      const done = await service.disconnect();
+      if (done.ok) return SUCCESS;
+      return 'refusal' in done ? connectionRefusalError(done.refusal) : restErrorOf(done.error);
+    },
+    unlink: async (userId) => {
+      const done = await service.unlink(userId);
+      if (done.ok) return SUCCESS;
+      return 'refusal' in done ? connectionRefusalError(done.refusal) : restErrorOf(done.error);
+    },
+  };
+
+  api.registerRoute(NAMESPACE, '/connection-status', {
+    methods: 'GET',
+    permissionCallback: labelPermission(() => true, 'public'),
+    callback: handlers.status,
+  });
+
+  api.registerRoute(NAMESPACE, '/connect-url', {
+    methods: 'GET',
+    permissionCallback: handlers.connectUrlPermission,
+    callback: handlers.connectUrl,
   });
 
   api.registerRoute(NAMESPACE, '/user-connection-data', {
     methods: 'GET',
     permissionCallback: require('user_connection_data'),
-    callback: async (request) => {
-      const data = await userConnectionData(deps, request.user, true);
-      return data.ok ? data.body : restErrorOf(data.error);
-    },
+    callback: handlers.userData,
   });
 
   api.registerRoute(NAMESPACE, '/disconnect/site', {
     methods: EDITABLE,
     permissionCallback: require('disconnect'),
-    callback: async () => {
-      const done = await service.disconnect();
-      if (done.ok) return SUCCESS;
-      return 'refusal' in done ? refusalError(done.refusal) : restErrorOf(done.error);
-    },
+    callback: handlers.disconnect,
   });
 
   api.registerRoute(NAMESPACE, '/unlink', {
@@ -89,16 +119,12 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
       },
     },
     // Unlinking someone else needs manage_options (docs/spec/compat.md §9).
-    permissionCallback: async (request) => {
+    permissionCallback: labelPermission(async (request) => {
       const target = unlinkTarget(request);
       const allowed = target === undefined || target === request.user.id ? () => true : (user: Principal) => user.can('manage_options');
       return require('link_user', allowed)(request);
-    },
-    callback: async (request) => {
-      const done = await service.unlink(unlinkTarget(request) ?? request.user.id);
-      if (done.ok) return SUCCESS;
-      return 'refusal' in done ? refusalError(done.refusal) : restErrorOf(done.error);
-    },
+    }, 'link_user'),
+    callback: (request) => handlers.unlink(unlinkTarget(request) ?? request.user.id),
   });
 
   api.registerRoute(NAMESPACE, '/recheck-ssl', {
@@ -106,4 +132,5 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
     permissionCallback: require('view_admin'),
     callback: () => service.recheckSsl(deps.clock()),
   });
+  return handlers;
 }

@@ -10,6 +10,7 @@ import type { Feature } from '../contract.js';
 import { connectCallback, connectStart } from './connect-pages.js';
 import { noticeFor, type Notice } from './connection-notices.js';
 import { registerConnectionRoutes } from './connection-routes.js';
+import { registerCurrentConnectionRoutes } from './current-connection-routes.js';
 import { ConnectionService } from './connection-service.js';
 import { userConnectionData } from './user-connection-data.js';
 import { connectionSettings } from './settings.js';
@@ -44,7 +45,9 @@ export const connectionFeature: Feature = {
       return mode.constant || mode.url;
     };
     const userData = { store: ctx.store, service, devMode };
-    registerConnectionRoutes(ctx.api, { ...userData, authenticator: ctx.auth.authenticator, homeUrl: ctx.site.homeUrl, devModeState, clock: ctx.clock });
+    const routeDeps = { ...userData, authenticator: ctx.auth.authenticator, homeUrl: ctx.site.homeUrl, devModeState, clock: ctx.clock };
+    const handlers = registerConnectionRoutes(ctx.api, routeDeps);
+    registerCurrentConnectionRoutes(ctx.api, { ...routeDeps, accountsTimeoutMs: ctx.config.accountsTimeoutMs }, handlers);
     const pages = { service, authenticator: ctx.auth.authenticator, devMode };
     ctx.addPage({ method: 'GET', path: '/connect/start', handle: connectStart(pages) });
     ctx.addPage({ method: 'GET', path: '/connect/callback', handle: connectCallback(pages) });

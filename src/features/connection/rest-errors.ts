@@ -1,10 +1,10 @@
 /** Engine errors and refusals as the REST answers and page statuses of the catalogue (jetpack/errors.ts). */
 import type { RestError } from '../../rest/errors.js';
-import { accountServiceError, pluginError, type PluginErrorId } from '../jetpack/errors.js';
+import { accountServiceError, pluginError, type FixedPluginErrorId } from '../jetpack/errors.js';
 import type { ConnectionError, ConnectionErrorKind } from './connection-errors.js';
 import type { Refusal } from './connection-service.js';
 
-const errorIds: Record<ConnectionErrorKind, PluginErrorId> = {
+const errorIds: Record<ConnectionErrorKind, FixedPluginErrorId> = {
   provider_down: 'account_service_unreachable',
   provider_timeout: 'account_service_timeout',
   provider_invalid: 'account_service_invalid',
@@ -29,7 +29,8 @@ export function restErrorOf(error: ConnectionError): RestError {
   return accountServiceError(errorIds[error.kind], error.message);
 }
 
-export function refusalError(refusal: Refusal): RestError {
+/** A refusal of the connection service (not configured, not connected, …) as its catalogue error. */
+export function connectionRefusalError(refusal: Refusal): RestError {
   return pluginError(refusal === 'not_configured' ? 'connection_not_configured' : refusal);
 }
 

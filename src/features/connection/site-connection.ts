@@ -209,6 +209,25 @@ export class SiteConnection {
     });
   }
 
+  /**
+   * The stored records that cannot be opened (altered, sealed with another key, malformed): the
+   * registration and every linked user's tokens, each named by its vault key. Empty when all open.
+   */
+  async unreadableRecords(): Promise<string[]> {
+    const unreadable: string[] = [];
+    const attempt = async (key: string, read: () => Promise<unknown>) => {
+      try {
+        await read();
+      } catch (error) {
+        if (!(error instanceof RecordError)) throw error;
+        unreadable.push(key);
+      }
+    };
+    if (this.#config.clientId === undefined) await attempt(KEYS.registration, () => this.#records.readRegistration());
+    for (const id of await this.#records.linkedUserIds()) await attempt(`${KEYS.userPrefix}${id}`, () => this.#records.readUser(id));
+    return unreadable;
+  }
+
   /** Site user ids with stored tokens. */
   linkedUsers(): Promise<string[]> {
     return this.#records.linkedUserIds();

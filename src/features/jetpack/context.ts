@@ -49,6 +49,8 @@ export interface PluginContext {
   createNonce(action: string, user: Principal): string;
   /** Extra fields registered by plugins (`api.registerField('jetpack_module', …)`) for module records. */
   fields?: FieldRegistry;
+  /** What `GET settings` answers: the spec's site-level settings (default) or Jetpack 4.4+'s object of every key (docs/spec/current-clients.md A.4). */
+  settingsShape?: 'spec' | 'current';
   /** The `/user-connection-data` body of the connection service; absent: a not-connected body is built. */
   userConnectionData?(user: Principal): Promise<JsonValue>;
 }

@@ -3,7 +3,7 @@
  * handler spells a message inline (docs/spec/jetpack-v4-reference.md §2, §3; docs/spec/compat.md §9).
  */
 import { escapeHtml } from '../../core/html.js';
-import { RestError, authorizationRequiredStatus } from '../../rest/errors.js';
+import { RestError, authorizationRequiredStatus, errorCatalogue, type ErrorEntry, type ErrorFactory } from '../../rest/errors.js';
 import type { Principal } from '../../rest/types.js';
 
 /** The shared permission message; docs/spec/compat.md §8 puts one space where the historical text had a newline and tabs. */
@@ -25,33 +25,48 @@ export const permissionCodes = {
 
 export type PermissionCheck = keyof typeof permissionCodes;
 
-/** Fixed errors: id → [wire code, message, status]. Ids are unique; wire codes may repeat (`invalid_param`). */
+/** The plugin's errors (the shape of `ErrorEntry`). Ids are unique; wire codes may repeat (`invalid_param`). */
 const catalogue = {
-  module_not_found: ['not_found', 'The requested Jetpack module was not found.', 404],
-  module_already_inactive: ['already_inactive', 'The requested Jetpack module was already inactive.', 409],
-  module_deactivation_failed: ['deactivation_failed', 'The requested Jetpack module could not be deactivated.', 400],
-  module_cannot_publish: ['rest_cannot_publish', 'This module requires your site to be set to publicly accessible.', 424],
-  module_inactive: ['inactive', 'The requested Jetpack module is inactive.', 409],
-  missing_options: ['missing_options', 'Missing options.', 404],
-  missing_setting: ['missing_setting', 'Missing setting.', 404],
-  setting_not_updated: ['setting_not_updated', 'The setting was not updated.', 400],
-  jumpstart_failed_dismiss: ['jumpstart_failed_dismiss', 'Jumpstart could not be dismissed.', 400],
-  invalid_reset_kind: ['invalid_param', 'Invalid Parameter', 404],
-  invalid_notice: ['invalid_param', 'Invalid parameter "notice".', 404],
+  module_not_found: { code: 'not_found', message: 'The requested Jetpack module was not found.', status: 404 },
+  module_already_inactive: { code: 'already_inactive', message: 'The requested Jetpack module was already inactive.', status: 409 },
+  module_deactivation_failed: { code: 'deactivation_failed', message: 'The requested Jetpack module could not be deactivated.', status: 400 },
+  module_cannot_publish: { code: 'rest_cannot_publish', message: 'This module requires your site to be set to publicly accessible.', status: 424 },
+  module_inactive: { code: 'inactive', message: 'The requested Jetpack module is inactive.', status: 409 },
+  missing_options: { code: 'missing_options', message: 'Missing options.', status: 404 },
+  missing_setting: { code: 'missing_setting', message: 'Missing setting.', status: 404 },
+  setting_not_updated: { code: 'setting_not_updated', message: 'The setting was not updated.', status: 400 },
+  jumpstart_failed_dismiss: { code: 'jumpstart_failed_dismiss', message: 'Jumpstart could not be dismissed.', status: 400 },
+  invalid_reset_kind: { code: 'invalid_param', message: 'Invalid Parameter', status: 404 },
+  invalid_notice: { code: 'invalid_param', message: 'Invalid parameter "notice".', status: 404 },
+  // The 4.3+ spellings' body checks (docs/spec/current-clients.md A.1): the handler compares strictly.
+  invalid_param: { code: 'invalid_param', message: 'Invalid Parameter', status: 404 },
+  invalid_dismissed: { code: 'invalid_param', message: 'Invalid parameter "dismissed".', status: 404 },
+  // Siteward counts no visits, so `module/stats/data` has nothing true to answer (docs/spec/current-clients.md A.6).
+  stats_not_kept: { code: 'stats_not_available', message: 'Siteward keeps no visit statistics for this site, so there are no stats to show.', status: 404 },
   // The connection to the central account service (docs/spec/jetpack-v4-reference.md §3.2–§3.6; docs/spec/compat.md §9).
-  unlink_user_failed: ['unlink_user_failed', 'Was not able to unlink the user.  Please try again.', 400],
-  disconnect_failed: ['disconnect_failed', 'Was not able to disconnect the site.  Please try again.', 400],
-  connection_not_configured: ['connection_not_configured', 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).', 503],
-  account_service_unreachable: ['account_service_unreachable', 'The central account service could not be reached.', 502],
-  account_service_timeout: ['account_service_timeout', 'The central account service did not answer in time.', 504],
-  account_service_invalid: ['account_service_invalid_response', 'The central account service gave an unusable answer.', 502],
-  account_service_refused: ['account_service_refused', 'The central account service refused the request.', 502],
-  connection_storage_invalid: ['connection_storage_invalid', 'The stored connection data could not be read.', 500],
-  module_not_active: ['not_active', 'The requested Jetpack module is not active.', 404],
-  verification_empty: ['empty', 'Site not verified with any service.', 404],
-  site_id_missing: ['site_id_missing', 'The ID of this site does not exist.', 404],
-  updates_check_failed: ['not_found', 'Could not check updates for plugins on this site.', 404],
-} as const satisfies Record<string, readonly [string, string, number]>;
+  unlink_user_failed: { code: 'unlink_user_failed', message: 'Was not able to unlink the user.  Please try again.', status: 400 },
+  disconnect_failed: { code: 'disconnect_failed', message: 'Was not able to disconnect the site.  Please try again.', status: 400 },
+  connection_not_configured: { code: 'connection_not_configured', message: 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).', status: 503 },
+  account_service_unreachable: { code: 'account_service_unreachable', message: 'The central account service could not be reached.', status: 502 },
+  account_service_timeout: { code: 'account_service_timeout', message: 'The central account service did not answer in time.', status: 504 },
+  account_service_invalid: { code: 'account_service_invalid_response', message: 'The central account service gave an unusable answer.', status: 502 },
+  account_service_refused: { code: 'account_service_refused', message: 'The central account service refused the request.', status: 502 },
+  connection_storage_invalid: { code: 'connection_storage_invalid', message: 'The stored connection data could not be read.', status: 500 },
+  module_not_active: { code: 'not_active', message: 'The requested Jetpack module is not active.', status: 404 },
+  verification_empty: { code: 'empty', message: 'Site not verified with any service.', status: 404 },
+  site_id_missing: { code: 'site_id_missing', message: 'The ID of this site does not exist.', status: 404 },
+  updates_check_failed: { code: 'not_found', message: 'Could not check updates for plugins on this site.', status: 404 },
+  // Messages that name what went wrong; parameter values are HTML-escaped (WordPress's esc_html).
+  feature_not_available: { code: 'feature_not_available', message: '{feature} is not available on this site: Siteward has no equivalent of it.', status: 400 },
+  service_unavailable: { code: 'service_unavailable', message: 'The {service} service at {host} could not be reached. Try again later.', status: 502 },
+  activation_failed: { code: 'activation_failed', message: 'The requested Jetpack module could not be activated. {reason}', status: 424 },
+  bulk_activation_failed_one: { code: 'activation_failed', message: 'The module {module} failed to be activated. {reason}', status: 424 },
+  bulk_activation_failed_many: { code: 'activation_failed', message: 'The modules {modules} failed to be activated. {reason}', status: 424 },
+  jumpstart_failed_one: { code: 'jumpstart_failed', message: 'Jumpstart failed activating this module: {module}.', status: 400 },
+  jumpstart_failed_many: { code: 'jumpstart_failed', message: 'Jumpstart failed activating these modules: {modules}.', status: 400 },
+  /** Sentences of `someUpdated()` (several may apply to one request). */
+  some_updated: { code: 'some_updated', message: '{sentences}', status: 400 },
+} as const satisfies Record<string, ErrorEntry>;
 
 export type PluginErrorId = keyof typeof catalogue;
 
@@ -61,15 +76,14 @@ export type PluginErrorId = keyof typeof catalogue;
  * @example
  * pluginError('module_not_found') // 404 not_found "The requested Jetpack module was not found."
  */
-export function pluginError(id: PluginErrorId): RestError {
-  const [code, message, status] = catalogue[id];
-  return new RestError(code, message, { status });
-}
+export const pluginError: ErrorFactory<typeof catalogue> = errorCatalogue(catalogue, escapeHtml);
+
+/** Ids of the catalogue whose message has no parameter. */
+export type FixedPluginErrorId = { [Id in PluginErrorId]: (typeof catalogue)[Id]['message'] extends `${string}{${string}` ? never : Id }[PluginErrorId];
 
 /** A catalogue error about the account service, with the engine's one-line account of what went wrong in `data.detail` (never a secret). */
-export function accountServiceError(id: PluginErrorId, detail: string): RestError {
-  const [code, message, status] = catalogue[id];
-  return new RestError(code, message, { status, detail });
+export function accountServiceError(id: FixedPluginErrorId, detail: string): RestError {
+  return pluginError(id, { data: { detail } });
 }
 
 /** A permission failure: 401 when nobody is logged in, 403 otherwise (docs/spec/compat.md §9). */
@@ -83,12 +97,12 @@ export function permissionError(check: PermissionCheck, user: Principal): RestEr
  * instead of answering a success that did nothing.
  */
 export function featureNotAvailable(feature: string): RestError {
-  return new RestError('feature_not_available', escapeHtml(`${feature} is not available on this site: Siteward has no equivalent of it.`), { status: 400 });
+  return pluginError('feature_not_available', { feature });
 }
 
 /** 502 `service_unavailable`: a remote service Siteward asks (Akismet, the npm registry) did not answer usably. */
 export function serviceUnavailable(service: string, host: string): RestError {
-  return new RestError('service_unavailable', escapeHtml(`The ${service} service at ${host} could not be reached. Try again later.`), { status: 502, service });
+  return pluginError('service_unavailable', { service, host }, { data: { service } });
 }
 
 /** Why a module could not be activated (docs/spec/compat.md §9: the message says why). */
@@ -101,9 +115,7 @@ const refusalReasons: Record<ActivationRefusal, string> = {
 
 /** 424 `activation_failed`: the historical sentence, then the reason. */
 export function activationFailed(reason: ActivationRefusal): RestError {
-  return new RestError('activation_failed', `The requested Jetpack module could not be activated. ${refusalReasons[reason]}`, {
-    status: 424,
-  });
+  return pluginError('activation_failed', { reason: refusalReasons[reason] });
 }
 
 /**
@@ -111,19 +123,17 @@ export function activationFailed(reason: ActivationRefusal): RestError {
  * trailing space kept), followed by why they could not be activated (docs/spec/compat.md §9).
  */
 export function bulkActivationFailed(failed: readonly string[], reason?: ActivationRefusal): RestError {
-  const message =
-    (failed.length === 1 ? `The module ${failed[0]} failed to be activated. ` : `The modules ${joinWithAnd(failed)} failed to be activated. `) +
-    (reason ? `${failed.length === 1 ? refusalReasons[reason] : refusalReasons[reason].replace(/^It needs/, 'They need')} ` : '');
-  return new RestError('activation_failed', escapeHtml(message), { status: 424 });
+  const why = reason ? `${failed.length === 1 ? refusalReasons[reason] : refusalReasons[reason].replace(/^It needs/, 'They need')} ` : '';
+  return failed.length === 1
+    ? pluginError('bulk_activation_failed_one', { module: failed[0]!, reason: why })
+    : pluginError('bulk_activation_failed_many', { modules: joinWithAnd(failed), reason: why });
 }
 
 /** 400 `jumpstart_failed` naming the modules Jump Start could not turn on (docs/spec/jetpack-v4-reference.md §3.14). */
 export function jumpstartFailed(failed: readonly string[]): RestError {
-  const message =
-    failed.length === 1
-      ? `Jumpstart failed activating this module: ${failed[0]}.`
-      : `Jumpstart failed activating these modules: ${failed.join(', ')}.`;
-  return new RestError('jumpstart_failed', escapeHtml(message), { status: 400 });
+  return failed.length === 1
+    ? pluginError('jumpstart_failed_one', { module: failed[0]! })
+    : pluginError('jumpstart_failed_many', { modules: failed.join(', ') });
 }
 
 /**
@@ -145,7 +155,7 @@ export function someUpdated(invalid: readonly string[], notUpdated: ReadonlyMap<
     const extra = [...notUpdated].filter(([, info]) => info).map(([key, info]) => `Extra info for ${key}: ${info}`);
     if (extra.length > 0) message += ' ' + extra.join('. ');
   }
-  return new RestError('some_updated', escapeHtml(message), { status: 400 });
+  return pluginError('some_updated', { sentences: message });
 }
 
 /** Per-argument messages returned by the plugin's argument validators as `invalidParams(message)` (the generic layer puts them in `data.params`). */
@@ -154,7 +164,26 @@ export const argumentMessages = {
   modulesNotArray: 'modules must be an array',
   modulesNotValid: 'modules must be a list of valid modules',
   unlinkId: 'id must be a positive integer.',
+  isActiveFalse: 'The isActive argument should be set to false.',
+  /** A key of `POST settings` that is no setting of this site (Siteward refuses it before writing anything). */
+  unknownSetting: (key: string) => `${key} is not a setting of this site.`,
+  /** A key of `POST settings/{module}` that is not one of that module's options. */
+  notModuleSetting: (key: string, slug: string) => `${key} is not a setting of the ${slug} module.`,
 } as const;
+
+/**
+ * A refused module toggle inside `POST settings`: the activation error itself (its code and
+ * status), its message prefixed with the setting, as Jetpack's `"<key>: <message>"` items.
+ */
+export function settingRefused(key: string, error: RestError): RestError {
+  return new RestError(error.code, escapeHtml(`${key}: ${error.message}`), { ...error.data, setting: key });
+}
+
+/** 400 `setting_not_saved`: a write failed while applying `POST settings`, and the whole call was undone. */
+export function settingNotSaved(key: string, info: string | undefined): RestError {
+  const message = `Nothing was saved: ${key} could not be updated${info ? ` (${info})` : ''}.`;
+  return new RestError('setting_not_saved', escapeHtml(message), { status: 400, setting: key });
+}
 
 /** Success messages (docs/spec/jetpack-v4-reference.md §3). */
 export const successMessages = {
@@ -170,6 +199,8 @@ export const successMessages = {
   optionsReset: 'Jetpack options reset.',
   modulesReset: 'Modules reset to default.',
   siteDataReceived: 'Site data correctly received.',
+  dataUpdated: 'The requested Jetpack data updates were successful.',
+  connectionTestsPassed: 'All connection tests passed.',
 } as const;
 
 /** "A", "A and B", "A, B and C" (the bulk activation message's list). */

@@ -7,10 +7,11 @@ import type { Feature } from '../contract.js';
 import { pluginGuards, type PluginGuards } from './feature-guards.js';
 import { registerSiteManagementPlugin, type SiteManagementPlugin } from './index.js';
 import type { PluginContext } from './context.js';
+import { jetpackSettings } from './settings.js';
 
 /** What the plugin offers the features that run a module's service (protect, monitor, …). */
 /** What other features get of the plugin: its module registrar, `Initial_State`, catalog, permission checks and module state. */
-export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'initialState' | 'catalog'> & PluginGuards;
+export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'registerModuleData' | 'initialState' | 'catalog'> & PluginGuards;
 
 declare module '../contract.js' {
   interface FeatureServices {
@@ -22,6 +23,7 @@ const VERSION: string = (createRequire(import.meta.url)('../../../package.json')
 
 export const jetpackFeature: Feature = {
   name: 'jetpack',
+  settings: jetpackSettings,
   register(ctx) {
     const connection = ctx.need('connection');
     const { authenticator } = ctx.auth;
@@ -44,12 +46,14 @@ export const jetpackFeature: Feature = {
       },
       createNonce: (action, user) => authenticator.nonces.create(action, user.id, ''),
       fields: ctx.fields,
+      settingsShape: ctx.config.settingsShape,
       userConnectionData: (user) => connection.userConnectionData(user),
     };
     const plugin = registerSiteManagementPlugin(ctx.api, pluginContext);
     ctx.provide('jetpack', {
       catalog: plugin.catalog,
       registerModule: (definition) => plugin.registerModule(definition),
+      registerModuleData: (slug, provider) => plugin.registerModuleData(slug, provider),
       initialState: (opts) => plugin.initialState(opts),
       ...pluginGuards(pluginContext, plugin.catalog),
     });

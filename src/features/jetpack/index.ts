@@ -11,11 +11,14 @@ import { buildInitialState } from './initial-state.js';
 import type { ModuleDefinition } from './module-types.js';
 import { registerModuleRoutes } from './routes/module-routes.js';
 import { registerSiteRoutes } from './routes/site-routes.js';
+import { registerCurrentRoutes, type ModuleDataProvider } from './routes/current-routes.js';
 
 export interface SiteManagementPlugin {
   readonly catalog: ModuleCatalog;
   /** Backs `api.registerModule`: adds a plugin's module; throws ModuleDefinitionError when invalid or taken. */
   registerModule(definition: ModuleDefinition): void;
+  /** Backs `GET module/{slug}/data` for `slug` (docs/spec/current-clients.md A.6); a module without a provider answers `null`. */
+  registerModuleData(slug: string, provider: ModuleDataProvider): void;
   /** The admin page's `Initial_State` for a user and their `wp_rest` nonce. */
   initialState(opts: { user: Principal; nonce: string }): Promise<Record<string, JsonValue>>;
 }
@@ -29,12 +32,18 @@ export interface SiteManagementPlugin {
  */
 export function registerSiteManagementPlugin(api: SitewardApi, ctx: PluginContext): SiteManagementPlugin {
   const catalog = catalogOf(ctx);
+  const dataProviders = new Map<string, ModuleDataProvider>();
   registerModuleRoutes(api, ctx, catalog);
   registerSiteRoutes(api, ctx, catalog);
+  // After the 2016 routes: `settings/update` must keep matching before `settings/{module}`.
+  registerCurrentRoutes(api, ctx, catalog, dataProviders);
   return {
     catalog,
     registerModule: (definition) => {
       catalog.register(definition);
+    },
+    registerModuleData: (slug, provider) => {
+      dataProviders.set(slug, provider);
     },
     initialState: (opts) => buildInitialState(ctx, opts),
   };
@@ -45,4 +54,5 @@ export { buildInitialState } from './initial-state.js';
 export { ModuleDefinitionError } from './errors.js';
 export type { DevModeState, PluginContext, PluginSite, PluginStore } from './context.js';
 export type { ModuleDefinition, ModuleOptionDefinition } from './module-types.js';
+export type { ModuleDataProvider } from './routes/current-routes.js';
 export { stateKeys } from './state-keys.js';

@@ -38,6 +38,7 @@ describe('registerSiteManagementPlugin', () => {
       ['jetpack/v4', '/module/all', [['GET']]],
       ['jetpack/v4', '/module/activate', [EDIT]],
       ['jetpack/v4', '/modules/activate', [EDIT]],
+      ['jetpack/v4', '/module/all/active', [EDIT]],
       ['jetpack/v4', '/module/(?P<slug>[a-z\\-]+)/active', [EDIT]],
       ['jetpack/v4', '/module/(?P<slug>[a-z\\-]+)', [['GET'], EDIT]],
       ['jetpack/v4', '/settings', [['GET']]],
@@ -47,6 +48,13 @@ describe('registerSiteManagementPlugin', () => {
       ['jetpack/v4', '/jumpstart/deactivate', [EDIT]],
       ['jetpack/v4', '/reset/(?P<options_or_modules>[a-z\\-]+)', [EDIT]],
       ['jetpack/v4', '/notice/(?P<notice>[a-z\\-_]+)/dismiss', [EDIT]],
+      // The 4.3+ spellings come after the 2016 ones they overlap.
+      ['jetpack/v4', '/settings', [EDIT]],
+      ['jetpack/v4', '/settings/(?P<module>[a-z\\-]+)', [EDIT]],
+      ['jetpack/v4', '/jumpstart', [['GET'], EDIT]],
+      ['jetpack/v4', '/options/(?P<options>[a-z\\-]+)', [[...EDIT, 'DELETE']]],
+      ['jetpack/v4', '/notice/(?P<notice>[a-z\\-_]+)', [[...EDIT, 'DELETE']]],
+      ['jetpack/v4', '/module/(?P<slug>[a-z\\-]+)/data', [['GET']]],
     ]);
   });
 
@@ -58,6 +66,11 @@ describe('registerSiteManagementPlugin', () => {
     ['PUT', '/jetpack/v4/module/protect/active', '/module/(?P<slug>[a-z\\-]+)/active', { slug: 'protect' }],
     ['PATCH', '/jetpack/v4/module/Protect', '/module/(?P<slug>[a-z\\-]+)', { slug: 'Protect' }],
     ['PUT', '/jetpack/v4/notice/WELCOME/dismiss', '/notice/(?P<notice>[a-z\\-_]+)/dismiss', { notice: 'WELCOME' }],
+    ['POST', '/jetpack/v4/module/all/active', '/module/all/active', {}],
+    ['POST', '/jetpack/v4/settings/update', '/settings/update', {}],
+    ['POST', '/jetpack/v4/settings/protect', '/settings/(?P<module>[a-z\\-]+)', { module: 'protect' }],
+    ['GET', '/jetpack/v4/module/protect/data', '/module/(?P<slug>[a-z\\-]+)/data', { slug: 'protect' }],
+    ['DELETE', '/jetpack/v4/notice/welcome', '/notice/(?P<notice>[a-z\\-_]+)', { notice: 'welcome' }],
   ])('%s %s goes to %s', async (method, path, route, params) => {
     const { routes } = await setup();
     const hit = matchRoute(routes, method, path);
@@ -85,7 +98,7 @@ describe('registerSiteManagementPlugin', () => {
   it('validates `active` and `modules` with the reference messages', async () => {
     const { routes } = await setup();
     const admin = principal('administrator');
-    const active = routes.find((r) => r.route.endsWith('/active'))!.endpoints[0]!.args!.active!.validateCallback!;
+    const active = routes.find((r) => r.route.endsWith('<slug>[a-z\\-]+)/active'))!.endpoints[0]!.args!.active!.validateCallback!;
     for (const ok of [true, false, 0, 1, '0', '1', 'true', 'FALSE']) expect(await active(ok, fakeRequest(admin), 'active')).toBe(true);
     for (const bad of ['yes', 2, null, [], {}]) {
       const result = (await active(bad, fakeRequest(admin), 'active')) as RestError;
@@ -147,7 +160,7 @@ describe('registerSiteManagementPlugin', () => {
     const { api, routes } = await setup();
     const heard: string[] = [];
     api.on('module.activated', ({ slug }) => void heard.push(slug));
-    const toggle = routes.find((r) => r.route.endsWith('/active'))!.endpoints[0]!.callback!;
+    const toggle = routes.find((r) => r.route.endsWith('<slug>[a-z\\-]+)/active'))!.endpoints[0]!.callback!;
     const request = { ...fakeRequest(principal('administrator'), { active: true }), urlParams: { slug: 'markdown' } };
     expect(await toggle(request)).toEqual({ code: 'success', message: 'The requested Jetpack module was activated.' });
     expect(heard).toEqual(['markdown']);

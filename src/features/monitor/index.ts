@@ -1,30 +1,47 @@
 /**
- * Monitor (the `monitor` module): uptime checks of the site's URL by exactly one process (the
- * background-job lease holder), a downtime log, notifications by e-mail and webhook, and the
- * last downtime as WordPress's human time difference (docs/spec/compat.md §9; docs/spec/services-facts.md §2).
+ * Monitor (the `monitor` module): uptime checks of the site's URL and a few more URLs of the
+ * same site (status, keyword, response time, certificate expiry), response-time history and
+ * uptime, maintenance windows, notifications by e-mail and webhook, and the last downtime as
+ * WordPress's human time difference (docs/spec/compat.md §9; docs/spec/services-facts.md §2).
+ *
+ * Every host sharing the store checks (one process per host, by a lease named after the host)
+ * and votes; the background-job leader decides, by a majority of the hosts that voted within
+ * the last interval, when a check is down, records it and notifies, once per change.
  */
+import { randomUUID } from 'node:crypto';
 import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
-import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE } from '../history-route.js';
+import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
 import { pluginError } from '../jetpack/errors.js';
 import { phpTruthy } from '../../core/php.js';
-import { httpProbe } from './http-probe.js';
+import { dueCertificateWarning } from './certificate-warnings.js';
+import { HostProber, checkTargetUrl } from './host-prober.js';
+import type { ProbeResult } from './http-probe.js';
 import { lastDowntimeAnswer } from './last-downtime.js';
-import { MONITOR_MIGRATION_NAME, monitorMigration } from './migration.js';
+import { activeMaintenance } from './maintenance.js';
+import { MONITOR_CHECKS_MIGRATION_NAME, MONITOR_MIGRATION_NAME, monitorChecksMigration, monitorMigration } from './migration.js';
+import { monitorCommand } from './monitor-command.js';
 import { KyselyMonitorRepo } from './monitor-repo.js';
+import { registerMonitorRoutes } from './monitor-routes.js';
 import { MonitorRunner } from './monitor-runner.js';
+import { storedNotifications } from './monitor-inputs.js';
+import { MonitorService, NOTIFICATION_SETTINGS_OPTION } from './monitor-service.js';
+import { MonitorStore, SITE_CHECK_ID, type StoredCheck } from './monitor-store.js';
 import type { MonitorTables } from './monitor-tables.js';
-import { MonitorNotifier, type NotifierOptions } from './notifier.js';
-import { UptimeChecker, type MonitorTransition } from './uptime-checker.js';
+import { MonitorNotifier, type MonitorEvent, type NotifierOptions } from './notifier.js';
+import { quorumVerdict } from './quorum.js';
 import { monitorSettings } from './settings.js';
+import { UptimeChecker } from './uptime-checker.js';
 
 const MODULE = 'monitor';
 const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
 const DAY_MS = 86_400_000;
 
-/** Knobs for tests: the probe timeout and the notifier's retry timing. Production uses the defaults. */
+/** Knobs for tests: the probe timeout, extra trusted CAs, and the notifier's retry timing. Production uses the defaults. */
 export interface MonitorTuning {
   readonly probeTimeoutMs?: number;
+  /** Certificate authorities (PEM) trusted beside the system's, e.g. a test's own. */
+  readonly ca?: readonly string[];
   readonly notifier?: Pick<NotifierOptions, 'backoffMs' | 'sleep' | 'timeoutMs' | 'maxAttempts' | 'onResult'>;
 }
 
@@ -32,53 +49,122 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
   return {
     name: 'monitor',
     settings: monitorSettings,
-    migrations: { [MONITOR_MIGRATION_NAME]: monitorMigration },
+    migrations: { [MONITOR_MIGRATION_NAME]: monitorMigration, [MONITOR_CHECKS_MIGRATION_NAME]: monitorChecksMigration },
     register(ctx) {
       const jetpack = ctx.need('jetpack');
-      const { config } = ctx;
-      const repo = new KyselyMonitorRepo(featureDb<MonitorTables>(ctx.store));
+      const { config, clock } = ctx;
+      const db = featureDb<MonitorTables>(ctx.store);
+      const store = new MonitorStore(db);
+      const repoFor = (checkId: number) => new KyselyMonitorRepo(db, checkId);
       const isActive = () => jetpack.isModuleActive(MODULE);
-      const notify = transitionNotifier(ctx, tuning);
-      const url = config.monitorUrl ?? `${config.homeUrl}/`;
-      const runner = new MonitorRunner({
-        repo,
-        clock: ctx.clock,
-        isActive,
-        newChecker: () =>
-          new UptimeChecker({
-            url,
-            repo,
-            clock: ctx.clock,
-            intervalSeconds: config.monitorInterval,
-            timeoutMs: tuning.probeTimeoutMs ?? 10_000,
-            probe: httpProbe,
-            onTransition: notify,
-            onError: (error) => ctx.log.error({ err: error }, 'monitor check failed'),
-          }),
+      const siteUrl = config.monitorUrl ?? `${config.homeUrl}/`;
+      const timeZone = () => siteTimeZone(ctx.store.options, config.timezone);
+      const intervalMs = config.monitorInterval * 1000;
+      const timeoutMs = tuning.probeTimeoutMs ?? 10_000;
+      // A host's vote counts when cast within the last interval, plus the time a check and a job round may take.
+      const freshMs = intervalMs + timeoutMs + Math.ceil(config.jobLeaseMs / 3) + 1000;
+      const inMaintenance = async (at: number) => activeMaintenance(await store.maintenanceWindows(), at, await timeZone()) !== null;
+      const prober = new HostProber({
+        store,
+        status: ctx.store.status,
+        host: config.hostId,
+        clock,
+        timeoutMs,
+        intervalMs,
+        siteUrl,
+        probeOptions: { ...(config.monitorSourceAddress !== null ? { localAddress: config.monitorSourceAddress } : {}), ...(tuning.ca !== undefined ? { ca: tuning.ca } : {}) },
+        inMaintenance,
       });
+      // One prober per host: the processes of one host (workers) share a lease named after it.
+      const proberId = `${config.hostId}:${process.pid}:${randomUUID().slice(0, 8)}`;
+      const holdsHostProbe = () => ctx.store.leases.acquire(`monitor-probe:${config.hostId}`, proberId, config.jobLeaseMs, clock());
 
-      // Every job round (10 s): the runner checks when a check is due and reads the active flag,
+      const notifications = transitionNotifier(ctx, tuning);
+      const repeatMs = async () => (await service.notifications()).repeatMinutes * 60_000;
+
+      /** The leader's view of a check: its own probe (when it is this host's prober) and the other hosts' votes. */
+      const verdict = (check: StoredCheck) => async (): Promise<ProbeResult> => {
+        const own = (await holdsHostProbe()) ? await prober.probe(check) : null;
+        const votes = await store.votes(check.id, clock() - freshMs);
+        if (votes.length === 0) return own ?? { up: true, status: 0 };
+        const result = quorumVerdict(votes, own !== null && !own.up ? own.reason : null);
+        return result.down ? { up: false, kind: 'connection', reason: result.reason } : { up: true, status: 0 };
+      };
+
+      const runner = new MonitorRunner({
+        checks: () => store.checks(),
+        repoFor,
+        clock,
+        isActive,
+        newChecker: (check) =>
+          new UptimeChecker({
+            url: checkTargetUrl(check, siteUrl),
+            repo: repoFor(check.id),
+            clock,
+            intervalSeconds: config.monitorInterval,
+            timeoutMs,
+            probe: verdict(check),
+            onTransition: (event) => notifications.tell(event),
+            onError: (error) => ctx.log.error({ err: error, check: check.id }, 'monitor check failed'),
+            inMaintenance,
+            repeatMs,
+          }),
+        afterTick: async (check) => {
+          const warning = await dueCertificateWarning(ctx.store.status, check.id, checkTargetUrl(check, siteUrl), clock());
+          if (warning !== null) notifications.tell(warning);
+        },
+      });
+      // Every job round: the runner checks when a check is due and reads the active flag,
       // so turning the module off in any worker stops the checks within one round.
       ctx.addJob({ name: 'monitor-check', everyMs: 1000, run: () => runner.round() });
+      // The other hosts' checks: each votes, the leader (above) counts the votes.
+      ctx.addJob({
+        name: 'monitor-probe',
+        everyMs: 1000,
+        everyProcess: true,
+        run: async (round) => {
+          if (round?.leading !== false || !(await isActive()) || !(await holdsHostProbe())) return;
+          await prober.round(await store.checks());
+        },
+      });
       ctx.addJob({
         name: 'monitor-purge',
         everyMs: 3_600_000,
-        run: () => repo.purgeEndedBefore(ctx.clock() - config.historyRetentionDays * DAY_MS),
+        run: () => repoFor(SITE_CHECK_ID).purgeEndedBefore(clock() - config.historyRetentionDays * DAY_MS),
       });
       // In the worker where the change happens, at once; the others follow at their next round.
       ctx.events.on('module.deactivated', async ({ slug }) => {
         if (slug === MODULE) await runner.pause();
       });
       ctx.events.on('module.activated', ({ slug }) => {
-        if (slug === MODULE) runner.resume();
+        if (slug === MODULE) {
+          runner.resume();
+          prober.reset();
+        }
+      });
+
+      const service: MonitorService = new MonitorService({
+        store,
+        repoFor,
+        options: ctx.store.options,
+        status: ctx.store.status,
+        clock,
+        siteUrl,
+        timeZone,
+        isActive,
+        freshMs,
+        sendTest: async () => notifications.sendNow({ kind: 'test', url: siteUrl, at: clock() }),
       });
 
       const permission = jetpack.requirePermission('view_admin');
+      const lastDowntime = async () => ((await isActive()) ? lastDowntimeAnswer(await repoFor(SITE_CHECK_ID).latest(), clock()) : pluginError('module_not_active'));
       ctx.api.registerRoute('jetpack/v4', '/module/monitor/downtime/last', {
         methods: 'GET',
         permissionCallback: permission,
-        callback: async () => ((await isActive()) ? lastDowntimeAnswer(await repo.latest(), ctx.clock()) : pluginError('module_not_active')),
+        callback: lastDowntime,
       });
+      // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
+      jetpack.registerModuleData(MODULE, lastDowntime);
       ctx.api.registerRoute(SITEWARD_NAMESPACE, '/monitor/history', {
         methods: 'GET',
         args: { days: HISTORY_DAYS_ARG },
@@ -86,8 +172,8 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         callback: async (request) => {
           if (!(await isActive())) return pluginError('module_not_active');
           const days = Number(request.params.days);
-          const now = ctx.clock();
-          const intervals = await repo.since(now - days * DAY_MS);
+          const now = clock();
+          const intervals = await repoFor(SITE_CHECK_ID).since(now - days * DAY_MS);
           return {
             days,
             intervals: intervals.map((i) => ({
@@ -99,19 +185,25 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
           };
         },
       });
+      registerMonitorRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
+      ctx.addCommand(monitorCommand(service));
     },
   };
 }
 
 export const monitorFeature: Feature = createMonitorFeature();
 
-/** Queues e-mail (to the administrators) and webhook deliveries when notifications are on; never waits for them. */
-function transitionNotifier(ctx: FeatureContext, tuning: MonitorTuning): (event: MonitorTransition) => void {
+/**
+ * Queues e-mail (to the chosen administrators and extra addresses) and webhook deliveries when
+ * notifications are on; never waits for them. Tests (`sendNow`) go out whether or not they are on.
+ */
+function transitionNotifier(ctx: FeatureContext, tuning: MonitorTuning) {
   const { config } = ctx;
   const notifier = new MonitorNotifier({
     smtpUrl: config.smtpUrl ?? undefined,
     from: config.mailFrom,
     webhookUrl: config.monitorWebhook ?? undefined,
+    webhookFormat: config.monitorWebhookFormat,
     siteName: config.siteName,
     onResult: (result) => {
       if (result.ok) ctx.log.info({ event: 'monitor.notified', channel: result.channel, transition: result.event.kind }, 'monitor notification sent');
@@ -119,18 +211,25 @@ function transitionNotifier(ctx: FeatureContext, tuning: MonitorTuning): (event:
     },
     ...tuning.notifier,
   });
-  const administrators = async (): Promise<string[]> => {
+  const recipients = async (): Promise<string[]> => {
+    const settings = storedNotifications(await ctx.store.options.get(NOTIFICATION_SETTINGS_OPTION));
     const emails: string[] = [];
     for (const user of await ctx.store.users.list()) {
+      if (settings.administrators !== null && !settings.administrators.includes(user.id)) continue;
       if ((await ctx.store.users.roles(user.id)).includes('administrator')) emails.push(user.email);
     }
-    return emails;
+    return [...new Set([...emails, ...settings.emails])];
   };
-  return (event) => {
-    ctx.log.warn({ event: `monitor.${event.kind}`, url: event.url, since: new Date(event.since).toISOString(), reason: event.reason }, `site ${event.kind === 'down' ? 'is down' : 'is back up'}`);
-    void (async () => {
-      if (!phpTruthy(await ctx.store.options.get(NOTIFICATIONS_OPTION))) return;
-      notifier.notify(event, await administrators());
-    })().catch((error: unknown) => ctx.log.error({ err: error }, 'monitor notification could not be queued'));
+  return {
+    tell(event: MonitorEvent): void {
+      ctx.log.warn({ event: `monitor.${event.kind}`, url: event.url }, `monitor: ${notifier.describe(event).subject}`);
+      void (async () => {
+        if (!phpTruthy(await ctx.store.options.get(NOTIFICATIONS_OPTION))) return;
+        notifier.notify(event, await recipients());
+      })().catch((error: unknown) => ctx.log.error({ err: error }, 'monitor notification could not be queued'));
+    },
+    async sendNow(event: MonitorEvent) {
+      return notifier.sendNow(event, await recipients());
+    },
   };
 }

@@ -41,18 +41,22 @@ function toInterval(row: Selectable<MonitorIntervalsTable>): DowntimeInterval {
 }
 
 export class KyselyMonitorRepo implements MonitorRepo {
-  constructor(private readonly db: FeatureDb<MonitorTables>) {}
+  /** `checkId`: whose downtimes and heartbeat these are (1, the site's own URL, by default). */
+  constructor(
+    private readonly db: FeatureDb<MonitorTables>,
+    private readonly checkId = 1,
+  ) {}
 
   async openInterval(): Promise<DowntimeInterval | null> {
     const row = await this.db.run((db) =>
-      db.selectFrom('monitor_intervals').selectAll().where('ended', 'is', null).orderBy('started', 'desc').limit(1).executeTakeFirst(),
+      db.selectFrom('monitor_intervals').selectAll()  .where('check_id', '=', this.checkId).where('ended', 'is', null).orderBy('started', 'desc').limit(1).executeTakeFirst(),
     );
     return row === undefined ? null : toInterval(row);
   }
 
   async startInterval(start: number, reason: string): Promise<number> {
     const row = await this.db.run((db) =>
-      db.insertInto('monitor_intervals').values({ started: start, ended: null, reason }).returning('id').executeTakeFirstOrThrow(),
+      db.insertInto('monitor_intervals').values({ started: start, ended: null, reason, check_id: this.checkId }).returning('id').executeTakeFirstOrThrow(),
     );
     return toInt(row.id, 'monitor_intervals.id');
   }
@@ -62,12 +66,12 @@ export class KyselyMonitorRepo implements MonitorRepo {
   }
 
   async addInterval(start: number, end: number, reason: string): Promise<void> {
-    await this.db.run((db) => db.insertInto('monitor_intervals').values({ started: start, ended: end, reason }).execute());
+    await this.db.run((db) => db.insertInto('monitor_intervals').values({ started: start, ended: end, reason, check_id: this.checkId }).execute());
   }
 
   async latest(): Promise<DowntimeInterval | null> {
     const row = await this.db.run((db) =>
-      db.selectFrom('monitor_intervals').selectAll().orderBy('started', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),
+      db.selectFrom('monitor_intervals').selectAll().where('check_id', '=', this.checkId).orderBy('started', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),
     );
     return row === undefined ? null : toInterval(row);
   }
@@ -77,6 +81,7 @@ export class KyselyMonitorRepo implements MonitorRepo {
       db
         .selectFrom('monitor_intervals')
         .selectAll()
+        .where('check_id', '=', this.checkId)
         .where((eb) => eb.or([eb('ended', 'is', null), eb('ended', '>=', since)]))
         .orderBy('started', 'desc')
         .orderBy('id', 'desc')
@@ -86,7 +91,7 @@ export class KyselyMonitorRepo implements MonitorRepo {
   }
 
   async heartbeat(): Promise<number | null> {
-    const row = await this.db.run((db) => db.selectFrom('monitor_heartbeat').select('at').where('id', '=', 1).executeTakeFirst());
+    const row = await this.db.run((db) => db.selectFrom('monitor_heartbeat').select('at').where('id', '=', this.checkId).executeTakeFirst());
     return row === undefined ? null : toInt(row.at, 'monitor_heartbeat.at');
   }
 
@@ -94,18 +99,20 @@ export class KyselyMonitorRepo implements MonitorRepo {
     await this.db.run((db) =>
       db
         .insertInto('monitor_heartbeat')
-        .values({ id: 1, at })
+        .values({ id: this.checkId, at })
         .onConflict((oc) => oc.column('id').doUpdateSet({ at }))
         .execute(),
     );
   }
 
   async clearHeartbeat(): Promise<void> {
-    await this.db.run((db) => db.deleteFrom('monitor_heartbeat').where('id', '=', 1).execute());
+    await this.db.run((db) => db.deleteFrom('monitor_heartbeat').where('id', '=', this.checkId).execute());
   }
 
+  /** Deletes downtimes (of every check) that ended before `cutoff`, and older response times; returns how many downtimes. */
   async purgeEndedBefore(cutoff: number): Promise<number> {
     const result = await this.db.run((db) => db.deleteFrom('monitor_intervals').where('ended', '<', cutoff).executeTakeFirst());
+    await this.db.run((db) => db.deleteFrom('monitor_samples').where('at', '<', cutoff).execute());
     return Number(result.numDeletedRows);
   }
 }

@@ -4,9 +4,26 @@ import type { MonitorTransition } from './uptime-checker.js';
 
 export type Channel = 'email' | 'webhook';
 
+/**
+ * What is told: a transition of a check, a certificate about to expire (at 14, 7 and 1 days),
+ * or a test asked for from the admin page.
+ */
+export type MonitorEvent =
+  | MonitorTransition
+  | { readonly kind: 'certificate'; readonly url: string; readonly at: number; readonly validTo: number; readonly daysLeft: number }
+  | { readonly kind: 'test'; readonly url: string; readonly at: number };
+
+/**
+ * The webhook's body: `json` (Siteward's documented object, docs/operations.md), `slack`
+ * (`{"text": …}`, which Slack incoming webhooks and Discord's `/slack` endpoints take) or
+ * `discord` (`{"content": …}`, Discord's own webhook body).
+ */
+export type WebhookFormat = 'json' | 'slack' | 'discord';
+export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ['json', 'slack', 'discord'];
+
 export type DeliveryResult =
-  | { readonly ok: true; readonly channel: Channel; readonly event: MonitorTransition; readonly attempts: number }
-  | { readonly ok: false; readonly channel: Channel; readonly event: MonitorTransition; readonly attempts: number; readonly error: string };
+  | { readonly ok: true; readonly channel: Channel; readonly event: MonitorEvent; readonly attempts: number }
+  | { readonly ok: false; readonly channel: Channel; readonly event: MonitorEvent; readonly attempts: number; readonly error: string };
 
 /** The minimal mail transport the notifier needs (a nodemailer transporter fits). */
 export interface MailTransport {
@@ -22,6 +39,8 @@ export interface NotifierOptions {
   readonly from?: string;
   /** JSON POST target for every transition. */
   readonly webhookUrl?: string;
+  /** The webhook body's shape; default `json`. */
+  readonly webhookFormat?: WebhookFormat;
   /** Shown in the subject; default the URL's host. */
   readonly siteName?: string;
   /** Attempts per delivery, default 5. */
@@ -41,7 +60,7 @@ export interface NotifierOptions {
 
 interface Job {
   readonly channel: Channel;
-  readonly event: MonitorTransition;
+  readonly event: MonitorEvent;
   readonly attempt: number;
   readonly recipients: readonly string[];
 }
@@ -80,10 +99,28 @@ export class MonitorNotifier {
   }
 
   /** Queues the deliveries for one transition; `recipients` (default: the configured ones) are who is asked at the time. */
-  notify(event: MonitorTransition, recipients: readonly string[] = this.options.recipients ?? []): void {
+  notify(event: MonitorEvent, recipients: readonly string[] = this.options.recipients ?? []): void {
     if (this.closed) return;
     if (this.transport !== undefined && recipients.length > 0) this.enqueue({ channel: 'email', event, attempt: 1, recipients });
     if (this.options.webhookUrl !== undefined && this.options.webhookUrl !== '') this.enqueue({ channel: 'webhook', event, attempt: 1, recipients });
+  }
+
+  /** Sends `event` once on every configured channel, now, and says how each went (the "send a test notification" button). */
+  async sendNow(event: MonitorEvent, recipients: readonly string[]): Promise<DeliveryResult[]> {
+    const results: DeliveryResult[] = [];
+    const channels: Channel[] = [];
+    if (this.transport !== undefined && recipients.length > 0) channels.push('email');
+    if (this.options.webhookUrl !== undefined && this.options.webhookUrl !== '') channels.push('webhook');
+    for (const channel of channels) {
+      try {
+        if (channel === 'email') await this.sendEmail(event, recipients);
+        else await this.postWebhook(event);
+        results.push({ ok: true, channel, event, attempts: 1 });
+      } catch (error) {
+        results.push({ ok: false, channel, event, attempts: 1, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return results;
   }
 
   /** Resolves when nothing is queued, being sent or waiting for a retry. */
@@ -137,7 +174,7 @@ export class MonitorNotifier {
     }
   }
 
-  private async sendEmail(event: MonitorTransition, recipients: readonly string[]): Promise<void> {
+  private async sendEmail(event: MonitorEvent, recipients: readonly string[]): Promise<void> {
     const transport = this.transport;
     if (transport === undefined) throw new Error('no mail transport');
     const { subject, text } = this.describe(event);
@@ -147,38 +184,63 @@ export class MonitorNotifier {
     );
   }
 
-  private async postWebhook(event: MonitorTransition): Promise<void> {
-    const { subject } = this.describe(event);
-    const body = {
-      event: event.kind,
-      url: event.url,
-      at: new Date(event.at).toISOString(),
-      since: new Date(event.since).toISOString(),
-      reason: event.reason,
-      ...(event.kind === 'up' ? { downtimeSeconds: event.downtimeSeconds } : {}),
-      message: subject,
-    };
+  private async postWebhook(event: MonitorEvent): Promise<void> {
     const response = await fetch(this.options.webhookUrl ?? '', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body: JSON.stringify(this.webhookBody(event)),
       signal: AbortSignal.timeout(this.timeoutMs),
     });
     await response.body?.cancel();
     if (!response.ok) throw new Error(`webhook answered HTTP ${response.status}`);
   }
 
-  private describe(event: MonitorTransition): { subject: string; text: string } {
-    const site = this.options.siteName ?? hostOf(event.url);
-    const at = new Date(event.at).toISOString();
-    if (event.kind === 'down') {
-      return {
-        subject: `${site} is down`,
-        text: `Siteward Monitor could not reach ${event.url} (${event.reason}) since ${new Date(event.since).toISOString()}; confirmed at ${at}.`,
-      };
+  /** The webhook body in the configured format (the JSON one is documented in docs/operations.md). */
+  webhookBody(event: MonitorEvent): Record<string, unknown> {
+    const { subject, text } = this.describe(event);
+    const format = this.options.webhookFormat ?? 'json';
+    if (format === 'slack') return { text: `*${subject}*\n${text}` };
+    if (format === 'discord') return { content: `**${subject}**\n${text}` };
+    const base = { event: event.kind, url: event.url, at: iso(event.at), message: subject, text };
+    switch (event.kind) {
+      case 'certificate':
+        return { ...base, certificate: { validTo: iso(event.validTo), daysLeft: event.daysLeft } };
+      case 'test':
+        return base;
+      default: {
+        const durationSeconds = Math.round((event.at - event.since) / 1000);
+        return {
+          ...base,
+          since: iso(event.since),
+          durationSeconds,
+          reason: event.reason,
+          lastError: event.lastError,
+          ...(event.kind === 'up' ? { downtimeSeconds: event.downtimeSeconds } : {}),
+        };
+      }
     }
-    const lasted = humanTimeDiff(0, event.downtimeSeconds);
-    return { subject: `${site} is back up`, text: `${event.url} answers again as of ${at}, after ${lasted} of downtime (${event.reason}).` };
+  }
+
+  /** Subject and text; every downtime message says when it started, how long it lasts and the last error. */
+  describe(event: MonitorEvent): { subject: string; text: string } {
+    const site = this.options.siteName ?? hostOf(event.url);
+    const at = iso(event.at);
+    switch (event.kind) {
+      case 'test':
+        return { subject: `${site}: test notification`, text: `This is a test notification from Siteward Monitor for ${event.url}, sent at ${at}. Nothing is wrong.` };
+      case 'certificate':
+        return {
+          subject: `${site}: certificate expires in ${event.daysLeft} ${event.daysLeft === 1 ? 'day' : 'days'}`,
+          text: `The TLS certificate of ${event.url} expires on ${iso(event.validTo)}. Renew it before then: an expired certificate counts as downtime.`,
+        };
+      default: {
+        const lasted = humanTimeDiff(0, Math.round((event.at - event.since) / 1000));
+        const facts = `Down since: ${iso(event.since)}\nDuration: ${lasted}\nLast error: ${event.lastError}`;
+        if (event.kind === 'down') return { subject: `${site} is down`, text: `Siteward Monitor could not reach ${event.url} (${event.reason}); confirmed at ${at}.\n${facts}` };
+        if (event.kind === 'still-down') return { subject: `${site} is still down`, text: `${event.url} still does not answer as of ${at}.\n${facts}` };
+        return { subject: `${site} is back up`, text: `${event.url} answers again as of ${at}, after ${lasted} of downtime (${event.reason}).\n${facts}` };
+      }
+    }
   }
 
   private report(result: DeliveryResult): void {
@@ -199,6 +261,10 @@ export class MonitorNotifier {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
 }
 
 function hostOf(url: string): string {

@@ -1,5 +1,8 @@
 /** Monitor's settings: what it checks, how often, and where it reports a change. */
-import { integer, optionalUrl, defineSettings, type SettingValues } from '../../config/setting.js';
+import { isIP } from 'node:net';
+import { hostname } from 'node:os';
+import { Type } from '@sinclair/typebox';
+import { ConfigError, choice, custom, defineSettings, integer, optionalUrl, readString, type SettingValues } from '../../config/setting.js';
 
 export const monitorSettings = defineSettings({
   monitorUrl: optionalUrl({ env: 'SITEWARD_MONITOR_URL', protocols: ['http:', 'https:'], defaultDoc: 'the home URL', doc: 'Monitor: the http(s) URL checked' }),
@@ -14,7 +17,32 @@ export const monitorSettings = defineSettings({
     env: 'SITEWARD_MONITOR_WEBHOOK',
     protocols: ['http:', 'https:'],
     defaultDoc: '—',
-    doc: 'Monitor: http(s) URL that gets a JSON POST when the site goes down or comes back (with notifications on)',
+    doc: 'Monitor: http(s) URL that gets a POST when a check goes down, stays down (reminders), comes back, a certificate nears expiry, or a test is asked (with notifications on); body in docs/operations.md',
+  }),
+  monitorWebhookFormat: choice({
+    env: 'SITEWARD_MONITOR_WEBHOOK_FORMAT',
+    values: ['json', 'slack', 'discord'] as const,
+    default: 'json',
+    doc: 'Monitor: the webhook body: `json` (Siteward\'s, documented), `slack` (`{"text"}`: Slack, Mattermost, Discord\'s `/slack` URL) or `discord` (`{"content"}`)',
+  }),
+  monitorSourceAddress: custom({
+    env: 'SITEWARD_MONITOR_SOURCE_ADDRESS',
+    defaultDoc: 'the system\'s choice',
+    doc: 'Monitor: the local IP address checks leave from (a host with several addresses or networks)',
+    schema: Type.Union([Type.String(), Type.Null()], { default: null }),
+    read(input) {
+      const value = readString(input, '').trim();
+      if (value === '') return null;
+      if (isIP(value) === 0) throw new ConfigError(`${input.label} must be an IP address of this machine (got ${JSON.stringify(value)})`);
+      return value;
+    },
+  }),
+  hostId: custom({
+    env: 'SITEWARD_HOST_ID',
+    defaultDoc: 'the machine\'s host name',
+    doc: 'This host\'s name among several sharing one PostgreSQL: Monitor counts its quorum by host (give each host its own)',
+    schema: Type.String(),
+    read: (input) => readString(input, hostname()).trim() || hostname(),
   }),
 });
 

@@ -22,11 +22,25 @@ export interface UptimeCheckerOptions {
   readonly onTransition?: (event: MonitorTransition) => void;
   /** Called when a check could not be stored (the loop keeps going). */
   readonly onError?: (error: unknown) => void;
+  /** Whether a maintenance window is in force at a time: checks run, but no downtime is counted or notified. */
+  readonly inMaintenance?: (at: number) => Promise<boolean>;
+  /** Milliseconds between repeated "still down" notifications; 0 (the default) sends none. Asked at each check. */
+  readonly repeatMs?: () => Promise<number>;
 }
 
+/** A change to tell people about. `reason` is why the downtime started; `lastError` the latest failure seen. */
 export type MonitorTransition =
-  | { readonly kind: 'down'; readonly url: string; readonly at: number; readonly since: number; readonly reason: string }
-  | { readonly kind: 'up'; readonly url: string; readonly at: number; readonly since: number; readonly downtimeSeconds: number; readonly reason: string };
+  | { readonly kind: 'down'; readonly url: string; readonly at: number; readonly since: number; readonly reason: string; readonly lastError: string }
+  | { readonly kind: 'still-down'; readonly url: string; readonly at: number; readonly since: number; readonly reason: string; readonly lastError: string }
+  | {
+      readonly kind: 'up';
+      readonly url: string;
+      readonly at: number;
+      readonly since: number;
+      readonly downtimeSeconds: number;
+      readonly reason: string;
+      readonly lastError: string;
+    };
 
 export type TickResult =
   | { readonly kind: 'idle'; readonly nextCheckAt: number }
@@ -34,6 +48,7 @@ export type TickResult =
   | { readonly kind: 'suspect'; readonly reason: string; readonly retryAt: number }
   | { readonly kind: 'down'; readonly reason: string; readonly since: number }
   | { readonly kind: 'still-down' }
+  | { readonly kind: 'maintenance' }
   | { readonly kind: 'recovered'; readonly downtimeSeconds: number };
 
 export interface DowntimeEntry {
@@ -45,7 +60,7 @@ export interface DowntimeEntry {
 type Phase =
   | { readonly name: 'up' }
   | { readonly name: 'suspect'; readonly since: number; readonly reason: string }
-  | { readonly name: 'down'; readonly interval: DowntimeInterval };
+  | { readonly name: 'down'; readonly interval: DowntimeInterval; readonly lastError: string; readonly notifiedAt: number };
 
 export const MIN_INTERVAL_SECONDS = 10;
 const DAY_MS = 86_400_000;
@@ -94,7 +109,7 @@ export class UptimeChecker {
       const now = clock();
       const open = await repo.openInterval();
       if (open !== null) {
-        this.phase = { name: 'down', interval: open };
+        this.phase = { name: 'down', interval: open, lastError: open.reason, notifiedAt: now };
       } else {
         const last = await repo.heartbeat();
         if (last !== null && now - last > 2 * this.intervalMs) await repo.addInterval(last, now, 'monitor not running');
@@ -163,7 +178,12 @@ export class UptimeChecker {
     await repo.setHeartbeat(clock());
     this.nextCheckAt = now + this.intervalMs;
     const phase = this.phase;
-
+    if (this.options.inMaintenance !== undefined && (await this.options.inMaintenance(now))) {
+      // No downtime is counted in a window: one that was open ends at the window's first check, silently.
+      if (phase.name === 'down') await repo.closeInterval(phase.interval.id, now);
+      this.phase = { name: 'up' };
+      return { kind: 'maintenance' };
+    }
     if (result.up) {
       if (phase.name !== 'down') {
         this.phase = { name: 'up' };
@@ -172,7 +192,7 @@ export class UptimeChecker {
       await repo.closeInterval(phase.interval.id, now);
       this.phase = { name: 'up' };
       const downtimeSeconds = Math.round((now - phase.interval.start) / 1000);
-      this.emit({ kind: 'up', url, at: now, since: phase.interval.start, downtimeSeconds, reason: phase.interval.reason });
+      this.emit({ kind: 'up', url, at: now, since: phase.interval.start, downtimeSeconds, reason: phase.interval.reason, lastError: phase.lastError });
       return { kind: 'recovered', downtimeSeconds };
     }
 
@@ -183,12 +203,17 @@ export class UptimeChecker {
         return { kind: 'suspect', reason: result.reason, retryAt: this.nextCheckAt };
       case 'suspect': {
         const id = await repo.startInterval(phase.since, phase.reason);
-        this.phase = { name: 'down', interval: { id, start: phase.since, end: null, reason: phase.reason } };
-        this.emit({ kind: 'down', url, at: now, since: phase.since, reason: phase.reason });
+        this.phase = { name: 'down', interval: { id, start: phase.since, end: null, reason: phase.reason }, lastError: result.reason, notifiedAt: now };
+        this.emit({ kind: 'down', url, at: now, since: phase.since, reason: phase.reason, lastError: result.reason });
         return { kind: 'down', reason: phase.reason, since: phase.since };
       }
-      case 'down':
+      case 'down': {
+        const repeatMs = (await this.options.repeatMs?.()) ?? 0;
+        const repeat = repeatMs > 0 && now - phase.notifiedAt >= repeatMs;
+        this.phase = { ...phase, lastError: result.reason, notifiedAt: repeat ? now : phase.notifiedAt };
+        if (repeat) this.emit({ kind: 'still-down', url, at: now, since: phase.interval.start, reason: phase.interval.reason, lastError: result.reason });
         return { kind: 'still-down' };
+      }
     }
   }
 

@@ -35,12 +35,18 @@ export const protectFeature: Feature = {
     registerGuard(ctx, policy, isActive);
 
     const permission = jetpack.requirePermission('view_admin');
+    const blocked = async () => ((await isActive()) ? policy.blockedCount() : pluginError('module_not_active'));
     ctx.api.registerRoute('jetpack/v4', '/module/protect/count/get', {
       methods: 'GET',
       permissionCallback: permission,
       // A numeric string, as the reference's option value came back from the database (§3.19).
-      callback: async () => ((await isActive()) ? String(await policy.blockedCount()) : pluginError('module_not_active')),
+      callback: async () => {
+        const count = await blocked();
+        return typeof count === 'number' ? String(count) : count;
+      },
     });
+    // The 4.3+ spelling answers a bare integer (docs/spec/current-clients.md A.6).
+    jetpack.registerModuleData(MODULE, blocked);
     ctx.api.registerRoute(SITEWARD_NAMESPACE, '/protect/history', {
       methods: 'GET',
       args: { days: HISTORY_DAYS_ARG },

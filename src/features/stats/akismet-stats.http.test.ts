@@ -82,3 +82,13 @@ describe('GET akismet/stats/get', () => {
     expect(await statsAs(t)).toEqual([200, both(2000)]);
   });
 });
+
+describe('GET module/akismet/data (the 4.3+ name, docs/spec/current-clients.md A.6)', () => {
+  it('answers the all-time spam count as a bare integer, and the same bare code strings', async () => {
+    const t = await app({ SITEWARD_AKISMET_KEY: GOOD_KEY });
+    const res = await call(t, 'GET', '/module/akismet/data', { as: await t.loginAs('administrator') });
+    expect([res.status, res.text]).toEqual([200, '1234']);
+    const refused = await app({ SITEWARD_AKISMET_KEY: 'wrongkey9999' });
+    expect((await call(refused, 'GET', '/module/akismet/data', { as: await refused.loginAs('administrator') })).json).toBe('invalid_key');
+  });
+});

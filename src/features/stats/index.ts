@@ -4,7 +4,8 @@
  * the stats or a bare code string, except a service that is down with nothing cached: 502.
  */
 import type { Feature } from '../contract.js';
-import { serviceUnavailable } from '../jetpack/errors.js';
+import { isRestError } from '../../rest/errors.js';
+import { pluginError, serviceUnavailable } from '../jetpack/errors.js';
 import { AkismetClient } from './akismet-client.js';
 import { akismetStatsAnswer } from './akismet-stats-answer.js';
 import { statsSettings } from './settings.js';
@@ -23,19 +24,27 @@ export function createStatsFeature(options: StatsFeatureOptions = {}): Feature {
       const { akismetUrl, akismetKey, homeUrl } = ctx.config;
       const client = new AkismetClient({ baseUrl: akismetUrl, clock: ctx.clock, timeoutMs: options.timeoutMs });
       const config = akismetKey === null ? null : { key: akismetKey, blog: homeUrl };
+      const stats = async () => {
+        const answer = await akismetStatsAnswer(client, config);
+        if (answer.kind === 'unavailable') {
+          ctx.log.warn({ problem: answer.problem, service: akismetUrl }, 'Akismet could not be asked for stats');
+          return serviceUnavailable('Akismet', new URL(akismetUrl).host);
+        }
+        if (answer.problem !== undefined) ctx.log.warn({ problem: answer.problem }, 'Akismet refused the key');
+        return answer.body;
+      };
       ctx.api.registerRoute('jetpack/v4', '/akismet/stats/get', {
         methods: 'GET',
         permissionCallback: jetpack.requirePermission('view_admin'),
-        callback: async () => {
-          const answer = await akismetStatsAnswer(client, config);
-          if (answer.kind === 'unavailable') {
-            ctx.log.warn({ problem: answer.problem, service: akismetUrl }, 'Akismet could not be asked for stats');
-            return serviceUnavailable('Akismet', new URL(akismetUrl).host);
-          }
-          if (answer.problem !== undefined) ctx.log.warn({ problem: answer.problem }, 'Akismet refused the key');
-          return answer.body;
-        },
+        callback: stats,
       });
+      // 4.3+: the all-time spam count as a bare integer, or the same bare code string (docs/spec/current-clients.md A.6).
+      jetpack.registerModuleData('akismet', async () => {
+        const body = await stats();
+        return typeof body === 'object' && !isRestError(body) ? body.all.spam : body;
+      });
+      // Siteward counts no visits: an honest error rather than empty stats.
+      jetpack.registerModuleData('stats', () => pluginError('stats_not_kept'));
     },
   };
 }

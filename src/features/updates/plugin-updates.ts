@@ -16,16 +16,13 @@ export type PluginUpdatesBody =
   | { readonly code: 'success'; readonly message: string; readonly count: 0 }
   | { readonly code: 'updates-available'; readonly message: string; readonly count: number };
 
-/** The `GET updates/plugins` answer (docs/spec/jetpack-v4-reference.md §3.22): 200 with a body, or the 404 error. */
+/**
+ * The `GET updates/plugins` answer (docs/spec/jetpack-v4-reference.md §3.22): 200 with a body, or
+ * not ok, which the route answers with the catalogue's `updates_check_failed` (404).
+ */
 export type PluginUpdatesAnswer =
   | { readonly ok: true; readonly status: 200; readonly body: PluginUpdatesBody; readonly details: readonly PluginUpdateDetail[] }
-  | {
-      readonly ok: false;
-      readonly status: 404;
-      readonly code: 'not_found';
-      readonly message: 'Could not check updates for plugins on this site.';
-      readonly details: readonly PluginUpdateDetail[];
-    };
+  | { readonly ok: false; readonly details: readonly PluginUpdateDetail[] };
 
 /** The reference's wording, its singular "need" included (the client matches on code and count). */
 export function updatesBody(count: number): PluginUpdatesBody {
@@ -63,7 +60,7 @@ export async function pluginUpdatesAnswer(entries: readonly string[], cwd: strin
   for (const pkg of packages.values()) details.push(await check(pkg, registry));
   const answered = details.filter((d) => d.problem === undefined || d.problem.kind === 'not_found' || d.problem.kind === 'unparsable_version');
   if (details.length > 0 && answered.length === 0) {
-    return { ok: false, status: 404, code: 'not_found', message: 'Could not check updates for plugins on this site.', details };
+    return { ok: false, details };
   }
   return { ok: true, status: 200, body: updatesBody(details.filter((d) => d.updateAvailable).length), details };
 }

@@ -8,8 +8,10 @@ export interface CliContext {
   readonly stdin: NodeJS.ReadableStream;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
-  /** The site's home URL, for links the command prints (e.g. a new setup link). */
+  /** The site's home URL from this command's settings, for links the command prints (e.g. a new setup link). */
   readonly homeUrl?: string;
+  /** The home URL of the server running on this data directory (its server.pid), or null when none runs. */
+  readonly runningServerUrl?: () => Promise<string | null>;
 }
 
 /** Exit codes: success, a refused operation, a command line that could not be understood. */

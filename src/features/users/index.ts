@@ -5,6 +5,7 @@
 import { runAppPasswordCommand } from './app-password-commands.js';
 import { runUserCommand } from './user-commands.js';
 import type { Feature } from '../contract.js';
+import { runningServer } from '../backups/server-guard.js';
 
 export const usersFeature: Feature = {
   name: 'users',
@@ -19,7 +20,7 @@ export const usersFeature: Feature = {
         'user set-password <login> [--password <p> | --password-stdin]',
         'user delete <login> [--force]   Refuses the last administrator without --force',
       ],
-      run: (args, io) => runUserCommand(args, { store, homeUrl: ctx.site.homeUrl, ...io }),
+      run: (args, io) => runUserCommand(args, { store, homeUrl: ctx.site.homeUrl, runningServerUrl: async () => (await runningServer(ctx.config.dataDir))?.url ?? null, ...io }),
     });
     ctx.addCommand({
       name: 'app-password',

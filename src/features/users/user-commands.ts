@@ -134,6 +134,12 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   ctx.out(`Deleted user ${result.value.login} (id ${result.value.id}).`);
   // The running server reads the token from the store: /setup is open again at once.
   const token = await ensureSetupToken(store);
-  if (token) ctx.out(`No administrator is left. Create one: ${ctx.homeUrl ?? ''}/setup?token=${token}`);
+  if (token) {
+    // The link must be the running server's: this command's settings may name another port or host.
+    const running = (await ctx.runningServerUrl?.()) ?? null;
+    const link = `/setup?token=${token}`;
+    if (running !== null) ctx.out(`No administrator is left. Create one: ${running}${link}`);
+    else ctx.out(`No administrator is left. Create one: open ${link} on the server's address (no server runs on this data directory now; started with these settings that is ${ctx.homeUrl ?? ''}${link}).`);
+  }
   return EXIT_OK;
 }

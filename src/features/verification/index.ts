@@ -18,14 +18,17 @@ export const verificationFeature: Feature = {
 
     ctx.addHeadTags(async () => ((await jetpack.isModuleActive(MODULE)) ? verificationMetaTags(await codes()) : []));
 
+    const services = async () => {
+      if (!(await jetpack.isModuleActive(MODULE))) return pluginError('module_not_active');
+      const answer = verificationServicesAnswer(await codes());
+      return answer.kind === 'verified' ? answer.body : pluginError('verification_empty');
+    };
     ctx.api.registerRoute('jetpack/v4', '/module/verification-tools/services', {
       methods: 'GET',
       permissionCallback: jetpack.requirePermission('view_admin'),
-      callback: async () => {
-        if (!(await jetpack.isModuleActive(MODULE))) return pluginError('module_not_active');
-        const answer = verificationServicesAnswer(await codes());
-        return answer.kind === 'verified' ? answer.body : pluginError('verification_empty');
-      },
+      callback: services,
     });
+    // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
+    jetpack.registerModuleData(MODULE, services);
   },
 };

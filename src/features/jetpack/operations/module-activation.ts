@@ -27,7 +27,7 @@ export async function emitListChange(ctx: PluginContext, before: readonly string
 }
 
 /** Why `slug` cannot be activated now (not found, non-public site, unavailable), or null. */
-async function activationProblem(ctx: PluginContext, catalog: ModuleCatalog, slug: string): Promise<RestError | null> {
+export async function activationProblem(ctx: PluginContext, catalog: ModuleCatalog, slug: string): Promise<RestError | null> {
   const mod = catalog.get(slug);
   if (!mod) return pluginError('module_not_found');
   if (NEED_PUBLIC_SITE.has(slug) && !(await isSitePublic(ctx.store.options))) return pluginError('module_cannot_publish');

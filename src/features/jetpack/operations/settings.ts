@@ -1,6 +1,7 @@
 /** Plugin settings not tied to a module (docs/spec/jetpack-v4-reference.md §3.12, §3.13): only holiday snow in this era. */
 import type { RestError } from '../../../rest/errors.js';
 import type { JsonValue } from '../../../core/json.js';
+import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
 import { phpTruthy } from '../../../core/php.js';
 import { pluginError, successMessages } from '../errors.js';
@@ -16,6 +17,17 @@ export async function readSettings(ctx: PluginContext): Promise<{ jetpack_holida
   return { jetpack_holiday_snow_enabled: (await ctx.store.options.get(stateKeys.holidaySnow)) === SNOWING };
 }
 
+/** Stores the holiday snow setting with `options` (a transaction's, or the store's); true when the stored value changed. */
+export async function storeHolidaySnow(options: OptionsRepo, on: boolean): Promise<boolean> {
+  const stored = on ? SNOWING : '';
+  let changed = false;
+  await options.update(stateKeys.holidaySnow, (current) => {
+    changed = current !== stored;
+    return stored;
+  });
+  return changed;
+}
+
 /**
  * POST /settings/update: only the body's first key counts. An unknown key or an unchanged value
  * is `setting_not_updated`, as WordPress's `update_option` reported no change.
@@ -27,13 +39,9 @@ export async function updateSetting(ctx: PluginContext, body: unknown): Promise<
   const [name, sent] = entries[0]!;
   if (name !== 'jetpack_holiday_snow_enabled') return pluginError('setting_not_updated');
 
-  const stored = phpTruthy(sent) ? SNOWING : '';
-  let changed = false;
-  await ctx.store.options.update(stateKeys.holidaySnow, (current) => {
-    changed = current !== stored;
-    return stored;
-  });
+  const on = phpTruthy(sent);
+  const changed = await storeHolidaySnow(ctx.store.options, on);
   if (!changed) return pluginError('setting_not_updated');
-  await ctx.events.emit('setting.updated', { name, value: stored === SNOWING });
+  await ctx.events.emit('setting.updated', { name, value: on });
   return { code: 'success', message: successMessages.settingUpdated, value: sent };
 }

@@ -78,6 +78,12 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
       return valid ? true : invalidParams(argumentMessages.modulesNotValid);
     },
   };
+  const activeArg: ArgDefinition = {
+    type: 'boolean',
+    // An absent `active` activates (docs/spec/compat.md §9).
+    default: true,
+    validateCallback: (value) => (isBooleanLike(value) ? true : invalidParams(argumentMessages.active)),
+  };
   const bulkActivate: EndpointDefinition = {
     methods: EDITABLE,
     args: { modules: modulesArg },
@@ -93,18 +99,16 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
   api.registerRoute(NAMESPACE, '/module/activate', bulkActivate);
   // The path the historical admin client called (docs/spec/compat.md §9).
   api.registerRoute(NAMESPACE, '/modules/activate', bulkActivate);
+  // The 4.3+ spelling, before the slug route it overlaps. Jetpack declares `active` but always
+  // activates (docs/spec/current-clients.md A.1), so `active` is validated and otherwise ignored.
+  api.registerRoute(NAMESPACE, '/module/all/active', {
+    ...bulkActivate,
+    args: { modules: modulesArg, active: activeArg },
+  });
 
   api.registerRoute(NAMESPACE, `/module/${SLUG}/active`, {
     methods: EDITABLE,
-    args: {
-      active: {
-        type: 'boolean',
-        required: true,
-        // An absent `active` activates (docs/spec/compat.md §9).
-        default: true,
-        validateCallback: (value) => (isBooleanLike(value) ? true : invalidParams(argumentMessages.active)),
-      },
-    },
+    args: { active: { ...activeArg, required: true } },
     callback: (request) => {
       const slug = urlParam(request, 'slug');
       return toBoolean(request.params.active) ? activateModule(ctx, catalog, slug) : deactivateModule(ctx, catalog, slug);

@@ -3,6 +3,7 @@
  * meta-capabilities are mapped to WordPress primitives here, so the plugin does not depend on
  * the auth layer knowing Jetpack's capability names or the dev mode.
  */
+import { labelPermission } from '../../../rest/permission-label.js';
 import type { PermissionCallback, Principal } from '../../../rest/types.js';
 import type { PluginContext } from '../context.js';
 import { permissionError, type PermissionCheck } from '../errors.js';
@@ -32,5 +33,5 @@ export function passes(check: PermissionCheck, user: Principal, ctx: { readonly 
 
 /** A permission callback answering true or the check's 401/403 error. */
 export function requirePermission(check: PermissionCheck, ctx: { readonly site: Pick<PluginContext['site'], 'devMode'> }): PermissionCallback {
-  return (request) => (passes(check, request.user, ctx) ? true : permissionError(check, request.user));
+  return labelPermission((request) => (passes(check, request.user, ctx) ? true : permissionError(check, request.user)), check);
 }

@@ -15,3 +15,12 @@ export function urlParam(request: RestRequest, name: string): string {
   const value = request.urlParams[name] ?? request.params[name];
   return typeof value === 'string' ? value : '';
 }
+
+/**
+ * Whether the body flag `name` is exactly `expected`, from any parameter source and compared
+ * strictly (docs/spec/current-clients.md A.1: JSON `true` passes, `"true"` or `1` do not). A
+ * DELETE (the 4.3.0 spelling) needs no flag: the method says it.
+ */
+export function flagged(request: RestRequest, name: string, expected: boolean): boolean {
+  return request.method === 'DELETE' || request.params[name] === expected;
+}

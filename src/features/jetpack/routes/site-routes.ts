@@ -7,13 +7,16 @@ import { activateJumpstart, deactivateJumpstart } from '../operations/jumpstart.
 import { dismissNotice } from '../operations/notices.js';
 import { reset } from '../operations/reset.js';
 import { readSettings, updateSetting } from '../operations/settings.js';
+import { readSettingsObject } from '../operations/settings-object.js';
 import { requirePermission } from './permissions.js';
 import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
 
 export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
   api.registerRoute(NAMESPACE, '/settings', {
     methods: 'GET',
-    callback: () => readSettings(ctx),
+    // The one route both shapes spell alike: the spec's answer unless the operator chose today's
+    // (SITEWARD_SETTINGS_SHAPE=current; docs/spec/current-clients.md A.4).
+    callback: (request) => (ctx.settingsShape === 'current' ? readSettingsObject(ctx, catalog, request.user) : readSettings(ctx)),
     permissionCallback: requirePermission('view_admin', ctx),
   });
   const settingUpdate: EndpointDefinition = {

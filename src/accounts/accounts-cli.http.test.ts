@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,19 @@ describe('siteward accounts', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
+  it('refuses user commands on a data file that does not exist, and creates none', async () => {
+    const typo = join(dir, 'typo.sqlite');
+    for (const args of [['user', 'list', '--data', typo], ['user', 'add', 'ann', '--email', 'ann@example.com', '--password', 'xxxxxxxx', '--data', typo]]) {
+      const run = io();
+      expect(await runAccountsCommand(args, run.io, env)).toBe(1);
+      expect(run.err).toEqual([`error: no account service data at ${typo}: check the path (--data or SITEWARD_ACCOUNTS_DATA), or create it with "siteward accounts start --data ${typo}"`]);
+    }
+    expect(existsSync(typo)).toBe(false);
+  });
+
   it('adds a user with --password-stdin, refuses a taken login with exit 1, and lists users', async () => {
+    // Only `start` creates the data file.
+    expect(await runAccountsCommand(['start', '--port', '0'], io().io, env, { stopSignal: async () => undefined })).toBe(0);
     const add = io('correct horse\n');
     expect(await runAccountsCommand(['user', 'add', 'ann', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'], add.io, env)).toBe(0);
     expect(add.out).toEqual(['Added ann (sub 1).']);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FeatureDb } from '../db/feature-db.js';
 import { featureTestBackends } from '../db/test-feature-db.js';
 import { lastDowntimeAnswer } from './last-downtime.js';
-import { MONITOR_MIGRATION_NAME, monitorMigration } from './migration.js';
+import { MONITOR_CHECKS_MIGRATION_NAME, MONITOR_MIGRATION_NAME, monitorChecksMigration, monitorMigration } from './migration.js';
 import { KyselyMonitorRepo } from './monitor-repo.js';
 import type { MonitorTables } from './monitor-tables.js';
 import { UptimeChecker, type MonitorTransition } from './uptime-checker.js';
@@ -41,7 +41,7 @@ class Site {
   }
 }
 
-describe.each(featureTestBackends({ [MONITOR_MIGRATION_NAME]: monitorMigration }))('uptime checker on $name', (backend) => {
+describe.each(featureTestBackends({ [MONITOR_MIGRATION_NAME]: monitorMigration, [MONITOR_CHECKS_MIGRATION_NAME]: monitorChecksMigration }))('uptime checker on $name', (backend) => {
   const site = new Site();
   let db: FeatureDb<MonitorTables>;
   let now = T0;
@@ -86,7 +86,7 @@ describe.each(featureTestBackends({ [MONITOR_MIGRATION_NAME]: monitorMigration }
     expect(events).toEqual([]);
     now += 10_000;
     expect(await c.tick()).toEqual({ kind: 'down', reason: 'HTTP 503', since: firstFailure });
-    expect(events).toEqual([{ kind: 'down', url: site.url, at: now, since: firstFailure, reason: 'HTTP 503' }]);
+    expect(events).toEqual([{ kind: 'down', url: site.url, at: now, since: firstFailure, reason: 'HTTP 503', lastError: 'HTTP 503' }]);
     now += 60_000;
     expect(await c.tick()).toEqual({ kind: 'still-down' });
     site.mode = 'ok';

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SitewardApi } from '../plugins/api.js';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
 
@@ -32,9 +32,8 @@ function rawConnection(port: number): Promise<{ socket: Socket; received: () => 
   });
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-};
+/** Polls until `check` holds, bounded well inside the test timeout (a loaded machine only makes it slower); the expectations after it say what failed. */
+const until = (check: () => boolean) => vi.waitUntil(check, { timeout: 20_000, interval: 5 }).catch(() => undefined);
 
 describe('shutting down', () => {
   let app: TestApp | null = null;
@@ -55,7 +54,9 @@ describe('shutting down', () => {
     await gate.arrived;
 
     const closing = app.app.close();
-    await new Promise((r) => setTimeout(r, 50));
+    // The server stops listening once the close hooks (the gate's included) have run.
+    const server = app.app.http.server;
+    await until(() => !server.listening);
     late.socket.write('\r\n');
     await until(() => late.received().includes('\r\n\r\n'));
     expect(late.received()).toMatch(/^HTTP\/1\.1 503 /);

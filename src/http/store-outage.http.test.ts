@@ -85,7 +85,7 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
   it('recovers by itself when the database returns, with every acknowledged write kept', async () => {
     pg.start();
     let ok = false;
-    for (let i = 0; i < 40 && !ok; i++) {
+    for (let i = 0; i < 100 && !ok; i++) {
       ok = (await write()).res.status === 200;
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }
@@ -109,7 +109,7 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
       pg.thaw();
     }
     let ok = false;
-    for (let i = 0; i < 40 && !ok; i++) {
+    for (let i = 0; i < 100 && !ok; i++) {
       ok = (await write()).res.status === 200;
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }

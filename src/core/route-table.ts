@@ -1,0 +1,66 @@
+/**
+ * The route table: every REST route, page and asset mount of a running Siteward with who
+ * registered it (fastify's `printRoutes`, hono's `showRoutes`). `siteward routes` prints it and
+ * docs/routes.md is generated from it.
+ */
+
+export interface RouteRow {
+  /** `GET`, `POST`, …; `*` for any method. */
+  readonly method: string;
+  /** The URL path (REST routes with the REST prefix, patterns as registered). */
+  readonly path: string;
+  /** What serves it: `rest` (index documents), `http` (the adapter's own pages), a feature's name, or `plugin:<name>`. */
+  readonly owner: string;
+  /** The permission check: a capability or check name, `none` (anyone), `custom`, or `page` (the page decides). */
+  readonly permission: string;
+  /** Callable inside a `batch/v1` request: `v1` or `no`. */
+  readonly batchable: string;
+}
+
+const COLUMNS = ['method', 'path', 'owner', 'permission', 'batchable'] as const;
+
+/** Aligned plain-text columns, one row per line, with a header. */
+export function formatRouteTable(rows: readonly RouteRow[]): string[] {
+  const widths = COLUMNS.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
+  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  return [line(COLUMNS), ...rows.map((r) => line(COLUMNS.map((c) => r[c])))];
+}
+
+/** A Markdown table of the rows. */
+export function routeTableMarkdown(rows: readonly RouteRow[]): string[] {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  return [
+    `| ${COLUMNS.join(' | ')} |`,
+    `|${COLUMNS.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.method} | \`${cell(r.path)}\` | ${r.owner} | ${r.permission} | ${r.batchable} |`),
+  ];
+}
+
+/** The whole docs/routes.md: the table of the default configuration, with how to read it. */
+export function routesDocument(rows: readonly RouteRow[]): string {
+  return [
+    '# Routes: who serves which path',
+    '',
+    '<!-- Generated from the running code by `npm run docs:generate`; test/generated-docs.test.ts fails when it differs. Do not edit. -->',
+    '',
+    'Every REST route, page and asset mount of Siteward with the built-in features and the default',
+    'settings, in registration order, as `siteward routes` prints it (that command shows your own',
+    'configuration, plugins included). Each is recorded when it is registered:',
+    '',
+    '- **owner**: the feature (src/features/<name>) or plugin (`plugin:<name>`) that registered it;',
+    '  `rest` is the REST layer\'s own index documents, `http` the HTTP adapter\'s own pages',
+    '  (src/http); `(no match)` is what answers any other path: the 404 page for browsers, a JSON',
+    '  `rest_no_route` / `rest_not_found` error otherwise.',
+    '- **permission**: the check the REST layer runs before the handler (a Jetpack check or',
+    '  capability name), `public` (anyone), `custom` (a check of the route\'s own), `none` (no',
+    '  check); `page`: the page decides itself.',
+    '- **batchable**: `v1` when the route may be called inside a `batch/v1` request',
+    '  (`allowBatch: { v1: true }`, WordPress\'s `allow_batch`), else `no`.',
+    '',
+    'REST paths are shown under the default prefix `/wp-json` (`SITEWARD_REST_PREFIX`); each is',
+    'also served as `/index.php/wp-json/…` and `/?rest_route=/…`.',
+    '',
+    ...routeTableMarkdown(rows),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,87 @@
+/**
+ * The 4.3+ names of the connection routes (docs/spec/jetpack-v4-reference.md §12,
+ * docs/spec/current-clients.md A.1–A.3, A.7): the 2016 routes' handlers and permission checks
+ * (connection-routes.ts) under today's spellings, the 4.3.0 DELETE variants included, plus
+ * `connection/test`.
+ */
+import type { SitewardApi } from '../../plugins/api.js';
+import { invalidParams } from '../../rest/errors.js';
+import type { RestRequest } from '../../rest/types.js';
+import { isPlainObject } from '../../core/objects.js';
+import { argumentMessages, pluginError, successMessages } from '../jetpack/errors.js';
+import { EDITABLE, NAMESPACE, flagged } from '../jetpack/routes/route-helpers.js';
+import type { ConnectionHandlers, ConnectionRouteDeps } from './connection-routes.js';
+import { connectionTestAnswer, runConnectionTest } from './connection-test.js';
+
+export interface CurrentConnectionDeps extends ConnectionRouteDeps {
+  /** The bound of each call `connection/test` makes to the account service, in ms. */
+  readonly accountsTimeoutMs: number;
+}
+
+export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentConnectionDeps, handlers: ConnectionHandlers): void {
+  const { service } = deps;
+  const { require } = handlers;
+
+  api.registerRoute(NAMESPACE, '/connection', [
+    {
+      methods: 'GET',
+      permissionCallback: () => true,
+      // The 2016 body, plus the keys today's clients read; `offlineMode` is `devMode` under its current name (docs/spec/current-clients.md A.2).
+      callback: async (request) => {
+        const [body, facts] = await Promise.all([handlers.status(), service.facts()]);
+        return {
+          ...body,
+          isRegistered: facts.registered,
+          isUserConnected: request.user.id !== 0 && facts.linked.includes(request.user.id),
+          hasConnectedOwner: facts.master !== null,
+          offlineMode: { ...body.devMode, wpLocalConstant: false },
+        };
+      },
+    },
+    {
+      methods: EDITABLE,
+      args: {
+        isActive: {
+          required: true,
+          validateCallback: (value) => (value === false ? true : invalidParams(argumentMessages.isActiveFalse)),
+        },
+      },
+      permissionCallback: require('disconnect'),
+      callback: handlers.disconnect,
+    },
+    { methods: 'DELETE', permissionCallback: require('disconnect'), callback: handlers.disconnect },
+  ]);
+
+  api.registerRoute(NAMESPACE, '/connection/url', {
+    methods: 'GET',
+    // Today's clients send where the flow started and where to return; Siteward's login flow returns to the admin page.
+    args: { from: { type: 'string' }, redirect: { type: 'string' } },
+    permissionCallback: handlers.connectUrlPermission,
+    callback: handlers.connectUrl,
+  });
+
+  api.registerRoute(NAMESPACE, '/connection/data', {
+    methods: 'GET',
+    permissionCallback: require('user_connection_data'),
+    // 4.4–9.x: the 2016 body without `othersLinked` (docs/spec/current-clients.md A.3).
+    callback: async (request) => {
+      const body = await handlers.userData(request);
+      return isPlainObject(body) ? { currentUser: body.currentUser ?? null } : body;
+    },
+  });
+
+  const unlinkSelf = (request: RestRequest) =>
+    flagged(request, 'linked', false) ? handlers.unlink(request.user.id) : pluginError('invalid_param');
+  api.registerRoute(NAMESPACE, '/connection/user', {
+    methods: [...EDITABLE, 'DELETE'],
+    permissionCallback: require('link_user'),
+    callback: unlinkSelf,
+  });
+
+  api.registerRoute(NAMESPACE, '/connection/test', {
+    methods: 'GET',
+    permissionCallback: require('manage_modules'),
+    callback: async () =>
+      connectionTestAnswer(await runConnectionTest(service, deps.store.users, deps.accountsTimeoutMs), successMessages.connectionTestsPassed),
+  });
+}

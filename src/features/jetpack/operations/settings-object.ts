@@ -1,0 +1,173 @@
+/**
+ * `settings` in the 4.4+ sense (docs/spec/current-clients.md A.4, A.5): one object of every
+ * updatable key — each module's options, each module slug as its activation boolean, and the
+ * site-level settings — read and written in one call.
+ *
+ * A write is all or nothing (the issue's decision, README "Compatibility"): every key is checked
+ * first (unknown keys, invalid values, options Siteward cannot honour, and whether each
+ * activation can succeed), then everything is written in one store transaction. Jetpack instead
+ * applies the valid part and answers `some_updated`.
+ */
+import type { JsonValue } from '../../../core/json.js';
+import { isPlainObject } from '../../../core/objects.js';
+import { invalidParams, isRestError, type RestError } from '../../../rest/errors.js';
+import type { Principal } from '../../../rest/types.js';
+import type { ModuleCatalog } from '../catalog/module-catalog.js';
+import { toBoolean, validateBoolean } from '../catalog/option-validators.js';
+import type { PluginContext } from '../context.js';
+import { argumentMessages, featureNotAvailable, pluginError, settingNotSaved, settingRefused, successMessages } from '../errors.js';
+import type { CatalogModule, ModuleOptionDefinition } from '../module-types.js';
+import { readActiveSlugs, updateActiveSlugs } from './active-modules.js';
+import { markActionTaken } from './jumpstart-state.js';
+import { activationProblem, emitListChange } from './module-activation.js';
+import { announceOptionWrites, optionProblems, writeOptions, type OptionWrite } from './option-writes.js';
+import { loadOptionStorage, optionsForResponse } from './option-values.js';
+import { readSettings, storeHolidaySnow } from './settings.js';
+
+/** What a key of the object stands for. */
+type SettingKey =
+  | { readonly kind: 'option'; readonly mod: CatalogModule; readonly def: ModuleOptionDefinition }
+  | { readonly kind: 'module'; readonly mod: CatalogModule }
+  | { readonly kind: 'site' };
+
+/** The site-level keys (Jetpack's `settings` group): in this era only holiday snow (docs/spec/jetpack-v4-reference.md §3.12). */
+const SITE_KEYS = ['jetpack_holiday_snow_enabled'] as const;
+
+/**
+ * Every updatable key, in Jetpack's order: per module (catalog order) its options, then its
+ * slug; then the site-level keys. A plugin's option that reuses a key taken earlier is left out
+ * (the first module keeps it), as the object can hold a key once.
+ */
+function settingKeys(catalog: ModuleCatalog): Map<string, SettingKey> {
+  const keys = new Map<string, SettingKey>();
+  for (const mod of catalog.all()) {
+    for (const [key, def] of Object.entries(mod.options ?? {})) if (!keys.has(key)) keys.set(key, { kind: 'option', mod, def });
+    if (!keys.has(mod.slug)) keys.set(mod.slug, { kind: 'module', mod });
+  }
+  for (const key of SITE_KEYS) keys.set(key, { kind: 'site' });
+  return keys;
+}
+
+/** GET settings (4.4+ shape): every key with its current value. */
+export async function readSettingsObject(ctx: PluginContext, catalog: ModuleCatalog, user: Principal): Promise<Record<string, JsonValue>> {
+  const modules = catalog.all();
+  const [loaded, active, site] = await Promise.all([
+    loadOptionStorage(ctx.store.options, modules),
+    readActiveSlugs(ctx.store.options, catalog),
+    readSettings(ctx),
+  ]);
+  const out: Record<string, JsonValue> = {};
+  for (const mod of modules) {
+    const options = await optionsForResponse(mod, loaded, ctx.store.options, user);
+    for (const [key, option] of Object.entries(options ?? {})) if (!(key in out)) out[key] = option.current_value;
+    if (!(mod.slug in out)) out[mod.slug] = active.includes(mod.slug);
+  }
+  return { ...out, ...site };
+}
+
+/** What a valid request asks for, sorted by kind. */
+interface Plan {
+  readonly writes: OptionWrite[];
+  readonly toggles: Map<string, boolean>;
+  readonly site: Map<(typeof SITE_KEYS)[number], boolean>;
+}
+
+/** Checks every key of the body; the plan, or the one error that refuses the whole request. */
+function plan(catalog: ModuleCatalog, body: Record<string, unknown>, only: CatalogModule | undefined): Plan | RestError {
+  const keys = settingKeys(catalog);
+  const problems: Record<string, string> = {};
+  const result: Plan = { writes: [], toggles: new Map(), site: new Map() };
+  for (const [name, sent] of Object.entries(body)) {
+    // Jetpack drops these before looking at the keys (docs/spec/current-clients.md A.5 step 2).
+    if (/^\d+$/.test(name) || name === 'slug' || name === 'context') continue;
+    const key = keys.get(name);
+    if (only !== undefined && (key?.kind !== 'option' || key.mod !== only)) {
+      problems[name] = argumentMessages.notModuleSetting(name, only.slug);
+    } else if (key === undefined) {
+      problems[name] = argumentMessages.unknownSetting(name);
+    } else if (key.kind === 'option') {
+      if (key.def.notAvailable === true) return featureNotAvailable(key.mod.name);
+      result.writes.push({ slug: key.mod.slug, key: name, def: key.def, sent });
+    } else {
+      const verdict = validateBoolean(sent, name);
+      if (verdict !== true) problems[name] = verdict;
+      else if (key.kind === 'module') result.toggles.set(name, toBoolean(sent) === true);
+      else result.site.set(name as (typeof SITE_KEYS)[number], toBoolean(sent) === true);
+    }
+  }
+  Object.assign(problems, optionProblems(result.writes));
+  return Object.keys(problems).length > 0 ? invalidParams(problems) : result;
+}
+
+/** Thrown inside the transaction when a write fails after the checks, so nothing of the call stays. */
+class WriteFailed extends Error {
+  constructor(
+    readonly key: string,
+    readonly info: string | undefined,
+  ) {
+    super(`setting ${key} not saved`);
+  }
+}
+
+/**
+ * POST settings (`only` absent) and POST settings/{module}: checks everything, then writes it all
+ * in one transaction, then tells listeners (the same events as the 2016 routes).
+ */
+export async function writeSettingsObject(
+  ctx: PluginContext,
+  catalog: ModuleCatalog,
+  body: unknown,
+  user: Principal,
+  only?: string,
+): Promise<Record<string, JsonValue> | RestError> {
+  let mod: CatalogModule | undefined;
+  if (only !== undefined) {
+    mod = catalog.get(only);
+    if (!mod) return pluginError('module_not_found');
+    if (!(await readActiveSlugs(ctx.store.options, catalog)).includes(only)) return pluginError('module_inactive');
+  }
+  if (!isPlainObject(body) || Object.keys(body).length === 0) return pluginError('missing_options');
+  const planned = plan(catalog, body, mod);
+  if (isRestError(planned)) return planned;
+  const { writes, toggles, site } = planned;
+  if (writes.length + toggles.size + site.size === 0) return pluginError('missing_options');
+
+  // Can every activation succeed? Checked before anything is written.
+  const activeNow = await readActiveSlugs(ctx.store.options, catalog);
+  let refused: RestError | undefined;
+  for (const [slug, on] of toggles) {
+    if (!on || activeNow.includes(slug)) continue;
+    const problem = await activationProblem(ctx, catalog, slug);
+    if (problem) refused = refused ? refused.add(settingRefused(slug, problem)) : settingRefused(slug, problem);
+  }
+  if (refused) return refused;
+
+  const homeUrl = ctx.site.homeUrl();
+  let applied;
+  try {
+    applied = await ctx.store.transaction(async (tx) => {
+      const list =
+        toggles.size === 0
+          ? null
+          : await updateActiveSlugs(tx.options, catalog, (current) => [
+              ...current.filter((slug) => toggles.get(slug) !== false),
+              ...[...toggles].filter(([slug, on]) => on && !current.includes(slug)).map(([slug]) => slug),
+            ]);
+      const done = await writeOptions(tx.options, writes, user, homeUrl);
+      for (const [write, outcome] of done.outcomes) if (!outcome.ok) throw new WriteFailed(write.key, outcome.info);
+      const snow = site.get('jetpack_holiday_snow_enabled');
+      const snowChanged = snow !== undefined && (await storeHolidaySnow(tx.options, snow));
+      const listChanged = list !== null && list.before.join() !== list.after.join();
+      if (listChanged || done.tracked) await markActionTaken(tx.options);
+      return { list, outcomes: done.outcomes, snow: snowChanged ? snow : undefined };
+    });
+  } catch (error) {
+    if (error instanceof WriteFailed) return settingNotSaved(error.key, error.info);
+    throw error;
+  }
+
+  if (applied.list) await emitListChange(ctx, applied.list.before, applied.list.after);
+  const { extras } = await announceOptionWrites(ctx, applied.outcomes);
+  if (applied.snow !== undefined) await ctx.events.emit('setting.updated', { name: 'jetpack_holiday_snow_enabled', value: applied.snow });
+  return { code: 'success', message: successMessages.dataUpdated, ...extras };
+}

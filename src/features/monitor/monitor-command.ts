@@ -1,0 +1,122 @@
+/** `siteward monitor …`: the monitor's state, maintenance windows and a test notification from the shell. */
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, parse, positionals } from '../users/cli-args.js';
+import type { CliCommand, CliIo } from '../contract.js';
+import { monitorError } from './monitor-errors.js';
+import type { CheckStatus, MonitorService, Outcome } from './monitor-service.js';
+import { windowJson } from './monitor-service.js';
+import type { MaintenanceWindow } from './maintenance.js';
+
+const USAGE = [
+  'monitor status                      Each check: state, uptime over 24h/7d/30d/365d, certificate',
+  'monitor maintenance list',
+  'monitor maintenance add once --starts <ISO time> --ends <ISO time> [--note <text>]',
+  'monitor maintenance add weekly --days <0-6,…> --time <HH:MM> --duration <minutes> [--note <text>]',
+  'monitor maintenance add cron --cron "<m h dom mon dow>" --duration <minutes> [--note <text>]',
+  'monitor maintenance remove <id>',
+  'monitor test-notification           Sends a test e-mail/webhook to the current recipients',
+];
+
+function describeWindow(window: MaintenanceWindow): string {
+  const json = windowJson(window);
+  switch (window.kind) {
+    case 'once':
+      return `${window.id}\tonce\t${String(json.starts)} .. ${String(json.ends)}\t${window.note}`;
+    case 'weekly':
+      return `${window.id}\tweekly\tdays ${window.days.join(',')} at ${window.time} for ${window.durationMinutes} min\t${window.note}`;
+    case 'cron':
+      return `${window.id}\tcron\t"${window.cron}" for ${window.durationMinutes} min\t${window.note}`;
+  }
+}
+
+function percent(value: number | null): string {
+  return value === null ? '-' : `${value}%`;
+}
+
+function describeCheck(check: CheckStatus): string {
+  const uptime = Object.entries(check.uptime)
+    .map(([period, value]) => `${period} ${percent(value)}`)
+    .join(', ');
+  const state = check.state === 'down' ? `down since ${check.downSince ?? '?'} (${check.lastError ?? ''})` : check.state;
+  const certificate = check.certificate === null ? '' : `; certificate until ${check.certificate.validTo} (${check.certificate.daysLeft} days)`;
+  return `${check.id}\t${check.url}\t${state}\tuptime ${uptime}${certificate}`;
+}
+
+/** Prints an operation's refusal (the REST error's message and detail) and returns exit code 1. */
+function refused(io: CliIo, outcome: Extract<Outcome<unknown>, { ok: false }>): number {
+  const error = monitorError(outcome.error, outcome.detail);
+  io.err(`error: ${error.message}${outcome.detail === undefined ? '' : ` (${outcome.detail})`}`);
+  return EXIT_FAILED;
+}
+
+export function monitorCommand(service: MonitorService): CliCommand {
+  const run = async (args: string[], io: CliIo): Promise<number> => {
+    const [sub, ...rest] = args;
+    if (sub === 'status') {
+      positionals(parse(rest, {}).positionals, [], USAGE[0] ?? '');
+      const overview = await service.overview();
+      io.out(`monitor module: ${overview.active === true ? 'active' : 'inactive'}`);
+      for (const check of overview.checks as CheckStatus[]) io.out(describeCheck(check));
+      const current = (overview.maintenance as { current: Record<string, unknown> | null }).current;
+      if (current !== null) io.out(`maintenance until ${String(current.until)}`);
+      return EXIT_OK;
+    }
+    if (sub === 'test-notification') {
+      const outcome = await service.sendTest();
+      if (!outcome.ok) return refused(io, outcome);
+      for (const result of outcome.value) io.out(`${result.channel}: ${result.ok ? 'sent' : `failed (${result.error})`}`);
+      return outcome.value.every((r) => r.ok) ? EXIT_OK : EXIT_FAILED;
+    }
+    if (sub !== 'maintenance') throw new UsageError(`${sub === undefined ? 'missing' : 'unknown'} monitor command; use one of: status | maintenance | test-notification`);
+    const [action, ...more] = rest;
+    if (action === 'list') {
+      for (const window of await service.windows()) io.out(describeWindow(window));
+      return EXIT_OK;
+    }
+    if (action === 'remove') {
+      const [id] = positionals(parse(more, {}).positionals, ['id'], 'monitor maintenance remove <id>');
+      const outcome = await service.removeWindow(Number(id));
+      if (!outcome.ok) return refused(io, outcome);
+      io.out(`removed maintenance window ${id}`);
+      return EXIT_OK;
+    }
+    if (action === 'add') {
+      const { values, positionals: kinds } = parse(more, {
+        starts: { type: 'string' },
+        ends: { type: 'string' },
+        days: { type: 'string' },
+        time: { type: 'string' },
+        cron: { type: 'string' },
+        duration: { type: 'string' },
+        note: { type: 'string' },
+      });
+      const [kind] = positionals(kinds, ['once|weekly|cron'], 'monitor maintenance add <once|weekly|cron> …');
+      const outcome = await service.addWindow({
+        kind,
+        starts: values.starts,
+        ends: values.ends,
+        days: values.days?.split(',').map((d) => Number(d.trim())),
+        time: values.time,
+        cron: values.cron,
+        durationMinutes: values.duration === undefined ? undefined : Number(values.duration),
+        note: values.note ?? '',
+      });
+      if (!outcome.ok) return refused(io, outcome);
+      io.out(`added maintenance window ${describeWindow(outcome.value)}`);
+      return EXIT_OK;
+    }
+    throw new UsageError('use monitor maintenance list | add | remove');
+  };
+  return {
+    name: 'monitor',
+    usage: USAGE,
+    run: async (args, io) => {
+      try {
+        return await run(args, io);
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        io.err(`error: ${error.message}`);
+        return EXIT_USAGE;
+      }
+    },
+  };
+}
