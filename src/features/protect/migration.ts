@@ -1,8 +1,14 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
 import type { Dialect as SqlDialect } from '../../store/migrations.js';
 
 /** The migration's name; it sorts after the store's own (`0001_initial`, `0002_runtime_state`). */
 export const PROTECT_MIGRATION_NAME = '0101_protect';
+
+/** An auto-numbered `id` primary key in either dialect. */
+function idColumn(dialect: SqlDialect) {
+  return <T extends CreateTableBuilder<string, never>>(t: T) =>
+    dialect === 'postgres' ? t.addColumn('id', 'bigserial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
 
 /** Creates the protect tables (see protect-tables.ts). Never edit once released: add another. */
 export function protectMigration(dialect: SqlDialect): Migration {
@@ -27,11 +33,7 @@ export function protectMigration(dialect: SqlDialect): Migration {
 
       await db.schema
         .createTable('protect_blocks')
-        .$call((t) =>
-          dialect === 'postgres'
-            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
-            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
-        )
+        .$call(idColumn(dialect))
         .addColumn('key', 'text', (c) => c.notNull())
         .addColumn('at', millis, (c) => c.notNull())
         .addColumn('until', millis, (c) => c.notNull())
@@ -42,11 +44,7 @@ export function protectMigration(dialect: SqlDialect): Migration {
 
       await db.schema
         .createTable('protect_events')
-        .$call((t) =>
-          dialect === 'postgres'
-            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
-            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
-        )
+        .$call(idColumn(dialect))
         .addColumn('at', millis, (c) => c.notNull())
         .addColumn('address', 'text', (c) => c.notNull())
         .addColumn('login', 'text', (c) => c.notNull())
@@ -75,11 +73,7 @@ export function protectAttemptsMigration(dialect: SqlDialect): Migration {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
         .createTable('protect_attempts')
-        .$call((t) =>
-          dialect === 'postgres'
-            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
-            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
-        )
+        .$call(idColumn(dialect))
         .addColumn('key', 'text', (c) => c.notNull())
         .addColumn('at', millis, (c) => c.notNull())
         .execute();
