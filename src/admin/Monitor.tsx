@@ -42,6 +42,7 @@ interface Overview {
   checks: CheckStatus[];
   maintenance: { current: (Window & { until: string }) | null; windows: Window[] };
   notifications: Notifications;
+  administrators: { id: number; name: string }[];
 }
 interface History {
   days: number;
@@ -107,7 +108,7 @@ export function MonitorScreen() {
       <HistoryCard checkId={selected} url={data.checks.find((c) => c.id === selected)?.url ?? ''} />
       <AddCheckCard count={data.checks.length} onAdded={overview.reload} />
       <MaintenanceCard windows={data.maintenance.windows} timeZone={data.timeZone} onChanged={overview.reload} />
-      <NotificationsCard settings={data.notifications} />
+      <NotificationsCard settings={data.notifications} admins={data.administrators} />
     </div>
   );
 }
@@ -458,15 +459,14 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; 
   );
 }
 
-function NotificationsCard({ settings }: { settings: Notifications }) {
+function NotificationsCard({ settings, admins }: { settings: Notifications; admins: { id: number; name: string }[] }) {
   const { notify } = useSite();
-  const admins = useLoad<{ id: number; name: string }[]>('admins', () => api<{ id: number; name: string }[]>('/wp/v2/users?roles=administrator&per_page=100&context=edit'));
   const [chosen, setChosen] = useState<number[] | null>(settings.administrators);
   const [emails, setEmails] = useState(settings.emails.join(', '));
   const [repeat, setRepeat] = useState(String(settings.repeatMinutes));
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<string | null>(null);
-  const all = admins.state === 'ok' ? admins.data.map((a) => a.id) : [];
+  const all = admins.map((a) => a.id);
   const save = async () => {
     setBusy(true);
     try {
@@ -499,8 +499,7 @@ function NotificationsCard({ settings }: { settings: Notifications }) {
       <CardBody size="small">
         <fieldset className="sw-monitor-admins" data-testid="monitor-admins">
           <legend>Administrators who get e-mails</legend>
-          {admins.state === 'ok' &&
-            admins.data.map((a) => (
+          {admins.map((a) => (
               <CheckboxControl
                 key={a.id}
                 __nextHasNoMarginBottom

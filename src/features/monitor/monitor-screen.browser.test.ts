@@ -137,6 +137,7 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
   it('sends a test notification from the button and says how each channel went', async () => {
     const p = await openScreen(1280);
     hooks.clear();
+    await expect(p.getByTestId('monitor-admins').getByLabel('boss').isChecked()).resolves.toBe(true);
     await p.getByRole('button', { name: 'Send a test notification' }).click();
     await expect(p.getByTestId('monitor-test-result').textContent()).resolves.toBe('E-mail: sent · Webhook: sent');
     expect(await hooks.next()).toMatchObject({ event: 'test' });
