@@ -137,7 +137,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       const o = await store.options.getMany(['blogname', 'blogdescription']);
       return { name: str(o.get('blogname'), config.siteName), description: str(o.get('blogdescription'), ''), url: config.homeUrl, home: config.homeUrl };
     };
-    const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn });
+    const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn, maxBatchItems: config.batchMaxItems });
     const fields = new FieldRegistry();
     const events = new EventBus((event, error) => log.error({ err: error, event }, 'event listener failed'));
     const jobs = new JobRunner({ leases: store.leases, log, clock, leaseMs: config.jobLeaseMs });

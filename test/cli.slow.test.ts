@@ -29,7 +29,7 @@ async function getFresh(url: string, headers: Record<string, string>): Promise<u
 }
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: { ...baseEnv, ...env }, encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: { ...baseEnv, ...env }, encoding: 'utf8', timeout: 90_000 });
 }
 
 /** Polls `check` every 50 ms until it holds, bounded by `ms`: a loaded machine only makes it slower. */

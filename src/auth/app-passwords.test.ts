@@ -23,7 +23,7 @@ describe.each(testStores())('application passwords on $name', (backend) => {
     if (!created.ok) throw new Error(created.message);
     expect(created.password).toMatch(/^[A-Za-z0-9]{24}$/);
     const list = await apps.list('dave');
-    expect(list).toEqual([{ uuid: created.info.uuid, name: 'deploy', created: now, lastUsed: null }]);
+    expect(list).toEqual([{ uuid: created.info.uuid, name: 'deploy', created: now, lastUsed: null, appId: '', lastIp: null }]);
     expect(JSON.stringify(list)).not.toContain(created.password);
   });
 

@@ -40,6 +40,9 @@ export interface AppPasswordInfo {
   readonly name: string;
   readonly created: number;
   readonly lastUsed: number | null;
+  /** The client's own id (a UUID), '' when none was given. */
+  readonly appId: string;
+  readonly lastIp: string | null;
 }
 
 export type AppPasswordCreateResult =
@@ -51,20 +54,21 @@ export type AppPasswordAuthResult =
   | { readonly ok: false; readonly error: RestError };
 
 export interface AppPasswordService {
-  /** Creates one; the password is returned only here. */
-  create(login: string, name: string): Promise<AppPasswordCreateResult>;
+  /** Creates one; the password is returned only here. `appId` is the client's own UUID (WordPress's `app_id`). */
+  create(login: string, name: string, options?: { readonly appId?: string }): Promise<AppPasswordCreateResult>;
   /** The user's application passwords; null when the user does not exist. */
   list(login: string): Promise<AppPasswordInfo[] | null>;
   /** Revokes one; false when the user or the password does not exist. */
   revoke(login: string, uuid: string): Promise<boolean>;
-  /** Checks HTTP Basic credentials (login or e-mail, application password). */
-  authenticate(login: string, password: string): Promise<AppPasswordAuthResult>;
+  /** Checks HTTP Basic credentials (login or e-mail, application password); `ip` is recorded as the last use's address. */
+  authenticate(login: string, password: string, ip?: string): Promise<AppPasswordAuthResult>;
   /** Drops this process's cached verifications of a user. */
   forgetUser(userId: number): void;
 }
 
-function info(record: { uuid: string; name: string; created: number; lastUsed: number | null }): AppPasswordInfo {
-  return { uuid: record.uuid, name: record.name, created: record.created, lastUsed: record.lastUsed };
+/** What may be shown of a stored application password. */
+export function appPasswordInfo(record: Omit<AppPasswordInfo, never>): AppPasswordInfo {
+  return { uuid: record.uuid, name: record.name, created: record.created, lastUsed: record.lastUsed, appId: record.appId, lastIp: record.lastIp };
 }
 
 interface Verified {
@@ -95,7 +99,7 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
   }
 
   return {
-    async create(login, name) {
+    async create(login, name, createOptions) {
       const user = await store.users.byLogin(login);
       if (!user) return { ok: false, code: 'unknown_user', message: `Unknown user "${login}".` };
       const trimmed = name.trim();
@@ -105,15 +109,15 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
         return { ok: false, code: 'duplicate_name', message: 'Each application name should be unique.' };
       }
       const password = generateAppPassword();
-      const record = { uuid: randomUUID(), userId: user.id, name: trimmed, hash: hashAppPassword(password), created: clock() };
+      const record = { uuid: randomUUID(), userId: user.id, name: trimmed, hash: hashAppPassword(password), created: clock(), appId: createOptions?.appId ?? '' };
       await store.appPasswords.create(record);
-      return { ok: true, password, info: info({ ...record, lastUsed: null }) };
+      return { ok: true, password, info: appPasswordInfo({ ...record, lastUsed: null, lastIp: null }) };
     },
 
     async list(login) {
       const user = await store.users.byLogin(login);
       if (!user) return null;
-      return (await store.appPasswords.listForUser(user.id)).map(info);
+      return (await store.appPasswords.listForUser(user.id)).map(appPasswordInfo);
     },
 
     async revoke(login, uuid) {
@@ -124,7 +128,7 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       return removed;
     },
 
-    async authenticate(login, password) {
+    async authenticate(login, password, ip) {
       const hash = hashAppPassword(normalizeAppPassword(password));
       const key = `${login}\0${hash}`;
       const now = clock();
@@ -138,8 +142,8 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       const record = await store.appPasswords.byHash(hash);
       if (!record || record.userId !== user.id) return { ok: false, error: authError('incorrect_password') };
       const roles = await store.users.roles(user.id);
-      if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_RESOLUTION_MS) {
-        await store.appPasswords.touch(record.uuid, now);
+      if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_RESOLUTION_MS || (ip !== undefined && ip !== '' && ip !== record.lastIp)) {
+        await store.appPasswords.touch(record.uuid, now, ip);
       }
       if (generation === started) cache.set(key, { user, roles, uuid: record.uuid, version }, now + ttl);
       return { ok: true, user, roles, uuid: record.uuid };

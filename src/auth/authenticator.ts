@@ -117,9 +117,9 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
       const basic = parseBasicAuthorization(headers.authorization);
       if (basic) {
         const attempt = { via: 'basic', login: basic.login, ip: clientIp } as const;
-        const result = await guards.around(attempt, () => appPasswords.authenticate(basic.login, basic.password));
+        const result = await guards.around(attempt, () => appPasswords.authenticate(basic.login, basic.password, clientIp));
         if (!result.ok) return { kind: 'error', error: 'refused' in result ? refusalError(result.refused) : result.error };
-        return { kind: 'other', principal: makePrincipal(result.user, result.roles, { devMode }) };
+        return { kind: 'other', principal: makePrincipal(result.user, result.roles, { devMode }), credential: result.uuid };
       }
       return { kind: 'anonymous' };
     },

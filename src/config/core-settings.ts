@@ -211,6 +211,14 @@ export const coreSettings = defineSettings(
       max: 3_600_000,
       doc: 'background jobs run on the one process holding this lease (renewed every third of it); when that process dies another takes them over within it (at least 3000). Several hosts: [docs/operations.md](operations.md#several-hosts-on-one-postgresql)',
     }),
+    // Each sub-request is a full request: the bound keeps one call's work in proportion.
+    batchMaxItems: integer({
+      env: 'SITEWARD_BATCH_MAX_ITEMS',
+      default: 25,
+      min: 1,
+      max: 1000,
+      doc: 'the most sub-requests one `batch/v1` call may carry (WordPress\'s default 25); clients read it from `OPTIONS /wp-json/batch/v1`',
+    }),
     smtpUrl: optionalUrl({
       env: 'SITEWARD_SMTP_URL',
       protocols: ['smtp:', 'smtps:'],

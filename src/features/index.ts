@@ -23,12 +23,14 @@ import { usersFeature } from './users/index.js';
 import { passwordResetFeature } from './password-reset/index.js';
 import { healthFeature } from './health/index.js';
 import { verificationFeature } from './verification/index.js';
+import { wpPlatformFeature } from './wp-platform/index.js';
 
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
   healthFeature,
   loginFeature,
   usersFeature,
+  wpPlatformFeature,
   passwordResetFeature,
   connectionFeature, // provides 'connection'
   jetpackFeature, // needs 'connection'; provides 'jetpack'

@@ -93,7 +93,9 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       }
       if (!restHandler.tryHandle(req, res)) fastifyHandler(req, res);
     });
-    return tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
+    const server = tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
+    gate.watch(server);
+    return server;
   };
   // Malformed requests (bad header lines, oversized headers) get the JSON error layout too.
   const clientErrorHandler = (err: Error & { code?: string }, socket: Socket) => {

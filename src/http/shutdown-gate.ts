@@ -1,6 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { errorResponse } from '../rest/error-response.js';
 import { shuttingDown } from '../rest/errors.js';
+
+/** How long, at most, a closing server keeps answering requests on open connections with 503. */
+export const LINGER_MS = 1000;
 
 /**
  * Graceful shutdown at the socket level. Once closing starts, responses still being prepared
@@ -13,6 +17,7 @@ export class ShutdownGate {
   private closing = false;
   private readonly inFlight = new Set<ServerResponse>();
   private deadline: NodeJS.Timeout | null = null;
+  private readonly sockets = new Set<Socket>();
 
   /** The request handler with the gate in front of it. */
   wrap(handler: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
@@ -27,12 +32,28 @@ export class ShutdownGate {
     };
   }
 
-  /** Closing starts: mark in-flight responses and arm the deadline. */
-  begin(server: Server, deadlineMs: number): void {
+  /** Counts the server's open connections (call once, when the server is made). */
+  watch(server: Server): void {
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  /**
+   * Closing starts: mark in-flight responses, arm the deadline, then linger while connections
+   * are open (at most LINGER_MS). Node closes idle keep-alive connections as soon as the server
+   * closes, and a client that sent its next request at that moment gets a reset; so for this
+   * window every request, on an open connection or a new one, is answered 503 with
+   * `Connection: close` instead, and the window ends early once the clients have closed.
+   */
+  async begin(server: Server, deadlineMs: number): Promise<void> {
     this.closing = true;
     for (const res of this.inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     this.deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
     this.deadline.unref();
+    const until = Date.now() + Math.min(LINGER_MS, deadlineMs);
+    while (this.sockets.size > this.inFlight.size && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   /** The server has closed (all connections ended): the deadline is no longer needed. */

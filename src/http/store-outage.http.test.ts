@@ -95,6 +95,31 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
     expect(acknowledged.filter((k) => stored.get(`outage_${k}`) !== k)).toEqual([]);
   }, 60_000);
 
+  it('counts the wait for a pooled connection against the statement timeout when the database freezes', async () => {
+    // A connect timeout far above the statement timeout: the wait for one of the pool's ten
+    // connections, all stuck on the frozen server, must still end within the statement bound.
+    const bounded = await createTestApp({
+      env: { SITEWARD_DATABASE_URL: pg.url, SITEWARD_DB_CONNECT_TIMEOUT_MS: '20000', SITEWARD_DB_STATEMENT_TIMEOUT_MS: '1000' },
+      startJobs: false,
+    });
+    try {
+      const reader = await bounded.loginAs('administrator', { login: 'frozen-reader' });
+      pg.freeze();
+      try {
+        const results = await Promise.all(Array.from({ length: 24 }, async () => {
+          const started = performance.now();
+          const res = await bounded.request({ path: '/wp-json/jetpack/v4/settings', headers: bounded.auth(reader) });
+          return { res, ms: performance.now() - started };
+        }));
+        for (const r of results) expectUnavailable(r);
+      } finally {
+        pg.thaw();
+      }
+    } finally {
+      await bounded.close();
+    }
+  }, 60_000);
+
   it('does not hang on a frozen database: 503 after the statement or connection timeout', async () => {
     pg.freeze();
     try {

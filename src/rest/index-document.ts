@@ -1,4 +1,4 @@
-import type { Route } from './route-registry.js';
+import { batchAllowed, type Route } from './route-registry.js';
 import type { JsonValue } from '../core/json.js';
 import type { ArgDefinition } from './types.js';
 
@@ -10,6 +10,7 @@ function describeArg(arg: ArgDefinition): Record<string, unknown> {
   if (arg.description !== undefined) out.description = arg.description;
   if (arg.type !== undefined) out.type = arg.type;
   if (arg.items !== undefined) out.items = arg.items;
+  if (arg.maxItems !== undefined) out.maxItems = arg.maxItems;
   return out;
 }
 
@@ -28,7 +29,8 @@ export function describeRoute(route: Route, selfUrl: (path: string) => string, h
       const names = Object.keys(e.args);
       const args: Record<string, unknown> | [] = names.length === 0 ? [] : {};
       if (!Array.isArray(args)) for (const name of names) args[name] = describeArg(e.args[name]!);
-      return { methods: e.methods, args };
+      // Modern WordPress marks the endpoints that may run inside batch/v1 (docs/spec/current-clients.md §0).
+      return batchAllowed(route, e) ? { methods: e.methods, args, allow_batch: { v1: true } } : { methods: e.methods, args };
     }),
   };
   if (help && route.options.schema) entry.schema = route.options.schema() as JsonValue;

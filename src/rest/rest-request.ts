@@ -25,6 +25,8 @@ export class DispatchRequest implements RestRequest {
   /** Why a JSON body was refused (reported at dispatch, docs/spec/compat.md §3), or false. */
   jsonError: false | 'syntax' | 'depth' | 'values' = false;
   readonly sources: ParamSources;
+  /** See RestRequest.credential. */
+  credential: string | null = null;
   /** Deprecation headers raised while serving this request. */
   readonly deprecations: DeprecationSink = {};
 

@@ -8,7 +8,8 @@ import { permissionLabel } from './permission-label.js';
 import type { RouteRow } from '../core/route-table.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { DispatchRequest } from './rest-request.js';
-import { RouteRegistry, type Endpoint, type Route } from './route-registry.js';
+import { batchAllowed, RouteRegistry, type Endpoint, type Route } from './route-registry.js';
+import { batchArgs, DEFAULT_MAX_BATCH_ITEMS, envelopeOf, errorEnvelope, serveBatch, type BatchEnvelope, type ValidatedItem } from './batch.js';
 import type { RequestOrigin, RestUrlBuilder } from './rest-url.js';
 import { JSON_MAX_VALUES } from './json-bounds.js';
 import { readBody } from './request-body.js';
@@ -60,6 +61,8 @@ export interface RestServerOptions {
   siteSummary: () => SiteSummary | Promise<SiteSummary>;
   /** Developer warnings (`_doing_it_wrong`) and unexpected errors. */
   warn: (message: string, detail?: unknown) => void;
+  /** The most sub-requests one `batch/v1` call may carry (default 25, WordPress's). */
+  maxBatchItems?: number;
 }
 
 interface Dispatched {
@@ -81,6 +84,30 @@ export class RestServer {
 
   constructor(private readonly options: RestServerOptions) {
     this.registry.register('', '/', { methods: 'GET', callback: (req) => this.indexDocument(req as DispatchRequest), args: { context: { default: 'view' } } }, false);
+    // The server's own batch route, POST first: clients read `endpoints[0].args.requests.maxItems` (docs/spec/current-clients.md §E.1).
+    this.registry.register('batch/v1', '/batch/v1', {
+      methods: 'POST',
+      callback: (req) => serveBatch(req as DispatchRequest, (sub) => this.validateSubRequest(sub)),
+      args: batchArgs(options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS),
+    }, false);
+    this.addNamespace('batch/v1');
+  }
+
+  /** Registers a namespace's index route once; false (with the reason given to `fail`) when it cannot be. */
+  private addNamespace(ns: string, fail?: (reason: string) => void): boolean {
+    if (this.namespaces.includes(ns)) return true;
+    const nsRoute = RouteRegistry.fullRoute(ns, '');
+    const added = this.registry.register(ns, nsRoute.replace(/\/$/, ''), {
+      methods: 'GET',
+      callback: (req) => this.namespaceDocument(req as DispatchRequest),
+      args: { namespace: { default: ns }, context: { default: 'view' } },
+    }, false);
+    if (!added.ok) {
+      fail?.(added.reason);
+      return false;
+    }
+    this.namespaces.push(ns);
+    return true;
   }
 
   /**
@@ -106,19 +133,7 @@ export class RestServer {
     }
     const ns = namespace.replace(/^\/+|\/+$/g, '');
     const fullRoute = RouteRegistry.fullRoute(namespace, route);
-    if (!this.namespaces.includes(ns)) {
-      const nsRoute = RouteRegistry.fullRoute(ns, '');
-      const added = this.registry.register(ns, nsRoute.replace(/\/$/, ''), {
-        methods: 'GET',
-        callback: (req) => this.namespaceDocument(req as DispatchRequest),
-        args: { namespace: { default: ns }, context: { default: 'view' } },
-      }, false);
-      if (!added.ok) {
-        this.options.warn(`${call}: ${added.reason}`);
-        return false;
-      }
-      this.namespaces.push(ns);
-    }
+    if (!this.addNamespace(ns, (reason) => this.options.warn(`${call}: ${reason}`))) return false;
     const result = this.registry.register(ns, fullRoute, definition, override, owner);
     if (!result.ok) {
       this.options.warn(`${call}: ${result.reason}`);
@@ -135,14 +150,14 @@ export class RestServer {
     const rows: RouteRow[] = [];
     for (const route of this.registry.all()) {
       for (const endpoint of route.endpoints) {
-        const batch = endpoint.allowBatch ?? route.options.allowBatch;
+        const batch = batchAllowed(route, endpoint);
         for (const method of endpoint.methods) {
           rows.push({
             method,
             path: `/${prefix}${route.pattern.source === '/' ? '/' : route.pattern.source}`,
             owner: endpoint.owner,
             permission: permissionLabel(endpoint.permissionCallback),
-            batchable: batch?.v1 === true ? 'v1' : 'no',
+            batchable: batch ? 'v1' : 'no',
           });
         }
       }
@@ -274,6 +289,7 @@ export class RestServer {
     const route = incoming.route === '' ? '/' : incoming.route;
     const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
     request.origin = incoming.origin;
+    if (identity.kind === 'other' && identity.credential !== undefined) request.credential = identity.credential;
     request.jsonError = body.jsonError;
     const result = await this.dispatch(request);
     return { result, request, extraHeaders, loggedIn, nonceMissing };
@@ -309,17 +325,7 @@ export class RestServer {
       return { result: new RestResponse(help), route: first.route };
     }
 
-    let chosen: { route: Route; endpoint: Endpoint; params: Record<string, string> } | null = null;
-    const checked = request.method === 'HEAD' ? 'GET' : request.method;
-    for (const match of this.registry.matchAll(path)) {
-      for (const endpoint of match.route.endpoints) {
-        if (endpoint.methodSet.has(request.method) || endpoint.methodSet.has(checked)) {
-          chosen = { route: match.route, endpoint, params: match.params };
-          break;
-        }
-      }
-      if (chosen) break;
-    }
+    const chosen = this.choose(path, request.method);
     if (!chosen) return { result: restError('rest_no_route'), route: null };
 
     const { route, endpoint } = chosen;
@@ -327,27 +333,83 @@ export class RestServer {
     request.sources.url = { ...chosen.params };
     request.merge();
     try {
-      const result = await this.runEndpoint(endpoint, request);
-      return { result, route };
+      return { result: await this.runEndpoint(endpoint, request), route };
     } catch (error) {
-      // A RestError thrown (rather than returned) by a callback, permission callback or
-      // validator is still that error: its status and code, as a returned one would give.
-      if (isRestError(error)) return { result: error, route };
-      if (isServiceUnavailable(error)) return { result: storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS), route };
-      this.options.warn(`Unhandled error in ${request.method} ${route.pattern.source}`, error);
-      return { result: restError('rest_internal_error'), route };
+      return { result: this.caught(route, request, error), route };
     }
   }
 
+  /** The first endpoint, in registration order, of a route matching the path that serves the method (HEAD: GET's). */
+  private choose(path: string, method: string): { route: Route; endpoint: Endpoint; params: Record<string, string> } | null {
+    const checked = method === 'HEAD' ? 'GET' : method;
+    for (const match of this.registry.matchAll(path)) {
+      for (const endpoint of match.route.endpoints) {
+        if (endpoint.methodSet.has(method) || endpoint.methodSet.has(checked)) return { route: match.route, endpoint, params: match.params };
+      }
+    }
+    return null;
+  }
+
+  /** What an endpoint threw, as its error response. */
+  private caught(route: Route, request: DispatchRequest, error: unknown): RestError {
+    // A RestError thrown (rather than returned) by a callback, permission callback or
+    // validator is still that error: its status and code, as a returned one would give.
+    if (isRestError(error)) return error;
+    if (isServiceUnavailable(error)) return storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS);
+    this.options.warn(`Unhandled error in ${request.method} ${route.pattern.source}`, error);
+    return restError('rest_internal_error');
+  }
+
+  /** Runs a step of a batch sub-request, turning what it throws into the error response. */
+  private async guarded(route: Route, request: DispatchRequest, step: () => Promise<RestResponse | RestError>): Promise<RestResponse | RestError> {
+    try {
+      return await step();
+    } catch (error) {
+      return this.caught(route, request, error);
+    }
+  }
+
+  /**
+   * The validation pass of one `batch/v1` sub-request (docs/spec/current-clients.md §E.2): route,
+   * `allow_batch`, then the arguments exactly as a request of its own; what runs later is the
+   * permission check and the handler.
+   */
+  private async validateSubRequest(request: DispatchRequest): Promise<ValidatedItem> {
+    const chosen = this.choose(request.route, request.method);
+    if (!chosen) return { ok: false, envelope: errorEnvelope(restError('rest_no_route')) };
+    const { route, endpoint } = chosen;
+    if (!batchAllowed(route, endpoint)) return { ok: false, envelope: errorEnvelope(restError('rest_batch_not_allowed')) };
+    request.matchedRoute = route.pattern.source;
+    request.sources.url = { ...chosen.params };
+    request.merge();
+    const envelope = async (result: RestResponse | RestError): Promise<BatchEnvelope> => {
+      const allow = await this.allowedMethods(route, request);
+      return envelopeOf(result, allow ? { Allow: allow } : {});
+    };
+    const invalid = await this.guarded(route, request, async () => (await this.validateEndpoint(endpoint, request)) ?? new RestResponse());
+    if (isRestError(invalid)) return { ok: false, envelope: await envelope(invalid) };
+    return { ok: true, request, run: async () => envelope(await this.guarded(route, request, () => this.executeEndpoint(endpoint, request))) };
+  }
+
   private async runEndpoint(endpoint: Endpoint, request: DispatchRequest): Promise<RestResponse | RestError> {
+    const invalid = this.validateEndpoint(endpoint, request);
+    // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
+    const argError = invalid instanceof Promise ? await invalid : invalid;
+    if (argError) return argError;
+    return this.executeEndpoint(endpoint, request);
+  }
+
+  /** The handler, the body and the arguments (docs/spec/compat.md §3): an error, or null when the request may go on. */
+  private validateEndpoint(endpoint: Endpoint, request: DispatchRequest): RestError | null | Promise<RestError | null> {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
     if (request.jsonError === 'syntax') return restError('rest_invalid_json', { data: { json_error_code: 4, json_error_message: 'Syntax error' } });
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { data: { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' } });
     if (request.jsonError === 'values') return restError('rest_invalid_json_values', { data: { max_values: JSON_MAX_VALUES } });
-    const prepared = prepareArguments(endpoint, request);
-    // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
-    const argError = prepared instanceof Promise ? await prepared : prepared;
-    if (argError) return argError;
+    return prepareArguments(endpoint, request);
+  }
+
+  /** The permission callback, then the callback. */
+  private async executeEndpoint(endpoint: Endpoint, request: DispatchRequest): Promise<RestResponse | RestError> {
     const sink = request.deprecations;
     if (endpoint.permissionCallback) {
       const permissionCallback = endpoint.permissionCallback;
@@ -357,7 +419,7 @@ export class RestServer {
       if (isRestError(permission)) return permission;
       if (permission === false || permission === null || permission === undefined) return forbidden(request.user.id !== 0);
     }
-    const callback = endpoint.callback;
+    const callback = endpoint.callback!;
     const returned = withSink(sink, () => callback(request));
     const result = returned instanceof Promise ? await returned : returned;
     if (isRestError(result)) return result;

@@ -16,6 +16,11 @@ export interface Endpoint {
   readonly owner: string;
 }
 
+/** Whether an endpoint of a route may run inside `batch/v1`: the endpoint's `allowBatch`, else the route's (docs/spec/current-clients.md §E.2). */
+export function batchAllowed(route: Route, endpoint: Endpoint): boolean {
+  return (endpoint.allowBatch ?? route.options.allowBatch)?.v1 === true;
+}
+
 export interface Route {
   readonly pattern: CompiledPattern;
   readonly namespace: string;

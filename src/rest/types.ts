@@ -12,6 +12,8 @@ export interface ArgSchema {
   format?: 'date-time' | 'email' | 'ip' | 'uri' | (string & {});
   minimum?: number;
   maximum?: number;
+  /** Arrays: the most items (shown in the index and OPTIONS; checked by the argument's own validator). */
+  maxItems?: number;
   exclusiveMinimum?: unknown;
   exclusiveMaximum?: unknown;
   description?: string;
@@ -61,6 +63,8 @@ export interface RestRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The current user (id 0 when anonymous). */
   readonly user: Principal;
+  /** The id of the credential that authenticated the request (an application password's uuid); null for a login cookie or none. */
+  readonly credential?: string | null;
   /** One parameter, by the priority order above. */
   param(name: string): unknown;
   header(name: string): string | undefined;
@@ -122,8 +126,8 @@ export type Identity =
   | { readonly kind: 'anonymous' }
   /** Logged in by the login cookie: the nonce check of docs/spec/site-management-api.md §5 applies. */
   | { readonly kind: 'cookie'; readonly principal: Principal; readonly sessionToken: string }
-  /** Logged in by another means (e.g. an application password): no nonce check. */
-  | { readonly kind: 'other'; readonly principal: Principal }
+  /** Logged in by another means (e.g. an application password, whose id is `credential`): no nonce check. */
+  | { readonly kind: 'other'; readonly principal: Principal; readonly credential?: string }
   /** Credentials were sent and are wrong: the request fails with this error. */
   | { readonly kind: 'error'; readonly error: RestError };
 

@@ -13,6 +13,8 @@ function toAppPassword(row: Selectable<AppPasswordsTable>): AppPasswordRecord {
     hash: toText(row.hash, 'app_passwords.hash'),
     created: toInt(row.created, 'app_passwords.created'),
     lastUsed: toIntOrNull(row.last_used, 'app_passwords.last_used'),
+    appId: row.app_id === null || row.app_id === undefined ? '' : toText(row.app_id, 'app_passwords.app_id'),
+    lastIp: row.last_ip === null || row.last_ip === undefined ? null : toText(row.last_ip, 'app_passwords.last_ip'),
   };
 }
 
@@ -23,7 +25,7 @@ export class KyselyAppPasswords implements AppPasswordsRepo {
     private readonly bump: CredentialsBump = bumpCredentialsVersion,
   ) {}
 
-  async create(record: Omit<AppPasswordRecord, 'lastUsed'>): Promise<void> {
+  async create(record: Parameters<AppPasswordsRepo['create']>[0]): Promise<void> {
     const values = {
       uuid: record.uuid,
       user_id: record.userId,
@@ -31,6 +33,7 @@ export class KyselyAppPasswords implements AppPasswordsRepo {
       hash: record.hash,
       created: record.created,
       last_used: null,
+      app_id: record.appId ?? '',
     };
     await this.run((db) => db.insertInto('app_passwords').values(values).execute());
   }
@@ -55,7 +58,21 @@ export class KyselyAppPasswords implements AppPasswordsRepo {
     });
   }
 
-  async touch(uuid: string, when: number): Promise<void> {
-    await this.run((db) => db.updateTable('app_passwords').set({ last_used: when }).where('uuid', '=', uuid).execute());
+  async deleteAllForUser(userId: number): Promise<number> {
+    return this.run(async (db) => {
+      const result = await db.deleteFrom('app_passwords').where('user_id', '=', userId).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await this.bump(db);
+      return Number(result.numDeletedRows);
+    });
+  }
+
+  async rename(userId: number, uuid: string, name: string): Promise<boolean> {
+    const result = await this.run((db) => db.updateTable('app_passwords').set({ name }).where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst());
+    return result.numUpdatedRows > 0n;
+  }
+
+  async touch(uuid: string, when: number, ip?: string): Promise<void> {
+    const changes = ip === undefined || ip === '' ? { last_used: when } : { last_used: when, last_ip: ip };
+    await this.run((db) => db.updateTable('app_passwords').set(changes).where('uuid', '=', uuid).execute());
   }
 }

@@ -106,6 +106,19 @@ function runtimeState(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * WordPress 5.6's application-password record also keeps the client's app id and the address of
+ * the last use (`wp/v2/users/{id}/application-passwords`, docs/spec/current-clients.md §C.3).
+ */
+function appPasswordDetails(): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('app_passwords').addColumn('app_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema.alterTable('app_passwords').addColumn('last_ip', 'text').execute();
+    },
+  };
+}
+
 /** A migration for one dialect. Features contribute theirs through the feature contract. */
 export type MigrationFactory = (dialect: Dialect) => Migration;
 
@@ -113,6 +126,7 @@ export type MigrationFactory = (dialect: Dialect) => Migration;
 const coreMigrations: Record<string, MigrationFactory> = {
   '0001_initial': initial,
   '0002_runtime_state': runtimeState,
+  '0130_app_password_details': appPasswordDetails,
 };
 
 /** The migration provider for one dialect: the store's migrations plus `extra` (from features). */

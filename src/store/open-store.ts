@@ -106,7 +106,7 @@ async function openPostgres(url: string, options: OpenStoreOptions): Promise<Sto
   // A connection dropped by the server (idle or checked out) is reported here instead of
   // crashing the process; the pool replaces it and queries answer "unavailable" meanwhile.
   const onConnectionError = options.onConnectionError ?? (() => undefined);
-  const dialectPool = resilientPool(pool, onConnectionError, new StatementNames(PREPARED_STATEMENTS));
+  const dialectPool = resilientPool(pool, onConnectionError, new StatementNames(PREPARED_STATEMENTS), connection.query_timeout);
   const onQuery = options.onQuery;
   const db = new Kysely<Database>({
     dialect: new StorePostgresDialect({ pool: dialectPool }),

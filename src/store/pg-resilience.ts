@@ -32,7 +32,9 @@ export interface PgTimeouts {
 /** Pool settings for the timeouts: a database that stops answering must not hang requests. */
 export function poolTimeouts(timeouts: PgTimeouts): pg.PoolConfig {
   return {
-    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    // pg-pool applies this to waiting for a pooled connection too: that wait is part of a
+    // request's bound (the statement timeout), so it never exceeds it.
+    connectionTimeoutMillis: Math.min(timeouts.connectTimeoutMs, timeouts.statementTimeoutMs),
     statement_timeout: timeouts.statementTimeoutMs,
     // The server cannot enforce anything while it is frozen: the client gives up a little later.
     query_timeout: timeouts.statementTimeoutMs + 500,
@@ -56,17 +58,21 @@ const NOTHING_RUN = { command: null, rowCount: null, rows: [] };
  * `error` event (pg-pool listens only while a client is idle). With `statements`, a query with
  * parameters runs as a named prepared statement (see pg-prepared.ts).
  */
-export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, statements?: StatementNames): DialectPool {
+export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, statements?: StatementNames, clientTimeoutMs?: number): DialectPool {
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   return {
     async connect() {
+      const asked = performance.now();
       let client: pg.PoolClient;
       try {
         client = await pool.connect();
       } catch (error) {
         throw classifyPgError(error);
       }
+      // The first statement gets what is left of the client-side bound after the wait for this
+      // connection, so waiting plus running stays within it (a frozen server answers neither).
+      let firstTimeoutMs = clientTimeoutMs === undefined ? undefined : Math.max(1, Math.round(clientTimeoutMs - (performance.now() - asked)));
       // A connection that failed with an outage-kind error is destroyed on release, not reused:
       // after a client-side timeout its query may still be pending on the server.
       let broken: Error | undefined;
@@ -77,7 +83,11 @@ export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, st
       const run = (args: unknown[]): Promise<unknown> | unknown => {
         const [text, values] = args;
         const name = statements && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statements.nameOf(text) : undefined;
-        const result = (client.query as (...a: unknown[]) => unknown)(...(name === undefined ? args : [{ name, text, values }]));
+        const timeout = firstTimeoutMs;
+        firstTimeoutMs = undefined;
+        const form = name !== undefined || (timeout !== undefined && typeof text === 'string');
+        const config = { ...(name === undefined ? {} : { name }), text, ...(Array.isArray(values) ? { values } : {}), ...(timeout === undefined ? {} : { query_timeout: timeout }) };
+        const result = (client.query as (...a: unknown[]) => unknown)(...(form ? [config] : args));
         if (!(result instanceof Promise)) return result;
         return result.catch((error: unknown) => {
           const classified = classifyPgError(error);

@@ -52,6 +52,8 @@ export interface AppPasswordsTable {
   hash: string;
   created: Millis;
   last_used: NullableMillis;
+  app_id: ColumnType<string, string | undefined, string>;
+  last_ip: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Which process holds a named lease (background jobs), and until when. Never cached. */

@@ -101,6 +101,15 @@ function isBusyCode(code: string): boolean {
   return /^SQLITE_(BUSY|LOCKED)/.test(code);
 }
 
+/**
+ * The disk is full (SQLITE_FULL; ENOSPC reaches SQLite as that or as an I/O error) or failing
+ * (SQLITE_IOERR and its extended codes): nothing was written, and a retry may succeed once
+ * space is freed, so the request is told to retry (503) and `/healthz` reports it.
+ */
+function isDiskCode(code: string): boolean {
+  return /^SQLITE_(FULL|IOERR)/.test(code);
+}
+
 /** Options through whichever connection is current: rebuilt (statements prepared again) on reopen. */
 class ReopenableOptions implements OptionsBackend {
   private inner: SqliteOptionsBackend;
@@ -142,6 +151,8 @@ class SqliteStore extends StoreImpl {
   /** The current connection (replaced on reopen); Kysely and the options reach it through here. */
   private readonly holder: { sqlite: BetterSqlite3.Database };
   private readOnly = false;
+  /** Set by a write that failed for lack of disk; cleared by the next write that succeeds. */
+  private diskFailure: { code: string; changes: number } | null = null;
   private readonly checkpointTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -182,9 +193,15 @@ class SqliteStore extends StoreImpl {
     // Only while nobody uses the connection (a transaction awaiting would hold the gate).
     if (this.readOnly && this.gate.free) this.reopenIfWritable();
     try {
-      return await op();
+      const result = await op();
+      if (this.diskFailure !== null && this.changes() > this.diskFailure.changes) this.diskFailure = null;
+      return result;
     } catch (error) {
       const code = sqliteCode(error);
+      if (code !== null && isDiskCode(code)) {
+        this.diskFailure = { code, changes: this.changes() };
+        throw new ServiceUnavailableError('store', `SQLite ${code}: the disk is full or failing; nothing was written`, { cause: error });
+      }
       if (code !== null && isBusyCode(code)) {
         throw new ServiceUnavailableError('store', `SQLite ${code}: another process held the database lock past the busy timeout`, { cause: error });
       }
@@ -192,6 +209,29 @@ class SqliteStore extends StoreImpl {
       this.readOnly = true;
       throw new ServiceUnavailableError('store', `SQLite ${code}: the database files are not writable`, { cause: error });
     }
+  }
+
+  /** Rows this connection has changed so far (SQLite's total_changes), to see a write succeed. */
+  private changes(): number {
+    return (this.holder.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+  }
+
+  /**
+   * After a write failed for lack of disk, the health check tries a write of its own (a 64 KB
+   * status row, deleted at once: room for more than one small row, so a disk with a few bytes
+   * free does not look healthy): the store is healthy again only once a write succeeds, and a
+   * load balancer that stopped sending traffic still sees it recover.
+   */
+  override async ping(): Promise<void> {
+    await super.ping();
+    const failure = this.diskFailure;
+    if (failure === null) return;
+    await this.guard(() =>
+      this.gate.run(() => {
+        this.holder.sqlite.prepare("INSERT OR REPLACE INTO status_values (key, value, updated) VALUES ('siteward.disk-probe', hex(zeroblob(32768)), 0)").run();
+        this.holder.sqlite.prepare("DELETE FROM status_values WHERE key = 'siteward.disk-probe'").run();
+      }),
+    );
   }
 
   private reopenIfWritable(): void {

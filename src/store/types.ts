@@ -68,6 +68,8 @@ export interface UsersRepo {
   list(): Promise<UserRecord[]>;
   /** Replaces the password hash; false when the user does not exist. */
   setPassword(id: number, passHash: string): Promise<boolean>;
+  /** Changes e-mail address and/or display name; a duplicate e-mail rejects with a `UniqueViolationError`. False when the user does not exist. */
+  updateProfile(id: number, changes: { readonly email?: string; readonly displayName?: string }): Promise<boolean>;
   /** Deletes the user with their meta, sessions and application passwords; false when absent. */
   delete(id: number): Promise<boolean>;
   /** Role names stored in the user's `capabilities` meta ([] when none). */
@@ -132,17 +134,25 @@ export interface AppPasswordRecord {
   readonly created: number;
   /** Milliseconds since the epoch, null when never used. */
   readonly lastUsed: number | null;
+  /** The client's own id (a UUID), '' when it gave none. */
+  readonly appId: string;
+  /** The address of the last use, null when never used. */
+  readonly lastIp: string | null;
 }
 
 export interface AppPasswordsRepo {
-  create(record: Omit<AppPasswordRecord, 'lastUsed'>): Promise<void>;
+  create(record: Omit<AppPasswordRecord, 'lastUsed' | 'lastIp' | 'appId'> & { readonly appId?: string }): Promise<void>;
   /** A user's application passwords, oldest first. */
   listForUser(userId: number): Promise<AppPasswordRecord[]>;
   byHash(hash: string): Promise<AppPasswordRecord | undefined>;
   /** Revokes one; false when the user has no such password. */
   delete(userId: number, uuid: string): Promise<boolean>;
-  /** Records a use (ms since the epoch). */
-  touch(uuid: string, when: number): Promise<void>;
+  /** Revokes all of a user's; returns how many. */
+  deleteAllForUser(userId: number): Promise<number>;
+  /** Renames one; false when the user has no such password. */
+  rename(userId: number, uuid: string, name: string): Promise<boolean>;
+  /** Records a use (ms since the epoch) and, when known, the client's address. */
+  touch(uuid: string, when: number, ip?: string): Promise<void>;
 }
 
 /** Everything a `store.transaction` callback may use; all of it commits or rolls back together. */

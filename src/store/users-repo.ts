@@ -106,6 +106,21 @@ export class KyselyUsers implements UsersRepo {
     });
   }
 
+  async updateProfile(id: number, changes: { readonly email?: string; readonly displayName?: string }): Promise<boolean> {
+    const set: { email?: string; display_name?: string } = {};
+    if (changes.email !== undefined) set.email = changes.email;
+    if (changes.displayName !== undefined) set.display_name = changes.displayName;
+    if (Object.keys(set).length === 0) return (await this.byId(id)) !== undefined;
+    try {
+      const result = await this.run((db) => db.updateTable('users').set(set).where('id', '=', id).executeTakeFirst());
+      return result.numUpdatedRows > 0n;
+    } catch (error) {
+      const target = uniqueViolationTarget(error);
+      if (target !== null) throw new UniqueViolationError(uniqueField(target));
+      throw error;
+    }
+  }
+
   async delete(id: number): Promise<boolean> {
     // Meta, sessions and application passwords go with it (ON DELETE CASCADE).
     return this.run(async (db) => {

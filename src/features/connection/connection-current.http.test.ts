@@ -126,6 +126,18 @@ describe('the 4.3+ connection routes with the real account service', () => {
     // The connection is kept: a test changes nothing.
     expect((await call(site, 'GET', '/connection')).json).toMatchObject({ isActive: true });
   });
+
+  it('fails `refresh_possible` when the provider at that address no longer knows the site', async () => {
+    const port = Number(new URL(provider.issuer).port);
+    silent?.closeAllConnections();
+    await new Promise<void>((resolve) => (silent ? silent.close(() => resolve()) : resolve()));
+    silent = undefined;
+    // Another provider on the same address: discovery is valid, but the site's client and tokens are unknown there.
+    provider = await startProvider(undefined, port);
+    const res = await call(site, 'GET', '/connection/test', { as: admin });
+    expect([res.status, failedChecks(res.json)]).toEqual([500, ['failed_refresh_possible']]);
+    expect(res.json).toMatchObject({ data: { resolution: expect.stringContaining('connect again') } });
+  });
 });
 
 describe('unlinking and disconnecting through the 4.3+ names', () => {

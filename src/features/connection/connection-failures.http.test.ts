@@ -83,7 +83,7 @@ describe('connection failures', () => {
     const other = makeSite({ issuer: `http://127.0.0.1:${await closedPort()}`, registrationToken: 'x' });
     const began = performance.now();
     expect(await other.connection.ensureRegistered()).toMatchObject({ ok: false, error: { kind: 'provider_down' } });
-    expect(performance.now() - began).toBeLessThan(1000);
+    expect(performance.now() - began).toBeLessThan(4000);
   });
 
   it('answers provider_timeout within the bound when the provider never answers, and stores nothing', async () => {
@@ -92,7 +92,7 @@ describe('connection failures', () => {
       const other = makeSite({ issuer: silent.url, registrationToken: 'x', timeoutMs: 150 });
       const began = performance.now();
       expect(await other.connection.ensureRegistered()).toMatchObject({ ok: false, error: { kind: 'provider_timeout' } });
-      expect(performance.now() - began).toBeLessThan(1000);
+      expect(performance.now() - began).toBeLessThan(4000);
       expect(other.vault.entries.size).toBe(0);
     } finally {
       await silent.close();

@@ -2,7 +2,8 @@
  * The 4.3+ spellings (docs/spec/jetpack-v4-reference.md §12, docs/spec/current-clients.md A.1,
  * A.4–A.6) over real HTTP: the same answers as the 2016 routes, and the 4.4+ settings object.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call, freshAppWithAdmin, NOT_FOUND, permissionBody } from './testing/http-client.js';
 
@@ -67,6 +68,39 @@ describe('POST settings (4.4+: module options and activation in one object)', ()
     expect(await activeSlugs()).not.toContain('markdown');
     const carousel = (await call(t, 'GET', '/module/carousel', { as: admin })).json as { options: Record<string, { current_value: unknown }> };
     expect(carousel.options.carousel_background_color!.current_value).toBe('black');
+  });
+
+  it('undoes the whole call when a write fails after the checks (a custom service that does not exist)', async () => {
+    const res = await call(t, 'POST', '/settings', { as: admin, body: { markdown: true, carousel_background_color: 'white', sharing_delete_service: 'custom-123' } });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ code: 'setting_not_saved', message: 'Nothing was saved: sharing_delete_service could not be updated (The sharing service does not exist).' });
+    expect(await activeSlugs()).not.toContain('markdown');
+    const carousel = (await call(t, 'GET', '/module/carousel', { as: admin })).json as { options: Record<string, { current_value: unknown }> };
+    expect(carousel.options.carousel_background_color!.current_value).toBe('black');
+  });
+
+  it('has the 2016 routes\' side effects: plugins hear module.activated, module.option_updated and setting.updated', async () => {
+    const heard: string[] = [];
+    const withListener = await createTestApp({
+      plugins: [
+        (api) => {
+          api.on('module.activated', ({ slug }) => void heard.push(`activated ${slug}`));
+          api.on('module.deactivated', ({ slug }) => void heard.push(`deactivated ${slug}`));
+          api.on('module.option_updated', ({ slug, option }) => void heard.push(`${slug}.${option}`));
+          api.on('setting.updated', ({ name, value }) => void heard.push(`${name}=${String(value)}`));
+        },
+      ],
+    });
+    try {
+      const boss = await withListener.loginAs('administrator');
+      const res = await call(withListener, 'POST', '/settings', { as: boss, body: { markdown: true, protect: false, carousel_display_exif: true, jetpack_holiday_snow_enabled: true } });
+      expect(res.status).toBe(200);
+      expect(heard).toEqual(['activated markdown', 'deactivated protect', 'carousel.carousel_display_exif', 'jetpack_holiday_snow_enabled=true']);
+      // Jump Start's offer closes on an administrator's toggle, as with module/{slug}/active.
+      expect((await call(withListener, 'GET', '/jumpstart', { as: boss })).json).toEqual({ status: 'jetpack_action_taken' });
+    } finally {
+      await withListener.close();
+    }
   });
 
   it('answers missing_options for an empty body and needs configure_modules', async () => {
@@ -197,5 +231,32 @@ describe('GET module/{slug}/data', () => {
 
   it('needs view_admin', async () => {
     expect((await call(t, 'GET', '/module/protect/data')).json).toEqual(permissionBody('invalid_user_permission_view_admin', 401));
+  });
+});
+
+const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
+
+describe.each(stores)('a settings call on %s is one transaction', (backend) => {
+  let app: TestApp;
+  let boss: LoggedIn;
+  let schema: PgSchema | null = null;
+  beforeAll(async () => {
+    if (backend === 'postgres') schema = await freshPgSchema();
+    app = await createTestApp({ env: { SITEWARD_SETTINGS_SHAPE: 'current', ...(schema && { SITEWARD_DATABASE_URL: schema.url }) } });
+    boss = await app.loginAs('administrator');
+  });
+  afterAll(async () => {
+    await app?.close();
+    await schema?.drop();
+  });
+
+  it('keeps nothing of a call whose last write fails, and everything of one that succeeds', async () => {
+    const before = (await call(app, 'GET', '/settings', { as: boss })).json;
+    const failed = await call(app, 'POST', '/settings', { as: boss, body: { markdown: true, protect: false, carousel_background_color: 'white', sharing_delete_service: 'custom-1' } });
+    expect(failed.json).toMatchObject({ code: 'setting_not_saved' });
+    expect((await call(app, 'GET', '/settings', { as: boss })).json).toEqual(before);
+    const done = await call(app, 'POST', '/settings', { as: boss, body: { markdown: true, protect: false, carousel_background_color: 'white' } });
+    expect(done.status).toBe(200);
+    expect((await call(app, 'GET', '/settings', { as: boss })).json).toMatchObject({ markdown: true, protect: false, carousel_background_color: 'white' });
   });
 });

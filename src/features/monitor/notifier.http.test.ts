@@ -166,9 +166,9 @@ describe('monitor notifier', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
 
     const n = notifier({ smtpUrl: `smtp://127.0.0.1:${deadPort}`, maxAttempts: 2 });
-    const started = performance.now();
+    // "At once": notify returns before any delivery has been tried (no stopwatch: a loaded machine may pause any call).
     n.notify(down);
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(results).toEqual([]);
     await n.close();
     expect(results.find((r) => r.channel === 'webhook')).toMatchObject({ ok: true });
     expect(results.find((r) => r.channel === 'email')).toMatchObject({ ok: false, attempts: 2 });

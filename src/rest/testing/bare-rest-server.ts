@@ -4,13 +4,13 @@ import type { Principal } from '../types.js';
 
 const anonymous: Principal = { id: 0, login: '', email: '', displayName: '', roles: [], can: () => false };
 
-/** Anonymous requests only; URLs under http://example.org/wp-json. */
-export function createBareRestServer(): RestServer {
+/** Anonymous requests only; URLs under http://example.org/wp-json. `warn` receives developer warnings. */
+export function createBareRestServer(warn: (message: string) => void = () => undefined): RestServer {
   return new RestServer({
     urls: (p = '/') => `http://example.org/wp-json${p}`,
     authenticator: { identify: () => ({ kind: 'anonymous' }), verifyNonce: () => false, createNonce: () => 'n', anonymous: () => anonymous },
     siteSummary: () => ({ name: 'Site', description: '', url: 'http://example.org', home: 'http://example.org' }),
-    warn: () => undefined,
+    warn,
   });
 }
 

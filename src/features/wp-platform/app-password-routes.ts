@@ -1,0 +1,188 @@
+/**
+ * `wp/v2/users/{id|me}/application-passwords` and `…/introspect` (WordPress 5.6/5.7's
+ * `WP_REST_Application_Passwords_Controller`, docs/spec/current-clients.md §C), over the same
+ * store and service as `siteward app-password`. Siteward accepts application passwords on every
+ * request (HTTP Basic), so they are always available: `application_passwords_disabled` never
+ * applies. None of these routes may run inside `batch/v1`.
+ */
+import { appPasswordInfo, type AppPasswordInfo } from '../../auth/app-passwords.js';
+import { invalidParams, type RestError } from '../../rest/errors.js';
+import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
+import type { JsonValue } from '../../core/json.js';
+import type { UserRecord } from '../../store/types.js';
+import type { FeatureContext } from '../contract.js';
+import type { WriteDeps } from './user-writes.js';
+import { wpError, type WpErrorId } from './wp-errors.js';
+import { labelPermission } from '../../rest/permission-label.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** WordPress's `rest_validate_value_from_schema` message for format uuid. */
+const notUuid = (value: unknown) => `${String(value)} is not a valid UUID.`;
+
+/** GMT without offset, as WordPress prints these dates (`2026-08-20T09:15:02`). */
+function gmt(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString().slice(0, 19);
+}
+
+/** WordPress shows a new password in groups of four. */
+function chunked(password: string): string {
+  return password.match(/.{1,4}/g)!.join(' ');
+}
+
+type Context = 'view' | 'edit' | 'embed';
+
+function item(info: AppPasswordInfo, userId: number, context: Context, restUrl: (p: string) => string, password?: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { uuid: info.uuid, app_id: info.appId, name: info.name };
+  if (context !== 'embed') Object.assign(out, { created: gmt(info.created), last_used: gmt(info.lastUsed), last_ip: info.lastIp });
+  if (password !== undefined) out.password = chunked(password);
+  out._links = { self: [{ href: restUrl(`/wp/v2/users/${userId}/application-passwords/${info.uuid}`) }] };
+  return out;
+}
+
+function schema(): JsonValue {
+  const all = ['view', 'edit', 'embed'];
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'application-password',
+    type: 'object',
+    properties: {
+      uuid: { description: 'The unique identifier for the application password.', type: 'string', format: 'uuid', context: all, readonly: true },
+      app_id: { description: 'A UUID provided by the application to uniquely identify it. It is recommended to use an UUID v5 with the URL or DNS namespace.', type: 'string', format: 'uuid', context: all },
+      name: { description: 'The name of the application password.', type: 'string', required: true, context: all, minLength: 1, pattern: '.*\\S.*' },
+      password: { description: 'The generated password. Only available after adding an application.', type: 'string', context: ['edit'], readonly: true },
+      created: { description: 'The GMT date the application password was created.', type: 'string', format: 'date-time', context: ['view', 'edit'], readonly: true },
+      last_used: { description: 'The GMT date the application password was last used.', type: ['string', 'null'], format: 'date-time', context: ['view', 'edit'], readonly: true },
+      last_ip: { description: 'The IP address the application password was last used by.', type: ['string', 'null'], format: 'ip', context: ['view', 'edit'], readonly: true },
+    },
+  };
+}
+
+const CONTEXT_ARG: ArgDefinition = { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view', 'embed', 'edit'], default: 'view' };
+const contextOf = (request: RestRequest): Context => (request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view');
+
+export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps): void {
+  const apps = deps.authenticator.appPasswords;
+  const restUrl = (p: string) => ctx.api.restUrl(p);
+  const targets = new WeakMap<RestRequest, UserRecord>();
+
+  /** C.2: `me` logged out → 401; an unknown id → 404; then the meta capability (edit_user on the target). */
+  const permission = (refusal: Exclude<WpErrorId, 'unknown_role'>) => labelPermission(async (request: RestRequest): Promise<true | RestError> => {
+    const raw = String(request.params.user_id);
+    if (raw === 'me' && request.user.id === 0) return wpError('not_logged_in', request);
+    const id = raw === 'me' ? request.user.id : Number(raw);
+    const user = id > 0 ? await deps.store.users.byId(id) : undefined;
+    if (!user) return wpError('user_invalid_id', request);
+    targets.set(request, user);
+    const allowed = request.user.id !== 0 && (request.user.id === user.id || request.user.can('edit_users'));
+    return allowed ? true : wpError(refusal, request);
+  }, 'self or edit_users');
+  const target = (request: RestRequest) => targets.get(request)!;
+  const find = async (request: RestRequest): Promise<AppPasswordInfo | RestError> => {
+    const records = await deps.store.appPasswords.listForUser(target(request).id);
+    const record = records.find((r) => r.uuid === request.params.uuid);
+    return record ? appPasswordInfo(record) : wpError('app_password_not_found', request);
+  };
+
+  const base = '/users/(?P<user_id>(?:[\\d]+|me))/application-passwords';
+  const nameArg: ArgDefinition = { description: 'The name of the application password.', type: 'string' };
+
+  const collection: EndpointDefinition[] = [
+    {
+      methods: 'GET',
+      args: { context: CONTEXT_ARG },
+      permissionCallback: permission('cannot_list_app_passwords'),
+      callback: async (request) => {
+        const user = target(request);
+        const context = contextOf(request);
+        return (await deps.store.appPasswords.listForUser(user.id)).map((r) => item(appPasswordInfo(r), user.id, context, restUrl));
+      },
+    },
+    {
+      methods: 'POST',
+      args: {
+        name: { ...nameArg, required: true },
+        app_id: { description: 'A UUID provided by the application to uniquely identify it.', type: 'string', validateCallback: (v) => (v === '' || (typeof v === 'string' && UUID.test(v)) ? true : invalidParams(notUuid(v))) },
+      },
+      permissionCallback: permission('cannot_create_app_passwords'),
+      callback: async (request) => {
+        const user = target(request);
+        const appId = typeof request.params.app_id === 'string' ? request.params.app_id : '';
+        const created = await apps.create(user.login, String(request.params.name), { appId });
+        if (!created.ok) return wpError(created.code === 'duplicate_name' ? 'app_password_duplicate_name' : created.code === 'invalid_name' ? 'app_password_empty_name' : 'user_invalid_id', request);
+        const body = item(created.info, user.id, 'edit', restUrl, created.password);
+        return new RestResponse(body, 201, { Location: restUrl(`/wp/v2/users/${user.id}/application-passwords/${created.info.uuid}`) });
+      },
+    },
+    {
+      methods: 'DELETE',
+      permissionCallback: permission('cannot_delete_app_passwords'),
+      callback: async (request) => {
+        const user = target(request);
+        const count = await deps.store.appPasswords.deleteAllForUser(user.id);
+        deps.authenticator.forgetUser(user.id);
+        return { deleted: true, count };
+      },
+    },
+  ];
+
+  const introspect: EndpointDefinition = {
+    methods: 'GET',
+    args: { context: CONTEXT_ARG },
+    permissionCallback: labelPermission(async (request) => {
+      const allowed = await permission('cannot_introspect')(request);
+      if (allowed !== true) return allowed;
+      return request.user.id === target(request).id ? true : wpError('cannot_introspect', request);
+    }, 'self'),
+    callback: async (request) => {
+      const uuid = request.credential;
+      if (!uuid) return wpError('no_app_password', request);
+      const records = await deps.store.appPasswords.listForUser(target(request).id);
+      const record = records.find((r) => r.uuid === uuid);
+      return record ? item(appPasswordInfo(record), record.userId, contextOf(request), restUrl) : wpError('app_password_vanished', request);
+    },
+  };
+
+  const single: EndpointDefinition[] = [
+    {
+      methods: 'GET',
+      args: { context: CONTEXT_ARG },
+      permissionCallback: permission('cannot_read_app_password'),
+      callback: async (request) => {
+        const found = await find(request);
+        return 'uuid' in found ? item(found, target(request).id, contextOf(request), restUrl) : found;
+      },
+    },
+    {
+      methods: ['POST', 'PUT', 'PATCH'],
+      args: { name: nameArg },
+      permissionCallback: permission('cannot_edit_app_password'),
+      callback: async (request) => {
+        const found = await find(request);
+        if (!('uuid' in found)) return found;
+        const name = request.params.name;
+        if (typeof name === 'string') {
+          if (name.trim() === '') return wpError('app_password_empty_name', request);
+          await deps.store.appPasswords.rename(target(request).id, found.uuid, name.trim());
+        }
+        const updated = await find(request);
+        return 'uuid' in updated ? item(updated, target(request).id, 'edit', restUrl) : updated;
+      },
+    },
+    {
+      methods: 'DELETE',
+      permissionCallback: permission('cannot_delete_app_password'),
+      callback: async (request) => {
+        const found = await find(request);
+        if (!('uuid' in found)) return found;
+        const user = target(request);
+        await apps.revoke(user.login, found.uuid);
+        return { deleted: true, previous: item(found, user.id, 'edit', restUrl) };
+      },
+    },
+  ];
+
+  ctx.api.registerRoute('wp/v2', base, Object.assign(collection, { schema }));
+  ctx.api.registerRoute('wp/v2', `${base}/introspect`, Object.assign([introspect], { schema }));
+  ctx.api.registerRoute('wp/v2', `${base}/(?P<uuid>[\\w\\-]+)`, Object.assign(single, { schema }));
+}

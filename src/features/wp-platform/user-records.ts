@@ -1,0 +1,149 @@
+/**
+ * A user as `wp/v2/users` shows it (docs/spec/current-clients.md §B.3): the stored record, its
+ * roles and the profile fields WordPress keeps (kept in user meta), in the field set of each
+ * context, plus the item schema.
+ */
+import { gravatarUrl } from '../../core/gravatar.js';
+import type { JsonValue } from '../../core/json.js';
+import { capabilitiesOfRoles } from '../../auth/roles.js';
+import type { Store, UserRecord } from '../../store/types.js';
+
+/** Profile fields of WordPress's user that Siteward's users table does not hold: user meta keys. */
+export const PROFILE_META = ['first_name', 'last_name', 'description', 'nickname', 'locale', 'user_url', 'nicename'] as const;
+export type ProfileKey = (typeof PROFILE_META)[number];
+
+export type Context = 'view' | 'embed' | 'edit';
+
+/** Everything a user item is built from. */
+export interface UserProfile {
+  readonly user: UserRecord;
+  readonly roles: readonly string[];
+  readonly meta: Readonly<Record<ProfileKey, string>>;
+}
+
+/** WordPress's `user_nicename` from a login (`sanitize_title` of the login, shortened to 50). */
+export function defaultSlug(login: string): string {
+  return login.toLowerCase().replace(/@/g, '').replace(/[^a-z0-9_-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 50);
+}
+
+/** WordPress's `sanitize_title` for a requested slug. */
+export function sanitizeSlug(text: string): string {
+  return text.trim().toLowerCase().replace(/[^a-z0-9_\s-]/g, '').replace(/[\s-]+/g, '-').replace(/^-|-$/g, '');
+}
+
+export function slugOf(profile: UserProfile): string {
+  return profile.meta.nicename || defaultSlug(profile.user.login);
+}
+
+/** Loads one user's profile; undefined when there is no such user. */
+export async function loadProfile(store: Store, id: number): Promise<UserProfile | undefined> {
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const user = await store.users.byId(id);
+  if (!user) return undefined;
+  return profileOf(store, user);
+}
+
+export async function profileOf(store: Store, user: UserRecord): Promise<UserProfile> {
+  const [roles, all] = await Promise.all([store.users.roles(user.id), store.userMeta.all(user.id)]);
+  const meta = Object.fromEntries(PROFILE_META.map((key) => [key, textOf(all.get(key))])) as Record<ProfileKey, string>;
+  return { user, roles, meta };
+}
+
+/** Every user's profile (a site has few users: the list is filtered and paged in memory). */
+export async function loadAllProfiles(store: Store): Promise<UserProfile[]> {
+  const users = await store.users.list();
+  return Promise.all(users.map((user) => profileOf(store, user)));
+}
+
+function textOf(value: JsonValue | undefined): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** ISO 8601 with offset, as WordPress's `registered_date` (`2026-08-01T10:00:00+00:00`). */
+function registeredDate(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+export interface ItemUrls {
+  readonly rest: (path: string) => string;
+  readonly home: string;
+  readonly avatarSizes: readonly number[];
+}
+
+/** The user item in a context's field set, in WordPress's key order, with `_links`. */
+export function userItem(profile: UserProfile, context: Context, urls: ItemUrls): Record<string, unknown> {
+  const { user, roles, meta } = profile;
+  const edit = context === 'edit';
+  const out: Record<string, unknown> = { id: user.id };
+  if (edit) out.username = user.login;
+  out.name = user.displayName;
+  if (edit) {
+    out.first_name = meta.first_name;
+    out.last_name = meta.last_name;
+    out.email = user.email;
+  }
+  out.url = meta.user_url;
+  out.description = meta.description;
+  // Siteward has no author archives: the link is the site's home page, the one page it has.
+  out.link = urls.home;
+  if (edit) {
+    out.locale = meta.locale || 'en_US';
+    out.nickname = meta.nickname || user.login;
+  }
+  out.slug = slugOf(profile);
+  if (edit) {
+    out.registered_date = registeredDate(user.registered);
+    out.roles = [...roles];
+    const caps: Record<string, boolean> = {};
+    for (const cap of capabilitiesOfRoles(roles)) caps[cap] = true;
+    for (const role of roles) caps[role] = true;
+    out.capabilities = caps;
+    out.extra_capabilities = Object.fromEntries(roles.map((role) => [role, true]));
+  }
+  out.avatar_urls = Object.fromEntries(urls.avatarSizes.map((size) => [String(size), gravatarUrl(user.email, size)]));
+  // No registered user meta: an empty PHP array.
+  if (context !== 'embed') out.meta = [];
+  out._links = {
+    self: [{ href: urls.rest(`/wp/v2/users/${user.id}`) }],
+    collection: [{ href: urls.rest('/wp/v2/users') }],
+  };
+  return out;
+}
+
+/** The item schema (title `user`), shown by OPTIONS and read by core-data. */
+export function userSchema(avatarSizes: readonly number[]): JsonValue {
+  const all = ['embed', 'view', 'edit'];
+  const str = (description: string, context: string[], extra: Record<string, JsonValue> = {}): JsonValue => ({ description, type: 'string', context, ...extra });
+  return {
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    title: 'user',
+    type: 'object',
+    properties: {
+      id: { description: 'Unique identifier for the user.', type: 'integer', context: all, readonly: true },
+      username: str('Login name for the user.', ['edit'], { required: true }),
+      name: str('Display name for the user.', all),
+      first_name: str('First name for the user.', ['edit']),
+      last_name: str('Last name for the user.', ['edit']),
+      email: str('The email address for the user.', ['edit'], { format: 'email', required: true }),
+      url: str('URL of the user.', all, { format: 'uri' }),
+      description: str('Description of the user.', all),
+      link: str('Author URL of the user.', all, { format: 'uri', readonly: true }),
+      locale: str('Locale for the user.', ['edit'], { enum: ['', 'en_US'] }),
+      nickname: str('The nickname for the user.', ['edit']),
+      slug: str('An alphanumeric identifier for the user.', all),
+      registered_date: str('Registration date for the user.', ['edit'], { format: 'date-time', readonly: true }),
+      roles: { description: 'Roles assigned to the user.', type: 'array', items: { type: 'string' }, context: ['edit'] },
+      password: str('Password for the user (never included).', [], { required: true }),
+      capabilities: { description: 'All capabilities assigned to the user.', type: 'object', context: ['edit'], readonly: true },
+      extra_capabilities: { description: 'Any extra capabilities assigned to the user.', type: 'object', context: ['edit'], readonly: true },
+      avatar_urls: {
+        description: 'Avatar URLs for the user.',
+        type: 'object',
+        context: all,
+        readonly: true,
+        properties: Object.fromEntries(avatarSizes.map((size) => [String(size), { description: `Avatar URL with image size of ${size} pixels.`, type: 'string', format: 'uri', context: all }])),
+      },
+      meta: { description: 'Meta fields.', type: 'object', context: ['view', 'edit'], properties: {} },
+    },
+  };
+}

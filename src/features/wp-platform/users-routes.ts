@@ -1,0 +1,185 @@
+/**
+ * `wp/v2/users`, `wp/v2/users/{id}` and `wp/v2/users/me` (WordPress's `WP_REST_Users_Controller`,
+ * docs/spec/current-clients.md §B): routes, arguments, permission checks in WordPress's order.
+ * The collection and `{id}` may run inside `batch/v1` (WordPress ≥ 6.6); `me` may not.
+ */
+import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
+import type { RestError } from '../../rest/errors.js';
+import { checkLogin, checkPassword } from '../../auth/user-validation.js';
+import type { FeatureContext } from '../contract.js';
+import { loadAllProfiles, loadProfile, userItem, userSchema, type Context, type ItemUrls, type UserProfile } from './user-records.js';
+import { ORDERBY, pageOf, queryOf, selectUsers } from './users-query.js';
+import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } from './user-writes.js';
+import { userServiceError, wpError } from './wp-errors.js';
+import { labelPermission } from '../../rest/permission-label.js';
+
+const CONTEXT_ARG: ArgDefinition = { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view', 'embed', 'edit'], default: 'view' };
+const ID_ARG: ArgDefinition = { description: 'Unique identifier for the user.', type: 'integer' };
+
+const COLLECTION_ARGS: Record<string, ArgDefinition> = {
+  context: CONTEXT_ARG,
+  page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
+  per_page: { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 },
+  search: { description: 'Limit results to those matching a string.', type: 'string' },
+  exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
+  include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
+  offset: { description: 'Offset the result set by a specific number of items.', type: 'integer' },
+  order: { description: 'Order sort attribute ascending or descending.', type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+  orderby: { description: 'Sort collection by user attribute.', type: 'string', enum: ORDERBY, default: 'name' },
+  slug: { description: 'Limit result set to users with one or more specific slugs.', type: 'array', items: { type: 'string' } },
+  roles: { description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.', type: 'array', items: { type: 'string' } },
+  who: { description: 'Limit result set to users who are considered authors.', type: 'string', enum: ['authors'] },
+};
+
+/** `check_user_password` plus Siteward's password rule (the CLI's). */
+function sanitizePassword(value: unknown, request: RestRequest): string | RestError {
+  const password = String(value);
+  if (password === '') return wpError('empty_password', request);
+  if (password.includes('\\')) return wpError('backslash_password', request);
+  const problem = checkPassword(password);
+  return problem ? userServiceError(problem) : password;
+}
+
+function sanitizeUsername(value: unknown): string | RestError {
+  const login = String(value);
+  const problem = checkLogin(login);
+  return problem ? userServiceError(problem) : login;
+}
+
+/** The writable fields as arguments (WordPress `get_endpoint_args_for_item_schema`); `create` marks the required ones. */
+function itemArgs(create: boolean): Record<string, ArgDefinition> {
+  const str = (description: string, extra: Partial<ArgDefinition> = {}): ArgDefinition => ({ description, type: 'string', ...extra });
+  return {
+    username: str('Login name for the user.', { required: create, sanitizeCallback: sanitizeUsername }),
+    name: str('Display name for the user.'),
+    first_name: str('First name for the user.'),
+    last_name: str('Last name for the user.'),
+    email: str('The email address for the user.', { format: 'email', required: create }),
+    url: str('URL of the user.', { format: 'uri' }),
+    description: str('Description of the user.'),
+    locale: str('Locale for the user.', { enum: ['', 'en_US'] }),
+    nickname: str('The nickname for the user.'),
+    slug: str('An alphanumeric identifier for the user.'),
+    roles: { description: 'Roles assigned to the user.', type: 'array', items: { type: 'string' } },
+    password: str('Password for the user (never included).', { required: create, sanitizeCallback: sanitizePassword }),
+    meta: { description: 'Meta fields.', type: 'object' },
+  };
+}
+
+const contextOf = (request: RestRequest): Context => (request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view');
+
+/** `edit_user` on a user: yourself always (logged in), anyone else with `edit_users`. */
+function canEditUser(request: RestRequest, id: number): boolean {
+  return request.user.id !== 0 && (request.user.id === id || request.user.can('edit_users'));
+}
+
+export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
+  const urls: ItemUrls = { rest: (path) => ctx.api.restUrl(path), home: ctx.site.homeUrl, avatarSizes: ctx.config.avatarSizes };
+  const schema = () => userSchema(ctx.config.avatarSizes);
+  /** The target of an item route: `{id}`, or the current user for `me` (0 when logged out). */
+  const targetId = (request: RestRequest): number => (request.params.id === undefined ? request.user.id : Number(request.params.id));
+  // The profile found by the permission check, for the handler that follows on the same request.
+  const found = new WeakMap<RestRequest, UserProfile>();
+  const target = async (request: RestRequest): Promise<UserProfile | RestError> => {
+    const profile = await loadProfile(deps.store, targetId(request));
+    if (!profile) return wpError('user_invalid_id', request);
+    found.set(request, profile);
+    return profile;
+  };
+  const respond = (request: RestRequest, profile: UserProfile, context: Context, status = 200) => new RestResponse(userItem(profile, context, urls), status);
+
+  const list: EndpointDefinition = {
+    methods: 'GET',
+    args: COLLECTION_ARGS,
+    permissionCallback: labelPermission((request) => {
+      const canList = request.user.can('list_users');
+      if (request.params.roles !== undefined && !canList) return wpError('cannot_filter_roles', request);
+      if (request.params.context === 'edit' && !canList) return wpError('forbidden_context_list', request);
+      if ((request.params.orderby === 'email' || request.params.orderby === 'registered_date') && !canList) return wpError('forbidden_orderby', request);
+      // No post types: whoever may write posts counts as able to see authors (docs/spec/current-clients.md §B.4 ⚠ decision).
+      if (request.params.who === 'authors' && !request.user.can('edit_posts')) return wpError('forbidden_who', request);
+      return true;
+    }, 'list_users for filters'),
+    callback: async (request) => {
+      const q = queryOf(request);
+      const selected = selectUsers(await loadAllProfiles(deps.store), q);
+      const page = pageOf(selected, q, request, urls.rest('/wp/v2/users'));
+      if (page.beyondLast) return wpError('invalid_page_number', request);
+      const context = contextOf(request);
+      return new RestResponse(page.items.map((p) => userItem(p, context, urls)), 200, page.headers);
+    },
+  };
+
+  const create: EndpointDefinition = {
+    methods: 'POST',
+    args: itemArgs(true),
+    permissionCallback: labelPermission((request) => (request.user.can('create_users') ? true : wpError('cannot_create', request)), 'create_users'),
+    callback: async (request) => {
+      const created = await createUser(deps, request);
+      if (!('user' in created)) return created;
+      return respond(request, created, 'edit', 201).header('Location', urls.rest(`/wp/v2/users/${created.user.id}`));
+    },
+  };
+
+  const read = (me: boolean): EndpointDefinition => ({
+    methods: 'GET',
+    args: me ? { context: CONTEXT_ARG } : { id: ID_ARG, context: CONTEXT_ARG },
+    permissionCallback: labelPermission(async (request) => {
+      if (me && request.user.id === 0) return wpError('not_logged_in', request);
+      const profile = await target(request);
+      if (!('user' in profile)) return profile;
+      const self = request.user.id === profile.user.id;
+      if (self) return true;
+      if (request.params.context === 'edit' && !canEditUser(request, profile.user.id)) return wpError('forbidden_context_item', request);
+      // Others are visible to who may edit or list users (nobody has published posts here).
+      return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
+    }, me ? 'logged in' : 'self or list_users'),
+    callback: (request) => respond(request, found.get(request)!, contextOf(request)),
+  });
+
+  const update = (me: boolean): EndpointDefinition => ({
+    methods: ['POST', 'PUT', 'PATCH'],
+    args: me ? itemArgs(false) : { id: ID_ARG, ...itemArgs(false) },
+    permissionCallback: labelPermission(async (request) => {
+      const profile = await target(request);
+      if (!('user' in profile)) return profile;
+      if (request.params.roles !== undefined) {
+        if (!request.user.can('promote_users')) return wpError('cannot_edit_roles', request);
+        // Only id and roles: promote_users suffices (core-data sends the record's id with the change).
+        // `_locale` is api-fetch's, on every request (docs/spec/current-clients.md §0).
+        const others = Object.keys(request.params).filter((k) => k !== 'id' && k !== 'roles' && k !== '_locale');
+        if (others.length === 0) return true;
+      }
+      return canEditUser(request, profile.user.id) ? true : wpError('cannot_edit', request);
+    }, 'self or edit_users; roles: promote_users'),
+    callback: async (request) => {
+      const updated = await updateUser(deps, request, found.get(request)!);
+      return 'user' in updated ? respond(request, updated, 'edit') : updated;
+    },
+  });
+
+  const remove = (me: boolean): EndpointDefinition => ({
+    methods: 'DELETE',
+    args: {
+      ...(me ? {} : { id: ID_ARG }),
+      force: { description: 'Required to be true, as users do not support trashing.', type: 'boolean', default: false },
+      reassign: { description: 'Reassign the deleted user\'s posts and links to this user ID.', type: 'integer', required: true, sanitizeCallback: sanitizeReassign },
+    },
+    permissionCallback: labelPermission(async (request) => {
+      const profile = await target(request);
+      if (!('user' in profile)) return profile;
+      return request.user.can('delete_users') ? true : wpError('cannot_delete', request);
+    }, 'delete_users'),
+    callback: async (request) => {
+      const profile = found.get(request)!;
+      const previous = userItem(profile, 'edit', urls);
+      const refused = await deleteUser(deps, request, profile);
+      return refused ?? { deleted: true, previous };
+    },
+  });
+
+  const batch = { v1: true } as const;
+  ctx.api.registerRoute('wp/v2', '/users', Object.assign([list, create], { schema, allowBatch: batch }));
+  ctx.api.registerRoute('wp/v2', '/users/(?P<id>[\\d]+)', Object.assign([read(false), update(false), remove(false)], { schema, allowBatch: batch }));
+  ctx.api.registerRoute('wp/v2', '/users/me', Object.assign([read(true), update(true), remove(true)], { schema }));
+}

@@ -1,0 +1,204 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
+
+type Json = Record<string, unknown>;
+
+let t: TestApp;
+let admin: LoggedIn;
+
+beforeEach(async () => {
+  t = await createTestApp();
+  admin = await t.loginAs('administrator', { login: 'root' });
+});
+afterEach(async () => t.close());
+
+const as = (user: LoggedIn | null, method: string, path: string, body?: object) =>
+  t.request({ method, path: `/wp-json/wp/v2${path}`, headers: user ? t.auth(user) : {}, body });
+
+describe('wp/v2/users: reading', () => {
+  it('answers users/me in view context for the logged-in user and 401 rest_not_logged_in for nobody', async () => {
+    const me = await as(admin, 'GET', '/users/me');
+    expect(me.status).toBe(200);
+    const body = me.json as Json;
+    expect(Object.keys(body)).toEqual(['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta', '_links']);
+    expect(body).toMatchObject({ id: admin.userId, name: 'root', slug: 'root', meta: [] });
+    const anon = await as(null, 'GET', '/users/me');
+    expect(anon.status).toBe(401);
+    expect(anon.json).toMatchObject({ code: 'rest_not_logged_in', message: 'You are not currently logged in.' });
+  });
+
+  it('shows the edit field set only in edit context', async () => {
+    const res = await as(admin, 'GET', '/users/me?context=edit');
+    const body = res.json as Json;
+    expect(body).toMatchObject({ username: 'root', email: 'root@example.org', roles: ['administrator'], locale: 'en_US', nickname: 'root' });
+    expect(body.registered_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+    expect((body.capabilities as Json).list_users).toBe(true);
+    expect(body.extra_capabilities).toEqual({ administrator: true });
+    const embed = await as(admin, 'GET', '/users/me?context=embed');
+    expect(Object.keys(embed.json as Json)).toEqual(['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', '_links']);
+  });
+
+  it('answers 404 rest_user_invalid_id for an unknown id before any permission answer', async () => {
+    for (const user of [admin, null]) {
+      const res = await as(user, 'GET', '/users/999');
+      expect(res.status).toBe(404);
+      expect((res.json as Json).code).toBe('rest_user_invalid_id');
+    }
+  });
+
+  it('refuses other users to a subscriber (rest_user_cannot_view) and edit context of others (rest_forbidden_context)', async () => {
+    const sub = await t.loginAs('subscriber', { login: 'sub' });
+    const other = await as(sub, 'GET', `/users/${admin.userId}`);
+    expect(other.status).toBe(403);
+    expect(other.json).toMatchObject({ code: 'rest_user_cannot_view', message: 'Sorry, you are not allowed to list users.' });
+    const ctx = await as(sub, 'GET', `/users/${admin.userId}?context=edit`);
+    expect(ctx.json).toMatchObject({ code: 'rest_forbidden_context', data: { status: 403 } });
+    expect((await as(sub, 'GET', `/users/${sub.userId}?context=edit`)).status).toBe(200);
+  });
+
+  it('lists nobody to visitors and subscribers (no published posts) and refuses their role filter, edit context and email order', async () => {
+    const sub = await t.loginAs('subscriber', { login: 'sub' });
+    const anon = await as(null, 'GET', '/users');
+    expect(anon.status).toBe(200);
+    expect(anon.json).toEqual([]);
+    expect(anon.headers['x-wp-total']).toBe('0');
+    expect(anon.headers['x-wp-totalpages']).toBe('0');
+    expect((await as(sub, 'GET', '/users?roles=administrator')).json).toMatchObject({ code: 'rest_user_cannot_view', message: 'Sorry, you are not allowed to filter users by role.', data: { status: 403 } });
+    expect((await as(null, 'GET', '/users?context=edit')).json).toMatchObject({ code: 'rest_forbidden_context', data: { status: 401 } });
+    expect((await as(sub, 'GET', '/users?orderby=email')).json).toMatchObject({ code: 'rest_forbidden_orderby' });
+  });
+
+  it('pages the list with X-WP-Total, X-WP-TotalPages and Link prev/next', async () => {
+    for (let i = 0; i < 4; i++) await t.app.users.create({ login: `user${i}`, email: `user${i}@example.org`, password: 'long-enough-pw', role: 'author' });
+    const first = await as(admin, 'GET', '/users?per_page=2&orderby=id');
+    expect(first.headers['x-wp-total']).toBe('5');
+    expect(first.headers['x-wp-totalpages']).toBe('3');
+    expect(first.headers.link).toBe('<http://example.org/wp-json/wp/v2/users?per_page=2&orderby=id&page=2>; rel="next"');
+    expect((first.json as Json[]).map((u) => u.name)).toEqual(['root', 'user0']);
+    const second = await as(admin, 'GET', '/users?per_page=2&orderby=id&page=2');
+    expect(second.headers.link).toContain('rel="prev"');
+    expect(second.headers.link).toContain('rel="next"');
+    const beyond = await as(admin, 'GET', '/users?per_page=2&page=9');
+    expect(beyond.status).toBe(400);
+    expect((beyond.json as Json).code).toBe('rest_user_invalid_page_number');
+    const bad = await as(admin, 'GET', '/users?per_page=101');
+    expect(bad.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' } } });
+  });
+
+  it('filters by search, roles, slug, include and exclude, and orders both ways', async () => {
+    await t.app.users.create({ login: 'ada', email: 'ada@math.example', password: 'long-enough-pw', role: 'editor', displayName: 'Ada Lovelace' });
+    await t.app.users.create({ login: 'bob', email: 'bob@example.org', password: 'long-enough-pw', role: 'author', displayName: 'Bob' });
+    const names = async (q: string) => ((await as(admin, 'GET', `/users?${q}`)).json as Json[]).map((u) => u.name);
+    expect(await names('search=love')).toEqual(['Ada Lovelace']);
+    expect(await names('search=math.example')).toEqual(['Ada Lovelace']);
+    expect(await names('search=ada@math.example')).toEqual(['Ada Lovelace']);
+    expect(await names('roles=editor,author')).toEqual(['Ada Lovelace', 'Bob']);
+    expect(await names('slug=bob')).toEqual(['Bob']);
+    expect(await names(`exclude=${admin.userId}&order=desc`)).toEqual(['Bob', 'Ada Lovelace']);
+    expect(await names(`include=${admin.userId}`)).toEqual(['root']);
+    // who=authors: users who can write posts, to whoever can.
+    expect(await names('who=authors&orderby=id')).toEqual(['root', 'Ada Lovelace', 'Bob']);
+  });
+});
+
+describe('wp/v2/users: writing', () => {
+  it('creates a user: 201, Location, edit context; the new user can log in with the password', async () => {
+    const res = await as(admin, 'POST', '/users', { username: 'newbie', email: 'newbie@example.org', password: 'a-good-password', name: 'New Bie', roles: ['editor'], first_name: 'New' });
+    expect(res.status).toBe(201);
+    const body = res.json as Json;
+    expect(res.headers.location).toBe(`http://example.org/wp-json/wp/v2/users/${String(body.id)}`);
+    expect(body).toMatchObject({ username: 'newbie', name: 'New Bie', roles: ['editor'], first_name: 'New' });
+    expect(body).not.toHaveProperty('password');
+    const login = await t.request({ method: 'POST', path: '/login', body: { username: 'newbie', password: 'a-good-password' } });
+    expect(login.status).toBe(200);
+  });
+
+  it('refuses a duplicate login (existing_user_login), a missing field, a weak password and an unknown role', async () => {
+    const dup = await as(admin, 'POST', '/users', { username: 'root', email: 'x@example.org', password: 'a-good-password' });
+    expect(dup.json).toMatchObject({ code: 'existing_user_login', message: 'Sorry, that username already exists!', data: { status: 400 } });
+    const missing = await as(admin, 'POST', '/users', { username: 'x' });
+    expect(missing.json).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['email', 'password'] } });
+    const weak = await as(admin, 'POST', '/users', { username: 'weak', email: 'weak@example.org', password: 'short' });
+    expect(weak.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: 'The password must be at least 8 characters long.' } } });
+    const empty = await as(admin, 'POST', '/users', { username: 'weak', email: 'weak@example.org', password: '' });
+    expect(empty.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: 'Passwords cannot be empty.' } } });
+    const role = await as(admin, 'POST', '/users', { username: 'r', email: 'r@example.org', password: 'a-good-password', roles: ['pirate'] });
+    expect(role.json).toMatchObject({ code: 'rest_user_invalid_role', message: 'The role pirate does not exist.', data: { status: 400 } });
+    const sub = await t.loginAs('subscriber');
+    const forbidden = await as(sub, 'POST', '/users', { username: 'y', email: 'y@example.org', password: 'a-good-password' });
+    expect(forbidden.json).toMatchObject({ code: 'rest_cannot_create_user', data: { status: 403 } });
+  });
+
+  it('updates a user, refuses a changed username and another user\'s e-mail, and lets users edit only themselves', async () => {
+    const ed = await t.loginAs('editor', { login: 'ed' });
+    const res = await as(admin, 'PUT', `/users/${ed.userId}`, { name: 'Ed Itor', description: 'Edits.', url: 'https://ed.example' });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ name: 'Ed Itor', description: 'Edits.', url: 'https://ed.example', username: 'ed' });
+    expect((await as(admin, 'PUT', `/users/${ed.userId}`, { username: 'other' })).json).toMatchObject({ code: 'rest_user_invalid_argument', message: 'Username is not editable.' });
+    expect((await as(admin, 'PUT', `/users/${ed.userId}`, { email: 'root@example.org' })).json).toMatchObject({ code: 'rest_user_invalid_email' });
+    expect((await as(ed, 'POST', '/users/me', { nickname: 'eddie' })).json).toMatchObject({ nickname: 'eddie' });
+    expect((await as(ed, 'PUT', `/users/${admin.userId}`, { name: 'hacked' })).json).toMatchObject({ code: 'rest_cannot_edit', data: { status: 403 } });
+    expect((await as(ed, 'PUT', '/users/me', { roles: ['administrator'] })).json).toMatchObject({ code: 'rest_cannot_edit_roles' });
+  });
+
+  it('a password change through the route ends every session of the user, as set-password does', async () => {
+    const ed = await t.loginAs('editor', { login: 'ed' });
+    await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: ed.password } });
+    expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(2);
+    const changed = await as(admin, 'PUT', `/users/${ed.userId}`, { password: 'a-brand-new-password' });
+    expect(changed.status).toBe(200);
+    expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(0);
+    // The old login no longer counts: its nonce is refused as a visitor's.
+    expect((await as(ed, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
+    expect((await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: 'a-brand-new-password' } })).status).toBe(200);
+  });
+
+  it('a role change by an administrator ends all of that user\'s sessions; an unchanged role does not', async () => {
+    const ed = await t.loginAs('editor', { login: 'ed' });
+    await as(admin, 'PUT', `/users/${ed.userId}`, { id: ed.userId, roles: ['editor'] });
+    expect((await as(ed, 'GET', '/users/me')).status).toBe(200);
+    const res = await as(admin, 'PUT', `/users/${ed.userId}`, { id: ed.userId, roles: ['author'] });
+    expect(res.json).toMatchObject({ roles: ['author'] });
+    expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(0);
+    expect((await as(ed, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
+  });
+
+  it('refuses demoting yourself (WordPress) and deleting the last administrator (409, says why)', async () => {
+    const demote = await as(admin, 'PUT', '/users/me', { roles: ['editor'] });
+    expect(demote.json).toMatchObject({ code: 'rest_user_invalid_role', message: 'Sorry, you are not allowed to give users that role.', data: { status: 403 } });
+    const last = await as(admin, 'DELETE', '/users/me?force=true&reassign=false');
+    expect(last.status).toBe(409);
+    expect(last.json).toMatchObject({ code: 'rest_cannot_delete' });
+    expect((last.json as Json).message).toContain('last administrator');
+    expect((await as(admin, 'GET', '/users/me')).status).toBe(200);
+  });
+
+  it('deletes with force=true and reassign, answering the previous record; refuses without force or reassign', async () => {
+    const ed = await t.loginAs('editor', { login: 'ed' });
+    const noReassign = await as(admin, 'DELETE', `/users/${ed.userId}?force=true`);
+    expect(noReassign.json).toMatchObject({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): reassign' });
+    const noForce = await as(admin, 'DELETE', `/users/${ed.userId}?reassign=false`);
+    expect(noForce.status).toBe(501);
+    expect((noForce.json as Json).code).toBe('rest_trash_not_supported');
+    const self = await as(admin, 'DELETE', `/users/${ed.userId}?force=true&reassign=${ed.userId}`);
+    expect((self.json as Json).code).toBe('rest_user_invalid_reassign');
+    const badReassign = await as(admin, 'DELETE', `/users/${ed.userId}?force=true&reassign=abc`);
+    expect(badReassign.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { reassign: 'Invalid user parameter(s).' } } });
+    const sub = await t.loginAs('subscriber');
+    expect((await as(sub, 'DELETE', `/users/${ed.userId}?force=true&reassign=false`)).json).toMatchObject({ code: 'rest_user_cannot_delete' });
+    const done = await as(admin, 'DELETE', `/users/${ed.userId}?force=true&reassign=${admin.userId}`);
+    expect(done.status).toBe(200);
+    expect(done.json).toMatchObject({ deleted: true, previous: { id: ed.userId, username: 'ed' } });
+    expect((await as(admin, 'GET', `/users/${ed.userId}`)).status).toBe(404);
+  });
+
+  it('answers OPTIONS with the user schema and Allow with what the caller may do', async () => {
+    const options = await as(admin, 'OPTIONS', '/users/me');
+    expect(options.status).toBe(200);
+    expect((options.json as { schema: { title: string } }).schema.title).toBe('user');
+    const allow = await as(admin, 'GET', `/users/${admin.userId}`);
+    expect(allow.headers.allow).toBe('GET, POST, PUT, PATCH, DELETE');
+    const sub = await t.loginAs('subscriber');
+    expect((await as(sub, 'GET', `/users/${sub.userId}`)).headers.allow).toBe('GET, POST, PUT, PATCH');
+  });
+});
