@@ -32,10 +32,10 @@ import { MonitorNotifier, type MonitorEvent, type NotifierOptions } from './noti
 import { quorumVerdict } from './quorum.js';
 import { monitorSettings } from './settings.js';
 import { UptimeChecker } from './uptime-checker.js';
+import { DAY_MS } from '../../core/time.js';
 
 const MODULE = 'monitor';
 const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
-const DAY_MS = 86_400_000;
 
 /** Knobs for tests: the probe timeout, extra trusted CAs, and the notifier's retry timing. Production uses the defaults. */
 export interface MonitorTuning {
