@@ -153,6 +153,13 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         timeZone,
         isActive,
         freshMs,
+        administrators: async () => {
+          const found: { id: number; name: string }[] = [];
+          for (const user of await ctx.store.users.list()) {
+            if ((await ctx.store.users.roles(user.id)).includes('administrator')) found.push({ id: user.id, name: user.displayName || user.login });
+          }
+          return found;
+        },
         sendTest: async () => notifications.sendNow({ kind: 'test', url: siteUrl, at: clock() }),
       });
 
