@@ -6,12 +6,14 @@ import { BackupsScreen } from './Backups';
 import { Dashboard } from './Dashboard';
 import { useHashRoute, type Route } from './hooks';
 import { ModulesScreen } from './Modules';
+import { MonitorScreen } from './Monitor';
 import { SettingsScreen } from './Settings';
 import { useSite } from './site';
 
 function titleOf(route: Route, moduleName?: string): string {
   if (route.screen === 'modules') return route.slug ? (moduleName ?? 'Module') : 'Modules';
   if (route.screen === 'settings') return 'Settings';
+  if (route.screen === 'monitor') return 'Monitor';
   if (route.screen === 'backups') return 'Backups';
   return 'At a Glance';
 }
@@ -19,6 +21,7 @@ function titleOf(route: Route, moduleName?: string): string {
 const TABS: { screen: Route['screen']; href: string; label: string }[] = [
   { screen: 'dashboard', href: '#/dashboard', label: 'At a Glance' },
   { screen: 'modules', href: '#/modules', label: 'Modules' },
+  { screen: 'monitor', href: '#/monitor', label: 'Monitor' },
   { screen: 'settings', href: '#/settings', label: 'Settings' },
   { screen: 'backups', href: '#/backups', label: 'Backups' },
 ];
@@ -104,6 +107,7 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
           </>
         )}
         {route.screen === 'settings' && <SettingsScreen />}
+        {route.screen === 'monitor' && <MonitorScreen />}
         {route.screen === 'backups' && <BackupsScreen />}
       </main>
     </>

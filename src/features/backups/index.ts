@@ -32,10 +32,9 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       const deps = { setup, status: store.status, log: ctx.log, clock };
       const state = async () => ({ lastRun: await readLastRun(store.status), lastVerification: await readLastVerification(store.status) });
 
-      const data = async () => {
-        if (!(await jetpack.isModuleActive('vaultpress'))) return pluginError('module_not_active');
-        return vaultpressData({ setup, schedule: config.backupSchedule, verifySchedule: config.backupVerifySchedule, ...(await state()), now: clock() });
-      };
+      const data = jetpack.whenModuleActive('vaultpress', async () =>
+        vaultpressData({ setup, schedule: config.backupSchedule, verifySchedule: config.backupVerifySchedule, ...(await state()), now: clock() }),
+      );
       // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
       // registered first and answers it through this provider, so this route is the same answer.
       jetpack.registerModuleData('vaultpress', data);

@@ -33,6 +33,8 @@ export interface MonitorServiceDeps {
   readonly isActive: () => Promise<boolean>;
   /** Hosts' votes count when cast within this many ms. */
   readonly freshMs: number;
+  /** The site's administrators, whom notifications may go to. */
+  readonly administrators: () => Promise<{ id: number; name: string }[]>;
   /** Sends a test notification to the current recipients now. */
   readonly sendTest: () => Promise<DeliveryResult[]>;
 }
@@ -90,6 +92,7 @@ export class MonitorService {
       checks,
       maintenance: { current: active === null ? null : { ...windowJson(active.window), until: iso(active.until) }, windows: windows.map(windowJson) },
       notifications: await this.notifications(),
+      administrators: await this.deps.administrators(),
     };
   }
 
