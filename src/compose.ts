@@ -149,9 +149,9 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     const commands: CliCommand[] = [];
     const provided = new Map<keyof FeatureServices, unknown>();
     const registerModule: Parameters<typeof createPluginApi>[1]['registerModule'] = (def) => {
-      const jetpack = provided.get('jetpack') as FeatureServices['jetpack'] | undefined;
-      if (!jetpack) throw new Error('registerModule: the site-management plugin is not loaded');
-      jetpack.registerModule(def);
+      const modules = provided.get('modules') as FeatureServices['modules'] | undefined;
+      if (!modules) throw new Error('registerModule: no loaded feature keeps modules (the jetpack feature provides "modules")');
+      modules.registerModule(def);
     };
     const apiDeps = { config, rest, fields, restUrl, events, options: store.options, jobs, logger: options.logger, registerModule };
     const migrations = featureMigrations(features);

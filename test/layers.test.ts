@@ -1,8 +1,10 @@
 /**
- * The module layers point one way (docs/architecture.md): src/core at the bottom imports nothing of
- * ours; src/store does not know the REST layer; the generic REST layer knows no adapter,
- * feature, plugin API, store, auth or jobs; the configuration knows no REST layer.
- * Tests are left out: they may wire whole apps.
+ * The module layers point one way. `allowed` is the "may import" column of docs/architecture.md's
+ * folder table (a test below checks the two agree): a file in a folder may import its own folder
+ * and the folders (or single files) listed; nothing in a folder imports the root files
+ * (`compose.ts`, `cli.ts`, …), which wire everything. Every folder of src must have a row, so a
+ * new folder cannot slip past. Tests and test kits are left out: they may wire whole apps.
+ * Import cycles are `npm run cycles` (madge).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,47 +12,71 @@ import { describe, expect, test } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 
+const allowed: Record<string, readonly string[]> = {
+  core: [],
+  config: ['core'],
+  store: ['core'],
+  rest: ['core'],
+  auth: ['core', 'store', 'rest'],
+  jobs: ['core', 'store'],
+  plugins: ['core', 'config', 'store', 'rest', 'jobs'],
+  accounts: ['core', 'auth'],
+  features: ['core', 'config', 'store', 'rest', 'auth', 'jobs', 'plugins'],
+  // The HTTP adapter serves what features declare, knowing only their contract's types.
+  http: ['core', 'config', 'rest', 'features/contract.ts'],
+  // The admin page's browser app: bundled apart, it shares no module with the server.
+  admin: [],
+};
+
+/** Test-only code outside `*.test.ts` files (kits that start real peers, test browsers). */
+const isTestCode = (file: string) => file.endsWith('.test.ts') || file.endsWith('.test.tsx') || /(^|[/-])test-[^/]*\.ts$|test-kit\.ts$/.test(file) || file.split(path.sep).includes('testing');
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(SRC, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => (f.endsWith('.ts') || f.endsWith('.tsx')) && !f.endsWith('.test.ts') && !f.split(path.sep).includes('testing'))
+    .filter((f) => (f.endsWith('.ts') || f.endsWith('.tsx')) && !isTestCode(f))
     .map((f) => path.join(dir, f));
 }
 
-/** `src/`-relative folders (first segment, or the file name for root files) a file imports from. */
-function importedLayers(file: string): string[] {
+/** The `src/`-relative paths (`.ts`) a file imports. */
+function imports(file: string): string[] {
   const text = readFileSync(path.join(SRC, file), 'utf8');
-  const layers = new Set<string>();
+  const targets = new Set<string>();
   for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/g)) {
-    const target = path.relative(SRC, path.resolve(SRC, path.dirname(file), match[1]!));
-    layers.add(target.split(path.sep)[0]!);
+    targets.add(path.relative(SRC, path.resolve(SRC, path.dirname(file), match[1]!)).replace(/\.js$/, '.ts').split(path.sep).join('/'));
   }
-  return [...layers];
+  return [...targets];
 }
 
-/** A root file (`app.ts`, the wiring files) is the composition: nothing below may import it. */
-const isRootFile = (layer: string) => layer.endsWith('.js') || layer.endsWith('.ts');
-
-const rules: [folder: string, forbidden: (layer: string) => boolean][] = [
-  ['core', (layer) => layer !== 'core'],
-  ['store', (layer) => layer === 'rest' || isRootFile(layer)],
-  ['rest', (layer) => ['http', 'features', 'plugins', 'store', 'auth', 'jobs'].includes(layer) || isRootFile(layer)],
-  ['config', (layer) => layer === 'rest' || isRootFile(layer)],
-  // The HTTP adapter serves what features declare; the login pages are a feature, not the adapter's.
-  ['http', (layer) => ['store', 'auth', 'jobs', 'plugins'].includes(layer) || isRootFile(layer)],
-  ['features', (layer) => layer === 'http' || layer === 'cli' || isRootFile(layer)],
-  // The admin page's browser app: bundled apart, it shares no module with the server.
-  ['admin', (layer) => layer !== 'admin'],
-];
+function mayImport(folder: string, target: string): boolean {
+  const top = target.split('/')[0]!;
+  if (top === folder) return true;
+  return allowed[folder]!.some((entry) => entry === top || entry === target);
+}
 
 describe('layers', () => {
-  test.each(rules)('src/%s imports only what lies below it', (folder, forbidden) => {
-    const offending = sourceFiles(folder).flatMap((file) => importedLayers(file).filter((l) => forbidden(l)).map((l) => `${file} → ${l}`));
+  test('every folder of src has a row', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(folders.filter((f) => !(f in allowed))).toEqual([]);
+  });
+
+  test.each(Object.keys(allowed))('src/%s imports only what it may', (folder) => {
+    const offending = sourceFiles(folder).flatMap((file) => imports(file).filter((target) => !mayImport(folder, target)).map((target) => `${file} → ${target}`));
     expect(offending).toEqual([]);
+  });
+
+  test("docs/architecture.md's \"may import\" column says the same", () => {
+    const doc = readFileSync(path.resolve(SRC, '../docs/architecture.md'), 'utf8');
+    const documented: Record<string, string[]> = {};
+    for (const row of doc.matchAll(/^\| `src\/([a-z]+)` \|[^|]*\| ([^|]*) \|$/gm)) {
+      documented[row[1]!] = [...row[2]!.matchAll(/`([a-z/.]+)`/g)].map((m) => m[1]!).sort();
+    }
+    const expected = Object.fromEntries(Object.entries(allowed).map(([folder, list]) => [folder, [...list].sort()]));
+    expect(documented).toEqual(expected);
   });
 });
 
 test('no server module imports the admin app', () => {
   const folders = readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'admin').map((d) => d.name);
-  const offending = folders.flatMap((folder) => sourceFiles(folder).filter((file) => importedLayers(file).includes('admin')));
+  const offending = folders.flatMap((folder) => sourceFiles(folder).filter((file) => imports(file).some((target) => target.startsWith('admin/'))));
   expect(offending).toEqual([]);
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION_RECHECK_MS } from '../src/store/pg-version-watch.js';
 import { freePort } from './helpers/free-port.js';
 import { freshPgSchema, type PgSchema } from './helpers/pg-schema.js';
+import { within } from './helpers/within.js';
 
 /**
  * Two hosts behind one load balancer: two `siteward start` processes (the built command, as an
@@ -29,16 +30,6 @@ interface Host {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `read` until `done` (bounded); returns the value and the time it took. */
-async function within<T>(ms: number, read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<{ value: T; took: number }> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return { value, took: Date.now() - started };
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms (last: ${JSON.stringify(value)})`);
-    await sleep(20);
-  }
-}
 
 /** Holder ids this host's log says it took the job lease as. */
 function leadHolders(host: Host): string[] {

@@ -24,7 +24,8 @@ const USAGE = `Usage:
   siteward accounts user list [--data FILE]
 The data file defaults to $SITEWARD_ACCOUNTS_DATA, else ${DEFAULT_DATA_FILE}.`;
 
-class UsageError extends Error {}
+/** A mistake on the `siteward accounts` command line (exit code 2); the site's commands have their own `UsageError`. */
+class AccountsUsageError extends Error {}
 
 /**
  * `siteward accounts …` (args start after `accounts`): runs the local central account service or
@@ -49,9 +50,9 @@ export async function runAccountsCommand(
     if (args[0] === undefined || args[0] === 'start' || args[0].startsWith('-')) {
       return await start(args[0] === 'start' ? args.slice(1) : args, io, env, hooks);
     }
-    throw new UsageError(`unknown accounts command "${args[0]}"`);
+    throw new AccountsUsageError(`unknown accounts command "${args[0]}"`);
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && /ERR_PARSE_ARGS/.test(String((error as { code?: unknown }).code)))) {
+    if (error instanceof AccountsUsageError || (error instanceof TypeError && /ERR_PARSE_ARGS/.test(String((error as { code?: unknown }).code)))) {
       io.err(`error: ${error.message}. Run "siteward accounts --help".`);
       return 2;
     }
@@ -71,9 +72,9 @@ async function start(args: string[], io: AccountsCliIo, env: Readonly<Record<str
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (positionals.length > 0) throw new AccountsUsageError(`unexpected argument "${positionals[0]}"`);
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AccountsUsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
 
   const service = await createAccountsService({ dataFile: dataFile(values.data, env), port, onError: (e) => io.err(`accounts: ${e.message}`) });
   try {
@@ -120,18 +121,18 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
     strict: true,
   });
   if (sub === 'list') {
-    if (positionals.length > 0) throw new UsageError('user list takes no arguments');
+    if (positionals.length > 0) throw new AccountsUsageError('user list takes no arguments');
     return withStore(dataFile(values.data, env), async (store) => {
       io.out(['ID', 'LOGIN', 'EMAIL', 'NAME'].join('\t'));
       for (const a of store.list()) io.out([a.id, a.login, a.email, a.name].join('\t'));
       return 0;
     });
   }
-  if (sub !== 'add') throw new UsageError(sub === undefined ? 'missing user command (add or list)' : `unknown user command "${sub}"`);
-  if (positionals.length !== 1) throw new UsageError('user add needs exactly one <login>');
-  if (values.email === undefined) throw new UsageError('--email is required');
+  if (sub !== 'add') throw new AccountsUsageError(sub === undefined ? 'missing user command (add or list)' : `unknown user command "${sub}"`);
+  if (positionals.length !== 1) throw new AccountsUsageError('user add needs exactly one <login>');
+  if (values.email === undefined) throw new AccountsUsageError('--email is required');
   if ((values.password === undefined) === (values['password-stdin'] !== true)) {
-    throw new UsageError('give exactly one of --password or --password-stdin');
+    throw new AccountsUsageError('give exactly one of --password or --password-stdin');
   }
   const password = values.password ?? (await readStdin(io.stdin));
   const login = positionals[0] ?? '';

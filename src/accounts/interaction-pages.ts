@@ -1,11 +1,6 @@
 /** The account service's HTML: small, no scripts, every interpolated value escaped. */
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text safe inside HTML element content and double- or single-quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
+import { escapeHtml } from '../core/html.js';
 
 function page(title: string, body: string): string {
   return `<!doctype html>

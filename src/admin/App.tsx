@@ -5,18 +5,21 @@ import { DismissibleNotices, JumpStart } from './Banners';
 import { Dashboard } from './Dashboard';
 import { useHashRoute, type Route } from './hooks';
 import { ModulesScreen } from './Modules';
+import { MonitorScreen } from './Monitor';
 import { SettingsScreen } from './Settings';
 import { useSite } from './site';
 
 function titleOf(route: Route, moduleName?: string): string {
   if (route.screen === 'modules') return route.slug ? (moduleName ?? 'Module') : 'Modules';
   if (route.screen === 'settings') return 'Settings';
+  if (route.screen === 'monitor') return 'Monitor';
   return 'At a Glance';
 }
 
 const TABS: { screen: Route['screen']; href: string; label: string }[] = [
   { screen: 'dashboard', href: '#/dashboard', label: 'At a Glance' },
   { screen: 'modules', href: '#/modules', label: 'Modules' },
+  { screen: 'monitor', href: '#/monitor', label: 'Monitor' },
   { screen: 'settings', href: '#/settings', label: 'Settings' },
 ];
 
@@ -101,6 +104,7 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
           </>
         )}
         {route.screen === 'settings' && <SettingsScreen />}
+        {route.screen === 'monitor' && <MonitorScreen />}
       </main>
     </>
   );

@@ -65,7 +65,7 @@ export function goToLogin(): void {
 }
 
 /** An api-fetch call whose failures are ApiErrors; an expired login leads to the login page. */
-export async function api<T>(path: string, init: { method?: 'GET' | 'POST' | 'PUT'; data?: unknown } = {}): Promise<T> {
+export async function api<T>(path: string, init: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; data?: unknown } = {}): Promise<T> {
   try {
     return await apiFetch<T>({ path, method: init.method ?? 'GET', ...(init.data === undefined ? {} : { data: init.data }) });
   } catch (raw) {

@@ -4,11 +4,12 @@ import { systemClock, type Clock } from './clock.js';
 import { loginCookieHmacValid, parseLoginCookie, signLoginCookie } from './login-cookie.js';
 import { verifyNothing, verifyPassword } from './passwords.js';
 import { TtlCache } from './ttl-cache.js';
+import { DAY_MS } from '../core/time.js';
 
 /** Session lifetime without "remember me" (WordPress: 2 days). */
-export const SESSION_LIFETIME_MS = 2 * 86_400_000;
+export const SESSION_LIFETIME_MS = 2 * DAY_MS;
 /** Session lifetime with "remember me" (WordPress: 14 days). */
-export const REMEMBER_LIFETIME_MS = 14 * 86_400_000;
+export const REMEMBER_LIFETIME_MS = 14 * DAY_MS;
 /**
  * How long a verified cookie is kept. Each use still compares the store's credentials version
  * (one single-row read), so a logout, password or role change made by any process is seen by

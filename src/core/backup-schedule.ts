@@ -8,6 +8,9 @@
  *   runs at the shifted time JavaScript gives it (02:30 → 03:30), and a repeated one runs once.
  * - `off` (or `none`): no scheduled backups.
  */
+
+import { DAY_MS } from './time.js';
+
 export type BackupSchedule =
   | { readonly kind: 'interval'; readonly everyMs: number }
   | { readonly kind: 'daily'; readonly hour: number; readonly minute: number; readonly zone: 'local' | 'utc' }
@@ -15,7 +18,7 @@ export type BackupSchedule =
 
 export type ScheduleParseResult = { readonly ok: true; readonly schedule: BackupSchedule } | { readonly ok: false; readonly message: string };
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: DAY_MS } as const;
 const MAX_INTERVAL_MS = 366 * UNIT_MS.d;
 const HELP = 'expected an interval like "90m", "6h" or "1d", a daily time like "03:30" (local) or "03:30Z" (UTC), or "off"';
 

@@ -28,6 +28,7 @@ import type { SettingGroup } from '../config/setting.js';
 import type { EventBus } from '../core/events.js';
 import type { BackgroundJob } from '../jobs/job-runner.js';
 import type { Logger, SitewardApi } from '../plugins/api.js';
+import type { ModuleRegistry } from '../plugins/module-types.js';
 import type { FieldRegistry } from '../rest/field-registry.js';
 import type { RequestOrigin } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
@@ -102,8 +103,10 @@ export interface FeatureContext {
  * Handles features offer each other, by key. Each providing feature adds its key by module
  * augmentation (`declare module '../contract.js' { interface FeatureServices { … } }`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface FeatureServices {}
+export interface FeatureServices {
+  /** Where `api.registerModule` puts plugins' modules (provided by the feature that keeps the module catalog). */
+  modules: ModuleRegistry;
+}
 
 /** A page request, as far as features need it (no framework types). */
 export interface PageRequest {

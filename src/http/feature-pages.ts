@@ -1,6 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import send from '@fastify/send';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AssetDirectory, PageDefinition, PageRequest } from '../features/contract.js';
 import { checkJsonBounds } from '../rest/json-bounds.js';
@@ -122,23 +121,30 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=UTF-8',
 };
 
-/** Serves the features' static asset directories; a path outside the directory is a 404. */
+/**
+ * Serves the features' static asset directories through @fastify/send (the file server of
+ * @fastify/static): conditional requests (ETag, Last-Modified → 304), byte ranges (206/416),
+ * and the path decoded exactly once and kept inside the directory. A path that cannot be
+ * decoded is a 400; one outside the directory, a dotfile or a directory is a 404.
+ */
 export function mountAssets(app: FastifyInstance, directories: readonly (AssetDirectory & { readonly owner?: string })[]): void {
   for (const assets of directories) {
     const root = path.resolve(assets.dir);
     app.get(`${assets.urlPrefix}*`, { config: { owner: assets.owner ?? 'unknown' } }, async (req, reply) => {
-      const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
-      const file = path.resolve(root, rel);
-      if (!file.startsWith(root + path.sep)) return reply.callNotFound();
-      const info = await stat(file).catch(() => null);
-      if (!info?.isFile()) return reply.callNotFound();
-      return reply
-        .code(200)
-        .header('Content-Type', CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream')
-        .header('Content-Length', String(info.size))
-        .header('Cache-Control', assets.cacheControl ?? 'public, max-age=3600')
-        .header('X-Content-Type-Options', 'nosniff')
-        .send(createReadStream(file));
+      // The path as the client sent it, still percent-encoded: send decodes it once (the route's
+      // parameter is decoded already, and decoding that again turned `%25E0` into an error).
+      const target = (req.raw.url ?? '').split('?')[0]!;
+      if (!target.startsWith(assets.urlPrefix)) return reply.callNotFound();
+      const result = await send(req.raw, `/${target.slice(assets.urlPrefix.length)}`, { root, index: false, dotfiles: 'ignore', cacheControl: false });
+      if (result.type === 'error' && result.statusCode === 400) {
+        const response = errorResponse(restError('rest_bad_request'));
+        return reply.code(response.status).headers(response.headers).send(response.body);
+      }
+      if (result.type !== 'file') return reply.callNotFound();
+      reply.code(result.statusCode).headers(result.headers);
+      const type = CONTENT_TYPES[path.extname(result.metadata.path)];
+      if (type !== undefined && reply.hasHeader('content-type')) reply.header('Content-Type', type);
+      return reply.header('Cache-Control', assets.cacheControl ?? 'public, max-age=3600').header('X-Content-Type-Options', 'nosniff').send(result.stream);
     });
   }
 }

@@ -121,6 +121,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 2048 },
+    // A path the router cannot decode (`/admin/assets/%E0`) gets the JSON error layout too.
+    frameworkErrors: (_error: Error, _req: FastifyRequest, reply: FastifyReply) => {
+      const { status, headers, body } = errorResponse(restError('rest_bad_request'));
+      void reply.code(status).headers(headers).send(body);
+    },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
 
   // The route table learns of each page as Fastify registers it; the adapter's own are `http`'s.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '../plugins/api.js';
+import type { Logger } from '../core/logger.js';
 import type { LeasesRepo } from '../store/types.js';
 
 /** The lease that decides which process runs background jobs. */

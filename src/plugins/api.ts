@@ -4,19 +4,14 @@ import type { EndpointDefinition, RouteOptions } from '../rest/types.js';
 import type { FieldDefinition } from '../rest/field-registry.js';
 import type { EventName, Listener } from '../core/events.js';
 import type { OptionsRepo } from '../store/types.js';
-import type { ModuleDefinition } from '../features/jetpack/module-types.js';
+import type { Logger } from '../core/logger.js';
+import type { ModuleDefinition } from './module-types.js';
 import type { BackgroundJob } from '../jobs/job-runner.js';
 
 /** A route definition: one endpoint, or a list of endpoints with optional route-level options. */
 export type RouteDefinition = EndpointDefinition | (readonly EndpointDefinition[] & RouteOptions) | (EndpointDefinition & RouteOptions);
 
-/** Minimal logger (pino-compatible subset). */
-export interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-  debug(obj: unknown, msg?: string): void;
-}
+export type { Logger };
 
 /** Facts about the site that plugins may read. */
 export interface SiteInfo {

@@ -1,7 +1,7 @@
 import type { Logger as PinoLogger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { EventBus } from '../core/events.js';
-import type { ModuleDefinition } from '../features/jetpack/module-types.js';
+import type { ModuleDefinition } from './module-types.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import { deprecatedArgument, deprecatedFunction } from '../rest/deprecation.js';
 import type { FieldRegistry } from '../rest/field-registry.js';

@@ -165,7 +165,6 @@ export class RestServer {
     return rows;
   }
 
-  /** Serves one request end to end, in WordPress's `serve_request` order (docs/spec/wp-rest-reference.md §5). */
   /**
    * Who is asking and whether the route exists, decided before a large body is read: only an
    * authenticated request (cookie or application password) for a registered route is trusted
@@ -177,6 +176,7 @@ export class RestServer {
     return { identity, trusted: authenticated && this.registry.matchAll(route === '' ? '/' : route).length > 0 };
   }
 
+  /** Serves one request end to end, in WordPress's `serve_request` order (docs/spec/wp-rest-reference.md §5). */
   async serve(incoming: IncomingRestRequest): Promise<RestOutput> {
     const headers = this.baseHeaders(incoming.origin);
     const jsonp = incoming.query._jsonp;

@@ -7,7 +7,7 @@ import { ServiceUnavailableError } from '../core/unavailable.js';
 import type { OptionsBackend } from './options-backend.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
 import { SqliteOptionsBackend } from './options-sqlite.js';
-import type { OpenStoreOptions } from './open-store.js';
+import type { OpenStoreOptions } from './store-options.js';
 import type { Database } from './schema.js';
 import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
 import { migrate, StoreImpl } from './store-impl.js';

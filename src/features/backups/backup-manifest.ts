@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isPlainObject } from '../../core/objects.js';
 
 export type BackupBackend = 'sqlite' | 'postgres';
 
@@ -93,12 +94,8 @@ const isText: Check = (v) => typeof v === 'string';
 const isHash: Check = (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
 const isTextList: Check = (v) => Array.isArray(v) && v.every(isText);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function fields(value: unknown, checks: Record<string, Check>): value is Record<string, unknown> {
-  return isRecord(value) && Object.entries(checks).every(([key, check]) => check(value[key]));
+  return isPlainObject(value) && Object.entries(checks).every(([key, check]) => check(value[key]));
 }
 
 const tableChecks: Record<string, Record<string, Check>> = {

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { backupFile, syncDir } from './backup-file.js';
 import { listBackups, type BackupListEntry } from './backups.js';
+import { DAY_MS } from '../../core/time.js';
 
 export interface RetentionPolicy {
   /** How many good backups to keep at most (≥ 1). */
@@ -11,7 +12,6 @@ export interface RetentionPolicy {
 
 export const DEFAULT_RETENTION: RetentionPolicy = { keepCount: 14, maxAgeDays: 14 };
 
-const DAY_MS = 86_400_000;
 
 /**
  * Which backups have expired, oldest first. A good backup expires when it is not among the

@@ -1,6 +1,7 @@
 /**
  * The connection to the central account service (docs/spec/compat.md §9: any OpenID Connect provider).
- * Registers the `jetpack/v4` connection routes (connection-routes.ts) and the browser's login
+ * Registers the `jetpack/v4` connection routes (connection-routes.ts, and the 4.3+ spellings in
+ * current-connection-routes.ts) and the browser's login
  * pages (connect-pages.ts), and offers the other features what they read of it: whether the
  * site is connected (module availability), the user's connection data (`Initial_State`) and the
  * admin page's notice after a login.
@@ -63,7 +64,7 @@ export const connectionFeature: Feature = {
   },
 };
 
-// The OpenID Connect engine the routes will use (see README.md in this folder).
+// The OpenID Connect engine behind the routes and pages above (see README.md in this folder), for tests and tools.
 export { createSiteConnection, SiteConnection, SCOPE, PENDING_TTL_MS, type SiteConnectionOptions, type Result } from './site-connection.js';
 export { validateConnectionConfig, isLoopbackHost, DEFAULT_TIMEOUT_MS, type ConnectionConfig, type ValidConnectionConfig } from './connection-config.js';
 export type { ConnectionError, ConnectionErrorKind } from './connection-errors.js';

@@ -7,6 +7,7 @@ import { ConnectionRecords, KEYS, RecordError, sha256, type LinkedUser, type Reg
 import { TokenSealer, type ConnectionVault } from './connection-vault.js';
 import { checkSsl, type SslCheck } from './ssl-check.js';
 import { pickUserinfo, toWpcomUser, type WpcomUser } from './wpcom-user.js';
+import { DAY_MS } from '../../core/time.js';
 
 export interface SiteConnectionOptions {
   config: ConnectionConfig;
@@ -22,7 +23,6 @@ export interface SiteConnectionOptions {
 
 export const SCOPE = 'openid profile email offline_access';
 export const PENDING_TTL_MS = 10 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
 
 export type Result<T> = ({ ok: true } & T) | Failure;
 

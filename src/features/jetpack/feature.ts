@@ -9,7 +9,6 @@ import { registerSiteManagementPlugin, type SiteManagementPlugin } from './index
 import type { PluginContext } from './context.js';
 import { jetpackSettings } from './settings.js';
 
-/** What the plugin offers the features that run a module's service (protect, monitor, …). */
 /** What other features get of the plugin: its module registrar, `Initial_State`, catalog, permission checks and module state. */
 export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'registerModuleData' | 'initialState' | 'catalog'> & PluginGuards;
 
@@ -57,5 +56,7 @@ export const jetpackFeature: Feature = {
       initialState: (opts) => plugin.initialState(opts),
       ...pluginGuards(pluginContext, plugin.catalog),
     });
+    // The plugin API's `registerModule` (third parties' modules) lands in this catalog.
+    ctx.provide('modules', { registerModule: (definition) => plugin.registerModule(definition) });
   },
 };

@@ -1,10 +1,10 @@
 import type { StatusRepo } from '../../store/types.js';
 import { certificateKey, readCertificate } from './host-prober.js';
 import type { MonitorEvent } from './notifier.js';
+import { DAY_MS } from '../../core/time.js';
 
 /** Days before a certificate's expiry when a warning goes out, once each. */
 export const CERTIFICATE_WARNING_DAYS = [14, 7, 1] as const;
-const DAY_MS = 86_400_000;
 const warnedKey = (checkId: number): string => `monitor.certificate-warned.${checkId}`;
 
 /**

@@ -32,10 +32,10 @@ import { MonitorNotifier, type MonitorEvent, type NotifierOptions } from './noti
 import { quorumVerdict } from './quorum.js';
 import { monitorSettings } from './settings.js';
 import { UptimeChecker } from './uptime-checker.js';
+import { DAY_MS } from '../../core/time.js';
 
 const MODULE = 'monitor';
 const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
-const DAY_MS = 86_400_000;
 
 /** Knobs for tests: the probe timeout, extra trusted CAs, and the notifier's retry timing. Production uses the defaults. */
 export interface MonitorTuning {
@@ -153,6 +153,13 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         timeZone,
         isActive,
         freshMs,
+        administrators: async () => {
+          const found: { id: number; name: string }[] = [];
+          for (const user of await ctx.store.users.list()) {
+            if ((await ctx.store.users.roles(user.id)).includes('administrator')) found.push({ id: user.id, name: user.displayName || user.login });
+          }
+          return found;
+        },
         sendTest: async () => notifications.sendNow({ kind: 'test', url: siteUrl, at: clock() }),
       });
 

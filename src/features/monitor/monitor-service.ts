@@ -11,11 +11,11 @@ import type { DowntimeInterval, MonitorRepo } from './monitor-repo.js';
 import { SITE_CHECK_ID, type MonitorStore, type StoredCheck } from './monitor-store.js';
 import type { DeliveryResult } from './notifier.js';
 import { uptimeFigures, type UptimePeriod } from './uptime.js';
+import { DAY_MS } from '../../core/time.js';
 
 export const NOTIFICATION_SETTINGS_OPTION = 'siteward_monitor_notifications';
 /** Checks besides the site's own URL. */
 export const MAX_EXTRA_CHECKS = 5;
-const DAY_MS = 86_400_000;
 /** A chart of a year of minutes would be 525,600 points: response times are averaged into at most this many buckets. */
 const MAX_POINTS = 480;
 
@@ -33,6 +33,8 @@ export interface MonitorServiceDeps {
   readonly isActive: () => Promise<boolean>;
   /** Hosts' votes count when cast within this many ms. */
   readonly freshMs: number;
+  /** The site's administrators, whom notifications may go to. */
+  readonly administrators: () => Promise<{ id: number; name: string }[]>;
   /** Sends a test notification to the current recipients now. */
   readonly sendTest: () => Promise<DeliveryResult[]>;
 }
@@ -90,6 +92,7 @@ export class MonitorService {
       checks,
       maintenance: { current: active === null ? null : { ...windowJson(active.window), until: iso(active.until) }, windows: windows.map(windowJson) },
       notifications: await this.notifications(),
+      administrators: await this.deps.administrators(),
     };
   }
 

@@ -10,7 +10,8 @@ export type Verdict = { readonly down: false; readonly hosts: number } | { reado
 export function quorumVerdict(votes: readonly Vote[], ownReason: string | null): Verdict {
   const down = votes.filter((v) => v.down);
   if (down.length * 2 <= votes.length) return { down: false, hosts: votes.length };
-  const reason = ownReason ?? mostCommon(down.map((v) => v.reason ?? 'down'));
+  // With several hosts, what most of them saw (this host may be the one that cannot reach the site).
+  const reason = votes.length > 1 ? mostCommon(down.map((v) => v.reason ?? 'down')) : (ownReason ?? mostCommon(down.map((v) => v.reason ?? 'down')));
   return { down: true, hosts: votes.length, downHosts: down.length, reason: votes.length > 1 ? `${reason} (${down.length} of ${votes.length} hosts)` : reason };
 }
 

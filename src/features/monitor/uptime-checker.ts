@@ -1,5 +1,6 @@
 import { httpProbe, type Probe, type ProbeResult } from './http-probe.js';
 import type { DowntimeInterval, MonitorRepo } from './monitor-repo.js';
+import { DAY_MS } from '../../core/time.js';
 
 /** Timer functions, injectable so tests decide when the loop runs. */
 export interface Timers {
@@ -63,7 +64,6 @@ type Phase =
   | { readonly name: 'down'; readonly interval: DowntimeInterval; readonly lastError: string; readonly notifiedAt: number };
 
 export const MIN_INTERVAL_SECONDS = 10;
-const DAY_MS = 86_400_000;
 
 /**
  * Checks the site every interval. A failed check (connection error, timeout, 5xx) is

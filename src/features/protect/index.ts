@@ -14,9 +14,9 @@ import { ProtectPolicy } from './protect-policy.js';
 import { KyselyProtectRepo } from './protect-repo.js';
 import type { ProtectTables } from './protect-tables.js';
 import { protectSettings } from './settings.js';
+import { DAY_MS } from '../../core/time.js';
 
 const MODULE = 'protect';
-const DAY_MS = 86_400_000;
 
 export const protectFeature: Feature = {
   name: 'protect',

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FeatureDb } from '../db/feature-db.js';
 import { toInt } from '../../store/db-values.js';
-import { decideBlock, retryAfterSeconds, type BlockLevel, type FailureOutcome, type ProtectRules } from './protect-policy.js';
+import { decideBlock, retryAfterSeconds, type BlockLevel, type FailureOutcome, type ProtectRules } from './protect-rules.js';
 import type { ProtectTables } from './protect-tables.js';
 
 export interface ActiveBlock {

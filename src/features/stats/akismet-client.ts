@@ -1,4 +1,5 @@
 import { BoundedCache, fetchText, type ServiceError } from '../remote/http-fetch.js';
+import { isPlainObject } from '../../core/objects.js';
 
 /** One period of the stats breakdown (a month for `6-months`, a year for `all`). */
 export interface AkismetBreakdownRow {
@@ -56,16 +57,12 @@ function num(value: unknown): number {
   return typeof n === 'number' && Number.isFinite(n) ? n : 0;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The stats object in the reference's shape; counters missing from the answer read as 0. */
 export function toAkismetStats(value: Record<string, unknown>): AkismetStats {
   const breakdown: Record<string, AkismetBreakdownRow> = {};
-  if (isRecord(value.breakdown)) {
+  if (isPlainObject(value.breakdown)) {
     for (const [period, row] of Object.entries(value.breakdown)) {
-      if (!isRecord(row)) continue;
+      if (!isPlainObject(row)) continue;
       breakdown[period] = {
         spam: num(row.spam),
         ham: num(row.ham),
@@ -133,7 +130,7 @@ export class AkismetClient {
         return { ok: false, error: { kind: 'bad_response', message: 'get-stats answered something that is not JSON' } };
       }
       // The 2016 plugin stored any JSON and crashed on non-objects later; only objects are stats.
-      if (!isRecord(parsed)) return { ok: false, error: { kind: 'bad_response', message: 'get-stats answered JSON that is not an object' } };
+      if (!isPlainObject(parsed)) return { ok: false, error: { kind: 'bad_response', message: 'get-stats answered JSON that is not an object' } };
       return { ok: true, value: toAkismetStats(parsed) };
     });
   }

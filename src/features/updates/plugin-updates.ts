@@ -1,6 +1,6 @@
 import { findPluginPackage, type PluginPackage } from './plugin-packages.js';
 import type { RegistryClient, RegistryError } from './registry-client.js';
-import { compareSemVer, parseSemVer } from './semver.js';
+import semver from 'semver';
 
 /** One checked plugin package, for logs and admin screens (not part of the wire body). */
 export interface PluginUpdateDetail {
@@ -34,11 +34,12 @@ async function check(pkg: PluginPackage, registry: RegistryClient): Promise<Plug
   const base = { name: pkg.name, current: pkg.version };
   const answer = await registry.latestVersion(pkg.name);
   if (!answer.ok) return { ...base, latest: null, updateAvailable: false, problem: answer.error };
-  const current = parseSemVer(pkg.version);
-  const latest = parseSemVer(answer.latest);
+  // Strict SemVer 2.0.0 (a leading `v` tolerated); `latest` is already the registry's pick, so no ranges.
+  const current = semver.parse(pkg.version.trim());
+  const latest = semver.parse(answer.latest.trim());
   if (current === null) return { ...base, latest: answer.latest, updateAvailable: false, problem: { kind: 'unparsable_version', version: pkg.version } };
   if (latest === null) return { ...base, latest: answer.latest, updateAvailable: false, problem: { kind: 'unparsable_version', version: answer.latest } };
-  return { ...base, latest: answer.latest, updateAvailable: compareSemVer(latest, current) > 0 };
+  return { ...base, latest: answer.latest, updateAvailable: semver.gt(latest, current) };
 }
 
 /**

@@ -27,7 +27,6 @@ export class UsageError extends Error {
 type Options = NonNullable<ParseArgsConfig['options']>;
 type StrictConfig<O extends Options> = { args: string[]; options: O; allowPositionals: true; strict: true };
 
-/** node:util parseArgs with positionals, its errors turned into one-line UsageErrors. */
 /**
  * A parseArgs error as one line. Node's unknown-option message goes on with advice about
  * positionals that ends in an unbalanced quote (`as in '-- "--bogus"`): only its first sentence is kept.
@@ -36,6 +35,7 @@ export function argsErrorMessage(error: Error): string {
   return error.message.replace(/\. To specify a positional argument[\s\S]*$/, '');
 }
 
+/** node:util parseArgs with positionals, its errors turned into one-line UsageErrors. */
 export function parse<O extends Options>(args: string[], options: O): ReturnType<typeof parseArgs<StrictConfig<O>>> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });

@@ -1,0 +1,163 @@
+/**
+ * The Monitor screen of the admin page in Chromium (Debian's, through playwright-core) against a
+ * real Siteward whose clock the test moves: a monitored site on 127.0.0.1 that the test takes
+ * down and back, an https URL with an expired self-signed certificate, SMTP capture and a
+ * webhook receiver. Screenshots at 1280 and 360 px go to test-artifacts/monitor (gitignored).
+ */
+import { createServer } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import selfsigned from 'selfsigned';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactsDir, chromiumAvailable, launchChromium } from '../../../test/helpers/browser.js';
+import { closeServer, listenOnLoopback } from '../../../test/helpers/loopback-server.js';
+import { startSmtpCapture, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
+import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.js';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const DAY = 86_400_000;
+// An hour ago, so that the page's "last 24 hours" shows what the test made.
+let now = Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000;
+const clock = () => now;
+
+describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
+  let siteUp = true;
+  const site = createServer((_req, res) => {
+    res.statusCode = siteUp ? 200 : 503;
+    res.end('<h1>Welcome</h1>');
+  });
+  let expired: HttpsServer;
+  let expiredUrl: string;
+  let smtp: SmtpCapture;
+  let hooks: WebhookReceiver;
+  let app: TestApp;
+  let admin: LoggedIn;
+  let browser: Browser;
+  let base: string;
+  const shots = artifactsDir('monitor');
+
+  const api = async <T,>(method: string, route: string, body?: object): Promise<T> => {
+    const res = await app.request({ method, path: `/wp-json/${route}`, headers: app.auth(admin), ...(body ? { body } : {}) });
+    expect(res.status, res.text).toBeLessThan(300);
+    return res.json as T;
+  };
+  async function rounds(n: number): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      now += 60_000;
+      await app.app.jobs.tick();
+    }
+  }
+
+  async function openScreen(width: number): Promise<Page> {
+    const ctx = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base });
+    const p = await ctx.newPage();
+    p.setDefaultTimeout(10_000);
+    await p.goto('/admin/');
+    await p.fill('#user_login', admin.login);
+    await p.fill('#user_pass', admin.password);
+    await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
+    await p.getByRole('link', { name: 'Monitor' }).click();
+    await p.getByRole('heading', { level: 1, name: 'Monitor' }).waitFor();
+    await p.getByTestId('monitor-screen').waitFor();
+    await p.getByTestId('monitor-chart').waitFor();
+    return p;
+  }
+
+  beforeAll(async () => {
+    const siteUrl = `${await listenOnLoopback(site)}/`;
+    const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], { notBeforeDate: new Date(now - 90 * DAY), notAfterDate: new Date(now - 2 * DAY) });
+    expired = createHttpsServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => expired.listen(0, '127.0.0.1', resolve));
+    expiredUrl = `https://127.0.0.1:${(expired.address() as AddressInfo).port}/`;
+    smtp = await startSmtpCapture();
+    hooks = await startWebhookReceiver();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    app = await createTestApp({
+      port,
+      clock,
+      startJobs: false,
+      env: { SITEWARD_HOME_URL: base, SITEWARD_MONITOR_URL: siteUrl, SITEWARD_MONITOR_INTERVAL: '60', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url },
+    });
+    admin = await app.loginAs('administrator', { login: 'boss' });
+    await api('PUT', 'jetpack/v4/module/monitor/active', { active: true });
+    await api('PUT', 'jetpack/v4/module/monitor', { monitor_receive_notifications: true });
+    await api('POST', 'siteward/v1/monitor/checks', { url: expiredUrl });
+    await rounds(20);
+    siteUp = false;
+    await rounds(4);
+    siteUp = true;
+    await rounds(20);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await closeServer(site);
+    await new Promise((resolve) => expired.close(resolve));
+    await smtp?.close();
+    await hooks?.close();
+  });
+
+  it('shows each check with its state, uptime, certificate, response times and downtimes', async () => {
+    const p = await openScreen(1280);
+    const siteCard = p.getByTestId('monitor-check-1');
+    await expect(siteCard.getByTestId('monitor-state').textContent()).resolves.toBe('Up');
+    const uptime = await siteCard.getByTestId('monitor-uptime').textContent();
+    expect(uptime).toMatch(/Uptime 24h9\d\.\d\d %/);
+    const certCard = p.getByTestId('monitor-check-2');
+    await expect(certCard.getByTestId('monitor-state').textContent()).resolves.toBe('Down');
+    await expect(certCard.getByTestId('monitor-certificate').textContent()).resolves.toMatch(/^Certificate expired on /);
+    await expect(p.getByTestId('monitor-downtimes').textContent()).resolves.toContain('HTTP 503');
+    expect(await p.locator('[data-testid=monitor-chart] path.sw-chart-line').count()).toBe(1);
+    await p.screenshot({ path: path.join(shots, 'monitor-1280.png'), fullPage: true });
+    await p.context().close();
+  }, 60_000);
+
+  it('adds a maintenance window from the form, and the API has it', async () => {
+    const p = await openScreen(1280);
+    await p.getByLabel('Repeats').selectOption('cron');
+    await p.getByLabel('Cron expression (minute hour day month weekday)').fill('30 2 * * 6');
+    await p.getByLabel('Lasts (minutes)').fill('45');
+    await p.getByLabel('Note').fill('Saturday updates');
+    await p.getByRole('button', { name: 'Add window' }).click();
+    await p.getByTestId('monitor-windows').getByText('Cron "30 2 * * 6" for 45 min · Saturday updates').waitFor();
+    const { windows } = await api<{ windows: unknown[] }>('GET', 'siteward/v1/monitor/maintenance');
+    expect(windows).toEqual([expect.objectContaining({ kind: 'cron', cron: '30 2 * * 6', durationMinutes: 45, note: 'Saturday updates' })]);
+    await p.context().close();
+  }, 60_000);
+
+  it('sends a test notification from the button and says how each channel went', async () => {
+    const p = await openScreen(1280);
+    hooks.clear();
+    await expect(p.getByTestId('monitor-admins').getByLabel('boss').isChecked()).resolves.toBe(true);
+    await p.getByRole('button', { name: 'Send a test notification' }).click();
+    await expect(p.getByTestId('monitor-test-result').textContent()).resolves.toBe('E-mail: sent · Webhook: sent');
+    expect(await hooks.next()).toMatchObject({ event: 'test' });
+    await p.context().close();
+  }, 60_000);
+
+  it('fits 360 px without sideways scrolling, with no serious accessibility violation, at both widths', async () => {
+    for (const width of [1280, 360]) {
+      const p = await openScreen(width);
+      await p.waitForLoadState('networkidle');
+      await p.screenshot({ path: path.join(shots, `monitor-${width}-final.png`), fullPage: true });
+      await p.evaluate(AXE_SOURCE);
+      const violations = await p.evaluate(async () => {
+        const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } };
+        const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
+        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      });
+      expect(violations).toEqual([]);
+      expect(await p.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+      await p.context().close();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,191 @@
+/**
+ * The PostgreSQL store: its pool (timeouts, prepared statements, reconnects), migrations in its
+ * own schema, and the LISTEN/NOTIFY version watch that keeps every process's caches fresh
+ * (src/store/README.md).
+ */
+import { Kysely, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import { StorePostgresDialect } from './pg-introspector.js';
+import { bumpAndNotifyCredentials, CREDENTIALS_ROW, readCredentialsVersion, type CredentialsBump } from './credentials-version.js';
+import { KyselyOptionsBackend, OPTIONS_ROW, type VersionSharing } from './options-kysely.js';
+import type { OptionChange } from './options-backend.js';
+import { CachedOptions, DirectOptions } from './options-repo.js';
+import { StatementNames } from './pg-prepared.js';
+import { poolTimeouts, resilientPool } from './pg-resilience.js';
+import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } from './pg-version-watch.js';
+import type { Database } from './schema.js';
+import { SharedQuery } from './shared-query.js';
+import { migrate, StoreImpl } from './store-impl.js';
+import type { OpenStoreOptions } from './store-options.js';
+import type { Store, StoreTransaction } from './types.js';
+
+/** How many distinct parameterized SQL texts each PostgreSQL connection keeps prepared (pg-prepared.ts). */
+const PREPARED_STATEMENTS = 100;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Opens (and migrates) the PostgreSQL store at `url`. */
+export async function openPostgres(url: string, options: OpenStoreOptions): Promise<StoreImpl> {
+  const schema = options.schema;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+  const connection: pg.ClientConfig = {
+    connectionString: url,
+    ...poolTimeouts({ connectTimeoutMs: options.connectTimeoutMs ?? 5000, statementTimeoutMs: options.statementTimeoutMs ?? 5000 }),
+    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+  };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
+  // A connection dropped by the server (idle or checked out) is reported here instead of
+  // crashing the process; the pool replaces it and queries answer "unavailable" meanwhile.
+  const onConnectionError = options.onConnectionError ?? (() => undefined);
+  const dialectPool = resilientPool(pool, onConnectionError, new StatementNames(PREPARED_STATEMENTS), connection.query_timeout);
+  const onQuery = options.onQuery;
+  const db = new Kysely<Database>({
+    dialect: new StorePostgresDialect({ pool: dialectPool }),
+    ...(onQuery ? { log: (event: { query: { sql: string } }) => onQuery(event.query.sql) } : {}),
+  });
+  try {
+    if (schema !== undefined) {
+      try {
+        await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+      } catch (error) {
+        // Two processes creating it at once: one loses with a duplicate error, which is fine.
+        const code = (error as { code?: unknown }).code;
+        if (code !== '23505' && code !== '42P06') throw error;
+      }
+    }
+    // Kysely serializes concurrent migrators with a PostgreSQL advisory lock. Its bookkeeping
+    // tables are looked up in the store's own schema: left to itself it finds another schema's
+    // `kysely_migration` in the same database and then fails on a lock table it never created.
+    const own = schema ?? (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]?.s;
+    await migrate(db, 'postgres', false, options.migrations, own);
+    const recheckMs = options.versionRecheckMs ?? VERSION_RECHECK_MS;
+    if (!Number.isInteger(recheckMs) || recheckMs < 0) throw new Error(`versionRecheckMs must be a whole number of milliseconds >= 0 (got ${recheckMs})`);
+    const channel = versionChannel(own ?? 'public');
+    const clock = options.clock ?? Date.now;
+    return new PostgresStore(db, channel, clock, recheckMs === 0 ? null : { recheckMs, newClient: () => new pg.Client({ ...connection, application_name: listenerName(channel) }), onError: onConnectionError });
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+/** The listening connection's `application_name`, so operators (and tests) can tell it apart in pg_stat_activity. */
+export function listenerName(channel: string): string {
+  return `listen ${channel}`.slice(0, 63);
+}
+
+/** How the store learns of other processes' writes (tests and diagnostics). */
+export function versionFeed(store: Store): VersionFeed {
+  return store instanceof PostgresStore ? store.versionFeed() : { listening: false, connects: 0 };
+}
+
+interface ListenerSettings {
+  readonly recheckMs: number;
+  readonly newClient: () => pg.Client;
+  readonly onError: (error: Error) => void;
+}
+
+/**
+ * PostgreSQL. Writers notify the schema's channel; with a listener (the default) reads trust
+ * the pushed versions (see pg-version-watch.ts), without one every read asks the database.
+ */
+class PostgresStore extends StoreImpl {
+  readonly backend = 'postgres';
+  readonly options: CachedOptions;
+  private readonly watch: VersionWatch | null;
+
+  constructor(
+    db: Kysely<Database>,
+    private readonly channel: string,
+    private readonly clock: () => number,
+    listener: ListenerSettings | null,
+  ) {
+    let watch: VersionWatch | null = null;
+    super(db, (fn) => fn(db), async (conn) => watch?.committed(CREDENTIALS_ROW, await bumpAndNotifyCredentials(conn, channel)));
+    this.watch = watch = listener
+      ? new VersionWatch({
+          newClient: listener.newClient,
+          channel,
+          rows: [OPTIONS_ROW, CREDENTIALS_ROW],
+          recheckMs: listener.recheckMs,
+          clock,
+          onDropped: () => this.options.invalidate(),
+          onError: listener.onError,
+        })
+      : null;
+    this.options = new CachedOptions(new KyselyOptionsBackend(db, this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version))));
+    // Speed: every cookie request reads the credentials version; with a listener it is known.
+    const readCredentials = async () => {
+      const startedAt = clock();
+      const version = await readCredentialsVersion(db);
+      this.watch?.checked(CREDENTIALS_ROW, version, startedAt);
+      return version;
+    };
+    const credentials = new SharedQuery(readCredentials);
+    this.sessions.credentialsVersion = () => {
+      const trusted = this.watch?.trusted(CREDENTIALS_ROW);
+      return trusted !== undefined ? Promise.resolve(trusted) : credentials.run();
+    };
+    this.watch?.start();
+  }
+
+  versionFeed(): VersionFeed {
+    return this.watch?.feed() ?? { listening: false, connects: 0 };
+  }
+
+  async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    // Versions written inside reach the watch only once committed (read-your-writes after it);
+    // the options written go into this process's cache in place (no reload after a toggle).
+    let credentials: number | null = null;
+    let options: number | null = null;
+    const changes: OptionChange[] = [];
+    // From its first option write until its changes are in the cache (see VersionSharing.settling).
+    let settled: Promise<void> | null = null;
+    let settle = () => {};
+    const bump: CredentialsBump = async (conn) => void (credentials = await bumpAndNotifyCredentials(conn, this.channel));
+    try {
+      const result = await this.db.transaction().execute((trx: Transaction<Database>) => {
+        const sharing = this.sharing(
+          (version, change) => {
+            options = version;
+            changes.push(change);
+            if (!settled) {
+              settled = new Promise<void>((resolve) => (settle = resolve));
+              this.unsettled.add(settled);
+            }
+          },
+          () => this.settling(settled),
+        );
+        return fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, sharing, trx)), bump));
+      });
+      if (options !== null) {
+        this.options.committed(options, changes);
+        this.watch?.committed(OPTIONS_ROW, options);
+      }
+      if (credentials !== null) this.watch?.committed(CREDENTIALS_ROW, credentials);
+      return result;
+    } finally {
+      if (settled) this.unsettled.delete(settled);
+      settle();
+    }
+  }
+
+  /** Store transactions of this process that wrote options and have not yet updated the cache. */
+  private readonly unsettled = new Set<Promise<void>>();
+
+  private settling(own: Promise<void> | null): Promise<void> | null {
+    const others = [...this.unsettled].filter((p) => p !== own);
+    return others.length === 0 ? null : Promise.all(others).then(() => undefined);
+  }
+
+  override async close(): Promise<void> {
+    await Promise.all([this.watch?.close(), super.close()]);
+  }
+
+  private sharing(committed: VersionSharing['committed'], settling?: VersionSharing['settling']): VersionSharing {
+    return { channel: this.channel, watch: this.watch, clock: this.clock, committed, cached: (version, key) => this.options.at(version, key), ...(settling ? { settling } : {}) };
+  }
+
+  protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
+}
