@@ -4,24 +4,24 @@
  * store so that every worker and host sharing it sees one count (docs/spec/compat.md §9).
  */
 import type { Feature, FeatureContext } from '../contract.js';
-import { pluginError } from '../jetpack/errors.js';
 import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
 import { featureDb } from '../db/feature-db.js';
 import { allowListReader } from './allow-list-reader.js';
-import { PROTECT_MIGRATION_NAME, protectMigration } from './migration.js';
+import { PROTECT_MIGRATIONS } from './migration.js';
 import { createPasswordGuard } from './password-guard.js';
 import { ProtectPolicy } from './protect-policy.js';
 import { KyselyProtectRepo } from './protect-repo.js';
 import type { ProtectTables } from './protect-tables.js';
 import { protectSettings } from './settings.js';
 import { DAY_MS } from '../../core/time.js';
+import type { RestRequest } from '../../rest/types.js';
 
 const MODULE = 'protect';
 
 export const protectFeature: Feature = {
   name: 'protect',
   settings: protectSettings,
-  migrations: { [PROTECT_MIGRATION_NAME]: protectMigration },
+  migrations: PROTECT_MIGRATIONS,
   register(ctx) {
     const jetpack = ctx.need('jetpack');
     const { config } = ctx;
@@ -35,7 +35,7 @@ export const protectFeature: Feature = {
     registerGuard(ctx, policy, isActive);
 
     const permission = jetpack.requirePermission('view_admin');
-    const blocked = async () => ((await isActive()) ? policy.blockedCount() : pluginError('module_not_active'));
+    const blocked = jetpack.whenModuleActive(MODULE, () => policy.blockedCount());
     ctx.api.registerRoute('jetpack/v4', '/module/protect/count/get', {
       methods: 'GET',
       permissionCallback: permission,
@@ -51,13 +51,12 @@ export const protectFeature: Feature = {
       methods: 'GET',
       args: { days: HISTORY_DAYS_ARG },
       permissionCallback: permission,
-      callback: async (request) => {
-        if (!(await isActive())) return pluginError('module_not_active');
+      callback: jetpack.whenModuleActive(MODULE, async (request: RestRequest) => {
         const days = Number(request.params.days);
         const timeZone = await siteTimeZone(ctx.store.options, config.timezone);
         const history = await policy.historyByDay(days, ctx.clock(), timeZone);
         return { days, timezone: timeZone, total: await policy.blockedCount(), history };
-      },
+      }),
     });
 
     // Runs whether the module is active or not: history must not outlive the retention.
@@ -84,8 +83,8 @@ function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () 
       }
       return verdict;
     },
-    after: async (attempt, outcome) => {
-      const record = await guard.after(attempt, outcome);
+    after: async (attempt, outcome, ticket) => {
+      const record = await guard.after(attempt, outcome, ticket);
       if (record.recorded && record.outcome.kind === 'blocked') {
         const { level, until } = record.outcome;
         ctx.log.warn({ event: 'protect.lockout', at: at(), address: attempt.ip, login: attempt.login, level, until: new Date(until).toISOString() }, 'address blocked after failed logins');
