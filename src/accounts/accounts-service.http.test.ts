@@ -130,6 +130,20 @@ describe('the account service', () => {
     expect(service.listUsers().map((u) => u.login)).toEqual(['ann', 'bob']);
   });
 
+  it('checks no more than five of twenty simultaneous wrong passwords for one login', async () => {
+    expect((await service.addUser({ login: 'bea', email: 'bea@example.com', name: 'Bea', password: 'correct horse' })).ok).toBe(true);
+    const client = await register(service);
+    const start = await authorizationUrl(client, oidc.randomPKCECodeVerifier());
+    const browser = new TestBrowser();
+    const page = await browser.follow(await browser.get(start), start, REDIRECT);
+    const form = formOf(await page.response.text(), '/login');
+    const target = new URL(form.action, page.url).href;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => browser.post(target, { csrf: form.csrf, login: 'bea', password: 'wrong password' })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+
   it('refuses a non-loopback address to listen on', async () => {
     await expect(createAccountsService({ dataFile: join(dir, 'x.sqlite'), host: '0.0.0.0' })).rejects.toThrow(/loopback/);
   });

@@ -87,17 +87,22 @@ async function submit(deps: InteractionDeps, req: IncomingMessage, res: ServerRe
     const login = form.get('login') ?? '';
     const clientName = await clientNameOf(deps.provider, details.params.client_id);
     const csrf = csrfToken(deps.csrfKey, uid);
-    if (deps.throttle.blocked(login)) {
+    if (!deps.throttle.begin(login)) {
       send(res, 429, loginPage({ uid, csrf, clientName, login, error: 'Too many failed attempts. Try again later.' }));
       return;
     }
-    const account = await deps.accounts.authenticate(login, form.get('password') ?? '');
+    let account: Awaited<ReturnType<typeof deps.accounts.authenticate>>;
+    try {
+      account = await deps.accounts.authenticate(login, form.get('password') ?? '');
+    } catch (error) {
+      deps.throttle.end(login, true);
+      throw error;
+    }
+    deps.throttle.end(login, account !== undefined);
     if (account === undefined) {
-      deps.throttle.fail(login);
       send(res, 401, loginPage({ uid, csrf, clientName, login, error: WRONG_PASSWORD }));
       return;
     }
-    deps.throttle.succeed(login);
     await deps.provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
     return;
   }

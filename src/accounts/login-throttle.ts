@@ -2,10 +2,14 @@ import type { Clock } from '../auth/clock.js';
 
 /**
  * Counts failed logins per login name and refuses further attempts for a while after too many,
- * so a password cannot be guessed at full speed. In memory: the dev service is one process.
+ * so a password cannot be guessed at full speed. An attempt takes its slot (`begin`) before the
+ * password is checked, so a burst of parallel attempts gets no more checks than the limit. In
+ * memory, and synchronous (hence atomic): the dev service is one process.
  */
 export class LoginThrottle {
   readonly #failures = new Map<string, { count: number; since: number }>();
+  /** Checks in progress per login. */
+  readonly #running = new Map<string, number>();
   readonly #clock: Clock;
   readonly #max: number;
   readonly #windowMs: number;
@@ -20,6 +24,29 @@ export class LoginThrottle {
   blocked(login: string): boolean {
     const entry = this.#entry(login);
     return entry !== undefined && entry.count >= this.#max;
+  }
+
+  /**
+   * Takes a slot for one password check of `login`: false (check nothing, refuse) while its
+   * failures in the window plus the checks in progress reach the limit. Each true is paired
+   * with one `end`.
+   */
+  begin(login: string): boolean {
+    const key = login.toLowerCase();
+    const running = this.#running.get(key) ?? 0;
+    if ((this.#entry(login)?.count ?? 0) + running >= this.#max) return false;
+    this.#running.set(key, running + 1);
+    return true;
+  }
+
+  /** Ends a check `begin` allowed, counting its failure or clearing the count on success. */
+  end(login: string, ok: boolean): void {
+    const key = login.toLowerCase();
+    const running = (this.#running.get(key) ?? 1) - 1;
+    if (running > 0) this.#running.set(key, running);
+    else this.#running.delete(key);
+    if (ok) this.succeed(login);
+    else this.fail(login);
   }
 
   fail(login: string): void {

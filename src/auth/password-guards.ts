@@ -17,7 +17,12 @@ export interface PasswordAttempt {
 
 /** A guard's answer before the check: go on, or refuse with an error the caller sends as is. */
 export type GuardVerdict =
-  | { readonly allow: true }
+  /**
+   * `ticket`: a slot the guard reserved for this check (e.g. an attempt counted in the store
+   * before the password is checked, so a parallel burst cannot outrun the count); handed back
+   * to the same guard's `after`.
+   */
+  | { readonly allow: true; readonly ticket?: number }
   | { readonly allow: false; readonly status: number; readonly code: string; readonly message: string; readonly retryAfterSeconds?: number };
 
 export type GuardRefusal = Extract<GuardVerdict, { allow: false }>;
@@ -31,7 +36,7 @@ export type GuardRefusal = Extract<GuardVerdict, { allow: false }>;
  */
 export interface PasswordGuard {
   before?(attempt: PasswordAttempt): GuardVerdict | Promise<GuardVerdict>;
-  after?(attempt: PasswordAttempt, outcome: { readonly ok: boolean }): void | Promise<void>;
+  after?(attempt: PasswordAttempt, outcome: { readonly ok: boolean }, ticket?: number): void | Promise<void>;
 }
 
 const ALLOW: GuardVerdict = { allow: true };
@@ -50,25 +55,46 @@ export class PasswordGuards {
   }
 
   async before(attempt: PasswordAttempt): Promise<GuardVerdict> {
-    for (const guard of this.guards) {
-      if (!guard.before) continue;
-      const verdict = await guard.before(attempt);
-      if (!verdict.allow) return verdict;
-    }
-    return ALLOW;
+    return (await this.beforeAll(attempt)).verdict;
   }
 
-  async after(attempt: PasswordAttempt, ok: boolean): Promise<void> {
-    for (const guard of this.guards) await guard.after?.(attempt, { ok });
+  async after(attempt: PasswordAttempt, ok: boolean, tickets: readonly (number | undefined)[] = []): Promise<void> {
+    for (const [i, guard] of this.guards.entries()) await guard.after?.(attempt, { ok }, tickets[i]);
+  }
+
+  /** The first refusal, or allow with each guard's ticket (by registration index). */
+  private async beforeAll(attempt: PasswordAttempt): Promise<{ verdict: GuardVerdict; tickets: (number | undefined)[] }> {
+    const tickets: (number | undefined)[] = [];
+    for (const guard of this.guards) {
+      if (!guard.before) {
+        tickets.push(undefined);
+        continue;
+      }
+      const verdict = await guard.before(attempt);
+      if (!verdict.allow) {
+        // The guards that already reserved a slot learn that no check happened.
+        for (const [i, earlier] of this.guards.slice(0, tickets.length).entries()) if (tickets[i] !== undefined) await earlier.after?.(attempt, { ok: true }, tickets[i]);
+        return { verdict, tickets };
+      }
+      tickets.push(verdict.ticket);
+    }
+    return { verdict: ALLOW, tickets };
   }
 
   /** Runs `check` between the hooks: refused attempts never reach it. */
   async around<T extends { ok: boolean }>(attempt: PasswordAttempt, check: () => Promise<T>): Promise<T | { ok: false; refused: GuardRefusal }> {
     if (this.empty) return check();
-    const verdict = await this.before(attempt);
+    const { verdict, tickets } = await this.beforeAll(attempt);
     if (!verdict.allow) return { ok: false, refused: verdict };
-    const result = await check();
-    await this.after(attempt, result.ok);
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      // No password was judged (e.g. the store failed): reserved slots are given back.
+      for (const [i, guard] of this.guards.entries()) if (tickets[i] !== undefined) await guard.after?.(attempt, { ok: true }, tickets[i])?.catch?.(() => undefined);
+      throw error;
+    }
+    await this.after(attempt, result.ok, tickets);
     return result;
   }
 }

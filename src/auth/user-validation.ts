@@ -11,6 +11,7 @@ export type UserErrorCode =
   | 'empty_password'
   | 'password_too_short'
   | 'password_too_long'
+  | 'weak_password'
   | 'unknown_user';
 
 export interface UserError {
@@ -23,7 +24,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 4096;
 export const MAX_LOGIN_LENGTH = 60;
 
-const userError = (code: UserErrorCode, message: string): UserError => ({ code, message });
+export const userError = (code: UserErrorCode, message: string): UserError => ({ code, message });
 
 /**
  * A login must already be what WordPress's strict `sanitize_user` would keep: ASCII letters,

@@ -141,6 +141,13 @@ export const coreSettings = defineSettings(
     }),
     tlsCert: optionalPath({ env: 'SITEWARD_TLS_CERT', defaultDoc: '—', doc: 'PEM certificate file: serve HTTPS directly (with `SITEWARD_TLS_KEY`)' }),
     tlsKey: optionalPath({ env: 'SITEWARD_TLS_KEY', defaultDoc: '—', doc: 'PEM private key file of that certificate' }),
+    hstsMaxAge: integer({
+      env: 'SITEWARD_HSTS_MAX_AGE',
+      default: 31_536_000,
+      min: 0,
+      max: 63_072_000,
+      doc: '`Strict-Transport-Security: max-age` in seconds on every HTTPS response (TLS, or a trusted proxy saying `https`); never on plain HTTP; 0 = off',
+    }),
     databaseUrl: custom({
       env: 'SITEWARD_DATABASE_URL',
       doc: '`postgres://…` to use PostgreSQL instead of SQLite',

@@ -79,12 +79,16 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     logAborted: (line) => log?.debug({ method: line.method, url: redactUrl(line.url) }, 'client aborted the request body'),
   });
   const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;
+  const hsts = config.hstsMaxAge > 0 ? `max-age=${config.hstsMaxAge}` : null;
   // REST requests go straight to the REST handler; everything else to Fastify.
   const gate = new ShutdownGate();
   const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
     const handler = gate.wrap((req: IncomingMessage, res: ServerResponse) => {
       // Marks the poll phase's request batch, within which the store's cached state versions are fresh.
       requestArrived();
+      // HSTS (RFC 6797) on every answer that travels over HTTPS, never over plain HTTP: browsers
+      // then refuse to reach the site (and its login cookie) without TLS for max-age seconds.
+      if (hsts !== null && (tls || (config.trustProxy && requestOrigin(req.headers, false, true).secure))) res.setHeader('Strict-Transport-Security', hsts);
       if (!toOriginForm(req)) {
         const { status, headers, body } = errorResponse(restError('rest_bad_request_url'));
         res.writeHead(status, headers);
@@ -146,9 +150,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   // Every HTML answer, whichever part built it, leaves with the security headers.
   app.addHook('onSend', async (_req, reply, payload) => {
     if (isHtmlType(reply.getHeader('content-type'))) {
-      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
       // A page that set its own policy (the admin page's per-response nonce) keeps it.
-      for (const [name, value] of Object.entries(htmlSecurityHeaders(text))) if (!reply.hasHeader(name)) reply.header(name, value);
+      for (const [name, value] of Object.entries(htmlSecurityHeaders())) if (!reply.hasHeader(name)) reply.header(name, value);
     }
     return payload;
   });

@@ -32,6 +32,12 @@ describe('first-run setup', () => {
     const bad = await app.request({ method: 'POST', path: '/setup', headers, body });
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/at least 8/);
+    for (const weak of ['password', '12345678', 'boss12345']) {
+      const { body: weakBody, ...weakHeaders } = form({ token, login: 'boss', email: 'boss@example.org', password: weak });
+      const refused = await app.request({ method: 'POST', path: '/setup', headers: weakHeaders, body: weakBody });
+      expect(refused.status, weak).toBe(400);
+      expect(refused.text, weak).toContain('This password is too easy to guess');
+    }
   });
 
   it('creates the administrator, then disappears', async () => {

@@ -7,11 +7,13 @@
 import { refusalError, type SitewardAuthenticator } from '../../auth/authenticator.js';
 import { authError } from '../../auth/errors.js';
 import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/login-cookie.js';
+import { newPasswordProblem } from '../../auth/password-strength.js';
 import { checkSetupToken, completeSetup, setupNeeded } from '../../auth/setup-token.js';
 import { escapeHtml } from '../../core/html.js';
 import { phpTruthy } from '../../core/php.js';
 import { simplePage } from '../../core/simple-page.js';
-import { restError, type RestError } from '../../rest/errors.js';
+import { errorHeaders, errorResponse } from '../../rest/error-response.js';
+import { restError } from '../../rest/errors.js';
 import { mediaType } from '../../rest/request-body.js';
 import { isSameOrigin } from '../../rest/same-origin.js';
 import type { Identity } from '../../rest/types.js';
@@ -57,15 +59,6 @@ export function safeRedirect(target: string, homeUrl: string): string | null {
   return sameOrigin(path) ? path : null;
 }
 
-/** A refusal that says when to come back (`data.retry_after`, seconds) gets a `Retry-After` header. */
-function retryAfterHeader(error: RestError): Record<string, string> {
-  const seconds = error.data?.retry_after;
-  return typeof seconds === 'number' ? { 'Retry-After': String(Math.ceil(seconds)) } : {};
-}
-
-function jsonError(error: RestError, headers: Record<string, string> = {}): PageResponse {
-  return jsonPage(error.status, error.toJSON(), headers);
-}
 
 const SETUP_LINK_NEEDED = 'This page needs the setup link printed by <code>siteward start</code>.';
 
@@ -88,8 +81,8 @@ export function loginPages(deps: LoginPageDeps) {
     const result = await authenticator.login(login, password, { remember, userAgent: str(req.headers['user-agent']), ip: req.ip, via: json ? 'login-json' : 'login-form' });
     if (!result.ok) {
       const error = result.error === 'refused' ? refusalError(result.refusal) : authError('invalid_login');
-      if (json) return jsonError(error, retryAfterHeader(error));
-      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo: str(body.redirect_to), error: error.message, login }), retryAfterHeader(error));
+      if (json) return errorResponse(error);
+      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo: str(body.redirect_to), error: error.message, login }), errorHeaders(error));
     }
     const cookie = { 'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember, secure: req.origin.secure }) };
     if (json) {
@@ -120,7 +113,7 @@ export function loginPages(deps: LoginPageDeps) {
     if (value) {
       const identity = await authenticator.identify(req.headers);
       if (!logoutAllowed(req, identity)) {
-        if (wantsJson(req)) return jsonError(restError('rest_cookie_invalid_nonce'));
+        if (wantsJson(req)) return errorResponse(restError('rest_cookie_invalid_nonce'));
         return htmlPage(403, simplePage('Log out', '<p>This log-out request did not come from this site. <a href="/admin/">Back to the dashboard</a>.</p>'));
       }
       await authenticator.logout(value);
@@ -146,7 +139,7 @@ export function loginPages(deps: LoginPageDeps) {
     const checked = token === '' ? { ok: false } : await authenticator.guards.around({ via: 'setup', login: '', ip }, async () => ({ ok: await checkSetupToken(store, token) }));
     if ('refused' in checked) {
       const error = refusalError(checked.refused);
-      return htmlPage(error.status, simplePage('Setup', escapeHtml(error.message)), retryAfterHeader(error));
+      return htmlPage(error.status, simplePage('Setup', escapeHtml(error.message)), errorHeaders(error));
     }
     return checked.ok ? true : htmlPage(403, simplePage('Setup', SETUP_LINK_NEEDED));
   };
@@ -166,6 +159,8 @@ export function loginPages(deps: LoginPageDeps) {
     const checked = await checkToken(token, req.ip);
     if (checked !== true) return checked;
     const input = { login: str(req.body.login).trim(), email: str(req.body.email).trim(), password: str(req.body.password) };
+    const weak = await newPasswordProblem(input.password, [input.login, input.email]);
+    if (weak) return htmlPage(400, setupPage({ formField: formTokenInput(req), token, error: weak.message, login: input.login, email: input.email }));
     const result = await completeSetup(store, token, input);
     if (!result.ok) return htmlPage(400, setupPage({ formField: formTokenInput(req), token, error: result.error.message, login: input.login, email: input.email }));
     return redirect('/login?redirect_to=%2Fadmin%2F&setup=done');

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { findUserByLoginOrEmail } from '../../auth/sessions.js';
-import { checkPassword } from '../../auth/user-validation.js';
+import { newPasswordProblem } from '../../auth/password-strength.js';
 import { formTokenInput, htmlPage, redirect, type Feature, type PageRequest } from '../contract.js';
 import { lostPasswordPage, resetPasswordPage } from './reset-pages.js';
 
@@ -112,7 +112,7 @@ export const passwordResetFeature: Feature = {
         if (!found) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
         const password = text(req.body.password);
         // A refused password keeps the link: the person tries another one.
-        const problem = checkPassword(password);
+        const problem = await newPasswordProblem(password, [found.user.login, found.user.email]);
         if (problem) return htmlPage(400, resetPasswordPage({ formField: formTokenInput(req), login: found.user.login, key: found.key, error: problem.message }));
         // Single use, even for parallel posts of the same link: it is consumed (deleted only
         // while it still holds what was checked, one statement) before the password is set.

@@ -111,6 +111,11 @@ describe('a password reset link posted several times at once', () => {
       await site.request({ path: '/login/lost-password', ...form('user_login=tess') });
       const link = linkIn(await nextMail(before + 1));
       const key = new URL(link, 'http://example.org').searchParams.get('key')!;
+      // A weak password is refused with the reason, and the link still works.
+      const weak = await site.request({ path: '/login/reset-password', ...form(`login=tess&key=${key}&password=password`) });
+      expect(weak.status).toBe(400);
+      expect(weak.text).toContain('This password is too easy to guess');
+      expect(weak.text).toContain('name="key"');
       const posts = await Promise.all(
         ['first', 'second', 'third', 'fourth'].map((n) => site.request({ path: '/login/reset-password', ...form(`login=tess&key=${key}&password=${n}-Quartz-Lantern-93`) })),
       );

@@ -8,7 +8,7 @@ import { pluginError } from '../jetpack/errors.js';
 import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
 import { featureDb } from '../db/feature-db.js';
 import { allowListReader } from './allow-list-reader.js';
-import { PROTECT_MIGRATION_NAME, protectMigration } from './migration.js';
+import { PROTECT_MIGRATIONS } from './migration.js';
 import { createPasswordGuard } from './password-guard.js';
 import { ProtectPolicy } from './protect-policy.js';
 import { KyselyProtectRepo } from './protect-repo.js';
@@ -21,7 +21,7 @@ const MODULE = 'protect';
 export const protectFeature: Feature = {
   name: 'protect',
   settings: protectSettings,
-  migrations: { [PROTECT_MIGRATION_NAME]: protectMigration },
+  migrations: PROTECT_MIGRATIONS,
   register(ctx) {
     const jetpack = ctx.need('jetpack');
     const { config } = ctx;
@@ -84,8 +84,8 @@ function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () 
       }
       return verdict;
     },
-    after: async (attempt, outcome) => {
-      const record = await guard.after(attempt, outcome);
+    after: async (attempt, outcome, ticket) => {
+      const record = await guard.after(attempt, outcome, ticket);
       if (record.recorded && record.outcome.kind === 'blocked') {
         const { level, until } = record.outcome;
         ctx.log.warn({ event: 'protect.lockout', at: at(), address: attempt.ip, login: attempt.login, level, until: new Date(until).toISOString() }, 'address blocked after failed logins');

@@ -1,8 +1,14 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
 import type { Dialect as SqlDialect } from '../../store/migrations.js';
 
 /** The migration's name; it sorts after the store's own (`0001_initial`, `0002_runtime_state`). */
 export const PROTECT_MIGRATION_NAME = '0101_protect';
+
+/** An auto-numbered `id` primary key in either dialect. */
+function idColumn(dialect: SqlDialect) {
+  return <T extends CreateTableBuilder<string, never>>(t: T) =>
+    dialect === 'postgres' ? t.addColumn('id', 'bigserial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
 
 /** Creates the protect tables (see protect-tables.ts). Never edit once released: add another. */
 export function protectMigration(dialect: SqlDialect): Migration {
@@ -27,11 +33,7 @@ export function protectMigration(dialect: SqlDialect): Migration {
 
       await db.schema
         .createTable('protect_blocks')
-        .$call((t) =>
-          dialect === 'postgres'
-            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
-            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
-        )
+        .$call(idColumn(dialect))
         .addColumn('key', 'text', (c) => c.notNull())
         .addColumn('at', millis, (c) => c.notNull())
         .addColumn('until', millis, (c) => c.notNull())
@@ -42,11 +44,7 @@ export function protectMigration(dialect: SqlDialect): Migration {
 
       await db.schema
         .createTable('protect_events')
-        .$call((t) =>
-          dialect === 'postgres'
-            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
-            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
-        )
+        .$call(idColumn(dialect))
         .addColumn('at', millis, (c) => c.notNull())
         .addColumn('address', 'text', (c) => c.notNull())
         .addColumn('login', 'text', (c) => c.notNull())
@@ -64,3 +62,25 @@ export function protectMigration(dialect: SqlDialect): Migration {
     },
   };
 }
+
+/** The second protect migration: attempts counted before their password is checked. */
+export const PROTECT_ATTEMPTS_MIGRATION_NAME = '0110_protect_attempts';
+
+/** Creates `protect_attempts` (see protect-tables.ts). Never edit once released: add another. */
+export function protectAttemptsMigration(dialect: SqlDialect): Migration {
+  const millis = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('protect_attempts')
+        .$call(idColumn(dialect))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', millis, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('protect_attempts_key_at').on('protect_attempts').columns(['key', 'at']).execute();
+    },
+  };
+}
+
+/** Every protect migration, by name (the feature's `migrations`). */
+export const PROTECT_MIGRATIONS = { [PROTECT_MIGRATION_NAME]: protectMigration, [PROTECT_ATTEMPTS_MIGRATION_NAME]: protectAttemptsMigration } as const;

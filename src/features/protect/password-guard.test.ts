@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featureTestBackends } from '../db/test-feature-db.js';
 import { parseAllowList, type AllowEntry } from './allow-list.js';
-import { PROTECT_MIGRATION_NAME, protectMigration } from './migration.js';
+import { PROTECT_MIGRATIONS } from './migration.js';
 import { createPasswordGuard, type PasswordAttempt, type PasswordGuard } from './password-guard.js';
 import { ProtectPolicy } from './protect-policy.js';
 import { KyselyProtectRepo } from './protect-repo.js';
@@ -9,7 +9,7 @@ import type { ProtectTables } from './protect-tables.js';
 
 const T0 = Date.UTC(2024, 5, 1, 12);
 
-describe.each(featureTestBackends({ [PROTECT_MIGRATION_NAME]: protectMigration }))('password guard on $name', (backend) => {
+describe.each(featureTestBackends(PROTECT_MIGRATIONS))('password guard on $name', (backend) => {
   let policy: ProtectPolicy;
   let now = T0;
   let allowList: readonly AllowEntry[] = [];
@@ -26,8 +26,9 @@ describe.each(featureTestBackends({ [PROTECT_MIGRATION_NAME]: protectMigration }
 
   async function failFiveTimes(ip: string): Promise<void> {
     for (let i = 0; i < 5; i++) {
-      expect(await guard.before(attempt(ip))).toEqual({ allow: true });
-      await guard.after(attempt(ip), { ok: false });
+      const verdict = await guard.before(attempt(ip));
+      expect(verdict).toMatchObject({ allow: true });
+      await guard.after(attempt(ip), { ok: false }, verdict.allow ? verdict.ticket : undefined);
       now += 1000;
     }
   }
@@ -49,7 +50,7 @@ describe.each(featureTestBackends({ [PROTECT_MIGRATION_NAME]: protectMigration }
 
   it('lets the address in again once the block is over', async () => {
     now += 15 * 60_000;
-    expect(await guard.before(attempt('192.0.2.10'))).toEqual({ allow: true });
+    expect(await guard.before(attempt('192.0.2.10'))).toMatchObject({ allow: true });
   });
 
   it('does not reset the count on a successful login', async () => {
@@ -65,12 +66,12 @@ describe.each(featureTestBackends({ [PROTECT_MIGRATION_NAME]: protectMigration }
     allowList = parsed.entries;
     const ip = '192.0.2.110';
     for (let i = 0; i < 6; i++) expect(await guard.after(attempt(ip), { ok: false })).toEqual({ recorded: false, why: 'allowed' });
-    expect(await guard.before(attempt(ip))).toEqual({ allow: true });
+    expect(await guard.before(attempt(ip))).toMatchObject({ allow: true });
     // Even an address blocked before it was allow-listed gets in.
     allowList = [];
     await failFiveTimes('192.0.2.111');
     allowList = parsed.entries;
-    expect(await guard.before(attempt('192.0.2.111'))).toEqual({ allow: true });
+    expect(await guard.before(attempt('192.0.2.111'))).toMatchObject({ allow: true });
     allowList = [];
   });
 
@@ -78,9 +79,23 @@ describe.each(featureTestBackends({ [PROTECT_MIGRATION_NAME]: protectMigration }
     active = false;
     const ip = '192.0.2.12';
     for (let i = 0; i < 6; i++) await guard.after(attempt(ip), { ok: false });
-    expect(await guard.before(attempt(ip))).toEqual({ allow: true });
+    expect(await guard.before(attempt(ip))).toMatchObject({ allow: true });
     active = true;
-    expect(await guard.before(attempt(ip))).toEqual({ allow: true });
+    expect(await guard.before(attempt(ip))).toMatchObject({ allow: true });
+  });
+
+  it('counts attempts before their passwords are checked: with five checks running, a sixth is refused', async () => {
+    const ip = '192.0.2.14';
+    const running = await Promise.all(Array.from({ length: 5 }, () => guard.before(attempt(ip))));
+    expect(running.every((v) => v.allow && typeof v.ticket === 'number')).toBe(true);
+    expect(await guard.before(attempt(ip))).toMatchObject({ allow: false, status: 429, retryAfterSeconds: 5 });
+    // One check succeeds: its slot is free again; the other four fail and, with the next, block.
+    await guard.after(attempt(ip), { ok: true }, running[0]!.allow ? running[0]!.ticket : undefined);
+    for (const v of running.slice(1)) await guard.after(attempt(ip), { ok: false }, v.allow ? v.ticket : undefined);
+    const fifth = await guard.before(attempt(ip));
+    expect(fifth).toMatchObject({ allow: true });
+    expect(await guard.after(attempt(ip), { ok: false }, fifth.allow ? fifth.ticket : undefined)).toMatchObject({ recorded: true, outcome: { kind: 'blocked' } });
+    expect(await guard.before(attempt(ip))).toMatchObject({ allow: false, message: expect.stringContaining('15 minutes') });
   });
 
   it('speaks of hours during a long block', async () => {

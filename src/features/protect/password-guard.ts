@@ -8,7 +8,7 @@ export type { PasswordAttempt };
 export const PROTECT_BLOCKED_CODE = 'siteward_protect_blocked';
 
 export type GuardDecision =
-  | { readonly allow: true }
+  | { readonly allow: true; readonly ticket?: number }
   | {
       readonly allow: false;
       readonly status: 429;
@@ -20,10 +20,13 @@ export type GuardDecision =
 export type GuardRecord = { readonly recorded: false; readonly why: 'inactive' | 'allowed' | 'success' } | { readonly recorded: true; readonly outcome: FailureOutcome };
 
 export interface PasswordGuard {
-  /** Call before checking the password; a refusal has been counted as a blocked attempt. */
+  /**
+   * Call before checking the password: counts the attempt (a slot, `ticket`) or refuses it; a
+   * refusal has been counted as a blocked attempt.
+   */
   before(attempt: PasswordAttempt): Promise<GuardDecision>;
-  /** Call after checking it; failures count towards a block. */
-  after(attempt: PasswordAttempt, result: { readonly ok: boolean }): Promise<GuardRecord>;
+  /** Call after checking it, with the ticket `before` gave; failures count towards a block. */
+  after(attempt: PasswordAttempt, result: { readonly ok: boolean }, ticket?: number): Promise<GuardRecord>;
 }
 
 export interface PasswordGuardOptions {
@@ -50,28 +53,41 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
     async before(attempt) {
       if ((await exempt(attempt.ip)) !== null) return { allow: true };
       const now = clock();
-      const check = await policy.check(attempt.ip, now);
-      if (!check.blocked) return { allow: true };
+      // Counted before the password is checked, atomically in the store: a burst of parallel
+      // attempts gets `maxFailures` checks, not as many as arrive before the first failures land.
+      const slot = await policy.reserve(attempt.ip, now);
+      if (slot.kind === 'reserved') return { allow: true, ticket: slot.id };
       await policy.recordBlockedAttempt(attempt.ip, attempt.login, now);
+      const retryAfterSeconds = slot.kind === 'blocked' ? slot.retryAfterSeconds : BUSY_RETRY_SECONDS;
       return {
         allow: false,
         status: 429,
         code: PROTECT_BLOCKED_CODE,
-        message: blockedMessage(check.retryAfterSeconds),
-        retryAfterSeconds: check.retryAfterSeconds,
+        message: slot.kind === 'blocked' ? blockedMessage(retryAfterSeconds) : BUSY_MESSAGE,
+        retryAfterSeconds,
       };
     },
 
-    async after(attempt, result) {
+    async after(attempt, result, ticket) {
       const why = await exempt(attempt.ip);
-      if (why !== null) return { recorded: false, why };
+      if (why !== null) {
+        if (ticket !== undefined) await policy.release(ticket);
+        return { recorded: false, why };
+      }
       // A success does not reset the count: an attacker holding one account could otherwise
       // log in between guesses at other accounts and never reach the threshold.
-      if (result.ok) return { recorded: false, why: 'success' };
-      return { recorded: true, outcome: await policy.recordFailure(attempt.ip, attempt.login, clock()) };
+      if (result.ok) {
+        if (ticket !== undefined) await policy.release(ticket);
+        return { recorded: false, why: 'success' };
+      }
+      return { recorded: true, outcome: await policy.recordFailure(attempt.ip, attempt.login, clock(), ticket) };
     },
   };
 }
+
+/** While the window's failures and the checks in progress make the limit: back once those are judged. */
+const BUSY_RETRY_SECONDS = 5;
+const BUSY_MESSAGE = 'Too many login attempts from your address at once. Try again in a few seconds.';
 
 function blockedMessage(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeatureDb } from '../db/feature-db.js';
 import { featureTestBackends } from '../db/test-feature-db.js';
-import { PROTECT_MIGRATION_NAME, protectMigration } from './migration.js';
+import { PROTECT_MIGRATIONS } from './migration.js';
 import { decideBlock, DEFAULT_PROTECT_RULES, ProtectPolicy, protectRules } from './protect-policy.js';
 import { KyselyProtectRepo } from './protect-repo.js';
 import type { ProtectTables } from './protect-tables.js';
@@ -36,7 +36,7 @@ describe('protectRules', () => {
   });
 });
 
-describe.each(featureTestBackends({ [PROTECT_MIGRATION_NAME]: protectMigration }))('ProtectPolicy on $name', (backend) => {
+describe.each(featureTestBackends(PROTECT_MIGRATIONS))('ProtectPolicy on $name', (backend) => {
   let db: FeatureDb<ProtectTables>;
   let other: FeatureDb<ProtectTables>;
   let n = 0;

@@ -1,9 +1,12 @@
 import { counterKey } from './client-address.js';
 import { dayBuckets } from './day-buckets.js';
-import type { ProtectRepo, PurgeCounts } from './protect-repo.js';
+import type { ProtectRepo, PurgeCounts, Reservation } from './protect-repo.js';
 import { protectRules, retryAfterSeconds, type CheckResult, type DayCount, type FailureOutcome, type ProtectRules } from './protect-rules.js';
 
 export * from './protect-rules.js';
+
+/** A check that has not reported back within this long (its process died) stops holding a slot. */
+export const RESERVATION_TTL_MS = 60_000;
 
 
 /**
@@ -25,8 +28,23 @@ export class ProtectPolicy {
     return block === null ? { blocked: false } : { blocked: true, retryAfterSeconds: retryAfterSeconds(block.until, now) };
   }
 
-  recordFailure(address: string, login: string, now: number): Promise<FailureOutcome> {
-    return this.repo.recordFailure({ key: keyOf(address), address, login: clip(login), now, rules: this.rules });
+  /**
+   * Counts an attempt from `address` before its password is checked (a slot while it runs), so
+   * that no more than `maxFailures` passwords are checked per window however many arrive at
+   * once, on any worker or host sharing the store.
+   */
+  reserve(address: string, now: number): Promise<Reservation> {
+    return this.repo.reserve({ key: keyOf(address), now, rules: this.rules, pendingSince: now - RESERVATION_TTL_MS });
+  }
+
+  /** Frees a reserved slot whose check succeeded (or never ran). */
+  release(reserved: number): Promise<void> {
+    return this.repo.release(reserved);
+  }
+
+  /** Records a failed check; `reserved` (its slot) turns into the failure. */
+  recordFailure(address: string, login: string, now: number, reserved?: number): Promise<FailureOutcome> {
+    return this.repo.recordFailure({ key: keyOf(address), address, login: clip(login), now, rules: this.rules }, reserved);
   }
 
   /** Counts an attempt refused because of a block and logs it (time, address, login). */

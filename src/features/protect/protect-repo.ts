@@ -35,12 +35,35 @@ export interface PurgeCutoffs {
 
 export type ProtectEventKind = 'blocked' | 'lockout';
 
+/** The answer to a request for a slot to check one password. */
+export type Reservation =
+  | { readonly kind: 'reserved'; readonly id: number }
+  | { readonly kind: 'blocked'; readonly until: number; readonly retryAfterSeconds: number }
+  /** The window's failures and the checks still running already make the limit. */
+  | { readonly kind: 'busy' };
+
+export interface ReserveInput {
+  readonly key: string;
+  readonly now: number;
+  readonly rules: ProtectRules;
+  /** A reservation older than this (a process that died mid-check) no longer counts. */
+  readonly pendingSince: number;
+}
+
 /** Storage of the brute-force policy; every write is safe against other processes on the same store. */
 export interface ProtectRepo {
   /** The block in force for `key` at `now` (the longest when several overlap), or null. */
   activeBlock(key: string, now: number): Promise<ActiveBlock | null>;
-  /** Adds a failure and, when the rules say so, starts a block: all in one transaction per key. */
-  recordFailure(input: FailureInput): Promise<FailureOutcome>;
+  /**
+   * Counts an attempt before its password is checked, in one transaction holding the key's
+   * row lock: refused while a block is in force or while the window's failures plus the checks
+   * in progress reach `maxFailures`.
+   */
+  reserve(input: ReserveInput): Promise<Reservation>;
+  /** Gives a reservation back (the check succeeded or never happened). */
+  release(id: number): Promise<void>;
+  /** Adds a failure (turning reservation `reserved` into it) and, when the rules say so, starts a block: all in one transaction per key. */
+  recordFailure(input: FailureInput, reserved?: number): Promise<FailureOutcome>;
   recordBlockedAttempt(address: string, login: string, now: number): Promise<void>;
   blockedCount(): Promise<number>;
   /** Events of `kind` in each `[bounds[i], bounds[i + 1])`: `bounds.length - 1` counts. */
@@ -58,16 +81,32 @@ export class KyselyProtectRepo implements ProtectRepo {
     return row;
   }
 
-  recordFailure({ key, address, login, now, rules }: FailureInput): Promise<FailureOutcome> {
+  reserve({ key, now, rules, pendingSince }: ReserveInput): Promise<Reservation> {
     return this.db.transaction(async (db) => {
-      // The upsert locks this key's row on PostgreSQL until commit, so concurrent failures of
-      // one key are counted one after the other (each sees the others' rows) and exactly one
-      // of them starts the block. On SQLite BEGIN IMMEDIATE already serializes all writers.
-      await db
-        .insertInto('protect_keys')
-        .values({ key, touched: now })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ touched: now }))
-        .execute();
+      await lockKey(db, key, now);
+      const active = await selectActiveBlock(db, key, now);
+      if (active !== null) return { kind: 'blocked', until: active.until, retryAfterSeconds: retryAfterSeconds(active.until, now) };
+      const failures = await countRows(
+        db.selectFrom('protect_failures').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', now - rules.windowSeconds * 1000),
+      );
+      const running = await countRows(
+        db.selectFrom('protect_attempts').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', pendingSince),
+      );
+      if (failures + running >= rules.maxFailures) return { kind: 'busy' };
+      const row = await db.insertInto('protect_attempts').values({ key, at: now }).returning('id').executeTakeFirstOrThrow();
+      return { kind: 'reserved', id: toInt(row.id, 'protect_attempts.id') };
+    });
+  }
+
+  async release(id: number): Promise<void> {
+    await this.db.run((db) => db.deleteFrom('protect_attempts').where('id', '=', id).execute());
+  }
+
+  recordFailure({ key, address, login, now, rules }: FailureInput, reserved?: number): Promise<FailureOutcome> {
+    return this.db.transaction(async (db) => {
+      await lockKey(db, key, now);
+      // The reservation becomes the failure in the same transaction: never counted twice or not at all.
+      if (reserved !== undefined) await db.deleteFrom('protect_attempts').where('id', '=', reserved).execute();
       const active = await selectActiveBlock(db, key, now);
       if (active !== null) return { kind: 'already-blocked', until: active.until, retryAfterSeconds: retryAfterSeconds(active.until, now) };
 
@@ -137,6 +176,8 @@ export class KyselyProtectRepo implements ProtectRepo {
       const failures = await db.deleteFrom('protect_failures').where('at', '<', cutoffs.failures).executeTakeFirst();
       const blocks = await db.deleteFrom('protect_blocks').where('until', '<', cutoffs.blocks).executeTakeFirst();
       const events = await db.deleteFrom('protect_events').where('at', '<', cutoffs.events).executeTakeFirst();
+      // Reservations of processes that died mid-check.
+      await db.deleteFrom('protect_attempts').where('at', '<', cutoffs.failures).execute();
       // A key row only serializes failures of that key; it is upserted again by the next one.
       await db.deleteFrom('protect_keys').where('touched', '<', Math.min(cutoffs.failures, cutoffs.blocks)).execute();
       return {
@@ -146,6 +187,19 @@ export class KyselyProtectRepo implements ProtectRepo {
       };
     });
   }
+}
+
+/**
+ * Upserts the key's row, which locks it on PostgreSQL until commit, so concurrent attempts of
+ * one key (across workers and hosts) are counted one after the other, each seeing the others'
+ * rows. On SQLite BEGIN IMMEDIATE already serializes all writers.
+ */
+async function lockKey(db: Kysely<ProtectTables>, key: string, now: number): Promise<void> {
+  await db
+    .insertInto('protect_keys')
+    .values({ key, touched: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ touched: now }))
+    .execute();
 }
 
 async function selectActiveBlock(db: Kysely<ProtectTables>, key: string, now: number): Promise<ActiveBlock | null> {

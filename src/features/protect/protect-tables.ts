@@ -19,6 +19,16 @@ export interface ProtectFailuresTable {
   at: Millis;
 }
 
+/**
+ * Password checks in progress: a row is inserted before the password is checked and removed
+ * when its outcome is recorded, so parallel attempts count against the limit while they run.
+ */
+export interface ProtectAttemptsTable {
+  id: Generated<number>;
+  key: string;
+  at: Millis;
+}
+
 /** Every block ever imposed (kept until purged): the current one and the escalation history. */
 export interface ProtectBlocksTable {
   id: Generated<number>;
@@ -47,6 +57,7 @@ export interface ProtectStatsTable {
 export interface ProtectTables {
   protect_keys: ProtectKeysTable;
   protect_failures: ProtectFailuresTable;
+  protect_attempts: ProtectAttemptsTable;
   protect_blocks: ProtectBlocksTable;
   protect_events: ProtectEventsTable;
   protect_stats: ProtectStatsTable;

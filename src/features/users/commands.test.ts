@@ -42,9 +42,9 @@ describe('the user and app-password commands, end to end on SQLite', () => {
   });
 
   it('creates a user with a password read from stdin', async () => {
-    const r = await user(['create', 'bob', '--email', 'bob@example.com', '--role', 'editor', '--password-stdin'], 'bob password\n');
+    const r = await user(['create', 'bob', '--email', 'bob@example.com', '--role', 'editor', '--password-stdin'], 'Brisk Otter Lamp 47\n');
     expect(r.code).toBe(0);
-    expect(await verifyPassword((await store.users.byLogin('bob'))!.passHash, 'bob password')).toBe(true);
+    expect(await verifyPassword((await store.users.byLogin('bob'))!.passHash, 'Brisk Otter Lamp 47')).toBe(true);
   });
 
   it('generates and prints a password when none is given', async () => {
@@ -57,9 +57,9 @@ describe('the user and app-password commands, end to end on SQLite', () => {
   });
 
   it.each([
-    [['create', 'alice', '--email', 'other@example.com', '--role', 'editor', '--password', 'long enough'], 1, 'error: Sorry, that username already exists!'],
-    [['create', 'dan', '--email', 'alice@example.com', '--role', 'editor', '--password', 'long enough'], 1, 'error: Sorry, that email address is already used!'],
-    [['create', 'dan', '--email', 'dan@example.com', '--role', 'king', '--password', 'long enough'], 1, /^error: Unknown role "king"/],
+    [['create', 'alice', '--email', 'other@example.com', '--role', 'editor', '--password', 'Brisk Otter Lamp 47'], 1, 'error: Sorry, that username already exists!'],
+    [['create', 'dan', '--email', 'alice@example.com', '--role', 'editor', '--password', 'Brisk Otter Lamp 47'], 1, 'error: Sorry, that email address is already used!'],
+    [['create', 'dan', '--email', 'dan@example.com', '--role', 'king', '--password', 'Brisk Otter Lamp 47'], 1, /^error: Unknown role "king"/],
     [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'short'], 1, 'error: The password must be at least 8 characters long.'],
     [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', ''], 1, 'error: Please enter a password.'],
     [['create', 'dan', '--role', 'editor'], 2, /^error: --email is required/],
@@ -69,7 +69,12 @@ describe('the user and app-password commands, end to end on SQLite', () => {
     [['frobnicate'], 2, /^error: unknown user command "frobnicate"/],
     [[], 2, /^error: missing user command/],
     [['delete', 'nobody'], 1, 'error: Unknown user "nobody".'],
-    [['set-password', 'nobody', '--password', 'long enough'], 1, 'error: Unknown user "nobody".'],
+    [['set-password', 'nobody', '--password', 'Brisk Otter Lamp 47'], 1, 'error: Unknown user "nobody".'],
+    // Weak passwords, refused with the reason (the estimator's own words) and no user made.
+    [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'password'], 1, /^error: This password is too easy to guess \(strength 0 of 4; at least 3 is needed\)\. This is a heavily used password\./],
+    [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', '12345678'], 1, /^error: This password is too easy to guess \(strength 0 of 4/],
+    [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'dan@example.com1'], 1, /^error: This password is too easy to guess/],
+    [['set-password', 'alice', '--password', 'password'], 1, /^error: This password is too easy to guess \(strength 0 of 4/],
   ])('user %j exits %i with one clear line', async (argv, code, message) => {
     const r = await user(argv);
     expect(r.code).toBe(code);
@@ -164,7 +169,7 @@ describe('deleting the last administrator', () => {
   }
 
   it('is refused without --force, with one line saying why and what to do', async () => {
-    await user(['create', 'boss', '--email', 'boss@example.com', '--role', 'administrator', '--password', 'boss password']);
+    await user(['create', 'boss', '--email', 'boss@example.com', '--role', 'administrator', '--password', 'Boss Heron Violet 58']);
     const r = await user(['delete', 'boss']);
     expect(r.code).toBe(1);
     expect(r.err).toEqual([expect.stringMatching(/^error: boss is the last administrator; .*--force/)]);
@@ -172,7 +177,7 @@ describe('deleting the last administrator', () => {
   });
 
   it('is allowed while another administrator remains', async () => {
-    await user(['create', 'deputy', '--email', 'deputy@example.com', '--role', 'administrator', '--password', 'deputy password']);
+    await user(['create', 'deputy', '--email', 'deputy@example.com', '--role', 'administrator', '--password', 'Deputy Lichen Tram 61']);
     const r = await user(['delete', 'deputy']);
     expect(r.code).toBe(0);
     expect(r.out).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { ensureSetupToken } from '../../auth/setup-token.js';
+import { newPasswordProblem } from '../../auth/password-strength.js';
 import { createUserService } from '../../auth/user-service.js';
 import {
   EXIT_FAILED,
@@ -44,6 +45,11 @@ async function create(args: string[], ctx: CliContext): Promise<number> {
   if (values.role === undefined) throw new UsageError(`--role is required; usage: ${USAGE.create}`);
   const given = await passwordOption(values, ctx.stdin);
   const password = given ?? generatePassword();
+  const weak = given === null ? null : await newPasswordProblem(given, [login, values.email]);
+  if (weak) {
+    ctx.err(`error: ${weak.message}`);
+    return EXIT_FAILED;
+  }
 
   const result = await createUserService(ctx.store).create({
     login,
@@ -94,6 +100,12 @@ async function setPassword(args: string[], ctx: CliContext): Promise<number> {
   const [login] = positionals(rest, ['login'], USAGE['set-password']);
   const given = await passwordOption(values, ctx.stdin);
   const password = given ?? generatePassword();
+  const user = given === null ? undefined : await ctx.store.users.byLogin(login);
+  const weak = given === null ? null : await newPasswordProblem(given, [login, user?.email ?? '']);
+  if (weak) {
+    ctx.err(`error: ${weak.message}`);
+    return EXIT_FAILED;
+  }
   const result = await createUserService(ctx.store).setPassword(login, password);
   if (!result.ok) {
     ctx.err(`error: ${result.error.message}`);
