@@ -5,7 +5,6 @@
  * PostgreSQL COPY export, verify, restore with swap) is described in README.md here.
  */
 import type { Feature } from '../contract.js';
-import { pluginError } from '../jetpack/errors.js';
 import { backupCommand } from './backup-commands.js';
 import { readLastRun, scheduledBackupJob } from './scheduled-backup.js';
 import { configuredLocation } from './store-location.js';
@@ -21,10 +20,9 @@ export const backupsFeature: Feature = {
     const dir = config.backupDir;
     const location = configuredLocation(config);
 
-    const data = async () => {
-      if (!(await jetpack.isModuleActive('vaultpress'))) return pluginError('module_not_active');
-      return vaultpressData({ dir, schedule: config.backupSchedule, lastRun: await readLastRun(store.status), now: clock() });
-    };
+    const data = jetpack.whenModuleActive('vaultpress', async () =>
+      vaultpressData({ dir, schedule: config.backupSchedule, lastRun: await readLastRun(store.status), now: clock() }),
+    );
     // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
     // registered first and answers it through this provider, so this route is the same answer.
     jetpack.registerModuleData('vaultpress', data);

@@ -3,10 +3,11 @@
  * the plugin: its permission checks (docs/spec/jetpack-v4-reference.md §2) and the module activation state, so their
  * endpoints refuse and answer `not_active` exactly like the plugin's own.
  */
+import type { RestError } from '../../rest/errors.js';
 import type { PermissionCallback } from '../../rest/types.js';
 import type { ModuleCatalog } from './catalog/module-catalog.js';
 import type { PluginContext } from './context.js';
-import type { PermissionCheck } from './errors.js';
+import { pluginError, type PermissionCheck } from './errors.js';
 import { readActiveSlugs } from './operations/active-modules.js';
 import { isAvailable, siteStatus } from './operations/site-status.js';
 import { requirePermission } from './routes/permissions.js';
@@ -16,15 +17,29 @@ export interface PluginGuards {
   requirePermission(check: PermissionCheck): PermissionCallback;
   /** As the module's record says `activated`: in the active list and available. */
   isModuleActive(slug: string): Promise<boolean>;
+  /**
+   * `answer`, guarded: while the module is not active the endpoint answers 404 `not_active`
+   * (the catalogue's `module_not_active`), as the plugin's own module routes do.
+   *
+   * @example
+   * const data = jetpack.whenModuleActive('vaultpress', () => vaultpressData(...));
+   * ctx.api.registerRoute('jetpack/v4', '/module/vaultpress/data', { permissionCallback, callback: data });
+   */
+  whenModuleActive<A extends unknown[], R>(slug: string, answer: (...args: A) => R | Promise<R>): (...args: A) => Promise<R | RestError>;
 }
 
 export function pluginGuards(ctx: PluginContext, catalog: ModuleCatalog): PluginGuards {
+  const isModuleActive = async (slug: string) => {
+    const mod = catalog.get(slug);
+    if (!mod || !(await readActiveSlugs(ctx.store.options, catalog)).includes(slug)) return false;
+    return isAvailable(mod, await siteStatus(ctx));
+  };
   return {
     requirePermission: (check) => requirePermission(check, ctx),
-    isModuleActive: async (slug) => {
-      const mod = catalog.get(slug);
-      if (!mod || !(await readActiveSlugs(ctx.store.options, catalog)).includes(slug)) return false;
-      return isAvailable(mod, await siteStatus(ctx));
-    },
+    isModuleActive,
+    whenModuleActive:
+      (slug, answer) =>
+      async (...args) =>
+        (await isModuleActive(slug)) ? answer(...args) : pluginError('module_not_active'),
   };
 }

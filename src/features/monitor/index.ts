@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
 import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
-import { pluginError } from '../jetpack/errors.js';
 import { phpTruthy } from '../../core/php.js';
 import { dueCertificateWarning } from './certificate-warnings.js';
 import { HostProber, checkTargetUrl } from './host-prober.js';
@@ -33,6 +32,7 @@ import { quorumVerdict } from './quorum.js';
 import { monitorSettings } from './settings.js';
 import { UptimeChecker } from './uptime-checker.js';
 import { DAY_MS } from '../../core/time.js';
+import type { RestRequest } from '../../rest/types.js';
 
 const MODULE = 'monitor';
 const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
@@ -164,7 +164,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
       });
 
       const permission = jetpack.requirePermission('view_admin');
-      const lastDowntime = async () => ((await isActive()) ? lastDowntimeAnswer(await repoFor(SITE_CHECK_ID).latest(), clock()) : pluginError('module_not_active'));
+      const lastDowntime = jetpack.whenModuleActive(MODULE, async () => lastDowntimeAnswer(await repoFor(SITE_CHECK_ID).latest(), clock()));
       ctx.api.registerRoute('jetpack/v4', '/module/monitor/downtime/last', {
         methods: 'GET',
         permissionCallback: permission,
@@ -176,8 +176,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         methods: 'GET',
         args: { days: HISTORY_DAYS_ARG },
         permissionCallback: permission,
-        callback: async (request) => {
-          if (!(await isActive())) return pluginError('module_not_active');
+        callback: jetpack.whenModuleActive(MODULE, async (request: RestRequest) => {
           const days = Number(request.params.days);
           const now = clock();
           const intervals = await repoFor(SITE_CHECK_ID).since(now - days * DAY_MS);
@@ -190,7 +189,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
               reason: i.reason,
             })),
           };
-        },
+        }),
       });
       registerMonitorRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
       ctx.addCommand(monitorCommand(service));

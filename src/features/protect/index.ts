@@ -4,7 +4,6 @@
  * store so that every worker and host sharing it sees one count (docs/spec/compat.md §9).
  */
 import type { Feature, FeatureContext } from '../contract.js';
-import { pluginError } from '../jetpack/errors.js';
 import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
 import { featureDb } from '../db/feature-db.js';
 import { allowListReader } from './allow-list-reader.js';
@@ -15,6 +14,7 @@ import { KyselyProtectRepo } from './protect-repo.js';
 import type { ProtectTables } from './protect-tables.js';
 import { protectSettings } from './settings.js';
 import { DAY_MS } from '../../core/time.js';
+import type { RestRequest } from '../../rest/types.js';
 
 const MODULE = 'protect';
 
@@ -35,7 +35,7 @@ export const protectFeature: Feature = {
     registerGuard(ctx, policy, isActive);
 
     const permission = jetpack.requirePermission('view_admin');
-    const blocked = async () => ((await isActive()) ? policy.blockedCount() : pluginError('module_not_active'));
+    const blocked = jetpack.whenModuleActive(MODULE, () => policy.blockedCount());
     ctx.api.registerRoute('jetpack/v4', '/module/protect/count/get', {
       methods: 'GET',
       permissionCallback: permission,
@@ -51,13 +51,12 @@ export const protectFeature: Feature = {
       methods: 'GET',
       args: { days: HISTORY_DAYS_ARG },
       permissionCallback: permission,
-      callback: async (request) => {
-        if (!(await isActive())) return pluginError('module_not_active');
+      callback: jetpack.whenModuleActive(MODULE, async (request: RestRequest) => {
         const days = Number(request.params.days);
         const timeZone = await siteTimeZone(ctx.store.options, config.timezone);
         const history = await policy.historyByDay(days, ctx.clock(), timeZone);
         return { days, timezone: timeZone, total: await policy.blockedCount(), history };
-      },
+      }),
     });
 
     // Runs whether the module is active or not: history must not outlive the retention.

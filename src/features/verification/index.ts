@@ -18,11 +18,10 @@ export const verificationFeature: Feature = {
 
     ctx.addHeadTags(async () => ((await jetpack.isModuleActive(MODULE)) ? verificationMetaTags(await codes()) : []));
 
-    const services = async () => {
-      if (!(await jetpack.isModuleActive(MODULE))) return pluginError('module_not_active');
+    const services = jetpack.whenModuleActive(MODULE, async () => {
       const answer = verificationServicesAnswer(await codes());
       return answer.kind === 'verified' ? answer.body : pluginError('verification_empty');
-    };
+    });
     ctx.api.registerRoute('jetpack/v4', '/module/verification-tools/services', {
       methods: 'GET',
       permissionCallback: jetpack.requirePermission('view_admin'),
