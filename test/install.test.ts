@@ -3,11 +3,17 @@ import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 interface LockEntry {
+  version?: string;
   engines?: { node?: string } | string[];
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
 const root = new URL('../', import.meta.url);
-const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { engines: { node: string } };
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+  engines: { node: string };
+  overrides?: Record<string, string | Record<string, string>>;
+};
 const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { packages: Record<string, LockEntry> };
 
 /**
@@ -32,5 +38,44 @@ describe('a clean install', () => {
       }
     }
     expect(excluded).toEqual([]);
+  });
+});
+
+/** The lockfile path npm resolves `name` to from the package at `from` (nearest node_modules up). */
+function resolveFrom(from: string, name: string): string | undefined {
+  let dir = from;
+  for (;;) {
+    const candidate = `${dir === '' ? '' : `${dir}/`}node_modules/${name}`;
+    if (lock.packages[candidate] !== undefined) return candidate;
+    if (dir === '') return undefined;
+    const parent = dir.lastIndexOf('/node_modules/');
+    dir = parent < 0 ? '' : dir.slice(0, parent);
+  }
+}
+
+/**
+ * A package whose peer range npm overrides with our own version (`"pkg": { "react": "$react" }`
+ * in package.json): a decision written down, not a conflict npm has to guess about.
+ */
+function peerOverridden(where: string, peer: string): boolean {
+  const name = where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length);
+  const rule = pkg.overrides?.[name];
+  return typeof rule === 'object' && rule[peer] === `$${peer}`;
+}
+
+describe('a clean install', () => {
+  it('resolves every peer dependency inside its range or by a written override (no ERESOLVE warning)', () => {
+    const conflicts: string[] = [];
+    for (const [where, entry] of Object.entries(lock.packages)) {
+      for (const [peer, range] of Object.entries(entry.peerDependencies ?? {})) {
+        const resolved = resolveFrom(where, peer);
+        if (resolved === undefined) continue; // an absent optional peer, or one npm reported as missing
+        const version = lock.packages[resolved]?.version ?? '';
+        if (semver.satisfies(version, range, { includePrerelease: true })) continue;
+        if (peerOverridden(where, peer)) continue;
+        conflicts.push(`${where} wants ${peer}@${range}, gets ${version}`);
+      }
+    }
+    expect(conflicts).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { Button, Notice } from '@wordpress/components';
 import { useState } from 'react';
 import { api, jp } from './api';
 import { dismissedMap, errorText, useSite } from './site';
+import { counted, turnOnLabel } from './words';
 
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, '');
 
@@ -29,7 +30,7 @@ export function JumpStart() {
       const turnedOn = (answer.data?.activated_modules ?? []).filter((slug) => !before.has(slug));
       const id = notify({
         status: 'success',
-        text: turnedOn.length > 0 ? `Jump Start turned on ${turnedOn.length} feature${turnedOn.length === 1 ? '' : 's'}: ${turnedOn.map((s) => modules[s]?.name ?? s).join(', ')}.` : 'Jump Start done: the recommended features were already on.',
+        text: turnedOn.length > 0 ? `Jump Start turned on ${counted(turnedOn.length, 'feature', 'features')}: ${turnedOn.map((s) => modules[s]?.name ?? s).join(', ')}.` : 'Jump Start done: the recommended features were already on.',
         actions:
           turnedOn.length > 0
             ? [
@@ -79,7 +80,7 @@ export function JumpStart() {
       </ul>
       <div className="sw-actions">
         <Button variant="primary" isBusy={working} disabled={working} onClick={() => void activate()} __next40pxDefaultSize>
-          {toTurnOn === 0 ? 'Done: all are on' : `Turn on ${toTurnOn === set.length ? 'these' : 'the other'} ${toTurnOn} feature${toTurnOn === 1 ? '' : 's'}`}
+          {turnOnLabel(toTurnOn, set.length)}
         </Button>
         <Button variant="tertiary" disabled={working} onClick={() => void dismiss()} __next40pxDefaultSize>
           Not now

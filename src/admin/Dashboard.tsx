@@ -7,6 +7,7 @@ import { BarChart, Timeline } from './charts';
 import { useLoad } from './hooks';
 import { errorText, useSite } from './site';
 import type { AkismetStats, MonitorHistory, PluginUpdates, ProtectHistory, VaultPressData } from './types';
+import { updatesText } from './words';
 
 function GlanceCard({ title, id, children }: { title: string; id: string; children: ReactNode }) {
   return (
@@ -243,10 +244,10 @@ function UpdatesCard() {
           <p className="sw-big" data-testid="updates-count">
             {updates.data.count}
           </p>
-          <p>{updates.data.message}</p>
+          <p>{updatesText(updates.data.count)}</p>
         </>
       ) : (
-        <p data-testid="updates-message">{updates.data.message}</p>
+        <p data-testid="updates-message">{updatesText(0)}</p>
       );
   return (
     <GlanceCard title="Plugin updates" id="updates">

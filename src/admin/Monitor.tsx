@@ -267,9 +267,9 @@ function HistoryCard({ checkId, url }: { checkId: number; url: string }) {
   const [days, setDays] = useState<'1' | '7' | '30' | '365'>('1');
   const history = useLoad<History>(`${checkId}/${days}`, () => api<History>(`${M}/checks/${checkId}/history?days=${days}`));
   return (
-    <Card className="sw-card">
+    <Card className="sw-card sw-monitor-history">
       <CardHeader size="small">
-        <h2 className="sw-card-title">{`Response time · ${url}`}</h2>
+        <h2 className="sw-card-title sw-monitor-url">{`Response time · ${url}`}</h2>
         <SelectControl
           __nextHasNoMarginBottom
           __next40pxDefaultSize

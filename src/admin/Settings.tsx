@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, jp } from './api';
 import { useLoad } from './hooks';
 import { errorText, useSite } from './site';
+import { resetDoneText } from './words';
 
 const SNOW = 'jetpack_holiday_snow_enabled';
 
@@ -66,13 +67,13 @@ function ResetCard() {
   const reset = async (what: 'options' | 'modules') => {
     setWorking(true);
     try {
-      const answer = await api<{ message: string }>(jp(`options/${what}`), { method: 'POST', data: { reset: true } });
+      await api<{ message: string }>(jp(`options/${what}`), { method: 'POST', data: { reset: true } });
       if (what === 'options') {
         setDismissed({});
         setShowJumpstart(connection.isActive);
       }
       await refresh();
-      notify({ status: 'success', text: answer.message });
+      notify({ status: 'success', text: resetDoneText(what) });
     } catch (error) {
       notify({ status: 'error', text: `Nothing was reset: ${errorText(error)}` });
     } finally {

@@ -6,9 +6,10 @@
 import { ROLES, isRoleName } from '../../auth/roles.js';
 import { prepareUser, insertUser, duplicateResult, type UserWithRoles } from '../../auth/user-service.js';
 import { hashPassword } from '../../auth/passwords.js';
+import { newPasswordProblem } from '../../auth/password-strength.js';
 import type { SitewardAuthenticator } from '../../auth/authenticator.js';
 import { UniqueViolationError } from '../../store/errors.js';
-import type { RestError } from '../../rest/errors.js';
+import { invalidParams, type RestError } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
 import { loadAllProfiles, loadProfile, sanitizeSlug, slugOf, type ProfileKey, type UserProfile } from './user-records.js';
@@ -74,6 +75,15 @@ function requestedRoles(params: Record<string, unknown>): string[] | undefined {
   return Array.isArray(params.roles) ? params.roles.map(String) : undefined;
 }
 
+/**
+ * Siteward's one password rule (src/auth/password-strength.ts, the CLI's, setup's and reset's),
+ * answered as WordPress answers a refused argument: 400 `rest_invalid_param` naming `password`.
+ */
+async function weakPassword(password: string, related: readonly string[]): Promise<RestError | null> {
+  const problem = await newPasswordProblem(password, related);
+  return problem ? invalidParams({ password: problem.message }) : null;
+}
+
 /** POST wp/v2/users. */
 export async function createUser(deps: WriteDeps, request: RestRequest): Promise<UserProfile | RestError> {
   const p = request.params;
@@ -88,6 +98,8 @@ export async function createUser(deps: WriteDeps, request: RestRequest): Promise
     const taken = await checkSlug(deps.store, slug, null, request);
     if (taken) return taken;
   }
+  const weak = await weakPassword(String(p.password), [String(p.username), String(p.email)]);
+  if (weak) return weak;
   const prepared = await prepareUser({
     login: String(p.username),
     email: String(p.email),
@@ -124,6 +136,10 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
   if (roles) {
     const problem = await checkRoles(deps, request, user.id, target.roles, roles);
     if (problem) return problem;
+  }
+  if (typeof p.password === 'string') {
+    const weak = await weakPassword(p.password, [user.login, email ?? user.email]);
+    if (weak) return weak;
   }
   // Hashing is slow: before any write, outside the store's transaction.
   const passHash = typeof p.password === 'string' ? await hashPassword(p.password) : undefined;

@@ -120,6 +120,10 @@ describe('wp/v2/users: writing', () => {
     expect(missing.json).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['email', 'password'] } });
     const weak = await as(admin, 'POST', '/users', { username: 'weak', email: 'weak@example.org', password: 'short' });
     expect(weak.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: 'The password must be at least 8 characters long.' } } });
+    const guessable = await as(admin, 'POST', '/users', { username: 'weak', email: 'weak@example.org', password: 'password123' });
+    expect(guessable.status).toBe(400);
+    expect(guessable.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: expect.stringContaining('too easy to guess') } } });
+    expect((await as(admin, 'GET', '/users?search=weak&context=edit')).json).toEqual([]);
     const empty = await as(admin, 'POST', '/users', { username: 'weak', email: 'weak@example.org', password: '' });
     expect(empty.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: 'Passwords cannot be empty.' } } });
     const role = await as(admin, 'POST', '/users', { username: 'r', email: 'r@example.org', password: 'a-good-password', roles: ['pirate'] });
@@ -144,6 +148,9 @@ describe('wp/v2/users: writing', () => {
   it('a password change through the route ends every session of the user, as set-password does', async () => {
     const ed = await t.loginAs('editor', { login: 'ed' });
     await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: ed.password } });
+    expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(2);
+    const weak = await as(admin, 'PUT', `/users/${ed.userId}`, { password: '12345678' });
+    expect(weak.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: expect.stringContaining('too easy to guess') } } });
     expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(2);
     const changed = await as(admin, 'PUT', `/users/${ed.userId}`, { password: 'a-brand-new-password' });
     expect(changed.status).toBe(200);

@@ -29,7 +29,7 @@ export const modulesAToL: ModuleDefinition[] = [
     options: carouselOptions,
   },
   {
-    slug: 'comments', name: 'Comments', description: 'Allow comments with WordPress.com, Twitter, Facebook, or Google+.',
+    slug: 'comments', name: 'Comments', description: 'Let visitors sign in with a social account to comment.',
     sort: 20, recommendation_order: 20, introduced: '1.4', requires_connection: true, auto_activate: 'No',
     module_tags: ['Social'], feature: ['Engagement'],
     additional_search_queries: 'comments, comment, facebook, twitter, google+, social',

@@ -8,7 +8,7 @@ export const modulesMToR: ModuleDefinition[] = [
   {
     slug: 'manage', name: 'Manage', description: 'Manage all of your sites from a centralized dashboard.',
     jumpstart_desc:
-      'Helps you remotely manage plugins, turn on automated updates, and more from <a href="https://wordpress.com/plugins/" target="_blank">wordpress.com</a>.',
+      'Lets you update plugins and turn on automatic updates remotely, from the dashboard of the account service the site is connected to.',
     sort: 1, recommendation_order: 3, introduced: '3.4', requires_connection: true, auto_activate: 'No',
     module_tags: ['Centralized Management', 'Recommended'], feature: ['General', 'Jumpstart'],
     additional_search_queries: 'manage, management, remote, updates, plugins, dashboard, centralized',
@@ -56,7 +56,7 @@ export const modulesMToR: ModuleDefinition[] = [
   {
     slug: 'photon', name: 'Photon', description: 'Speed up images and photos.',
     jumpstart_desc:
-      'Mirrors and serves your images from our free and fast image CDN, improving your site’s performance with no additional load on your servers.',
+      'Serves your images from an image CDN, resized on the fly, so pages load faster and your server does less work.',
     sort: 25, recommendation_order: 1, introduced: '2.0', requires_connection: true, auto_activate: 'No',
     module_tags: ['Photos and Videos', 'Appearance', 'Recommended'], feature: ['Recommended', 'Jumpstart', 'Appearance'],
     additional_search_queries: 'photon, image, cdn, performance, speed, resize, images',

@@ -13,7 +13,7 @@ import { sharingOptions } from './options/sharing-options.js';
 export const modulesSToZ: ModuleDefinition[] = [
   {
     slug: 'sharedaddy', name: 'Sharing', description: 'Allow visitors to share your content.',
-    jumpstart_desc: 'Twitter, Facebook and Google+ buttons at the bottom of each post, making it easy for visitors to share your content.',
+    jumpstart_desc: 'Twitter and Facebook buttons at the bottom of each post, making it easy for visitors to share your content.',
     sort: 7, recommendation_order: 6, introduced: '1.1', changed: '1.2', requires_connection: false, auto_activate: 'Yes',
     module_tags: ['Social', 'Recommended'], feature: ['Engagement', 'Jumpstart'],
     additional_search_queries: 'share, sharing, sharedaddy, buttons, icons, email, facebook, twitter, google+, linkedin, pinterest, pocket, press this, print, reddit, tumblr',
@@ -50,8 +50,8 @@ export const modulesSToZ: ModuleDefinition[] = [
     long_description: '<p>Publishes XML sitemaps of the site\'s public content for search engines.</p>',
   },
   {
-    slug: 'sso', name: 'Single Sign On', description: 'Secure user authentication with WordPress.com.',
-    jumpstart_desc: 'Lets you log in to all your Jetpack-enabled sites with one click using your WordPress.com account.',
+    slug: 'sso', name: 'Single Sign On', description: 'Let users log in with their account at the connected account service.',
+    jumpstart_desc: 'Lets your users log in with one click using their account at the account service the site is connected to.',
     sort: 30, recommendation_order: 5, introduced: '2.6', requires_connection: true, auto_activate: 'No',
     module_tags: ['Developers'], feature: ['Security', 'Jumpstart'],
     additional_search_queries: 'sso, single sign on, login, log in, two-step, 2fa',
@@ -102,7 +102,7 @@ export const modulesSToZ: ModuleDefinition[] = [
     options: verificationToolsOptions,
   },
   {
-    slug: 'videopress', name: 'VideoPress', description: 'Powerful, simple video hosting for WordPress',
+    slug: 'videopress', name: 'VideoPress', description: 'Host your videos and play them in an ad-free player.',
     sort: 27, recommendation_order: 20, introduced: '2.5', free: false, requires_connection: true, auto_activate: 'No',
     module_tags: ['Photos and Videos'], feature: ['Writing'],
     additional_search_queries: 'video, videos, videopress, hosting, upload, player',

@@ -28,7 +28,7 @@ describe('Jump Start (docs/spec/compat.md §9)', () => {
     });
     expect(await state()).toBe('jumpstart_activated');
     expect(await active()).toEqual(expect.arrayContaining(ALL_JUMPSTART));
-    expect(await fx.store.options.get('sharing-services')).toEqual({ visible: ['twitter', 'facebook', 'google-plus-1'], hidden: [] });
+    expect(await fx.store.options.get('sharing-services')).toEqual({ visible: ['twitter', 'facebook'], hidden: [] });
     expect(await fx.store.options.get('sharing-options')).toEqual({
       global: { button_style: 'icon', sharing_label: 'Share this:', open_links: 'same', show: ['post'], custom: [] },
     });

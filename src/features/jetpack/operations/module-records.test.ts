@@ -105,7 +105,7 @@ describe('GET /module/all records', () => {
     expect(all.stats!.options!.roles!.sanitize_callback).toBe('Jetpack_Core_Json_Api_Endpoints::sanitize_stats_allowed_roles');
     expect(all.stats!.options!.do_not_track!.current_value).toBe(true);
     expect(all.minileven!.options!.wp_mobile_excerpt!.current_value).toBe('enabled');
-    expect(all.sharedaddy!.options!.sharing_services!.current_value).toEqual({ visible: ['twitter', 'facebook', 'google-plus-1'], hidden: [] });
+    expect(all.sharedaddy!.options!.sharing_services!.current_value).toEqual({ visible: ['twitter', 'facebook'], hidden: [] });
   });
 
   it('shorten long descriptions to 140 characters and "..."', async () => {

@@ -22,8 +22,11 @@ import {
 export const SHARING_SERVICES_OPTION = 'sharing-services';
 export const SHARING_OPTIONS_OPTION = 'sharing-options';
 
-/** The services Jump Start turns on and the default of `sharing_services`. */
-export const DEFAULT_SHARING_SERVICES = { visible: ['twitter', 'facebook', 'google-plus-1'], hidden: [] as string[] };
+/**
+ * The services Jump Start turns on and the default of `sharing_services`. Google+ (`google-plus-1`)
+ * is still accepted in stored lists but no longer offered: the service is gone (docs/spec/compat.md §9).
+ */
+export const DEFAULT_SHARING_SERVICES = { visible: ['twitter', 'facebook'], hidden: [] as string[] };
 
 /** The label Jump Start sets (the era's default label). */
 export const DEFAULT_SHARING_LABEL = 'Share this:';
