@@ -2,6 +2,7 @@
 import { Notice } from '@wordpress/components';
 import { useEffect, useRef, useState } from 'react';
 import { DismissibleNotices, JumpStart } from './Banners';
+import { BackupsScreen } from './Backups';
 import { Dashboard } from './Dashboard';
 import { useHashRoute, type Route } from './hooks';
 import { ModulesScreen } from './Modules';
@@ -13,6 +14,7 @@ function titleOf(route: Route, moduleName?: string): string {
   if (route.screen === 'modules') return route.slug ? (moduleName ?? 'Module') : 'Modules';
   if (route.screen === 'settings') return 'Settings';
   if (route.screen === 'monitor') return 'Monitor';
+  if (route.screen === 'backups') return 'Backups';
   return 'At a Glance';
 }
 
@@ -21,6 +23,7 @@ const TABS: { screen: Route['screen']; href: string; label: string }[] = [
   { screen: 'modules', href: '#/modules', label: 'Modules' },
   { screen: 'monitor', href: '#/monitor', label: 'Monitor' },
   { screen: 'settings', href: '#/settings', label: 'Settings' },
+  { screen: 'backups', href: '#/backups', label: 'Backups' },
 ];
 
 export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error'; text: string } | null }) {
@@ -105,6 +108,7 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
         )}
         {route.screen === 'settings' && <SettingsScreen />}
         {route.screen === 'monitor' && <MonitorScreen />}
+        {route.screen === 'backups' && <BackupsScreen />}
       </main>
     </>
   );

@@ -20,7 +20,7 @@ function GlanceCard({ title, id, children }: { title: string; id: string; childr
   );
 }
 
-function Loading({ what }: { what: string }) {
+export function Loading({ what }: { what: string }) {
   return (
     <p className="sw-muted" role="status">
       <Spinner /> Loading {what}…
@@ -28,7 +28,7 @@ function Loading({ what }: { what: string }) {
   );
 }
 
-function Failed({ error, retry }: { error: ApiError; retry: () => void }) {
+export function Failed({ error, retry }: { error: ApiError; retry: () => void }) {
   return (
     <div className="sw-card-error" role="alert">
       <p>{error.message}</p>
@@ -138,7 +138,7 @@ function unixOrDate(value: number | string | null | undefined): Date | null {
 }
 
 /** With a no-break space, so a size never wraps between number and unit. */
-function fileSize(bytes: number): string {
+export function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes}\u00a0bytes`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}\u00a0KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)}\u00a0MB`;
@@ -177,6 +177,9 @@ function BackupsCard() {
           </ul>
         )}
         {issues > 0 && <Notice status="warning" isDismissible={false}>{`${issues} security notice${issues === 1 ? '' : 's'} to review.`}</Notice>}
+        <p>
+          <a href="#/backups">Manage backups</a>
+        </p>
       </>
     );
   }

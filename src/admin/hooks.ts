@@ -25,13 +25,14 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>): Load<T> 
   return { ...result, reload };
 }
 
-export type Route = { screen: 'dashboard' } | { screen: 'modules'; slug?: string } | { screen: 'settings' } | { screen: 'monitor' };
+export type Route = { screen: 'dashboard' } | { screen: 'modules'; slug?: string } | { screen: 'settings' } | { screen: 'monitor' } | { screen: 'backups' };
 
 export function parseHash(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'modules') return parts[1] ? { screen: 'modules', slug: decodeURIComponent(parts[1]) } : { screen: 'modules' };
   if (parts[0] === 'settings') return { screen: 'settings' };
   if (parts[0] === 'monitor') return { screen: 'monitor' };
+  if (parts[0] === 'backups') return { screen: 'backups' };
   return { screen: 'dashboard' };
 }
 

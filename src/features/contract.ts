@@ -148,6 +148,8 @@ export interface PageResponse {
   readonly headers?: Readonly<Record<string, string>>;
   /** No body when absent (a redirect). */
   readonly body?: string;
+  /** A body sent as it is read (a large download); wins over `body`. */
+  readonly stream?: NodeJS.ReadableStream;
   /** Answer as if no page were here: the server's own 404 (HTML for browsers, JSON otherwise). */
   readonly notFound?: true;
 }

@@ -91,6 +91,7 @@ export function mountPages(
         if (answer.notFound) return reply.callNotFound();
         reply.code(answer.status);
         if (answer.headers) reply.headers(answer.headers);
+        if (answer.stream !== undefined) return reply.send(answer.stream);
         return answer.body === undefined ? reply.send() : reply.send(answer.body);
       },
     });

@@ -16,6 +16,7 @@ import { main } from '../../cli.js';
 import type { Feature } from '../contract.js';
 import { builtInFeatures } from '../index.js';
 import { call } from '../jetpack/testing/http-client.js';
+import { readStoreId } from './store-id.js';
 import type { StoreLocation } from './store-location.js';
 import { storeDumper, type StoreDumper } from './test-store-dump.js';
 
@@ -140,8 +141,11 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     expect(id).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
 
     const listed = await cli('backup', 'list', '--format', 'json');
-    expect(JSON.parse(listed.out)).toEqual([{ id, time: expect.any(String), size: expect.any(Number), status: 'ok', backend: name }]);
-    expect((await cli('backup', 'list')).out).toMatch(new RegExp(`^${id}  \\S+Z +\\d+  ok$`));
+    const storeId = (await readStoreId(t.store)) as string;
+    expect(JSON.parse(listed.out)).toEqual([
+      { target: 'local', where: backupDir, id, time: expect.any(String), size: expect.any(Number), status: 'ok', backend: name, store: storeId, own: true, encrypted: false, verification: null },
+    ]);
+    expect((await cli('backup', 'list')).out).toMatch(new RegExp(`^Local: ${backupDir}  \\(this store: ${storeId}, ${name}\\)\n  ${id}  \\S+Z +\\d+  ok  ${name}  store ${storeId}$`));
     const verified = await cli('backup', 'verify', id);
     expect([verified.code, verified.out], verified.err).toEqual([0, `Backup ${id} is good: checksum and trial restore passed.`]);
 
@@ -171,7 +175,7 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
   it('finds a corrupted backup with verify and refuses to restore it, leaving the store as it was', async () => {
     const { out: id, code } = await cli('backup', 'now');
     expect(code).toBe(0);
-    const file = path.join(backupDir, `${id}.swbak`);
+    const file = path.join(backupDir, await readStoreId(t.store), `${id}.swbak`);
     const handle = await open(file, 'r+');
     const byte = Buffer.alloc(1);
     await handle.read(byte, 0, 1, 200);
@@ -193,7 +197,7 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     writeFileSync(bare, JSON.stringify({ dataDir, homeUrl: 'http://example.org', ...(databaseUrl && { databaseUrl }) }));
     const out: string[] = [];
     expect(await main(['backup', 'now', '--config', bare], { out: (l) => out.push(l), err: (l) => out.push(l) }, { features })).toBe(1);
-    expect(out).toEqual(['Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir").']);
+    expect(out).toEqual(['Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir") and/or SITEWARD_BACKUP_S3_URL (config "backupS3Url").']);
     expect((await cli('backup', 'restore')).code).toBe(2);
     expect((await cli('backup')).err).toContain('siteward backup list [--format json]');
   });

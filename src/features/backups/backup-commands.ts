@@ -1,43 +1,156 @@
-/** `siteward backup now | list | verify <id> | restore <id>`. */
+/** `siteward backup now | list | verify <id> | restore <id> | prune`. */
 import { parseArgs } from 'node:util';
 import type { CliCommand, CliIo } from '../contract.js';
-import { createBackup, listBackups, restoreBackup, verifyBackup, type BackupListEntry } from './backups.js';
-import type { FeatureMigrations } from './postgres-restore.js';
-import type { StoreLocation } from './store-location.js';
+import type { StatusRepo } from '../../store/types.js';
+import type { Logger } from '../../plugins/api.js';
+import { applyRetention } from './backup-retention.js';
+import type { BackupSetup } from './backup-setup.js';
+import type { AnyTarget } from './backup-target.js';
+import { listBackups, restoreBackup, verifyBackup, type BackupListEntry, type BackupRef } from './backups.js';
+import { runBackup } from './scheduled-backup.js';
+import { readLastVerification, type VerificationRun } from './scheduled-verification.js';
 
 export interface BackupCommandDeps {
-  readonly dir: string | null;
-  readonly location: StoreLocation;
-  /** Every feature's migrations: a PostgreSQL restore rebuilds their tables too. */
-  readonly migrations: FeatureMigrations;
+  readonly setup: BackupSetup;
+  readonly status: StatusRepo;
+  readonly log: Logger;
   readonly clock: () => number;
 }
 
 export const BACKUP_USAGE = [
-  'backup now                       Back up the store now; prints the new backup\'s id',
-  'backup list [--format json]      Backups with id, time, size and status',
-  'backup verify <id>               Check the checksum and restore it into a temporary store',
-  'backup restore <id>              Replace the store with the backup (stop the server first)',
+  'backup now                       Back up the store now (to every target); prints the new backup\'s id',
+  'backup list [--format json] [--all-stores]',
+  '                                 Backups per target with id, time, size, status, backend, store and verification',
+  'backup verify <id> [--target local|s3] [--from-store <store id>]',
+  '                                 Check the checksum and restore it into a temporary store',
+  'backup restore <id> [--target local|s3] [--from-store <store id>]',
+  '                                 Replace the store with the backup (stop the server first)',
+  'backup prune [--dry-run]         Apply retention to each target now (--dry-run: only show what would go)',
 ] as const;
 
-const NOT_CONFIGURED = 'Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir").';
+const NOT_CONFIGURED = 'Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir") and/or SITEWARD_BACKUP_S3_URL (config "backupS3Url").';
+const LEGACY = 'legacy';
 
-function listLine(entry: BackupListEntry): string {
-  const problem = entry.problem === undefined ? '' : ` (${entry.problem})`;
-  return `${entry.id}  ${entry.time.toISOString()}  ${String(entry.size).padStart(12)}  ${entry.status}${problem}`;
+function verifiedNote(entry: BackupListEntry, target: AnyTarget, verification: VerificationRun | null): string {
+  const v = verification?.targets.find((t) => t.kind === target.kind && t.where === target.where && t.id === entry.id);
+  if (v === undefined || verification === null) return '';
+  return `  ${v.ok ? 'verified' : 'VERIFICATION FAILED'} ${new Date(verification.time).toISOString()}`;
 }
 
-async function list(dir: string, args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, options: { format: { type: 'string', default: 'text' } }, strict: true });
+function listLine(entry: BackupListEntry, target: AnyTarget, verification: VerificationRun | null): string {
+  const problem = entry.problem === undefined ? '' : ` (${entry.problem})`;
+  const store = entry.storeId ?? LEGACY;
+  const backend = entry.backend ?? '?';
+  const lock = entry.encrypted ? '  encrypted' : '';
+  return `${entry.id}  ${entry.time.toISOString()}  ${String(entry.size).padStart(12)}  ${entry.status}${problem}  ${backend}  store ${store}${lock}${verifiedNote(entry, target, verification)}`;
+}
+
+async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { format: { type: 'string', default: 'text' }, 'all-stores': { type: 'boolean', default: false } }, strict: true });
   if (values.format !== 'text' && values.format !== 'json') {
     io.err(`--format must be text or json (got "${values.format}")`);
     return 2;
   }
-  const entries = await listBackups(dir);
-  if (values.format === 'json') {
-    io.out(JSON.stringify(entries.map((e) => ({ id: e.id, time: e.time.toISOString(), size: e.size, status: e.status, backend: e.backend, ...(e.problem && { problem: e.problem }) }))));
-  } else if (entries.length === 0) io.out(`No backups in ${dir}.`);
-  else for (const entry of entries) io.out(listLine(entry));
+  const own = await deps.setup.storeId();
+  const verification = await readLastVerification(deps.status);
+  const json: unknown[] = [];
+  for (const target of deps.setup.targets) {
+    const stores: (string | null)[] = values['all-stores'] ? [...new Set([own, ...(await target.stores())]), null] : [own];
+    const entries: BackupListEntry[] = [];
+    for (const store of stores) entries.push(...(await listBackups(target, store)));
+    if (values.format === 'json') {
+      for (const e of entries) {
+        const v = verification?.targets.find((t) => t.kind === target.kind && t.where === target.where && t.id === e.id);
+        json.push({
+          target: target.kind,
+          where: target.where,
+          id: e.id,
+          time: e.time.toISOString(),
+          size: e.size,
+          status: e.status,
+          backend: e.backend,
+          store: e.storeId,
+          own: e.storeId === own,
+          encrypted: e.encrypted,
+          ...(e.problem && { problem: e.problem }),
+          verification: v && verification ? { time: new Date(verification.time).toISOString(), ok: v.ok, message: v.message } : null,
+        });
+      }
+      continue;
+    }
+    io.out(`${target.kind === 'local' ? 'Local' : 'Off-site'}: ${target.where}  (this store: ${own}, ${deps.setup.location.backend})`);
+    if (entries.length === 0) io.out('  no backups');
+    for (const entry of entries) io.out(`  ${listLine(entry, target, verification)}`);
+  }
+  if (values.format === 'json') io.out(JSON.stringify(json));
+  return 0;
+}
+
+/** The backup `id` of `storeId` in the first target (of those allowed) that holds it, or why not. */
+async function find(deps: BackupCommandDeps, id: string, storeId: string | null, only: string | undefined): Promise<{ ok: true; ref: BackupRef } | { ok: false; message: string }> {
+  const targets = deps.setup.targets.filter((t) => only === undefined || t.kind === only);
+  if (targets.length === 0) return { ok: false, message: `no ${only} backup target is configured` };
+  for (const target of targets) {
+    if ((await target.list(storeId)).some((b) => b.id === id)) return { ok: true, ref: { target, storeId, id } };
+  }
+  // Not this store's: say whose it is, so restoring another store's backup is a deliberate choice.
+  for (const target of targets) {
+    for (const other of [...(await target.stores()), null]) {
+      if (other !== storeId && (await target.list(other)).some((b) => b.id === id)) {
+        return { ok: false, message: `backup ${id} in ${target.where} belongs to store ${other ?? LEGACY}, not to this store (${storeId ?? LEGACY}); add --from-store ${other ?? LEGACY} to use it` };
+      }
+    }
+  }
+  return { ok: false, message: `no backup ${id} in ${targets.map((t) => t.where).join(' or ')}` };
+}
+
+async function useOne(deps: BackupCommandDeps, sub: 'verify' | 'restore', args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: { target: { type: 'string' }, 'from-store': { type: 'string' } }, strict: true, allowPositionals: true });
+  const id = positionals[0];
+  if (id === undefined || positionals.length > 1 || (values.target !== undefined && values.target !== 'local' && values.target !== 's3')) {
+    io.err(`Usage: siteward backup ${sub} <id> [--target local|s3] [--from-store <store id>]`);
+    return 2;
+  }
+  const from = values['from-store'];
+  const storeId = from === undefined ? await deps.setup.storeId() : from === LEGACY ? null : from;
+  const found = await find(deps, id, storeId, values.target);
+  if (!found.ok) {
+    io.err(found.message);
+    return 1;
+  }
+  const { setup } = deps;
+  if (sub === 'verify') {
+    const postgresUrl = setup.location.backend === 'postgres' ? setup.location.url : undefined;
+    const verified = await verifyBackup(found.ref, { postgresUrl, migrations: setup.migrations, key: setup.key });
+    if (!verified.ok) {
+      io.err(verified.error.message);
+      return 1;
+    }
+    io.out(`Backup ${id} is good: checksum ${verified.trialRestore === 'passed' ? 'and trial restore passed' : 'passed (no trial restore without a PostgreSQL URL)'}.`);
+    return 0;
+  }
+  const restored = await restoreBackup(found.ref, setup.location, { now: deps.clock(), migrations: setup.migrations, key: setup.key });
+  if (!restored.ok) {
+    io.err(restored.error.message);
+    return 1;
+  }
+  io.out(`Restored backup ${id} from ${found.ref.target.where}.${restored.previous === null ? '' : ` The replaced store was kept as ${restored.previous}.`}`);
+  return 0;
+}
+
+async function prune(deps: BackupCommandDeps, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'dry-run': { type: 'boolean', default: false } }, strict: true });
+  const dryRun = values['dry-run'];
+  const storeId = await deps.setup.storeId();
+  for (const target of deps.setup.targets) {
+    const result = await applyRetention(target, storeId, deps.setup.retention, new Date(deps.clock()), { dryRun });
+    io.out(`${target.where}:`);
+    for (const decision of [...result.decisions].reverse()) {
+      const gone = decision.keptBy.length === 0;
+      io.out(`  ${decision.id}  ${gone ? (dryRun ? 'would delete' : 'deleted') : `keep (${decision.keptBy.join(', ')})`}`);
+    }
+    io.out(`  ${result.deleted.length} ${dryRun ? 'would be deleted' : 'deleted'}, ${result.kept.length} kept`);
+  }
   return 0;
 }
 
@@ -47,47 +160,34 @@ export function backupCommand(deps: BackupCommandDeps): CliCommand {
     usage: BACKUP_USAGE,
     async run(args, io) {
       const [sub, ...rest] = args;
-      const { dir } = deps;
-      if (sub === undefined || !['now', 'list', 'verify', 'restore'].includes(sub)) {
+      if (sub === undefined || !['now', 'list', 'verify', 'restore', 'prune'].includes(sub)) {
         io.err(`Usage:\n${BACKUP_USAGE.map((line) => `  siteward ${line}`).join('\n')}`);
         return 2;
       }
-      if (dir === null) {
+      if (deps.setup.targets.length === 0) {
         io.err(NOT_CONFIGURED);
         return 1;
       }
-      if (sub === 'now') {
-        const created = await createBackup(dir, deps.location, new Date(deps.clock()));
-        if (!created.ok) {
-          io.err(created.error.message);
-          return 1;
+      try {
+        if (sub === 'now') {
+          const run = await runBackup(deps);
+          if (!run.ok) {
+            io.err(run.message);
+            return 1;
+          }
+          io.out(run.id);
+          return 0;
         }
-        io.out(created.id);
-        return 0;
-      }
-      if (sub === 'list') return list(dir, rest, io);
-      const id = rest[0];
-      if (id === undefined || rest.length > 1) {
-        io.err(`Usage: siteward backup ${sub} <id>`);
-        return 2;
-      }
-      if (sub === 'verify') {
-        const postgresUrl = deps.location.backend === 'postgres' ? deps.location.url : undefined;
-        const verified = await verifyBackup(dir, id, { postgresUrl, migrations: deps.migrations });
-        if (!verified.ok) {
-          io.err(verified.error.message);
-          return 1;
+        if (sub === 'list') return await list(deps, rest, io);
+        if (sub === 'prune') return await prune(deps, rest, io);
+        return await useOne(deps, sub as 'verify' | 'restore', rest, io);
+      } catch (error) {
+        if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) {
+          io.err((error as Error).message);
+          return 2;
         }
-        io.out(`Backup ${id} is good: checksum ${verified.trialRestore === 'passed' ? 'and trial restore passed' : 'passed (no trial restore without a PostgreSQL URL)'}.`);
-        return 0;
+        throw error;
       }
-      const restored = await restoreBackup(dir, id, deps.location, { now: deps.clock(), migrations: deps.migrations });
-      if (!restored.ok) {
-        io.err(restored.error.message);
-        return 1;
-      }
-      io.out(`Restored backup ${id}.${restored.previous === null ? '' : ` The replaced store was kept as ${restored.previous}.`}`);
-      return 0;
     },
   };
 }

@@ -2,9 +2,10 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline as pipe, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline as pipe, Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import { decryptStep, encryptStep, ENCRYPTION_SCHEME, type BackupKey } from './backup-crypto.js';
 import { parseManifest, type BackupManifest } from './backup-manifest.js';
 
 /**
@@ -57,13 +58,15 @@ class Digester extends Transform {
 /**
  * Writes `<dir>/<id>.swbak` atomically: everything goes to a hidden temp file (mode 0600),
  * which is fsynced, renamed into place, and the directory fsynced. A failure removes the temp
- * file, so a listed backup is always complete.
+ * file, so a listed backup is always complete. With a key the gzip payload is encrypted on its
+ * way to the file (backup-crypto.ts): nothing unencrypted is ever written.
  */
 export async function writeBackupFile(
   dir: string,
   id: string,
   content: Readable | AsyncIterable<Uint8Array>,
   manifestFor: (digest: ContentDigest) => BackupManifest,
+  key: BackupKey | null = null,
 ): Promise<{ file: string; size: number; manifest: BackupManifest }> {
   await ensureBackupDir(dir);
   const temp = join(dir, `.${id}${BACKUP_SUFFIX}.tmp`);
@@ -76,13 +79,17 @@ export async function writeBackupFile(
     out.write(MAGIC);
     const contentDigest = new Digester();
     const payloadDigest = new Digester();
-    await pipeline(content, contentDigest, createGzip({ level: 6 }), payloadDigest, out);
-    const manifest = manifestFor({
-      contentBytes: contentDigest.bytes,
-      contentSha256: contentDigest.sha256(),
-      payloadBytes: payloadDigest.bytes,
-      payloadSha256: payloadDigest.sha256(),
-    });
+    if (key === null) await pipeline(content, contentDigest, createGzip({ level: 6 }), payloadDigest, out);
+    else await pipeline(content, contentDigest, createGzip({ level: 6 }), encryptStep(key), payloadDigest, out);
+    const manifest: BackupManifest = {
+      ...manifestFor({
+        contentBytes: contentDigest.bytes,
+        contentSha256: contentDigest.sha256(),
+        payloadBytes: payloadDigest.bytes,
+        payloadSha256: payloadDigest.sha256(),
+      }),
+      ...(key !== null && { encryption: ENCRYPTION_SCHEME }),
+    };
     const json = Buffer.from(JSON.stringify(manifest), 'utf8');
     const footer = Buffer.alloc(FOOTER_BYTES);
     FOOTER_MAGIC.copy(footer, 0);
@@ -116,42 +123,52 @@ export type BackupHeader =
   | { readonly ok: true; readonly manifest: BackupManifest; readonly size: number }
   | { readonly ok: false; readonly size: number; readonly reason: string };
 
+/** Reads `length` bytes at `position` of a stored backup (a local file or an object in a bucket). */
+export type ReadAt = (position: number, length: number) => Promise<Buffer>;
+
 /** Reads the manifest and checks the file's framing (no checksum: see `checkPayload`). */
 export async function readBackupHeader(file: string): Promise<BackupHeader> {
   const handle = await open(file, 'r');
   try {
     const { size } = await handle.stat();
-    const bad = (reason: string): BackupHeader => ({ ok: false, size, reason });
-    if (size < MAGIC.length + FOOTER_BYTES) return bad('file too short');
-    const head = Buffer.alloc(MAGIC.length);
-    await handle.read(head, 0, head.length, 0);
-    if (!head.equals(MAGIC)) return bad('not a Siteward backup (bad magic)');
-    const footer = Buffer.alloc(FOOTER_BYTES);
-    await handle.read(footer, 0, FOOTER_BYTES, size - FOOTER_BYTES);
-    if (!footer.subarray(0, 8).equals(FOOTER_MAGIC)) return bad('truncated or damaged (bad footer)');
-    const length = footer.readBigUInt64BE(8);
-    const room = BigInt(size - MAGIC.length - FOOTER_BYTES);
-    if (length > room || length > BigInt(MAX_MANIFEST_BYTES)) return bad('damaged manifest length');
-    const json = Buffer.alloc(Number(length));
-    await handle.read(json, 0, json.length, size - FOOTER_BYTES - json.length);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json.toString('utf8'));
-    } catch {
-      return bad('damaged manifest (not JSON)');
-    }
-    const manifest = parseManifest(parsed);
-    if (!manifest) return bad('damaged manifest (unexpected shape)');
-    if (manifest.payloadBytes !== size - MAGIC.length - FOOTER_BYTES - json.length) {
-      return bad('payload length differs from the manifest');
-    }
-    return { ok: true, manifest, size };
+    return await parseBackupHeader(size, async (position, length) => {
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, position);
+      return buffer;
+    });
   } finally {
     await handle.close();
   }
 }
 
-function payloadStream(file: string, manifest: BackupManifest): Readable {
+/** The framing checks of `readBackupHeader` over any random-access reader: three small reads. */
+export async function parseBackupHeader(size: number, readAt: ReadAt): Promise<BackupHeader> {
+  const bad = (reason: string): BackupHeader => ({ ok: false, size, reason });
+  if (size < MAGIC.length + FOOTER_BYTES) return bad('file too short');
+  const head = await readAt(0, MAGIC.length);
+  if (!head.equals(MAGIC)) return bad('not a Siteward backup (bad magic)');
+  const footer = await readAt(size - FOOTER_BYTES, FOOTER_BYTES);
+  if (footer.length !== FOOTER_BYTES || !footer.subarray(0, 8).equals(FOOTER_MAGIC)) return bad('truncated or damaged (bad footer)');
+  const length = footer.readBigUInt64BE(8);
+  const room = BigInt(size - MAGIC.length - FOOTER_BYTES);
+  if (length > room || length > BigInt(MAX_MANIFEST_BYTES)) return bad('damaged manifest length');
+  const json = await readAt(size - FOOTER_BYTES - Number(length), Number(length));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json.toString('utf8'));
+  } catch {
+    return bad('damaged manifest (not JSON)');
+  }
+  const manifest = parseManifest(parsed);
+  if (!manifest) return bad('damaged manifest (unexpected shape)');
+  if (manifest.payloadBytes !== size - MAGIC.length - FOOTER_BYTES - json.length) {
+    return bad('payload length differs from the manifest');
+  }
+  return { ok: true, manifest, size };
+}
+
+/** The payload as stored (encrypted when the backup is). */
+export function payloadStream(file: string, manifest: BackupManifest): Readable {
   if (manifest.payloadBytes === 0) return createReadStream(file, { start: 1, end: 0 });
   return createReadStream(file, { start: MAGIC.length, end: MAGIC.length + manifest.payloadBytes - 1 });
 }
@@ -164,13 +181,24 @@ export async function checkPayload(file: string, manifest: BackupManifest): Prom
 }
 
 /**
- * The decompressed content. Call `matches()` after consuming it all: true when its length and
- * SHA-256 equal the manifest's (a restore checks this before it commits).
+ * The decompressed (and decrypted) content. Call `matches()` after consuming it all: true when
+ * its length and SHA-256 equal the manifest's (a restore checks this before it commits). An
+ * encrypted backup needs the key (callers check it first: `checkedBackup`).
  */
-export function openContent(file: string, manifest: BackupManifest): { stream: Readable; matches: () => boolean } {
+export function openContent(file: string, manifest: BackupManifest, key: BackupKey | null = null): { stream: Readable; matches: () => boolean } {
+  return contentOf(payloadStream(file, manifest), manifest, key);
+}
+
+/** `openContent` over any payload stream (the bounded-memory test watches how far it was read). */
+export function contentOf(payload: Readable, manifest: BackupManifest, key: BackupKey | null): { stream: Readable; matches: () => boolean } {
   const digest = new Digester();
   // pipeline (not .pipe) so a gzip or read error destroys the returned stream and reaches the reader.
-  const stream = pipe(payloadStream(file, manifest), createGunzip(), digest, () => undefined);
+  const stream =
+    manifest.encryption === undefined
+      ? pipe(payload, createGunzip(), digest, () => undefined)
+      : key === null
+        ? new Readable({ read() { this.destroy(new Error('the backup is encrypted and no key was given')); } })
+        : pipe(payload, decryptStep(key), createGunzip(), digest, () => undefined);
   return {
     stream,
     matches: () => digest.bytes === manifest.contentBytes && digest.sha256() === manifest.contentSha256,

@@ -43,6 +43,10 @@ interface ManifestCommon {
   /** The gzip payload as stored in the file: length and hex SHA-256. */
   readonly payloadBytes: number;
   readonly payloadSha256: string;
+  /** The store the backup was taken from (see store-id.ts); absent in backups made before store ids. */
+  readonly storeId?: string;
+  /** `age-v1` when the payload is encrypted (backup-crypto.ts); absent: plain gzip. */
+  readonly encryption?: 'age-v1';
 }
 
 /** SQLite: the content is the snapshot database file itself. */
@@ -123,6 +127,8 @@ export function parseManifest(value: unknown): BackupManifest | null {
     payloadBytes: isCount,
     payloadSha256: isHash,
     tables: Array.isArray,
+    storeId: (v: unknown) => v === undefined || (typeof v === 'string' && v.length > 0 && v.length <= 100),
+    encryption: (v: unknown) => v === undefined || v === 'age-v1',
   };
   if (!fields(value, common)) return null;
   const backend = value.backend as BackupBackend;

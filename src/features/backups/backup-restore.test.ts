@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStores, type TestBackend } from '../../store/test-store.js';
 import type { Store } from '../../store/index.js';
+import { localTarget } from './backup-target.js';
 import { createBackup, listBackups, restoreBackup, verifyBackup } from './backups.js';
 import type { StoreLocation } from './store-location.js';
 import { storeDumper, type StoreDump, type StoreDumper } from './test-store-dump.js';
+
+const STORE = '00000000-0000-4000-8000-000000000001';
 
 function locationOf(backend: TestBackend): StoreLocation {
   const options = backend.storeOptions();
@@ -78,7 +81,7 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
     })();
     await until(() => written >= 5, 25_000);
     const startedAt = written;
-    const created = await createBackup(backupDir, location, new Date());
+    const created = await createBackup(location, new Date(), { targets: [localTarget(backupDir)], storeId: STORE });
     const finishedAt = written;
     await until(() => written >= finishedAt + 5, 25_000);
     stop = true;
@@ -87,14 +90,14 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
     if (!created.ok) return;
     expect(created.manifest.schemaVersion).toEqual(['0001_initial', '0002_runtime_state', '0130_app_password_details']);
     expect(created.manifest.tables.map((t) => t.name)).toEqual(expect.arrayContaining(['kysely_migration', 'kysely_migration_lock', 'users', 'options', 'sessions']));
-    const info = await stat(created.file);
+    const info = await stat(join(backupDir, STORE, `${created.id}.swbak`));
     expect(info.mode & 0o777).toBe(0o600);
     expect((await stat(backupDir)).mode & 0o777).toBe(0o700);
 
     await store.options.set('blogname', 'Changed after the backup');
     await store.close();
 
-    const restored = await restoreBackup(backupDir, created.id, location, { now: Date.now() });
+    const restored = await restoreBackup({ target: localTarget(backupDir), storeId: STORE, id: created.id }, location, { now: Date.now() });
     expect(restored).toMatchObject({ ok: true, id: created.id });
     const after = await storeDumper(location);
     const dump = await after.dump();
@@ -116,10 +119,10 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
   });
 
   it('lists the backup as ok and passes a trial restore', async () => {
-    const list = await listBackups(backupDir);
+    const list = await listBackups(localTarget(backupDir), STORE);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ status: 'ok', backend: backend.name });
-    const verified = await verifyBackup(backupDir, list[0].id, { postgresUrl: process.env.SITEWARD_TEST_PG });
+    const verified = await verifyBackup({ target: localTarget(backupDir), storeId: STORE, id: list[0].id }, { postgresUrl: process.env.SITEWARD_TEST_PG });
     expect(verified).toMatchObject({ ok: true, trialRestore: 'passed' });
   });
 });

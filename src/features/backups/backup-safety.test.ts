@@ -7,10 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStores, type TestBackend } from '../../store/test-store.js';
 import { backupFile, readBackupHeader } from './backup-file.js';
 import { newBackupId, type BackupManifest } from './backup-manifest.js';
+import { localTarget } from './backup-target.js';
 import { createBackup, listBackups, restoreBackup, verifyBackup } from './backups.js';
 import { checkServerRunning, removeServerPidFile, writeServerPidFile } from './server-guard.js';
 import type { StoreLocation } from './store-location.js';
 import { storeDumper, type StoreDump } from './test-store-dump.js';
+
+const STORE = '00000000-0000-4000-8000-000000000002';
 
 function locationOf(backend: TestBackend): StoreLocation {
   const options = backend.storeOptions();
@@ -35,7 +38,11 @@ async function withEditedManifest(dir: string, id: string, edit: (m: BackupManif
 }
 
 describe.each(testStores())('backup safety on $name', (backend) => {
+  let root: string;
+  /** The store's folder in the backup directory. */
   let dir: string;
+  const target = () => localTarget(root);
+  const ref = (backupId: string) => ({ target: target(), storeId: STORE, id: backupId });
   let location: StoreLocation;
   let id: string;
 
@@ -49,13 +56,14 @@ describe.each(testStores())('backup safety on $name', (backend) => {
   }
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'siteward-backup-safety-'));
+    root = mkdtempSync(join(tmpdir(), 'siteward-backup-safety-'));
+    dir = join(root, STORE);
     location = locationOf(backend);
     const store = await backend.open();
     const user = await store.users.create({ login: 'admin', email: 'admin@example.com', displayName: 'Admin', passHash: 'h' });
     await store.sessions.create({ tokenHash: 't', userId: user.id, expiresAt: 2e12, userAgent: '', ip: '', created: 1e12 });
     await store.options.set('blogname', 'Safety');
-    const created = await createBackup(dir, location, new Date());
+    const created = await createBackup(location, new Date(), { targets: [target()], storeId: STORE });
     if (!created.ok) throw new Error(created.error.message);
     id = created.id;
     await store.options.set('blogname', 'Live value after the backup');
@@ -64,7 +72,7 @@ describe.each(testStores())('backup safety on $name', (backend) => {
 
   afterAll(async () => {
     await backend.cleanup();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   });
 
   it('refuses a corrupted backup everywhere and leaves the live store as it was', async () => {
@@ -75,10 +83,10 @@ describe.each(testStores())('backup safety on $name', (backend) => {
     await writeFile(file, bytes);
     const before = await liveDump();
 
-    const listed = (await listBackups(dir)).find((b) => b.id === broken);
+    const listed = (await listBackups(target(), STORE)).find((b) => b.id === broken);
     expect(listed).toMatchObject({ status: 'corrupt', problem: 'payload checksum mismatch' });
-    expect(await verifyBackup(dir, broken)).toMatchObject({ ok: false, error: { code: 'corrupt' } });
-    const restored = await restoreBackup(dir, broken, location, { now: Date.now() });
+    expect(await verifyBackup(ref(broken))).toMatchObject({ ok: false, error: { code: 'corrupt' } });
+    const restored = await restoreBackup(ref(broken), location, { now: Date.now() });
     expect(restored).toMatchObject({ ok: false, error: { code: 'corrupt', message: `backup ${broken} is corrupted (payload checksum mismatch); refusing to use it` } });
     expect(await liveDump()).toEqual(before);
   });
@@ -86,13 +94,13 @@ describe.each(testStores())('backup safety on $name', (backend) => {
   it('lists a truncated backup as corrupt', async () => {
     const cut = await withEditedManifest(dir, id, (m) => m);
     await truncate(backupFile(dir, cut), 100);
-    expect((await listBackups(dir, { checksums: false })).find((b) => b.id === cut)).toMatchObject({ status: 'corrupt', problem: 'truncated or damaged (bad footer)' });
+    expect((await listBackups(target(), STORE, { checksums: false })).find((b) => b.id === cut)).toMatchObject({ status: 'corrupt', problem: 'truncated or damaged (bad footer)' });
   });
 
   it('leaves the live store untouched when a restore fails half-way', async () => {
     const lying = await withEditedManifest(dir, id, (m) => ({ ...m, tables: m.tables.map((t) => (t.name === 'users' ? { ...t, rows: t.rows + 1 } : t)) }) as BackupManifest);
     const before = await liveDump();
-    const restored = await restoreBackup(dir, lying, location, { now: Date.now() });
+    const restored = await restoreBackup(ref(lying), location, { now: Date.now() });
     expect(restored).toMatchObject({ ok: false, error: { message: expect.stringContaining('the live store is unchanged') } });
     expect(await liveDump()).toEqual(before);
     if (location.backend === 'sqlite') {
@@ -111,7 +119,7 @@ describe.each(testStores())('backup safety on $name', (backend) => {
     const now = Date.now();
     expect(await store.leases.acquire('background-jobs', 'other-process', 30_000, now)).toBe(true);
     await store.close();
-    const restored = await restoreBackup(dir, id, location, { now });
+    const restored = await restoreBackup(ref(id), location, { now });
     expect(restored).toMatchObject({ ok: false, error: { code: 'server_running' }, server: { evidence: 'job-lease', holder: 'other-process' } });
     expect(await checkServerRunning(location, now + 30_000)).toEqual({ running: false });
   });
@@ -126,6 +134,6 @@ describe.each(testStores())('backup safety on $name', (backend) => {
 
   it('refuses to restore a backup into the other backend', async () => {
     const other: StoreLocation = location.backend === 'sqlite' ? { backend: 'postgres', url: 'postgres://127.0.0.1:1/none' } : { backend: 'sqlite', dataDir: dir };
-    expect(await restoreBackup(dir, id, other, { now: Date.now() })).toMatchObject({ ok: false, error: { code: 'backend_mismatch' } });
+    expect(await restoreBackup(ref(id), other, { now: Date.now() })).toMatchObject({ ok: false, error: { code: 'backend_mismatch' } });
   });
 });

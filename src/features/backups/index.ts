@@ -1,42 +1,86 @@
 /**
- * Backups of Siteward's own store (the `vaultpress` module, docs/spec/compat.md §9): the scheduled
- * backup job with retention, the `siteward backup …` commands and
- * `GET jetpack/v4/module/vaultpress/data`. The engine (file format, SQLite online backup,
- * PostgreSQL COPY export, verify, restore with swap) is described in README.md here.
+ * Backups of Siteward's own store (the `vaultpress` module, docs/spec/compat.md §9): backups to
+ * a local directory and/or an S3-compatible bucket, optionally encrypted, the scheduled backup
+ * job with retention, the scheduled verification job, the `siteward backup …` commands,
+ * `GET jetpack/v4/module/vaultpress/data`, Siteward's own `siteward/v1/backups` routes for the
+ * admin page's Backups screen, and the download page. The engine (file format, SQLite online
+ * backup, PostgreSQL COPY export, verify, restore with swap) is described in README.md here.
  */
 import type { Feature } from '../contract.js';
+import { SITEWARD_NAMESPACE } from '../history-route.js';
+import { pluginError } from '../jetpack/errors.js';
 import { backupCommand } from './backup-commands.js';
-import { readLastRun, scheduledBackupJob } from './scheduled-backup.js';
-import { configuredLocation } from './store-location.js';
-import { vaultpressData } from './vaultpress-data.js';
+import { backupDownloadPage } from './backup-download.js';
+import { backupsList } from './backups-list.js';
+import { backupSetup, type BackupTuning } from './backup-setup.js';
+import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.js';
+import { readLastVerification, scheduledVerificationJob } from './scheduled-verification.js';
 import { backupSettings } from './settings.js';
+import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
+import { vaultpressData } from './vaultpress-data.js';
 
-export const backupsFeature: Feature = {
-  name: 'backups',
-  settings: backupSettings,
-  register(ctx) {
-    const jetpack = ctx.need('jetpack');
-    const { config, store, clock } = ctx;
-    const dir = config.backupDir;
-    const location = configuredLocation(config);
+/** The feature with test tuning (no real waits between upload attempts). */
+export function backupsFeatureWith(tuning: BackupTuning): Feature {
+  return {
+    name: 'backups',
+    settings: backupSettings,
+    migrations: { [STORE_ID_MIGRATION_NAME]: storeIdMigration },
+    register(ctx) {
+      const jetpack = ctx.need('jetpack');
+      const { config, store, clock } = ctx;
+      const setup = backupSetup(config, store, ctx.migrations, tuning);
+      const deps = { setup, status: store.status, log: ctx.log, clock };
+      const state = async () => ({ lastRun: await readLastRun(store.status), lastVerification: await readLastVerification(store.status) });
 
-    const data = jetpack.whenModuleActive('vaultpress', async () =>
-      vaultpressData({ dir, schedule: config.backupSchedule, lastRun: await readLastRun(store.status), now: clock() }),
-    );
-    // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
-    // registered first and answers it through this provider, so this route is the same answer.
-    jetpack.registerModuleData('vaultpress', data);
-    ctx.api.registerRoute('jetpack/v4', '/module/vaultpress/data', {
-      methods: 'GET',
-      permissionCallback: jetpack.requirePermission('view_admin'),
-      callback: data,
-    });
+      const data = jetpack.whenModuleActive('vaultpress', async () =>
+        vaultpressData({ setup, schedule: config.backupSchedule, verifySchedule: config.backupVerifySchedule, ...(await state()), now: clock() }),
+      );
+      // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
+      // registered first and answers it through this provider, so this route is the same answer.
+      jetpack.registerModuleData('vaultpress', data);
+      ctx.api.registerRoute('jetpack/v4', '/module/vaultpress/data', {
+        methods: 'GET',
+        permissionCallback: jetpack.requirePermission('view_admin'),
+        callback: data,
+      });
 
-    if (dir !== null) {
-      const retention = { keepCount: config.backupKeep, maxAgeDays: config.backupMaxAgeDays };
-      ctx.addJob(scheduledBackupJob({ dir, location, schedule: config.backupSchedule, retention, status: store.status, log: ctx.log, clock }));
-    }
+      // One backup at a time from this process ("back up now" answers at once; the page polls).
+      let running: Promise<unknown> | null = null;
+      ctx.api.registerRoute(SITEWARD_NAMESPACE, '/backups', [
+        {
+          methods: 'GET',
+          permissionCallback: jetpack.requirePermission('manage_settings'),
+          callback: async () => {
+            if (setup.targets.length === 0) return pluginError('backups_not_configured');
+            return { ...(await backupsList(setup, (await state()).lastVerification)), running: running !== null };
+          },
+        },
+        {
+          methods: 'POST',
+          permissionCallback: jetpack.requirePermission('manage_settings'),
+          callback: () => {
+            if (setup.targets.length === 0) return pluginError('backups_not_configured');
+            if (running !== null) return pluginError('backup_running');
+            running = runBackup(deps)
+              .catch((error: unknown) => ctx.log.error({ err: error }, 'backup failed'))
+              .finally(() => {
+                running = null;
+              });
+            return { started: true };
+          },
+        },
+      ]);
 
-    ctx.addCommand(backupCommand({ dir, location, migrations: ctx.migrations, clock }));
-  },
-};
+      ctx.addPage(backupDownloadPage(setup));
+
+      if (setup.targets.length > 0) {
+        ctx.addJob(scheduledBackupJob({ ...deps, schedule: config.backupSchedule }));
+        ctx.addJob(scheduledVerificationJob({ ...deps, schedule: config.backupVerifySchedule }));
+      }
+
+      ctx.addCommand(backupCommand(deps));
+    },
+  };
+}
+
+export const backupsFeature: Feature = backupsFeatureWith({});

@@ -5,6 +5,7 @@ import { StorePostgresDialect } from '../../store/pg-introspector.js';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { migrationProvider, type MigrationFactory } from '../../store/migrations.js';
+import type { BackupKey } from './backup-crypto.js';
 import { openContent } from './backup-file.js';
 import type { PostgresManifest } from './backup-manifest.js';
 import { ident, pgClient, schemaTables, withSearchPath } from './postgres-export.js';
@@ -42,8 +43,8 @@ async function migrateSchema(url: string, schema: string, lastMigration: string,
   }
 }
 
-async function copySections(client: pg.Client, file: string, manifest: PostgresManifest): Promise<void> {
-  const content = openContent(file, manifest);
+async function copySections(client: pg.Client, file: string, manifest: PostgresManifest, key: BackupKey | null): Promise<void> {
+  const content = openContent(file, manifest, key);
   const reader = content.stream[Symbol.asyncIterator]();
   let pending: Buffer = Buffer.alloc(0);
   try {
@@ -86,7 +87,14 @@ async function copySections(client: pg.Client, file: string, manifest: PostgresM
  * `migrations` must be those of every feature the store was opened with: without a feature's
  * migrations its tables cannot be rebuilt and the backup is refused as unknown.
  */
-export async function loadIntoNewSchema(file: string, manifest: PostgresManifest, url: string, schema: string, migrations: FeatureMigrations = {}): Promise<TrialResult> {
+export async function loadIntoNewSchema(
+  file: string,
+  manifest: PostgresManifest,
+  url: string,
+  schema: string,
+  migrations: FeatureMigrations = {},
+  key: BackupKey | null = null,
+): Promise<TrialResult> {
   const problem = await schemaVersionProblem(manifest.schemaVersion, migrations);
   if (problem !== null) return { ok: false, reason: problem };
   const admin = pgClient(url);
@@ -95,7 +103,7 @@ export async function loadIntoNewSchema(file: string, manifest: PostgresManifest
     await admin.query(`CREATE SCHEMA ${ident(schema)}`);
     try {
       await migrateSchema(url, schema, manifest.schemaVersion[manifest.schemaVersion.length - 1], migrations);
-      await fillSchema(file, manifest, url, schema);
+      await fillSchema(file, manifest, url, schema, key);
       return { ok: true };
     } catch (error) {
       await admin.query(`DROP SCHEMA IF EXISTS ${ident(schema)} CASCADE`);
@@ -106,7 +114,7 @@ export async function loadIntoNewSchema(file: string, manifest: PostgresManifest
   }
 }
 
-async function fillSchema(file: string, manifest: PostgresManifest, url: string, schema: string): Promise<void> {
+async function fillSchema(file: string, manifest: PostgresManifest, url: string, schema: string, key: BackupKey | null): Promise<void> {
   const client = pgClient(url, schema);
   client.on('error', () => undefined);
   await client.connect();
@@ -120,7 +128,7 @@ async function fillSchema(file: string, manifest: PostgresManifest, url: string,
       if (!entry.columns.every((c) => columns.includes(c))) throw new Error(`table ${entry.name}: columns differ from the backup`);
     }
     await client.query(`TRUNCATE ${tables.map((t) => ident(t.name)).join(', ')}`);
-    await copySections(client, file, manifest);
+    await copySections(client, file, manifest, key);
     for (const seq of manifest.sequences) {
       await client.query(`SELECT setval(pg_get_serial_sequence(format('%I.%I', $1::text, $2::text), $3), $4::bigint, $5)`, [
         schema,

@@ -1,17 +1,19 @@
 /**
  * The scheduled backup: a job (run by the one process holding the job lease) that takes a
- * backup when the schedule says one is due, then applies retention. The outcome of the last
- * scheduled run is kept in a status row, never in options (writing options would throw every
- * process's option cache away), so `module/vaultpress/data` can report a failure.
+ * backup when the schedule says one is due, then applies retention to each target that holds
+ * it. The outcome of the last scheduled run is kept in a status row, never in options (writing
+ * options would throw every process's option cache away), so `module/vaultpress/data` can
+ * report a failure — an off-site copy that failed included.
  */
 import type { JsonValue } from '../../core/json.js';
+import { isPlainObject } from '../../core/objects.js';
 import { nextRunAfter, type BackupSchedule } from '../../core/backup-schedule.js';
 import type { BackgroundJob } from '../../jobs/job-runner.js';
 import type { Logger } from '../../plugins/api.js';
 import type { StatusRepo } from '../../store/types.js';
-import { applyRetention, type RetentionPolicy } from './backup-retention.js';
-import { createBackup } from './backups.js';
-import type { StoreLocation } from './store-location.js';
+import { applyRetention } from './backup-retention.js';
+import type { BackupSetup } from './backup-setup.js';
+import { createBackup, type TargetCopy } from './backups.js';
 
 /** The status row of the last scheduled run. */
 export const LAST_RUN_KEY = 'backups.last-scheduled-run';
@@ -23,17 +25,29 @@ const RETRY_AFTER_FAILURE_MS = 3_600_000;
 const CHECK_EVERY_MS = 60_000;
 
 export type ScheduledRun =
-  | { readonly ok: true; readonly time: number; readonly id: string; readonly size: number; readonly deleted: readonly string[] }
-  | { readonly ok: false; readonly time: number; readonly message: string };
+  | { readonly ok: true; readonly time: number; readonly id: string; readonly size: number; readonly deleted: readonly string[]; readonly copies: readonly TargetCopy[] }
+  | { readonly ok: false; readonly time: number; readonly message: string; readonly copies: readonly TargetCopy[] };
+
+function parseCopies(value: unknown): TargetCopy[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isPlainObject).flatMap((c): TargetCopy[] => {
+    const { kind, where, ok, attempts, message } = c;
+    if ((kind !== 'local' && kind !== 's3') || typeof where !== 'string' || typeof attempts !== 'number') return [];
+    if (ok === true) return [{ kind, where, ok, attempts }];
+    if (ok === false && typeof message === 'string') return [{ kind, where, ok, attempts, message }];
+    return [];
+  });
+}
 
 function parseRun(value: JsonValue | undefined): ScheduledRun | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  if (!isPlainObject(value)) return null;
   const { ok, time, id, size, message, deleted } = value;
   if (typeof time !== 'number') return null;
+  const copies = parseCopies(value.copies);
   if (ok === true && typeof id === 'string' && typeof size === 'number') {
-    return { ok, time, id, size, deleted: Array.isArray(deleted) ? deleted.filter((d): d is string => typeof d === 'string') : [] };
+    return { ok, time, id, size, deleted: Array.isArray(deleted) ? deleted.filter((d): d is string => typeof d === 'string') : [], copies };
   }
-  if (ok === false && typeof message === 'string') return { ok, time, message };
+  if (ok === false && typeof message === 'string') return { ok, time, message, copies };
   return null;
 }
 
@@ -41,8 +55,8 @@ export async function readLastRun(status: StatusRepo): Promise<ScheduledRun | nu
   return parseRun((await status.get(LAST_RUN_KEY))?.value);
 }
 
-/** When the next scheduled backup is due: at once when none ran yet, sooner after a failure; null when off. */
-export function nextDue(schedule: BackupSchedule, last: ScheduledRun | null): number | null {
+/** When the next run is due: at once when none ran yet, sooner after a failure; null when off. */
+export function nextDue(schedule: BackupSchedule, last: { readonly ok: boolean; readonly time: number } | null): number | null {
   if (schedule.kind === 'off') return null;
   if (last === null) return 0;
   const slot = nextRunAfter(schedule, new Date(last.time))?.getTime() ?? null;
@@ -51,35 +65,44 @@ export function nextDue(schedule: BackupSchedule, last: ScheduledRun | null): nu
 }
 
 export interface ScheduledBackupDeps {
-  readonly dir: string;
-  readonly location: StoreLocation;
+  readonly setup: BackupSetup;
   readonly schedule: BackupSchedule;
-  readonly retention: RetentionPolicy;
   readonly status: StatusRepo;
   readonly log: Logger;
   readonly clock: () => number;
 }
 
-/** One scheduled run: the backup, then retention; the outcome is stored and logged either way. */
-export async function runScheduledBackup(deps: ScheduledBackupDeps): Promise<ScheduledRun> {
+/** One backup (scheduled or asked for), then retention per target; the outcome is stored and logged either way. */
+export async function runBackup(deps: Omit<ScheduledBackupDeps, 'schedule'>): Promise<ScheduledRun> {
+  const { setup } = deps;
   const now = deps.clock();
-  const created = await createBackup(deps.dir, deps.location, new Date(now));
   let run: ScheduledRun;
-  if (created.ok) {
-    // Retention only after a good backup: a failing schedule must never eat the last good ones.
-    let deleted: readonly string[] = [];
-    try {
-      deleted = (await applyRetention(deps.dir, deps.retention, new Date(now))).deleted;
-    } catch (error) {
-      deps.log.error({ err: error, dir: deps.dir }, 'removing expired backups failed');
-    }
-    run = { ok: true, time: now, id: created.id, size: created.size, deleted };
-    deps.log.info({ backup: created.id, size: created.size, deleted }, 'scheduled backup done');
-  } else {
-    run = { ok: false, time: now, message: created.error.message };
-    deps.log.error({ dir: deps.dir, problem: created.error.message }, 'scheduled backup failed');
+  let storeId: string;
+  try {
+    storeId = await setup.storeId();
+  } catch (error) {
+    run = { ok: false, time: now, message: `backup failed: ${(error as Error).message}`, copies: [] };
+    await deps.status.set(LAST_RUN_KEY, JSON.parse(JSON.stringify(run)) as JsonValue, now);
+    return run;
   }
-  await deps.status.set(LAST_RUN_KEY, { ...run, deleted: run.ok ? [...run.deleted] : [] }, now);
+  const created = await createBackup(setup.location, new Date(now), { targets: setup.targets, storeId, key: setup.key, retry: setup.retry });
+  if (created.ok) {
+    // Retention only after a good backup, and only where it landed: a failing schedule must never eat the last good ones.
+    const deleted: string[] = [];
+    for (const target of setup.targets) {
+      try {
+        deleted.push(...(await applyRetention(target, storeId, setup.retention, new Date(now))).deleted);
+      } catch (error) {
+        deps.log.error({ err: error, target: target.where }, 'removing expired backups failed');
+      }
+    }
+    run = { ok: true, time: now, id: created.id, size: created.size, deleted, copies: created.copies };
+    deps.log.info({ backup: created.id, size: created.size, deleted }, 'backup done');
+  } else {
+    run = { ok: false, time: now, message: created.error.message, copies: created.copies };
+    deps.log.error({ targets: setup.targets.map((t) => t.where), problem: created.error.message }, 'backup failed');
+  }
+  await deps.status.set(LAST_RUN_KEY, JSON.parse(JSON.stringify(run)) as JsonValue, now);
   return run;
 }
 
@@ -89,7 +112,7 @@ export function scheduledBackupJob(deps: ScheduledBackupDeps): BackgroundJob {
     everyMs: CHECK_EVERY_MS,
     run: async () => {
       const due = nextDue(deps.schedule, await readLastRun(deps.status));
-      if (due !== null && due <= deps.clock()) await runScheduledBackup(deps);
+      if (due !== null && due <= deps.clock()) await runBackup(deps);
     },
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { SQLITE_FILE } from '../../store/index.js';
+import type { BackupKey } from './backup-crypto.js';
 import { openContent, syncDir } from './backup-file.js';
 import { MIGRATION_TABLES, type SqliteManifest, type SqliteTableEntry } from './backup-manifest.js';
 
@@ -64,8 +65,8 @@ export function describeSqlite(db: BetterSqlite3.Database): SqliteSnapshotInfo {
 export type TrialResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** Decompresses the backup into `dest` (mode 0600, fsynced) and checks it against the manifest. */
-export async function unpackSqlite(file: string, manifest: SqliteManifest, dest: string): Promise<TrialResult> {
-  const content = openContent(file, manifest);
+export async function unpackSqlite(file: string, manifest: SqliteManifest, dest: string, key: BackupKey | null = null): Promise<TrialResult> {
+  const content = openContent(file, manifest, key);
   await pipeline(content.stream, createWriteStream(dest, { flags: 'wx', mode: 0o600 }));
   const written = await open(dest, 'r+');
   try {

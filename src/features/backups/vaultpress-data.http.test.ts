@@ -31,7 +31,12 @@ async function appWithClock(env: Record<string, string>): Promise<{ t: TestApp; 
   return { t, at: (ms) => void (now = ms) };
 }
 
-const ids = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.swbak')).sort();
+/** Backup files anywhere under `dir` (each store keeps its own folder). */
+const ids = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((n) => n.endsWith('.swbak'))
+    .map((n) => path.basename(n))
+    .sort();
 
 describe('GET module/vaultpress/data', () => {
   it('is 401 for anonymous callers and, in dev mode, 403 for subscribers (jetpack_admin_page)', async () => {
@@ -47,7 +52,7 @@ describe('GET module/vaultpress/data', () => {
     const { t } = await appWithClock({});
     const admin = await t.loginAs('administrator');
     const res = await call(t, 'GET', '/module/vaultpress/data', { as: admin });
-    expect([res.status, res.json]).toEqual([200, { code: 'not_registered', message: 'Backups are not set up on this site: set SITEWARD_BACKUP_DIR to turn them on.' }]);
+    expect([res.status, res.json]).toEqual([200, { code: 'not_registered', message: 'Backups are not set up on this site: set SITEWARD_BACKUP_DIR or SITEWARD_BACKUP_S3_URL to turn them on.' }]);
   });
 
   it('answers 404 not_active once the module is deactivated', async () => {
@@ -67,7 +72,21 @@ describe('GET module/vaultpress/data', () => {
       code: 'success',
       message: 'VaultPress is active and will back up your site soon.',
       data: {
-        backups: { last_backup: null, status: 'none', size: null, id: null, count: 0, next_backup: T0 / 1000, last_failure: null },
+        backups: {
+          last_backup: null,
+          status: 'none',
+          size: null,
+          id: null,
+          count: 0,
+          next_backup: T0 / 1000,
+          last_failure: null,
+          store_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          backend: 'sqlite',
+          encrypted: false,
+          targets: [{ kind: 'local', where: dir, status: 'none', count: 0, last_backup: null, id: null, size: null, last_failure: null, verification: null }],
+          verification: null,
+          next_verification: T0 / 1000,
+        },
         security: { notice_count: 0 },
       },
     });
@@ -102,7 +121,7 @@ describe('GET module/vaultpress/data', () => {
     at(T0 + 10 * 60_000);
     const res = (await call(t, 'GET', '/module/vaultpress/data', { as: admin })).json as { code: string; message: string; data: { backups: Record<string, unknown> } };
     expect(res.code).toBe('success');
-    expect(res.message).toMatch(/^The last scheduled backup failed 10 mins ago: backup failed: /);
+    expect(res.message).toMatch(/^The last backup failed 10 mins ago: backup failed: /);
     expect(res.data.backups).toMatchObject({ status: 'failed', last_backup: null, next_backup: (T0 + 3_600_000) / 1000, last_failure: { time: T0 / 1000 } });
   });
 

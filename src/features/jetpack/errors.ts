@@ -56,6 +56,9 @@ const catalogue = {
   verification_empty: { code: 'empty', message: 'Site not verified with any service.', status: 404 },
   site_id_missing: { code: 'site_id_missing', message: 'The ID of this site does not exist.', status: 404 },
   updates_check_failed: { code: 'not_found', message: 'Could not check updates for plugins on this site.', status: 404 },
+  // Siteward's own backups (src/features/backups).
+  backups_not_configured: { code: 'backups_not_configured', message: 'Backups are not set up on this site (SITEWARD_BACKUP_DIR or SITEWARD_BACKUP_S3_URL).', status: 503 },
+  backup_running: { code: 'backup_running', message: 'A backup is already running.', status: 409 },
   // Messages that name what went wrong; parameter values are HTML-escaped (WordPress's esc_html).
   feature_not_available: { code: 'feature_not_available', message: '{feature} is not available on this site: Siteward has no equivalent of it.', status: 400 },
   service_unavailable: { code: 'service_unavailable', message: 'The {service} service at {host} could not be reached. Try again later.', status: 502 },

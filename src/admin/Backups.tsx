@@ -1,0 +1,154 @@
+/**
+ * The Backups screen: this store's backups in each target (the local directory, the bucket)
+ * with their status and last verification, "Back up now", and a download of each backup
+ * exactly as stored (encrypted when it is) for administrators.
+ */
+import { Button, Card, CardBody, CardHeader, Notice } from '@wordpress/components';
+import { useEffect, useState } from 'react';
+import { api, jp, type ApiError } from './api';
+import { Failed, Loading, fileSize } from './Dashboard';
+import { useLoad } from './hooks';
+import type { VaultPressData } from './types';
+
+interface Verification {
+  time: number;
+  ok: boolean;
+  message: string;
+}
+
+interface BackupRow {
+  id: string;
+  time: number;
+  size: number;
+  status: 'ok' | 'corrupt';
+  problem: string | null;
+  verification: Verification | null;
+}
+
+interface TargetList {
+  kind: 'local' | 's3';
+  where: string;
+  error: string | null;
+  backups: BackupRow[];
+}
+
+/** siteward/v1/backups */
+interface BackupsList {
+  store_id: string;
+  backend: string;
+  encrypted: boolean;
+  running: boolean;
+  targets: TargetList[];
+}
+
+/** What module/vaultpress/data says of one target. */
+interface TargetState {
+  kind: string;
+  where: string;
+  status: 'ok' | 'failed' | 'none';
+  last_failure: { time: number; message: string } | null;
+  verification: (Verification & { id: string | null }) | null;
+}
+
+const at = (unix: number) => new Date(unix * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const targetTitle = (t: { kind: string; where: string }) => (t.kind === 'local' ? `Local directory ${t.where}` : `Off-site ${t.where}`);
+
+function TargetCard({ list, state }: { list: TargetList; state: TargetState | undefined }) {
+  return (
+    <Card className="sw-card" data-testid={`backups-target-${list.kind}`}>
+      <CardHeader size="small">
+        <h2 className="sw-card-title sw-break">{targetTitle(list)}</h2>
+      </CardHeader>
+      <CardBody size="small">
+        {state?.status === 'failed' && state.last_failure && (
+          <p className="sw-status-down" data-testid="backups-target-failure">{`The last backup did not reach this target (${at(state.last_failure.time)}): ${state.last_failure.message}`}</p>
+        )}
+        {state?.verification && (
+          <p className={state.verification.ok ? undefined : 'sw-status-down'} data-testid="backups-target-verification">
+            {state.verification.ok
+              ? `Verified ${at(state.verification.time)}: backup ${state.verification.id ?? ''} ${state.verification.message}.`
+              : `Verification failed ${at(state.verification.time)}: ${state.verification.message}`}
+          </p>
+        )}
+        {list.error !== null && <p className="sw-status-down">{list.error}</p>}
+        {list.error === null && list.backups.length === 0 && <p className="sw-muted">No backups here yet.</p>}
+        {list.backups.length > 0 && (
+          <ul className="sw-backup-list">
+            {list.backups.map((b) => (
+              <li key={b.id} className="sw-backup-row" data-testid="backup-row">
+                <span className="sw-backup-time">{at(b.time)}</span>
+                <span className="sw-backup-size">{fileSize(b.size)}</span>
+                <span className={b.status === 'ok' ? 'sw-backup-ok' : 'sw-status-down'}>{b.status === 'ok' ? 'Complete' : `Damaged: ${b.problem ?? ''}`}</span>
+                {b.verification && <span className={b.verification.ok ? 'sw-backup-ok' : 'sw-status-down'}>{b.verification.ok ? 'Verified' : 'Verification failed'}</span>}
+                <a className="sw-backup-download" href={`/admin/backups/download?target=${list.kind}&id=${encodeURIComponent(b.id)}`} download>
+                  Download<span className="sw-visually-hidden">{` backup of ${at(b.time)}`}</span>
+                </a>
+                <code className="sw-backup-id">{b.id}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardBody>
+    </Card>
+  );
+}
+
+export function BackupsScreen() {
+  const [round, setRound] = useState(0);
+  const list = useLoad<BackupsList>(`backups-${round}`, () => api('/siteward/v1/backups'));
+  const status = useLoad<VaultPressData>(`vaultpress-${round}`, () => api(jp('module/vaultpress/data')));
+  const [starting, setStarting] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const running = list.state === 'ok' && list.data.running;
+
+  // While a backup runs, look again every two seconds.
+  useEffect(() => {
+    if (!running) return;
+    const timer = setTimeout(() => setRound((r) => r + 1), 2000);
+    return () => clearTimeout(timer);
+  }, [running, round]);
+
+  const backUpNow = async () => {
+    setStarting(true);
+    setProblem(null);
+    try {
+      await api('/siteward/v1/backups', { method: 'POST' });
+      setRound((r) => r + 1);
+    } catch (error) {
+      setProblem((error as ApiError).message);
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  if (list.state === 'loading' && round === 0) return <Loading what="backups" />;
+  if (list.state === 'error') return <Failed error={list.error} retry={list.reload} />;
+  if (list.state === 'loading') return <Loading what="backups" />;
+  const data = list.data;
+  const summary = status.state === 'ok' ? status.data : null;
+  const states = ((summary?.data?.backups as { targets?: TargetState[] } | undefined)?.targets ?? []) as TargetState[];
+  return (
+    <div className="sw-backups" data-testid="backups-screen">
+      <p data-testid="backups-summary" className={summary?.data?.backups?.status === 'failed' ? 'sw-status-down' : undefined}>
+        {summary?.message ?? ''}
+      </p>
+      <ul className="sw-facts">
+        <li className="sw-break">{`Store ${data.store_id} (${data.backend === 'postgres' ? 'PostgreSQL' : 'SQLite'})`}</li>
+        <li>{data.encrypted ? 'Backups are encrypted before they are written or uploaded.' : 'Backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them).'}</li>
+      </ul>
+      <div className="sw-backups-actions">
+        <Button variant="primary" onClick={() => void backUpNow()} disabled={starting || running} isBusy={starting || running}>
+          {running ? 'Backing up…' : 'Back up now'}
+        </Button>
+      </div>
+      {problem !== null && (
+        <Notice status="error" onRemove={() => setProblem(null)}>
+          {problem}
+        </Notice>
+      )}
+      {data.targets.map((t) => (
+        <TargetCard key={`${t.kind}:${t.where}`} list={t} state={states.find((s) => s.kind === t.kind && s.where === t.where)} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The Backups screen in Chromium against a real Siteward with a local backup directory and a
+ * real S3-compatible server (s3rver) that fails the first backup's upload: the screen shows
+ * the failure per target, "Back up now" takes a backup that reaches both, the download gives
+ * the file exactly as stored, and a subscriber cannot download. Screenshots at 1280 and 360 px
+ * go to test-artifacts/backups (gitignored).
+ */
+import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactsDir, chromiumAvailable, launchChromium } from '../../../test/helpers/browser.js';
+import { S3_TEST_ENV, startTestS3, type TestS3 } from '../../../test/helpers/s3-server.js';
+import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
+import { builtInFeatures } from '../index.js';
+import { backupsFeatureWith } from './index.js';
+import { readStoreId } from './store-id.js';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const features = builtInFeatures.map((f) => (f.name === 'backups' ? backupsFeatureWith({ retry: { delaysMs: [1], sleep: async () => undefined }, s3: { sdkMaxAttempts: 1 } }) : f));
+
+describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'siteward-backups-browser-'));
+  const backupDir = path.join(root, 'backups');
+  const shots = artifactsDir('backups');
+  const savedEnv = { ...process.env };
+  let s3: TestS3;
+  let app: TestApp;
+  let base: string;
+  let browser: Browser;
+  let admin: LoggedIn;
+  let page: Page;
+
+  beforeAll(async () => {
+    s3 = await startTestS3();
+    Object.assign(process.env, S3_TEST_ENV);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    app = await createTestApp({
+      port,
+      dataDir: path.join(root, 'data'),
+      features,
+      startJobs: false,
+      env: {
+        SITEWARD_HOME_URL: base,
+        SITEWARD_BACKUP_DIR: backupDir,
+        SITEWARD_BACKUP_S3_URL: `s3://${s3.bucket}/site?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true`,
+        SITEWARD_BACKUP_ENCRYPTION_KEY: 'a long random passphrase for the browser test 91c2',
+        SITEWARD_BACKUP_SCHEDULE: 'off',
+      },
+    });
+    admin = await app.loginAs('administrator', { login: 'boss' });
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await s3?.close();
+    process.env = savedEnv;
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function axe(p: Page): Promise<string[]> {
+    await p.evaluate(AXE_SOURCE);
+    const result = await p.evaluate(async () => {
+      const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string }[] }> } };
+      return w.axe.run(w.document, { resultTypes: ['violations'] });
+    });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+  }
+
+  async function open(width: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base, acceptDownloads: true });
+    const p = await context.newPage();
+    p.setDefaultTimeout(20_000);
+    await p.goto('/admin/');
+    await p.fill('#user_login', admin.login);
+    await p.fill('#user_pass', admin.password);
+    await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
+    await p.getByRole('link', { name: 'Backups', exact: true }).click();
+    await p.getByRole('heading', { level: 1, name: 'Backups' }).waitFor();
+    return p;
+  }
+
+  it('shows a failed off-site copy, then backs up now to both targets', async () => {
+    // The bucket is cut off for the first backup: the local copy is made, the upload fails.
+    s3.breakAfter(0, 4096);
+    page = await open(1280);
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    await page.getByTestId('backups-target-failure').waitFor();
+    s3.heal();
+    await expect(page.getByTestId('backups-summary').textContent()).resolves.toMatch(/^The last backup failed .*copying it off-site failed/);
+    await expect(page.getByTestId('backups-target-local').getByTestId('backup-row').count()).resolves.toBe(1);
+    await expect(page.getByTestId('backups-target-s3').textContent()).resolves.toContain('No backups here yet.');
+
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    await page.getByTestId('backups-target-s3').getByTestId('backup-row').waitFor();
+    await expect(page.getByTestId('backups-summary').textContent()).resolves.toMatch(/^Your site was successfully backed-up/);
+    await expect(page.getByTestId('backups-target-local').getByTestId('backup-row').count()).resolves.toBe(2);
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'backups-1280.png'), fullPage: true });
+  });
+
+  it('downloads a backup exactly as stored, from the bucket too', async () => {
+    const storeId = await readStoreId(app.store);
+    const row = page.getByTestId('backups-target-s3').getByTestId('backup-row').first();
+    const id = (await row.locator('code').textContent()) ?? '';
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: /Download/ }).click()]);
+    const saved = path.join(root, 'downloaded.swbak');
+    await download.saveAs(saved);
+    expect(download.suggestedFilename()).toBe(`siteward-${id}.swbak`);
+    expect(readFileSync(saved).equals(readFileSync(path.join(backupDir, storeId, `${id}.swbak`)))).toBe(true);
+    expect(readFileSync(saved).subarray(0, 29).toString('latin1')).toBe('SWBAK1\nage-encryption.org/v1\n');
+
+    const subscriber = await app.loginAs('subscriber');
+    const refused = await app.request({ path: `/admin/backups/download?target=local&id=${id}`, headers: { Cookie: subscriber.cookie } });
+    expect(refused.status).toBe(403);
+    expect((await app.request({ path: `/admin/backups/download?target=local&id=${id}` })).status).toBe(401);
+  });
+
+  it('fits a 360 px wide screen', async () => {
+    const narrow = await open(360);
+    await narrow.getByTestId('backups-target-s3').getByTestId('backup-row').first().waitFor();
+    const overflow = await narrow.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    expect(overflow).toBe(0);
+    await narrow.screenshot({ path: path.join(shots, 'backups-360.png'), fullPage: true });
+  });
+});

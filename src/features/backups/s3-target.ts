@@ -1,0 +1,148 @@
+/**
+ * An S3-compatible bucket as a backup target (AWS S3, MinIO, Cloudflare R2, Backblaze B2),
+ * through `@aws-sdk/client-s3`; uploads go through `@aws-sdk/lib-storage`, which splits large
+ * files into multipart uploads with a bounded number of parts in memory and aborts the upload
+ * (no half object is ever listed) when it fails.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { BACKUP_SUFFIX, parseBackupHeader } from './backup-file.js';
+import { backupIdsIn, type RemoteTarget, type StoredBackup } from './backup-target.js';
+import { s3Where, type S3Location } from '../../core/s3-url.js';
+import { isStoreId } from './store-id.js';
+
+/** 8 MiB parts, two in flight: at most ~16 MiB of a backup in memory while it uploads. */
+export const PART_BYTES = 8 * 1024 * 1024;
+const QUEUE = 2;
+
+export interface S3TargetOptions {
+  /** Attempts of each request inside the SDK (its own back-off). Default the SDK's (3). */
+  readonly sdkMaxAttempts?: number;
+  /** Giving up on a connection or an unanswered request, in ms. */
+  readonly connectTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  /** Multipart part size (S3's minimum is 5 MiB). Default `PART_BYTES`. */
+  readonly partBytes?: number;
+}
+
+function notFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+}
+
+export function s3Client(location: S3Location, options: S3TargetOptions = {}): S3Client {
+  const config: S3ClientConfig = {
+    forcePathStyle: location.forcePathStyle,
+    ...(location.endpoint !== null && { endpoint: location.endpoint }),
+    ...(location.region !== null ? { region: location.region } : !process.env.AWS_REGION && !process.env.AWS_PROFILE ? { region: 'us-east-1' } : {}),
+    ...(options.sdkMaxAttempts !== undefined && { maxAttempts: options.sdkMaxAttempts }),
+    // Plain checksums only when an operation requires them: several S3-compatible services
+    // (older MinIO, B2, test servers) do not understand the SDK's streamed trailing checksums,
+    // and every backup carries its own SHA-256 in the manifest anyway.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { connectionTimeout: options.connectTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 120_000 },
+  };
+  return new S3Client(config);
+}
+
+export function s3Target(location: S3Location, options: S3TargetOptions = {}): RemoteTarget {
+  const client = s3Client(location, options);
+  const { bucket } = location;
+  const base = location.prefix === '' ? '' : `${location.prefix}/`;
+  const folder = (storeId: string | null) => (storeId === null ? base : `${base}${storeId}/`);
+  const key = (storeId: string | null, id: string) => `${folder(storeId)}${id}${BACKUP_SUFFIX}`;
+
+  async function listAll(prefix: string): Promise<{ names: Map<string, number>; folders: string[] }> {
+    const names = new Map<string, number>();
+    const folders: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }));
+      for (const object of page.Contents ?? []) if (object.Key !== undefined) names.set(object.Key.slice(prefix.length), object.Size ?? 0);
+      for (const p of page.CommonPrefixes ?? []) if (p.Prefix !== undefined) folders.push(p.Prefix.slice(prefix.length).replace(/\/$/, ''));
+      token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return { names, folders };
+  }
+
+  async function range(storeId: string | null, id: string, position: number, length: number): Promise<Buffer> {
+    if (length === 0) return Buffer.alloc(0);
+    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key(storeId, id), Range: `bytes=${position}-${position + length - 1}` }));
+    return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
+  }
+
+  async function size(storeId: string | null, id: string): Promise<number | null> {
+    try {
+      return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key(storeId, id) }))).ContentLength ?? 0;
+    } catch (error) {
+      if (notFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async function body(storeId: string | null, id: string): Promise<Readable | null> {
+    try {
+      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key(storeId, id) }));
+      return answer.Body instanceof Readable ? answer.Body : null;
+    } catch (error) {
+      if (notFound(error)) return null;
+      throw error;
+    }
+  }
+
+  return {
+    kind: 's3',
+    where: s3Where(location),
+    async list(storeId): Promise<StoredBackup[]> {
+      const { names } = await listAll(folder(storeId));
+      return backupIdsIn([...names.keys()]).map((id) => ({ id, size: names.get(`${id}${BACKUP_SUFFIX}`) ?? 0 }));
+    },
+    async stores() {
+      return (await listAll(base)).folders.filter(isStoreId).sort();
+    },
+    async header(storeId, id) {
+      const total = await size(storeId, id);
+      if (total === null) return null;
+      return parseBackupHeader(total, (position, length) => range(storeId, id, position, length));
+    },
+    async fetch(storeId, id, tempDir) {
+      const stream = await body(storeId, id);
+      if (stream === null) return null;
+      const dir = await mkdtemp(join(tempDir, '.siteward-download-'));
+      const file = join(dir, `${id}${BACKUP_SUFFIX}`);
+      const release = () => rm(dir, { recursive: true, force: true });
+      try {
+        await pipeline(stream, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      return { file, release };
+    },
+    async read(storeId, id) {
+      const total = await size(storeId, id);
+      if (total === null) return null;
+      const stream = await body(storeId, id);
+      return stream === null ? null : { stream, size: total };
+    },
+    async remove(storeId, id) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key(storeId, id) }));
+    },
+    async upload(storeId, id, file) {
+      const upload = new Upload({
+        client,
+        params: { Bucket: bucket, Key: key(storeId, id), Body: createReadStream(file), ContentType: 'application/octet-stream' },
+        partSize: options.partBytes ?? PART_BYTES,
+        queueSize: QUEUE,
+        leavePartsOnError: false,
+      });
+      await upload.done();
+    },
+  };
+}
