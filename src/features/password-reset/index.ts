@@ -16,7 +16,7 @@ const RESET_META = 'password_reset';
 const LINK_LIFETIME_MS = 3_600_000;
 const LIMITS = { perAddress: 10, perAccount: 3, windowMs: 3_600_000 };
 const SENT = 'If that account exists, a link to choose a new password is on its way to its e-mail address. The link works once, for one hour.';
-const NO_MAIL = 'This site cannot send e-mail. An administrator can set a new password with: siteward user set-password <login>';
+const NO_MAIL = 'E-mail is not configured on this site, so no reset link can be sent. Ask an administrator to set a new password for you: on the server they run siteward user set-password <login>.';
 const BAD_LINK = 'This password reset link is invalid, used or expired. Ask for a new one.';
 
 function text(v: unknown): string {

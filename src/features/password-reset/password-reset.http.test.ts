@@ -96,6 +96,14 @@ describe('password reset by e-mail', () => {
       const res = await plain.request({ path: '/login/lost-password', ...form('user_login=anyone') });
       expect(res.status).toBe(200);
       expect(res.text).toContain('siteward user set-password');
+      // Before anyone types: the form page itself says e-mail is not configured and what to do, above the form.
+      const page = await plain.request({ path: '/login/lost-password' });
+      expect(page.status).toBe(200);
+      const notice = page.text.indexOf('E-mail is not configured on this site');
+      expect(notice).toBeGreaterThan(-1);
+      expect(notice).toBeLessThan(page.text.indexOf('<form'));
+      expect(page.text).toContain('Ask an administrator');
+      expect(page.text).toContain('siteward user set-password &lt;login&gt;');
     } finally {
       await plain.close();
     }
