@@ -48,7 +48,10 @@ describe('a clean stop', () => {
     expect(server.output()).toContain('REST API:');
     expect(existsSync(path.join(env.SITEWARD_DATA_DIR!, 'server.pid'))).toBe(true);
     // The scheduled backup taken at start holds this server's lease in its copy of the store.
-    while (!server.output().includes('scheduled backup done')) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; !server.output().includes('"msg":"backup done"'); waited += 50) {
+      if (waited > 60_000) throw new Error(`no scheduled backup within 60 s:\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(existsSync(path.join(env.SITEWARD_DATA_DIR!, 'server.pid'))).toBe(false);
