@@ -14,6 +14,8 @@ export interface ArgSchema {
   maximum?: number;
   /** Arrays: the most items (shown in the index and OPTIONS; checked by the argument's own validator). */
   maxItems?: number;
+  /** Objects: their members' schemas (shown in the index and the OpenAPI document; checked by the argument's own validator). */
+  properties?: Readonly<Record<string, ArgSchema & { required?: boolean; default?: unknown }>>;
   exclusiveMinimum?: unknown;
   exclusiveMaximum?: unknown;
   description?: string;
@@ -106,7 +108,23 @@ export interface EndpointDefinition {
   showInIndex?: boolean;
   /** This endpoint may be called inside a `batch/v1` request (WordPress's per-handler `allow_batch`). */
   allowBatch?: BatchOption;
+  /**
+   * What a success answers, for the OpenAPI document: `item` (the route's `schema`), `collection`
+   * (a list of them), or a schema built from the item schema (null when the route has none).
+   * Absent: the document says the route declares no response schema.
+   */
+  responseSchema?: ResponseSchema;
+  /** The success status when it is not 200 (e.g. 201 for a create). */
+  responseStatus?: number;
+  /**
+   * Checks the request as a whole once every argument is valid, before the permission check
+   * (WordPress's handler-level `validate_callback`, 5.6+): an error refuses the request.
+   */
+  validateCallback?: (request: RestRequest) => true | RestError | Promise<true | RestError>;
 }
+
+/** See EndpointDefinition.responseSchema. */
+export type ResponseSchema = 'item' | 'collection' | ((item: JsonValue | null) => JsonValue);
 
 /** WordPress's `allow_batch`: which batch API versions may call the route (`{ v1: true }`). */
 export interface BatchOption {
