@@ -1,5 +1,6 @@
 import type { JsonValue } from '../core/json.js';
 import type { RestError } from './errors.js';
+import type { RequestOrigin } from './rest-url.js';
 
 /** Any JSON value; defined in src/core/json.ts, re-exported here for existing imports. */
 export type { JsonValue };
@@ -65,6 +66,8 @@ export interface RestRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The current user (id 0 when anonymous). */
   readonly user: Principal;
+  /** Scheme and host the request came with (e.g. whether a cookie set in the answer must be `Secure`). */
+  readonly origin: RequestOrigin;
   /** The id of the credential that authenticated the request (an application password's uuid); null for a login cookie or none. */
   readonly credential?: string | null;
   /** One parameter, by the priority order above. */

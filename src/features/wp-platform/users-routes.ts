@@ -166,7 +166,9 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     }, 'self or edit_users; roles: promote_users'),
     callback: async (request) => {
       const updated = await updateUser(deps, request, found.get(request)!);
-      return 'user' in updated ? respond(request, updated, 'edit') : updated;
+      if (!('user' in updated)) return updated;
+      const response = respond(request, updated, 'edit');
+      return updated.setCookie === undefined ? response : response.header('Set-Cookie', updated.setCookie);
     },
   });
 
