@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { TestBrowser, loginAndConsent } from '../../accounts/test-browser.js';
 import { createTestApp, type LoggedIn, type TestApp, type TestResponse } from '../../../test/helpers/test-app.js';
-import { call } from '../jetpack/testing/http-client.js';
+import { call } from '../jetpack-v4/testing/http-client.js';
 import { ANN, startProvider } from '../connection/connection-test-kit.js';
 import { link, sitePath, visit } from '../connection/testing/connection-http-kit.js';
 
