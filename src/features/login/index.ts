@@ -9,7 +9,7 @@ import { loginPages } from './login-pages.js';
 export const loginFeature: Feature = {
   name: 'login',
   register(ctx) {
-    const pages = loginPages({ homeUrl: ctx.site.homeUrl, store: ctx.store, authenticator: ctx.auth.authenticator });
+    const pages = loginPages({ homeUrl: ctx.site.homeUrl, store: ctx.store, authenticator: ctx.auth.authenticator, mailConfigured: Boolean(ctx.config.smtpUrl) });
     ctx.addPage({ method: 'GET', path: '/login', handle: pages.showLogin });
     ctx.addPage({ method: 'POST', path: '/login', handle: pages.submitLogin });
     // Logout checks its own nonce when no Origin says where it came from.

@@ -19,12 +19,16 @@ import { isSameOrigin } from '../../rest/same-origin.js';
 import type { Identity } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
 import { formTokenInput, htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
+import { keyOf } from '../protect/protect-policy.js';
+import { unlockOffer } from '../protect/unlock-html.js';
 import { loginPage, setupPage } from './login-page-html.js';
 
 export interface LoginPageDeps {
   readonly homeUrl: string;
   readonly store: Store;
   readonly authenticator: SitewardAuthenticator;
+  /** SMTP is configured: a blocked person may ask for an unlock link. */
+  readonly mailConfigured: boolean;
 }
 
 function str(v: unknown): string {
@@ -82,7 +86,9 @@ export function loginPages(deps: LoginPageDeps) {
     if (!result.ok) {
       const error = result.error === 'refused' ? refusalError(result.refusal) : authError('invalid_login');
       if (json) return errorResponse(error);
-      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo: str(body.redirect_to), error: error.message, login }), errorHeaders(error));
+      // A blocked address gets its way back on the 429 page.
+      const after = error.status === 429 ? unlockOffer({ formField: formTokenInput(req), mail: deps.mailConfigured, address: keyOf(req.ip), login }) : undefined;
+      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo: str(body.redirect_to), error: error.message, login, after }), errorHeaders(error));
     }
     const cookie = { 'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember, secure: req.origin.secure }) };
     if (json) {
