@@ -2,6 +2,8 @@
  * Protect (the `protect` module): brute-force protection of every password check Siteward makes
  * (login form and JSON, HTTP Basic with application passwords, setup tokens), counted in the
  * store so that every worker and host sharing it sees one count (docs/spec/compat.md §9).
+ * Blocks are listed and lifted from the admin page (`siteward/v1/protect/…`), the CLI
+ * (`siteward protect`) and an e-mailed unlock link; new blocks are told in an hourly-at-most digest.
  */
 import type { Feature, FeatureContext } from '../contract.js';
 import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
@@ -53,11 +55,6 @@ export const protectFeature: Feature = {
     // Read per attempt (options cache): an activation in any worker applies to the next attempt.
     const isActive = () => jetpack.isModuleActive(MODULE);
     registerGuard(ctx, policy, isActive, () => digest.run());
-    registerUnlockPages(ctx, { blocks, policy, mailer });
-    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
-    ctx.addCommand(protectCommand(service));
-    // The blocks a lockout did not tell at once (within the hour after a digest) go out with the next one.
-    ctx.addJob({ name: 'protect-digest', everyMs: 60_000, run: () => digest.run() });
 
     const permission = jetpack.requirePermission('view_admin');
     const blocked = jetpack.whenModuleActive(MODULE, () => policy.blockedCount());
@@ -83,6 +80,12 @@ export const protectFeature: Feature = {
         return { days, timezone: timeZone, total: await policy.blockedCount(), history };
       }),
     });
+
+    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
+    registerUnlockPages(ctx, { blocks, policy, mailer });
+    ctx.addCommand(protectCommand(service));
+    // The blocks a lockout did not tell at once (within the hour after a digest) go out with the next one.
+    ctx.addJob({ name: 'protect-digest', everyMs: 60_000, run: () => digest.run() });
 
     // Runs whether the module is active or not: history must not outlive the retention.
     ctx.addJob({

@@ -66,7 +66,7 @@ export class ProtectBlocks {
     const { page, perPage, now, activeOnly } = input;
     return this.db.run(async (db) => {
       let base = db.selectFrom('protect_blocks');
-      if (activeOnly) base = base.where('until', '>', now);
+      if (activeOnly) base = base.where('until', '>', now).where('lifted_at', 'is', null);
       const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
       const rows = await base
         .selectAll()
@@ -80,8 +80,9 @@ export class ProtectBlocks {
         const at = num(row.at, 'protect_blocks.at');
         const until = num(row.until, 'protect_blocks.until');
         const firstAt = maybe(row.first_at, 'protect_blocks.first_at') ?? at;
+        const liftedAt = maybe(row.lifted_at, 'protect_blocks.lifted_at');
         // The block's attempts: from its first failure until it ended (or now).
-        const end = Math.min(until, now);
+        const end = Math.min(until, now, liftedAt ?? Infinity);
         const kinds = await db
           .selectFrom('protect_events')
           .select(['kind', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('at').as('first'), (eb) => eb.fn.max('at').as('last')])
@@ -108,7 +109,7 @@ export class ProtectBlocks {
           id: num(row.id, 'protect_blocks.id'),
           address: row.key,
           lastAddress: row.address,
-          active: until > now,
+          active: until > now && liftedAt === null,
           level: row.level,
           failures: num(row.failures, 'protect_blocks.failures'),
           blockedAttempts: blocked === undefined ? 0 : num(blocked.n, 'count'),
@@ -117,7 +118,7 @@ export class ProtectBlocks {
           lastAttempt: Math.max(at, ...lasts),
           blockedAt: at,
           blockedUntil: until,
-          liftedAt: maybe(row.lifted_at, 'protect_blocks.lifted_at'),
+          liftedAt,
           liftedBy: row.lifted_by,
         });
       }
@@ -145,16 +146,17 @@ export class ProtectBlocks {
   }
 
   /**
-   * Lifts the blocks in force for `key` (or for every key when null): each ends now, with who
-   * lifted it, and the key's failures are forgotten. Returns the keys lifted.
+   * Lifts the blocks in force for `key` (or for every key when null), marking when and by whom
+   * (the guard skips lifted blocks, so no host's clock decides), and forgets the key's failures.
+   * Returns the keys lifted.
    */
   lift(key: string | null, now: number, by: string): Promise<string[]> {
     return this.db.transaction(async (db) => {
-      let active = db.selectFrom('protect_blocks').select('key').distinct().where('until', '>', now);
+      let active = db.selectFrom('protect_blocks').select('key').distinct().where('until', '>', now).where('lifted_at', 'is', null);
       if (key !== null) active = active.where('key', '=', key);
       const keys = (await active.execute()).map((r) => r.key);
       if (keys.length === 0) return [];
-      await db.updateTable('protect_blocks').set({ until: now, lifted_at: now, lifted_by: by }).where('until', '>', now).where('key', 'in', keys).execute();
+      await db.updateTable('protect_blocks').set({ lifted_at: now, lifted_by: by }).where('until', '>', now).where('lifted_at', 'is', null).where('key', 'in', keys).execute();
       await db.deleteFrom('protect_failures').where('key', 'in', keys).execute();
       await db
         .insertInto('protect_events')

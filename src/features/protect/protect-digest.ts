@@ -34,7 +34,8 @@ export function protectDigest(deps: DigestDeps): { run(): Promise<DigestResult> 
       const now = deps.clock();
       const previous = await deps.blocks.claimDigest(now, DIGEST_GAP_MS);
       if (previous === null) return 'too-soon';
-      const started = await deps.blocks.startedBetween(previous, now);
+      // Blocks from before the notifications were set up (or a long pause) are not news any more.
+      const started = await deps.blocks.startedBetween(Math.max(previous, now - 2 * DIGEST_GAP_MS), now);
       if (started.length === 0) {
         await deps.blocks.releaseDigest(now, previous);
         return 'nothing-new';

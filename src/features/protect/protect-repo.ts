@@ -219,6 +219,8 @@ async function selectActiveBlock(db: Kysely<ProtectTables>, key: string, now: nu
     .select(['until', 'level'])
     .where('key', '=', key)
     .where('until', '>', now)
+    // Lifted is lifted whatever the clocks of the hosts sharing the store say.
+    .where('lifted_at', 'is', null)
     .orderBy('until', 'desc')
     .limit(1)
     .executeTakeFirst();

@@ -43,7 +43,7 @@ export interface ProtectBlocksTable {
   failures: ColumnType<number | string | bigint, number | undefined, number>;
   /** The first of those failures. */
   first_at: ColumnType<number | string | bigint | null, number | null | undefined, number | null>;
-  /** Set when someone lifted it before `until` (which is then moved to that moment). */
+  /** Set when someone lifted it before `until`: no longer in force, whatever `until` says. */
   lifted_at: ColumnType<number | string | bigint | null, number | null | undefined, number | null>;
   /** Who lifted it: `rest:<login>`, `cli`, `link:<login>`. */
   lifted_by: ColumnType<string | null, string | null | undefined, string | null>;
