@@ -15,6 +15,7 @@ import type { ProtectTables } from './protect-tables.js';
 import { protectSettings } from './settings.js';
 import { DAY_MS } from '../../core/time.js';
 import type { RestRequest } from '../../rest/types.js';
+import type { ProtectHistory } from '../../wire/siteward-v1.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 const MODULE = 'protect';
@@ -56,7 +57,7 @@ export const protectFeature: Feature = {
         const days = Number(request.params.days);
         const timeZone = await siteTimeZone(ctx.store.options, config.timezone);
         const history = await policy.historyByDay(days, ctx.clock(), timeZone);
-        return { days, timezone: timeZone, total: await policy.blockedCount(), history };
+        return { days, timezone: timeZone, total: await policy.blockedCount(), history } satisfies ProtectHistory;
       }),
     });
 
