@@ -8,6 +8,7 @@ import { permissionLabel } from './permission-label.js';
 import type { RouteRow } from '../core/route-table.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { openApiDocument } from './openapi.js';
+import { filterFields } from './response-fields.js';
 import type { JsonObject } from '../core/json.js';
 import { DispatchRequest } from './rest-request.js';
 import { batchAllowed, RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -198,7 +199,7 @@ export class RestServer {
     if (isRestError(result)) {
       response = new RestResponse(withNonceHint(result, dispatched.nonceMissing).toJSON(), result.status);
       Object.assign(response.headers, errorHeaders(result));
-    } else response = result;
+    } else response = this.withFields(result, dispatched.request);
 
     if (route) {
       const methods = this.allowedMethods(route, dispatched.request);
@@ -236,6 +237,13 @@ export class RestServer {
       body = `/**/${jsonp}(${body})`;
     }
     return { status: response.status, headers, body };
+  }
+
+  /** A success filtered by the request's `_fields`, as WordPress's `rest_post_dispatch` filter does. */
+  private withFields(response: RestResponse, request: DispatchRequest | null): RestResponse {
+    const fields = request?.param('_fields');
+    if (fields === undefined || fields === null) return response;
+    return new RestResponse(filterFields(response.data, fields), response.status, response.headers);
   }
 
   private readonly headerTemplates = new Map<string, Readonly<HeaderList>>();
@@ -390,7 +398,7 @@ export class RestServer {
     request.merge();
     const envelope = async (result: RestResponse | RestError): Promise<BatchEnvelope> => {
       const allow = await this.allowedMethods(route, request);
-      return envelopeOf(result, allow ? { Allow: allow } : {});
+      return envelopeOf(isRestError(result) ? result : this.withFields(result, request), allow ? { Allow: allow } : {});
     };
     const invalid = await this.guarded(route, request, async () => (await this.validateEndpoint(endpoint, request)) ?? new RestResponse());
     if (isRestError(invalid)) return { ok: false, envelope: await envelope(invalid) };
