@@ -2,9 +2,15 @@
  * The wire errors of authentication, in one catalogue, so no authenticator or login handler
  * spells a code and message inline. (The CLI's user errors are `UserError`s, in user-validation.ts.)
  */
-import { errorCatalogue, type ErrorFactory } from '../rest/errors.js';
+import { errorCatalogue, type CatalogueId } from '../rest/errors.js';
 
-const catalogue = {
+/**
+ * Builds an authentication error.
+ *
+ * @example
+ * authError('invalid_login') // 401 "Unknown username or incorrect password."
+ */
+export const authError = errorCatalogue({
   /** HTTP Basic with an application password: no such user (WordPress's message). */
   invalid_username: { code: 'invalid_username', message: 'Unknown username.', status: 401 },
   /** HTTP Basic with an application password: the user exists, the password does not match. */
@@ -23,14 +29,6 @@ const catalogue = {
   two_factor_invalid: { code: 'siteward_two_factor_invalid', message: 'That code is not valid. Enter the current code from your authenticator app, or an unused recovery code.', status: 401 },
   /** The second step of the login form came too late, or its link was already used. */
   two_factor_expired: { code: 'siteward_two_factor_expired', message: 'This login has expired. Enter your username and password again.', status: 401 },
-} as const;
+});
 
-export type AuthErrorCode = keyof typeof catalogue;
-
-/**
- * Builds an authentication error.
- *
- * @example
- * authError('invalid_login') // 401 "Unknown username or incorrect password."
- */
-export const authError: ErrorFactory<typeof catalogue> = errorCatalogue(catalogue);
+export type AuthErrorCode = CatalogueId<typeof authError>;
