@@ -39,6 +39,11 @@ export interface SitewardAuthenticator extends Authenticator {
    * passes is a session opened.
    */
   completeLogin(user: UserRecord, check: () => Promise<boolean>, options?: LoginOptions): Promise<LoginWithIdentity>;
+  /**
+   * A session for a user vouched for elsewhere (sign-in through the account service), with its
+   * identity: the same cookie and session as `login`. The caller has run the password guards.
+   */
+  openSession(user: UserRecord, options?: LoginOptions): Promise<Extract<LoginWithIdentity, { ok: true }>>;
   /** Destroys the session of a cookie value (`sessions.logout`). */
   logout(cookieValue: string): Promise<boolean>;
   /** Drops this process's cached verifications of a user (wire to `createUserService`'s onUserChanged). */
@@ -186,6 +191,12 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
       const attempt = { via: 'two-factor', login: user.login, ip: loginOptions?.ip ?? '' } as const;
       const result = await guards.around(attempt, async () => ((await check()) ? sessions.open(user, loginOptions) : ({ ok: false, error: 'second_factor_invalid' } as const)));
       return withIdentity(result);
+    },
+
+    async openSession(user, loginOptions) {
+      const result = await sessions.open(user, loginOptions);
+      const principal = makePrincipal(result.user, result.roles, { devMode });
+      return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
     },
 
     logout: (cookieValue) => sessions.logout(cookieValue),

@@ -7,9 +7,10 @@ import { authError } from './errors.js';
 
 /**
  * Where a password (or setup token) is being checked. `two-factor`: the code of the login
- * form's second step, which counts as a password check (a wrong code is a failure).
+ * form's second step, which counts as a password check (a wrong code is a failure); `sso`: a
+ * sign-in callback from the account service.
  */
-export type PasswordCheckVia = 'login-form' | 'login-json' | 'basic' | 'setup' | 'two-factor';
+export type PasswordCheckVia = 'login-form' | 'login-json' | 'basic' | 'setup' | 'two-factor' | 'sso';
 
 export interface PasswordAttempt {
   readonly via: PasswordCheckVia;

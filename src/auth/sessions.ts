@@ -62,7 +62,10 @@ export interface SessionManager {
   login(login: string, password: string, options?: LoginOptions): Promise<LoginResult>;
   /** Only the password check of `login`: the user, or null (unknown and wrong take the same time). */
   checkPassword(login: string, password: string): Promise<UserRecord | null>;
-  /** Only the session of `login`, for a user already proven (password and second factor). */
+  /**
+   * Opens a session for a user already proven (password and second factor) or vouched for by
+   * someone else (sign-in through the account service): the same session, cookie and lifetime.
+   */
   open(user: UserRecord, options?: LoginOptions): Promise<Extract<LoginResult, { ok: true }>>;
   /** Destroys the session of a cookie; true when there was one. */
   logout(cookieValue: string): Promise<boolean>;

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { redirect, type Feature } from '../contract.js';
+import { redirect, type Feature, type PageRequest } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
 import { loginChallenge } from './challenge.js';
 import { ALTCHA_ASSETS_PREFIX, ALTCHA_WORKERS_PREFIX, CHALLENGE_SCRIPT, CHALLENGE_SCRIPT_PATH } from './login-page-html.js';
@@ -17,20 +17,40 @@ import { USED_TOKENS_MIGRATION_NAME, UsedTokens, usedTokensMigration, type UsedT
 /** The widget package's `dist/external` (no bundled workers, styles as a file: what a strict CSP needs). */
 const ALTCHA_EXTERNAL_DIR = dirname(createRequire(import.meta.url).resolve('altcha/altcha.css'));
 
+/**
+ * Another way to log in, offered under the login form (e.g. "Log in with <provider>" of the
+ * `sso` feature): already-escaped HTML, or null when it is not offered for this request.
+ */
+export type SignInOption = (request: PageRequest, redirectTo: string) => Promise<string | null>;
+
+/** What the login feature offers features registered after it. */
+export interface LoginHandle {
+  addSignInOption(option: SignInOption): void;
+}
+
+declare module '../contract.js' {
+  interface FeatureServices {
+    login: LoginHandle;
+  }
+}
+
 export const loginFeature: Feature = {
   name: 'login',
   migrations: { [USED_TOKENS_MIGRATION_NAME]: usedTokensMigration },
   register(ctx) {
     const used = new UsedTokens(featureDb<UsedTokensTables>(ctx.store));
     const keys = { encryptionKey: ctx.secrets.encryptionKey, used, clock: ctx.clock };
+    const signInOptions: SignInOption[] = [];
     const pages = loginPages({
       homeUrl: ctx.site.homeUrl,
       store: ctx.store,
       authenticator: ctx.auth.authenticator,
+      signInOptions,
       twoFactor: ctx.need('twoFactor'),
       challenge: loginChallenge(keys),
       pending: pendingLogins(keys),
     });
+    ctx.provide('login', { addSignInOption: (option) => void signInOptions.push(option) });
     ctx.addPage({ method: 'GET', path: '/login', handle: pages.showLogin });
     ctx.addPage({ method: 'POST', path: '/login', handle: pages.submitLogin });
     // Logout checks its own nonce when no Origin says where it came from.

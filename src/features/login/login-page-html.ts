@@ -3,8 +3,9 @@ import { simplePage } from '../../core/simple-page.js';
 
 /** The login form (fields `log`, `pwd`, `rememberme`, `redirect_to`, as WordPress names them). */
 /** `formField`: the hidden anti-CSRF field (`formTokenInput(request)`). */
+/** `alternatives`: other ways to log in (already-escaped HTML), shown under the form. */
 /** `challenge`: the proof-of-work challenge (JSON) the form must solve before the password is checked. */
-export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string; challenge?: string }): string {
+export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string; alternatives?: readonly string[]; challenge?: string }): string {
   return simplePage(
     'Log in',
     `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}${opts.challenge ? CHALLENGE_ASSETS : ''}
@@ -15,6 +16,7 @@ export function loginPage(opts: { formField: string; redirectTo?: string; error?
 <input type="hidden" name="redirect_to" value="${escapeHtml(opts.redirectTo ?? '')}">
 <button type="submit">Log in</button>
 </form>
+${(opts.alternatives ?? []).join('\n')}
 <p><a href="/login/lost-password">Lost your password?</a></p>`,
   );
 }

@@ -33,6 +33,8 @@ export interface LoginPageDeps {
   readonly homeUrl: string;
   readonly store: Store;
   readonly authenticator: SitewardAuthenticator;
+  /** Other ways to log in, shown under the form (index.ts `SignInOption`); read per request. */
+  readonly signInOptions?: readonly ((request: PageRequest, redirectTo: string) => Promise<string | null>)[];
   readonly twoFactor: TwoFactorService;
   readonly challenge: LoginChallenge;
   readonly pending: PendingLogins;
@@ -52,11 +54,17 @@ const SETUP_LINK_NEEDED = 'This page needs the setup link printed by <code>sitew
 export function loginPages(deps: LoginPageDeps) {
   const { homeUrl, store, authenticator, twoFactor } = deps;
 
+  /** The HTML of the other ways to log in that apply to this request. */
+  const alternatives = async (req: PageRequest, redirectTo: string): Promise<string[]> => {
+    const shown = await Promise.all((deps.signInOptions ?? []).map((option) => option(req, redirectTo)));
+    return shown.filter((html): html is string => html !== null);
+  };
+
   /** The login form, with a challenge when the guards want one from this address. */
   const loginForm = async (req: PageRequest, status: number, opts: { redirectTo: string; error?: string; notice?: string; login?: string }, headers: Readonly<Record<string, string>> = {}): Promise<PageResponse> => {
     const wanted = await authenticator.guards.wantsChallenge({ via: 'login-form', login: '', ip: req.ip });
     const challenge = wanted ? JSON.stringify(await deps.challenge.create(req.formToken())) : undefined;
-    return htmlPage(status, loginPage({ formField: formTokenInput(req), ...opts, challenge }), headers);
+    return htmlPage(status, loginPage({ formField: formTokenInput(req), ...opts, challenge, alternatives: await alternatives(req, opts.redirectTo) }), headers);
   };
 
   const showLogin = async (req: PageRequest): Promise<PageResponse> => {
