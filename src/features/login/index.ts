@@ -46,6 +46,7 @@ export const loginFeature: Feature = {
       store: ctx.store,
       authenticator: ctx.auth.authenticator,
       signInOptions,
+      mailConfigured: Boolean(ctx.config.smtpUrl),
       twoFactor: ctx.need('twoFactor'),
       challenge: loginChallenge(keys),
       pending: pendingLogins(keys),

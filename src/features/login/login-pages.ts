@@ -19,6 +19,8 @@ import { isSameOrigin } from '../../rest/same-origin.js';
 import type { Identity } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
 import { formTokenInput, htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
+import { keyOf } from '../protect/protect-policy.js';
+import { unlockOffer } from '../protect/unlock-html.js';
 import { loginPage, setupPage, twoFactorPage } from './login-page-html.js';
 import { CHALLENGE_FIELD, type LoginChallenge } from './challenge.js';
 import { CODE_FIELD, PENDING_FIELD, type PendingLogins } from './pending-login.js';
@@ -35,6 +37,8 @@ export interface LoginPageDeps {
   readonly authenticator: SitewardAuthenticator;
   /** Other ways to log in, shown under the form (index.ts `SignInOption`); read per request. */
   readonly signInOptions?: readonly ((request: PageRequest, redirectTo: string) => Promise<string | null>)[];
+  /** SMTP is configured: a blocked person may ask for an unlock link. */
+  readonly mailConfigured: boolean;
   readonly twoFactor: TwoFactorService;
   readonly challenge: LoginChallenge;
   readonly pending: PendingLogins;
@@ -64,7 +68,9 @@ export function loginPages(deps: LoginPageDeps) {
   const loginForm = async (req: PageRequest, status: number, opts: { redirectTo: string; error?: string; notice?: string; login?: string }, headers: Readonly<Record<string, string>> = {}): Promise<PageResponse> => {
     const wanted = await authenticator.guards.wantsChallenge({ via: 'login-form', login: '', ip: req.ip });
     const challenge = wanted ? JSON.stringify(await deps.challenge.create(req.formToken())) : undefined;
-    return htmlPage(status, loginPage({ formField: formTokenInput(req), ...opts, challenge, alternatives: await alternatives(req, opts.redirectTo) }), headers);
+    // A blocked address gets its way back on the 429 page.
+    const after = status === 429 ? unlockOffer({ formField: formTokenInput(req), mail: deps.mailConfigured, address: keyOf(req.ip), login: opts.login ?? '' }) : undefined;
+    return htmlPage(status, loginPage({ formField: formTokenInput(req), ...opts, challenge, alternatives: await alternatives(req, opts.redirectTo), after }), headers);
   };
 
   const showLogin = async (req: PageRequest): Promise<PageResponse> => {
