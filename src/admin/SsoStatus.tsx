@@ -3,18 +3,7 @@ import { Notice } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { api } from './api';
 import { useLoad } from './hooks';
-
-export interface SsoOverview {
-  configured: boolean;
-  active: boolean;
-  provider: string | null;
-  issuer: string | null;
-  redirectUri: string | null;
-  ready: boolean;
-  problem: string | null;
-  linkedUsers: number;
-  matchByEmail: boolean;
-}
+import type { SsoOverview } from './types';
 
 export function SsoStatus({ activated }: { activated: boolean }) {
   const sso = useLoad<SsoOverview>(`sso-${activated}`, () => api<SsoOverview>('/siteward/v1/sso'));
