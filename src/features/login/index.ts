@@ -27,7 +27,7 @@ export const loginFeature: Feature = {
   name: 'login',
   register(ctx) {
     const signInOptions: SignInOption[] = [];
-    const pages = loginPages({ homeUrl: ctx.site.homeUrl, store: ctx.store, authenticator: ctx.auth.authenticator, signInOptions });
+    const pages = loginPages({ homeUrl: ctx.site.homeUrl, store: ctx.store, authenticator: ctx.auth.authenticator, signInOptions, mailConfigured: Boolean(ctx.config.smtpUrl) });
     ctx.provide('login', { addSignInOption: (option) => void signInOptions.push(option) });
     ctx.addPage({ method: 'GET', path: '/login', handle: pages.showLogin });
     ctx.addPage({ method: 'POST', path: '/login', handle: pages.submitLogin });

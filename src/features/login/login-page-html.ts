@@ -4,7 +4,8 @@ import { simplePage } from '../../core/simple-page.js';
 /** The login form (fields `log`, `pwd`, `rememberme`, `redirect_to`, as WordPress names them). */
 /** `formField`: the hidden anti-CSRF field (`formTokenInput(request)`). */
 /** `alternatives`: other ways to log in (already-escaped HTML), shown under the form. */
-export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string; alternatives?: readonly string[] }): string {
+/** `after`: already-escaped HTML at the end (the 429 page's way back, protect/unlock-html.ts). */
+export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string; alternatives?: readonly string[]; after?: string }): string {
   return simplePage(
     'Log in',
     `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}
@@ -16,7 +17,7 @@ export function loginPage(opts: { formField: string; redirectTo?: string; error?
 <button type="submit">Log in</button>
 </form>
 ${(opts.alternatives ?? []).join('\n')}
-<p><a href="/login/lost-password">Lost your password?</a></p>`,
+<p><a href="/login/lost-password">Lost your password?</a></p>${opts.after ?? ''}`,
   );
 }
 

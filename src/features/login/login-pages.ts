@@ -19,6 +19,8 @@ import { isSameOrigin } from '../../rest/same-origin.js';
 import type { Identity } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
 import { formTokenInput, htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
+import { keyOf } from '../protect/protect-policy.js';
+import { unlockOffer } from '../protect/unlock-html.js';
 import { loginPage, setupPage } from './login-page-html.js';
 
 export interface LoginPageDeps {
@@ -27,6 +29,8 @@ export interface LoginPageDeps {
   readonly authenticator: SitewardAuthenticator;
   /** Other ways to log in, shown under the form (index.ts `SignInOption`); read per request. */
   readonly signInOptions?: readonly ((request: PageRequest, redirectTo: string) => Promise<string | null>)[];
+  /** SMTP is configured: a blocked person may ask for an unlock link. */
+  readonly mailConfigured: boolean;
 }
 
 function str(v: unknown): string {
@@ -92,7 +96,9 @@ export function loginPages(deps: LoginPageDeps) {
       const error = result.error === 'refused' ? refusalError(result.refusal) : authError('invalid_login');
       if (json) return errorResponse(error);
       const redirectTo = str(body.redirect_to);
-      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo, error: error.message, login, alternatives: await alternatives(req, redirectTo) }), errorHeaders(error));
+      // A blocked address gets its way back on the 429 page.
+      const after = error.status === 429 ? unlockOffer({ formField: formTokenInput(req), mail: deps.mailConfigured, address: keyOf(req.ip), login }) : undefined;
+      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo, error: error.message, login, alternatives: await alternatives(req, redirectTo), after }), errorHeaders(error));
     }
     const cookie = { 'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember, secure: req.origin.secure }) };
     if (json) {
