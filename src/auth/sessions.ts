@@ -73,6 +73,17 @@ export interface SessionManager {
   destroyUserSessions(userId: number): Promise<number>;
   /** Drops this process's cached verifications of a user (after a role or password change). */
   forgetUser(userId: number): void;
+  /**
+   * Ends every session of the user but the one of `keep` (a verified login's session token),
+   * as WordPress does for the other sessions after a password change; returns how many ended.
+   */
+  destroyOtherSessions(userId: number, keep: string): Promise<number>;
+  /**
+   * The cookie of the same session signed again under the user's current password hash (after
+   * that user changed their own password; WordPress's `wp_set_auth_cookie` then), or null when
+   * the value is not a login cookie of this user.
+   */
+  resign(cookieValue: string, user: UserRecord): { cookie: string; expiresAt: number; remember: boolean } | null;
   /** Removes expired sessions from the store; returns how many. For a periodic job. */
   purgeExpired(): Promise<number>;
 }
@@ -187,6 +198,21 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       // ttl 0 is lru-cache's "never expires": then nothing is cached.
       if (verified && ttl > 0 && generation === started) cache.set(value, { session: verified, version }, { start: now, ttl: Math.min(ttl, verified.expiresAt - now) });
       return verified;
+    },
+
+    async destroyOtherSessions(userId, keep) {
+      const count = await store.sessions.destroyOthersForUser(userId, hashSessionToken(keep));
+      forgetUser(userId);
+      return count;
+    },
+
+    resign(value, user) {
+      const cookie = parseLoginCookie(value);
+      if (!cookie || cookie.login.toLowerCase() !== user.login.toLowerCase()) return null;
+      const signed = signLoginCookie(authKey, { login: cookie.login, expiration: cookie.expiration, token: cookie.token }, user.passHash);
+      const expiresAt = cookie.expiration * 1000;
+      // WordPress's rule: a cookie that outlives a plain session was a "remember me" one.
+      return { cookie: signed, expiresAt, remember: expiresAt - clock() > SESSION_LIFETIME_MS };
     },
 
     async destroyUserSessions(userId) {
