@@ -16,7 +16,8 @@ const bin = fileURLToPath(new URL('../bin/siteward.js', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'siteward-logs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const ANSI = /\u001b\[[0-9;]*m/;
+/** A terminal colour sequence (ESC [ … m). */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`);
 const REQUEST_LINE = /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/wp-json\/ 200 \d+(\.\d+)? ms$/m;
 
 /** Starts the server (`command` wraps it, e.g. in `script`), asks for `/wp-json/` and returns what it printed once `done` holds. */
@@ -44,7 +45,7 @@ async function logOfOneRequest(env: Record<string, string>, done: (out: string) 
 
 describe('log lines', () => {
   it('are one JSON object per line on a pipe, as log shippers read them, and with LOG_FORMAT=json', async () => {
-    for (const env of [{}, { LOG_FORMAT: 'json' }]) {
+    for (const env of [{}, { LOG_FORMAT: 'json' }] as Record<string, string>[]) {
       const out = await logOfOneRequest(env, (text) => text.includes('"url":"/wp-json/"'));
       const line = out.split('\n').find((l) => l.includes('"url":"/wp-json/"'))!;
       expect(JSON.parse(line)).toMatchObject({ level: 30, msg: 'request', method: 'GET', url: '/wp-json/', status: 200 });
