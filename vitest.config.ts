@@ -20,7 +20,16 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...HTTP, ...SLOW], setupFiles: ['./test/unit-setup.ts'] },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...HTTP, ...SLOW],
+          setupFiles: ['./test/unit-setup.ts'],
+          // Importing the app's module graph again for every file was most of the project's CPU
+          // time: files share one worker thread's modules (each file still gets its own app).
+          pool: 'threads',
+          isolate: false,
+        },
       },
       { extends: true, test: { name: 'http', include: HTTP } },
       // Processes started under a loaded machine take long to come up: their waits are bounded polls (60 s).

@@ -1,13 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './helpers/free-port.js';
 import { closeServer, listenOnLoopback } from './helpers/loopback-server.js';
 import { freshPgSchema, type PgSchema } from './helpers/pg-schema.js';
+import { hostGroup, type Host, type HostGroup } from './helpers/siteward-hosts.js';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver.js';
 import { within } from './helpers/within.js';
 
@@ -18,19 +17,10 @@ import { within } from './helpers/within.js';
  * the monitored site refuses connections from that address, as a firewall that blocks one
  * network would: C cannot reach the site while A and B can. Runs only with SITEWARD_TEST_PG.
  */
-const bin = fileURLToPath(new URL('../bin/siteward.js', import.meta.url));
 const BLOCKED_SOURCE = '127.0.0.2';
 const LEADING = 'background jobs: this process holds the lease and runs them';
 /** Bounded waits: a downtime needs a failed check, the votes of the others within their interval (10 s) and the confirming retry 10 s later. */
 const TRANSITION_MS = 60_000;
-
-interface Host {
-  readonly name: string;
-  readonly child: ChildProcess;
-  readonly base: string;
-  readonly exited: Promise<unknown>;
-  output(): string;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -47,26 +37,11 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
   site.on('connection', (socket) => {
     if (socket.remoteAddress === BLOCKED_SOURCE || socket.remoteAddress === `::ffff:${BLOCKED_SOURCE}`) socket.destroy();
   });
-  const hosts: Host[] = [];
+  let group: HostGroup;
+  const hostNamed = (name: string) => group.hosts.find((h) => h.name === name)!;
   let headers: Record<string, string>;
 
-  async function startHost(name: string, env: Record<string, string>, extra: Record<string, string>): Promise<Host> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'start'], {
-      cwd: dir,
-      env: { ...env, ...extra, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, name), SITEWARD_HOST_ID: name },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    const host: Host = { name, child, base: `http://127.0.0.1:${port}`, exited, output: () => out };
-    hosts.push(host);
-    await within(60_000, () => fetch(`${host.base}/healthz`).then((r) => r.status, () => 0), (s) => s === 200, `${name} to start (${out})`);
-    return host;
-  }
+  const startHost = async (name: string, extra: Record<string, string> = {}) => group.start(name, await freePort(), { ...extra, SITEWARD_HOST_ID: name });
 
   const rest = (host: Host, route: string, init: { method?: string; body?: unknown } = {}) =>
     fetch(`${host.base}/wp-json/${route}`, { method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }).then(async (r) => ({ status: r.status, json: (await r.json()) as unknown }));
@@ -90,18 +65,13 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
       SITEWARD_MONITOR_WEBHOOK: hooks.url,
       LOG_LEVEL: 'info',
     };
-    const created = spawnSync(process.execPath, [bin, 'user', 'create', 'admin', '--email', 'admin@example.org', '--role', 'administrator', '--password', 'quorum-password'], {
-      cwd: dir,
-      env: { ...env, SITEWARD_DATA_DIR: path.join(dir, 'a') },
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
-    expect(created.status, created.stderr).toBe(0);
+    group = hostGroup(dir, env, 60_000);
+    group.run('a', ['user', 'create', 'admin', '--email', 'admin@example.org', '--role', 'administrator', '--password', 'quorum-password'], 90_000);
     // C first, so that it takes the job lease and is the one deciding: its own checks fail, and
     // only the votes of A and B keep it from recording a downtime (without the quorum it would).
-    const c = await startHost('c', env, { SITEWARD_MONITOR_SOURCE_ADDRESS: BLOCKED_SOURCE });
+    const c = await startHost('c', { SITEWARD_MONITOR_SOURCE_ADDRESS: BLOCKED_SOURCE });
     await within(30_000, async () => c.output(), (out) => out.includes(LEADING), 'C to take the job lease');
-    const [a] = await Promise.all([startHost('a', env, {}), startHost('b', env, {})]);
+    const [a] = await Promise.all([startHost('a'), startHost('b')]);
     const login = await fetch(`${a!.base}/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: a!.base }, body: JSON.stringify({ username: 'admin', password: 'quorum-password' }) });
     expect(login.status).toBe(200);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
@@ -112,12 +82,7 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
   }, 120_000);
 
   afterAll(async () => {
-    for (const host of hosts) {
-      if (host.child.exitCode !== null || host.child.signalCode !== null) continue;
-      process.kill(-host.child.pid!, 'SIGTERM');
-      const stopped = await Promise.race([host.exited.then(() => true), sleep(10_000).then(() => false)]);
-      if (!stopped) process.kill(-host.child.pid!, 'SIGKILL');
-    }
+    await group?.stop();
     await schema?.drop();
     await closeServer(site);
     await hooks.close();
@@ -125,7 +90,7 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
   }, 30_000);
 
   it('counts no downtime when only the host that cannot reach the site sees it down, though that host decides', async () => {
-    const a = hosts.find((h) => h.name === 'a')!;
+    const a = hostNamed('a');
     const votes = await within(
       TRANSITION_MS,
       () => overview(a),
@@ -142,14 +107,14 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
     await within(TRANSITION_MS, () => overview(a), (o) => o.checks[0]!.hosts.every((h) => h.host !== 'c' || h.down), 'C to keep voting down');
     await sleep(25_000);
     expect(await downtimes(a)).toEqual([]);
-    expect((await overview(hosts.find((h) => h.name === 'b')!)).checks[0]!.state).toBe('up');
-    expect(hosts.filter((h) => h.output().includes(LEADING)).map((h) => h.name)).toEqual(['c']);
+    expect((await overview(hostNamed('b'))).checks[0]!.state).toBe('up');
+    expect(group.hosts.filter((h) => h.output().includes(LEADING)).map((h) => h.name)).toEqual(['c']);
     expect(hooks.bodies).toEqual([]);
   }, 120_000);
 
   it('records a downtime seen by the majority once, notifies once per change (from the job leader), and ends it', async () => {
-    const a = hosts.find((h) => h.name === 'a')!;
-    const b = hosts.find((h) => h.name === 'b')!;
+    const a = hostNamed('a');
+    const b = hostNamed('b');
     siteUp = false;
     const down = await hooks.next();
     expect(down).toMatchObject({ event: 'down', reason: expect.stringMatching(/^HTTP 503 \((2|3) of 3 hosts\)$/) as unknown });
@@ -161,7 +126,7 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
     // Another interval and its retry: no second message from any host.
     await sleep(25_000);
     expect(hooks.bodies.map((h) => h.event)).toEqual(['down', 'up']);
-    const leaders = hosts.filter((h) => h.output().includes('"msg":"monitor: My Site is down"'));
+    const leaders = group.hosts.filter((h) => h.output().includes('"msg":"monitor: My Site is down"'));
     expect(leaders).toHaveLength(1);
   }, 180_000);
 });

@@ -1,13 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION_RECHECK_MS } from '../src/store/pg-version-watch.js';
 import { freePort } from './helpers/free-port.js';
 import { freshPgSchema, type PgSchema } from './helpers/pg-schema.js';
+import { hostGroup, type Host, type HostGroup } from './helpers/siteward-hosts.js';
 import { within } from './helpers/within.js';
 
 /**
@@ -15,18 +14,10 @@ import { within } from './helpers/within.js';
  * operator runs it) with their own data directories, one PostgreSQL schema and one
  * SITEWARD_SECRET. Runs only with SITEWARD_TEST_PG.
  */
-const bin = fileURLToPath(new URL('../bin/siteward.js', import.meta.url));
 const LEASE_MS = 3000;
 /** Time a host may take beyond the rules it promises (start-up, a loaded machine). */
 const MARGIN_MS = 1500;
 const LEADING = 'background jobs: this process holds the lease and runs them';
-
-interface Host {
-  readonly child: ChildProcess;
-  readonly base: string;
-  readonly exited: Promise<unknown>;
-  output(): string;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -49,26 +40,7 @@ function leadHolders(host: Host): string[] {
 describe.skipIf(!process.env.SITEWARD_TEST_PG)('two hosts on one PostgreSQL (runs with SITEWARD_TEST_PG)', () => {
   let dir: string;
   let schema: PgSchema;
-  let env: Record<string, string>;
-  const hosts: Host[] = [];
-
-  async function startHost(name: string, port: number, homeUrl: string): Promise<Host> {
-    // Its own process group, so killing the host kills its primary and worker together.
-    const child = spawn(process.execPath, [bin, 'start'], {
-      cwd: dir,
-      env: { ...env, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, name), SITEWARD_HOME_URL: homeUrl },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    const host: Host = { child, base: `http://127.0.0.1:${port}`, exited, output: () => out };
-    hosts.push(host);
-    await within(20_000, () => fetch(`${host.base}/healthz`).then((r) => r.status, () => 0), (s) => s === 200, `${name} to start (${out})`);
-    return host;
-  }
+  let group: HostGroup;
 
   async function leaseHolder(): Promise<string | null> {
     const client = new pg.Client({ connectionString: schema.url });
@@ -88,7 +60,7 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('two hosts on one PostgreSQL (run
     dir = mkdtempSync(path.join(tmpdir(), 'siteward-two-hosts-'));
     schema = (await freshPgSchema())!;
     const [portA, portB] = [await freePort(), await freePort()];
-    env = {
+    const env = {
       PATH: process.env.PATH ?? '',
       HOME: dir,
       SITEWARD_DATABASE_URL: schema.url,
@@ -96,25 +68,15 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('two hosts on one PostgreSQL (run
       SITEWARD_JOB_LEASE_MS: String(LEASE_MS),
       LOG_LEVEL: 'info',
     };
-    const created = spawnSync(process.execPath, [bin, 'user', 'create', 'admin', '--email', 'admin@example.org', '--role', 'administrator', '--password', 'two-hosts-password'], {
-      cwd: dir,
-      env: { ...env, SITEWARD_DATA_DIR: path.join(dir, 'a') },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(created.status, created.stderr).toBe(0);
+    group = hostGroup(dir, env, 20_000);
+    group.run('a', ['user', 'create', 'admin', '--email', 'admin@example.org', '--role', 'administrator', '--password', 'two-hosts-password'], 30_000);
     // Behind a load balancer both hosts serve one site: the same home URL.
     const home = `http://127.0.0.1:${portA}`;
-    [a, b] = await Promise.all([startHost('a', portA, home), startHost('b', portB, home)]);
+    [a, b] = await Promise.all([group.start('a', portA, { SITEWARD_HOME_URL: home }), group.start('b', portB, { SITEWARD_HOME_URL: home })]);
   }, 60_000);
 
   afterAll(async () => {
-    for (const host of hosts) {
-      if (host.child.exitCode !== null || host.child.signalCode !== null) continue;
-      process.kill(-host.child.pid!, 'SIGTERM');
-      const stopped = await Promise.race([host.exited.then(() => true), sleep(10_000).then(() => false)]);
-      if (!stopped) process.kill(-host.child.pid!, 'SIGKILL');
-    }
+    await group?.stop();
     await schema?.drop();
     rmSync(dir, { recursive: true, force: true });
   }, 30_000);

@@ -1,5 +1,6 @@
 /** The page: header with navigation, notices, Jump Start, and the screen of the hash route. */
 import { Notice } from '@wordpress/components';
+import { __, sprintf } from '@wordpress/i18n';
 import { useEffect, useRef, useState } from 'react';
 import { DismissibleNotices, JumpStart } from './Banners';
 import { BackupsScreen } from './Backups';
@@ -11,19 +12,20 @@ import { SettingsScreen } from './Settings';
 import { useSite } from './site';
 
 function titleOf(route: Route, moduleName?: string): string {
-  if (route.screen === 'modules') return route.slug ? (moduleName ?? 'Module') : 'Modules';
-  if (route.screen === 'settings') return 'Settings';
-  if (route.screen === 'monitor') return 'Monitor';
-  if (route.screen === 'backups') return 'Backups';
-  return 'At a Glance';
+  if (route.screen === 'modules') return route.slug ? (moduleName ?? __('Module', 'siteward')) : __('Modules', 'siteward');
+  if (route.screen === 'settings') return __('Settings', 'siteward');
+  if (route.screen === 'monitor') return __('Monitor', 'siteward');
+  if (route.screen === 'backups') return __('Backups', 'siteward');
+  return __('At a Glance', 'siteward');
 }
 
-const TABS: { screen: Route['screen']; href: string; label: string }[] = [
-  { screen: 'dashboard', href: '#/dashboard', label: 'At a Glance' },
-  { screen: 'modules', href: '#/modules', label: 'Modules' },
-  { screen: 'monitor', href: '#/monitor', label: 'Monitor' },
-  { screen: 'settings', href: '#/settings', label: 'Settings' },
-  { screen: 'backups', href: '#/backups', label: 'Backups' },
+/** Labels are read at render time: a translation loaded after this module still applies. */
+const TABS: { screen: Route['screen']; href: string; label: () => string }[] = [
+  { screen: 'dashboard', href: '#/dashboard', label: () => __('At a Glance', 'siteward') },
+  { screen: 'modules', href: '#/modules', label: () => __('Modules', 'siteward') },
+  { screen: 'monitor', href: '#/monitor', label: () => __('Monitor', 'siteward') },
+  { screen: 'settings', href: '#/settings', label: () => __('Settings', 'siteward') },
+  { screen: 'backups', href: '#/backups', label: () => __('Backups', 'siteward') },
 ];
 
 export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error'; text: string } | null }) {
@@ -36,7 +38,8 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
 
   // Title and focus follow navigation (not on the first screen: focus stays where the browser put it).
   useEffect(() => {
-    document.title = `${title} ‹ Siteward`;
+    // translators: %s: the screen's title.
+    document.title = sprintf(__('%s ‹ Siteward', 'siteward'), title);
     if (first.current) {
       first.current = false;
       return;
@@ -57,22 +60,22 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
           heading.current?.focus();
         }}
       >
-        Skip to content
+        {__('Skip to content', 'siteward')}
       </a>
       <header className="sw-header">
         <div className="sw-header-inner">
           <strong className="sw-brand">Siteward</strong>
-          <nav aria-label="Admin sections" className="sw-nav">
+          <nav aria-label={__('Admin sections', 'siteward')} className="sw-nav">
             {TABS.map((tab) => (
               <a key={tab.screen} href={tab.href} className="sw-nav-link" aria-current={route.screen === tab.screen ? 'page' : undefined}>
-                {tab.label}
+                {tab.label()}
               </a>
             ))}
           </nav>
           <form method="post" action="/logout" className="sw-user">
             <span className="sw-user-name">{user.currentUser.username}</span>
             <button type="submit" className="sw-logout">
-              Log out
+              {__('Log out', 'siteward')}
             </button>
           </form>
         </div>

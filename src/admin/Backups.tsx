@@ -4,6 +4,8 @@
  * exactly as stored (encrypted when it is) for administrators.
  */
 import { Button, Card, CardBody, CardHeader, Notice } from '@wordpress/components';
+import { __, sprintf } from '@wordpress/i18n';
+import { addQueryArgs } from '@wordpress/url';
 import { useEffect, useState } from 'react';
 import { api, jp, type ApiError } from './api';
 import { Failed, Loading, fileSize } from './Dashboard';
@@ -51,7 +53,8 @@ interface TargetState {
 }
 
 const at = (unix: number) => new Date(unix * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const targetTitle = (t: { kind: string; where: string }) => (t.kind === 'local' ? `Local directory ${t.where}` : `Off-site ${t.where}`);
+// translators: %s: a directory or a bucket.
+const targetTitle = (t: { kind: string; where: string }) => sprintf(t.kind === 'local' ? __('Local directory %s', 'siteward') : __('Off-site %s', 'siteward'), t.where);
 
 function TargetCard({ list, state }: { list: TargetList; state: TargetState | undefined }) {
   return (
@@ -61,27 +64,37 @@ function TargetCard({ list, state }: { list: TargetList; state: TargetState | un
       </CardHeader>
       <CardBody size="small">
         {state?.status === 'failed' && state.last_failure && (
-          <p className="sw-status-down" data-testid="backups-target-failure">{`The last backup did not reach this target (${at(state.last_failure.time)}): ${state.last_failure.message}`}</p>
+          <p className="sw-status-down" data-testid="backups-target-failure">
+            {/* translators: 1: date and time, 2: what went wrong. */}
+            {sprintf(__('The last backup did not reach this target (%1$s): %2$s', 'siteward'), at(state.last_failure.time), state.last_failure.message)}
+          </p>
         )}
         {state?.verification && (
           <p className={state.verification.ok ? undefined : 'sw-status-down'} data-testid="backups-target-verification">
             {state.verification.ok
-              ? `Verified ${at(state.verification.time)}: backup ${state.verification.id ?? ''} ${state.verification.message}.`
-              : `Verification failed ${at(state.verification.time)}: ${state.verification.message}`}
+              ? // translators: 1: date and time, 2: the backup's id, 3: what the verification found.
+                sprintf(__('Verified %1$s: backup %2$s %3$s.', 'siteward'), at(state.verification.time), state.verification.id ?? '', state.verification.message)
+              : // translators: 1: date and time, 2: what went wrong.
+                sprintf(__('Verification failed %1$s: %2$s', 'siteward'), at(state.verification.time), state.verification.message)}
           </p>
         )}
         {list.error !== null && <p className="sw-status-down">{list.error}</p>}
-        {list.error === null && list.backups.length === 0 && <p className="sw-muted">No backups here yet.</p>}
+        {list.error === null && list.backups.length === 0 && <p className="sw-muted">{__('No backups here yet.', 'siteward')}</p>}
         {list.backups.length > 0 && (
           <ul className="sw-backup-list">
             {list.backups.map((b) => (
               <li key={b.id} className="sw-backup-row" data-testid="backup-row">
                 <span className="sw-backup-time">{at(b.time)}</span>
                 <span className="sw-backup-size">{fileSize(b.size)}</span>
-                <span className={b.status === 'ok' ? 'sw-backup-ok' : 'sw-status-down'}>{b.status === 'ok' ? 'Complete' : `Damaged: ${b.problem ?? ''}`}</span>
-                {b.verification && <span className={b.verification.ok ? 'sw-backup-ok' : 'sw-status-down'}>{b.verification.ok ? 'Verified' : 'Verification failed'}</span>}
-                <a className="sw-backup-download" href={`/admin/backups/download?target=${list.kind}&id=${encodeURIComponent(b.id)}`} download>
-                  Download<span className="sw-visually-hidden">{` backup of ${at(b.time)}`}</span>
+                <span className={b.status === 'ok' ? 'sw-backup-ok' : 'sw-status-down'}>
+                  {/* translators: %s: what is wrong with the backup. */}
+                  {b.status === 'ok' ? __('Complete', 'siteward') : sprintf(__('Damaged: %s', 'siteward'), b.problem ?? '')}
+                </span>
+                {b.verification && <span className={b.verification.ok ? 'sw-backup-ok' : 'sw-status-down'}>{b.verification.ok ? __('Verified', 'siteward') : __('Verification failed', 'siteward')}</span>}
+                <a className="sw-backup-download" href={addQueryArgs('/admin/backups/download', { target: list.kind, id: b.id })} download>
+                  {__('Download', 'siteward')}
+                  {/* translators: %s: date and time of the backup. */}
+                  <span className="sw-visually-hidden">{sprintf(__(' backup of %s', 'siteward'), at(b.time))}</span>
                 </a>
                 <code className="sw-backup-id">{b.id}</code>
               </li>
@@ -121,9 +134,9 @@ export function BackupsScreen() {
     }
   };
 
-  if (list.state === 'loading' && round === 0) return <Loading what="backups" />;
+  if (list.state === 'loading' && round === 0) return <Loading text={__('Loading backups…', 'siteward')} />;
   if (list.state === 'error') return <Failed error={list.error} retry={list.reload} />;
-  if (list.state === 'loading') return <Loading what="backups" />;
+  if (list.state === 'loading') return <Loading text={__('Loading backups…', 'siteward')} />;
   const data = list.data;
   const summary = status.state === 'ok' ? status.data : null;
   const states = ((summary?.data?.backups as { targets?: TargetState[] } | undefined)?.targets ?? []) as TargetState[];
@@ -133,12 +146,13 @@ export function BackupsScreen() {
         {summary?.message ?? ''}
       </p>
       <ul className="sw-facts">
-        <li className="sw-break">{`Store ${data.store_id} (${data.backend === 'postgres' ? 'PostgreSQL' : 'SQLite'})`}</li>
-        <li>{data.encrypted ? 'Backups are encrypted before they are written or uploaded.' : 'Backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them).'}</li>
+        {/* translators: 1: the store's id, 2: the database (PostgreSQL or SQLite). */}
+        <li className="sw-break">{sprintf(__('Store %1$s (%2$s)', 'siteward'), data.store_id, data.backend === 'postgres' ? 'PostgreSQL' : 'SQLite')}</li>
+        <li>{data.encrypted ? __('Backups are encrypted before they are written or uploaded.', 'siteward') : __('Backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them).', 'siteward')}</li>
       </ul>
       <div className="sw-backups-actions">
         <Button variant="primary" onClick={() => void backUpNow()} disabled={starting || running} isBusy={starting || running}>
-          {running ? 'Backing up…' : 'Back up now'}
+          {running ? __('Backing up…', 'siteward') : __('Back up now', 'siteward')}
         </Button>
       </div>
       {problem !== null && (

@@ -1,9 +1,10 @@
 /** The Jump Start offer (with undo) and the dismissible notices `welcome` and `feedback_dash_request`. */
 import { Button, Notice } from '@wordpress/components';
+import { __, _n, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
 import { api, jp } from './api';
 import { dismissedMap, errorText, useSite } from './site';
-import { counted, turnOnLabel } from './words';
+import { turnOnLabel } from './words';
 
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, '');
 
@@ -30,17 +31,21 @@ export function JumpStart() {
       const turnedOn = (answer.data?.activated_modules ?? []).filter((slug) => !before.has(slug));
       const id = notify({
         status: 'success',
-        text: turnedOn.length > 0 ? `Jump Start turned on ${counted(turnedOn.length, 'feature', 'features')}: ${turnedOn.map((s) => modules[s]?.name ?? s).join(', ')}.` : 'Jump Start done: the recommended features were already on.',
+        text:
+          turnedOn.length > 0
+            ? // translators: 1: how many features, 2: their names, comma-separated.
+              sprintf(_n('Jump Start turned on %1$d feature: %2$s.', 'Jump Start turned on %1$d features: %2$s.', turnedOn.length, 'siteward'), turnedOn.length, turnedOn.map((s) => modules[s]?.name ?? s).join(', '))
+            : __('Jump Start done: the recommended features were already on.', 'siteward'),
         actions:
           turnedOn.length > 0
             ? [
                 {
-                  label: 'Undo',
+                  label: __('Undo', 'siteward'),
                   onClick: () => {
                     removeNotice(id);
                     void (async () => {
                       const results = await Promise.all(turnedOn.map((slug) => toggleModule(slug, false)));
-                      if (results.every(Boolean)) notify({ status: 'info', text: 'Undone: the features Jump Start turned on are off again.' });
+                      if (results.every(Boolean)) notify({ status: 'info', text: __('Undone: the features Jump Start turned on are off again.', 'siteward') });
                     })();
                   },
                 },
@@ -49,7 +54,8 @@ export function JumpStart() {
       });
     } catch (error) {
       await refresh().catch(() => undefined);
-      notify({ status: 'error', text: `Jump Start: ${errorText(error)}` });
+      // translators: %s: why Jump Start failed.
+      notify({ status: 'error', text: sprintf(__('Jump Start: %s', 'siteward'), errorText(error)) });
     } finally {
       setWorking(false);
     }
@@ -68,13 +74,13 @@ export function JumpStart() {
 
   return (
     <section className="sw-jumpstart" aria-labelledby="jumpstart-title" data-testid="jumpstart">
-      <h2 id="jumpstart-title">Jump Start your site</h2>
-      <p>One click turns on the features most sites use:</p>
+      <h2 id="jumpstart-title">{__('Jump Start your site', 'siteward')}</h2>
+      <p>{__('One click turns on the features most sites use:', 'siteward')}</p>
       <ul className="sw-jumpstart-list">
         {set.map((m) => (
           <li key={m.module}>
             <strong>{m.name}</strong>
-            {m.activated ? ' (already on)' : ''} — {stripTags(m.jumpstart_desc || m.description)}
+            {m.activated ? __(' (already on)', 'siteward') : ''} — {stripTags(m.jumpstart_desc || m.description)}
           </li>
         ))}
       </ul>
@@ -83,16 +89,17 @@ export function JumpStart() {
           {turnOnLabel(toTurnOn, set.length)}
         </Button>
         <Button variant="tertiary" disabled={working} onClick={() => void dismiss()} __next40pxDefaultSize>
-          Not now
+          {__('Not now', 'siteward')}
         </Button>
       </div>
     </section>
   );
 }
 
-const NOTICES: { name: 'welcome' | 'feedback_dash_request'; status: 'info' | 'success'; text: string }[] = [
-  { name: 'welcome', status: 'success', text: 'Welcome to Siteward. Your modules, settings and the health of your site are all on this page.' },
-  { name: 'feedback_dash_request', status: 'info', text: 'How is the dashboard working for you? Tell the team what you would like to see here.' },
+/** Texts are read at render time: a translation loaded after this module still applies. */
+const NOTICES: { name: 'welcome' | 'feedback_dash_request'; status: 'info' | 'success'; text: () => string }[] = [
+  { name: 'welcome', status: 'success', text: () => __('Welcome to Siteward. Your modules, settings and the health of your site are all on this page.', 'siteward') },
+  { name: 'feedback_dash_request', status: 'info', text: () => __('How is the dashboard working for you? Tell the team what you would like to see here.', 'siteward') },
 ];
 
 export function DismissibleNotices() {
@@ -105,14 +112,15 @@ export function DismissibleNotices() {
       setDismissed({ ...before, ...dismissedMap(map), [name]: true });
     } catch (error) {
       setDismissed(before);
-      notify({ status: 'error', text: `The notice could not be dismissed: ${errorText(error)}` });
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('The notice could not be dismissed: %s', 'siteward'), errorText(error)) });
     }
   };
   return (
     <>
       {NOTICES.filter((n) => !dismissed[n.name]).map((n) => (
         <Notice key={n.name} status={n.status} onRemove={() => void dismiss(n.name)} className={`sw-notice sw-notice-${n.name}`}>
-          {n.text}
+          {n.text()}
         </Notice>
       ))}
     </>

@@ -1,5 +1,7 @@
 /** At a Glance: connection, protect, monitor, backups, spam and plugin updates, each a card with its own states. */
 import { Button, Card, CardBody, CardHeader, Notice, Spinner } from '@wordpress/components';
+import { __, _n, sprintf } from '@wordpress/i18n';
+import { addQueryArgs } from '@wordpress/url';
 import { useState, type ReactNode } from 'react';
 import type { ApiError} from './api';
 import { api, jp } from './api';
@@ -20,10 +22,11 @@ function GlanceCard({ title, id, children }: { title: string; id: string; childr
   );
 }
 
-export function Loading({ what }: { what: string }) {
+/** `text` is the whole sentence ("Loading backups…"): a translation needs all of it. */
+export function Loading({ text }: { text: string }) {
   return (
     <p className="sw-muted" role="status">
-      <Spinner /> Loading {what}…
+      <Spinner /> {text}
     </p>
   );
 }
@@ -33,7 +36,7 @@ export function Failed({ error, retry }: { error: ApiError; retry: () => void })
     <div className="sw-card-error" role="alert">
       <p>{error.message}</p>
       <Button variant="secondary" size="compact" onClick={retry}>
-        Try again
+        {__('Try again', 'siteward')}
       </Button>
     </div>
   );
@@ -47,14 +50,18 @@ function isMissingRoute(error: ApiError) {
 function ModuleOff({ slug, what }: { slug: string; what: string }) {
   const { modules, toggleModule, busy, user } = useSite();
   const mod = modules[slug];
-  if (!mod) return <p className="sw-muted">{what} is not offered on this site.</p>;
-  if (!mod.available) return <p className="sw-muted">{mod.name} needs a connection to the account service. Connect the site to use it.</p>;
+  // translators: %s: a feature's name.
+  if (!mod) return <p className="sw-muted">{sprintf(__('%s is not offered on this site.', 'siteward'), what)}</p>;
+  // translators: %s: a module's name.
+  if (!mod.available) return <p className="sw-muted">{sprintf(__('%s needs a connection to the account service. Connect the site to use it.', 'siteward'), mod.name)}</p>;
   return (
     <div>
-      <p className="sw-muted">{mod.name} is off.</p>
+      {/* translators: %s: a module's name. */}
+      <p className="sw-muted">{sprintf(__('%s is off.', 'siteward'), mod.name)}</p>
       {user.currentUser.permissions.manage_modules !== false && (
         <Button variant="primary" size="compact" isBusy={busy.has(slug)} disabled={busy.has(slug)} onClick={() => void toggleModule(slug, true)}>
-          Turn on {mod.name}
+          {/* translators: %s: a module's name. */}
+          {sprintf(__('Turn on %s', 'siteward'), mod.name)}
         </Button>
       )}
     </div>
@@ -64,13 +71,13 @@ function ModuleOff({ slug, what }: { slug: string; what: string }) {
 function ProtectCard() {
   const { modules } = useSite();
   const on = modules.protect?.activated === true;
-  const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(`/siteward/v1/protect/history?days=30`));
+  const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })));
   return (
-    <GlanceCard title="Protect" id="protect">
+    <GlanceCard title={__('Protect', 'siteward')} id="protect">
       {!on ? (
-        <ModuleOff slug="protect" what="Protect" />
+        <ModuleOff slug="protect" what={__('Protect', 'siteward')} />
       ) : history.state === 'loading' ? (
-        <Loading what="blocked attempts" />
+        <Loading text={__('Loading blocked attempts…', 'siteward')} />
       ) : history.state === 'error' ? (
         <Failed error={history.error} retry={history.reload} />
       ) : (
@@ -78,8 +85,10 @@ function ProtectCard() {
           <p className="sw-big" data-testid="protect-total">
             {history.data.total.toLocaleString()}
           </p>
-          <p className="sw-muted">{history.data.total === 0 ? 'No malicious login attempt blocked yet.' : 'malicious login attempts blocked'}</p>
-          <BarChart points={history.data.history} label="Blocked login attempts per day" />
+          <p className="sw-muted">
+            {history.data.total === 0 ? __('No malicious login attempt blocked yet.', 'siteward') : _n('malicious login attempt blocked', 'malicious login attempts blocked', history.data.total, 'siteward')}
+          </p>
+          <BarChart points={history.data.history} label={__('Blocked login attempts per day', 'siteward')} />
         </>
       )}
     </GlanceCard>
@@ -90,30 +99,45 @@ function MonitorCard() {
   const { modules } = useSite();
   const on = modules.monitor?.activated === true;
   const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(on ? 'on' : null, async () => {
-    const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>('/siteward/v1/monitor/history?days=30')]);
+    const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>(addQueryArgs('/siteward/v1/monitor/history', { days: 30 }))]);
     return { last, history };
   });
   return (
-    <GlanceCard title="Monitor" id="monitor">
+    <GlanceCard title={__('Monitor', 'siteward')} id="monitor">
       {!on ? (
-        <ModuleOff slug="monitor" what="Monitor" />
+        <ModuleOff slug="monitor" what={__('Monitor', 'siteward')} />
       ) : both.state === 'loading' ? (
-        <Loading what="downtime" />
+        <Loading text={__('Loading downtime…', 'siteward')} />
       ) : both.state === 'error' ? (
         <Failed error={both.error} retry={both.reload} />
       ) : (
         <>
           {both.data.history.intervals.some((i) => i.end === null) ? (
-            <p className="sw-status-down" data-testid="monitor-status">The site is down right now.</p>
+            <p className="sw-status-down" data-testid="monitor-status">
+              {__('The site is down right now.', 'siteward')}
+            </p>
           ) : (
-            <p data-testid="monitor-status">{both.data.last.date ? `Last downtime: ${both.data.last.date} ago.` : 'Monitor is watching your site; no downtime recorded.'}</p>
+            <p data-testid="monitor-status">
+              {both.data.last.date
+                ? // translators: %s: how long ago, e.g. "3 hours".
+                  sprintf(__('Last downtime: %s ago.', 'siteward'), both.data.last.date)
+                : __('Monitor is watching your site; no downtime recorded.', 'siteward')}
+            </p>
           )}
           <Timeline intervals={both.data.history.intervals} days={both.data.history.days} />
           {both.data.history.intervals.length > 0 && (
             <ul className="sw-facts" data-testid="monitor-intervals">
               {both.data.history.intervals.slice(-3).reverse().map((i) => (
                 <li key={i.start}>
-                  {`Down ${new Date(i.start).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} for ${duration(i.duration)}${i.end === null ? ' (still down)' : ''}`}
+                  {sprintf(
+                    i.end === null
+                      ? // translators: 1: when the site went down, 2: for how long so far.
+                        __('Down %1$s for %2$s (still down)', 'siteward')
+                      : // translators: 1: when the site went down, 2: for how long.
+                        __('Down %1$s for %2$s', 'siteward'),
+                    new Date(i.start).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+                    duration(i.duration),
+                  )}
                 </li>
               ))}
             </ul>
@@ -124,11 +148,16 @@ function MonitorCard() {
   );
 }
 
-function duration(seconds: number): string {
-  if (seconds < 90) return `${seconds} s`;
-  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
-  return `${Math.round(seconds / 86_400)} days`;
+export function duration(seconds: number): string {
+  // translators: %d: seconds.
+  if (seconds < 90) return sprintf(__('%d s', 'siteward'), seconds);
+  // translators: %d: minutes.
+  if (seconds < 5400) return sprintf(__('%d min', 'siteward'), Math.round(seconds / 60));
+  // translators: %d: hours.
+  if (seconds < 172_800) return sprintf(__('%d h', 'siteward'), Math.round(seconds / 3600));
+  const days = Math.round(seconds / 86_400);
+  // translators: %d: days.
+  return sprintf(_n('%d day', '%d days', days, 'siteward'), days);
 }
 
 /** Unix seconds (Siteward) or a date string (older servers) → a Date, or null. */
@@ -139,18 +168,21 @@ function unixOrDate(value: number | string | null | undefined): Date | null {
 
 /** With a no-break space, so a size never wraps between number and unit. */
 export function fileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes}\u00a0bytes`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)}\u00a0KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)}\u00a0MB`;
+  // translators: %d: a size in bytes; keep the no-break space.
+  if (bytes < 1024) return sprintf(_n('%d\u00a0byte', '%d\u00a0bytes', bytes, 'siteward'), bytes);
+  // translators: %d: a size in kilobytes; keep the no-break space.
+  if (bytes < 1024 * 1024) return sprintf(__('%d\u00a0KB', 'siteward'), Math.round(bytes / 1024));
+  // translators: %s: a size in megabytes; keep the no-break space.
+  return sprintf(__('%s\u00a0MB', 'siteward'), (bytes / (1024 * 1024)).toFixed(1));
 }
 
 function BackupsCard() {
   const data = useLoad<VaultPressData>('vaultpress', () => api(jp('module/vaultpress/data')));
   let body: ReactNode;
-  if (data.state === 'loading') body = <Loading what="backups" />;
+  if (data.state === 'loading') body = <Loading text={__('Loading backups…', 'siteward')} />;
   else if (data.state === 'error') {
-    if (isMissingRoute(data.error)) body = <p className="sw-muted">Backup status is not available from this server yet.</p>;
-    else if (data.error.code === 'not_active') body = <p className="sw-muted">Backups are not active on this site.</p>;
+    if (isMissingRoute(data.error)) body = <p className="sw-muted">{__('Backup status is not available from this server yet.', 'siteward')}</p>;
+    else if (data.error.code === 'not_active') body = <p className="sw-muted">{__('Backups are not active on this site.', 'siteward')}</p>;
     else body = <Failed error={data.error} retry={data.reload} />;
   } else if (data.data.code === 'not_registered') body = <p>{data.data.message}</p>;
   else {
@@ -159,11 +191,20 @@ function BackupsCard() {
     const next = unixOrDate(backups.next_backup);
     const issues = data.data.data?.security?.notice_count ?? 0;
     const at = (date: Date) => date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-    const facts = [
-      when && `Last backup: ${at(when)}${typeof backups.size === 'number' ? ` (${fileSize(backups.size)})` : ''}`,
-      typeof backups.count === 'number' && `Backups kept: ${backups.count}`,
-      next && `Next backup: ${at(next)}`,
-    ].filter((fact): fact is string => typeof fact === 'string');
+    const facts: string[] = [];
+    if (when) {
+      facts.push(
+        typeof backups.size === 'number'
+          ? // translators: 1: date and time, 2: size.
+            sprintf(__('Last backup: %1$s (%2$s)', 'siteward'), at(when), fileSize(backups.size))
+          : // translators: %s: date and time.
+            sprintf(__('Last backup: %s', 'siteward'), at(when)),
+      );
+    }
+    // translators: %d: how many backups are kept.
+    if (typeof backups.count === 'number') facts.push(sprintf(__('Backups kept: %d', 'siteward'), backups.count));
+    // translators: %s: date and time.
+    if (next) facts.push(sprintf(__('Next backup: %s', 'siteward'), at(next)));
     body = (
       <>
         <p data-testid="backups-message" className={backups.status === 'failed' ? 'sw-status-down' : undefined}>
@@ -176,54 +217,65 @@ function BackupsCard() {
             ))}
           </ul>
         )}
-        {issues > 0 && <Notice status="warning" isDismissible={false}>{`${issues} security notice${issues === 1 ? '' : 's'} to review.`}</Notice>}
+        {issues > 0 && (
+          <Notice status="warning" isDismissible={false}>
+            {/* translators: %d: how many security notices. */}
+            {sprintf(_n('%d security notice to review.', '%d security notices to review.', issues, 'siteward'), issues)}
+          </Notice>
+        )}
         <p>
-          <a href="#/backups">Manage backups</a>
+          <a href="#/backups">{__('Manage backups', 'siteward')}</a>
         </p>
       </>
     );
   }
   return (
-    <GlanceCard title="Backups" id="backups">
+    <GlanceCard title={__('Backups', 'siteward')} id="backups">
       {body}
     </GlanceCard>
   );
 }
 
-const AKISMET_CODES: Record<string, string> = {
-  not_installed: 'The anti-spam service is not installed on this site.',
-  not_active: 'The anti-spam service is installed but not active.',
-  invalid_key: 'The anti-spam key is missing or invalid: set a valid key to see statistics.',
-};
+function akismetCodeText(code: string): string {
+  if (code === 'not_installed') return __('The anti-spam service is not installed on this site.', 'siteward');
+  if (code === 'not_active') return __('The anti-spam service is installed but not active.', 'siteward');
+  if (code === 'invalid_key') return __('The anti-spam key is missing or invalid: set a valid key to see statistics.', 'siteward');
+  // translators: %s: the code the server answered.
+  return sprintf(__('No spam statistics (%s).', 'siteward'), code);
+}
 
 function SpamCard() {
   // Kept on the 2016 name: the 4.3+ `module/akismet/data` answers only the spam count, and this card shows accuracy and time saved too.
   const stats = useLoad<AkismetStats>('akismet', () => api(jp('akismet/stats/get')));
   let body: ReactNode;
-  if (stats.state === 'loading') body = <Loading what="spam statistics" />;
-  else if (stats.state === 'error') body = isMissingRoute(stats.error) ? <p className="sw-muted">Spam statistics are not available from this server yet.</p> : <Failed error={stats.error} retry={stats.reload} />;
-  else if (typeof stats.data === 'string') body = <p className="sw-muted">{AKISMET_CODES[stats.data] ?? `No spam statistics (${stats.data}).`}</p>;
+  if (stats.state === 'loading') body = <Loading text={__('Loading spam statistics…', 'siteward')} />;
+  else if (stats.state === 'error')
+    body = isMissingRoute(stats.error) ? <p className="sw-muted">{__('Spam statistics are not available from this server yet.', 'siteward')}</p> : <Failed error={stats.error} retry={stats.reload} />;
+  else if (typeof stats.data === 'string') body = <p className="sw-muted">{akismetCodeText(stats.data)}</p>;
   else {
     const all = stats.data.all ?? {};
     body =
       !all.spam && !all.ham ? (
-        <p className="sw-muted">No spam caught yet.</p>
+        <p className="sw-muted">{__('No spam caught yet.', 'siteward')}</p>
       ) : (
         <>
           <p className="sw-big" data-testid="spam-total">
             {(all.spam ?? 0).toLocaleString()}
           </p>
-          <p className="sw-muted">spam comments blocked</p>
+          <p className="sw-muted">{_n('spam comment blocked', 'spam comments blocked', all.spam ?? 0, 'siteward')}</p>
           <ul className="sw-facts">
-            {all.accuracy !== undefined && <li>Accuracy: {all.accuracy}%</li>}
-            {all.time_saved !== undefined && <li>Time saved: {Math.round(all.time_saved / 60).toLocaleString()} minutes</li>}
-            {all.false_positives !== undefined && <li>False positives: {all.false_positives}</li>}
+            {/* translators: %s: a percentage. */}
+            {all.accuracy !== undefined && <li>{sprintf(__('Accuracy: %s%%', 'siteward'), String(all.accuracy))}</li>}
+            {/* translators: %s: a number of minutes. */}
+            {all.time_saved !== undefined && <li>{sprintf(__('Time saved: %s minutes', 'siteward'), Math.round(all.time_saved / 60).toLocaleString())}</li>}
+            {/* translators: %d: how many comments were wrongly marked as spam. */}
+            {all.false_positives !== undefined && <li>{sprintf(__('False positives: %d', 'siteward'), all.false_positives)}</li>}
           </ul>
         </>
       );
   }
   return (
-    <GlanceCard title="Spam" id="spam">
+    <GlanceCard title={__('Spam', 'siteward')} id="spam">
       {body}
     </GlanceCard>
   );
@@ -232,9 +284,9 @@ function SpamCard() {
 function UpdatesCard() {
   const updates = useLoad<PluginUpdates>('updates', () => api(jp('updates/plugins')));
   let body: ReactNode;
-  if (updates.state === 'loading') body = <Loading what="plugin updates" />;
+  if (updates.state === 'loading') body = <Loading text={__('Loading plugin updates…', 'siteward')} />;
   else if (updates.state === 'error') {
-    if (isMissingRoute(updates.error)) body = <p className="sw-muted">Plugin update checks are not available from this server yet.</p>;
+    if (isMissingRoute(updates.error)) body = <p className="sw-muted">{__('Plugin update checks are not available from this server yet.', 'siteward')}</p>;
     else if (updates.error.code === 'not_found') body = <p className="sw-muted">{updates.error.message}</p>;
     else body = <Failed error={updates.error} retry={updates.reload} />;
   } else
@@ -250,7 +302,7 @@ function UpdatesCard() {
         <p data-testid="updates-message">{updatesText(0)}</p>
       );
   return (
-    <GlanceCard title="Plugin updates" id="updates">
+    <GlanceCard title={__('Plugin updates', 'siteward')} id="updates">
       {body}
     </GlanceCard>
   );
@@ -282,37 +334,39 @@ function ConnectionCard() {
       window.location.assign(url);
     });
   const disconnect = () => {
-    if (!window.confirm('Disconnect the site from the account service? Modules that need the connection stop working.')) return;
+    if (!window.confirm(__('Disconnect the site from the account service? Modules that need the connection stop working.', 'siteward'))) return;
     void run('disconnect', async () => {
       await api(jp('connection'), { method: 'POST', data: { isActive: false } });
       await refresh();
-      notify({ status: 'success', text: 'The site is disconnected.' });
+      notify({ status: 'success', text: __('The site is disconnected.', 'siteward') });
     });
   };
   const unlink = () =>
     run('unlink', async () => {
       await api(jp('connection/user'), { method: 'POST', data: { linked: false } });
       await refresh();
-      notify({ status: 'success', text: 'Your account is unlinked.' });
+      notify({ status: 'success', text: __('Your account is unlinked.', 'siteward') });
     });
 
   let body: ReactNode;
   if (dev.isActive) {
-    const why = dev.constant ? 'the offline-mode setting (SITEWARD_OFFLINE) is on' : dev.url ? 'the site address has no dot in its host name, so it cannot be reached from the internet' : 'a plugin turned it on';
+    const why = dev.constant
+      ? __('The site works without the account service because the offline-mode setting (SITEWARD_OFFLINE) is on. Modules that need a connection are unavailable.', 'siteward')
+      : dev.url
+        ? __('The site works without the account service because the site address has no dot in its host name, so it cannot be reached from the internet. Modules that need a connection are unavailable.', 'siteward')
+        : __('The site works without the account service because a plugin turned it on. Modules that need a connection are unavailable.', 'siteward');
     body = (
-      <>
-        <p data-testid="connection-state">
-          <strong>Offline mode.</strong> The site works without the account service because {why}. Modules that need a connection are unavailable.
-        </p>
-      </>
+      <p data-testid="connection-state">
+        <strong>{__('Offline mode.', 'siteward')}</strong> {why}
+      </p>
     );
   } else if (!connection.isActive) {
     body = (
       <>
-        <p data-testid="connection-state">The site is not connected to the account service.</p>
+        <p data-testid="connection-state">{__('The site is not connected to the account service.', 'siteward')}</p>
         {me.permissions.connect && (
           <Button variant="primary" id="connect" isBusy={working === 'connect'} disabled={working !== null} onClick={() => void connect()}>
-            Connect to the account service
+            {__('Connect to the account service', 'siteward')}
           </Button>
         )}
       </>
@@ -321,29 +375,37 @@ function ConnectionCard() {
     const who = me.wpcomUser?.login ?? me.wpcomUser?.email;
     body = (
       <>
-        <p data-testid="connection-state">The site is connected.{plan.state === 'ok' && plan.data ? ` Plan: ${plan.data}.` : ''}</p>
+        <p data-testid="connection-state">
+          {plan.state === 'ok' && plan.data
+            ? // translators: %s: the plan's name.
+              sprintf(__('The site is connected. Plan: %s.', 'siteward'), plan.data)
+            : __('The site is connected.', 'siteward')}
+        </p>
         {me.isConnected ? (
           <p>
-            You are linked as <strong>{who ?? 'your account'}</strong>
-            {me.isMaster ? ' — the master user.' : '.'}
+            {me.isMaster
+              ? // translators: %s: the linked account's login or e-mail address.
+                sprintf(__('You are linked as %s — the master user.', 'siteward'), who ?? __('your account', 'siteward'))
+              : // translators: %s: the linked account's login or e-mail address.
+                sprintf(__('You are linked as %s.', 'siteward'), who ?? __('your account', 'siteward'))}
           </p>
         ) : (
-          <p>Your account is not linked.</p>
+          <p>{__('Your account is not linked.', 'siteward')}</p>
         )}
         <div className="sw-actions">
           {!me.isConnected && me.permissions.connect && (
             <Button variant="primary" id="connect" isBusy={working === 'connect'} disabled={working !== null} onClick={() => void connect()}>
-              Link your account
+              {__('Link your account', 'siteward')}
             </Button>
           )}
           {me.isConnected && !me.isMaster && (
             <Button variant="secondary" isBusy={working === 'unlink'} disabled={working !== null} onClick={() => void unlink()}>
-              Unlink your account
+              {__('Unlink your account', 'siteward')}
             </Button>
           )}
           {me.permissions.disconnect && (
             <Button variant="secondary" isDestructive isBusy={working === 'disconnect'} disabled={working !== null} onClick={disconnect}>
-              Disconnect the site
+              {__('Disconnect the site', 'siteward')}
             </Button>
           )}
         </div>
@@ -351,7 +413,7 @@ function ConnectionCard() {
     );
   }
   return (
-    <GlanceCard title="Connection" id="connection">
+    <GlanceCard title={__('Connection', 'siteward')} id="connection">
       {body}
     </GlanceCard>
   );

@@ -1,5 +1,6 @@
 /** Modules: search, filters, optimistic on/off toggles, and each module's panel with its option form. */
 import { Button, Card, CardBody, Notice, SearchControl, SelectControl, ToggleControl } from '@wordpress/components';
+import { __, _n, sprintf } from '@wordpress/i18n';
 import { useMemo, useState, type FormEvent } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
 import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
@@ -15,20 +16,20 @@ export function configureHash(mod: ModuleRecord): string {
 
 function RuntimeBadge({ mod }: { mod: ModuleRecord }) {
   return mod.runtime === 'site' ? (
-    <span className="sw-badge sw-badge-site" title="Siteward keeps this module's settings for the site's front end, which does the work.">
-      Front-end setting
+    <span className="sw-badge sw-badge-site" title={__("Siteward keeps this module's settings for the site's front end, which does the work.", 'siteward')}>
+      {__('Front-end setting', 'siteward')}
     </span>
   ) : (
-    <span className="sw-badge sw-badge-siteward" title="Siteward itself runs this module.">
-      Run by Siteward
+    <span className="sw-badge sw-badge-siteward" title={__('Siteward itself runs this module.', 'siteward')}>
+      {__('Run by Siteward', 'siteward')}
     </span>
   );
 }
 
 function unavailableReason(mod: ModuleRecord, offline: boolean): string {
-  if (mod.module === 'vaultpress') return 'Needs the backup service, which this server does not provide.';
-  if (offline) return 'Needs a connection, and the site is in offline mode.';
-  return 'Needs a connection to the account service.';
+  if (mod.module === 'vaultpress') return __('Needs the backup service, which this server does not provide.', 'siteward');
+  if (offline) return __('Needs a connection, and the site is in offline mode.', 'siteward');
+  return __('Needs a connection to the account service.', 'siteward');
 }
 
 function ModuleToggle({ mod }: { mod: ModuleRecord }) {
@@ -37,7 +38,8 @@ function ModuleToggle({ mod }: { mod: ModuleRecord }) {
   return (
     <ToggleControl
       __nextHasNoMarginBottom
-      label={<span className="sw-visually-hidden">{`${mod.name}: ${mod.activated ? 'on' : 'off'}`}</span>}
+      // translators: %s: a module's name.
+      label={<span className="sw-visually-hidden">{sprintf(mod.activated ? __('%s: on', 'siteward') : __('%s: off', 'siteward'), mod.name)}</span>}
       checked={mod.activated}
       disabled={!mod.available || !may || busy.has(mod.module)}
       onChange={(on) => void toggleModule(mod.module, on)}
@@ -53,7 +55,8 @@ export function ModulesScreen({ slug }: { slug?: string }) {
     if (!mod) {
       return (
         <Notice status="error" isDismissible={false}>
-          No module is called “{slug}”. <a href="#/modules">All modules</a>
+          {/* translators: %s: the slug in the address. */}
+          {sprintf(__('No module is called “%s”.', 'siteward'), slug)} <a href="#/modules">{__('All modules', 'siteward')}</a>
         </Notice>
       );
     }
@@ -81,19 +84,30 @@ function ModuleList() {
   return (
     <>
       <div className="sw-filters">
-        <SearchControl __nextHasNoMarginBottom label="Search modules" value={search} onChange={setSearch} />
-        <SelectControl __next40pxDefaultSize __nextHasNoMarginBottom label="Tag" value={tag} onChange={setTag} options={[{ label: 'All tags', value: '' }, ...tags.map((t) => ({ label: t, value: t }))]} />
+        <SearchControl __nextHasNoMarginBottom label={__('Search modules', 'siteward')} value={search} onChange={setSearch} />
         <SelectControl
           __next40pxDefaultSize
           __nextHasNoMarginBottom
-          label="Feature"
+          label={__('Tag', 'siteward')}
+          value={tag}
+          onChange={setTag}
+          options={[{ label: __('All tags', 'siteward'), value: '' }, ...tags.map((t) => ({ label: t, value: t }))]}
+        />
+        <SelectControl
+          __next40pxDefaultSize
+          __nextHasNoMarginBottom
+          label={__('Feature', 'siteward')}
           value={feature}
           onChange={setFeature}
-          options={[{ label: 'All features', value: '' }, ...features.map((f) => ({ label: f, value: f }))]}
+          options={[{ label: __('All features', 'siteward'), value: '' }, ...features.map((f) => ({ label: f, value: f }))]}
         />
       </div>
       <p className="sw-muted" role="status" aria-live="polite">
-        {shown.length === all.length ? `${all.length} modules` : `${shown.length} of ${all.length} modules`}
+        {shown.length === all.length
+          ? // translators: %d: how many modules there are.
+            sprintf(_n('%d module', '%d modules', all.length, 'siteward'), all.length)
+          : // translators: 1: how many modules match, 2: how many there are.
+            sprintf(_n('%1$d of %2$d module', '%1$d of %2$d modules', all.length, 'siteward'), shown.length, all.length)}
       </p>
       <ul className="sw-module-list">
         {shown.map((m) => (
@@ -105,8 +119,9 @@ function ModuleList() {
               <p className="sw-module-desc">{m.short_description ?? m.description}</p>
               {!m.available && <p className="sw-module-reason">{unavailableReason(m, connection.devMode.isActive)}</p>}
               {m.options && Object.keys(m.options).length > 0 && (
-                <a href={configureHash(m)} className="sw-link" aria-label={`Configure ${m.name}`}>
-                  Configure
+                // translators: %s: a module's name.
+                <a href={configureHash(m)} className="sw-link" aria-label={sprintf(__('Configure %s', 'siteward'), m.name)}>
+                  {__('Configure', 'siteward')}
                 </a>
               )}
             </div>
@@ -114,7 +129,7 @@ function ModuleList() {
           </li>
         ))}
       </ul>
-      {shown.length === 0 && <p>No module matches. Clear the search or the filters.</p>}
+      {shown.length === 0 && <p>{__('No module matches. Clear the search or the filters.', 'siteward')}</p>}
     </>
   );
 }
@@ -156,7 +171,8 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
         for (const [key, value] of Object.entries(body)) if (next[key]) next[key] = { ...next[key], current_value: readBack(next[key], value) };
         return { ...m, [mod.module]: { ...current, options: next } };
       });
-      notify({ status: 'success', text: `${mod.name} settings saved.` });
+      // translators: %s: a module's name.
+      notify({ status: 'success', text: sprintf(__('%s settings saved.', 'siteward'), mod.name) });
     } catch (raw) {
       const error = raw instanceof ApiError ? raw : toApiError(raw);
       if (Object.keys(error.params).length > 0) setErrors(error.params);
@@ -175,7 +191,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
     <div className="sw-panel">
       <p>
         <a href="#/modules" className="sw-link">
-          ← All modules
+          {__('← All modules', 'siteward')}
         </a>
       </p>
       <Card className="sw-card">
@@ -191,12 +207,14 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
           </div>
           {!mod.available && <p className="sw-module-reason">{unavailableReason(mod, connection.devMode.isActive)}</p>}
           {keys.length === 0 ? (
-            <p className="sw-muted">This module has no settings.</p>
+            <p className="sw-muted">{__('This module has no settings.', 'siteward')}</p>
           ) : (
-            <form onSubmit={(e) => void save(e)} noValidate aria-label={`${mod.name} settings`}>
+            // translators: %s: a module's name.
+            <form onSubmit={(e) => void save(e)} noValidate aria-label={sprintf(__('%s settings', 'siteward'), mod.name)}>
               {!mod.activated && (
                 <Notice status="info" isDismissible={false}>
-                  Turn {mod.name} on to change its settings.
+                  {/* translators: %s: a module's name. */}
+                  {sprintf(__('Turn %s on to change its settings.', 'siteward'), mod.name)}
                 </Notice>
               )}
               <fieldset disabled={!mod.activated || saving} className="sw-fieldset">
@@ -210,7 +228,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
                 </Notice>
               )}
               <Button variant="primary" type="submit" isBusy={saving} disabled={!mod.activated || saving || changed.length === 0} __next40pxDefaultSize>
-                Save settings
+                {__('Save settings', 'siteward')}
               </Button>
             </form>
           )}

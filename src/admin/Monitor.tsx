@@ -4,8 +4,11 @@
  * maintenance windows and who is notified, each editable; a test notification.
  */
 import { Button, Card, CardBody, CardHeader, CheckboxControl, SelectControl, Spinner, TextControl } from '@wordpress/components';
+import { __, _n, sprintf } from '@wordpress/i18n';
+import { addQueryArgs } from '@wordpress/url';
 import { useState } from 'react';
 import { api } from './api';
+import { duration } from './Dashboard';
 import { useLoad } from './hooks';
 import { errorText, useSite } from './site';
 
@@ -50,16 +53,18 @@ interface History {
   downtimes: { start: string; end: string | null; duration: number; reason: string }[];
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+/** Short weekday names in the page's language (day 0 is Sunday, as the API counts). */
+const DAYS = Array.from({ length: 7 }, (_, day) => new Date(Date.UTC(2023, 0, 1 + day)).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' }));
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const pct = (v: number | null) => (v === null ? '—' : `${v.toFixed(v === 100 ? 0 : 2)} %`);
+// translators: %s: a percentage.
+const pct = (v: number | null) => (v === null ? '—' : sprintf(__('%s %%', 'siteward'), v.toFixed(v === 100 ? 0 : 2)));
 
-function lasted(seconds: number): string {
-  if (seconds < 90) return `${seconds} s`;
-  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
-  return `${Math.round(seconds / 86_400)} days`;
-}
+const UPTIME_PERIODS: readonly (readonly ['24h' | '7d' | '30d' | '365d', () => string])[] = [
+  ['24h', () => __('Uptime 24h', 'siteward')],
+  ['7d', () => __('Uptime 7d', 'siteward')],
+  ['30d', () => __('Uptime 30d', 'siteward')],
+  ['365d', () => __('Uptime 365d', 'siteward')],
+];
 
 export function MonitorScreen() {
   const { modules } = useSite();
@@ -71,7 +76,7 @@ export function MonitorScreen() {
       <Card className="sw-card">
         <CardBody size="small">
           <p data-testid="monitor-off">
-            Monitor is off. <a href="#/modules/monitor">Turn it on</a> to check the site and keep its history.
+            {__('Monitor is off.', 'siteward')} <a href="#/modules/monitor">{__('Turn it on', 'siteward')}</a> {__('to check the site and keep its history.', 'siteward')}
           </p>
         </CardBody>
       </Card>
@@ -80,7 +85,7 @@ export function MonitorScreen() {
   if (overview.state === 'loading') {
     return (
       <p role="status">
-        <Spinner /> Loading the monitor…
+        <Spinner /> {__('Loading the monitor…', 'siteward')}
       </p>
     );
   }
@@ -89,7 +94,7 @@ export function MonitorScreen() {
       <p role="alert">
         {overview.error.message}{' '}
         <Button variant="link" onClick={overview.reload}>
-          Try again
+          {__('Try again', 'siteward')}
         </Button>
       </p>
     );
@@ -98,7 +103,10 @@ export function MonitorScreen() {
   return (
     <div className="sw-stack" data-testid="monitor-screen">
       {data.maintenance.current && (
-        <p className="sw-monitor-maintenance" role="status">{`Maintenance until ${when(data.maintenance.current.until)}: checks run, downtime is not counted and nobody is notified.`}</p>
+        <p className="sw-monitor-maintenance" role="status">
+          {/* translators: %s: date and time. */}
+          {sprintf(__('Maintenance until %s: checks run, downtime is not counted and nobody is notified.', 'siteward'), when(data.maintenance.current.until))}
+        </p>
       )}
       <div className="sw-monitor-checks">
         {data.checks.map((check) => (
@@ -119,57 +127,77 @@ function CheckCard({ check, selected, onSelect, onChanged }: { check: CheckStatu
   const remove = async () => {
     try {
       await api(`${M}/checks/${check.id}`, { method: 'DELETE' });
-      notify({ status: 'success', text: `${check.url} is no longer checked.` });
+      // translators: %s: a URL.
+      notify({ status: 'success', text: sprintf(__('%s is no longer checked.', 'siteward'), check.url) });
       onChanged();
     } catch (error) {
-      notify({ status: 'error', text: `The check was not removed: ${errorText(error)}` });
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('The check was not removed: %s', 'siteward'), errorText(error)) });
     }
   };
   const cert = check.certificate;
   return (
     <Card className="sw-card" data-testid={`monitor-check-${check.id}`}>
       <CardHeader size="small">
-        <h2 className="sw-card-title sw-monitor-url">{check.site ? `Site · ${check.url}` : check.url}</h2>
+        {/* translators: %s: the site's URL. */}
+        <h2 className="sw-card-title sw-monitor-url">{check.site ? sprintf(__('Site · %s', 'siteward'), check.url) : check.url}</h2>
         <span className={`sw-badge sw-badge-${check.state}`} data-testid="monitor-state">
-          {check.state === 'up' ? 'Up' : check.state === 'down' ? 'Down' : 'Not checked yet'}
+          {check.state === 'up' ? __('Up', 'siteward') : check.state === 'down' ? __('Down', 'siteward') : __('Not checked yet', 'siteward')}
         </span>
       </CardHeader>
       <CardBody size="small">
-        {check.state === 'down' && check.downSince && <p className="sw-status-down">{`Down since ${when(check.downSince)}: ${check.lastError ?? ''}`}</p>}
+        {check.state === 'down' && check.downSince && (
+          <p className="sw-status-down">
+            {/* translators: 1: date and time, 2: what failed. */}
+            {sprintf(__('Down since %1$s: %2$s', 'siteward'), when(check.downSince), check.lastError ?? '')}
+          </p>
+        )}
         <dl className="sw-monitor-uptime" data-testid="monitor-uptime">
-          {(['24h', '7d', '30d', '365d'] as const).map((period) => (
+          {UPTIME_PERIODS.map(([period, label]) => (
             <div key={period}>
-              <dt>{`Uptime ${period}`}</dt>
+              <dt>{label()}</dt>
               <dd>{pct(check.uptime[period])}</dd>
             </div>
           ))}
           <div>
-            <dt>Last response</dt>
-            <dd>{check.lastResponseMs === null ? '—' : `${check.lastResponseMs} ms`}</dd>
+            <dt>{__('Last response', 'siteward')}</dt>
+            {/* translators: %d: milliseconds. */}
+            <dd>{check.lastResponseMs === null ? '—' : sprintf(__('%d ms', 'siteward'), check.lastResponseMs)}</dd>
           </div>
         </dl>
         {cert && (
           <p data-testid="monitor-certificate" className={cert.error !== null || cert.daysLeft < 14 ? 'sw-status-down' : undefined}>
             {cert.daysLeft < 0
-              ? `Certificate expired on ${when(cert.validTo)}.`
+              ? // translators: %s: date and time.
+                sprintf(__('Certificate expired on %s.', 'siteward'), when(cert.validTo))
               : cert.error !== null
-                ? `Certificate not trusted (${cert.error}); valid until ${when(cert.validTo)}.`
-                : `Certificate valid until ${when(cert.validTo)} (${cert.daysLeft} days).`}
+                ? // translators: 1: why it is not trusted, 2: date and time.
+                  sprintf(__('Certificate not trusted (%1$s); valid until %2$s.', 'siteward'), cert.error, when(cert.validTo))
+                : // translators: 1: date and time, 2: days left.
+                  sprintf(_n('Certificate valid until %1$s (%2$d day).', 'Certificate valid until %1$s (%2$d days).', cert.daysLeft, 'siteward'), when(cert.validTo), cert.daysLeft)}
           </p>
         )}
         {check.hosts.length > 1 && (
-          <p className="sw-help">{`Seen by ${check.hosts.length} hosts: ${check.hosts.map((h) => `${h.host} ${h.down ? 'down' : 'up'}`).join(', ')}.`}</p>
+          <p className="sw-help">
+            {sprintf(
+              // translators: 1: how many hosts, 2: each host with its state, comma-separated.
+              __('Seen by %1$d hosts: %2$s.', 'siteward'),
+              check.hosts.length,
+              // translators: %s: a host name.
+              check.hosts.map((h) => sprintf(h.down ? __('%s down', 'siteward') : __('%s up', 'siteward'), h.host)).join(', '),
+            )}
+          </p>
         )}
         <div className="sw-actions">
           <Button variant={selected ? 'primary' : 'secondary'} onClick={onSelect} aria-pressed={selected} __next40pxDefaultSize>
-            Show history
+            {__('Show history', 'siteward')}
           </Button>
           <Button variant="tertiary" onClick={() => setEditing(!editing)} aria-expanded={editing} __next40pxDefaultSize>
-            Check settings
+            {__('Check settings', 'siteward')}
           </Button>
           {!check.site && (
             <Button variant="tertiary" isDestructive onClick={() => void remove()} __next40pxDefaultSize>
-              Remove
+              {__('Remove', 'siteward')}
             </Button>
           )}
         </div>
@@ -177,7 +205,7 @@ function CheckCard({ check, selected, onSelect, onChanged }: { check: CheckStatu
           <CheckForm
             initial={check}
             withUrl={!check.site}
-            submitLabel="Save check"
+            submitLabel={__('Save check', 'siteward')}
             onSubmit={async (body) => {
               await api(`${M}/checks/${check.id}`, { method: 'POST', data: body });
               setEditing(false);
@@ -204,9 +232,10 @@ function CheckForm({ initial, withUrl, submitLabel, onSubmit }: { initial: Parti
     setBusy(true);
     try {
       await onSubmit({ ...(withUrl ? { url } : {}), expectedStatus: expected, keyword: keyword === '' ? null : keyword, keywordAbsent: absent, slowMs: slow === '' ? null : Number(slow) });
-      notify({ status: 'success', text: 'The check is saved.' });
+      notify({ status: 'success', text: __('The check is saved.', 'siteward') });
     } catch (error) {
-      notify({ status: 'error', text: `The check was not saved: ${errorText(error)}` });
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('The check was not saved: %s', 'siteward'), errorText(error)) });
     } finally {
       setBusy(false);
     }
@@ -219,11 +248,18 @@ function CheckForm({ initial, withUrl, submitLabel, onSubmit }: { initial: Parti
         void submit();
       }}
     >
-      {withUrl && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="URL (of this site: its API, its CDN…)" type="url" value={url} onChange={setUrl} required />}
-      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Expected status" help="e.g. 200, 2xx, 200-299; empty: 2xx and 3xx" value={expected} onChange={setExpected} />
-      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Keyword in the page" help="Optional" value={keyword} onChange={setKeyword} />
-      <CheckboxControl __nextHasNoMarginBottom label="Down when the keyword IS on the page (e.g. an error message)" checked={absent} onChange={setAbsent} />
-      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Slow above (ms)" type="number" min={1} value={slow} onChange={setSlow} />
+      {withUrl && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('URL (of this site: its API, its CDN…)', 'siteward')} type="url" value={url} onChange={setUrl} required />}
+      <TextControl
+        __nextHasNoMarginBottom
+        __next40pxDefaultSize
+        label={__('Expected status', 'siteward')}
+        help={__('e.g. 200, 2xx, 200-299; empty: 2xx and 3xx', 'siteward')}
+        value={expected}
+        onChange={setExpected}
+      />
+      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Keyword in the page', 'siteward')} help={__('Optional', 'siteward')} value={keyword} onChange={setKeyword} />
+      <CheckboxControl __nextHasNoMarginBottom label={__('Down when the keyword IS on the page (e.g. an error message)', 'siteward')} checked={absent} onChange={setAbsent} />
+      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Slow above (ms)', 'siteward')} type="number" min={1} value={slow} onChange={setSlow} />
       <div className="sw-actions">
         <Button variant="primary" type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
           {submitLabel}
@@ -238,15 +274,16 @@ function AddCheckCard({ count, onAdded }: { count: number; onAdded: () => void }
   return (
     <Card className="sw-card">
       <CardHeader size="small">
-        <h2 className="sw-card-title">More URLs of this site</h2>
+        <h2 className="sw-card-title">{__('More URLs of this site', 'siteward')}</h2>
       </CardHeader>
       <CardBody size="small">
-        <p className="sw-help">{`Up to 5 more URLs, each with its own history (${count - 1} now).`}</p>
+        {/* translators: %d: how many more URLs are checked now. */}
+        <p className="sw-help">{sprintf(__('Up to 5 more URLs, each with its own history (%d now).', 'siteward'), count - 1)}</p>
         {open ? (
           <CheckForm
             initial={{}}
             withUrl
-            submitLabel="Add check"
+            submitLabel={__('Add check', 'siteward')}
             onSubmit={async (body) => {
               await api(`${M}/checks`, { method: 'POST', data: body });
               setOpen(false);
@@ -255,7 +292,7 @@ function AddCheckCard({ count, onAdded }: { count: number; onAdded: () => void }
           />
         ) : (
           <Button variant="secondary" onClick={() => setOpen(true)} disabled={count > 5} __next40pxDefaultSize>
-            Add a URL
+            {__('Add a URL', 'siteward')}
           </Button>
         )}
       </CardBody>
@@ -265,22 +302,23 @@ function AddCheckCard({ count, onAdded }: { count: number; onAdded: () => void }
 
 function HistoryCard({ checkId, url }: { checkId: number; url: string }) {
   const [days, setDays] = useState<'1' | '7' | '30' | '365'>('1');
-  const history = useLoad<History>(`${checkId}/${days}`, () => api<History>(`${M}/checks/${checkId}/history?days=${days}`));
+  const history = useLoad<History>(`${checkId}/${days}`, () => api<History>(addQueryArgs(`${M}/checks/${checkId}/history`, { days })));
   return (
     <Card className="sw-card sw-monitor-history">
       <CardHeader size="small">
-        <h2 className="sw-card-title sw-monitor-url">{`Response time · ${url}`}</h2>
+        {/* translators: %s: a URL. */}
+        <h2 className="sw-card-title sw-monitor-url">{sprintf(__('Response time · %s', 'siteward'), url)}</h2>
         <SelectControl
           __nextHasNoMarginBottom
           __next40pxDefaultSize
-          label="Period"
+          label={__('Period', 'siteward')}
           hideLabelFromVision
           value={days}
           options={[
-            { label: 'Last 24 hours', value: '1' },
-            { label: 'Last 7 days', value: '7' },
-            { label: 'Last 30 days', value: '30' },
-            { label: 'Last 365 days', value: '365' },
+            { label: __('Last 24 hours', 'siteward'), value: '1' },
+            { label: __('Last 7 days', 'siteward'), value: '7' },
+            { label: __('Last 30 days', 'siteward'), value: '30' },
+            { label: __('Last 365 days', 'siteward'), value: '365' },
           ]}
           onChange={(v) => setDays(v)}
         />
@@ -288,20 +326,31 @@ function HistoryCard({ checkId, url }: { checkId: number; url: string }) {
       <CardBody size="small">
         {history.state === 'loading' ? (
           <p role="status">
-            <Spinner /> Loading…
+            <Spinner /> {__('Loading…', 'siteward')}
           </p>
         ) : history.state === 'error' ? (
           <p role="alert">{history.error.message}</p>
         ) : (
           <>
             <ResponseChart points={history.data.points} />
-            <h3 className="sw-subtitle">Downtimes</h3>
+            <h3 className="sw-subtitle">{__('Downtimes', 'siteward')}</h3>
             {history.data.downtimes.length === 0 ? (
-              <p data-testid="monitor-downtimes">No downtime in this period.</p>
+              <p data-testid="monitor-downtimes">{__('No downtime in this period.', 'siteward')}</p>
             ) : (
               <ul className="sw-facts" data-testid="monitor-downtimes">
                 {history.data.downtimes.map((d) => (
-                  <li key={d.start}>{`${when(d.start)} · ${lasted(d.duration)}${d.end === null ? ' (still down)' : ''} · ${d.reason}`}</li>
+                  <li key={d.start}>
+                    {sprintf(
+                      d.end === null
+                        ? // translators: 1: when it went down, 2: for how long so far, 3: why.
+                          __('%1$s · %2$s (still down) · %3$s', 'siteward')
+                        : // translators: 1: when it went down, 2: for how long, 3: why.
+                          __('%1$s · %2$s · %3$s', 'siteward'),
+                      when(d.start),
+                      duration(d.duration),
+                      d.reason,
+                    )}
+                  </li>
                 ))}
               </ul>
             )}
@@ -316,7 +365,7 @@ function ResponseChart({ points }: { points: History['points'] }) {
   const width = 600;
   const height = 120;
   const measured = points.filter((p) => p.ms !== null);
-  if (measured.length === 0) return <p data-testid="monitor-chart">No response times in this period yet.</p>;
+  if (measured.length === 0) return <p data-testid="monitor-chart">{__('No response times in this period yet.', 'siteward')}</p>;
   const max = Math.max(1, ...measured.map((p) => p.ms ?? 0));
   const t0 = Date.parse(points[0]!.at);
   const t1 = Math.max(t0 + 1, Date.parse(points[points.length - 1]!.at));
@@ -324,10 +373,18 @@ function ResponseChart({ points }: { points: History['points'] }) {
   const y = (ms: number) => height - (ms / max) * (height - 6);
   const line = measured.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.at).toFixed(1)},${y(p.ms ?? 0).toFixed(1)}`).join(' ');
   const average = Math.round(measured.reduce((s, p) => s + (p.ms ?? 0), 0) / measured.length);
+  const failed = points.reduce((n, p) => n + p.down, 0);
   return (
     <figure className="sw-chart">
-      <figcaption className="sw-chart-caption">{`Average ${average} ms · highest ${max} ms`}</figcaption>
-      <svg viewBox={`0 0 ${width} ${height + 4}`} role="img" aria-label={`Response time: average ${average} ms, highest ${max} ms, ${points.reduce((n, p) => n + p.down, 0)} failed checks`} data-testid="monitor-chart">
+      {/* translators: 1: average milliseconds, 2: highest milliseconds. */}
+      <figcaption className="sw-chart-caption">{sprintf(__('Average %1$d ms · highest %2$d ms', 'siteward'), average, max)}</figcaption>
+      <svg
+        viewBox={`0 0 ${width} ${height + 4}`}
+        role="img"
+        // translators: 1: average milliseconds, 2: highest milliseconds, 3: how many checks failed.
+        aria-label={sprintf(_n('Response time: average %1$d ms, highest %2$d ms, %3$d failed check', 'Response time: average %1$d ms, highest %2$d ms, %3$d failed checks', failed, 'siteward'), average, max, failed)}
+        data-testid="monitor-chart"
+      >
         <line x1="0" y1={height} x2={width} y2={height} className="sw-chart-axis" />
         {points
           .filter((p) => p.down > 0)
@@ -341,9 +398,12 @@ function ResponseChart({ points }: { points: History['points'] }) {
 }
 
 function describeWindow(w: Window): string {
-  if (w.kind === 'once') return `${when(w.starts)} – ${when(w.ends)}`;
-  if (w.kind === 'weekly') return `Every ${w.days.map((d) => DAYS[d]).join(', ')} at ${w.time} for ${w.durationMinutes} min`;
-  return `Cron "${w.cron}" for ${w.durationMinutes} min`;
+  // translators: 1: start, 2: end (dates and times).
+  if (w.kind === 'once') return sprintf(__('%1$s – %2$s', 'siteward'), when(w.starts), when(w.ends));
+  // translators: 1: weekdays, comma-separated, 2: time of day, 3: minutes.
+  if (w.kind === 'weekly') return sprintf(__('Every %1$s at %2$s for %3$d min', 'siteward'), w.days.map((d) => DAYS[d]).join(', '), w.time, w.durationMinutes);
+  // translators: 1: a cron expression, 2: minutes.
+  return sprintf(__('Cron "%1$s" for %2$d min', 'siteward'), w.cron, w.durationMinutes);
 }
 
 function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; timeZone: string; onChanged: () => void }) {
@@ -354,7 +414,7 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; 
   const [days, setDays] = useState<number[]>([0]);
   const [time, setTime] = useState('03:00');
   const [cron, setCron] = useState('0 3 * * 0');
-  const [duration, setDuration] = useState('60');
+  const [minutes, setMinutes] = useState('60');
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const add = async () => {
@@ -364,14 +424,15 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; 
       kind === 'once'
         ? { ...base, starts: starts && new Date(starts).toISOString(), ends: ends && new Date(ends).toISOString() }
         : kind === 'weekly'
-          ? { ...base, days, time, durationMinutes: Number(duration) }
-          : { ...base, cron, durationMinutes: Number(duration) };
+          ? { ...base, days, time, durationMinutes: Number(minutes) }
+          : { ...base, cron, durationMinutes: Number(minutes) };
     try {
       await api(`${M}/maintenance`, { method: 'POST', data: body });
-      notify({ status: 'success', text: 'The maintenance window is saved.' });
+      notify({ status: 'success', text: __('The maintenance window is saved.', 'siteward') });
       onChanged();
     } catch (error) {
-      notify({ status: 'error', text: `The maintenance window was not saved: ${errorText(error)}` });
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('The maintenance window was not saved: %s', 'siteward'), errorText(error)) });
     } finally {
       setBusy(false);
     }
@@ -381,25 +442,28 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; 
       await api(`${M}/maintenance/${id}`, { method: 'DELETE' });
       onChanged();
     } catch (error) {
-      notify({ status: 'error', text: `The window was not removed: ${errorText(error)}` });
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('The window was not removed: %s', 'siteward'), errorText(error)) });
     }
   };
   return (
     <Card className="sw-card">
       <CardHeader size="small">
-        <h2 className="sw-card-title">Maintenance windows</h2>
+        <h2 className="sw-card-title">{__('Maintenance windows', 'siteward')}</h2>
       </CardHeader>
       <CardBody size="small">
-        <p className="sw-help">{`Checks go on during a window, but no downtime is counted and nobody is notified. Times of recurring windows are in ${timeZone}.`}</p>
+        {/* translators: %s: a time zone. */}
+        <p className="sw-help">{sprintf(__('Checks go on during a window, but no downtime is counted and nobody is notified. Times of recurring windows are in %s.', 'siteward'), timeZone)}</p>
         {windows.length === 0 ? (
-          <p data-testid="monitor-windows">No maintenance windows.</p>
+          <p data-testid="monitor-windows">{__('No maintenance windows.', 'siteward')}</p>
         ) : (
           <ul className="sw-facts" data-testid="monitor-windows">
             {windows.map((w) => (
               <li key={w.id}>
-                {`${describeWindow(w)}${w.note ? ` · ${w.note}` : ''} `}
+                {/* translators: 1: the window, 2: its note. */}
+                {w.note ? sprintf(__('%1$s · %2$s', 'siteward'), describeWindow(w), w.note) : describeWindow(w)}{' '}
                 <Button variant="link" isDestructive onClick={() => void remove(w.id)}>
-                  Remove
+                  {__('Remove', 'siteward')}
                 </Button>
               </li>
             ))}
@@ -415,24 +479,24 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; 
           <SelectControl
             __nextHasNoMarginBottom
             __next40pxDefaultSize
-            label="Repeats"
+            label={__('Repeats', 'siteward')}
             value={kind}
             options={[
-              { label: 'Once', value: 'once' },
-              { label: 'Weekly', value: 'weekly' },
-              { label: 'Cron expression', value: 'cron' },
+              { label: __('Once', 'siteward'), value: 'once' },
+              { label: __('Weekly', 'siteward'), value: 'weekly' },
+              { label: __('Cron expression', 'siteward'), value: 'cron' },
             ]}
             onChange={(v) => setKind(v as typeof kind)}
           />
           {kind === 'once' && (
             <>
-              <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Starts" type="datetime-local" value={starts} onChange={setStarts} />
-              <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Ends" type="datetime-local" value={ends} onChange={setEnds} />
+              <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Starts', 'siteward')} type="datetime-local" value={starts} onChange={setStarts} />
+              <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Ends', 'siteward')} type="datetime-local" value={ends} onChange={setEnds} />
             </>
           )}
           {kind === 'weekly' && (
             <fieldset className="sw-monitor-days">
-              <legend>Days</legend>
+              <legend>{__('Days', 'siteward')}</legend>
               {DAYS.map((label, day) => (
                 <CheckboxControl
                   key={label}
@@ -444,19 +508,29 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; 
               ))}
             </fieldset>
           )}
-          {kind === 'weekly' && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="At (HH:MM)" value={time} onChange={setTime} />}
-          {kind === 'cron' && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Cron expression (minute hour day month weekday)" value={cron} onChange={setCron} />}
-          {kind !== 'once' && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Lasts (minutes)" type="number" min={1} value={duration} onChange={setDuration} />}
-          <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Note" value={note} onChange={setNote} />
+          {kind === 'weekly' && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('At (HH:MM)', 'siteward')} value={time} onChange={setTime} />}
+          {kind === 'cron' && (
+            <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Cron expression (minute hour day month weekday)', 'siteward')} value={cron} onChange={setCron} />
+          )}
+          {kind !== 'once' && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Lasts (minutes)', 'siteward')} type="number" min={1} value={minutes} onChange={setMinutes} />}
+          <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Note', 'siteward')} value={note} onChange={setNote} />
           <div className="sw-actions">
             <Button variant="primary" type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
-              Add window
+              {__('Add window', 'siteward')}
             </Button>
           </div>
         </form>
       </CardBody>
     </Card>
   );
+}
+
+function testResultText(r: { channel: string; ok: boolean; error?: string }): string {
+  const channel = r.channel === 'email' ? __('E-mail', 'siteward') : __('Webhook', 'siteward');
+  // translators: %s: a channel (E-mail, Webhook).
+  if (r.ok) return sprintf(__('%s: sent', 'siteward'), channel);
+  // translators: 1: a channel (E-mail, Webhook), 2: what went wrong.
+  return sprintf(__('%1$s: failed (%2$s)', 'siteward'), channel, r.error ?? '');
 }
 
 function NotificationsCard({ settings, admins }: { settings: Notifications; admins: { id: number; name: string }[] }) {
@@ -475,9 +549,10 @@ function NotificationsCard({ settings, admins }: { settings: Notifications; admi
         .map((e) => e.trim())
         .filter(Boolean);
       await api(`${M}/notifications`, { method: 'POST', data: { administrators: chosen, emails: list, repeatMinutes: Number(repeat) } });
-      notify({ status: 'success', text: 'Notification settings saved.' });
+      notify({ status: 'success', text: __('Notification settings saved.', 'siteward') });
     } catch (error) {
-      notify({ status: 'error', text: `Not saved: ${errorText(error)}` });
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('Not saved: %s', 'siteward'), errorText(error)) });
     } finally {
       setBusy(false);
     }
@@ -486,7 +561,7 @@ function NotificationsCard({ settings, admins }: { settings: Notifications; admi
     setResults(null);
     try {
       const answer = await api<{ results: { channel: string; ok: boolean; error?: string }[] }>(`${M}/notifications/test`, { method: 'POST' });
-      setResults(answer.results.map((r) => `${r.channel === 'email' ? 'E-mail' : 'Webhook'}: ${r.ok ? 'sent' : `failed (${r.error ?? ''})`}`).join(' · '));
+      setResults(answer.results.map(testResultText).join(' · '));
     } catch (error) {
       setResults(errorText(error));
     }
@@ -494,11 +569,11 @@ function NotificationsCard({ settings, admins }: { settings: Notifications; admi
   return (
     <Card className="sw-card">
       <CardHeader size="small">
-        <h2 className="sw-card-title">Notifications</h2>
+        <h2 className="sw-card-title">{__('Notifications', 'siteward')}</h2>
       </CardHeader>
       <CardBody size="small">
         <fieldset className="sw-monitor-admins" data-testid="monitor-admins">
-          <legend>Administrators who get e-mails</legend>
+          <legend>{__('Administrators who get e-mails', 'siteward')}</legend>
           {admins.map((a) => (
               <CheckboxControl
                 key={a.id}
@@ -512,12 +587,12 @@ function NotificationsCard({ settings, admins }: { settings: Notifications; admi
               />
             ))}
         </fieldset>
-        <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Other addresses" help="Comma-separated" value={emails} onChange={setEmails} />
+        <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Other addresses', 'siteward')} help={__('Comma-separated', 'siteward')} value={emails} onChange={setEmails} />
         <TextControl
           __nextHasNoMarginBottom
           __next40pxDefaultSize
-          label="Remind every (minutes) while still down"
-          help="0: no reminders"
+          label={__('Remind every (minutes) while still down', 'siteward')}
+          help={__('0: no reminders', 'siteward')}
           type="number"
           min={0}
           value={repeat}
@@ -525,10 +600,10 @@ function NotificationsCard({ settings, admins }: { settings: Notifications; admi
         />
         <div className="sw-actions">
           <Button variant="primary" onClick={() => void save()} isBusy={busy} disabled={busy} __next40pxDefaultSize>
-            Save
+            {__('Save', 'siteward')}
           </Button>
           <Button variant="secondary" onClick={() => void test()} __next40pxDefaultSize>
-            Send a test notification
+            {__('Send a test notification', 'siteward')}
           </Button>
         </div>
         {results !== null && (

@@ -1,5 +1,6 @@
 /** Settings: the site-wide setting of the era (holiday snow) and the two resets, each confirmed first. */
 import { Button, Card, CardBody, CardHeader, Modal, Spinner, ToggleControl } from '@wordpress/components';
+import { __, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
 import { api, jp } from './api';
 import { useLoad } from './hooks';
@@ -22,10 +23,11 @@ export function SettingsScreen() {
     try {
       // The 4.4+ settings write: the setting's own key, whatever option stores it.
       await api(jp('settings'), { method: 'POST', data: { [SNOW]: on } });
-      notify({ status: 'success', text: on ? 'Snow falls on the site this season.' : 'No more snow on the site.' });
+      notify({ status: 'success', text: on ? __('Snow falls on the site this season.', 'siteward') : __('No more snow on the site.', 'siteward') });
     } catch (error) {
       setSnow(!on);
-      notify({ status: 'error', text: `The setting was not saved: ${errorText(error)}` });
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('The setting was not saved: %s', 'siteward'), errorText(error)) });
     } finally {
       setSaving(false);
     }
@@ -35,19 +37,19 @@ export function SettingsScreen() {
     <div className="sw-stack">
       <Card className="sw-card">
         <CardHeader size="small">
-          <h2 className="sw-card-title">Appearance</h2>
+          <h2 className="sw-card-title">{__('Appearance', 'siteward')}</h2>
         </CardHeader>
         <CardBody size="small">
           {settings.state === 'loading' ? (
             <p role="status">
-              <Spinner /> Loading settings…
+              <Spinner /> {__('Loading settings…', 'siteward')}
             </p>
           ) : settings.state === 'error' ? (
             <p role="alert">{settings.error.message}</p>
           ) : (
             <ToggleControl
               __nextHasNoMarginBottom
-              label="Show falling snow on the site during the holidays"
+              label={__('Show falling snow on the site during the holidays', 'siteward')}
               checked={current}
               disabled={saving || !mayManage}
               onChange={(on) => void toggleSnow(on)}
@@ -75,7 +77,8 @@ function ResetCard() {
       await refresh();
       notify({ status: 'success', text: resetDoneText(what) });
     } catch (error) {
-      notify({ status: 'error', text: `Nothing was reset: ${errorText(error)}` });
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('Nothing was reset: %s', 'siteward'), errorText(error)) });
     } finally {
       setWorking(false);
       setConfirm(null);
@@ -84,31 +87,31 @@ function ResetCard() {
   return (
     <Card className="sw-card">
       <CardHeader size="small">
-        <h2 className="sw-card-title">Reset</h2>
+        <h2 className="sw-card-title">{__('Reset', 'siteward')}</h2>
       </CardHeader>
       <CardBody size="small">
-        <p>Put modules, or all module settings, back as they were on a new site. The connection is kept.</p>
+        <p>{__('Put modules, or all module settings, back as they were on a new site. The connection is kept.', 'siteward')}</p>
         <div className="sw-actions">
           <Button variant="secondary" onClick={() => setConfirm('modules')} __next40pxDefaultSize>
-            Reset modules to default
+            {__('Reset modules to default', 'siteward')}
           </Button>
           <Button variant="secondary" isDestructive onClick={() => setConfirm('options')} __next40pxDefaultSize>
-            Reset all options
+            {__('Reset all options', 'siteward')}
           </Button>
         </div>
         {confirm && (
-          <Modal title={confirm === 'options' ? 'Reset all options?' : 'Reset modules?'} onRequestClose={() => setConfirm(null)} size="small">
+          <Modal title={confirm === 'options' ? __('Reset all options?', 'siteward') : __('Reset modules?', 'siteward')} onRequestClose={() => setConfirm(null)} size="small">
             <p>
               {confirm === 'options'
-                ? 'Every module setting, dismissed notice and sharing choice is erased, and the default modules are turned on again. This cannot be undone.'
-                : 'Only the default modules stay on; the others are turned off. Their settings are kept.'}
+                ? __('Every module setting, dismissed notice and sharing choice is erased, and the default modules are turned on again. This cannot be undone.', 'siteward')
+                : __('Only the default modules stay on; the others are turned off. Their settings are kept.', 'siteward')}
             </p>
             <div className="sw-actions">
               <Button variant="primary" isDestructive={confirm === 'options'} isBusy={working} disabled={working} onClick={() => void reset(confirm)} __next40pxDefaultSize>
-                {confirm === 'options' ? 'Reset all options' : 'Reset modules'}
+                {confirm === 'options' ? __('Reset all options', 'siteward') : __('Reset modules', 'siteward')}
               </Button>
               <Button variant="tertiary" disabled={working} onClick={() => setConfirm(null)} __next40pxDefaultSize>
-                Cancel
+                {__('Cancel', 'siteward')}
               </Button>
             </div>
           </Modal>

@@ -6,8 +6,10 @@
  * not JSON, an expired login and an API refusal apart.
  */
 import apiFetch from '@wordpress/api-fetch';
+import { __, sprintf } from '@wordpress/i18n';
+import { addQueryArgs } from '@wordpress/url';
 
-export const NONCE_ENDPOINT = '/wp-admin/admin-ajax.php?action=rest-nonce';
+export const NONCE_ENDPOINT = addQueryArgs('/wp-admin/admin-ajax.php', { action: 'rest-nonce' });
 
 let configured = false;
 
@@ -46,11 +48,12 @@ export function toApiError(raw: unknown): ApiError {
   const e = (raw && typeof raw === 'object' ? raw : {}) as RawError;
   const code = typeof e.code === 'string' ? e.code : 'unknown';
   const status = typeof e.data?.status === 'number' ? e.data.status : undefined;
-  if (code === 'fetch_error') return new ApiError('network', 'The server could not be reached. Check your connection and try again.', code);
-  if (code === 'invalid_json') return new ApiError('not-json', 'The server answered with something that is not the expected data (perhaps an error page from a proxy). Try again in a moment.', code);
+  if (code === 'fetch_error') return new ApiError('network', __('The server could not be reached. Check your connection and try again.', 'siteward'), code);
+  if (code === 'invalid_json') return new ApiError('not-json', __('The server answered with something that is not the expected data (perhaps an error page from a proxy). Try again in a moment.', 'siteward'), code);
   // The nonce refresh failed too: the login is gone.
-  if (code === 'rest_cookie_invalid_nonce' || code === 'rest_not_logged_in') return new ApiError('login', 'Your login has expired. Taking you to the login page…', code, status);
-  const message = typeof e.message === 'string' && e.message !== '' ? e.message : `The request failed (${code}).`;
+  if (code === 'rest_cookie_invalid_nonce' || code === 'rest_not_logged_in') return new ApiError('login', __('Your login has expired. Taking you to the login page…', 'siteward'), code, status);
+  // translators: %s: the error code of the answer.
+  const message = typeof e.message === 'string' && e.message !== '' ? e.message : sprintf(__('The request failed (%s).', 'siteward'), code);
   const params: Record<string, string> = {};
   if (e.data?.params && typeof e.data.params === 'object') {
     for (const [key, value] of Object.entries(e.data.params as Record<string, unknown>)) if (typeof value === 'string') params[key] = value;
@@ -61,7 +64,7 @@ export function toApiError(raw: unknown): ApiError {
 /** Sends the browser to the login page, to come back here (same screen) afterwards. */
 export function goToLogin(): void {
   const back = window.location.pathname + window.location.search + window.location.hash;
-  window.location.assign(`/login?redirect_to=${encodeURIComponent(back)}`);
+  window.location.assign(addQueryArgs('/login', { redirect_to: back }));
 }
 
 /** An api-fetch call whose failures are ApiErrors; an expired login leads to the login page. */

@@ -1,4 +1,5 @@
 /** Two small charts in plain SVG: blocked attempts per day (bars) and down intervals (timeline). */
+import { __, _n, sprintf } from '@wordpress/i18n';
 
 const fmtDay = (date: string) => new Date(`${date}T00:00:00`).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 
@@ -12,8 +13,15 @@ export function BarChart({ points, label }: { points: { date: string; count: num
   const last = points[points.length - 1];
   return (
     <figure className="sw-chart">
-      <figcaption className="sw-chart-caption">{`${label} · most in a day: ${total === 0 ? 0 : max}`}</figcaption>
-      <svg viewBox={`0 0 ${width} ${height + 16}`} role="img" aria-label={`${label}: ${total} in ${points.length} days, at most ${max === 1 && total === 0 ? 0 : max} in a day`} data-testid="protect-chart">
+      {/* translators: 1: the chart's label, 2: the highest count of a day. */}
+      <figcaption className="sw-chart-caption">{sprintf(__('%1$s · most in a day: %2$d', 'siteward'), label, total === 0 ? 0 : max)}</figcaption>
+      <svg
+        viewBox={`0 0 ${width} ${height + 16}`}
+        role="img"
+        // translators: 1: the chart's label, 2: the total, 3: how many days, 4: the highest count of a day.
+        aria-label={sprintf(_n('%1$s: %2$d in %3$d day, at most %4$d in a day', '%1$s: %2$d in %3$d days, at most %4$d in a day', points.length, 'siteward'), label, total, points.length, max === 1 && total === 0 ? 0 : max)}
+        data-testid="protect-chart"
+      >
         <line x1="0" y1={height} x2={width} y2={height} className="sw-chart-axis" />
         {points.map((p, i) => {
           const h = p.count === 0 ? 0 : Math.max(2, (p.count / max) * (height - 4));
@@ -46,7 +54,13 @@ export function Timeline({ intervals, days, now = Date.now() }: { intervals: { s
   const down = intervals.map((i) => ({ a: x(Date.parse(i.start)), b: x(i.end === null ? now : Date.parse(i.end)), open: i.end === null }));
   return (
     <figure className="sw-chart">
-      <svg viewBox={`0 0 ${width} ${height + 16}`} role="img" aria-label={`Downtime over the last ${days} days: ${intervals.length} interval${intervals.length === 1 ? '' : 's'}`} data-testid="monitor-timeline">
+      <svg
+        viewBox={`0 0 ${width} ${height + 16}`}
+        role="img"
+        // translators: 1: how many days, 2: how many down intervals.
+        aria-label={sprintf(_n('Downtime over the last %1$d days: %2$d interval', 'Downtime over the last %1$d days: %2$d intervals', intervals.length, 'siteward'), days, intervals.length)}
+        data-testid="monitor-timeline"
+      >
         <rect x="0" y="4" width={width} height={height - 8} className="sw-chart-up" />
         {down.map((d, i) => {
           // At least 3 units wide so seconds of downtime in 30 days stay visible, and kept inside the chart at "now".
@@ -54,10 +68,11 @@ export function Timeline({ intervals, days, now = Date.now() }: { intervals: { s
           return <rect key={i} x={Math.min(d.a, width - w)} y="0" width={w} height={height} className="sw-chart-down" data-open={d.open ? '1' : '0'} />;
         })}
         <text x="0" y={height + 13} className="sw-chart-label">
-          {`${days} days ago`}
+          {/* translators: %d: how many days. */}
+          {sprintf(_n('%d day ago', '%d days ago', days, 'siteward'), days)}
         </text>
         <text x={width} y={height + 13} textAnchor="end" className="sw-chart-label">
-          now
+          {__('now', 'siteward')}
         </text>
       </svg>
     </figure>

@@ -6,6 +6,7 @@
  * only for a shape none of these fit. The API's validation message shows under the field.
  */
 import { FormTokenField, SelectControl, TextControl, TextareaControl, ToggleControl } from '@wordpress/components';
+import { __, sprintf } from '@wordpress/i18n';
 import type { ReactNode } from 'react';
 import type { ModuleOption } from './types';
 
@@ -54,7 +55,7 @@ export function fromDraft(option: ModuleOption, draft: DraftValue): unknown {
       try {
         return JSON.parse(draft.value) as unknown;
       } catch {
-        return new Error('This must be valid JSON.');
+        return new Error(__('This must be valid JSON.', 'siteward'));
       }
     case 'text': {
       const text = draft.value;
@@ -156,13 +157,14 @@ export function OptionField({ name, option, draft, error, onChange }: { name: st
           label={label}
           value={draft.value}
           onChange={(value) => onChange({ kind: 'lines', value })}
-          help={message ?? 'One entry a line.'}
+          help={message ?? __('One entry a line.', 'siteward')}
           rows={4}
         />
       );
       break;
     case 'json':
-      control = <TextareaControl __nextHasNoMarginBottom label={`${label} (JSON)`} value={draft.value} onChange={(value) => onChange({ kind: 'json', value })} help={message} rows={3} />;
+      // translators: %s: the option's label.
+      control = <TextareaControl __nextHasNoMarginBottom label={sprintf(__('%s (JSON)', 'siteward'), label)} value={draft.value} onChange={(value) => onChange({ kind: 'json', value })} help={message} rows={3} />;
       break;
     case 'text':
       control =

@@ -3,6 +3,7 @@
  * offer, first from Initial_State (no request), then kept in step with what the API answers.
  */
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { __, sprintf } from '@wordpress/i18n';
 import { api, ApiError, jp, toApiError } from './api';
 import type { ConnectionStatus, InitialState, ModuleMap, UserData } from './types';
 
@@ -79,7 +80,9 @@ export function SiteProvider({ initial, children }: { initial: InitialState; chi
       } catch (error) {
         setModulesState((m) => (m[slug] ? { ...m, [slug]: { ...m[slug], activated: !active } } : m));
         const name = modules[slug]?.name ?? slug;
-        notify({ status: 'error', text: `${name} could not be turned ${active ? 'on' : 'off'}: ${errorText(error)}` });
+        // translators: 1: a module's name, 2: why the server refused.
+        const text = active ? __('%1$s could not be turned on: %2$s', 'siteward') : __('%1$s could not be turned off: %2$s', 'siteward');
+        notify({ status: 'error', text: sprintf(text, name, errorText(error)) });
         return false;
       } finally {
         setBusy((b) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counted, resetDoneText, turnOnLabel, updatesText } from './words';
+import { resetDoneText, turnOnLabel, updatesText } from './words';
 
 describe('the admin page’s own sentences', () => {
   it('says "1 plugin needs updating." where the wire says "1 plugin need updating."', () => {
@@ -14,11 +14,6 @@ describe('the admin page’s own sentences', () => {
     expect(turnOnLabel(1, 1)).toBe('Turn on this feature');
     expect(turnOnLabel(5, 5)).toBe('Turn on these 5 features');
     expect(turnOnLabel(0, 5)).toBe('Done: all are on');
-  });
-
-  it('counts with the singular for one and the plural otherwise', () => {
-    expect(counted(1, 'feature', 'features')).toBe('1 feature');
-    expect(counted(0, 'feature', 'features')).toBe('0 features');
   });
 
   it('reports a reset in its own words, not the wire’s "Jetpack options reset."', () => {

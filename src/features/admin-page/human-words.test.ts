@@ -39,16 +39,23 @@ function nameOf(node: ts.Node): string | undefined {
   return undefined;
 }
 
-/** The strings of one admin source file a person may read: JSX text and string literals not in imports, hidden attributes or calls. */
-function shownStrings(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+/**
+ * The strings of one admin source a person may read: JSX text and string literals not in imports,
+ * hidden attributes or address calls, and every message given to `__()`, `_n()`, `_x()` or `sprintf()`.
+ */
+function shownStrings(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  // A .ts module has no JSX: its shown words are its i18n messages (its other strings are addresses and codes).
+  const onlyMessages = !file.endsWith('.tsx');
   const found: string[] = [];
   const visit = (node: ts.Node, hidden: boolean): void => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
     const name = nameOf(node);
     // Arguments of calls such as api(jp('options/…')) or classNames are addresses, not words; JSX children are not calls.
     const inHidden = hidden || (name !== undefined && HIDDEN_NAMES.has(name)) || (ts.isCallExpression(node) && !ts.isJsxExpression(node.parent) && isAddressCall(node));
-    if (!inHidden) {
+    if (onlyMessages) {
+      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && isMessage(node)) found.push(node.text);
+    } else if (!inHidden) {
       if (ts.isJsxText(node) && node.text.trim() !== '') found.push(node.text.trim());
       if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && isWords(node)) found.push(node.text);
       if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) found.push(node.text);
@@ -62,8 +69,20 @@ function shownStrings(file: string): string[] {
 /** Props whose strings are shown even when they are a single token. */
 const SHOWN_NAMES = new Set(['label', 'help', 'title', 'text', 'placeholder', 'aria-label', 'alt', 'description']);
 
-/** A single token (a constant like a wire key or a route) is code, unless it is given to a shown prop. */
+/** @wordpress/i18n functions → the positions of their arguments that are shown (not the text domain or context). */
+const MESSAGE_ARGS: Readonly<Record<string, readonly number[]>> = { __: [0], _x: [0], _n: [0, 1], _nx: [0, 1], sprintf: [0] };
+
+/** A message of an i18n call: shown, even when it is one word (`__('Modules', 'siteward')`). */
+function isMessage(node: ts.Node): boolean {
+  const call = node.parent;
+  if (!ts.isCallExpression(call)) return false;
+  const positions = MESSAGE_ARGS[call.expression.getText()];
+  return positions !== undefined && positions.includes(call.arguments.indexOf(node as ts.Expression));
+}
+
+/** A single token (a constant like a wire key or a route) is code, unless it is given to a shown prop or an i18n call. */
 function isWords(node: ts.StringLiteral | ts.NoSubstitutionTemplateLiteral): boolean {
+  if (isMessage(node)) return true;
   if (!/^[\w./:-]+$/.test(node.text)) return true;
   const owner = nameOf(node.parent) ?? (ts.isJsxExpression(node.parent) ? nameOf(node.parent.parent) : undefined);
   return owner !== undefined && SHOWN_NAMES.has(owner);
@@ -75,7 +94,9 @@ function isAddressCall(node: ts.CallExpression): boolean {
 }
 
 const ADMIN_DIR = join(import.meta.dirname, '../../admin');
-const adminFiles = readdirSync(ADMIN_DIR).filter((name) => name.endsWith('.tsx')).map((name) => join(ADMIN_DIR, name));
+const adminFiles = readdirSync(ADMIN_DIR)
+  .filter((name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith('.config.ts'))
+  .map((name) => join(ADMIN_DIR, name));
 
 describe('the words a person reads', () => {
   it('knows the option keys it must not show (the check is not empty)', () => {
@@ -99,9 +120,28 @@ describe('the words a person reads', () => {
     expect(list.flatMap((mod) => offences(mod.jumpstart_desc).map((p) => `${mod.slug}: ${p}`))).toEqual([]);
   });
 
-  it('finds the admin page’s own strings', () => {
-    const all = adminFiles.flatMap(shownStrings);
+  it('finds the admin page’s own strings, in JSX and in i18n calls', () => {
+    const all = adminFiles.flatMap((file) => shownStrings(file));
     expect(all).toContain('Run by Siteward');
+    expect(all).toContain('Modules');
+    expect(all).toContain('%d plugin needs updating.');
+    expect(all).toContain('%d plugins need updating.');
+    expect(all).not.toContain('siteward');
+  });
+
+  it('fails on a bad word inside __(), _n() and sprintf(), as in plain JSX', () => {
+    const samples = [
+      "const a = __('Log in with WordPress.com', 'siteward');",
+      "const b = sprintf(_n('%d module', '%d Jetpack modules', n, 'siteward'), n);",
+      "const c = sprintf(__('Share on %s', 'siteward'), 'Google+');",
+      "const d = <p>{__('Enter jetpack_protect_global_whitelist', 'siteward')}</p>;",
+      "export const e = () => __('Jetpack', 'siteward');",
+    ];
+    for (const sample of samples) expect(shownStrings('sample.tsx', sample).flatMap(offences), sample).not.toEqual([]);
+    // In a .ts module only messages count: a message with a bad word fails, an address does not.
+    expect(shownStrings('sample.ts', samples[0]!).flatMap(offences)).not.toEqual([]);
+    expect(shownStrings('sample.ts', samples[4]!).flatMap(offences)).not.toEqual([]);
+    expect(shownStrings('sample.ts', 'export const jp = (path: string) => `/jetpack/v4/${path}`;')).toEqual([]);
   });
 
   it.each(adminFiles.map((file) => [file.slice(ADMIN_DIR.length + 1), file] as const))('admin page %s shows only Siteward’s words', (_name, file) => {

@@ -8,7 +8,7 @@
  */
 import type { Feature } from '../contract.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
-import { pluginError } from '../jetpack/errors.js';
+import { pluginError } from '../jetpack-v4/errors.js';
 import { backupCommand } from './backup-commands.js';
 import { backupDownloadPage } from './backup-download.js';
 import { backupsList } from './backups-list.js';
@@ -18,6 +18,7 @@ import { readLastVerification, scheduledVerificationJob } from './scheduled-veri
 import { backupSettings } from './settings.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { vaultpressData } from './vaultpress-data.js';
+import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 /** The feature with test tuning (no real waits between upload attempts). */
 export function backupsFeatureWith(tuning: BackupTuning): Feature {
@@ -38,7 +39,7 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
       // registered first and answers it through this provider, so this route is the same answer.
       jetpack.registerModuleData('vaultpress', data);
-      ctx.api.registerRoute('jetpack/v4', '/module/vaultpress/data', {
+      ctx.api.registerRoute(JETPACK_NAMESPACE, '/module/vaultpress/data', {
         methods: 'GET',
         permissionCallback: jetpack.requirePermission('view_admin'),
         callback: data,

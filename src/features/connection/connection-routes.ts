@@ -6,10 +6,9 @@ import type { SitewardAuthenticator } from '../../auth/authenticator.js';
 import type { SitewardApi } from '../../plugins/api.js';
 import type { EndpointCallback, JsonValue, PermissionCallback, Principal, RestRequest } from '../../rest/types.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
-import { argumentMessages, permissionError, type PermissionCheck } from '../jetpack/errors.js';
-import type { DevModeState } from '../jetpack/context.js';
-import { passes } from '../jetpack/routes/permissions.js';
-import { EDITABLE, NAMESPACE } from '../jetpack/routes/route-helpers.js';
+import { argumentMessages } from '../jetpack-v4/errors.js';
+import { passes, permissionError, type DevModeState, type PermissionCheck } from '../jetpack-v4/permissions.js';
+import { EDITABLE, JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import type { ConnectionService } from './connection-service.js';
 import { connectionRefusalError, restErrorOf } from './rest-errors.js';
 import { userConnectionData, type UserDataDeps } from './user-connection-data.js';
@@ -86,31 +85,31 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
     },
   };
 
-  api.registerRoute(NAMESPACE, '/connection-status', {
+  api.registerRoute(JETPACK_NAMESPACE, '/connection-status', {
     methods: 'GET',
     permissionCallback: labelPermission(() => true, 'public'),
     callback: handlers.status,
   });
 
-  api.registerRoute(NAMESPACE, '/connect-url', {
+  api.registerRoute(JETPACK_NAMESPACE, '/connect-url', {
     methods: 'GET',
     permissionCallback: handlers.connectUrlPermission,
     callback: handlers.connectUrl,
   });
 
-  api.registerRoute(NAMESPACE, '/user-connection-data', {
+  api.registerRoute(JETPACK_NAMESPACE, '/user-connection-data', {
     methods: 'GET',
     permissionCallback: require('user_connection_data'),
     callback: handlers.userData,
   });
 
-  api.registerRoute(NAMESPACE, '/disconnect/site', {
+  api.registerRoute(JETPACK_NAMESPACE, '/disconnect/site', {
     methods: EDITABLE,
     permissionCallback: require('disconnect'),
     callback: handlers.disconnect,
   });
 
-  api.registerRoute(NAMESPACE, '/unlink', {
+  api.registerRoute(JETPACK_NAMESPACE, '/unlink', {
     methods: EDITABLE,
     args: {
       id: {
@@ -127,7 +126,7 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
     callback: (request) => handlers.unlink(unlinkTarget(request) ?? request.user.id),
   });
 
-  api.registerRoute(NAMESPACE, '/recheck-ssl', {
+  api.registerRoute(JETPACK_NAMESPACE, '/recheck-ssl', {
     methods: EDITABLE,
     permissionCallback: require('view_admin'),
     callback: () => service.recheckSsl(deps.clock()),

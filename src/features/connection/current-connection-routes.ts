@@ -8,8 +8,8 @@ import type { SitewardApi } from '../../plugins/api.js';
 import { invalidParams } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
 import { isPlainObject } from '../../core/objects.js';
-import { argumentMessages, pluginError, successMessages } from '../jetpack/errors.js';
-import { EDITABLE, NAMESPACE, flagged } from '../jetpack/routes/route-helpers.js';
+import { argumentMessages, pluginError, successMessages } from '../jetpack-v4/errors.js';
+import { EDITABLE, JETPACK_NAMESPACE, flagged } from '../jetpack-v4/route-helpers.js';
 import type { ConnectionHandlers, ConnectionRouteDeps } from './connection-routes.js';
 import { connectionTestAnswer, runConnectionTest } from './connection-test.js';
 
@@ -22,7 +22,7 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
   const { service } = deps;
   const { require } = handlers;
 
-  api.registerRoute(NAMESPACE, '/connection', [
+  api.registerRoute(JETPACK_NAMESPACE, '/connection', [
     {
       methods: 'GET',
       permissionCallback: () => true,
@@ -52,7 +52,7 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
     { methods: 'DELETE', permissionCallback: require('disconnect'), callback: handlers.disconnect },
   ]);
 
-  api.registerRoute(NAMESPACE, '/connection/url', {
+  api.registerRoute(JETPACK_NAMESPACE, '/connection/url', {
     methods: 'GET',
     // Today's clients send where the flow started and where to return; Siteward's login flow returns to the admin page.
     args: { from: { type: 'string' }, redirect: { type: 'string' } },
@@ -60,7 +60,7 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
     callback: handlers.connectUrl,
   });
 
-  api.registerRoute(NAMESPACE, '/connection/data', {
+  api.registerRoute(JETPACK_NAMESPACE, '/connection/data', {
     methods: 'GET',
     permissionCallback: require('user_connection_data'),
     // 4.4–9.x: the 2016 body without `othersLinked` (docs/spec/current-clients.md A.3).
@@ -72,13 +72,13 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
 
   const unlinkSelf = (request: RestRequest) =>
     flagged(request, 'linked', false) ? handlers.unlink(request.user.id) : pluginError('invalid_param');
-  api.registerRoute(NAMESPACE, '/connection/user', {
+  api.registerRoute(JETPACK_NAMESPACE, '/connection/user', {
     methods: [...EDITABLE, 'DELETE'],
     permissionCallback: require('link_user'),
     callback: unlinkSelf,
   });
 
-  api.registerRoute(NAMESPACE, '/connection/test', {
+  api.registerRoute(JETPACK_NAMESPACE, '/connection/test', {
     methods: 'GET',
     permissionCallback: require('manage_modules'),
     callback: async () =>

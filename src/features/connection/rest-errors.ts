@@ -1,6 +1,6 @@
-/** Engine errors and refusals as the REST answers and page statuses of the catalogue (jetpack/errors.ts). */
+/** Engine errors and refusals as the REST answers and page statuses of the catalogue (jetpack-v4/errors.ts). */
 import type { RestError } from '../../rest/errors.js';
-import { accountServiceError, pluginError, type FixedPluginErrorId } from '../jetpack/errors.js';
+import { accountServiceError, pluginError, type FixedPluginErrorId } from '../jetpack-v4/errors.js';
 import type { ConnectionError, ConnectionErrorKind } from './connection-errors.js';
 import type { Refusal } from './connection-service.js';
 

@@ -3,7 +3,7 @@
  * The linked account comes from the provider's userinfo (docs/spec/compat.md §9's mapping, wpcom-user.ts).
  */
 import { gravatarUrl } from '../../core/gravatar.js';
-import { statsRoles } from '../jetpack/initial-state.js';
+import { statsRoles } from '../jetpack-v4/stats-roles.js';
 import type { JsonValue, Principal } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
 import type { ConnectionError } from './connection-errors.js';

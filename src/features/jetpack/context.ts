@@ -7,16 +7,10 @@ import type { FieldRegistry } from '../../rest/field-registry.js';
 import type { JsonValue } from '../../core/json.js';
 import type { Principal } from '../../rest/types.js';
 import type { OptionsRepo, StoreTx } from '../../store/types.js';
+import type { DevModeState } from '../jetpack-v4/permissions.js';
 import { ModuleCatalog } from './catalog/module-catalog.js';
 
-/** Which dev (offline) mode triggers are on (docs/spec/compat.md §9: `filter` is always false). */
-export interface DevModeState {
-  /** `SITEWARD_OFFLINE` is set. */
-  constant: boolean;
-  /** The site URL's host has no dot (e.g. `localhost`). */
-  url: boolean;
-  filter: false;
-}
+export type { DevModeState };
 
 export interface PluginSite {
   /** Home URL, e.g. `http://example.com` (a trailing slash is tolerated). */

@@ -7,10 +7,11 @@ import type { RestError } from '../../rest/errors.js';
 import type { PermissionCallback } from '../../rest/types.js';
 import type { ModuleCatalog } from './catalog/module-catalog.js';
 import type { PluginContext } from './context.js';
-import { pluginError, type PermissionCheck } from './errors.js';
+import { pluginError } from '../jetpack-v4/errors.js';
+import type { PermissionCheck } from '../jetpack-v4/permissions.js';
 import { readActiveSlugs } from './operations/active-modules.js';
 import { isAvailable, siteStatus } from './operations/site-status.js';
-import { requirePermission } from './routes/permissions.js';
+import { requirePermission } from '../jetpack-v4/permissions.js';
 
 export interface PluginGuards {
   /** The permission callback of `check`: true, or its 401/403 `invalid_user_permission_*` error. */

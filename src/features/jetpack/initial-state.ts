@@ -2,14 +2,14 @@
  * The admin page's `Initial_State` object (docs/spec/jetpack-v4-reference.md §11). WordPress printed every top-level
  * scalar as a string (true → "1", false → "", numbers → "123"); nested values keep JSON types.
  */
-import type { OptionsRepo } from '../../store/types.js';
 import { gravatarUrl } from '../../core/gravatar.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import type { Principal } from '../../rest/types.js';
 import { getIn } from './catalog/option-storage.js';
 import { STATS_ROLES } from './catalog/option-validators.js';
+import { statsRoles } from '../jetpack-v4/stats-roles.js';
 import { catalogOf, type PluginContext } from './context.js';
-import { passes } from './routes/permissions.js';
+import { passes } from '../jetpack-v4/permissions.js';
 import { isSitePublic } from './operations/active-modules.js';
 import { readJumpstartState } from './operations/jumpstart-state.js';
 import { listModules } from './operations/module-records.js';
@@ -37,12 +37,6 @@ function printed(value: JsonValue): JsonValue {
   if (value === false || value === null) return '';
   if (typeof value === 'number') return String(value);
   return value;
-}
-
-/** Roles allowed to view stats: the stats module's `roles` option, administrators by default. */
-export async function statsRoles(options: Pick<OptionsRepo, 'get'>): Promise<string[]> {
-  const roles = getIn(await options.get('stats_options'), ['roles']);
-  return Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string') : ['administrator'];
 }
 
 /** The /user-connection-data body of a site that is not connected (no linked account). */

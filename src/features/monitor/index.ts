@@ -33,6 +33,7 @@ import { monitorSettings } from './settings.js';
 import { UptimeChecker } from './uptime-checker.js';
 import { DAY_MS } from '../../core/time.js';
 import type { RestRequest } from '../../rest/types.js';
+import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 const MODULE = 'monitor';
 const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
@@ -165,7 +166,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
 
       const permission = jetpack.requirePermission('view_admin');
       const lastDowntime = jetpack.whenModuleActive(MODULE, async () => lastDowntimeAnswer(await repoFor(SITE_CHECK_ID).latest(), clock()));
-      ctx.api.registerRoute('jetpack/v4', '/module/monitor/downtime/last', {
+      ctx.api.registerRoute(JETPACK_NAMESPACE, '/module/monitor/downtime/last', {
         methods: 'GET',
         permissionCallback: permission,
         callback: lastDowntime,

@@ -15,6 +15,7 @@ import type { ProtectTables } from './protect-tables.js';
 import { protectSettings } from './settings.js';
 import { DAY_MS } from '../../core/time.js';
 import type { RestRequest } from '../../rest/types.js';
+import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 const MODULE = 'protect';
 
@@ -36,7 +37,7 @@ export const protectFeature: Feature = {
 
     const permission = jetpack.requirePermission('view_admin');
     const blocked = jetpack.whenModuleActive(MODULE, () => policy.blockedCount());
-    ctx.api.registerRoute('jetpack/v4', '/module/protect/count/get', {
+    ctx.api.registerRoute(JETPACK_NAMESPACE, '/module/protect/count/get', {
       methods: 'GET',
       permissionCallback: permission,
       // A numeric string, as the reference's option value came back from the database (§3.19).

@@ -4,7 +4,8 @@
  * one plan, the free one. While the site is not connected there is no site id: 404.
  */
 import type { Feature } from '../contract.js';
-import { pluginError, successMessages } from '../jetpack/errors.js';
+import { pluginError, successMessages } from '../jetpack-v4/errors.js';
+import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 /** Jetpack Free's product id on WordPress.com; the admin client compares slugs, some tools the id. */
 const FREE_PRODUCT_ID = 2002;
@@ -20,7 +21,7 @@ export const siteDataFeature: Feature = {
     const connection = ctx.need('connection');
     const { config } = ctx;
     const restRoot = ctx.api.restUrl('/');
-    ctx.api.registerRoute('jetpack/v4', '/site', {
+    ctx.api.registerRoute(JETPACK_NAMESPACE, '/site', {
       methods: 'GET',
       permissionCallback: jetpack.requirePermission('view_admin'),
       callback: async (request) => {

@@ -5,10 +5,11 @@
  */
 import type { Feature } from '../contract.js';
 import { isRestError } from '../../rest/errors.js';
-import { pluginError, serviceUnavailable } from '../jetpack/errors.js';
+import { pluginError, serviceUnavailable } from '../jetpack-v4/errors.js';
 import { AkismetClient } from './akismet-client.js';
 import { akismetStatsAnswer } from './akismet-stats-answer.js';
 import { statsSettings } from './settings.js';
+import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 export interface StatsFeatureOptions {
   /** Per call to the service. Default 5 s; tests shorten it. */
@@ -33,7 +34,7 @@ export function createStatsFeature(options: StatsFeatureOptions = {}): Feature {
         if (answer.problem !== undefined) ctx.log.warn({ problem: answer.problem }, 'Akismet refused the key');
         return answer.body;
       };
-      ctx.api.registerRoute('jetpack/v4', '/akismet/stats/get', {
+      ctx.api.registerRoute(JETPACK_NAMESPACE, '/akismet/stats/get', {
         methods: 'GET',
         permissionCallback: jetpack.requirePermission('view_admin'),
         callback: stats,

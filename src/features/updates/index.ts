@@ -3,10 +3,11 @@
  * that are published npm packages with a newer `latest` on the registry (`SITEWARD_NPM_REGISTRY`).
  */
 import type { Feature } from '../contract.js';
-import { pluginError } from '../jetpack/errors.js';
+import { pluginError } from '../jetpack-v4/errors.js';
 import { pluginUpdatesAnswer } from './plugin-updates.js';
 import { RegistryClient } from './registry-client.js';
 import { updatesSettings } from './settings.js';
+import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 export interface UpdatesFeatureOptions {
   /** Per registry request. Default 5 s; tests shorten it. */
@@ -20,7 +21,7 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
     register(ctx) {
       const jetpack = ctx.need('jetpack');
       const registry = new RegistryClient({ baseUrl: ctx.config.npmRegistry, clock: ctx.clock, timeoutMs: options.timeoutMs });
-      ctx.api.registerRoute('jetpack/v4', '/updates/plugins', {
+      ctx.api.registerRoute(JETPACK_NAMESPACE, '/updates/plugins', {
         methods: 'GET',
         permissionCallback: jetpack.requirePermission('view_admin'),
         callback: async () => {

@@ -4,8 +4,9 @@
  * §3.21, §6). The codes are validated by the module options with the same rule (verification-services.ts).
  */
 import type { Feature } from '../contract.js';
-import { pluginError } from '../jetpack/errors.js';
+import { pluginError } from '../jetpack-v4/errors.js';
 import { readVerificationCodes, verificationMetaTags, verificationServicesAnswer } from './verification-services.js';
+import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 const MODULE = 'verification-tools';
 const CODES_OPTION = 'verification_services_codes';
@@ -22,7 +23,7 @@ export const verificationFeature: Feature = {
       const answer = verificationServicesAnswer(await codes());
       return answer.kind === 'verified' ? answer.body : pluginError('verification_empty');
     });
-    ctx.api.registerRoute('jetpack/v4', '/module/verification-tools/services', {
+    ctx.api.registerRoute(JETPACK_NAMESPACE, '/module/verification-tools/services', {
       methods: 'GET',
       permissionCallback: jetpack.requirePermission('view_admin'),
       callback: services,

@@ -16,7 +16,7 @@ import {
   SHARING_SERVICES_OPTION,
   sharingOptions,
 } from '../catalog/options/sharing-options.js';
-import { successMessages } from '../errors.js';
+import { successMessages } from '../../jetpack-v4/errors.js';
 import { stateKeys } from '../state-keys.js';
 import { updateActiveSlugs } from './active-modules.js';
 import { asJumpstartState } from './jumpstart-state.js';

@@ -4,7 +4,8 @@
  * events go out after the commit.
  */
 import type { RestError } from '../../../rest/errors.js';
-import { activationFailed, bulkActivationFailed, pluginError, successMessages, type ActivationRefusal } from '../errors.js';
+import { activationFailed, bulkActivationFailed, type ActivationRefusal } from '../errors.js';
+import { pluginError, successMessages } from '../../jetpack-v4/errors.js';
 import type { PluginContext } from '../context.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { diffSlugs, isSitePublic, updateActiveSlugs } from './active-modules.js';

@@ -3,7 +3,7 @@ import type { RestError } from '../../../rest/errors.js';
 import type { Principal } from '../../../rest/types.js';
 import type { PluginContext } from '../context.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
-import { pluginError } from '../errors.js';
+import { pluginError } from '../../jetpack-v4/errors.js';
 import type { CatalogModule } from '../module-types.js';
 import { readActiveSlugs } from './active-modules.js';
 import { loadOptionStorage, optionsForResponse, type OptionResponse } from './option-values.js';

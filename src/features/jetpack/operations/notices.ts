@@ -5,7 +5,7 @@ import type { JsonValue } from '../../../core/json.js';
 import type { Principal } from '../../../rest/types.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
-import { pluginError } from '../errors.js';
+import { pluginError } from '../../jetpack-v4/errors.js';
 import { stateKeys } from '../state-keys.js';
 import { TRACKED_OPTIONS, markActionTaken } from './jumpstart-state.js';
 

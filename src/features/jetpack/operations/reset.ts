@@ -7,7 +7,7 @@
 import type { RestError } from '../../../rest/errors.js';
 import type { PluginContext } from '../context.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
-import { pluginError, successMessages } from '../errors.js';
+import { pluginError, successMessages } from '../../jetpack-v4/errors.js';
 import { stateKeys } from '../state-keys.js';
 import { defaultActiveSlugs, updateActiveSlugs } from './active-modules.js';
 import { emitListChange } from './module-activation.js';

@@ -4,7 +4,7 @@ import type { JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { PluginContext } from '../context.js';
 import { phpTruthy } from '../../../core/php.js';
-import { pluginError, successMessages } from '../errors.js';
+import { pluginError, successMessages } from '../../jetpack-v4/errors.js';
 import { stateKeys } from '../state-keys.js';
 
 /** Setting name → the site option holding it (Initial_State `settingNames`). */

@@ -11,15 +11,15 @@ import type { EndpointCallback, RestRequest } from '../../../rest/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { isBooleanLike, toBoolean } from '../catalog/option-validators.js';
 import type { PluginContext } from '../context.js';
-import { argumentMessages, pluginError } from '../errors.js';
+import { argumentMessages, pluginError } from '../../jetpack-v4/errors.js';
 import { activateJumpstart, deactivateJumpstart } from '../operations/jumpstart.js';
 import { readJumpstartState } from '../operations/jumpstart-state.js';
 import { dismissNotice } from '../operations/notices.js';
 import { reset } from '../operations/reset.js';
 import { writeSettingsObject } from '../operations/settings-object.js';
 import { stateKeys } from '../state-keys.js';
-import { requirePermission } from './permissions.js';
-import { EDITABLE, NAMESPACE, flagged, urlParam } from './route-helpers.js';
+import { requirePermission } from '../../jetpack-v4/permissions.js';
+import { EDITABLE, JETPACK_NAMESPACE, flagged, urlParam } from '../../jetpack-v4/route-helpers.js';
 
 /** What `GET module/{slug}/data` answers for one module (docs/spec/current-clients.md A.6); features that run a module add theirs. */
 export type ModuleDataProvider = EndpointCallback;
@@ -39,21 +39,21 @@ export function registerCurrentRoutes(
   dataProviders: ReadonlyMap<string, ModuleDataProvider>,
 ): void {
   // POST settings (no 2016 twin: always the 4.4+ way). GET settings is in site-routes.ts, where the two shapes meet.
-  api.registerRoute(NAMESPACE, '/settings', {
+  api.registerRoute(JETPACK_NAMESPACE, '/settings', {
     methods: EDITABLE,
     args: { context: { default: 'edit' } },
     callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user),
     permissionCallback: requirePermission('configure_modules', ctx),
   });
   // After `/settings/update` (site-routes.ts), which keeps its 2016 meaning; there is no GET (docs/spec/current-clients.md A.1).
-  api.registerRoute(NAMESPACE, '/settings/(?P<module>[a-z\\-]+)', {
+  api.registerRoute(JETPACK_NAMESPACE, '/settings/(?P<module>[a-z\\-]+)', {
     methods: EDITABLE,
     args: { context: { default: 'edit' } },
     callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, urlParam(request, 'module')),
     permissionCallback: requirePermission('configure_modules', ctx),
   });
 
-  api.registerRoute(NAMESPACE, '/jumpstart', [
+  api.registerRoute(JETPACK_NAMESPACE, '/jumpstart', [
     {
       // 4.5–7.4: the stored state, `false` when never set (docs/spec/current-clients.md A.1).
       methods: 'GET',
@@ -74,20 +74,20 @@ export function registerCurrentRoutes(
     },
   ]);
 
-  api.registerRoute(NAMESPACE, '/options/(?P<options>[a-z\\-]+)', {
+  api.registerRoute(JETPACK_NAMESPACE, '/options/(?P<options>[a-z\\-]+)', {
     methods: EDITABLE_OR_DELETE,
     callback: (request) => (flagged(request, 'reset', true) ? reset(ctx, catalog, urlParam(request, 'options')) : pluginError('invalid_param')),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
 
-  api.registerRoute(NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)', {
+  api.registerRoute(JETPACK_NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)', {
     methods: EDITABLE_OR_DELETE,
     callback: (request) =>
       flagged(request, 'dismissed', true) ? dismissNotice(ctx, urlParam(request, 'notice'), request.user) : pluginError('invalid_dismissed'),
     permissionCallback: requirePermission('view_admin', ctx),
   });
 
-  api.registerRoute(NAMESPACE, '/module/(?P<slug>[a-z\\-]+)/data', {
+  api.registerRoute(JETPACK_NAMESPACE, '/module/(?P<slug>[a-z\\-]+)/data', {
     methods: 'GET',
     args: {
       range: { type: 'string', default: 'day' },

@@ -9,12 +9,12 @@ import type { ArgDefinition, EndpointDefinition, RestRequest } from '../../../re
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { isBooleanLike, toBoolean } from '../catalog/option-validators.js';
 import type { PluginContext } from '../context.js';
-import { argumentMessages, pluginError, successMessages } from '../errors.js';
+import { argumentMessages, pluginError, successMessages } from '../../jetpack-v4/errors.js';
 import { activateModule, activateModules, deactivateModule } from '../operations/module-activation.js';
 import { updateModuleOptions } from '../operations/module-options.js';
 import { getModule, listModules } from '../operations/module-records.js';
-import { requirePermission } from './permissions.js';
-import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
+import { requirePermission } from '../../jetpack-v4/permissions.js';
+import { EDITABLE, JETPACK_NAMESPACE, urlParam } from '../../jetpack-v4/route-helpers.js';
 
 const SLUG = '(?P<slug>[a-z\\-]+)';
 
@@ -59,7 +59,7 @@ async function updateWithFields(ctx: PluginContext, catalog: ModuleCatalog, requ
 }
 
 export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
-  api.registerRoute(NAMESPACE, '/module/all', {
+  api.registerRoute(JETPACK_NAMESPACE, '/module/all', {
     methods: 'GET',
     callback: (request) => listWithFields(ctx, catalog, request),
     permissionCallback: requirePermission('view_admin', ctx),
@@ -96,17 +96,17 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
     },
     permissionCallback: requirePermission('manage_modules', ctx),
   };
-  api.registerRoute(NAMESPACE, '/module/activate', bulkActivate);
+  api.registerRoute(JETPACK_NAMESPACE, '/module/activate', bulkActivate);
   // The path the historical admin client called (docs/spec/compat.md §9).
-  api.registerRoute(NAMESPACE, '/modules/activate', bulkActivate);
+  api.registerRoute(JETPACK_NAMESPACE, '/modules/activate', bulkActivate);
   // The 4.3+ spelling, before the slug route it overlaps. Jetpack declares `active` but always
   // activates (docs/spec/current-clients.md A.1), so `active` is validated and otherwise ignored.
-  api.registerRoute(NAMESPACE, '/module/all/active', {
+  api.registerRoute(JETPACK_NAMESPACE, '/module/all/active', {
     ...bulkActivate,
     args: { modules: modulesArg, active: activeArg },
   });
 
-  api.registerRoute(NAMESPACE, `/module/${SLUG}/active`, {
+  api.registerRoute(JETPACK_NAMESPACE, `/module/${SLUG}/active`, {
     methods: EDITABLE,
     args: { active: { ...activeArg, required: true } },
     callback: (request) => {
@@ -116,7 +116,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
     permissionCallback: requirePermission('manage_modules', ctx),
   });
 
-  api.registerRoute(NAMESPACE, `/module/${SLUG}`, [
+  api.registerRoute(JETPACK_NAMESPACE, `/module/${SLUG}`, [
     {
       methods: 'GET',
       callback: async (request) => {

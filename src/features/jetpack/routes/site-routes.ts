@@ -8,11 +8,11 @@ import { dismissNotice } from '../operations/notices.js';
 import { reset } from '../operations/reset.js';
 import { readSettings, updateSetting } from '../operations/settings.js';
 import { readSettingsObject } from '../operations/settings-object.js';
-import { requirePermission } from './permissions.js';
-import { EDITABLE, NAMESPACE, urlParam } from './route-helpers.js';
+import { requirePermission } from '../../jetpack-v4/permissions.js';
+import { EDITABLE, JETPACK_NAMESPACE, urlParam } from '../../jetpack-v4/route-helpers.js';
 
 export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
-  api.registerRoute(NAMESPACE, '/settings', {
+  api.registerRoute(JETPACK_NAMESPACE, '/settings', {
     methods: 'GET',
     // The one route both shapes spell alike: the spec's answer unless the operator chose today's
     // (SITEWARD_SETTINGS_SHAPE=current; docs/spec/current-clients.md A.4).
@@ -24,28 +24,28 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
     callback: (request) => updateSetting(ctx, request.json),
     permissionCallback: requirePermission('manage_settings', ctx),
   };
-  api.registerRoute(NAMESPACE, '/settings/update', settingUpdate);
+  api.registerRoute(JETPACK_NAMESPACE, '/settings/update', settingUpdate);
   // The path the historical admin client called (docs/spec/compat.md §9).
-  api.registerRoute(NAMESPACE, '/setting/update', settingUpdate);
+  api.registerRoute(JETPACK_NAMESPACE, '/setting/update', settingUpdate);
 
-  api.registerRoute(NAMESPACE, '/jumpstart/activate', {
+  api.registerRoute(JETPACK_NAMESPACE, '/jumpstart/activate', {
     methods: EDITABLE,
     callback: () => activateJumpstart(ctx, catalog),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
-  api.registerRoute(NAMESPACE, '/jumpstart/deactivate', {
+  api.registerRoute(JETPACK_NAMESPACE, '/jumpstart/deactivate', {
     methods: EDITABLE,
     callback: () => deactivateJumpstart(ctx, catalog),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
 
-  api.registerRoute(NAMESPACE, '/reset/(?P<options_or_modules>[a-z\\-]+)', {
+  api.registerRoute(JETPACK_NAMESPACE, '/reset/(?P<options_or_modules>[a-z\\-]+)', {
     methods: EDITABLE,
     callback: (request) => reset(ctx, catalog, urlParam(request, 'options_or_modules')),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
 
-  api.registerRoute(NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)/dismiss', {
+  api.registerRoute(JETPACK_NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)/dismiss', {
     methods: EDITABLE,
     callback: (request) => dismissNotice(ctx, urlParam(request, 'notice'), request.user),
     permissionCallback: requirePermission('view_admin', ctx),

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
+import { createInProcessApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
 
 describe('a request with a login cookie but no nonce', () => {
   let app: TestApp;
   let admin: LoggedIn;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createInProcessApp();
     admin = await app.loginAs('administrator');
   });
   afterAll(() => app.close());

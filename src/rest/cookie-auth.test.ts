@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
+import { createInProcessApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
 import type { SitewardApi } from '../plugins/api.js';
 import { parseLoginCookie } from '../auth/login-cookie.js';
 import { createNonceService } from '../auth/nonce.js';
@@ -20,7 +20,7 @@ let admin: LoggedIn;
 let editor: LoggedIn;
 
 beforeAll(async () => {
-  app = await createTestApp({ plugins: [whoami] });
+  app = await createInProcessApp({ plugins: [whoami] });
   admin = await app.loginAs('administrator');
   editor = await app.loginAs('editor');
 });

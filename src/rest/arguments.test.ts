@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { createInProcessApp, type TestApp } from '../../test/helpers/test-app.js';
 import type { SitewardApi } from '../plugins/api.js';
 import { RestError } from './errors.js';
 
@@ -61,7 +61,7 @@ function plugin(api: SitewardApi): void {
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await createTestApp({ plugins: [plugin] });
+  app = await createInProcessApp({ plugins: [plugin] });
 });
 afterAll(() => app.close());
 

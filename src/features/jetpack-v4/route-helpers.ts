@@ -1,8 +1,8 @@
 /** Small shared pieces of the plugin's route definitions. */
-import type { RestRequest } from '../../../rest/types.js';
+import type { RestRequest } from '../../rest/types.js';
 
 /** The plugin's namespace. */
-export const NAMESPACE = 'jetpack/v4';
+export const JETPACK_NAMESPACE = 'jetpack/v4';
 
 /** Every endpoint the spec lists as POST also takes PUT and PATCH (docs/spec/compat.md §9). */
 export const EDITABLE = ['POST', 'PUT', 'PATCH'] as const;
