@@ -103,5 +103,7 @@ export interface ProtectHistory {
 /** siteward/v1/monitor/history */
 export interface MonitorHistory {
   days: number;
+  /** Every check's state, the site first (absent from servers before it was added). */
+  checks?: { id: number; site: boolean; url: string; state: 'up' | 'down' | 'unknown'; downSince: string | null }[];
   intervals: { start: string; end: string | null; duration: number; reason: string }[];
 }
