@@ -6,8 +6,8 @@
  * address and per account (in status rows, so every worker shares the counts).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import { findUserByLoginOrEmail } from '../../auth/sessions.js';
+import { smtpTransport } from '../../core/smtp-transport.js';
 import { newPasswordProblem } from '../../auth/password-strength.js';
 import { formTokenInput, htmlPage, redirect, type Feature, type PageRequest } from '../contract.js';
 import { lostPasswordPage, resetPasswordPage } from './reset-pages.js';
@@ -31,7 +31,7 @@ export const passwordResetFeature: Feature = {
   name: 'password-reset',
   register(ctx) {
     const { config, store, clock, log } = ctx;
-    const mailer = config.smtpUrl ? nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000 }) : null;
+    const mailer = config.smtpUrl ? smtpTransport(config.smtpUrl, 10_000) : null;
 
     /** Counts one request under `key`; false once the window's limit is reached. */
     const allow = async (key: string, limit: number): Promise<boolean> => {
