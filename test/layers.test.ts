@@ -28,6 +28,15 @@ const allowed: Record<string, readonly string[]> = {
   admin: [],
 };
 
+/**
+ * Edges inside src/features that would run against `need`: a feature may not import the
+ * internals of one that needs it. Shared vocabulary lives in a folder both import.
+ */
+const forbiddenInsideFeatures: Record<string, readonly string[]> = {
+  // jetpack needs connection; both take the `jetpack/v4` vocabulary from features/jetpack-v4.
+  'features/connection': ['features/jetpack/'],
+};
+
 /** Test-only code outside `*.test.ts` files (kits that start real peers, test browsers). */
 const isTestCode = (file: string) => file.endsWith('.test.ts') || file.endsWith('.test.tsx') || /(^|[/-])test-[^/]*\.ts$|test-kit\.ts$/.test(file) || file.split(path.sep).includes('testing');
 
@@ -61,6 +70,11 @@ describe('layers', () => {
 
   test.each(Object.keys(allowed))('src/%s imports only what it may', (folder) => {
     const offending = sourceFiles(folder).flatMap((file) => imports(file).filter((target) => !mayImport(folder, target)).map((target) => `${file} → ${target}`));
+    expect(offending).toEqual([]);
+  });
+
+  test.each(Object.entries(forbiddenInsideFeatures))('src/%s imports nothing of %j', (folder, forbidden) => {
+    const offending = sourceFiles(folder).flatMap((file) => imports(file).filter((target) => forbidden.some((prefix) => target.startsWith(prefix))).map((target) => `${file} → ${target}`));
     expect(offending).toEqual([]);
   });
 

@@ -60,6 +60,11 @@ export interface VerifiedSession {
 export interface SessionManager {
   /** Checks the password (login name or e-mail), opens a session and signs its cookie. */
   login(login: string, password: string, options?: LoginOptions): Promise<LoginResult>;
+  /**
+   * Opens a session for a user someone else already vouched for (sign-in through the account
+   * service): the same session, cookie and lifetime as a password login, without a password.
+   */
+  open(user: UserRecord, options?: LoginOptions): Promise<Extract<LoginResult, { ok: true }>>;
   /** Destroys the session of a cookie; true when there was one. */
   logout(cookieValue: string): Promise<boolean>;
   /** The session behind a cookie value, or null when malformed, expired, tampered or destroyed. */
@@ -131,6 +136,25 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     generation += 1;
   }
 
+  async function open(user: UserRecord, opts: LoginOptions = {}): Promise<Extract<LoginResult, { ok: true }>> {
+    const remember = opts.remember === true;
+    const now = clock();
+    // The cookie carries whole seconds; the session ends at the same instant.
+    const expiration = Math.floor((now + (remember ? REMEMBER_LIFETIME_MS : SESSION_LIFETIME_MS)) / 1000);
+    const token = newSessionToken();
+    await store.sessions.create({
+      tokenHash: hashSessionToken(token),
+      userId: user.id,
+      expiresAt: expiration * 1000,
+      userAgent: (opts.userAgent ?? '').slice(0, 512),
+      ip: (opts.ip ?? '').slice(0, 64),
+      created: now,
+    });
+    const cookie = signLoginCookie(authKey, { login: user.login, expiration, token }, user.passHash);
+    const roles = await store.users.roles(user.id);
+    return { ok: true, cookie, expiresAt: expiration * 1000, remember, user, roles, sessionToken: token };
+  }
+
   return {
     forgetUser,
 
@@ -138,24 +162,10 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const user = await findUserByLoginOrEmail(store, login);
       const ok = user ? await verifyPassword(user.passHash, password) : await verifyNothing(password);
       if (!user || !ok) return { ok: false, error: 'invalid_credentials' };
-
-      const remember = opts.remember === true;
-      const now = clock();
-      // The cookie carries whole seconds; the session ends at the same instant.
-      const expiration = Math.floor((now + (remember ? REMEMBER_LIFETIME_MS : SESSION_LIFETIME_MS)) / 1000);
-      const token = newSessionToken();
-      await store.sessions.create({
-        tokenHash: hashSessionToken(token),
-        userId: user.id,
-        expiresAt: expiration * 1000,
-        userAgent: (opts.userAgent ?? '').slice(0, 512),
-        ip: (opts.ip ?? '').slice(0, 64),
-        created: now,
-      });
-      const cookie = signLoginCookie(authKey, { login: user.login, expiration, token }, user.passHash);
-      const roles = await store.users.roles(user.id);
-      return { ok: true, cookie, expiresAt: expiration * 1000, remember, user, roles, sessionToken: token };
+      return open(user, opts);
     },
+
+    open,
 
     async logout(value) {
       cache.delete(value);
