@@ -124,7 +124,7 @@ function MonitorCard() {
                 : __('Monitor is watching your site; no downtime recorded.', 'siteward')}
             </p>
           )}
-          {both.data.history.checks !== undefined && both.data.history.checks.length > 0 && (
+          {both.data.history.checks.length > 0 && (
             <ul className="sw-glance-checks" data-testid="monitor-checks">
               {both.data.history.checks.map((c) => (
                 <li key={c.id}>

@@ -12,6 +12,7 @@ import { SITE_CHECK_ID, type MonitorStore, type StoredCheck } from './monitor-st
 import type { DeliveryResult } from './notifier.js';
 import { uptimeFigures, type UptimePeriod } from './uptime.js';
 import { DAY_MS } from '../../core/time.js';
+import type { MonitorCheckState } from '../../wire/siteward-v1.js';
 
 export const NOTIFICATION_SETTINGS_OPTION = 'siteward_monitor_notifications';
 /** Checks besides the site's own URL. */
@@ -58,17 +59,8 @@ export interface CheckStatus {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** What At a Glance lists per check. */
-export interface CheckState {
-  readonly id: number;
-  readonly site: boolean;
-  readonly url: string;
-  readonly state: 'up' | 'down' | 'unknown';
-  readonly downSince: string | null;
-}
-
 /** Down while a downtime is open; unknown until a recent sample says otherwise. */
-function stateOf(open: { readonly start: number } | null, sampled: boolean): Pick<CheckState, 'state' | 'downSince'> {
+function stateOf(open: { readonly start: number } | null, sampled: boolean): Pick<MonitorCheckState, 'state' | 'downSince'> {
   return { state: open !== null ? 'down' : sampled ? 'up' : 'unknown', downSince: open === null ? null : iso(open.start) };
 }
 
@@ -111,7 +103,7 @@ export class MonitorService {
   }
 
   /** Each check's state alone, for At a Glance: far cheaper than `overview` (no uptime figures). */
-  async states(): Promise<CheckState[]> {
+  async states(): Promise<MonitorCheckState[]> {
     const now = this.deps.clock();
     return Promise.all(
       (await this.deps.store.checks()).map(async (check) => {
