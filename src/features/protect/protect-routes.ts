@@ -56,7 +56,8 @@ function body(request: RestRequest): Record<string, unknown> {
   return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : request.bodyParams;
 }
 
-export function registerProtectRoutes(api: SitewardApi, service: ProtectService, permission: PermissionCallback): void {
+/** `channels`: whether SMTP and the monitor webhook are configured (the screen says what a choice does). */
+export function registerProtectRoutes(api: SitewardApi, service: ProtectService, permission: PermissionCallback, channels: { readonly mail: boolean; readonly webhook: boolean }): void {
   const by = (request: RestRequest) => `rest:${request.user.login}`;
   api.registerRoute(SITEWARD_NAMESPACE, '/protect/blocks', [
     {
@@ -98,7 +99,7 @@ export function registerProtectRoutes(api: SitewardApi, service: ProtectService,
     {
       methods: 'GET',
       permissionCallback: permission,
-      callback: async () => ({ ...(await service.notifications()), choices: await service.administrators() }),
+      callback: async () => ({ ...(await service.notifications()), choices: await service.administrators(), mail_configured: channels.mail, webhook_configured: channels.webhook }),
     },
     {
       methods: 'POST, PUT, PATCH',
