@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
@@ -21,11 +22,13 @@ const allowed: Record<string, readonly string[]> = {
   jobs: ['core', 'store'],
   plugins: ['core', 'config', 'store', 'rest', 'jobs'],
   accounts: ['core', 'auth'],
-  features: ['core', 'config', 'store', 'rest', 'auth', 'jobs', 'plugins'],
+  features: ['core', 'config', 'store', 'rest', 'auth', 'jobs', 'plugins', 'wire'],
   // The HTTP adapter serves what features declare, knowing only their contract's types.
   http: ['core', 'config', 'rest', 'features/contract.ts'],
-  // The admin page's browser app: bundled apart, it shares no module with the server.
-  admin: [],
+  // Types only, shared by the server that builds the answers and the admin page that reads them.
+  wire: [],
+  // The admin page's browser app: bundled apart, it shares only the type-only wire module with the server.
+  admin: ['wire'],
 };
 
 /**
@@ -87,6 +90,17 @@ describe('layers', () => {
     const expected = Object.fromEntries(Object.entries(allowed).map(([folder, list]) => [folder, [...list].sort()]));
     expect(documented).toEqual(expected);
   });
+});
+
+test('src/wire holds types only: nothing of it exists at run time', () => {
+  const code = sourceFiles('wire').flatMap((file) => {
+    const source = ts.createSourceFile(file, readFileSync(path.join(SRC, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    return source.statements
+      .filter((s) => !ts.isInterfaceDeclaration(s) && !ts.isTypeAliasDeclaration(s) && !(ts.isImportDeclaration(s) && s.importClause?.isTypeOnly) && !(ts.isExportDeclaration(s) && s.isTypeOnly))
+      .map((s) => `${file}: ${s.getText().slice(0, 60)}`);
+  });
+  expect(sourceFiles('wire').length).toBeGreaterThan(0);
+  expect(code).toEqual([]);
 });
 
 test('no server module imports the admin app', () => {

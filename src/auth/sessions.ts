@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Store, UserRecord } from '../store/types.js';
+import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from './clock.js';
 import { loginCookieHmacValid, parseLoginCookie, signLoginCookie } from './login-cookie.js';
 import { verifyNothing, verifyPassword } from './passwords.js';
-import { TtlCache } from './ttl-cache.js';
 import { DAY_MS } from '../core/time.js';
 
 /** Session lifetime without "remember me" (WordPress: 2 days). */
@@ -73,6 +73,17 @@ export interface SessionManager {
   destroyUserSessions(userId: number): Promise<number>;
   /** Drops this process's cached verifications of a user (after a role or password change). */
   forgetUser(userId: number): void;
+  /**
+   * Ends every session of the user but the one of `keep` (a verified login's session token),
+   * as WordPress does for the other sessions after a password change; returns how many ended.
+   */
+  destroyOtherSessions(userId: number, keep: string): Promise<number>;
+  /**
+   * The cookie of the same session signed again under the user's current password hash (after
+   * that user changed their own password; WordPress's `wp_set_auth_cookie` then), or null when
+   * the value is not a login cookie of this user.
+   */
+  resign(cookieValue: string, user: UserRecord): { cookie: string; expiresAt: number; remember: boolean } | null;
   /** Removes expired sessions from the store; returns how many. For a periodic job. */
   purgeExpired(): Promise<number>;
 }
@@ -114,8 +125,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const authKey = options.secrets.authKey;
   const clock = options.clock ?? systemClock;
   const ttl = options.cacheTtlMs ?? VERIFIED_COOKIE_TTL_MS;
-  // Each entry remembers the credentials version it was verified under.
-  const cache = new TtlCache<{ session: VerifiedSession; version: number }>(options.cacheSize ?? 10_000);
+  // Each entry remembers the credentials version it was verified under; `ttlResolution: 0`
+  // reads the (injectable) clock at every call.
+  const cache = new LRUCache<string, { session: VerifiedSession; version: number }>({ max: options.cacheSize ?? 10_000, perf: { now: clock }, ttlResolution: 0 });
   // Bumped by every logout/forget: a verification that started earlier must not cache its
   // result, or it could resurrect a session destroyed while it was reading the store.
   let generation = 0;
@@ -132,7 +144,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   }
 
   function forgetUser(userId: number): void {
-    cache.deleteWhere((s) => s.session.user.id === userId);
+    for (const [key, entry] of [...cache.entries()]) if (entry.session.user.id === userId) cache.delete(key);
     generation += 1;
   }
 
@@ -179,12 +191,28 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const now = clock();
       // Read before verifying: a change committed meanwhile leaves the entry tagged as stale.
       const version = await store.sessions.credentialsVersion();
-      const cached = cache.get(value, now);
+      const cached = cache.get(value);
       if (cached && cached.version === version) return cached.session.expiresAt > now ? cached.session : null;
       const started = generation;
       const verified = await verifyUncached(value, now);
-      if (verified && generation === started) cache.set(value, { session: verified, version }, Math.min(now + ttl, verified.expiresAt));
+      // ttl 0 is lru-cache's "never expires": then nothing is cached.
+      if (verified && ttl > 0 && generation === started) cache.set(value, { session: verified, version }, { start: now, ttl: Math.min(ttl, verified.expiresAt - now) });
       return verified;
+    },
+
+    async destroyOtherSessions(userId, keep) {
+      const count = await store.sessions.destroyOthersForUser(userId, hashSessionToken(keep));
+      forgetUser(userId);
+      return count;
+    },
+
+    resign(value, user) {
+      const cookie = parseLoginCookie(value);
+      if (!cookie || cookie.login.toLowerCase() !== user.login.toLowerCase()) return null;
+      const signed = signLoginCookie(authKey, { login: cookie.login, expiration: cookie.expiration, token: cookie.token }, user.passHash);
+      const expiresAt = cookie.expiration * 1000;
+      // WordPress's rule: a cookie that outlives a plain session was a "remember me" one.
+      return { cookie: signed, expiresAt, remember: expiresAt - clock() > SESSION_LIFETIME_MS };
     },
 
     async destroyUserSessions(userId) {

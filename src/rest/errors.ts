@@ -143,6 +143,7 @@ export const restError = errorCatalogue({
   rest_not_found: { code: 'rest_not_found', message: 'Not found.', status: 404 },
   rest_internal_error: { code: 'rest_internal_error', message: 'The server could not complete the request.', status: 500 },
   // batch/v1 sub-requests (docs/spec/current-clients.md §E.2).
+  rest_openapi_version: { code: 'rest_openapi_version', message: 'The API description is available as OpenAPI 3.1 only: ask for ?_openapi=3.1.', status: 400 },
   rest_batch_not_allowed: { code: 'rest_batch_not_allowed', message: 'The requested route does not support batch requests.', status: 400 },
   parse_path_failed: { code: 'parse_path_failed', message: 'Could not parse the path.', status: 400 },
   rest_missing_callback_param: { code: 'rest_missing_callback_param', message: 'Missing parameter(s): {names}', status: 400 },

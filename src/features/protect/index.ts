@@ -24,6 +24,7 @@ import { registerUnlockPages } from './unlock-pages.js';
 import { siteNameOf, smtpMailer } from '../mailer.js';
 import { DAY_MS } from '../../core/time.js';
 import type { RestRequest } from '../../rest/types.js';
+import type { ProtectHistory } from '../../wire/siteward-v1.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 const MODULE = 'protect';
@@ -78,7 +79,7 @@ export const protectFeature: Feature = {
         const days = Number(request.params.days);
         const timeZone = await siteTimeZone(ctx.store.options, config.timezone);
         const history = await policy.historyByDay(days, ctx.clock(), timeZone);
-        return { days, timezone: timeZone, total: await policy.blockedCount(), history };
+        return { days, timezone: timeZone, total: await policy.blockedCount(), history } satisfies ProtectHistory;
       }),
     });
 

@@ -163,6 +163,26 @@ describe('wp/v2/users: writing', () => {
     expect((await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: 'a-brand-new-password' } })).status).toBe(200);
   });
 
+  it('your own password change ends your other sessions and keeps this one, its cookie signed again (WordPress\'s wp_set_auth_cookie)', async () => {
+    const ed = await t.loginAs('editor', { login: 'ed' });
+    const other = await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: ed.password } });
+    const otherCookie = other.headers['set-cookie']!.split(';')[0]!;
+    const otherNonce = (other.json as { nonce: string }).nonce;
+    expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(2);
+    const changed = await as(ed, 'POST', '/users/me', { password: 'a-brand-new-password' });
+    expect(changed.status).toBe(200);
+    const setCookie = changed.headers['set-cookie'];
+    expect(setCookie).toMatch(/^siteward_logged_in=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+    const renewed = { ...ed, cookie: setCookie!.split(';')[0]! };
+    expect(renewed.cookie).not.toBe(ed.cookie);
+    // One session left: this one, under its new cookie, with the same nonce.
+    expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(1);
+    expect((await as(renewed, 'GET', '/users/me')).json).toMatchObject({ id: ed.userId });
+    // The old cookie is signed with the old password; the other session is gone.
+    expect((await as(ed, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
+    expect((await as({ ...ed, cookie: otherCookie, nonce: otherNonce }, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
+  });
+
   it('a role change by an administrator ends all of that user\'s sessions; an unchanged role does not', async () => {
     const ed = await t.loginAs('editor', { login: 'ed' });
     await as(admin, 'PUT', `/users/${ed.userId}`, { id: ed.userId, roles: ['editor'] });
