@@ -5,6 +5,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
 import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
 import { useSite } from './site';
+import { SsoStatus } from './SsoStatus';
 import type { ModuleRecord, WireJson } from './types';
 
 /** `#/modules/<slug>` from a record's configure_url (whatever host it names). */
@@ -206,6 +207,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
             <ModuleToggle mod={mod} />
           </div>
           {!mod.available && <p className="sw-module-reason">{unavailableReason(mod, connection.devMode.isActive)}</p>}
+          {mod.module === 'sso' && <SsoStatus activated={mod.activated} />}
           {keys.length === 0 ? (
             <p className="sw-muted">{__('This module has no settings.', 'siteward')}</p>
           ) : (

@@ -56,3 +56,22 @@ export interface BackupsList {
   readonly running: boolean;
   readonly targets: readonly BackupTargetList[];
 }
+
+/** GET siteward/v1/sso: how sign-in through the account service stands (the Single Sign On module's panel). */
+export interface SsoOverview {
+  /** An account service is configured (SITEWARD_ACCOUNTS_ISSUER). */
+  readonly configured: boolean;
+  /** The `sso` module is on and available. */
+  readonly active: boolean;
+  /** "Log in with <provider>". */
+  readonly provider: string | null;
+  readonly issuer: string | null;
+  /** The sign-in callback to register at the provider. */
+  readonly redirectUri: string | null;
+  /** The registration allows sign-in. */
+  readonly ready: boolean;
+  /** Why not, when not ready. */
+  readonly problem: string | null;
+  readonly linkedUsers: number;
+  readonly matchByEmail: boolean;
+}
