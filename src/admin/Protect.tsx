@@ -11,41 +11,14 @@ import { api, apiPage, type ApiError, type CollectionPage } from './api';
 import { Failed, Loading } from './Dashboard';
 import { useLoad } from './hooks';
 import { useSite } from './site';
+import type { ProtectAttempt, ProtectBlock, ProtectNotificationsAnswer } from './types';
 
 const P = '/siteward/v1/protect';
 const PER_PAGE = 10;
 
-/** siteward/v1/protect/blocks items. */
-interface Block {
-  address: string;
-  last_address: string;
-  active: boolean;
-  level: number;
-  failures: number;
-  blocked_attempts: number;
-  usernames: string[];
-  first_attempt: string;
-  last_attempt: string;
-  blocked_at: string;
-  blocked_until: string;
-  lifted_at: string | null;
-  lifted_by: string | null;
-}
-
-interface Attempt {
-  at: string;
-  address: string;
-  login: string;
-  outcome: 'failed' | 'refused';
-}
-
-interface Notifications {
-  administrators: number[];
-  webhook: boolean;
-  choices: { id: number; name: string }[];
-  mail_configured: boolean;
-  webhook_configured: boolean;
-}
+type Block = ProtectBlock;
+type Attempt = ProtectAttempt;
+type Notifications = ProtectNotificationsAnswer;
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -250,7 +223,7 @@ function AttemptsCard() {
 
 function NotificationsCard({ settings }: { settings: Notifications }) {
   const { notify } = useSite();
-  const [chosen, setChosen] = useState<number[]>(settings.administrators);
+  const [chosen, setChosen] = useState<number[]>([...settings.administrators]);
   const [webhook, setWebhook] = useState(settings.webhook);
   const [busy, setBusy] = useState(false);
   const save = async () => {
