@@ -81,7 +81,7 @@ export const protectFeature: Feature = {
       }),
     );
 
-    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
+    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'), { mail: mailer !== null, webhook: Boolean(config.monitorWebhook) });
     registerUnlockPages(ctx, { blocks, policy, mailer });
     ctx.addCommand(protectCommand(service));
     // The blocks a lockout did not tell at once (within the hour after a digest) go out with the next one.

@@ -209,6 +209,17 @@ describe('lifting a block', () => {
     expect((await cli('protect', 'unblock')).code).toBe(2);
   });
 
+  it('forgives: a lifted block does not count towards the escalated (24-hour) block', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      await block('198.51.100.20');
+      await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks/198.51.100.20', headers: app.auth(admin) });
+    }
+    await block('198.51.100.20'); // the 4th within 24 hours: escalated, unless the lifted ones were forgiven
+    const fourth = (await blocks('?active=true')).items.find((b) => b.address === '198.51.100.20');
+    expect(fourth).toMatchObject({ level: 1, blocked_until: new Date(now + 3600_000).toISOString() });
+    await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks/198.51.100.20', headers: app.auth(admin) });
+  });
+
   it('all at once by REST', async () => {
     await block('198.51.100.10');
     const res = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks', headers: app.auth(admin) });

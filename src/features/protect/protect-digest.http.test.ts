@@ -47,7 +47,7 @@ describe('block digests', () => {
   it('go to nobody until administrators are chosen', async () => {
     await block('203.0.113.1');
     const res = await app.request({ path: '/wp-json/siteward/v1/protect/notifications', headers: app.auth(boss) });
-    expect(res.json).toMatchObject({ administrators: [], webhook: false });
+    expect(res.json).toMatchObject({ administrators: [], webhook: false, mail_configured: true, webhook_configured: true });
     expect((res.json as { choices: { name: string }[] }).choices.map((c) => c.name).sort()).toEqual(['boss', 'deputy']);
   });
 
