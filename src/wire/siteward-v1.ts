@@ -19,9 +19,21 @@ export interface DownInterval {
   reason: string;
 }
 
-/** GET siteward/v1/monitor/history */
+/** One check's state, as At a Glance lists them. */
+export interface MonitorCheckState {
+  readonly id: number;
+  /** The site URL's own check (the default one). */
+  readonly site: boolean;
+  readonly url: string;
+  readonly state: 'up' | 'down' | 'unknown';
+  /** ISO time the open downtime started; null unless down. */
+  readonly downSince: string | null;
+}
+
+/** GET siteward/v1/monitor/history: the site's down intervals, and every check's state (the site first). */
 export interface MonitorHistory {
   days: number;
+  checks: MonitorCheckState[];
   intervals: DownInterval[];
 }
 
@@ -55,4 +67,63 @@ export interface BackupsList {
   /** A backup is running now. */
   readonly running: boolean;
   readonly targets: readonly BackupTargetList[];
+}
+
+/** GET siteward/v1/sso: how sign-in through the account service stands (the Single Sign On module's panel). */
+export interface SsoOverview {
+  /** An account service is configured (SITEWARD_ACCOUNTS_ISSUER). */
+  readonly configured: boolean;
+  /** The `sso` module is on and available. */
+  readonly active: boolean;
+  /** "Log in with <provider>". */
+  readonly provider: string | null;
+  readonly issuer: string | null;
+  /** The sign-in callback to register at the provider. */
+  readonly redirectUri: string | null;
+  /** The registration allows sign-in. */
+  readonly ready: boolean;
+  /** Why not, when not ready. */
+  readonly problem: string | null;
+  readonly linkedUsers: number;
+  readonly matchByEmail: boolean;
+}
+
+/** One item of GET siteward/v1/protect/blocks (ISO times). */
+export interface ProtectBlock {
+  /** An IPv4 address or an IPv6 /64 (`2001:db8:1:2::/64`). */
+  readonly address: string;
+  /** The client address whose failure started the block. */
+  readonly last_address: string;
+  readonly active: boolean;
+  /** 1 ordinary, 2 escalated. */
+  readonly level: number;
+  readonly failures: number;
+  readonly blocked_attempts: number;
+  readonly usernames: readonly string[];
+  readonly first_attempt: string;
+  readonly last_attempt: string;
+  readonly blocked_at: string;
+  readonly blocked_until: string;
+  readonly lifted_at: string | null;
+  /** `rest:<login>`, `cli` or `link:<login>`. */
+  readonly lifted_by: string | null;
+}
+
+/** One item of GET siteward/v1/protect/attempts. */
+export interface ProtectAttempt {
+  readonly at: string;
+  readonly address: string;
+  /** The counter key (null for attempts logged before block details were kept). */
+  readonly key: string | null;
+  readonly login: string;
+  readonly outcome: 'failed' | 'refused';
+}
+
+/** GET siteward/v1/protect/notifications (POST answers the first two members). */
+export interface ProtectNotificationsAnswer {
+  readonly administrators: readonly number[];
+  readonly webhook: boolean;
+  readonly choices: readonly { readonly id: number; readonly name: string }[];
+  readonly mail_configured: boolean;
+  readonly webhook_configured: boolean;
 }
