@@ -65,10 +65,15 @@ export function comparisons(rows) {
   };
   const one = byName(rows, 'GET settings');
   const two = byName(rows, 'GET settings, 2 workers');
+  const batch = rows.find((r) => r.group === 'batch' && r.logicalPerRequest > 1);
+  const single = rows.find((r) => r.group === 'batch' && r.logicalPerRequest === 1);
+  const perUpdate = (r) => (r && Number.isFinite(r.cpuUsPerReq) ? r.cpuUsPerReq / r.logicalPerRequest : null);
   const pgToggles = byName(rows, PG_ROWS.toggles);
   return {
     routes: pair('module/all, 25 routes', 'module/all, 1000 routes'),
     sessions: pair('settings, 10 sessions', 'settings, 100k sessions'),
+    // CPU per logical update: a batch/v1 of N user updates against the same N sent one by one.
+    batch: batch && single ? { batch: perUpdate(batch), oneByOne: perUpdate(single), ratio: perUpdate(batch) / perUpdate(single), size: batch.logicalPerRequest, skewed: skewed(batch, single) } : null,
     workers: one && two ? { one: one.reqPerSec, two: two.reqPerSec, gain: two.reqPerSec / one.reqPerSec, cpuOne: one.cpuUsPerReq, cpuTwo: two.cpuUsPerReq, skewed: skewed(one, two) } : null,
     postgres: {
       settings: vsSqlite(PG_ROWS.settings),
@@ -83,6 +88,7 @@ export function comparisons(rows) {
 export const FLOOR_TARGETS = [
   ['GET / index (anon)', 0.8],
   ['GET settings', 0.8],
+  ['GET wp/v2/users/me', 0.8],
   ['OPTIONS module/markdown', 0.8],
   ['POST active "maybe" → 400', 0.8],
   ['GET module/all', 0.75],
@@ -135,6 +141,7 @@ export function targets(rows, cmp, { pgSkipped = false } = {}) {
   add('every response has the expected status', rows.length ? errors : undefined, 0, (v) => v === 0, ' errors');
   // Reported, not judged (issue 16): on 2 cores shared with the load generator a second worker
   // has no core of its own; docs/performance.md says how to measure scaling on a bigger machine.
+  add('batch/v1 of 10 user updates: CPU per update ÷ the same sent one by one (INFO)', cmp.batch?.ratio, null, () => true, '×', cmp.batch?.skewed, true);
   add('2 workers vs 1 worker (settings): gain, not a target on this machine', cmp.workers?.gain, null, () => true, '×', cmp.workers?.skewed, true);
   return t;
 }
@@ -219,6 +226,9 @@ export function format(report) {
   const pct = (c) => (c ? `${num(c.small)} → ${num(c.large)} req/s, loss ${num(c.lossPct, 1)}%${cpu(c)}${flag(c)}` : 'not measured');
   out.push(`  routes 25 → 1000 (module/all):    ${pct(cmp.routes)}`);
   out.push(`  sessions 10 → 100k (settings):    ${pct(cmp.sessions)}`);
+  out.push(
+    `  batch/v1 vs one by one (users):   ${cmp.batch ? `${num(cmp.batch.batch)} vs ${num(cmp.batch.oneByOne)} CPU µs per update (${cmp.batch.size} per batch), ×${num(cmp.batch.ratio, 2)}${flag(cmp.batch)}` : 'not measured'}`,
+  );
   out.push(
     `  workers 1 → 2 (settings):         ${cmp.workers ? `${num(cmp.workers.one)} → ${num(cmp.workers.two)} req/s, gain ×${num(cmp.workers.gain, 2)}; CPU ${num(cmp.workers.cpuOne)} → ${num(cmp.workers.cpuTwo)} µs/req${flag(cmp.workers)}` : 'not measured'}` +
       ' (reported only: 2 cores shared with the load generator cannot show scaling; see docs/performance.md)',
