@@ -73,7 +73,7 @@ export function comparisons(rows) {
     routes: pair('module/all, 25 routes', 'module/all, 1000 routes'),
     sessions: pair('settings, 10 sessions', 'settings, 100k sessions'),
     // CPU per logical update: a batch/v1 of N user updates against the same N sent one by one.
-    batch: batch && single ? { batch: perUpdate(batch), oneByOne: perUpdate(single), ratio: perUpdate(batch) / perUpdate(single), size: batch.logicalPerRequest, skewed: skewed(batch, single) } : null,
+    batch: batch && single ? { batch: perUpdate(batch), oneByOne: perUpdate(single), ratio: perUpdate(batch) !== null && perUpdate(single) ? perUpdate(batch) / perUpdate(single) : null, size: batch.logicalPerRequest, skewed: skewed(batch, single) } : null,
     workers: one && two ? { one: one.reqPerSec, two: two.reqPerSec, gain: two.reqPerSec / one.reqPerSec, cpuOne: one.cpuUsPerReq, cpuTwo: two.cpuUsPerReq, skewed: skewed(one, two) } : null,
     postgres: {
       settings: vsSqlite(PG_ROWS.settings),
