@@ -36,6 +36,8 @@ Commands:
   backup restore <id>              Replace the store with the backup (stop the server first)
   routes [--format table|json]     Every REST route, page and asset mount: method, path, owner
                                    (feature or plugin), permission check, batchable
+  openapi                          The OpenAPI 3.1 document of every REST route (plugins' too),
+                                   e.g. siteward openapi > api.json (the same as GET /wp-json/?_openapi=3.1)
 
 Settings come from siteward.config.json and environment variables (see README.md).
 Options:
@@ -107,6 +109,11 @@ export async function main(
     const app = await createApp(config({}, configFile), { logger: false, startJobs: false, features: options.features });
     try {
       if (command === 'routes') return printRoutes(app.routes(), args, io);
+      if (command === 'openapi') {
+        parseArgs({ args: [...args], options: {}, strict: true });
+        io.out(JSON.stringify(await app.rest.openApi(), null, 2));
+        return 0;
+      }
       const found = app.commands.find((c) => c.name === command);
       if (found) return await found.run(args, { ...io, stdin: process.stdin });
     } finally {

@@ -24,6 +24,7 @@ import { loadPlugin, runPlugin } from './plugins/plugin-loader.js';
 import { withRequestContext } from './plugins/request-context.js';
 import { FieldRegistry } from './rest/field-registry.js';
 import { RestServer, type SiteSummary } from './rest/rest-server.js';
+import { SITEWARD_VERSION } from './core/version.js';
 import { createRestUrlBuilder, type RestUrlBuilder } from './rest/rest-url.js';
 import { openStore } from './store/index.js';
 import { pgAddress } from './store/pg-address.js';
@@ -137,7 +138,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       const o = await store.options.getMany(['blogname', 'blogdescription']);
       return { name: str(o.get('blogname'), config.siteName), description: str(o.get('blogdescription'), ''), url: config.homeUrl, home: config.homeUrl };
     };
-    const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn, maxBatchItems: config.batchMaxItems });
+    const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn, maxBatchItems: config.batchMaxItems, productVersion: SITEWARD_VERSION });
     const fields = new FieldRegistry();
     const events = new EventBus((event, error) => log.error({ err: error, event }, 'event listener failed'));
     const jobs = new JobRunner({ leases: store.leases, log, clock, leaseMs: config.jobLeaseMs });

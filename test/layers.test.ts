@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
@@ -21,11 +22,22 @@ const allowed: Record<string, readonly string[]> = {
   jobs: ['core', 'store'],
   plugins: ['core', 'config', 'store', 'rest', 'jobs'],
   accounts: ['core', 'auth'],
-  features: ['core', 'config', 'store', 'rest', 'auth', 'jobs', 'plugins'],
+  features: ['core', 'config', 'store', 'rest', 'auth', 'jobs', 'plugins', 'wire'],
   // The HTTP adapter serves what features declare, knowing only their contract's types.
   http: ['core', 'config', 'rest', 'features/contract.ts'],
-  // The admin page's browser app: bundled apart, it shares no module with the server.
-  admin: [],
+  // Types only, shared by the server that builds the answers and the admin page that reads them.
+  wire: [],
+  // The admin page's browser app: bundled apart, it shares only the type-only wire module with the server.
+  admin: ['wire'],
+};
+
+/**
+ * Edges inside src/features that would run against `need`: a feature may not import the
+ * internals of one that needs it. Shared vocabulary lives in a folder both import.
+ */
+const forbiddenInsideFeatures: Record<string, readonly string[]> = {
+  // jetpack needs connection; both take the `jetpack/v4` vocabulary from features/jetpack-v4.
+  'features/connection': ['features/jetpack/'],
 };
 
 /** Test-only code outside `*.test.ts` files (kits that start real peers, test browsers). */
@@ -64,6 +76,11 @@ describe('layers', () => {
     expect(offending).toEqual([]);
   });
 
+  test.each(Object.entries(forbiddenInsideFeatures))('src/%s imports nothing of %j', (folder, forbidden) => {
+    const offending = sourceFiles(folder).flatMap((file) => imports(file).filter((target) => forbidden.some((prefix) => target.startsWith(prefix))).map((target) => `${file} → ${target}`));
+    expect(offending).toEqual([]);
+  });
+
   test("docs/architecture.md's \"may import\" column says the same", () => {
     const doc = readFileSync(path.resolve(SRC, '../docs/architecture.md'), 'utf8');
     const documented: Record<string, string[]> = {};
@@ -73,6 +90,17 @@ describe('layers', () => {
     const expected = Object.fromEntries(Object.entries(allowed).map(([folder, list]) => [folder, [...list].sort()]));
     expect(documented).toEqual(expected);
   });
+});
+
+test('src/wire holds types only: nothing of it exists at run time', () => {
+  const code = sourceFiles('wire').flatMap((file) => {
+    const source = ts.createSourceFile(file, readFileSync(path.join(SRC, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    return source.statements
+      .filter((s) => !ts.isInterfaceDeclaration(s) && !ts.isTypeAliasDeclaration(s) && !(ts.isImportDeclaration(s) && s.importClause?.isTypeOnly) && !(ts.isExportDeclaration(s) && s.isTypeOnly))
+      .map((s) => `${file}: ${s.getText().slice(0, 60)}`);
+  });
+  expect(sourceFiles('wire').length).toBeGreaterThan(0);
+  expect(code).toEqual([]);
 });
 
 test('no server module imports the admin app', () => {

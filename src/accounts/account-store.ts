@@ -10,6 +10,8 @@ export interface Account {
   readonly login: string;
   readonly email: string;
   readonly name: string;
+  /** The operator vouches that the address belongs to the person (`--email-verified`); the `email_verified` claim. */
+  readonly emailVerified: boolean;
   readonly createdAt: number;
 }
 
@@ -19,6 +21,8 @@ export interface NewAccount {
   email: string;
   name?: string;
   password: string;
+  /** Default false. */
+  emailVerified?: boolean;
 }
 
 export type AddAccountResult = { ok: true; account: Account } | { ok: false; error: { kind: 'invalid' | 'exists'; message: string } };
@@ -46,11 +50,12 @@ export class AccountStore {
     const passwordHash = await hashPassword(input.password);
     const name = input.name?.trim() || input.login;
     const createdAt = this.#clock();
+    const emailVerified = input.emailVerified === true;
     try {
       const { lastInsertRowid } = this.#db
-        .prepare('INSERT INTO accounts (login, email, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(input.login, input.email.trim(), name, passwordHash, createdAt);
-      return { ok: true, account: { id: String(lastInsertRowid), login: input.login, email: input.email.trim(), name, createdAt } };
+        .prepare('INSERT INTO accounts (login, email, name, password_hash, created_at, email_verified) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(input.login, input.email.trim(), name, passwordHash, createdAt, emailVerified ? 1 : 0);
+      return { ok: true, account: { id: String(lastInsertRowid), login: input.login, email: input.email.trim(), name, emailVerified, createdAt } };
     } catch (error) {
       // A concurrent add of the same login between the check and the insert.
       if (error instanceof Error && /UNIQUE/.test(error.message)) {
@@ -121,8 +126,8 @@ export function accountClaims(account: Account): Record<string, unknown> & { sub
     // The historical avatar is a Gravatar URL derived from the email's MD5.
     picture: `https://secure.gravatar.com/avatar/${createHash('md5').update(email).digest('hex')}`,
     email: account.email,
-    // Added by an operator; nobody has proven ownership of the address.
-    email_verified: false,
+    // False unless the operator said the address was checked (`--email-verified`): nobody proved it here.
+    email_verified: account.emailVerified,
   };
 }
 
@@ -136,9 +141,9 @@ function validate(input: NewAccount): string | null {
 
 function toNewAccount(entry: unknown): NewAccount | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
-  const { login, email, name, password } = entry as Record<string, unknown>;
+  const { login, email, name, password, email_verified: emailVerified } = entry as Record<string, unknown>;
   if (typeof login !== 'string' || typeof email !== 'string' || typeof password !== 'string') return undefined;
-  return { login, email, password, name: typeof name === 'string' ? name : undefined };
+  return { login, email, password, name: typeof name === 'string' ? name : undefined, emailVerified: emailVerified === true };
 }
 
 function toAccount(row: unknown): Account | undefined {
@@ -147,5 +152,5 @@ function toAccount(row: unknown): Account | undefined {
   if (typeof r.id !== 'number' || typeof r.login !== 'string' || typeof r.email !== 'string' || typeof r.name !== 'string') {
     return undefined;
   }
-  return { id: String(r.id), login: r.login, email: r.email, name: r.name, createdAt: Number(r.created_at) };
+  return { id: String(r.id), login: r.login, email: r.email, name: r.name, emailVerified: r.email_verified === 1, createdAt: Number(r.created_at) };
 }

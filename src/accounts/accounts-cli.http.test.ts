@@ -31,7 +31,7 @@ describe('siteward accounts', () => {
     expect(existsSync(typo)).toBe(false);
   });
 
-  it('adds a user with --password-stdin, refuses a taken login with exit 1, and lists users', async () => {
+  it('adds a user with --password-stdin (and one whose e-mail the operator vouches for), refuses a taken login with exit 1, and lists users', async () => {
     // Only `start` creates the data file.
     expect(await runAccountsCommand(['start', '--port', '0'], io().io, env, { stopSignal: async () => undefined })).toBe(0);
     const add = io('correct horse\n');
@@ -40,9 +40,10 @@ describe('siteward accounts', () => {
     const again = io();
     expect(await runAccountsCommand(['user', 'add', 'ann', '--email', 'a@example.com', '--password', 'xxxxxxxx'], again.io, env)).toBe(1);
     expect(again.err).toEqual(['error: login "ann" is already taken']);
+    expect(await runAccountsCommand(['user', 'add', 'cy', '--email', 'cy@example.com', '--email-verified', '--password', 'xxxxxxxx'], io().io, env)).toBe(0);
     const list = io();
     expect(await runAccountsCommand(['user', 'list'], list.io, env)).toBe(0);
-    expect(list.out).toEqual(['ID\tLOGIN\tEMAIL\tNAME', '1\tann\tann@example.com\tAnn']);
+    expect(list.out).toEqual(['ID\tLOGIN\tEMAIL\tVERIFIED\tNAME', '1\tann\tann@example.com\tno\tAnn', '2\tcy\tcy@example.com\tyes\tcy']);
   });
 
   it('answers a bad command line with one line and exit 2', async () => {

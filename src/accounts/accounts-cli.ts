@@ -20,7 +20,7 @@ export const DEFAULT_DATA_FILE = './data/accounts.sqlite';
 
 const USAGE = `Usage:
   siteward accounts [start] [--port P] [--data FILE] [--users FILE.json]
-  siteward accounts user add <login> --email E [--name N] (--password P | --password-stdin) [--data FILE]
+  siteward accounts user add <login> --email E [--email-verified] [--name N] (--password P | --password-stdin) [--data FILE]
   siteward accounts user list [--data FILE]
 The data file defaults to $SITEWARD_ACCOUNTS_DATA, else ${DEFAULT_DATA_FILE}.`;
 
@@ -112,6 +112,7 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
     args: rest,
     options: {
       email: { type: 'string' },
+      'email-verified': { type: 'boolean' },
       name: { type: 'string' },
       password: { type: 'string' },
       'password-stdin': { type: 'boolean' },
@@ -123,8 +124,8 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
   if (sub === 'list') {
     if (positionals.length > 0) throw new AccountsUsageError('user list takes no arguments');
     return withStore(dataFile(values.data, env), async (store) => {
-      io.out(['ID', 'LOGIN', 'EMAIL', 'NAME'].join('\t'));
-      for (const a of store.list()) io.out([a.id, a.login, a.email, a.name].join('\t'));
+      io.out(['ID', 'LOGIN', 'EMAIL', 'VERIFIED', 'NAME'].join('\t'));
+      for (const a of store.list()) io.out([a.id, a.login, a.email, a.emailVerified ? 'yes' : 'no', a.name].join('\t'));
       return 0;
     });
   }
@@ -137,7 +138,7 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
   const password = values.password ?? (await readStdin(io.stdin));
   const login = positionals[0] ?? '';
   return withStore(dataFile(values.data, env), async (store) => {
-    const result = await store.add({ login, email: values.email ?? '', name: values.name, password });
+    const result = await store.add({ login, email: values.email ?? '', name: values.name, password, emailVerified: values['email-verified'] === true });
     if (!result.ok) {
       io.err(`error: ${result.error.message}`);
       return 1;

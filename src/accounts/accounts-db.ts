@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS accounts (
   email TEXT NOT NULL,
   name TEXT NOT NULL,
   password_hash TEXT NOT NULL,
-  created_at INTEGER NOT NULL
+  created_at INTEGER NOT NULL,
+  email_verified INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS settings (
   name TEXT PRIMARY KEY,
@@ -49,6 +50,9 @@ export function openAccountsDb(dataFile: string): AccountsDb {
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 2000');
   db.exec(SCHEMA);
+  // Files made before accounts had a verified flag gain the column (every account unverified).
+  const columns = db.prepare('PRAGMA table_info(accounts)').all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'email_verified')) db.exec('ALTER TABLE accounts ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0');
   return db;
 }
 

@@ -10,53 +10,13 @@ import { useEffect, useState } from 'react';
 import { api, jp, type ApiError } from './api';
 import { Failed, Loading, fileSize } from './Dashboard';
 import { useLoad } from './hooks';
-import type { VaultPressData } from './types';
-
-interface Verification {
-  time: number;
-  ok: boolean;
-  message: string;
-}
-
-interface BackupRow {
-  id: string;
-  time: number;
-  size: number;
-  status: 'ok' | 'corrupt';
-  problem: string | null;
-  verification: Verification | null;
-}
-
-interface TargetList {
-  kind: 'local' | 's3';
-  where: string;
-  error: string | null;
-  backups: BackupRow[];
-}
-
-/** siteward/v1/backups */
-interface BackupsList {
-  store_id: string;
-  backend: string;
-  encrypted: boolean;
-  running: boolean;
-  targets: TargetList[];
-}
-
-/** What module/vaultpress/data says of one target. */
-interface TargetState {
-  kind: string;
-  where: string;
-  status: 'ok' | 'failed' | 'none';
-  last_failure: { time: number; message: string } | null;
-  verification: (Verification & { id: string | null }) | null;
-}
+import type { BackupsList, BackupTargetList, BackupTargetState, VaultPressData } from './types';
 
 const at = (unix: number) => new Date(unix * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 // translators: %s: a directory or a bucket.
 const targetTitle = (t: { kind: string; where: string }) => sprintf(t.kind === 'local' ? __('Local directory %s', 'siteward') : __('Off-site %s', 'siteward'), t.where);
 
-function TargetCard({ list, state }: { list: TargetList; state: TargetState | undefined }) {
+function TargetCard({ list, state }: { list: BackupTargetList; state: BackupTargetState | undefined }) {
   return (
     <Card className="sw-card" data-testid={`backups-target-${list.kind}`}>
       <CardHeader size="small">
@@ -139,7 +99,7 @@ export function BackupsScreen() {
   if (list.state === 'loading') return <Loading text={__('Loading backups…', 'siteward')} />;
   const data = list.data;
   const summary = status.state === 'ok' ? status.data : null;
-  const states = ((summary?.data?.backups as { targets?: TargetState[] } | undefined)?.targets ?? []) as TargetState[];
+  const states = summary?.data?.backups?.targets ?? [];
   return (
     <div className="sw-backups" data-testid="backups-screen">
       <p data-testid="backups-summary" className={summary?.data?.backups?.status === 'failed' ? 'sw-status-down' : undefined}>

@@ -5,7 +5,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
 import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
 import { useSite } from './site';
-import type { ModuleRecord } from './types';
+import type { ModuleRecord, WireJson } from './types';
 
 /** `#/modules/<slug>` from a record's configure_url (whatever host it names). */
 export function configureHash(mod: ModuleRecord): string {
@@ -151,7 +151,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const body: Record<string, unknown> = {};
+    const body: Record<string, WireJson> = {};
     const local: Record<string, string> = {};
     for (const key of changed) {
       const value = fromDraft(options[key]!, valueOf(key));

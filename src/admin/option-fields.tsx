@@ -8,7 +8,7 @@
 import { FormTokenField, SelectControl, TextControl, TextareaControl, ToggleControl } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
 import type { ReactNode } from 'react';
-import type { ModuleOption } from './types';
+import type { ModuleOption, WireJson } from './types';
 
 export type DraftValue =
   | { readonly kind: 'boolean'; readonly value: boolean }
@@ -43,17 +43,19 @@ export function toDraft(option: ModuleOption): DraftValue {
 export const sameDraft = (a: DraftValue, b: DraftValue) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The value to send, or an Error with a message for the field. */
-export function fromDraft(option: ModuleOption, draft: DraftValue): unknown {
+export function fromDraft(option: ModuleOption, draft: DraftValue): WireJson | Error {
   switch (draft.kind) {
     case 'boolean':
-    case 'tokens':
-    case 'token-groups':
     case 'text-group':
     case 'lines':
       return draft.value;
+    case 'tokens':
+      return [...draft.value];
+    case 'token-groups':
+      return Object.fromEntries(Object.entries(draft.value).map(([key, list]) => [key, [...list]]));
     case 'json':
       try {
-        return JSON.parse(draft.value) as unknown;
+        return JSON.parse(draft.value) as WireJson;
       } catch {
         return new Error(__('This must be valid JSON.', 'siteward'));
       }
@@ -66,7 +68,7 @@ export function fromDraft(option: ModuleOption, draft: DraftValue): unknown {
 }
 
 /** What the API reads back after `sent` was saved: Protect's allow list comes back as `{local: [entries]}`. */
-export function readBack(option: ModuleOption, sent: unknown): unknown {
+export function readBack(option: ModuleOption, sent: WireJson): WireJson {
   if (isRecord(option.current_value) && isStrings(option.current_value.local) && typeof sent === 'string') {
     return { local: sent.split('\n').map((line) => line.trim()).filter((line) => line !== '') };
   }

@@ -1,5 +1,5 @@
 import type { Authenticator, Identity, Principal } from '../rest/types.js';
-import type { Store } from '../store/types.js';
+import type { Store, UserRecord } from '../store/types.js';
 import { createAppPasswordService, type AppPasswordService } from './app-passwords.js';
 import { anonymousPrincipal, makePrincipal } from './capabilities.js';
 import { systemClock, type Clock } from './clock.js';
@@ -33,6 +33,11 @@ export interface SitewardAuthenticator extends Authenticator {
    * a nonce for it (e.g. the admin page rendered right after logging in).
    */
   login(login: string, password: string, options?: LoginOptions & { via?: PasswordCheckVia }): Promise<LoginWithIdentity>;
+  /**
+   * A session for a user vouched for elsewhere (sign-in through the account service), with its
+   * identity: the same cookie and session as `login`. The caller has run the password guards.
+   */
+  openSession(user: UserRecord, options?: LoginOptions): Promise<Extract<LoginWithIdentity, { ok: true }>>;
   /** Destroys the session of a cookie value (`sessions.logout`). */
   logout(cookieValue: string): Promise<boolean>;
   /** Drops this process's cached verifications of a user (wire to `createUserService`'s onUserChanged). */
@@ -140,6 +145,12 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
       const attempt = { via: loginOptions?.via ?? 'login-form', login, ip: loginOptions?.ip ?? '' };
       const result = await guards.around(attempt, () => sessions.login(login, password, loginOptions));
       if (!result.ok) return 'refused' in result ? { ok: false, error: 'refused', refusal: result.refused } : result;
+      const principal = makePrincipal(result.user, result.roles, { devMode });
+      return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
+    },
+
+    async openSession(user, loginOptions) {
+      const result = await sessions.open(user, loginOptions);
       const principal = makePrincipal(result.user, result.roles, { devMode });
       return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
     },

@@ -4,8 +4,8 @@
  * password is checked at all (brute-force protection) and learns each outcome afterwards.
  */
 
-/** Where a password (or setup token) is being checked. */
-export type PasswordCheckVia = 'login-form' | 'login-json' | 'basic' | 'setup';
+/** Where a password (or setup token) is being checked; `sso`: a sign-in callback from the account service. */
+export type PasswordCheckVia = 'login-form' | 'login-json' | 'basic' | 'setup' | 'sso';
 
 export interface PasswordAttempt {
   readonly via: PasswordCheckVia;

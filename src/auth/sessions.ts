@@ -60,6 +60,11 @@ export interface VerifiedSession {
 export interface SessionManager {
   /** Checks the password (login name or e-mail), opens a session and signs its cookie. */
   login(login: string, password: string, options?: LoginOptions): Promise<LoginResult>;
+  /**
+   * Opens a session for a user someone else already vouched for (sign-in through the account
+   * service): the same session, cookie and lifetime as a password login, without a password.
+   */
+  open(user: UserRecord, options?: LoginOptions): Promise<Extract<LoginResult, { ok: true }>>;
   /** Destroys the session of a cookie; true when there was one. */
   logout(cookieValue: string): Promise<boolean>;
   /** The session behind a cookie value, or null when malformed, expired, tampered or destroyed. */
@@ -68,6 +73,17 @@ export interface SessionManager {
   destroyUserSessions(userId: number): Promise<number>;
   /** Drops this process's cached verifications of a user (after a role or password change). */
   forgetUser(userId: number): void;
+  /**
+   * Ends every session of the user but the one of `keep` (a verified login's session token),
+   * as WordPress does for the other sessions after a password change; returns how many ended.
+   */
+  destroyOtherSessions(userId: number, keep: string): Promise<number>;
+  /**
+   * The cookie of the same session signed again under the user's current password hash (after
+   * that user changed their own password; WordPress's `wp_set_auth_cookie` then), or null when
+   * the value is not a login cookie of this user.
+   */
+  resign(cookieValue: string, user: UserRecord): { cookie: string; expiresAt: number; remember: boolean } | null;
   /** Removes expired sessions from the store; returns how many. For a periodic job. */
   purgeExpired(): Promise<number>;
 }
@@ -131,6 +147,25 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     generation += 1;
   }
 
+  async function open(user: UserRecord, opts: LoginOptions = {}): Promise<Extract<LoginResult, { ok: true }>> {
+    const remember = opts.remember === true;
+    const now = clock();
+    // The cookie carries whole seconds; the session ends at the same instant.
+    const expiration = Math.floor((now + (remember ? REMEMBER_LIFETIME_MS : SESSION_LIFETIME_MS)) / 1000);
+    const token = newSessionToken();
+    await store.sessions.create({
+      tokenHash: hashSessionToken(token),
+      userId: user.id,
+      expiresAt: expiration * 1000,
+      userAgent: (opts.userAgent ?? '').slice(0, 512),
+      ip: (opts.ip ?? '').slice(0, 64),
+      created: now,
+    });
+    const cookie = signLoginCookie(authKey, { login: user.login, expiration, token }, user.passHash);
+    const roles = await store.users.roles(user.id);
+    return { ok: true, cookie, expiresAt: expiration * 1000, remember, user, roles, sessionToken: token };
+  }
+
   return {
     forgetUser,
 
@@ -138,24 +173,10 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const user = await findUserByLoginOrEmail(store, login);
       const ok = user ? await verifyPassword(user.passHash, password) : await verifyNothing(password);
       if (!user || !ok) return { ok: false, error: 'invalid_credentials' };
-
-      const remember = opts.remember === true;
-      const now = clock();
-      // The cookie carries whole seconds; the session ends at the same instant.
-      const expiration = Math.floor((now + (remember ? REMEMBER_LIFETIME_MS : SESSION_LIFETIME_MS)) / 1000);
-      const token = newSessionToken();
-      await store.sessions.create({
-        tokenHash: hashSessionToken(token),
-        userId: user.id,
-        expiresAt: expiration * 1000,
-        userAgent: (opts.userAgent ?? '').slice(0, 512),
-        ip: (opts.ip ?? '').slice(0, 64),
-        created: now,
-      });
-      const cookie = signLoginCookie(authKey, { login: user.login, expiration, token }, user.passHash);
-      const roles = await store.users.roles(user.id);
-      return { ok: true, cookie, expiresAt: expiration * 1000, remember, user, roles, sessionToken: token };
+      return open(user, opts);
     },
+
+    open,
 
     async logout(value) {
       cache.delete(value);
@@ -175,6 +196,21 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const verified = await verifyUncached(value, now);
       if (verified && generation === started) cache.set(value, { session: verified, version }, Math.min(now + ttl, verified.expiresAt));
       return verified;
+    },
+
+    async destroyOtherSessions(userId, keep) {
+      const count = await store.sessions.destroyOthersForUser(userId, hashSessionToken(keep));
+      forgetUser(userId);
+      return count;
+    },
+
+    resign(value, user) {
+      const cookie = parseLoginCookie(value);
+      if (!cookie || cookie.login.toLowerCase() !== user.login.toLowerCase()) return null;
+      const signed = signLoginCookie(authKey, { login: cookie.login, expiration: cookie.expiration, token: cookie.token }, user.passHash);
+      const expiresAt = cookie.expiration * 1000;
+      // WordPress's rule: a cookie that outlives a plain session was a "remember me" one.
+      return { cookie: signed, expiresAt, remember: expiresAt - clock() > SESSION_LIFETIME_MS };
     },
 
     async destroyUserSessions(userId) {

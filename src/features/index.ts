@@ -17,6 +17,7 @@ import { loginFeature } from './login/index.js';
 import { monitorFeature } from './monitor/index.js';
 import { protectFeature } from './protect/index.js';
 import { siteDataFeature } from './site-data/index.js';
+import { ssoFeature } from './sso/index.js';
 import { statsFeature } from './stats/index.js';
 import { updatesFeature } from './updates/index.js';
 import { usersFeature } from './users/index.js';
@@ -36,6 +37,7 @@ export const builtInFeatures: readonly Feature[] = [
   jetpackFeature, // needs 'connection'; provides 'jetpack'
   verificationFeature, // needs 'jetpack'
   protectFeature, // needs 'jetpack'
+  ssoFeature, // needs 'jetpack', 'connection', 'login'
   monitorFeature, // needs 'jetpack'
   backupsFeature, // needs 'jetpack'
   statsFeature, // needs 'jetpack'

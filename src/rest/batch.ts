@@ -8,7 +8,7 @@ import { isPlainObject } from '../core/objects.js';
 import { invalidParams, isRestError, restError, type RestError } from './errors.js';
 import { parsePhpQuery } from './php-query.js';
 import { DispatchRequest } from './rest-request.js';
-import { RestResponse, type ArgDefinition } from './types.js';
+import { RestResponse, type ArgDefinition, type JsonValue } from './types.js';
 
 /** WordPress's default `rest_get_max_batch_size`. */
 export const DEFAULT_MAX_BATCH_ITEMS = 25;
@@ -87,13 +87,31 @@ export function batchArgs(maxItems: number): Record<string, ArgDefinition> {
       required: true,
       type: 'array',
       maxItems,
-      items: { type: 'object' },
+      items: {
+        type: 'object',
+        properties: {
+          method: { type: 'string', enum: ['POST', 'PUT', 'PATCH', 'DELETE'], default: 'POST' },
+          path: { type: 'string', required: true },
+          body: { type: 'object' },
+          headers: { type: 'object' },
+        },
+      },
       validateCallback: (value) => {
         const checked = checkItems(value, maxItems);
         return typeof checked === 'string' ? invalidParams(checked) : true;
       },
       sanitizeCallback: (value) => checkItems(value, maxItems),
     },
+  };
+}
+
+/** The 207 answer of `batch/v1` (docs/spec/current-clients.md §E.2), for the OpenAPI document. */
+export function batchResponseSchema(): JsonValue {
+  const envelope = { type: 'object', properties: { body: {}, status: { type: 'integer' }, headers: { type: 'object' } }, required: ['body', 'status', 'headers'] };
+  return {
+    type: 'object',
+    properties: { failed: { type: 'string', enum: ['validation'] }, responses: { type: 'array', items: { anyOf: [envelope, { type: 'null' }] } } },
+    required: ['responses'],
   };
 }
 

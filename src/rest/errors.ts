@@ -78,7 +78,18 @@ export type ErrorArgs<M extends string> = [TemplateParams<M>] extends [never]
   : [params: Readonly<Record<TemplateParams<M>, string | number>>, options?: ErrorOptions];
 
 /** The constructor of a catalogue: id → RestError with the entry's code, message and status. */
-export type ErrorFactory<C extends Readonly<Record<string, ErrorEntry>>> = <Id extends keyof C & string>(id: Id, ...args: ErrorArgs<C[Id]['message']>) => RestError;
+export type ErrorFactory<C extends Readonly<Record<string, ErrorEntry>>> = (<Id extends keyof C & string>(id: Id, ...args: ErrorArgs<C[Id]['message']>) => RestError) & {
+  /** The catalogue itself, for the id types below. */
+  readonly entries: C;
+};
+
+/** The ids of a catalogue, from its constructor: `CatalogueId<typeof pluginError>`. */
+export type CatalogueId<F extends { readonly entries: object }> = keyof F['entries'] & string;
+
+/** The ids of a catalogue whose message has no `{parameter}`. */
+export type FixedErrorId<F extends { readonly entries: Readonly<Record<string, ErrorEntry>> }> = {
+  [Id in CatalogueId<F>]: F['entries'][Id]['message'] extends `${string}{${string}` ? never : Id;
+}[CatalogueId<F>];
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -96,21 +107,28 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * backupErrors('backups_off', { data: { hint: 'set SITEWARD_BACKUP_DIR' } }) // data: { status: 409, hint }
  */
 export function errorCatalogue<const C extends Readonly<Record<string, ErrorEntry>>>(entries: C, escape: (text: string) => string = String): ErrorFactory<C> {
-  return (<Id extends keyof C & string>(id: Id, ...args: ErrorArgs<C[Id]['message']>): RestError => {
+  const build = <Id extends keyof C & string>(id: Id, ...args: ErrorArgs<C[Id]['message']>): RestError => {
     const entry = entries[id]!;
     const templated = entry.message.includes('{');
     const params = (templated ? args[0] : undefined) as Readonly<Record<string, string | number>> | undefined;
     const options = (templated ? args[1] : args[0]) as ErrorOptions | undefined;
     const message = params ? entry.message.replace(PLACEHOLDER, (_, name: string) => escape(String(params[name]))) : entry.message;
     return new RestError(entry.code, message, { status: options?.status ?? entry.status, ...options?.data });
-  }) as ErrorFactory<C>;
+  };
+  return Object.assign(build, { entries }) as ErrorFactory<C>;
 }
 
 /**
- * The generic catalogue (docs/spec/compat.md §2) of the REST layer and its HTTP adapter. Ids
- * are unique; a wire code may repeat (a message variant of a code another id sends too).
+ * The generic catalogue (docs/spec/compat.md §2) of the REST layer and its HTTP adapter: builds
+ * an error with its fixed message and status. Ids are unique; a wire code may repeat (a message
+ * variant of a code another id sends too).
+ *
+ * @example
+ * restError('rest_no_route') // 404 "No route was found matching the URL and request method"
+ * restError('rest_bad_request', { status: 408 })
+ * restError('rest_encode_error', { detail: 'Do not know how to serialize a BigInt' }) // 500
  */
-const restCatalogue = {
+export const restError = errorCatalogue({
   rest_no_route: { code: 'rest_no_route', message: 'No route was found matching the URL and request method', status: 404 },
   rest_invalid_handler: { code: 'rest_invalid_handler', message: 'The handler for the route is invalid', status: 500 },
   rest_forbidden: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', status: 403 },
@@ -125,6 +143,7 @@ const restCatalogue = {
   rest_not_found: { code: 'rest_not_found', message: 'Not found.', status: 404 },
   rest_internal_error: { code: 'rest_internal_error', message: 'The server could not complete the request.', status: 500 },
   // batch/v1 sub-requests (docs/spec/current-clients.md §E.2).
+  rest_openapi_version: { code: 'rest_openapi_version', message: 'The API description is available as OpenAPI 3.1 only: ask for ?_openapi=3.1.', status: 400 },
   rest_batch_not_allowed: { code: 'rest_batch_not_allowed', message: 'The requested route does not support batch requests.', status: 400 },
   parse_path_failed: { code: 'parse_path_failed', message: 'Could not parse the path.', status: 400 },
   rest_missing_callback_param: { code: 'rest_missing_callback_param', message: 'Missing parameter(s): {names}', status: 400 },
@@ -153,20 +172,10 @@ const restCatalogue = {
     message: 'The site is temporarily unable to reach its database. Please try again shortly.',
     status: 503,
   },
-} as const satisfies Record<string, ErrorEntry>;
+});
 
 /** An id of the REST layer's catalogue. */
-export type CatalogueCode = keyof typeof restCatalogue;
-
-/**
- * Builds an error of the REST layer's catalogue with its fixed message and status.
- *
- * @example
- * restError('rest_no_route') // 404 "No route was found matching the URL and request method"
- * restError('rest_bad_request', { status: 408 })
- * restError('rest_encode_error', { detail: 'Do not know how to serialize a BigInt' }) // 500
- */
-export const restError: ErrorFactory<typeof restCatalogue> = errorCatalogue(restCatalogue);
+export type CatalogueCode = CatalogueId<typeof restError>;
 
 /** `rest_forbidden` with 401 when nobody is logged in and 403 otherwise (docs/spec/site-management-api.md §5 rule 8). */
 export function forbidden(loggedIn: boolean): RestError {

@@ -9,6 +9,7 @@ function requestWith(params: Record<string, unknown>, method = 'POST'): RestRequ
   return {
     method,
     route: '/wp/v2/users/1',
+    origin: { secure: false, hostname: '' },
     matchedRoute: '/wp/v2/users/(?P<id>[\\d]+)',
     params,
     urlParams: {},

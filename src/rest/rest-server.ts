@@ -7,9 +7,11 @@ import { withNonceHint } from './nonce-hint.js';
 import { permissionLabel } from './permission-label.js';
 import type { RouteRow } from '../core/route-table.js';
 import { describeRoute, describeRoutes } from './index-document.js';
+import { openApiDocument } from './openapi.js';
+import type { JsonObject } from '../core/json.js';
 import { DispatchRequest } from './rest-request.js';
 import { batchAllowed, RouteRegistry, type Endpoint, type Route } from './route-registry.js';
-import { batchArgs, DEFAULT_MAX_BATCH_ITEMS, envelopeOf, errorEnvelope, serveBatch, type BatchEnvelope, type ValidatedItem } from './batch.js';
+import { batchArgs, batchResponseSchema, DEFAULT_MAX_BATCH_ITEMS, envelopeOf, errorEnvelope, serveBatch, type BatchEnvelope, type ValidatedItem } from './batch.js';
 import type { RequestOrigin, RestUrlBuilder } from './rest-url.js';
 import { JSON_MAX_VALUES } from './json-bounds.js';
 import { readBody } from './request-body.js';
@@ -63,6 +65,8 @@ export interface RestServerOptions {
   warn: (message: string, detail?: unknown) => void;
   /** The most sub-requests one `batch/v1` call may carry (default 25, WordPress's). */
   maxBatchItems?: number;
+  /** The product's version, shown as the OpenAPI document's `info.version`. */
+  productVersion?: string;
 }
 
 interface Dispatched {
@@ -89,6 +93,8 @@ export class RestServer {
       methods: 'POST',
       callback: (req) => serveBatch(req as DispatchRequest, (sub) => this.validateSubRequest(sub)),
       args: batchArgs(options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS),
+      responseSchema: batchResponseSchema,
+      responseStatus: 207,
     }, false);
     this.addNamespace('batch/v1');
   }
@@ -405,7 +411,16 @@ export class RestServer {
     if (request.jsonError === 'syntax') return restError('rest_invalid_json', { data: { json_error_code: 4, json_error_message: 'Syntax error' } });
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { data: { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' } });
     if (request.jsonError === 'values') return restError('rest_invalid_json_values', { data: { max_values: JSON_MAX_VALUES } });
-    return prepareArguments(endpoint, request);
+    const argError = prepareArguments(endpoint, request);
+    return endpoint.validateCallback ? this.validateWhole(endpoint, request, argError) : argError;
+  }
+
+  /** The endpoint's own check of the whole request, once every argument passed (WordPress's handler `validate_callback`). */
+  private async validateWhole(endpoint: Endpoint, request: DispatchRequest, argError: RestError | null | Promise<RestError | null>): Promise<RestError | null> {
+    const first = await argError;
+    if (first) return first;
+    const verdict = await withSink(request.deprecations, () => endpoint.validateCallback!(request));
+    return verdict === true ? null : verdict;
   }
 
   /** The permission callback, then the callback. */
@@ -470,7 +485,27 @@ export class RestServer {
   /** The last index document built, reused (frozen, so its JSON is reused too) while nothing in it changed. */
   private indexCache: { generation: number; root: string; site: SiteSummary; doc: unknown } | null = null;
 
+  /** The last OpenAPI document built, per REST root, while no route changed. */
+  private openApiCache: { generation: number; root: string; name: string; doc: JsonObject } | null = null;
+
+  /**
+   * The OpenAPI 3.1 document of every route shown in the index (`GET /?_openapi=3.1`,
+   * `siteward openapi`), for the REST root of `origin` (the configured one when absent).
+   */
+  async openApi(origin?: RequestOrigin): Promise<JsonObject> {
+    const root = this.options.urls('/', origin);
+    const { name } = await this.options.siteSummary();
+    const cached = this.openApiCache;
+    if (cached && cached.generation === this.registry.generation && cached.root === root && cached.name === name) return cached.doc;
+    // Frozen, so its JSON text is encoded once (see encode()).
+    const doc = Object.freeze(openApiDocument(this.registry.all(), { title: name === '' ? 'Siteward REST API' : `${name} REST API`, version: this.options.productVersion ?? '0.0.0', serverUrl: root.replace(/\/$/, '') }));
+    this.openApiCache = { generation: this.registry.generation, root, name, doc };
+    return doc;
+  }
+
   private async indexDocument(request: DispatchRequest): Promise<unknown> {
+    const asked = request.query._openapi;
+    if (asked !== undefined) return asked === '3.1' ? this.openApi(request.origin) : restError('rest_openapi_version');
     const site = await this.options.siteSummary();
     const root = this.options.urls('/', request.origin);
     const cached = this.indexCache;

@@ -1,5 +1,5 @@
 import { compilePattern, expandSegmentParams, matchParams, type CompiledPattern } from './route-pattern.js';
-import type { ArgDefinition, BatchOption, EndpointCallback, EndpointDefinition, PermissionCallback, RouteOptions } from './types.js';
+import type { ArgDefinition, BatchOption, EndpointCallback, EndpointDefinition, PermissionCallback, ResponseSchema, RouteOptions } from './types.js';
 
 /** An endpoint after normalisation (defaults applied, methods upper-cased). */
 export interface Endpoint {
@@ -12,6 +12,9 @@ export interface Endpoint {
   readonly argNames: readonly string[];
   readonly showInIndex: boolean;
   readonly allowBatch: BatchOption | undefined;
+  readonly responseSchema: ResponseSchema | undefined;
+  readonly responseStatus: number | undefined;
+  readonly validateCallback: EndpointDefinition['validateCallback'];
   /** Who registered it: a feature's name, a plugin's, or `rest` for the layer's own documents. */
   readonly owner: string;
 }
@@ -60,6 +63,9 @@ function normalizeEndpoint(def: EndpointDefinition, owner: string): Endpoint {
     argNames: Object.keys(args),
     showInIndex: def.showInIndex ?? true,
     allowBatch: def.allowBatch,
+    responseSchema: def.responseSchema,
+    responseStatus: def.responseStatus,
+    validateCallback: def.validateCallback,
     owner,
   };
 }

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../core/json.js';
 import type { RestError } from './errors.js';
+import type { RequestOrigin } from './rest-url.js';
 
 /** Any JSON value; defined in src/core/json.ts, re-exported here for existing imports. */
 export type { JsonValue };
@@ -14,6 +15,8 @@ export interface ArgSchema {
   maximum?: number;
   /** Arrays: the most items (shown in the index and OPTIONS; checked by the argument's own validator). */
   maxItems?: number;
+  /** Objects: their members' schemas (shown in the index and the OpenAPI document; checked by the argument's own validator). */
+  properties?: Readonly<Record<string, ArgSchema & { required?: boolean; default?: unknown }>>;
   exclusiveMinimum?: unknown;
   exclusiveMaximum?: unknown;
   description?: string;
@@ -63,6 +66,8 @@ export interface RestRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The current user (id 0 when anonymous). */
   readonly user: Principal;
+  /** Scheme and host the request came with (e.g. whether a cookie set in the answer must be `Secure`). */
+  readonly origin: RequestOrigin;
   /** The id of the credential that authenticated the request (an application password's uuid); null for a login cookie or none. */
   readonly credential?: string | null;
   /** One parameter, by the priority order above. */
@@ -106,7 +111,23 @@ export interface EndpointDefinition {
   showInIndex?: boolean;
   /** This endpoint may be called inside a `batch/v1` request (WordPress's per-handler `allow_batch`). */
   allowBatch?: BatchOption;
+  /**
+   * What a success answers, for the OpenAPI document: `item` (the route's `schema`), `collection`
+   * (a list of them), or a schema built from the item schema (null when the route has none).
+   * Absent: the document says the route declares no response schema.
+   */
+  responseSchema?: ResponseSchema;
+  /** The success status when it is not 200 (e.g. 201 for a create). */
+  responseStatus?: number;
+  /**
+   * Checks the request as a whole once every argument is valid, before the permission check
+   * (WordPress's handler-level `validate_callback`, 5.6+): an error refuses the request.
+   */
+  validateCallback?: (request: RestRequest) => true | RestError | Promise<true | RestError>;
 }
+
+/** See EndpointDefinition.responseSchema. */
+export type ResponseSchema = 'item' | 'collection' | ((item: JsonValue | null) => JsonValue);
 
 /** WordPress's `allow_batch`: which batch API versions may call the route (`{ v1: true }`). */
 export interface BatchOption {

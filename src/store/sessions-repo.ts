@@ -58,6 +58,14 @@ export class KyselySessions implements SessionsRepo {
     });
   }
 
+  async destroyOthersForUser(userId: number, keepTokenHash: string): Promise<number> {
+    return this.run(async (db) => {
+      const result = await db.deleteFrom('sessions').where('user_id', '=', userId).where('token_hash', '<>', keepTokenHash).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await this.bump(db);
+      return Number(result.numDeletedRows);
+    });
+  }
+
   credentialsVersion(): Promise<number> {
     return this.run(readCredentialsVersion);
   }

@@ -77,6 +77,13 @@ export interface UsersRepo {
   setRoles(id: number, roles: readonly string[]): Promise<void>;
   /** Number of users whose role list contains `role`. */
   countByRole(role: string): Promise<number>;
+  /**
+   * Inside a transaction, before a check that must hold until commit (e.g. "another
+   * administrator remains"): takes the credentials version's row lock, so on PostgreSQL such
+   * transactions run one after the other and each sees what the previous committed (SQLite's
+   * BEGIN IMMEDIATE serializes every writer already). Bumps the credentials version.
+   */
+  lockCredentials(): Promise<void>;
 }
 
 /** Per-user key → JSON value storage (roles, connection tokens, …). */
@@ -113,6 +120,8 @@ export interface SessionsRepo {
   destroy(tokenHash: string): Promise<boolean>;
   /** Removes every session of a user; returns how many. */
   destroyForUser(userId: number): Promise<number>;
+  /** Removes every session of a user but the one whose token hash is `keepTokenHash`; returns how many. */
+  destroyOthersForUser(userId: number, keepTokenHash: string): Promise<number>;
   listForUser(userId: number): Promise<SessionRecord[]>;
   /** Removes sessions that expired before `now` (ms); returns how many. */
   purgeExpired(now: number): Promise<number>;

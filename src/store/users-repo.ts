@@ -140,6 +140,11 @@ export class KyselyUsers implements UsersRepo {
     await this.run(this.bump);
   }
 
+  async lockCredentials(): Promise<void> {
+    // The bump is an UPDATE of one row: PostgreSQL holds its lock until the transaction ends.
+    await this.run(this.bump);
+  }
+
   async countByRole(role: string): Promise<number> {
     // Role lists are JSON arrays of strings, so the JSON-encoded name (quotes included) only
     // matches a whole element.

@@ -15,7 +15,7 @@ import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helper
 import { main } from '../../cli.js';
 import type { Feature } from '../contract.js';
 import { builtInFeatures } from '../index.js';
-import { call } from '../jetpack/testing/http-client.js';
+import { call } from '../jetpack-v4/testing/http-client.js';
 import { readStoreId } from './store-id.js';
 import type { StoreLocation } from './store-location.js';
 import { storeDumper, type StoreDumper } from './test-store-dump.js';

@@ -2,31 +2,13 @@
  * `GET siteward/v1/backups`: this store's backups in every target, newest first, with the last
  * verification — what the admin page's Backups screen shows.
  */
+import type { BackupsList } from '../../wire/siteward-v1.js';
 import type { BackupSetup } from './backup-setup.js';
-import type { TargetKind } from './backup-target.js';
 import { listBackups } from './backups.js';
 import type { VerificationRun } from './scheduled-verification.js';
 
-export interface BackupsListBody {
-  readonly store_id: string;
-  readonly backend: 'sqlite' | 'postgres';
-  readonly encrypted: boolean;
-  readonly targets: readonly {
-    readonly kind: TargetKind;
-    readonly where: string;
-    /** Null when the listing worked; else why it did not. */
-    readonly error: string | null;
-    readonly backups: readonly {
-      readonly id: string;
-      /** Unix seconds. */
-      readonly time: number;
-      readonly size: number;
-      readonly status: 'ok' | 'corrupt';
-      readonly problem: string | null;
-      readonly verification: { readonly time: number; readonly ok: boolean; readonly message: string } | null;
-    }[];
-  }[];
-}
+/** The answer without `running`, which the route adds (only it knows). */
+export type BackupsListBody = Omit<BackupsList, 'running'>;
 
 export async function backupsList(setup: BackupSetup, verification: VerificationRun | null): Promise<BackupsListBody> {
   const storeId = await setup.storeId();

@@ -6,6 +6,7 @@
  * admin page's Backups screen, and the download page. The engine (file format, SQLite online
  * backup, PostgreSQL COPY export, verify, restore with swap) is described in README.md here.
  */
+import type { BackupsList } from '../../wire/siteward-v1.js';
 import type { Feature } from '../contract.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { pluginError } from '../jetpack-v4/errors.js';
@@ -53,7 +54,7 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
           permissionCallback: jetpack.requirePermission('manage_settings'),
           callback: async () => {
             if (setup.targets.length === 0) return pluginError('backups_not_configured');
-            return { ...(await backupsList(setup, (await state()).lastVerification)), running: running !== null };
+            return { ...(await backupsList(setup, (await state()).lastVerification)), running: running !== null } satisfies BackupsList;
           },
         },
         {

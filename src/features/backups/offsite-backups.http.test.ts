@@ -18,7 +18,7 @@ import { main } from '../../cli.js';
 import { parseS3Url } from '../../core/s3-url.js';
 import type { Feature } from '../contract.js';
 import { builtInFeatures } from '../index.js';
-import { call } from '../jetpack/testing/http-client.js';
+import { call } from '../jetpack-v4/testing/http-client.js';
 import { backupsFeatureWith } from './index.js';
 import { s3Client } from './s3-target.js';
 import { readStoreId } from './store-id.js';

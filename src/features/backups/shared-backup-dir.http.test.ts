@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { main } from '../../cli.js';
-import { call } from '../jetpack/testing/http-client.js';
+import { call } from '../jetpack-v4/testing/http-client.js';
 import { readStoreId } from './store-id.js';
 
 const T0 = Date.UTC(2024, 5, 1, 0, 1, 0);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { call, permissionBody } from '../jetpack/testing/http-client.js';
+import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
 import { LAST_RUN_KEY } from './scheduled-backup.js';
 
 const DAY = 86_400_000;

@@ -13,12 +13,15 @@ export interface ConnectionConfig {
   registrationToken?: string;
   /** The site's callback URL, registered exactly (port included). */
   redirectUri: string;
+  /** The callback of sign-in through the connection (the `sso` module), registered beside `redirectUri`. */
+  loginRedirectUri?: string;
   /** Bound of every network call in ms; default 5000. */
   timeoutMs?: number;
 }
 
 /** A validated configuration; `insecure` is true only for plain-http loopback issuers. */
 export interface ValidConnectionConfig extends Required<Pick<ConnectionConfig, 'issuer' | 'redirectUri' | 'timeoutMs'>> {
+  loginRedirectUri?: string;
   clientId?: string;
   clientSecret?: string;
   registrationToken?: string;
@@ -54,6 +57,12 @@ export function validateConnectionConfig(input: ConnectionConfig): ConfigResult 
     return fail(`the redirect URI "${input.redirectUri}" is not an absolute http(s) URL`);
   }
   if (redirect.hash !== '' || input.redirectUri.includes('#')) return fail('the redirect URI must not have a fragment');
+  if (input.loginRedirectUri !== undefined) {
+    const login = parseUrl(input.loginRedirectUri);
+    if (login === undefined || (login.protocol !== 'http:' && login.protocol !== 'https:') || input.loginRedirectUri.includes('#')) {
+      return fail(`the sign-in redirect URI "${input.loginRedirectUri}" is not an absolute http(s) URL without fragment`);
+    }
+  }
   if (input.clientSecret !== undefined && input.clientId === undefined) return fail('a client secret needs a client id');
   if (input.clientId !== undefined && input.clientId.trim() === '') return fail('the client id is empty');
 
@@ -66,6 +75,7 @@ export function validateConnectionConfig(input: ConnectionConfig): ConfigResult 
     timeoutMs,
     insecure: issuer.protocol === 'http:' && loopback,
   };
+  if (input.loginRedirectUri !== undefined) config.loginRedirectUri = input.loginRedirectUri;
   if (input.clientId !== undefined) config.clientId = input.clientId;
   if (input.clientSecret !== undefined) config.clientSecret = input.clientSecret;
   if (input.registrationToken !== undefined && input.registrationToken !== '') config.registrationToken = input.registrationToken;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
-import { call } from '../jetpack/testing/http-client.js';
+import { call } from '../jetpack-v4/testing/http-client.js';
 import { ANN, closedPort, startProvider } from './connection-test-kit.js';
 import { link, loginAtProvider, sitePath, startLogin, visit } from './testing/connection-http-kit.js';
 

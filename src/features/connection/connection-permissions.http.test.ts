@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
-import { call, permissionBody } from '../jetpack/testing/http-client.js';
+import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
 import { startProvider } from './connection-test-kit.js';
 import { visit } from './testing/connection-http-kit.js';
 

@@ -16,6 +16,8 @@ export const KEYS = {
 export interface Registration {
   issuer: string;
   redirectUri: string;
+  /** Every redirect URI registered (the connection's and sign-in's); absent in registrations older than sign-in. */
+  redirectUris?: string[];
   clientId: string;
   clientSecret?: string;
   registrationAccessToken?: string;
@@ -39,8 +41,14 @@ export interface LinkedUser {
 
 /** An authorization in progress, keyed by a hash of its state (the state itself is never stored). */
 export interface Pending {
+  /** `login`: sign-in through the connection (no site user yet); absent: linking a logged-in user. */
+  purpose?: 'login';
+  /** Hash of the site session key (linking) or of the browser key (sign-in). */
   sessionHash: string;
+  /** '' for sign-in. */
   userId: string;
+  /** Sign-in only: the same-site path to go to afterwards. */
+  returnTo?: string;
   verifier?: string;
   nonce?: string;
   expiresAt: number;
@@ -78,6 +86,7 @@ export class ConnectionRecords {
     return {
       issuer: str(raw.issuer, key),
       redirectUri: str(raw.redirectUri, key),
+      redirectUris: Array.isArray(raw.redirectUris) ? raw.redirectUris.filter((u): u is string => typeof u === 'string') : undefined,
       clientId: str(raw.clientId, key),
       clientSecret: this.#openOptional(raw.clientSecret, key, 'clientSecret'),
       registrationAccessToken: this.#openOptional(raw.registrationAccessToken, key, 'registrationAccessToken'),
@@ -91,6 +100,7 @@ export class ConnectionRecords {
     await this.vault.set(key, compact({
       issuer: reg.issuer,
       redirectUri: reg.redirectUri,
+      redirectUris: reg.redirectUris,
       clientId: reg.clientId,
       clientSecret: this.#sealOptional(reg.clientSecret, key, 'clientSecret'),
       registrationAccessToken: this.#sealOptional(reg.registrationAccessToken, key, 'registrationAccessToken'),
@@ -133,6 +143,13 @@ export class ConnectionRecords {
     }));
   }
 
+  /** Issuer and subject of a linked user, read without opening any sealed field; undefined when absent or malformed. */
+  async readUserIdentity(userId: string): Promise<{ issuer: string; subject: string } | undefined> {
+    const raw = record(await this.vault.get(userKey(userId)), userKey(userId), false);
+    if (raw === undefined || typeof raw.issuer !== 'string' || typeof raw.subject !== 'string') return undefined;
+    return { issuer: raw.issuer, subject: raw.subject };
+  }
+
   async linkedUserIds(): Promise<string[]> {
     return (await this.vault.keys(KEYS.userPrefix)).map((k) => k.slice(KEYS.userPrefix.length));
   }
@@ -142,8 +159,10 @@ export class ConnectionRecords {
     const raw = record(await this.vault.get(key), key);
     if (raw === undefined) return undefined;
     return {
+      purpose: raw.purpose === 'login' ? 'login' : undefined,
       sessionHash: str(raw.sessionHash, key),
       userId: str(raw.userId, key),
+      returnTo: optionalStr(raw.returnTo),
       verifier: this.#openOptional(raw.verifier, key, 'verifier'),
       nonce: this.#openOptional(raw.nonce, key, 'nonce'),
       expiresAt: Number(raw.expiresAt),
@@ -154,8 +173,10 @@ export class ConnectionRecords {
   async writePending(state: string, pending: Pending): Promise<void> {
     const key = pendingKey(state);
     await this.vault.set(key, compact({
+      purpose: pending.purpose,
       sessionHash: pending.sessionHash,
       userId: pending.userId,
+      returnTo: pending.returnTo,
       verifier: this.#sealOptional(pending.verifier, key, 'verifier'),
       nonce: this.#sealOptional(pending.nonce, key, 'nonce'),
       expiresAt: pending.expiresAt,

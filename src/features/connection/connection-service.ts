@@ -10,12 +10,14 @@ import type { Store } from '../../store/types.js';
 import { failure, type ConnectionError } from './connection-errors.js';
 import { ConnectionState, type ConnectionFacts } from './connection-state.js';
 import { probeProvider, withDeadline } from './provider-calls.js';
-import { createSiteConnection, type Result, type SiteConnection } from './site-connection.js';
+import { createSiteConnection, type LoginIdentity, type Result, type SiteConnection } from './site-connection.js';
 import type { SslCheck } from './ssl-check.js';
 import { OPTION_NAMES, StoreVault } from './store-vault.js';
 import type { WpcomUser } from './wpcom-user.js';
 
 export const HTTPS_TEST_STATUS_KEY = 'connection:https-test';
+/** Where the provider sends the browser back after sign-in through the connection (the `sso` module). */
+export const LOGIN_CALLBACK_PATH = '/login/sso/callback';
 
 export interface ConnectionServiceOptions {
   config: Config;
@@ -35,6 +37,8 @@ export class ConnectionService {
   readonly state: ConnectionState;
   /** Null when no account service is configured. */
   readonly engine: SiteConnection | null;
+  /** The sign-in callback URL, to register at the provider beside `/connect/callback`. */
+  readonly loginRedirectUri: string;
   readonly #config: Config;
   readonly #store: Store;
   readonly #log: Logger;
@@ -45,6 +49,7 @@ export class ConnectionService {
     this.#store = options.store;
     this.#log = options.log;
     const redirectUri = `${config.homeUrl}/connect/callback`;
+    this.loginRedirectUri = `${config.homeUrl}${LOGIN_CALLBACK_PATH}`;
     if (config.accountsIssuer === null) {
       this.engine = null;
       this.state = new ConnectionState(options.store, null);
@@ -54,6 +59,7 @@ export class ConnectionService {
       config: {
         issuer: config.accountsIssuer,
         redirectUri,
+        loginRedirectUri: this.loginRedirectUri,
         timeoutMs: config.accountsTimeoutMs,
         ...(config.accountsClientId !== null && { clientId: config.accountsClientId }),
         ...(config.accountsClientSecret !== null && { clientSecret: config.accountsClientSecret }),
@@ -99,6 +105,24 @@ export class ConnectionService {
     const master = isAdministrator && (await this.state.claimMaster(userId));
     this.#log.info({ userId, master }, 'connection: user linked');
     return { ok: true, user: done.user, master };
+  }
+
+  /** Sign-in: the provider's authorization URL for this browser, within the time bound. */
+  async startLogin(browserKey: string, returnTo: string): Promise<Result<{ url: string }>> {
+    const engine = this.engine;
+    if (engine === null) return failure('invalid_config', 'no account service is configured');
+    const result = await withDeadline(this.#config.accountsTimeoutMs, () => engine.startLogin({ browserKey, returnTo }));
+    if (!result.ok) this.#log.warn({ kind: result.error.kind, reason: result.error.message }, 'sign-in: could not start');
+    return result;
+  }
+
+  /** Sign-in's callback: who the provider says this is, within the time bound. Nothing is linked here. */
+  async finishLogin(callbackUrl: string, browserKey: string): Promise<Result<{ identity: LoginIdentity }>> {
+    const engine = this.engine;
+    if (engine === null) return failure('invalid_config', 'no account service is configured');
+    const done = await withDeadline(this.#config.accountsTimeoutMs, () => engine.completeLogin({ callbackUrl, browserKey }));
+    if (!done.ok) this.#log.warn({ kind: done.error.kind, reason: done.error.message }, 'sign-in: a callback was refused');
+    return done;
   }
 
   /** The linked account of a site user; `refresh` follows the engine's one-day userinfo cache, otherwise the cache is served. */

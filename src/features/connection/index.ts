@@ -15,6 +15,24 @@ import { registerCurrentConnectionRoutes } from './current-connection-routes.js'
 import { ConnectionService } from './connection-service.js';
 import { userConnectionData } from './user-connection-data.js';
 import { connectionSettings } from './settings.js';
+import type { LoginIdentity, Result } from './site-connection.js';
+
+function signInOf(service: ConnectionService, name: string | null): SignInConnection | null {
+  const engine = service.engine;
+  if (engine === null) return null;
+  return {
+    providerName: name ?? new URL(engine.issuer).hostname,
+    issuer: engine.issuer,
+    redirectUri: service.loginRedirectUri,
+    ready: () => engine.loginRegistered(),
+    start: (browserKey, returnTo) => service.startLogin(browserKey, returnTo),
+    finish: (callbackUrl, browserKey) => service.finishLogin(callbackUrl, browserKey),
+    usersLinkedTo: async (subject) => (await engine.usersLinkedTo(subject)).map(Number),
+    linkedSubject: (userId) => engine.linkedSubject(userId),
+    link: (userId, identity) => engine.linkUser(userId, identity.link),
+    linkedCount: async () => (await service.facts()).linked.length,
+  };
+}
 
 /** What other features read of the connection. */
 export interface ConnectionStatus {
@@ -24,6 +42,29 @@ export interface ConnectionStatus {
   userConnectionData(user: Principal): Promise<JsonValue>;
   /** The admin page's notice for a `?connection=` code, or null. */
   noticeFor(code: unknown): Notice | null;
+  /** Sign-in through the connection (used by the `sso` feature); null when no account service is configured. */
+  readonly signIn: SignInConnection | null;
+}
+
+/** What sign-in (the `sso` feature) uses of the connection: the engine's login flow and the links. */
+export interface SignInConnection {
+  /** "Log in with <providerName>": SITEWARD_ACCOUNTS_NAME, or the issuer's host name. */
+  readonly providerName: string;
+  readonly issuer: string;
+  /** The callback URL to register at the provider (beside `/connect/callback`). */
+  readonly redirectUri: string;
+  /** Registered, and the registration knows the sign-in callback. */
+  ready(): Promise<Result<object>>;
+  start(browserKey: string, returnTo: string): Promise<Result<{ url: string }>>;
+  finish(callbackUrl: string, browserKey: string): Promise<Result<{ identity: LoginIdentity }>>;
+  /** Site user ids linked to the provider account `subject`. */
+  usersLinkedTo(subject: string): Promise<number[]>;
+  /** The provider account a site user is linked to, if any. */
+  linkedSubject(userId: number): Promise<string | undefined>;
+  /** Links a site user to the account a sign-in found. */
+  link(userId: number, identity: LoginIdentity): Promise<void>;
+  /** How many site users are linked. */
+  linkedCount(): Promise<number>;
 }
 
 declare module '../contract.js' {
@@ -60,12 +101,13 @@ export const connectionFeature: Feature = {
         return data.ok ? data.body : { othersLinked: false, currentUser: { isConnected: false, isMaster: false, username: user.login } };
       },
       noticeFor,
+      signIn: signInOf(service, ctx.config.accountsName),
     });
   },
 };
 
 // The OpenID Connect engine behind the routes and pages above (see README.md in this folder), for tests and tools.
-export { createSiteConnection, SiteConnection, SCOPE, PENDING_TTL_MS, type SiteConnectionOptions, type Result } from './site-connection.js';
+export { createSiteConnection, SiteConnection, SCOPE, LOGIN_SCOPE, PENDING_TTL_MS, type SiteConnectionOptions, type Result, type LoginIdentity } from './site-connection.js';
 export { validateConnectionConfig, isLoopbackHost, DEFAULT_TIMEOUT_MS, type ConnectionConfig, type ValidConnectionConfig } from './connection-config.js';
 export type { ConnectionError, ConnectionErrorKind } from './connection-errors.js';
 export { MemoryVault, TokenSealer, SealError, type ConnectionVault, type JsonValue } from './connection-vault.js';

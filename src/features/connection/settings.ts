@@ -34,6 +34,11 @@ export const connectionSettings = defineSettings(
       defaultDoc: '—',
       doc: 'initial access token for dynamic registration at a guarded provider',
     }),
+    accountsName: optionalText({
+      env: 'SITEWARD_ACCOUNTS_NAME',
+      defaultDoc: "the issuer's host name",
+      doc: 'the account service\'s name as people know it, shown on the login page ("Log in with <name>") when the `sso` module is on',
+    }),
     accountsTimeoutMs: integer({
       env: 'SITEWARD_ACCOUNTS_TIMEOUT_MS',
       default: 4000,

@@ -6,7 +6,7 @@ import { failure, toConnectionError, type ConnectionError, type Failure, type St
 import { ConnectionRecords, KEYS, RecordError, sha256, type LinkedUser, type Registration } from './connection-records.js';
 import { TokenSealer, type ConnectionVault } from './connection-vault.js';
 import { checkSsl, type SslCheck } from './ssl-check.js';
-import { pickUserinfo, toWpcomUser, type WpcomUser } from './wpcom-user.js';
+import { pickUserinfo, toWpcomUser, type StoredUserinfo, type WpcomUser } from './wpcom-user.js';
 import { DAY_MS } from '../../core/time.js';
 
 export interface SiteConnectionOptions {
@@ -22,7 +22,24 @@ export interface SiteConnectionOptions {
 }
 
 export const SCOPE = 'openid profile email offline_access';
+/** Sign-in asks for no refresh token: it needs who the person is, not lasting access. */
+export const LOGIN_SCOPE = 'openid profile email';
 export const PENDING_TTL_MS = 10 * 60_000;
+/** Expired pending logins are swept at most this often per process (sign-in starts are anonymous and may come in floods). */
+const PURGE_EVERY_MS = 60_000;
+
+/** What sign-in through the connection learned at the provider: who it is, and the tokens to link them with. */
+export interface LoginIdentity {
+  subject: string;
+  /** Userinfo claims the site keeps (the mapping of wpcom-user.ts). */
+  userinfo: StoredUserinfo;
+  /** The provider says it verified `userinfo.email` (`email_verified: true`, exactly). */
+  emailVerified: boolean;
+  /** The same-site path recorded when the sign-in started. */
+  returnTo: string;
+  /** The record that links a site user to this account (match by e-mail); tokens only in memory until then. */
+  link: LinkedUser;
+}
 
 export type Result<T> = ({ ok: true } & T) | Failure;
 
@@ -52,6 +69,7 @@ export class SiteConnection {
   readonly #maxAge: number;
   readonly #fetch: oidc.CustomFetch;
   #client: oidc.Configuration | undefined;
+  #purgedAt = Number.NEGATIVE_INFINITY;
 
   constructor(config: ValidConnectionConfig, options: SiteConnectionOptions) {
     this.#config = config;
@@ -78,7 +96,7 @@ export class SiteConnection {
         {
           client_name: 'Siteward site',
           application_type: 'web',
-          redirect_uris: [this.#config.redirectUri],
+          redirect_uris: this.#redirectUris(),
           response_types: ['code'],
           grant_types: ['authorization_code', 'refresh_token'],
           token_endpoint_auth_method: 'client_secret_basic',
@@ -90,6 +108,7 @@ export class SiteConnection {
       const registration: Registration = {
         issuer: this.#config.issuer,
         redirectUri: this.#config.redirectUri,
+        redirectUris: this.#redirectUris(),
         clientId: metadata.client_id,
         clientSecret: typeof metadata.client_secret === 'string' ? metadata.client_secret : undefined,
         registrationAccessToken: typeof metadata.registration_access_token === 'string' ? metadata.registration_access_token : undefined,
@@ -109,7 +128,7 @@ export class SiteConnection {
       if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
       const client = await this.#oidcClient(registration);
       const now = this.#clock();
-      await this.#records.purgePending(now);
+      await this.#purge(now);
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
@@ -152,6 +171,7 @@ export class SiteConnection {
       if (pending === undefined) return failure('state_invalid', 'unknown state: this login was not started here');
       if (pending.expiresAt <= now) return failure('state_expired', 'the login took longer than 10 minutes; start again');
       if (pending.usedAt !== undefined) return failure('state_replayed', 'this login was already completed; start again');
+      if (pending.purpose === 'login') return failure('state_invalid', 'this state belongs to a sign-in, not to linking an account');
       if (pending.sessionHash !== sha256(input.sessionKey) || pending.userId !== userId) {
         return failure('state_invalid', 'this login was started in another session');
       }
@@ -180,6 +200,146 @@ export class SiteConnection {
       });
       return { ok: true, user: toWpcomUser(info) };
     });
+  }
+
+  /**
+   * Whether sign-in can use the registered client: a client registered by hand is trusted to
+   * list the sign-in redirect URI (README: register both); a dynamic registration must have
+   * been made with it (registrations older than sign-in were not).
+   */
+  async loginRegistered(): Promise<Result<object>> {
+    if (this.#config.loginRedirectUri === undefined) return failure('invalid_config', 'no sign-in redirect URI is configured');
+    try {
+      const registration = await this.#registration();
+      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
+      if (this.#config.clientId === undefined && !(registration.redirectUris ?? []).includes(this.#config.loginRedirectUri)) {
+        return failure('not_registered', `the site's registration predates sign-in: it does not list ${this.#config.loginRedirectUri}`);
+      }
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof RecordError) return failure('storage_invalid', `stored connection data is unreadable: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /**
+   * Sign-in (the `sso` module): the provider's authorization URL, bound to a key the browser
+   * holds in a cookie instead of a site session (there is none yet). Same PKCE, state and nonce
+   * rules as linking; no refresh token is asked for and consent is only asked when the provider
+   * has no grant yet.
+   */
+  async startLogin(input: { browserKey: string; returnTo: string }): Promise<Result<{ url: string }>> {
+    const ready = await this.loginRegistered();
+    if (!ready.ok) return ready;
+    const redirectUri = this.#config.loginRedirectUri ?? '';
+    return this.#guard('discovery', async () => {
+      const registration = await this.#registration();
+      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
+      const client = await this.#oidcClient(registration);
+      const now = this.#clock();
+      await this.#purge(now);
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      await this.#records.writePending(state, {
+        purpose: 'login',
+        sessionHash: sha256(input.browserKey),
+        userId: '',
+        returnTo: input.returnTo,
+        verifier,
+        nonce,
+        expiresAt: now + PENDING_TTL_MS,
+      });
+      const url = oidc.buildAuthorizationUrl(client, {
+        redirect_uri: redirectUri,
+        scope: LOGIN_SCOPE,
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+      });
+      return { ok: true, url: url.href };
+    });
+  }
+
+  /**
+   * Sign-in's callback: the state must be a sign-in state of this browser, unused and unexpired;
+   * then the code exchange (PKCE), the ID token (nonce) and userinfo. Nothing is stored but the
+   * state's used marker: deciding who logs in, and linking, is the caller's.
+   */
+  async completeLogin(input: { callbackUrl: string; browserKey: string }): Promise<Result<{ identity: LoginIdentity }>> {
+    const redirectUri = this.#config.loginRedirectUri;
+    if (redirectUri === undefined) return failure('invalid_config', 'no sign-in redirect URI is configured');
+    let callback: URL;
+    try {
+      callback = new URL(redirectUri);
+      callback.search = new URL(input.callbackUrl, redirectUri).search;
+    } catch {
+      return failure('state_invalid', 'the callback URL is not a URL');
+    }
+    const state = callback.searchParams.get('state');
+    if (state === null || state === '') return failure('state_invalid', 'the callback has no state');
+    return this.#guard('token', async () => {
+      const pending = await this.#records.readPending(state);
+      const now = this.#clock();
+      if (pending === undefined) return failure('state_invalid', 'unknown state: this sign-in was not started here');
+      if (pending.expiresAt <= now) return failure('state_expired', 'the sign-in took longer than 10 minutes; start again');
+      if (pending.usedAt !== undefined) return failure('state_replayed', 'this sign-in was already completed; start again');
+      if (pending.purpose !== 'login') return failure('state_invalid', 'this state belongs to linking an account, not to a sign-in');
+      if (pending.sessionHash !== sha256(input.browserKey)) return failure('state_invalid', 'this sign-in was started in another browser');
+      const registration = await this.#registration();
+      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
+      const client = await this.#oidcClient(registration);
+      // Single use, as for linking: marked before the exchange.
+      await this.#records.writePending(state, { purpose: 'login', sessionHash: pending.sessionHash, userId: '', expiresAt: pending.expiresAt, usedAt: now });
+
+      const tokens = await oidc.authorizationCodeGrant(client, callback, {
+        pkceCodeVerifier: pending.verifier,
+        expectedState: state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
+      });
+      const subject = tokens.claims()?.sub;
+      if (subject === undefined) return failure('id_token_invalid', 'the token response has no ID token');
+      let claims: oidc.UserInfoResponse;
+      try {
+        claims = await oidc.fetchUserInfo(client, tokens.access_token, subject);
+      } catch (error) {
+        throw new StageError('userinfo', error);
+      }
+      const userinfo = pickUserinfo(claims);
+      const at = this.#clock();
+      return {
+        ok: true,
+        identity: {
+          subject,
+          userinfo,
+          emailVerified: claims.email_verified === true,
+          returnTo: pending.returnTo ?? '',
+          link: { issuer: this.#config.issuer, subject, ...this.#tokenFields(tokens, undefined), userinfo, userinfoFetchedAt: at, linkedAt: at },
+        },
+      };
+    });
+  }
+
+  /** Site user ids linked to this provider's account `subject` (normally at most one). */
+  async usersLinkedTo(subject: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const id of await this.#records.linkedUserIds()) {
+      const identity = await this.#records.readUserIdentity(id);
+      if (identity !== undefined && identity.issuer === this.#config.issuer && identity.subject === subject) found.push(id);
+    }
+    return found;
+  }
+
+  /** The provider account a site user is linked to, read without opening tokens; undefined when not linked. */
+  async linkedSubject(userId: string | number): Promise<string | undefined> {
+    return (await this.#records.readUserIdentity(String(userId)))?.subject;
+  }
+
+  /** Links a site user to the account a sign-in found (match by e-mail on first use). */
+  async linkUser(userId: string | number, link: LinkedUser): Promise<void> {
+    await this.#records.writeUser(String(userId), link);
   }
 
   /** The linked account of a site user; refreshed (refresh token, then userinfo) when the cache is older than the bound. */
@@ -307,6 +467,17 @@ export class SiteConnection {
       idToken: tokens.id_token ?? previous?.idToken,
       accessTokenExpiresAt: typeof tokens.expires_in === 'number' ? this.#clock() + tokens.expires_in * 1000 : undefined,
     };
+  }
+
+  #redirectUris(): string[] {
+    return this.#config.loginRedirectUri === undefined ? [this.#config.redirectUri] : [this.#config.redirectUri, this.#config.loginRedirectUri];
+  }
+
+  /** Sweeps expired pending logins, at most once a minute per process (each is also checked for expiry when read). */
+  async #purge(now: number): Promise<void> {
+    if (now - this.#purgedAt < PURGE_EVERY_MS) return;
+    this.#purgedAt = now;
+    await this.#records.purgePending(now);
   }
 
   /** The configured client, or the stored registration when it was made for this issuer and redirect URI. */

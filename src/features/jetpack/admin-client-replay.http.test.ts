@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoggedIn, TestApp, TestResponse } from '../../../test/helpers/test-app.js';
-import { freshAppWithAdmin } from './testing/http-client.js';
+import { freshAppWithAdmin } from '../../../test/helpers/fresh-app.js';
 
 let t: TestApp;
 let admin: LoggedIn;

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
-import { call } from './testing/http-client.js';
+import { call } from '../jetpack-v4/testing/http-client.js';
 
 let t: TestApp;
 let admins: LoggedIn[];

@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
-import { call, freshAppWithAdmin, NOT_FOUND, permissionBody } from './testing/http-client.js';
+import { freshAppWithAdmin } from '../../../test/helpers/fresh-app.js';
+import { call, NOT_FOUND, permissionBody } from '../jetpack-v4/testing/http-client.js';
 
 let t: TestApp;
 let admin: LoggedIn;

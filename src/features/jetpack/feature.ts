@@ -2,7 +2,7 @@
  * The built-in `jetpack/v4` plugin as a feature: its routes go through the same plugin API
  * third parties use, and it offers other features its module registrar and `Initial_State`.
  */
-import { createRequire } from 'node:module';
+import { SITEWARD_VERSION } from '../../core/version.js';
 import type { Feature } from '../contract.js';
 import { pluginGuards, type PluginGuards } from './feature-guards.js';
 import { registerSiteManagementPlugin, type SiteManagementPlugin } from './index.js';
@@ -17,8 +17,6 @@ declare module '../contract.js' {
     jetpack: JetpackHandle;
   }
 }
-
-const VERSION: string = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
 
 export const jetpackFeature: Feature = {
   name: 'jetpack',
@@ -41,7 +39,7 @@ export const jetpackFeature: Feature = {
           return { constant: mode.constant, url: mode.url, filter: false };
         },
         isConnected: () => connection.isConnected(),
-        version: VERSION,
+        version: SITEWARD_VERSION,
       },
       createNonce: (action, user) => authenticator.nonces.create(action, user.id, ''),
       fields: ctx.fields,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoggedIn, TestApp } from '../../../test/helpers/test-app.js';
-import { NOT_FOUND, call, permissionBody, freshAppWithAdmin } from './testing/http-client.js';
+import { freshAppWithAdmin } from '../../../test/helpers/fresh-app.js';
+import { NOT_FOUND, call, permissionBody } from '../jetpack-v4/testing/http-client.js';
 
 let t: TestApp;
 let admin: LoggedIn;

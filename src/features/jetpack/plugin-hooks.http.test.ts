@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SitewardApi } from '../../plugins/api.js';
 import type { SitewardEvents } from '../../core/events.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { call } from './testing/http-client.js';
+import { call } from '../jetpack-v4/testing/http-client.js';
 
 let t: TestApp;
 afterEach(() => t.close());

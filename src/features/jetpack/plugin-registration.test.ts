@@ -23,7 +23,7 @@ function methodsOf(route: RecordedRoute): string[][] {
 
 function fakeRequest(user: Principal, params: Record<string, unknown> = {}, json?: unknown): RestRequest {
   return {
-    method: 'POST', route: '', matchedRoute: '', params, urlParams: {}, query: {}, bodyParams: {}, json, body: '', headers: {}, user,
+    method: 'POST', route: '', matchedRoute: '', params, urlParams: {}, query: {}, bodyParams: {}, json, body: '', headers: {}, user, origin: { secure: false, hostname: '' },
     param: (name) => params[name],
     header: () => undefined,
     deprecatedFunction: () => undefined,

@@ -3,7 +3,9 @@ import { simplePage } from '../../core/simple-page.js';
 
 /** The login form (fields `log`, `pwd`, `rememberme`, `redirect_to`, as WordPress names them). */
 /** `formField`: the hidden anti-CSRF field (`formTokenInput(request)`). */
-export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string }): string {
+/** `alternatives`: other ways to log in (already-escaped HTML), shown under the form. */
+/** `after`: already-escaped HTML at the end (the 429 page's way back, protect/unlock-html.ts). */
+export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string; alternatives?: readonly string[]; after?: string }): string {
   return simplePage(
     'Log in',
     `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}
@@ -14,7 +16,8 @@ export function loginPage(opts: { formField: string; redirectTo?: string; error?
 <input type="hidden" name="redirect_to" value="${escapeHtml(opts.redirectTo ?? '')}">
 <button type="submit">Log in</button>
 </form>
-<p><a href="/login/lost-password">Lost your password?</a></p>`,
+${(opts.alternatives ?? []).join('\n')}
+<p><a href="/login/lost-password">Lost your password?</a></p>${opts.after ?? ''}`,
   );
 }
 

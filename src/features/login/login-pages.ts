@@ -19,12 +19,18 @@ import { isSameOrigin } from '../../rest/same-origin.js';
 import type { Identity } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
 import { formTokenInput, htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
+import { keyOf } from '../protect/protect-policy.js';
+import { unlockOffer } from '../protect/unlock-html.js';
 import { loginPage, setupPage } from './login-page-html.js';
 
 export interface LoginPageDeps {
   readonly homeUrl: string;
   readonly store: Store;
   readonly authenticator: SitewardAuthenticator;
+  /** Other ways to log in, shown under the form (index.ts `SignInOption`); read per request. */
+  readonly signInOptions?: readonly ((request: PageRequest, redirectTo: string) => Promise<string | null>)[];
+  /** SMTP is configured: a blocked person may ask for an unlock link. */
+  readonly mailConfigured: boolean;
 }
 
 function str(v: unknown): string {
@@ -66,10 +72,17 @@ const SETUP_LINK_NEEDED = 'This page needs the setup link printed by <code>sitew
 export function loginPages(deps: LoginPageDeps) {
   const { homeUrl, store, authenticator } = deps;
 
+  /** The HTML of the other ways to log in that apply to this request. */
+  const alternatives = async (req: PageRequest, redirectTo: string): Promise<string[]> => {
+    const shown = await Promise.all((deps.signInOptions ?? []).map((option) => option(req, redirectTo)));
+    return shown.filter((html): html is string => html !== null);
+  };
+
   const showLogin = async (req: PageRequest): Promise<PageResponse> => {
     const q = req.query;
     const notice = q.loggedout ? 'You are now logged out.' : q.setup === 'done' ? 'The administrator account was created. Log in with it to continue.' : q.password_reset === 'done' ? 'Your password has been reset. Log in with the new one.' : undefined;
-    return htmlPage(200, loginPage({ formField: formTokenInput(req), redirectTo: str(q.redirect_to), notice }));
+    const redirectTo = str(q.redirect_to);
+    return htmlPage(200, loginPage({ formField: formTokenInput(req), redirectTo, notice, alternatives: await alternatives(req, redirectTo) }));
   };
 
   const submitLogin = async (req: PageRequest): Promise<PageResponse> => {
@@ -82,7 +95,10 @@ export function loginPages(deps: LoginPageDeps) {
     if (!result.ok) {
       const error = result.error === 'refused' ? refusalError(result.refusal) : authError('invalid_login');
       if (json) return errorResponse(error);
-      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo: str(body.redirect_to), error: error.message, login }), errorHeaders(error));
+      const redirectTo = str(body.redirect_to);
+      // A blocked address gets its way back on the 429 page.
+      const after = error.status === 429 ? unlockOffer({ formField: formTokenInput(req), mail: deps.mailConfigured, address: keyOf(req.ip), login }) : undefined;
+      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo, error: error.message, login, alternatives: await alternatives(req, redirectTo), after }), errorHeaders(error));
     }
     const cookie = { 'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember, secure: req.origin.secure }) };
     if (json) {

@@ -13,6 +13,7 @@ import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
 import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
 import { phpTruthy } from '../../core/php.js';
+import type { MonitorHistory } from '../../wire/siteward-v1.js';
 import { dueCertificateWarning } from './certificate-warnings.js';
 import { HostProber, checkTargetUrl } from './host-prober.js';
 import type { ProbeResult } from './http-probe.js';
@@ -189,7 +190,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
               duration: Math.round(((i.end ?? now) - i.start) / 1000),
               reason: i.reason,
             })),
-          };
+          } satisfies MonitorHistory;
         }),
       });
       registerMonitorRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));

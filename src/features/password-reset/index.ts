@@ -6,9 +6,10 @@
  * address and per account (in status rows, so every worker shares the counts).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import nodemailer from 'nodemailer';
 import { findUserByLoginOrEmail } from '../../auth/sessions.js';
 import { newPasswordProblem } from '../../auth/password-strength.js';
+import { smtpMailer } from '../mailer.js';
+import { allowRequest } from '../status-limit.js';
 import { formTokenInput, htmlPage, redirect, type Feature, type PageRequest } from '../contract.js';
 import { lostPasswordPage, resetPasswordPage } from './reset-pages.js';
 
@@ -31,18 +32,10 @@ export const passwordResetFeature: Feature = {
   name: 'password-reset',
   register(ctx) {
     const { config, store, clock, log } = ctx;
-    const mailer = config.smtpUrl ? nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000 }) : null;
+    const mailer = smtpMailer(config);
 
     /** Counts one request under `key`; false once the window's limit is reached. */
-    const allow = async (key: string, limit: number): Promise<boolean> => {
-      const now = clock();
-      const row = await store.status.get(key);
-      const value = row?.value;
-      const current = value && typeof value === 'object' && !Array.isArray(value) && typeof value.count === 'number' && typeof value.since === 'number' && now - value.since < LIMITS.windowMs ? { count: value.count, since: value.since } : { count: 0, since: now };
-      if (current.count >= limit) return false;
-      await store.status.set(key, { count: current.count + 1, since: current.since }, now);
-      return true;
-    };
+    const allow = (key: string, limit: number): Promise<boolean> => allowRequest(store.status, key, limit, LIMITS.windowMs, clock());
 
     /** The user of a valid, unexpired link; undefined otherwise. */
     const linkUser = async (req: PageRequest) => {
@@ -61,8 +54,7 @@ export const passwordResetFeature: Feature = {
 
     const send = async (to: string, link: string, siteName: string) => {
       if (!mailer) return;
-      await mailer.sendMail({
-        from: config.mailFrom,
+      await mailer.send({
         to,
         subject: `[${siteName}] Password reset`,
         text: `Someone asked to reset the password of your account on ${siteName}.\n\nTo choose a new password, open this link within one hour (it works once):\n${link}\n\nIf this was not you, ignore this message: your password stays as it is.\n`,

@@ -28,12 +28,22 @@ describe('parseAllowList', () => {
     '10.0.0.1 - ',
     '-10.0.0.1',
     '10.0.0.1 - 10.0.0.2 - 10.0.0.3',
-    '10.0.0.0/8',
+    '10.0.0.0/33',
+    '2001:db8::/129',
+    '10.0.0.0/',
+    '10.0.0.0/8/8',
+    '10.0.0.0/x',
+    '10.0.0.0 - 10.0.0.9/8',
+    '::ffff:10.0.0.0/104',
     'fe80::1%eth0',
     '[::1]',
     '192.168.1.1, nope',
   ])('rejects the whole list when an entry is invalid: %j', (input) => {
     expect(parseAllowList(input)).toEqual({ ok: false, message: INVALID_ALLOW_LIST_MESSAGE });
+  });
+
+  it('accepts CIDR blocks of both families, shown with the host bits cleared', () => {
+    expect(allowListTexts(entries('10.0.0.0/8, 192.168.1.77/24\n2001:DB8:0:0:1::/64\n0.0.0.0/0'))).toEqual(['10.0.0.0/8', '192.168.1.0/24', '2001:db8::/64', '0.0.0.0/0']);
   });
 
   it('uses the reference message', () => {
@@ -67,6 +77,25 @@ describe('isAllowed', () => {
     ['not an ip', false],
   ])('%s → %s', (address, expected) => {
     expect(isAllowed(address, list)).toBe(expected);
+  });
+
+  it.each([
+    ['192.168.0.0/24', '192.168.0.200', true],
+    ['192.168.0.0/24', '192.168.1.1', false],
+    ['10.0.0.0/8', '10.255.255.255', true],
+    ['10.0.0.0/8', '11.0.0.0', false],
+    ['203.0.113.9/32', '203.0.113.9', true],
+    ['203.0.113.9/32', '203.0.113.10', false],
+    ['0.0.0.0/0', '8.8.8.8', true],
+    ['0.0.0.0/0', '::1', false],
+    ['2001:db8:1:2::/64', '2001:db8:1:2:ffff::1', true],
+    ['2001:db8:1:2::/64', '2001:db8:1:3::1', false],
+    ['2001:db8::/32', '2001:db8:ffff::1', true],
+    ['2001:db8::/32', '2001:db9::1', false],
+    ['::/0', '10.0.0.1', false],
+    ['10.0.0.0/8', '::ffff:10.1.2.3', true],
+  ])('CIDR %s: %s → %s', (entry, address, expected) => {
+    expect(isAllowed(address, entries(entry))).toBe(expected);
   });
 
   it('never matches across families', () => {

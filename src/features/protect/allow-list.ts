@@ -3,7 +3,9 @@ import { parseClientAddress, type ClientAddress } from './client-address.js';
 /** One entry of `jetpack_protect_global_whitelist`; `text` is what is shown back (docs/spec/jetpack-v4-reference.md §5.4). */
 export type AllowEntry =
   | { readonly kind: 'single'; readonly text: string; readonly address: ClientAddress }
-  | { readonly kind: 'range'; readonly text: string; readonly low: ClientAddress; readonly high: ClientAddress };
+  | { readonly kind: 'range'; readonly text: string; readonly low: ClientAddress; readonly high: ClientAddress }
+  /** `192.168.0.0/24`, `2001:db8::/32`: shown with the host bits cleared. */
+  | { readonly kind: 'cidr'; readonly text: string; readonly network: ClientAddress; readonly prefix: number };
 
 /** The site option holding the list's entry texts (the reference's `jetpack_protect_whitelist`). */
 export const ALLOW_LIST_OPTION = 'jetpack_protect_whitelist';
@@ -17,8 +19,9 @@ export type AllowListResult =
 
 /**
  * Parses the option value as the reference does: spaces removed, commas become line breaks,
- * one entry per line, empty lines skipped; an entry is an IP address or `low-high`. One bad
- * entry rejects the whole list (the option is then not updated).
+ * one entry per line, empty lines skipped; an entry is an IP address, `low-high`, or (beyond
+ * the reference, which refused it) a CIDR block `address/prefix`. One bad entry rejects the
+ * whole list (the option is then not updated).
  *
  * Kept from the reference on purpose: the ends of a range are only checked one by one, so a
  * reversed range or one mixing IPv4 and IPv6 is accepted (a mixed one matches nothing; a
@@ -30,6 +33,12 @@ export function parseAllowList(input: string): AllowListResult {
   for (const line of lines) {
     const item = line.trim();
     if (item === '') continue;
+    if (item.includes('/')) {
+      const cidr = parseCidr(item);
+      if (cidr === null) return invalid();
+      entries.push(cidr);
+      continue;
+    }
     const dash = item.indexOf('-');
     // A leading dash is no range separator (the reference tests strpos() for truthiness).
     if (dash > 0) {
@@ -58,10 +67,41 @@ export function isAllowed(address: string | ClientAddress, entries: readonly All
   if (client === null) return false;
   return entries.some((entry) => {
     if (entry.kind === 'single') return entry.address.family === client.family && entry.address.value === client.value;
+    if (entry.kind === 'cidr') return entry.network.family === client.family && client.value >> hostBits(entry) === entry.network.value >> hostBits(entry);
     if (entry.low.family !== client.family || entry.high.family !== client.family) return false;
     const [min, max] = entry.low.value <= entry.high.value ? [entry.low.value, entry.high.value] : [entry.high.value, entry.low.value];
     return client.value >= min && client.value <= max;
   });
+}
+
+function hostBits(entry: { readonly network: ClientAddress; readonly prefix: number }): bigint {
+  return BigInt((entry.network.family === 4 ? 32 : 128) - entry.prefix);
+}
+
+/** `address/prefix`, prefix 0–32 (IPv4) or 0–128 (IPv6); IPv4-mapped IPv6 is refused (its prefix would be ambiguous). */
+function parseCidr(item: string): AllowEntry | null {
+  const parts = item.split('/');
+  if (parts.length !== 2 || !/^\d{1,3}$/.test(parts[1] ?? '')) return null;
+  const address = parseStrict(parts[0]);
+  const prefix = Number(parts[1]);
+  if (address === null || (address.family === 4 && (parts[0] ?? '').includes(':'))) return null;
+  if (prefix > (address.family === 4 ? 32 : 128)) return null;
+  const bits = BigInt((address.family === 4 ? 32 : 128) - prefix);
+  const value = (address.value >> bits) << bits;
+  const network = parseClientAddress(address.family === 4 ? v4Text(value) : v6Text(value));
+  if (network === null) return null;
+  return { kind: 'cidr', text: `${network.text}/${prefix}`, network, prefix };
+}
+
+function v4Text(value: bigint): string {
+  return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+}
+
+/** Full eight groups; parseClientAddress puts it in RFC 5952 form. */
+function v6Text(value: bigint): string {
+  const groups: string[] = [];
+  for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(((value >> shift) & 0xffffn).toString(16));
+  return groups.join(':');
 }
 
 /** PHP's FILTER_VALIDATE_IP takes no brackets; parseClientAddress alone would. */

@@ -2,6 +2,8 @@
  * Protect (the `protect` module): brute-force protection of every password check Siteward makes
  * (login form and JSON, HTTP Basic with application passwords, setup tokens), counted in the
  * store so that every worker and host sharing it sees one count (docs/spec/compat.md §9).
+ * Blocks are listed and lifted from the admin page (`siteward/v1/protect/…`), the CLI
+ * (`siteward protect`) and an e-mailed unlock link; new blocks are told in an hourly-at-most digest.
  */
 import type { Feature, FeatureContext } from '../contract.js';
 import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
@@ -13,8 +15,16 @@ import { ProtectPolicy } from './protect-policy.js';
 import { KyselyProtectRepo } from './protect-repo.js';
 import type { ProtectTables } from './protect-tables.js';
 import { protectSettings } from './settings.js';
+import { ProtectBlocks } from './protect-blocks.js';
+import { protectCommand } from './protect-command.js';
+import { protectDigest } from './protect-digest.js';
+import { registerProtectRoutes } from './protect-routes.js';
+import { ProtectService } from './protect-service.js';
+import { registerUnlockPages } from './unlock-pages.js';
+import { siteNameOf, smtpMailer } from '../mailer.js';
 import { DAY_MS } from '../../core/time.js';
 import type { RestRequest } from '../../rest/types.js';
+import type { ProtectHistory } from '../../wire/siteward-v1.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 const MODULE = 'protect';
@@ -26,14 +36,27 @@ export const protectFeature: Feature = {
   register(ctx) {
     const jetpack = ctx.need('jetpack');
     const { config } = ctx;
-    const policy = new ProtectPolicy(new KyselyProtectRepo(featureDb<ProtectTables>(ctx.store)), {
+    const db = featureDb<ProtectTables>(ctx.store);
+    const policy = new ProtectPolicy(new KyselyProtectRepo(db), {
       maxFailures: config.protectMaxFailures,
       windowSeconds: config.protectWindow,
       blockSeconds: config.protectBlock,
     });
+    const blocks = new ProtectBlocks(db);
+    const service = new ProtectService({ blocks, store: ctx.store, clock: ctx.clock, log: ctx.log });
+    const mailer = smtpMailer(config);
+    const digest = protectDigest({
+      blocks,
+      clock: ctx.clock,
+      log: ctx.log,
+      mailer,
+      recipients: () => service.recipients(),
+      webhook: async () => (config.monitorWebhook !== null && config.monitorWebhook !== undefined && (await service.notifications()).webhook ? { url: config.monitorWebhook, format: config.monitorWebhookFormat } : null),
+      siteName: () => siteNameOf(ctx.store.options, config.siteName),
+    });
     // Read per attempt (options cache): an activation in any worker applies to the next attempt.
     const isActive = () => jetpack.isModuleActive(MODULE);
-    registerGuard(ctx, policy, isActive);
+    registerGuard(ctx, policy, isActive, () => digest.run());
 
     const permission = jetpack.requirePermission('view_admin');
     const blocked = jetpack.whenModuleActive(MODULE, () => policy.blockedCount());
@@ -56,9 +79,15 @@ export const protectFeature: Feature = {
         const days = Number(request.params.days);
         const timeZone = await siteTimeZone(ctx.store.options, config.timezone);
         const history = await policy.historyByDay(days, ctx.clock(), timeZone);
-        return { days, timezone: timeZone, total: await policy.blockedCount(), history };
+        return { days, timezone: timeZone, total: await policy.blockedCount(), history } satisfies ProtectHistory;
       }),
     });
+
+    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
+    registerUnlockPages(ctx, { blocks, policy, mailer });
+    ctx.addCommand(protectCommand(service));
+    // The blocks a lockout did not tell at once (within the hour after a digest) go out with the next one.
+    ctx.addJob({ name: 'protect-digest', everyMs: 60_000, run: () => digest.run() });
 
     // Runs whether the module is active or not: history must not outlive the retention.
     ctx.addJob({
@@ -66,13 +95,14 @@ export const protectFeature: Feature = {
       everyMs: 3_600_000,
       run: async () => {
         const purged = await policy.purge(ctx.clock(), config.historyRetentionDays * DAY_MS);
+        await blocks.purgeUnlocks(ctx.clock());
         if (purged.failures + purged.blocks + purged.events > 0) ctx.log.info({ event: 'protect.purged', ...purged }, 'protect history purged');
       },
     });
   },
 };
 
-function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () => Promise<boolean>): void {
+function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () => Promise<boolean>, onLockout: () => Promise<unknown>): void {
   const guard = createPasswordGuard({ policy, clock: ctx.clock, allowList: allowListReader(ctx.store.options), active: isActive });
   const at = () => new Date(ctx.clock()).toISOString();
   ctx.addPasswordGuard({
@@ -89,6 +119,8 @@ function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () 
       if (record.recorded && record.outcome.kind === 'blocked') {
         const { level, until } = record.outcome;
         ctx.log.warn({ event: 'protect.lockout', at: at(), address: attempt.ip, login: attempt.login, level, until: new Date(until).toISOString() }, 'address blocked after failed logins');
+        // The digest's claim is decided here (one store transaction); the sending happens in the background.
+        await onLockout().catch((error: unknown) => ctx.log.error({ err: error }, 'protect digest failed'));
       }
     },
   });

@@ -82,5 +82,42 @@ export function protectAttemptsMigration(dialect: SqlDialect): Migration {
   };
 }
 
+/** The third: what a block list shows (who, how often, which logins), lifting blocks, unlock links, the digest mark. */
+export const PROTECT_DETAILS_MIGRATION_NAME = '0160_protect_block_details';
+
+/** Adds block details, event keys, `protect_unlocks` and the digest mark (see protect-tables.ts). Never edit once released: add another. */
+export function protectDetailsMigration(dialect: SqlDialect): Migration {
+  const millis = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('protect_blocks').addColumn('address', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema.alterTable('protect_blocks').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('protect_blocks').addColumn('first_at', millis).execute();
+      await db.schema.alterTable('protect_blocks').addColumn('lifted_at', millis).execute();
+      await db.schema.alterTable('protect_blocks').addColumn('lifted_by', 'text').execute();
+      await db.schema.createIndex('protect_blocks_at').on('protect_blocks').column('at').execute();
+      // Events before this migration have no key: they stay in the history, not in a block's details.
+      await db.schema.alterTable('protect_events').addColumn('key', 'text').execute();
+      await db.schema.createIndex('protect_events_key_at').on('protect_events').columns(['key', 'at']).execute();
+      await db.schema
+        .createTable('protect_unlocks')
+        .addColumn('hash', 'text', (c) => c.primaryKey())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('created', millis, (c) => c.notNull())
+        .addColumn('expires', millis, (c) => c.notNull())
+        .addColumn('used_at', millis)
+        .execute();
+      await db.schema.createIndex('protect_unlocks_user_created').on('protect_unlocks').columns(['user_id', 'created']).execute();
+      await sql`INSERT INTO protect_stats (name, value) VALUES ('digest_sent_at', 0)`.execute(db);
+    },
+  };
+}
+
 /** Every protect migration, by name (the feature's `migrations`). */
-export const PROTECT_MIGRATIONS = { [PROTECT_MIGRATION_NAME]: protectMigration, [PROTECT_ATTEMPTS_MIGRATION_NAME]: protectAttemptsMigration } as const;
+export const PROTECT_MIGRATIONS = {
+  [PROTECT_MIGRATION_NAME]: protectMigration,
+  [PROTECT_ATTEMPTS_MIGRATION_NAME]: protectAttemptsMigration,
+  [PROTECT_DETAILS_MIGRATION_NAME]: protectDetailsMigration,
+} as const;

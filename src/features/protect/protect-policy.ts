@@ -49,7 +49,7 @@ export class ProtectPolicy {
 
   /** Counts an attempt refused because of a block and logs it (time, address, login). */
   recordBlockedAttempt(address: string, login: string, now: number): Promise<void> {
-    return this.repo.recordBlockedAttempt(address, clip(login), now);
+    return this.repo.recordBlockedAttempt(address, clip(login), now, keyOf(address));
   }
 
   /** All blocked attempts ever (the `jetpack_protect_blocked_attempts` value). */
@@ -78,7 +78,7 @@ export class ProtectPolicy {
 }
 
 /** Unparsable addresses (a Unix socket, a broken proxy header) are still counted, under their own text. */
-function keyOf(address: string): string {
+export function keyOf(address: string): string {
   return counterKey(address) ?? `raw:${address.slice(0, 100)}`;
 }
 

@@ -33,7 +33,7 @@ export interface PurgeCutoffs {
   readonly events: number;
 }
 
-export type ProtectEventKind = 'blocked' | 'lockout';
+export type ProtectEventKind = 'blocked' | 'lockout' | 'failure' | 'unblock';
 
 /** The answer to a request for a slot to check one password. */
 export type Reservation =
@@ -64,7 +64,7 @@ export interface ProtectRepo {
   release(id: number): Promise<void>;
   /** Adds a failure (turning reservation `reserved` into it) and, when the rules say so, starts a block: all in one transaction per key. */
   recordFailure(input: FailureInput, reserved?: number): Promise<FailureOutcome>;
-  recordBlockedAttempt(address: string, login: string, now: number): Promise<void>;
+  recordBlockedAttempt(address: string, login: string, now: number, key?: string): Promise<void>;
   blockedCount(): Promise<number>;
   /** Events of `kind` in each `[bounds[i], bounds[i + 1])`: `bounds.length - 1` counts. */
   countEvents(kind: ProtectEventKind, bounds: readonly number[]): Promise<number[]>;
@@ -111,6 +111,8 @@ export class KyselyProtectRepo implements ProtectRepo {
       if (active !== null) return { kind: 'already-blocked', until: active.until, retryAfterSeconds: retryAfterSeconds(active.until, now) };
 
       await db.insertInto('protect_failures').values({ key, at: now }).execute();
+      // The failure as an event too: the block list shows who tried which logins after the window is gone.
+      await db.insertInto('protect_events').values({ at: now, address, login, kind: 'failure', key }).execute();
       const failures = await countRows(
         db.selectFrom('protect_failures').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', now - rules.windowSeconds * 1000),
       );
@@ -119,20 +121,29 @@ export class KyselyProtectRepo implements ProtectRepo {
           .selectFrom('protect_blocks')
           .select((eb) => eb.fn.countAll().as('n'))
           .where('key', '=', key)
-          .where('at', '>', now - rules.escalationWindowSeconds * 1000),
+          .where('at', '>', now - rules.escalationWindowSeconds * 1000)
+          // A lifted block was forgiven by someone who could: it does not lengthen the next one.
+          .where('lifted_at', 'is', null),
       );
       const decision = decideBlock(failures, earlierBlocks, rules, now);
       if (!decision.block) return { kind: 'counted', failures, remaining: decision.remaining };
 
-      await db.insertInto('protect_blocks').values({ key, at: now, until: decision.until, level: decision.level }).execute();
+      const first = await db
+        .selectFrom('protect_failures')
+        .select((eb) => eb.fn.min('at').as('first'))
+        .where('key', '=', key)
+        .where('at', '>', now - rules.windowSeconds * 1000)
+        .executeTakeFirst();
+      const firstAt = first?.first === null || first?.first === undefined ? now : toInt(first.first, 'protect_failures.at');
+      await db.insertInto('protect_blocks').values({ key, at: now, until: decision.until, level: decision.level, address, failures, first_at: firstAt }).execute();
       // A new block starts a new count: the failures that caused it must not cause the next one.
       await db.deleteFrom('protect_failures').where('key', '=', key).execute();
-      await db.insertInto('protect_events').values({ at: now, address, login, kind: 'lockout' }).execute();
+      await db.insertInto('protect_events').values({ at: now, address, login, kind: 'lockout', key }).execute();
       return { kind: 'blocked', level: decision.level, until: decision.until, retryAfterSeconds: retryAfterSeconds(decision.until, now) };
     });
   }
 
-  async recordBlockedAttempt(address: string, login: string, now: number): Promise<void> {
+  async recordBlockedAttempt(address: string, login: string, now: number, key: string | null = null): Promise<void> {
     await this.db.transaction(async (db) => {
       // value = value + 1 in one statement: atomic on both dialects, no read-modify-write.
       await db
@@ -140,7 +151,7 @@ export class KyselyProtectRepo implements ProtectRepo {
         .set({ value: sql<number>`value + 1` })
         .where('name', '=', BLOCKED_ATTEMPTS)
         .execute();
-      await db.insertInto('protect_events').values({ at: now, address, login, kind: 'blocked' }).execute();
+      await db.insertInto('protect_events').values({ at: now, address, login, kind: 'blocked', key }).execute();
     });
   }
 
@@ -208,6 +219,8 @@ async function selectActiveBlock(db: Kysely<ProtectTables>, key: string, now: nu
     .select(['until', 'level'])
     .where('key', '=', key)
     .where('until', '>', now)
+    // Lifted is lifted whatever the clocks of the hosts sharing the store say.
+    .where('lifted_at', 'is', null)
     .orderBy('until', 'desc')
     .limit(1)
     .executeTakeFirst();

@@ -37,15 +37,41 @@ export interface ProtectBlocksTable {
   until: Millis;
   /** 1 = ordinary block, 2 = escalated (long) block. */
   level: number;
+  /** The client address whose failure started it (the key of an IPv6 client is its /64). */
+  address: ColumnType<string, string | undefined, string>;
+  /** Failures within the window that caused it. */
+  failures: ColumnType<number | string | bigint, number | undefined, number>;
+  /** The first of those failures. */
+  first_at: ColumnType<number | string | bigint | null, number | null | undefined, number | null>;
+  /** Set when someone lifted it before `until`: no longer in force, whatever `until` says. */
+  lifted_at: ColumnType<number | string | bigint | null, number | null | undefined, number | null>;
+  /** Who lifted it: `rest:<login>`, `cli`, `link:<login>`. */
+  lifted_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** Audit log: blocked login attempts ('blocked') and the start of each block ('lockout'). Never a password. */
+/**
+ * Audit log: failed logins ('failure'), blocked login attempts ('blocked'), the start of each
+ * block ('lockout') and its lifting ('unblock', `login` = who lifted it). Never a password.
+ */
 export interface ProtectEventsTable {
   id: Generated<number>;
   at: Millis;
   address: string;
   login: string;
   kind: string;
+  /** The counter key (null for rows older than migration 0160). */
+  key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** E-mailed unlock links: the SHA-256 of the token, the key it lifts, single use (`used_at`). */
+export interface ProtectUnlocksTable {
+  hash: string;
+  key: string;
+  address: string;
+  user_id: number;
+  created: Millis;
+  expires: Millis;
+  used_at: ColumnType<number | string | bigint | null, number | null | undefined, number | null>;
 }
 
 /** Named counters that survive purges (`blocked_attempts`, the dashboard count). */
@@ -61,4 +87,5 @@ export interface ProtectTables {
   protect_blocks: ProtectBlocksTable;
   protect_events: ProtectEventsTable;
   protect_stats: ProtectStatsTable;
+  protect_unlocks: ProtectUnlocksTable;
 }

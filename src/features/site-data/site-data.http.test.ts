@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import type { Feature, FeatureContext, FeatureServices } from '../contract.js';
 import { builtInFeatures } from '../index.js';
-import { call, permissionBody } from '../jetpack/testing/http-client.js';
+import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
 
 let connected = false;
 /** The real connection feature, with `isConnected` switched by the test (the only part `/site` reads). */

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAkismet, fakeAkismetStats } from '../../../test/helpers/fake-akismet.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
-import { call, permissionBody } from '../jetpack/testing/http-client.js';
+import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
 import { createStatsFeature } from './index.js';
 
 const GOOD_KEY = 'goodkey12345';

@@ -4,7 +4,7 @@ import { freePort } from '../../../test/helpers/free-port.js';
 import { makePluginSite } from '../../../test/helpers/plugin-site.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
-import { call, permissionBody } from '../jetpack/testing/http-client.js';
+import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
 import { createUpdatesFeature } from './index.js';
 import { FakeRegistry } from '../../../test/helpers/fake-registry.js';
 

@@ -12,6 +12,7 @@ import type { JsonValue } from '../../core/json.js';
 import type { UserRecord } from '../../store/types.js';
 import type { FeatureContext } from '../contract.js';
 import type { WriteDeps } from './user-writes.js';
+import { deletedSchema } from './users-routes.js';
 import { wpError, type WpErrorId } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
 
@@ -91,6 +92,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
     {
       methods: 'GET',
       args: { context: CONTEXT_ARG },
+      responseSchema: 'collection',
       permissionCallback: permission('cannot_list_app_passwords'),
       callback: async (request) => {
         const user = target(request);
@@ -104,6 +106,8 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         name: { ...nameArg, required: true },
         app_id: { description: 'A UUID provided by the application to uniquely identify it.', type: 'string', validateCallback: (v) => (v === '' || (typeof v === 'string' && UUID.test(v)) ? true : invalidParams(notUuid(v))) },
       },
+      responseSchema: 'item',
+      responseStatus: 201,
       permissionCallback: permission('cannot_create_app_passwords'),
       callback: async (request) => {
         const user = target(request);
@@ -116,6 +120,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
     },
     {
       methods: 'DELETE',
+      responseSchema: () => ({ type: 'object', properties: { deleted: { type: 'boolean' }, count: { type: 'integer' } }, required: ['deleted', 'count'] }),
       permissionCallback: permission('cannot_delete_app_passwords'),
       callback: async (request) => {
         const user = target(request);
@@ -129,6 +134,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
   const introspect: EndpointDefinition = {
     methods: 'GET',
     args: { context: CONTEXT_ARG },
+    responseSchema: 'item',
     permissionCallback: labelPermission(async (request) => {
       const allowed = await permission('cannot_introspect')(request);
       if (allowed !== true) return allowed;
@@ -147,6 +153,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
     {
       methods: 'GET',
       args: { context: CONTEXT_ARG },
+      responseSchema: 'item',
       permissionCallback: permission('cannot_read_app_password'),
       callback: async (request) => {
         const found = await find(request);
@@ -156,6 +163,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
     {
       methods: ['POST', 'PUT', 'PATCH'],
       args: { name: nameArg },
+      responseSchema: 'item',
       permissionCallback: permission('cannot_edit_app_password'),
       callback: async (request) => {
         const found = await find(request);
@@ -171,6 +179,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
     },
     {
       methods: 'DELETE',
+      responseSchema: deletedSchema,
       permissionCallback: permission('cannot_delete_app_password'),
       callback: async (request) => {
         const found = await find(request);

@@ -1,16 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { freshAppWithAdmin } from '../../../test/helpers/fresh-app.js';
+import type { LoggedIn, TestApp } from '../../../test/helpers/test-app.js';
 
 type Json = Record<string, unknown>;
 
 let t: TestApp;
 let admin: LoggedIn;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  admin = await t.loginAs('administrator', { login: 'root' });
-});
-afterEach(async () => t.close());
+freshAppWithAdmin(
+  (app, user) => {
+    t = app;
+    admin = user;
+  },
+  { login: 'root' },
+);
 
 const base = '/wp-json/wp/v2/users';
 const basic = (login: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` });

@@ -131,9 +131,10 @@ export function registerSettingsRoute(ctx: FeatureContext): void {
 
   ctx.api.registerRoute('wp/v2', '/settings', Object.assign(
     [
-      { methods: 'GET', permissionCallback: canManage, callback: readAll },
+      { methods: 'GET', permissionCallback: canManage, callback: readAll, responseSchema: 'item' },
       {
         methods: ['POST', 'PUT', 'PATCH'],
+        responseSchema: 'item',
         args: Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, settingArg(s, ctx)])),
         permissionCallback: canManage,
         callback: async (request: RestRequest) => {

@@ -1,16 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { freshAppWithAdmin } from '../../../test/helpers/fresh-app.js';
+import type { LoggedIn, TestApp } from '../../../test/helpers/test-app.js';
 
 type Json = Record<string, unknown>;
 
 let t: TestApp;
 let admin: LoggedIn;
 
-beforeEach(async () => {
-  t = await createTestApp({ env: { SITEWARD_SITE_NAME: 'My Site', SITEWARD_TIMEZONE: 'Europe/Paris' } });
-  admin = await t.loginAs('administrator', { login: 'root' });
-});
-afterEach(async () => t.close());
+freshAppWithAdmin(
+  (app, user) => {
+    t = app;
+    admin = user;
+  },
+  { login: 'root', app: { env: { SITEWARD_SITE_NAME: 'My Site', SITEWARD_TIMEZONE: 'Europe/Paris' } } },
+);
 
 const settings = (user: LoggedIn | null, method = 'GET', body?: object) =>
   t.request({ method, path: '/wp-json/wp/v2/settings', headers: user ? t.auth(user) : {}, body });

@@ -1,7 +1,8 @@
 /**
  * Creating, changing and deleting users through `wp/v2/users` (docs/spec/current-clients.md
  * §B.4, §B.6): WordPress's checks in its order, Siteward's password rule (the CLI's), and the
- * last administrator kept. A password or role change ends the user's other sessions.
+ * last administrator kept (atomically). A password or role change ends the user's other
+ * sessions; the caller's own goes on, its cookie signed again after their own password change.
  */
 import { ROLES, isRoleName } from '../../auth/roles.js';
 import { prepareUser, insertUser, duplicateResult, type UserWithRoles } from '../../auth/user-service.js';
@@ -11,7 +12,8 @@ import type { SitewardAuthenticator } from '../../auth/authenticator.js';
 import { UniqueViolationError } from '../../store/errors.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
-import type { Store } from '../../store/types.js';
+import type { Store, StoreTransaction } from '../../store/types.js';
+import { LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/login-cookie.js';
 import { loadAllProfiles, loadProfile, sanitizeSlug, slugOf, type ProfileKey, type UserProfile } from './user-records.js';
 import { unknownRoleError, userServiceError, wpError } from './wp-errors.js';
 
@@ -32,28 +34,51 @@ const META_PARAMS: Readonly<Record<string, ProfileKey>> = {
 
 /**
  * `check_role_update`: unknown role 400, a role the caller may not give 403, and editing
- * yourself to roles without `edit_users` refused; then Siteward's rule: the last administrator
- * keeps the role.
+ * yourself to roles without `edit_users` refused. (Siteward's last-administrator rule is checked
+ * inside the write's transaction: see `keepsAnAdministrator`.)
  */
-async function checkRoles(deps: WriteDeps, request: RestRequest, targetId: number | null, currentRoles: readonly string[], roles: readonly string[]): Promise<RestError | null> {
+function checkRoles(request: RestRequest, targetId: number | null, roles: readonly string[]): RestError | null {
   for (const role of roles) {
     if (!isRoleName(role)) return unknownRoleError(role);
     if (targetId === request.user.id && !ROLES[role].capabilities.has('edit_users')) return wpError('self_demotion', request);
     // Every standard role is editable by whoever may promote users (administrators).
     if (!request.user.can('promote_users')) return wpError('role_not_allowed', request);
   }
-  if (targetId !== null && currentRoles.includes('administrator') && !roles.includes('administrator')) {
-    if ((await deps.store.users.countByRole('administrator')) <= 1) return wpError('last_admin_demotion', request);
-  }
   return null;
 }
 
 /**
- * Ends every session of the user, as `siteward user set-password` does. (A login cookie is bound
- * to the password, so after a password change no session of the user could go on anyway.)
+ * Inside the transaction that removes an administrator (deletion or demotion): whether another
+ * one remains. The lock makes the count and the write one step, so two administrators removing
+ * each other at once cannot both pass (on PostgreSQL the second waits and then counts again).
  */
-async function endSessions(deps: WriteDeps, userId: number): Promise<void> {
-  await deps.store.sessions.destroyForUser(userId);
+async function keepsAnAdministrator(tx: StoreTransaction, userId: number): Promise<boolean> {
+  await tx.users.lockCredentials();
+  if (!(await tx.users.roles(userId)).includes('administrator')) return true;
+  return (await tx.users.countByRole('administrator')) > 1;
+}
+
+/** The caller's own login session, when the caller is `userId` logged in by the login cookie. */
+interface OwnSession {
+  readonly token: string;
+  readonly cookie: string;
+}
+
+async function ownSession(deps: WriteDeps, request: RestRequest, userId: number): Promise<OwnSession | null> {
+  if (request.user.id !== userId || (request.credential ?? null) !== null) return null;
+  const cookie = readCookie(request.headers.cookie, LOGIN_COOKIE_NAME);
+  if (cookie === undefined || cookie === '') return null;
+  const identity = await deps.authenticator.identify(request.headers);
+  return identity.kind === 'cookie' && identity.principal.id === userId ? { token: identity.sessionToken, cookie } : null;
+}
+
+/**
+ * After a password or role change: ends the user's other sessions, as `siteward user
+ * set-password` does; the caller's own session goes on when the change is their own.
+ */
+async function endOtherSessions(deps: WriteDeps, userId: number, own: OwnSession | null): Promise<void> {
+  if (own) await deps.authenticator.sessions.destroyOtherSessions(userId, own.token);
+  else await deps.authenticator.sessions.destroyUserSessions(userId);
   deps.authenticator.forgetUser(userId);
 }
 
@@ -63,7 +88,7 @@ async function checkSlug(store: Store, slug: string, selfId: number | null, requ
   return all.some((p) => p.user.id !== selfId && slugOf(p) === slug) ? wpError('invalid_slug', request) : null;
 }
 
-async function writeMeta(store: Store, userId: number, params: Record<string, unknown>, slug: string | undefined): Promise<void> {
+async function writeMeta(store: Pick<StoreTransaction, 'userMeta'>, userId: number, params: Record<string, unknown>, slug: string | undefined): Promise<void> {
   for (const [param, key] of Object.entries(META_PARAMS)) {
     const value = params[param];
     if (typeof value === 'string') await store.userMeta.set(userId, key, value);
@@ -90,7 +115,7 @@ export async function createUser(deps: WriteDeps, request: RestRequest): Promise
   if (p.id !== undefined) return wpError('user_exists', request);
   const roles = requestedRoles(p);
   if (roles) {
-    const problem = await checkRoles(deps, request, null, [], roles);
+    const problem = checkRoles(request, null, roles);
     if (problem) return problem;
   }
   const slug = typeof p.slug === 'string' && p.slug !== '' ? sanitizeSlug(p.slug) : undefined;
@@ -116,8 +141,11 @@ export async function createUser(deps: WriteDeps, request: RestRequest): Promise
   return (await loadProfile(deps.store, id))!;
 }
 
+/** A user after an update; `setCookie` re-signs the caller's login cookie after their own password change. */
+export type UpdatedUser = UserProfile & { readonly setCookie?: string };
+
 /** POST/PUT/PATCH wp/v2/users/{id|me}, after the permission check. */
-export async function updateUser(deps: WriteDeps, request: RestRequest, target: UserProfile): Promise<UserProfile | RestError> {
+export async function updateUser(deps: WriteDeps, request: RestRequest, target: UserProfile): Promise<UpdatedUser | RestError> {
   const p = request.params;
   const { user } = target;
   if (typeof p.username === 'string' && p.username !== user.login) return wpError('username_not_editable', request);
@@ -134,7 +162,7 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
   const roles = requestedRoles(p);
   const rolesChange = roles !== undefined && (roles.length !== target.roles.length || roles.some((r) => !target.roles.includes(r)));
   if (roles) {
-    const problem = await checkRoles(deps, request, user.id, target.roles, roles);
+    const problem = checkRoles(request, user.id, roles);
     if (problem) return problem;
   }
   if (typeof p.password === 'string') {
@@ -143,18 +171,32 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
   }
   // Hashing is slow: before any write, outside the store's transaction.
   const passHash = typeof p.password === 'string' ? await hashPassword(p.password) : undefined;
+  const credentialsChange = passHash !== undefined || rolesChange;
+  // Found before the password changes: the caller's cookie is signed with the old hash.
+  const own = credentialsChange ? await ownSession(deps, request, user.id) : null;
+  const demotes = rolesChange && !roles.includes('administrator');
 
+  let refused: RestError | null;
   try {
-    await deps.store.users.updateProfile(user.id, { email, displayName: typeof p.name === 'string' ? p.name : undefined });
+    refused = await deps.store.transaction(async (tx) => {
+      if (demotes && !(await keepsAnAdministrator(tx, user.id))) return wpError('last_admin_demotion', request);
+      await tx.users.updateProfile(user.id, { email, displayName: typeof p.name === 'string' ? p.name : undefined });
+      await writeMeta(tx, user.id, p, slug !== undefined && slug !== slugOf(target) ? slug : undefined);
+      if (passHash !== undefined) await tx.users.setPassword(user.id, passHash);
+      if (rolesChange) await tx.users.setRoles(user.id, roles);
+      return null;
+    });
   } catch (error) {
     if (error instanceof UniqueViolationError) return wpError('invalid_email', request);
     throw error;
   }
-  await writeMeta(deps.store, user.id, p, slug !== undefined && slug !== slugOf(target) ? slug : undefined);
-  if (passHash !== undefined) await deps.store.users.setPassword(user.id, passHash);
-  if (rolesChange) await deps.store.users.setRoles(user.id, roles);
-  if (passHash !== undefined || rolesChange) await endSessions(deps, user.id);
-  return (await loadProfile(deps.store, user.id))!;
+  if (refused) return refused;
+  if (credentialsChange) await endOtherSessions(deps, user.id, own);
+  const profile = (await loadProfile(deps.store, user.id))!;
+  if (!own || passHash === undefined) return profile;
+  // WordPress sets the auth cookie again after your own password change (`wp_update_user`).
+  const resigned = deps.authenticator.sessions.resign(own.cookie, profile.user);
+  return resigned ? { ...profile, setCookie: loginCookieHeader(resigned.cookie, { ...resigned, secure: request.origin.secure }) } : profile;
 }
 
 /** DELETE wp/v2/users/{id|me}, after the permission check: `force` must be true; `reassign` names another existing user or none. */
@@ -166,8 +208,12 @@ export async function deleteUser(deps: WriteDeps, request: RestRequest, target: 
     // Siteward has no content to hand over; the id must still name another existing user, as in WordPress.
     if (reassign === target.user.id || !(await deps.store.users.byId(reassign))) return wpError('invalid_reassign', request);
   }
-  if (target.roles.includes('administrator') && (await deps.store.users.countByRole('administrator')) <= 1) return wpError('last_admin_deletion', request);
-  await deps.store.users.delete(target.user.id);
+  const refused = await deps.store.transaction(async (tx) => {
+    if (!(await keepsAnAdministrator(tx, target.user.id))) return wpError('last_admin_deletion', request);
+    await tx.users.delete(target.user.id);
+    return null;
+  });
+  if (refused) return refused;
   deps.authenticator.forgetUser(target.user.id);
   return null;
 }

@@ -4,6 +4,7 @@
  */
 import type { RestRequest } from '../../rest/types.js';
 import { capabilitiesOfRoles } from '../../auth/roles.js';
+import { pagingHeaders } from '../pagination.js';
 import { slugOf, type UserProfile } from './user-records.js';
 
 export const ORDERBY = ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'] as const;
@@ -110,20 +111,6 @@ export function pageOf<T>(
   const total = items.length;
   const totalPages = total === 0 ? 0 : Math.ceil(total / q.perPage);
   const start = q.offset !== undefined && q.offset !== 0 ? q.offset : (q.page - 1) * q.perPage;
-  const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
-  const links: string[] = [];
-  const urlFor = (page: number) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(request.query)) {
-      if (k === 'page') continue;
-      if (Array.isArray(v)) for (const item of v) params.append(`${k}[]`, String(item));
-      else if (typeof v === 'string') params.append(k, v);
-    }
-    params.set('page', String(page));
-    return `${collectionUrl}${collectionUrl.includes('?') ? '&' : '?'}${params.toString()}`;
-  };
-  if (q.page > 1) links.push(`<${urlFor(Math.min(q.page - 1, Math.max(totalPages, 1)))}>; rel="prev"`);
-  if (totalPages > q.page) links.push(`<${urlFor(q.page + 1)}>; rel="next"`);
-  if (links.length > 0) headers.Link = links.join(', ');
+  const headers = pagingHeaders(total, q.page, q.perPage, request, collectionUrl);
   return { items: items.slice(start, start + q.perPage), headers, beyondLast: q.page > totalPages && total > 0 };
 }

@@ -3,7 +3,7 @@
  * docs/spec/current-clients.md §B): routes, arguments, permission checks in WordPress's order.
  * The collection and `{id}` may run inside `batch/v1` (WordPress ≥ 6.6); `me` may not.
  */
-import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
+import { RestResponse, type JsonValue, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
 import type { RestError } from '../../rest/errors.js';
 import { checkLogin, checkPassword } from '../../auth/user-validation.js';
 import type { FeatureContext } from '../contract.js';
@@ -66,6 +66,13 @@ function itemArgs(create: boolean): Record<string, ArgDefinition> {
   };
 }
 
+/** WordPress's answer to a delete: the record as it was. */
+export const deletedSchema = (item: JsonValue | null): JsonValue => ({
+  type: 'object',
+  properties: { deleted: { type: 'boolean' }, previous: item ?? {} },
+  required: ['deleted', 'previous'],
+});
+
 const contextOf = (request: RestRequest): Context => (request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view');
 
 /** `edit_user` on a user: yourself always (logged in), anyone else with `edit_users`. */
@@ -91,6 +98,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const list: EndpointDefinition = {
     methods: 'GET',
     args: COLLECTION_ARGS,
+    responseSchema: 'collection',
     permissionCallback: labelPermission((request) => {
       const canList = request.user.can('list_users');
       if (request.params.roles !== undefined && !canList) return wpError('cannot_filter_roles', request);
@@ -113,6 +121,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const create: EndpointDefinition = {
     methods: 'POST',
     args: itemArgs(true),
+    responseSchema: 'item',
+    responseStatus: 201,
     permissionCallback: labelPermission((request) => (request.user.can('create_users') ? true : wpError('cannot_create', request)), 'create_users'),
     callback: async (request) => {
       const created = await createUser(deps, request);
@@ -124,6 +134,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const read = (me: boolean): EndpointDefinition => ({
     methods: 'GET',
     args: me ? { context: CONTEXT_ARG } : { id: ID_ARG, context: CONTEXT_ARG },
+    responseSchema: 'item',
     permissionCallback: labelPermission(async (request) => {
       if (me && request.user.id === 0) return wpError('not_logged_in', request);
       const profile = await target(request);
@@ -140,6 +151,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const update = (me: boolean): EndpointDefinition => ({
     methods: ['POST', 'PUT', 'PATCH'],
     args: me ? itemArgs(false) : { id: ID_ARG, ...itemArgs(false) },
+    responseSchema: 'item',
     permissionCallback: labelPermission(async (request) => {
       const profile = await target(request);
       if (!('user' in profile)) return profile;
@@ -154,12 +166,15 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     }, 'self or edit_users; roles: promote_users'),
     callback: async (request) => {
       const updated = await updateUser(deps, request, found.get(request)!);
-      return 'user' in updated ? respond(request, updated, 'edit') : updated;
+      if (!('user' in updated)) return updated;
+      const response = respond(request, updated, 'edit');
+      return updated.setCookie === undefined ? response : response.header('Set-Cookie', updated.setCookie);
     },
   });
 
   const remove = (me: boolean): EndpointDefinition => ({
     methods: 'DELETE',
+    responseSchema: deletedSchema,
     args: {
       ...(me ? {} : { id: ID_ARG }),
       force: { description: 'Required to be true, as users do not support trashing.', type: 'boolean', default: false },

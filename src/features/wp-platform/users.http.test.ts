@@ -1,16 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { freshAppWithAdmin } from '../../../test/helpers/fresh-app.js';
+import type { LoggedIn, TestApp } from '../../../test/helpers/test-app.js';
 
 type Json = Record<string, unknown>;
 
 let t: TestApp;
 let admin: LoggedIn;
 
-beforeEach(async () => {
-  t = await createTestApp();
-  admin = await t.loginAs('administrator', { login: 'root' });
-});
-afterEach(async () => t.close());
+freshAppWithAdmin(
+  (app, user) => {
+    t = app;
+    admin = user;
+  },
+  { login: 'root' },
+);
 
 const as = (user: LoggedIn | null, method: string, path: string, body?: object) =>
   t.request({ method, path: `/wp-json/wp/v2${path}`, headers: user ? t.auth(user) : {}, body });
@@ -158,6 +161,26 @@ describe('wp/v2/users: writing', () => {
     // The old login no longer counts: its nonce is refused as a visitor's.
     expect((await as(ed, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
     expect((await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: 'a-brand-new-password' } })).status).toBe(200);
+  });
+
+  it('your own password change ends your other sessions and keeps this one, its cookie signed again (WordPress\'s wp_set_auth_cookie)', async () => {
+    const ed = await t.loginAs('editor', { login: 'ed' });
+    const other = await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: ed.password } });
+    const otherCookie = other.headers['set-cookie']!.split(';')[0]!;
+    const otherNonce = (other.json as { nonce: string }).nonce;
+    expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(2);
+    const changed = await as(ed, 'POST', '/users/me', { password: 'a-brand-new-password' });
+    expect(changed.status).toBe(200);
+    const setCookie = changed.headers['set-cookie'];
+    expect(setCookie).toMatch(/^siteward_logged_in=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+    const renewed = { ...ed, cookie: setCookie!.split(';')[0]! };
+    expect(renewed.cookie).not.toBe(ed.cookie);
+    // One session left: this one, under its new cookie, with the same nonce.
+    expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(1);
+    expect((await as(renewed, 'GET', '/users/me')).json).toMatchObject({ id: ed.userId });
+    // The old cookie is signed with the old password; the other session is gone.
+    expect((await as(ed, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
+    expect((await as({ ...ed, cookie: otherCookie, nonce: otherNonce }, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
   });
 
   it('a role change by an administrator ends all of that user\'s sessions; an unchanged role does not', async () => {

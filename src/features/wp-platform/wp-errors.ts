@@ -2,10 +2,10 @@
  * Every error of the `wp/v2` platform routes, in one catalogue, with WordPress's codes and
  * messages (docs/spec/current-clients.md §B.4, §B.6, §C.1, §C.2).
  */
-import { authorizationRequiredStatus, errorCatalogue, RestError, type ErrorEntry, type ErrorFactory } from '../../rest/errors.js';
+import { authorizationRequiredStatus, errorCatalogue, RestError, type CatalogueId } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
 
-const catalogue = {
+const build = errorCatalogue({
   // Users (§B.4).
   user_invalid_id: { code: 'rest_user_invalid_id', message: 'Invalid user ID.', status: 404 },
   not_logged_in: { code: 'rest_not_logged_in', message: 'You are not currently logged in.', status: 401 },
@@ -48,9 +48,9 @@ const catalogue = {
   app_password_empty_name: { code: 'application_password_empty_name', message: 'An application name is required to create an application password.', status: 400 },
   app_password_duplicate_name: { code: 'application_password_duplicate_name', message: 'Each application name should be unique.', status: 409 },
   unknown_role: { code: 'rest_user_invalid_role', message: 'The role {role} does not exist.', status: 400 },
-} as const satisfies Record<string, ErrorEntry>;
+});
 
-export type WpErrorId = keyof typeof catalogue;
+export type WpErrorId = CatalogueId<typeof build>;
 
 /** Errors whose status is WordPress's `rest_authorization_required_code()`: 401 logged out, 403 logged in. */
 const AUTH_STATUS: ReadonlySet<WpErrorId> = new Set<WpErrorId>([
@@ -73,8 +73,6 @@ const AUTH_STATUS: ReadonlySet<WpErrorId> = new Set<WpErrorId>([
   'cannot_delete_app_password',
   'cannot_introspect',
 ]);
-
-const build: ErrorFactory<typeof catalogue> = errorCatalogue(catalogue);
 
 /**
  * Builds a catalogue error without parameters; `auth` statuses follow whether the request is logged in.

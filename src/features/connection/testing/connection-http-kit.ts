@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { TestBrowser, formOf, loginAndConsent } from '../../../accounts/test-browser.js';
 import type { LoggedIn, TestApp, TestResponse } from '../../../../test/helpers/test-app.js';
-import { call } from '../../jetpack/testing/http-client.js';
+import { call } from '../../jetpack-v4/testing/http-client.js';
 
 /** The test app's home URL is http://example.org, so the provider sends the browser there. */
 export const SITE_CALLBACK = 'http://example.org/connect/callback';

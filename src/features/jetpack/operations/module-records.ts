@@ -1,16 +1,17 @@
 /** Module records of GET /module/all and GET /module/:slug (docs/spec/jetpack-v4-reference.md §3.7, §3.8, §5.1). */
 import type { RestError } from '../../../rest/errors.js';
 import type { Principal } from '../../../rest/types.js';
+import type { ModuleDetail, ModuleHeader, ModuleRecord } from '../../../wire/jetpack-v4.js';
 import type { PluginContext } from '../context.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { pluginError } from '../../jetpack-v4/errors.js';
 import type { CatalogModule } from '../module-types.js';
 import { readActiveSlugs } from './active-modules.js';
-import { loadOptionStorage, optionsForResponse, type OptionResponse } from './option-values.js';
+import { loadOptionStorage, optionsForResponse } from './option-values.js';
 import { isAvailable, siteStatus, type SiteStatus } from './site-status.js';
 
 /** The 14 header fields, in the reference's order. */
-function headerFields(mod: CatalogModule) {
+function headerFields(mod: CatalogModule): ModuleHeader {
   return {
     name: mod.name,
     description: mod.description,
@@ -46,8 +47,6 @@ export function configureUrl(ctx: PluginContext, slug: string): string {
 function escapeAttribute(url: string): string {
   return url.replace(/&/g, '&#038;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
-
-export type ModuleRecord = ReturnType<typeof headerFields> & Record<string, unknown> & { options: Record<string, OptionResponse> | null };
 
 type ModuleList = Readonly<Record<string, ModuleRecord>>;
 
@@ -140,7 +139,7 @@ export async function getModule(
   catalog: ModuleCatalog,
   slug: string,
   user: Principal,
-): Promise<ModuleRecord | RestError> {
+): Promise<ModuleDetail | RestError> {
   const mod = catalog.get(slug);
   if (!mod) return pluginError('module_not_found');
   const status = await siteStatus(ctx);

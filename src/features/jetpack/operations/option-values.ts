@@ -5,16 +5,11 @@ import type { OptionsRepo } from '../../../store/types.js';
 import { storageOf } from '../catalog/module-catalog.js';
 import { readStored } from '../catalog/option-storage.js';
 import { castByType } from '../catalog/option-validators.js';
+import type { ModuleOption } from '../../../wire/jetpack-v4.js';
 import type { CatalogModule, ModuleOptionDefinition } from '../module-types.js';
 
-export interface OptionResponse {
-  description: string;
-  type: string;
-  default: JsonValue;
-  enum?: Record<string, string>;
-  sanitize_callback?: string;
-  current_value: JsonValue;
-}
+/** The wire shape the admin page reads too. */
+export type OptionResponse = ModuleOption;
 
 /** Loads every site option the modules' options live in, with one `getMany`. */
 export async function loadOptionStorage(options: OptionsRepo, modules: readonly CatalogModule[]): Promise<Map<string, JsonValue>> {

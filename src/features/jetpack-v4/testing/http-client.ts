@@ -1,32 +1,10 @@
 /**
- * Test helper (not a test file): calls the plugin's routes on a test app as a given user, and the
+ * Test helper (not a test file): calls the `jetpack/v4` routes on a test app as a given user, and the
  * expected wire bodies of the permission errors.
  */
-import { afterEach, beforeEach } from 'vitest';
-import { createTestApp, type LoggedIn, type TestApp, type TestResponse } from '../../../../test/helpers/test-app.js';
+import type { LoggedIn, TestApp, TestResponse } from '../../../../test/helpers/test-app.js';
 
 export const ROOT = '/wp-json/jetpack/v4';
-
-/**
- * Registers vitest hooks that give every test a fresh test app with a logged-in administrator
- * (closed after the test); `use` receives both before each test.
- *
- * @example
- * let t: TestApp;
- * let admin: LoggedIn;
- * freshAppWithAdmin((app, user) => { t = app; admin = user; });
- */
-export function freshAppWithAdmin(use: (app: TestApp, admin: LoggedIn) => void): void {
-  let current: TestApp | undefined;
-  beforeEach(async () => {
-    current = await createTestApp();
-    use(current, await current.loginAs('administrator'));
-  });
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
-}
 
 export interface CallOptions {
   /** Logged-in user (cookie + nonce); absent: anonymous. */

@@ -1,0 +1,69 @@
+/** `siteward protect …`: the blocks in force (or recent ones) and lifting them from the shell, e.g. for a locked-out administrator. */
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, parse, positionals } from '../users/cli-args.js';
+import type { CliCommand, CliIo } from '../contract.js';
+import type { BlockView } from './protect-blocks.js';
+import type { ProtectService } from './protect-service.js';
+
+const USAGE = [
+  'protect list [--all]                Blocked addresses (--all: recent ones too): address, until, failures, usernames tried',
+  'protect unblock <address>           Lifts the block of an IPv4 address or an IPv6 /64, on every worker and host at once',
+  'protect unblock --all               Lifts every block',
+];
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function describe(block: BlockView): string {
+  const state = block.active ? `blocked until ${iso(block.blockedUntil)}` : block.liftedAt !== null ? `lifted ${iso(block.liftedAt)} by ${block.liftedBy ?? '?'}` : `ended ${iso(block.blockedUntil)}`;
+  const level = block.level === 2 ? ' (escalated)' : '';
+  return `${block.address}\t${state}${level}\t${block.failures} failures, ${block.blockedAttempts} refused\tfirst ${iso(block.firstAttempt)}, last ${iso(block.lastAttempt)}\tusernames: ${block.usernames.join(', ') || '-'}`;
+}
+
+export function protectCommand(service: ProtectService): CliCommand {
+  const run = async (args: string[], io: CliIo): Promise<number> => {
+    const [sub, ...rest] = args;
+    if (sub === 'list') {
+      const { values, positionals: extra } = parse(rest, { all: { type: 'boolean' } });
+      positionals(extra, [], 'protect list [--all]');
+      let count = 0;
+      for (let page = 1; ; page += 1) {
+        const found = await service.blocksPage(page, 100, values.all !== true);
+        for (const block of found.items) io.out(describe(block));
+        count += found.items.length;
+        if (count >= found.total || found.items.length === 0) break;
+      }
+      if (count === 0) io.out(values.all === true ? 'no blocks recorded' : 'no address is blocked');
+      return EXIT_OK;
+    }
+    if (sub === 'unblock') {
+      const { values, positionals: given } = parse(rest, { all: { type: 'boolean' } });
+      if (values.all === true) {
+        positionals(given, [], 'protect unblock --all');
+        const lifted = await service.unblockAll('cli');
+        io.out(lifted.length === 0 ? 'no address was blocked' : `unblocked ${lifted.join(', ')}`);
+        return EXIT_OK;
+      }
+      const [address] = positionals(given, ['address'], 'protect unblock <address> | --all');
+      const outcome = await service.unblock(address ?? '', 'cli');
+      if (!outcome.ok) {
+        io.err(`error: ${outcome.error.message}`);
+        return EXIT_FAILED;
+      }
+      io.out(`unblocked ${outcome.value.address}`);
+      return EXIT_OK;
+    }
+    throw new UsageError(`${sub === undefined ? 'missing' : 'unknown'} protect command; use one of: list | unblock`);
+  };
+  return {
+    name: 'protect',
+    usage: USAGE,
+    run: async (args, io) => {
+      try {
+        return await run(args, io);
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        io.err(`error: ${error.message}`);
+        return EXIT_USAGE;
+      }
+    },
+  };
+}
