@@ -7,7 +7,7 @@ import type { ApiError} from './api';
 import { api, jp } from './api';
 import { BarChart, Timeline } from './charts';
 import { useLoad } from './hooks';
-import { errorText, useSite } from './site';
+import { errorText, useConnection, useModuleActions, useModules, useNotify, useSiteActions } from './site';
 import type { AkismetStats, MonitorHistory, PluginUpdates, ProtectHistory, VaultPressData } from './types';
 import { updatesText } from './words';
 
@@ -48,7 +48,9 @@ function isMissingRoute(error: ApiError) {
 }
 
 function ModuleOff({ slug, what }: { slug: string; what: string }) {
-  const { modules, toggleModule, busy, user } = useSite();
+  const { modules, busy } = useModules();
+  const { toggleModule } = useModuleActions();
+  const { user } = useConnection();
   const mod = modules[slug];
   // translators: %s: a feature's name.
   if (!mod) return <p className="sw-muted">{sprintf(__('%s is not offered on this site.', 'siteward'), what)}</p>;
@@ -69,7 +71,7 @@ function ModuleOff({ slug, what }: { slug: string; what: string }) {
 }
 
 function ProtectCard() {
-  const { modules } = useSite();
+  const { modules } = useModules();
   const on = modules.protect?.activated === true;
   const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })));
   return (
@@ -96,7 +98,7 @@ function ProtectCard() {
 }
 
 function MonitorCard() {
-  const { modules } = useSite();
+  const { modules } = useModules();
   const on = modules.monitor?.activated === true;
   const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(on ? 'on' : null, async () => {
     const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>(addQueryArgs('/siteward/v1/monitor/history', { days: 30 }))]);
@@ -124,6 +126,16 @@ function MonitorCard() {
                 : __('Monitor is watching your site; no downtime recorded.', 'siteward')}
             </p>
           )}
+          {both.data.history.checks.length > 0 && (
+            <ul className="sw-glance-checks" data-testid="monitor-checks">
+              {both.data.history.checks.map((c) => (
+                <li key={c.id}>
+                  <span className={`sw-badge sw-badge-${c.state}`}>{checkStateLabel(c.state)}</span>
+                  <span className="sw-glance-check-url">{c.url}</span>
+                </li>
+              ))}
+            </ul>
+          )}
           <Timeline intervals={both.data.history.intervals} days={both.data.history.days} />
           {both.data.history.intervals.length > 0 && (
             <ul className="sw-facts" data-testid="monitor-intervals">
@@ -146,6 +158,11 @@ function MonitorCard() {
       )}
     </GlanceCard>
   );
+}
+
+/** A check's state in a word (At a Glance and the Monitor screen). */
+export function checkStateLabel(state: 'up' | 'down' | 'unknown'): string {
+  return state === 'up' ? __('Up', 'siteward') : state === 'down' ? __('Down', 'siteward') : __('Not checked yet', 'siteward');
 }
 
 export function duration(seconds: number): string {
@@ -309,7 +326,9 @@ function UpdatesCard() {
 }
 
 function ConnectionCard() {
-  const { connection, user, notify, refresh } = useSite();
+  const { connection, user } = useConnection();
+  const { notify } = useNotify();
+  const { refresh } = useSiteActions();
   const [working, setWorking] = useState<string | null>(null);
   const me = user.currentUser;
   const dev = connection.devMode;

@@ -4,7 +4,8 @@ import { __, _n, sprintf } from '@wordpress/i18n';
 import { useMemo, useState, type FormEvent } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
 import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
-import { useSite } from './site';
+import { useConnection, useModuleActions, useModules, useNotify } from './site';
+import { SsoStatus } from './SsoStatus';
 import type { ModuleRecord, WireJson } from './types';
 
 /** `#/modules/<slug>` from a record's configure_url (whatever host it names). */
@@ -33,7 +34,9 @@ function unavailableReason(mod: ModuleRecord, offline: boolean): string {
 }
 
 function ModuleToggle({ mod }: { mod: ModuleRecord }) {
-  const { toggleModule, busy, user } = useSite();
+  const { toggleModule } = useModuleActions();
+  const { busy } = useModules();
+  const { user } = useConnection();
   const may = user.currentUser.permissions.manage_modules !== false;
   return (
     <ToggleControl
@@ -49,7 +52,7 @@ function ModuleToggle({ mod }: { mod: ModuleRecord }) {
 }
 
 export function ModulesScreen({ slug }: { slug?: string }) {
-  const { modules } = useSite();
+  const { modules } = useModules();
   if (slug) {
     const mod = modules[slug];
     if (!mod) {
@@ -67,7 +70,8 @@ export function ModulesScreen({ slug }: { slug?: string }) {
 }
 
 function ModuleList() {
-  const { modules, connection } = useSite();
+  const { modules } = useModules();
+  const { connection } = useConnection();
   const [search, setSearch] = useState('');
   const [tag, setTag] = useState('');
   const [feature, setFeature] = useState('');
@@ -137,7 +141,9 @@ function ModuleList() {
 type Draft = Record<string, DraftValue>;
 
 function ModulePanel({ mod }: { mod: ModuleRecord }) {
-  const { setModules, notify, connection } = useSite();
+  const { setModules } = useModuleActions();
+  const { notify } = useNotify();
+  const { connection } = useConnection();
   const options = mod.options ?? {};
   const keys = Object.keys(options);
   const initial = useMemo(() => Object.fromEntries(keys.map((k) => [k, toDraft(options[k]!)])) as Draft, [mod.options]);
@@ -206,6 +212,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
             <ModuleToggle mod={mod} />
           </div>
           {!mod.available && <p className="sw-module-reason">{unavailableReason(mod, connection.devMode.isActive)}</p>}
+          {mod.module === 'sso' && <SsoStatus activated={mod.activated} />}
           {keys.length === 0 ? (
             <p className="sw-muted">{__('This module has no settings.', 'siteward')}</p>
           ) : (

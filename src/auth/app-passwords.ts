@@ -2,9 +2,9 @@ import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type { RestError } from '../rest/errors.js';
 import { authError } from './errors.js';
 import type { Store, UserRecord } from '../store/types.js';
+import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from './clock.js';
 import { findUserByLoginOrEmail } from './sessions.js';
-import { TtlCache } from './ttl-cache.js';
 
 /** Length of a generated application password. */
 export const APP_PASSWORD_LENGTH = 24;
@@ -90,11 +90,12 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
   const { store } = options;
   const clock = options.clock ?? systemClock;
   const ttl = options.cacheTtlMs ?? VERIFIED_APP_PASSWORD_TTL_MS;
-  const cache = new TtlCache<Verified>(10_000);
+  // `ttlResolution: 0`: the (injectable) clock is read at every call.
+  const cache = new LRUCache<string, Verified>({ max: 10_000, ttl, perf: { now: clock }, ttlResolution: 0 });
   let generation = 0;
 
   function forget(match: (v: Verified) => boolean): void {
-    cache.deleteWhere(match);
+    for (const [key, entry] of [...cache.entries()]) if (match(entry)) cache.delete(key);
     generation += 1;
   }
 
@@ -133,7 +134,7 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       const key = `${login}\0${hash}`;
       const now = clock();
       const version = await store.sessions.credentialsVersion();
-      const cached = cache.get(key, now);
+      const cached = cache.get(key);
       if (cached && cached.version === version) return { ok: true, user: cached.user, roles: cached.roles, uuid: cached.uuid };
 
       const started = generation;
@@ -145,7 +146,8 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_RESOLUTION_MS || (ip !== undefined && ip !== '' && ip !== record.lastIp)) {
         await store.appPasswords.touch(record.uuid, now, ip);
       }
-      if (generation === started) cache.set(key, { user, roles, uuid: record.uuid, version }, now + ttl);
+      // ttl 0 is lru-cache's "never expires": then nothing is cached.
+      if (ttl > 0 && generation === started) cache.set(key, { user, roles, uuid: record.uuid, version }, { start: now });
       return { ok: true, user, roles, uuid: record.uuid };
     },
 

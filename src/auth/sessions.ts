@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Store, UserRecord } from '../store/types.js';
+import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from './clock.js';
 import { loginCookieHmacValid, parseLoginCookie, signLoginCookie } from './login-cookie.js';
 import { verifyNothing, verifyPassword } from './passwords.js';
-import { TtlCache } from './ttl-cache.js';
 import { DAY_MS } from '../core/time.js';
 
 /** Session lifetime without "remember me" (WordPress: 2 days). */
@@ -125,8 +125,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const authKey = options.secrets.authKey;
   const clock = options.clock ?? systemClock;
   const ttl = options.cacheTtlMs ?? VERIFIED_COOKIE_TTL_MS;
-  // Each entry remembers the credentials version it was verified under.
-  const cache = new TtlCache<{ session: VerifiedSession; version: number }>(options.cacheSize ?? 10_000);
+  // Each entry remembers the credentials version it was verified under; `ttlResolution: 0`
+  // reads the (injectable) clock at every call.
+  const cache = new LRUCache<string, { session: VerifiedSession; version: number }>({ max: options.cacheSize ?? 10_000, perf: { now: clock }, ttlResolution: 0 });
   // Bumped by every logout/forget: a verification that started earlier must not cache its
   // result, or it could resurrect a session destroyed while it was reading the store.
   let generation = 0;
@@ -143,7 +144,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   }
 
   function forgetUser(userId: number): void {
-    cache.deleteWhere((s) => s.session.user.id === userId);
+    for (const [key, entry] of [...cache.entries()]) if (entry.session.user.id === userId) cache.delete(key);
     generation += 1;
   }
 
@@ -190,11 +191,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const now = clock();
       // Read before verifying: a change committed meanwhile leaves the entry tagged as stale.
       const version = await store.sessions.credentialsVersion();
-      const cached = cache.get(value, now);
+      const cached = cache.get(value);
       if (cached && cached.version === version) return cached.session.expiresAt > now ? cached.session : null;
       const started = generation;
       const verified = await verifyUncached(value, now);
-      if (verified && generation === started) cache.set(value, { session: verified, version }, Math.min(now + ttl, verified.expiresAt));
+      // ttl 0 is lru-cache's "never expires": then nothing is cached.
+      if (verified && ttl > 0 && generation === started) cache.set(value, { session: verified, version }, { start: now, ttl: Math.min(ttl, verified.expiresAt - now) });
       return verified;
     },
 

@@ -19,9 +19,21 @@ export interface DownInterval {
   reason: string;
 }
 
-/** GET siteward/v1/monitor/history */
+/** One check's state, as At a Glance lists them. */
+export interface MonitorCheckState {
+  readonly id: number;
+  /** The site URL's own check (the default one). */
+  readonly site: boolean;
+  readonly url: string;
+  readonly state: 'up' | 'down' | 'unknown';
+  /** ISO time the open downtime started; null unless down. */
+  readonly downSince: string | null;
+}
+
+/** GET siteward/v1/monitor/history: the site's down intervals, and every check's state (the site first). */
 export interface MonitorHistory {
   days: number;
+  checks: MonitorCheckState[];
   intervals: DownInterval[];
 }
 
@@ -55,4 +67,23 @@ export interface BackupsList {
   /** A backup is running now. */
   readonly running: boolean;
   readonly targets: readonly BackupTargetList[];
+}
+
+/** GET siteward/v1/sso: how sign-in through the account service stands (the Single Sign On module's panel). */
+export interface SsoOverview {
+  /** An account service is configured (SITEWARD_ACCOUNTS_ISSUER). */
+  readonly configured: boolean;
+  /** The `sso` module is on and available. */
+  readonly active: boolean;
+  /** "Log in with <provider>". */
+  readonly provider: string | null;
+  readonly issuer: string | null;
+  /** The sign-in callback to register at the provider. */
+  readonly redirectUri: string | null;
+  /** The registration allows sign-in. */
+  readonly ready: boolean;
+  /** Why not, when not ready. */
+  readonly problem: string | null;
+  readonly linkedUsers: number;
+  readonly matchByEmail: boolean;
 }

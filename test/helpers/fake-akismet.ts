@@ -30,8 +30,9 @@ export class FakeAkismet {
   readonly requests: { path: string; params: URLSearchParams }[] = [];
   private readonly server: Server = createServer((req, res) => void this.handle(req, res));
 
+  /** `key` may change (a key revoked at the service). */
   constructor(
-    readonly key: string,
+    public key: string,
     readonly blog: string,
   ) {}
 

@@ -32,23 +32,3 @@ export async function fetchText(url: string, init: RequestInit, timeoutMs: numbe
     clearTimeout(timer);
   }
 }
-
-/** A small map that forgets its oldest entries beyond `limit` (keys are per key/blog or per package). */
-export class BoundedCache<V> {
-  private readonly entries = new Map<string, V>();
-
-  constructor(private readonly limit: number) {}
-
-  get(key: string): V | undefined {
-    return this.entries.get(key);
-  }
-
-  set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.limit) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
-    }
-  }
-}

@@ -5,6 +5,7 @@
  * Pages in sso-pages.ts; `siteward/v1/sso` tells the admin page how sign-in stands.
  */
 import { phpTruthy } from '../../core/php.js';
+import type { SsoOverview } from '../../wire/siteward-v1.js';
 import type { Feature } from '../contract.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { SSO_START_PATH, signInLink } from './sso-pages-html.js';
@@ -39,7 +40,7 @@ export const ssoFeature: Feature = {
     ctx.api.registerRoute(SITEWARD_NAMESPACE, '/sso', {
       methods: 'GET',
       permissionCallback: jetpack.requirePermission('manage_settings'),
-      callback: async () => {
+      callback: async (): Promise<SsoOverview> => {
         if (signIn === null) return { configured: false, active: await jetpack.isModuleActive(MODULE), provider: null, issuer: null, redirectUri: null, ready: false, problem: 'No account service is configured (SITEWARD_ACCOUNTS_ISSUER).', linkedUsers: 0, matchByEmail: false };
         const ready = await signIn.ready();
         return {

@@ -175,6 +175,24 @@ describe('logging in through the connection (the sso module), over HTTP with the
     expect(await whoIs((await signIn(CAROL)).headers['set-cookie'])).toBe('carol');
   });
 
+  it('refuses, rather than guesses, when the e-mail’s user is linked to another account or two users share one account', async () => {
+    const other = { login: 'carol2', email: 'carol@example.org', password: 'carol2 password', emailVerified: true };
+    await provider.addUser(other);
+    expect((await settings({ jetpack_sso_match_by_email: true })).status).toBe(200);
+    const elsewhere = await signIn(other);
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.text).toContain('That account is linked to someone else');
+    expect((await settings({ jetpack_sso_match_by_email: false })).status).toBe(200);
+
+    const second = await site.loginAs('administrator', { login: 'second' });
+    expect((await link(site, second, ANN)).headers.location).toBe('/admin/?connection=linked');
+    const ambiguous = await signIn(ANN);
+    expect(ambiguous.status).toBe(403);
+    expect(ambiguous.text).toContain('Several accounts here are linked to yours');
+    expect(await call(site, 'PUT', '/unlink', { as: second })).toMatchObject({ status: 200 });
+    expect(await whoIs((await signIn(ANN)).headers['set-cookie'])).toBe('admin');
+  });
+
   it('keeps a sign-in state out of the connection callback (and the other way round)', async () => {
     const { callback } = await atProvider(ANN);
     const linking = await visit(site, `/connect/callback${new URL(callback).search}`, admin);

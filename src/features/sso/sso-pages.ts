@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { refusalError, type SitewardAuthenticator } from '../../auth/authenticator.js';
+import type { GuardRefusal } from '../../auth/password-guards.js';
 import { loginCookieHeader } from '../../auth/login-cookie.js';
 import { readCookie } from '../../core/cookies.js';
 import type { Logger } from '../../plugins/api.js';
@@ -132,7 +133,7 @@ export function ssoPages(deps: SsoPageDeps) {
     const { signIn } = on;
     const provider = signIn.providerName;
     type Checked = { ok: true; user: UserRecord; returnTo: string } | { ok: false; page: PageResponse };
-    let checked: Checked | { ok: false; refused: Parameters<typeof refusalError>[0] };
+    let checked: Checked | { ok: false; refused: GuardRefusal };
     try {
       checked = await authenticator.guards.around({ via: 'sso', login: '', ip: req.ip }, async (): Promise<Checked> => {
         const browserKey = readCookie(req.headers.cookie, SSO_COOKIE_NAME) ?? '';

@@ -79,6 +79,18 @@ describe('Akismet client', () => {
     }
   });
 
+  it('does not hide a key refused once its cached stats expired behind those stats', async () => {
+    const client = new AkismetClient({ baseUrl, clock });
+    await client.getStats(GOOD_KEY, BLOG, 'all');
+    fake.key = 'revoked-key-9876';
+    try {
+      now += 2 * HOUR;
+      expect(await client.getStats(GOOD_KEY, BLOG, 'all')).toEqual({ ok: false, error: { kind: 'invalid_key' } });
+    } finally {
+      fake.key = GOOD_KEY;
+    }
+  });
+
   it('gives up on a service that never answers after the timeout', async () => {
     fake.mode = 'slow';
     const client = new AkismetClient({ baseUrl, clock, timeoutMs: 200 });

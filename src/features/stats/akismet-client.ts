@@ -1,4 +1,5 @@
-import { BoundedCache, fetchText, type ServiceError } from '../remote/http-fetch.js';
+import { fetchText, type ServiceError } from '../remote/http-fetch.js';
+import { StaleOnErrorCache, type CachedResult, type Loaded } from '../remote/stale-on-error-cache.js';
 import { isPlainObject } from '../../core/objects.js';
 
 /** One period of the stats breakdown (a month for `6-months`, a year for `all`). */
@@ -29,9 +30,7 @@ export type StatsInterval = '6-months' | 'all';
 export type AkismetError = ServiceError | { readonly kind: 'invalid_key' };
 
 /** `cached`: answered from the cache; `stale`: an expired cached answer, because the service failed. */
-export type AkismetResult<T> =
-  | { readonly ok: true; readonly value: T; readonly cached: boolean; readonly stale: boolean }
-  | { readonly ok: false; readonly error: AkismetError };
+export type AkismetResult<T> = CachedResult<T, AkismetError>;
 
 export interface AkismetClientOptions {
   /** Default `https://rest.akismet.com`. */
@@ -45,12 +44,10 @@ export interface AkismetClientOptions {
   readonly userAgent?: string;
 }
 
-interface CacheEntry<T> {
-  readonly at: number;
-  readonly value: T;
-}
+type Fetched<T> = Loaded<T, AkismetError>;
 
-type Fetched<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AkismetError };
+/** A refused key is an answer, not an outage: never hide it behind an old value. */
+const outage = (error: AkismetError) => error.kind !== 'invalid_key';
 
 function num(value: unknown): number {
   const n = typeof value === 'string' ? Number(value) : value;
@@ -91,23 +88,22 @@ export function toAkismetStats(value: Record<string, unknown>): AkismetStats {
 export class AkismetClient {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
-  private readonly ttlMs: number;
-  private readonly clock: () => number;
   private readonly userAgent: string;
-  private readonly keyCache = new BoundedCache<CacheEntry<'valid' | 'invalid'>>(64);
-  private readonly statsCache = new BoundedCache<CacheEntry<AkismetStats>>(128);
+  private readonly keyCache: StaleOnErrorCache<'valid' | 'invalid', AkismetError>;
+  private readonly statsCache: StaleOnErrorCache<AkismetStats, AkismetError>;
 
   constructor(options: AkismetClientOptions = {}) {
     this.baseUrl = (options.baseUrl ?? 'https://rest.akismet.com').replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 5000;
-    this.ttlMs = options.cacheTtlMs ?? 3_600_000;
-    this.clock = options.clock ?? Date.now;
+    const cache = { ttlMs: options.cacheTtlMs ?? 3_600_000, clock: options.clock ?? Date.now, serveStaleOn: outage };
+    this.keyCache = new StaleOnErrorCache({ ...cache, max: 64 });
+    this.statsCache = new StaleOnErrorCache({ ...cache, max: 128 });
     this.userAgent = options.userAgent ?? 'Siteward | Akismet-compatible client';
   }
 
   /** `verify-key`: the service's `valid` or `invalid`. */
   verifyKey(key: string, blog: string): Promise<AkismetResult<'valid' | 'invalid'>> {
-    return this.cached(this.keyCache, `${key}\n${blog}`, async () => {
+    return this.keyCache.get(`${key}\n${blog}`, async () => {
       const answer = await this.post('verify-key', { key, api_key: key, blog });
       if (!answer.ok) return answer;
       const body = answer.value.trim();
@@ -118,7 +114,7 @@ export class AkismetClient {
 
   /** `get-stats` for one interval; a refused key is `invalid_key`. */
   getStats(key: string, blog: string, interval: StatsInterval): Promise<AkismetResult<AkismetStats>> {
-    return this.cached(this.statsCache, `${key}\n${blog}\n${interval}`, async () => {
+    return this.statsCache.get(`${key}\n${blog}\n${interval}`, async () => {
       const answer = await this.post('get-stats', { key, api_key: key, blog, from: interval });
       if (!answer.ok) return answer;
       const body = answer.value.trim();
@@ -133,20 +129,6 @@ export class AkismetClient {
       if (!isPlainObject(parsed)) return { ok: false, error: { kind: 'bad_response', message: 'get-stats answered JSON that is not an object' } };
       return { ok: true, value: toAkismetStats(parsed) };
     });
-  }
-
-  private async cached<T>(cache: BoundedCache<CacheEntry<T>>, cacheKey: string, load: () => Promise<Fetched<T>>): Promise<AkismetResult<T>> {
-    const now = this.clock();
-    const hit = cache.get(cacheKey);
-    if (hit && now - hit.at < this.ttlMs) return { ok: true, value: hit.value, cached: true, stale: false };
-    const fresh = await load();
-    if (fresh.ok) {
-      cache.set(cacheKey, { at: now, value: fresh.value });
-      return { ok: true, value: fresh.value, cached: false, stale: false };
-    }
-    // A refused key is an answer, not an outage: never hide it behind an old value.
-    if (hit && fresh.error.kind !== 'invalid_key') return { ok: true, value: hit.value, cached: true, stale: true };
-    return fresh;
   }
 
   private async post(call: string, params: Record<string, string>): Promise<Fetched<string>> {

@@ -1,4 +1,5 @@
-import { BoundedCache, fetchText, type ServiceError } from '../remote/http-fetch.js';
+import { fetchText, type ServiceError } from '../remote/http-fetch.js';
+import { StaleOnErrorCache, type Loaded } from '../remote/stale-on-error-cache.js';
 
 export type RegistryError =
   | ServiceError
@@ -44,8 +45,7 @@ export function retryAfter(header: string | null, now: number): number | null {
   return Number.isNaN(date) ? null : Math.max(now, date);
 }
 
-interface CacheEntry {
-  readonly at: number;
+interface Answer {
   /** null: the registry has no such package. */
   readonly latest: string | null;
 }
@@ -59,47 +59,34 @@ interface CacheEntry {
 export class RegistryClient {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
-  private readonly ttlMs: number;
   private readonly defaultRetryMs: number;
   private readonly clock: () => number;
-  private readonly cache = new BoundedCache<CacheEntry>(1024);
+  private readonly cache: StaleOnErrorCache<Answer, RegistryError>;
   /** Until when the registry asked us to stay away (ms since the epoch). */
   private blockedUntil = 0;
 
   constructor(options: RegistryClientOptions = {}) {
     this.baseUrl = (options.baseUrl ?? 'https://registry.npmjs.org').replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 5000;
-    this.ttlMs = options.cacheTtlMs ?? 12 * 3_600_000;
     this.defaultRetryMs = options.defaultRetryMs ?? 60_000;
     this.clock = options.clock ?? Date.now;
+    this.cache = new StaleOnErrorCache({ max: 1024, ttlMs: options.cacheTtlMs ?? 12 * 3_600_000, clock: this.clock });
   }
 
   async latestVersion(name: string): Promise<LatestVersionResult> {
     const path = registryPath(name);
     if (path === null) return { ok: false, error: { kind: 'invalid_name' } };
-    const now = this.clock();
-    const hit = this.cache.get(name);
-    if (hit && now - hit.at < this.ttlMs) return this.fromEntry(hit, true, false);
-    const fresh = await this.ask(path, now);
-    if (fresh.ok) {
-      const entry = { at: now, latest: fresh.latest };
-      this.cache.set(name, entry);
-      return this.fromEntry(entry, false, false);
-    }
-    if (hit) return this.fromEntry(hit, true, true);
-    return fresh;
+    const result = await this.cache.get(name, () => this.ask(path, this.clock()));
+    if (!result.ok) return result;
+    if (result.value.latest === null) return { ok: false, error: { kind: 'not_found' } };
+    return { ok: true, latest: result.value.latest, cached: result.cached, stale: result.stale };
   }
 
-  private fromEntry(entry: CacheEntry, cached: boolean, stale: boolean): LatestVersionResult {
-    if (entry.latest === null) return { ok: false, error: { kind: 'not_found' } };
-    return { ok: true, latest: entry.latest, cached, stale };
-  }
-
-  private async ask(path: string, now: number): Promise<{ ok: true; latest: string | null } | { ok: false; error: RegistryError }> {
+  private async ask(path: string, now: number): Promise<Loaded<Answer, RegistryError>> {
     if (now < this.blockedUntil) return { ok: false, error: { kind: 'rate_limited', retryAt: this.blockedUntil } };
     const result = await fetchText(`${this.baseUrl}/${path}`, { headers: { accept: ABBREVIATED } }, this.timeoutMs);
     if (!result.ok) return result;
-    if (result.status === 404) return { ok: true, latest: null };
+    if (result.status === 404) return { ok: true, value: { latest: null } };
     if (result.status === 429) {
       this.blockedUntil = retryAfter(result.headers.get('retry-after'), now) ?? now + this.defaultRetryMs;
       return { ok: false, error: { kind: 'rate_limited', retryAt: this.blockedUntil } };
@@ -115,6 +102,6 @@ export class RegistryClient {
     const tags = (document as { 'dist-tags'?: unknown } | null)?.['dist-tags'];
     const latest = (tags as { latest?: unknown } | null | undefined)?.latest;
     if (typeof latest !== 'string') return { ok: false, error: { kind: 'bad_response', message: 'registry document has no dist-tags.latest' } };
-    return { ok: true, latest };
+    return { ok: true, value: { latest } };
   }
 }

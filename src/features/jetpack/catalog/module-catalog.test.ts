@@ -52,7 +52,9 @@ const rows = REFERENCE_TABLE.trim()
   }));
 
 /** docs/spec/compat.md §9: services Siteward runs itself. */
-const SITEWARD_RUN = ['protect', 'monitor', 'verification-tools', 'vaultpress'];
+/** Run by Siteward without the connection; `sso` is run by Siteward too, through the connection. */
+const RUN_LOCALLY = ['protect', 'monitor', 'verification-tools', 'vaultpress'];
+const SITEWARD_RUN = [...RUN_LOCALLY, 'sso'];
 
 /** Reference §6's list, plus contact-form, which §6 gives no options either (the list missed it). */
 const WITHOUT_OPTIONS = [
@@ -79,7 +81,7 @@ describe('the built-in module catalog', () => {
     expect(mod.module_tags).toEqual(row.tags);
     expect(mod.feature).toEqual(row.feature);
     expect(mod.feature.includes('Jumpstart')).toBe(row.jumpstart);
-    expect(mod.requires_connection).toBe(SITEWARD_RUN.includes(row.slug) ? false : row.req);
+    expect(mod.requires_connection).toBe(RUN_LOCALLY.includes(row.slug) ? false : row.req);
     expect(mod.runtime).toBe(SITEWARD_RUN.includes(row.slug) ? 'siteward' : 'site');
     expect(mod.description).not.toBe('');
     expect(mod.long_description).not.toBe('');

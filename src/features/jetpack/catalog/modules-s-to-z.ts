@@ -50,12 +50,15 @@ export const modulesSToZ: ModuleDefinition[] = [
     long_description: '<p>Publishes XML sitemaps of the site\'s public content for search engines.</p>',
   },
   {
-    slug: 'sso', name: 'Single Sign On', description: 'Let users log in with their account at the connected account service.',
-    jumpstart_desc: 'Lets your users log in with one click using their account at the account service the site is connected to.',
+    slug: 'sso', name: 'Single Sign On', description: 'Let people log in with their account at the account service this site is connected to.',
+    jumpstart_desc: 'Adds “Log in with …” to the login page: users whose account here is linked to the account service log in with one click.',
     sort: 30, recommendation_order: 5, introduced: '2.6', requires_connection: true, auto_activate: 'No',
     module_tags: ['Developers'], feature: ['Security', 'Jumpstart'],
     additional_search_queries: 'sso, single sign on, login, log in, two-step, 2fa',
-    long_description: '<p>Lets users log in with their account at the central account service, optionally requiring two-step authentication.</p>',
+    // The login page's "Log in with …" and its callback (src/features/sso).
+    runtime: 'siteward',
+    long_description:
+      '<p>Adds “Log in with …” (the account service’s name) to the login page. It logs in the user of this site whose account is linked to the account the person logs in with at the account service; users link theirs from the admin page. With Match by Email on, a user not linked yet is linked on first use when the account service has verified an e-mail address a user of this site has. Nobody else gets in, and no account is ever created.</p>',
     options: ssoOptions,
   },
   {

@@ -1,0 +1,55 @@
+/** The Single Sign On module's panel: which account service, which users, and the address to register there (siteward/v1/sso). */
+import { Notice } from '@wordpress/components';
+import { __, _n, sprintf } from '@wordpress/i18n';
+import { api } from './api';
+import { useLoad } from './hooks';
+import type { SsoOverview } from './types';
+
+export function SsoStatus({ activated }: { activated: boolean }) {
+  const sso = useLoad<SsoOverview>(`sso-${activated}`, () => api<SsoOverview>('/siteward/v1/sso'));
+  if (sso.state === 'loading') return <p className="sw-muted">{__('Loading…', 'siteward')}</p>;
+  if (sso.state === 'error') return <Notice status="error" isDismissible={false}>{sso.error.message}</Notice>;
+  const s = sso.data;
+  if (!s.configured || s.provider === null) {
+    return (
+      <Notice status="warning" isDismissible={false}>
+        {__('No account service is configured (SITEWARD_ACCOUNTS_ISSUER), so there is nothing to log in with.', 'siteward')}
+      </Notice>
+    );
+  }
+  return (
+    <div className="sw-sso" data-testid="sso-status">
+      <p>
+        {
+          // translators: 1: the account service's name, 2: its issuer URL.
+          sprintf(__('Account service: %1$s (%2$s).', 'siteward'), s.provider, s.issuer ?? '')
+        }
+      </p>
+      <p>
+        {s.active
+          ? // translators: %s: the account service's name.
+            sprintf(__('The login page offers “Log in with %s”.', 'siteward'), s.provider)
+          : __('Turn the module on to offer it on the login page.', 'siteward')}{' '}
+        {
+          // translators: %d: how many users of this site are linked to the account service.
+          sprintf(_n('%d user of this site is linked and can log in with it.', '%d users of this site are linked and can log in with it.', s.linkedUsers, 'siteward'), s.linkedUsers)
+        }{' '}
+        {s.matchByEmail
+          ? __('Users not linked yet are linked on first use when the account service has verified an e-mail address they have here.', 'siteward')
+          : __('Only linked users get in: each links their own account from the dashboard.', 'siteward')}{' '}
+        {__('Nobody else is logged in, and no account is ever created.', 'siteward')}
+      </p>
+      <p>
+        {__('Sign-in address to register at the account service (beside /connect/callback):', 'siteward')} <code>{s.redirectUri}</code>
+      </p>
+      {!s.ready && (
+        <Notice status="warning" isDismissible={false}>
+          {
+            // translators: %s: why sign-in cannot be used yet.
+            sprintf(__('Sign-in cannot be used yet: %s. Register the address above at the account service, or disconnect and connect the site again so that it registers itself with it.', 'siteward'), s.problem ?? '')
+          }
+        </Notice>
+      )}
+    </div>
+  );
+}
