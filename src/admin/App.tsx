@@ -8,6 +8,7 @@ import { Dashboard } from './Dashboard';
 import { useHashRoute, type Route } from './hooks';
 import { ModulesScreen } from './Modules';
 import { MonitorScreen } from './Monitor';
+import { ProtectScreen } from './Protect';
 import { SettingsScreen } from './Settings';
 import { useConnection, useModules, useNotices, useNotify } from './site';
 
@@ -16,6 +17,7 @@ function titleOf(route: Route, moduleName?: string): string {
   if (route.screen === 'settings') return __('Settings', 'siteward');
   if (route.screen === 'monitor') return __('Monitor', 'siteward');
   if (route.screen === 'backups') return __('Backups', 'siteward');
+  if (route.screen === 'protect') return __('Protect', 'siteward');
   return __('At a Glance', 'siteward');
 }
 
@@ -24,6 +26,7 @@ const TABS: { screen: Route['screen']; href: string; label: () => string }[] = [
   { screen: 'dashboard', href: '#/dashboard', label: () => __('At a Glance', 'siteward') },
   { screen: 'modules', href: '#/modules', label: () => __('Modules', 'siteward') },
   { screen: 'monitor', href: '#/monitor', label: () => __('Monitor', 'siteward') },
+  { screen: 'protect', href: '#/protect', label: () => __('Protect', 'siteward') },
   { screen: 'settings', href: '#/settings', label: () => __('Settings', 'siteward') },
   { screen: 'backups', href: '#/backups', label: () => __('Backups', 'siteward') },
 ];
@@ -133,6 +136,7 @@ export function App() {
         {route.screen === 'settings' && <SettingsScreen />}
         {route.screen === 'monitor' && <MonitorScreen />}
         {route.screen === 'backups' && <BackupsScreen />}
+        {route.screen === 'protect' && <ProtectScreen />}
       </main>
     </>
   );

@@ -82,6 +82,9 @@ function ProtectCard() {
             {history.data.total === 0 ? __('No malicious login attempt blocked yet.', 'siteward') : _n('malicious login attempt blocked', 'malicious login attempts blocked', history.data.total, 'siteward')}
           </p>
           <BarChart points={history.data.history} label={__('Blocked login attempts per day', 'siteward')} />
+          <p>
+            <a href="#/protect">{__('Who is blocked, and lifting blocks', 'siteward')}</a>
+          </p>
         </>
       )}
     </GlanceCard>
