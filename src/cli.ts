@@ -1,8 +1,6 @@
 import { parseArgs } from 'node:util';
-import { runAccountsCommand } from './accounts/index.js';
 import { ConfigError, loadConfig, type Config } from './settings.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
-import { startServer } from './cluster.js';
 import { argsErrorMessage } from './features/users/cli-args.js';
 import { createApp } from './compose.js';
 import { formatRouteTable, type RouteRow } from './core/route-table.js';
@@ -98,11 +96,17 @@ export async function main(
         overrides.port = values.port;
       }
       if (values.host !== undefined) overrides.host = values.host;
+      const { startServer } = await import('./cluster.js');
       await startServer(config(overrides, values.config), { quiet: values.quiet === true, out: io.out });
       return 0;
     }
     // The account service is its own program with its own data file: it never opens the site's store.
-    if (command === 'accounts') return await runAccountsCommand(rest, { ...io, stdin: process.stdin }, process.env);
+    // Loaded only for the commands that run them (the OpenID provider alone is ~40 MB of RSS):
+    // every other command keeps its footprint small (docs/performance.md, backup memory).
+    if (command === 'accounts') {
+      const { runAccountsCommand } = await import('./accounts/index.js');
+      return await runAccountsCommand(rest, { ...io, stdin: process.stdin }, process.env);
+    }
     const configIndex = rest.indexOf('--config');
     const configFile = configIndex === -1 ? undefined : rest[configIndex + 1];
     const args = configIndex === -1 ? rest : rest.filter((_, i) => i !== configIndex && i !== configIndex + 1);

@@ -12,6 +12,7 @@ interface LockEntry {
 const root = new URL('../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
   engines: { node: string };
+  dependencies: Record<string, string>;
   overrides?: Record<string, string | Record<string, string>>;
 };
 const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { packages: Record<string, LockEntry> };
@@ -77,5 +78,25 @@ describe('a clean install', () => {
       }
     }
     expect(conflicts).toEqual([]);
+  });
+});
+
+/**
+ * AWS SDK v3 releases published after January 2027 need Node.js 22 (the SDK follows Node's
+ * end of life): a caret range would let a fresh `npm install` of Siteward pull one onto the
+ * Node 20 we still support. Pinned exactly until `engines` moves to 22; bump both together
+ * (lib-storage's peer range is the same client version).
+ */
+const PINNED = ['@aws-sdk/client-s3', '@aws-sdk/lib-storage'];
+
+describe('dependencies that must not float', () => {
+  it.each(PINNED)('pins %s to one exact version, the one the lockfile installs', (name) => {
+    const spec = pkg.dependencies[name] ?? '';
+    expect(semver.valid(spec), `${name}@${spec} is a range`).toBe(spec);
+    expect(lock.packages[`node_modules/${name}`]?.version).toBe(spec);
+  });
+
+  it('pins both AWS SDK packages to the same release', () => {
+    expect(new Set(PINNED.map((name) => pkg.dependencies[name])).size).toBe(1);
   });
 });

@@ -124,6 +124,16 @@ function MonitorCard() {
                 : __('Monitor is watching your site; no downtime recorded.', 'siteward')}
             </p>
           )}
+          {both.data.history.checks.length > 0 && (
+            <ul className="sw-glance-checks" data-testid="monitor-checks">
+              {both.data.history.checks.map((c) => (
+                <li key={c.id}>
+                  <span className={`sw-badge sw-badge-${c.state}`}>{checkStateLabel(c.state)}</span>
+                  <span className="sw-glance-check-url">{c.url}</span>
+                </li>
+              ))}
+            </ul>
+          )}
           <Timeline intervals={both.data.history.intervals} days={both.data.history.days} />
           {both.data.history.intervals.length > 0 && (
             <ul className="sw-facts" data-testid="monitor-intervals">
@@ -146,6 +156,11 @@ function MonitorCard() {
       )}
     </GlanceCard>
   );
+}
+
+/** A check's state in a word (At a Glance and the Monitor screen). */
+export function checkStateLabel(state: 'up' | 'down' | 'unknown'): string {
+  return state === 'up' ? __('Up', 'siteward') : state === 'down' ? __('Down', 'siteward') : __('Not checked yet', 'siteward');
 }
 
 export function duration(seconds: number): string {

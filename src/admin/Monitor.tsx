@@ -8,7 +8,7 @@ import { __, _n, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
 import { useState } from 'react';
 import { api } from './api';
-import { duration } from './Dashboard';
+import { checkStateLabel, duration } from './Dashboard';
 import { useLoad } from './hooks';
 import { errorText, useSite } from './site';
 
@@ -56,6 +56,8 @@ interface History {
 /** Short weekday names in the page's language (day 0 is Sunday, as the API counts). */
 const DAYS = Array.from({ length: 7 }, (_, day) => new Date(Date.UTC(2023, 0, 1 + day)).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' }));
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** The server's reasons give times in ISO 8601 ("certificate expired on 2026-…Z"): shown as the page's dates. */
+const humanTimes = (text: string) => text.replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, when);
 // translators: %s: a percentage.
 const pct = (v: number | null) => (v === null ? '—' : sprintf(__('%s %%', 'siteward'), v.toFixed(v === 100 ? 0 : 2)));
 
@@ -101,7 +103,7 @@ export function MonitorScreen() {
   }
   const data = overview.data;
   return (
-    <div className="sw-stack" data-testid="monitor-screen">
+    <div className="sw-stack sw-monitor-screen" data-testid="monitor-screen">
       {data.maintenance.current && (
         <p className="sw-monitor-maintenance" role="status">
           {/* translators: %s: date and time. */}
@@ -114,9 +116,11 @@ export function MonitorScreen() {
         ))}
       </div>
       <HistoryCard checkId={selected} url={data.checks.find((c) => c.id === selected)?.url ?? ''} />
-      <AddCheckCard count={data.checks.length} onAdded={overview.reload} />
-      <MaintenanceCard windows={data.maintenance.windows} timeZone={data.timeZone} onChanged={overview.reload} />
-      <NotificationsCard settings={data.notifications} admins={data.administrators} />
+      <div className="sw-monitor-settings">
+        <AddCheckCard count={data.checks.length} onAdded={overview.reload} />
+        <MaintenanceCard windows={data.maintenance.windows} timeZone={data.timeZone} onChanged={overview.reload} />
+        <NotificationsCard settings={data.notifications} admins={data.administrators} />
+      </div>
     </div>
   );
 }
@@ -142,14 +146,14 @@ function CheckCard({ check, selected, onSelect, onChanged }: { check: CheckStatu
         {/* translators: %s: the site's URL. */}
         <h2 className="sw-card-title sw-monitor-url">{check.site ? sprintf(__('Site · %s', 'siteward'), check.url) : check.url}</h2>
         <span className={`sw-badge sw-badge-${check.state}`} data-testid="monitor-state">
-          {check.state === 'up' ? __('Up', 'siteward') : check.state === 'down' ? __('Down', 'siteward') : __('Not checked yet', 'siteward')}
+          {checkStateLabel(check.state)}
         </span>
       </CardHeader>
       <CardBody size="small">
         {check.state === 'down' && check.downSince && (
-          <p className="sw-status-down">
+          <p className="sw-status-down" data-testid="monitor-down-since">
             {/* translators: 1: date and time, 2: what failed. */}
-            {sprintf(__('Down since %1$s: %2$s', 'siteward'), when(check.downSince), check.lastError ?? '')}
+            {sprintf(__('Down since %1$s: %2$s', 'siteward'), when(check.downSince), humanTimes(check.lastError ?? ''))}
           </p>
         )}
         <dl className="sw-monitor-uptime" data-testid="monitor-uptime">
@@ -348,7 +352,7 @@ function HistoryCard({ checkId, url }: { checkId: number; url: string }) {
                           __('%1$s · %2$s · %3$s', 'siteward'),
                       when(d.start),
                       duration(d.duration),
-                      d.reason,
+                      humanTimes(d.reason),
                     )}
                   </li>
                 ))}

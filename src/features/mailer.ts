@@ -3,7 +3,7 @@
  * per feature that mails people (password reset, Protect's unlock links and digests), with the
  * same timeouts. Null when SMTP is not configured: callers then say so instead of pretending.
  */
-import nodemailer from 'nodemailer';
+import { smtpTransport } from '../core/smtp-transport.js';
 import type { Config } from '../config/config.js';
 import type { OptionsRepo } from '../store/types.js';
 
@@ -15,7 +15,8 @@ const TIMEOUT_MS = 10_000;
 
 export function smtpMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mailer | null {
   if (!config.smtpUrl) return null;
-  const transport = nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: TIMEOUT_MS, greetingTimeout: TIMEOUT_MS, socketTimeout: TIMEOUT_MS });
+  // nodemailer itself loads with the first message (smtp-transport.ts).
+  const transport = smtpTransport(config.smtpUrl, TIMEOUT_MS);
   return {
     async send(message) {
       await transport.sendMail({ from: config.mailFrom, to: typeof message.to === 'string' ? message.to : [...message.to], subject: message.subject, text: message.text });

@@ -19,9 +19,21 @@ export interface DownInterval {
   reason: string;
 }
 
-/** GET siteward/v1/monitor/history */
+/** One check's state, as At a Glance lists them. */
+export interface MonitorCheckState {
+  readonly id: number;
+  /** The site URL's own check (the default one). */
+  readonly site: boolean;
+  readonly url: string;
+  readonly state: 'up' | 'down' | 'unknown';
+  /** ISO time the open downtime started; null unless down. */
+  readonly downSince: string | null;
+}
+
+/** GET siteward/v1/monitor/history: the site's down intervals, and every check's state (the site first). */
 export interface MonitorHistory {
   days: number;
+  checks: MonitorCheckState[];
   intervals: DownInterval[];
 }
 

@@ -114,6 +114,10 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
   }
 
   it('restores exactly the snapshot taken while writes ran, and only once the server stopped', async () => {
+    // With Protect active a login is three writes (reserve a check slot, the session, release
+    // the slot): a snapshot between them is consistent, but not one of the states recorded
+    // after each `write`. Off, a login is the session alone, so each `write` is atomic.
+    expect((await call(t, 'POST', '/module/protect/active', { as: admin, body: { active: false } })).status).toBe(200);
     // Every state the store passes through, in order: the snapshot must be one of them.
     const states: string[] = [await dumpNow()];
     let stop = false;
@@ -190,6 +194,33 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     expect([restored.code, restored.err]).toEqual([1, `backup ${id} is corrupted (payload checksum mismatch); refusing to use it`]);
     expect(await dumpNow()).toBe(before);
     expect(JSON.parse((await cli('backup', 'list', '--format', 'json')).out)).toContainEqual(expect.objectContaining({ id, status: 'corrupt', problem: 'payload checksum mismatch' }));
+  });
+
+  it('shows the result and time of the scheduled verification in backup list and module/vaultpress/data', async () => {
+    t = await createTestApp({ dataDir, env, features, startJobs: false });
+    const { out: id, code } = await cli('backup', 'now');
+    expect(code).toBe(0);
+    const before = Date.now();
+    // The verification job is due at once (no verification yet): one round runs it.
+    await t.app.jobs.tick();
+    const after = Date.now();
+
+    const rows = JSON.parse((await cli('backup', 'list', '--format', 'json')).out) as { id: string; verification: { time: string; ok: boolean; message: string } | null }[];
+    const verified = rows.find((r) => r.id === id)?.verification;
+    expect(verified).toEqual({ time: expect.any(String), ok: true, message: 'restored into a temporary store: integrity, row counts and an administrator login checked' });
+    const time = Date.parse(verified?.time ?? '');
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(after);
+    expect(rows.filter((r) => r.verification !== null).map((r) => r.id)).toEqual([id]);
+    expect((await cli('backup', 'list')).out).toContain(`${id}  `);
+    expect((await cli('backup', 'list')).out.split('\n').find((l) => l.includes(id))).toMatch(new RegExp(`  verified ${verified?.time ?? ''}$`));
+
+    const viewer = await t.loginAs('administrator', { login: 'verification-viewer' });
+    const data = (await call(t, 'GET', '/module/vaultpress/data', { as: viewer })).json as { data: { backups: { verification: unknown; targets: unknown[] } } };
+    expect(data.data.backups.verification).toEqual({ time: Math.floor(time / 1000), ok: true });
+    expect(data.data.backups.targets).toEqual([
+      expect.objectContaining({ kind: 'local', where: backupDir, verification: { time: Math.floor(time / 1000), ok: true, id, message: verified?.message } }),
+    ]);
   });
 
   it('says how to turn backups on when no directory is configured, and how to call it', async () => {

@@ -9,7 +9,8 @@
  * retention and the checksum of what is stored work without the key.
  */
 import { Readable } from 'node:stream';
-import { Decrypter, Encrypter, identityToRecipient } from 'age-encryption';
+import { scryptIdentity, scryptRecipient } from './age-scrypt.js';
+import type { Decrypter } from 'age-encryption';
 
 /** The operator's key: a passphrase, or an age identity (`AGE-SECRET-KEY-1…`). */
 export type BackupKey = { readonly kind: 'passphrase'; readonly secret: string } | { readonly kind: 'identity'; readonly secret: string };
@@ -18,9 +19,10 @@ export type BackupKey = { readonly kind: 'passphrase'; readonly secret: string }
 export const ENCRYPTION_SCHEME = 'age-v1';
 
 /**
- * scrypt's work factor for passphrases: 2^15 takes ~32 MiB for a moment (age's default 2^18
- * takes 256 MiB, more than the whole backup's memory budget). It is a defence against
- * guessing weak passphrases only: operators are told to use a long random one.
+ * scrypt's work factor for passphrases: 2^15 takes 32 MiB for a moment (age's default 2^18
+ * takes 256 MiB, more than the whole backup's memory budget of 200 MB). It is a defence against
+ * guessing weak passphrases only: operators are told to use a long random one (README), or an
+ * age identity, which needs no key derivation at all. Derived natively (age-scrypt.ts).
  */
 const SCRYPT_LOG_N = 15;
 
@@ -30,26 +32,25 @@ export function parseBackupKey(text: string): BackupKey {
   return /^AGE-SECRET-KEY-1[0-9A-Z]+$/.test(secret) ? { kind: 'identity', secret } : { kind: 'passphrase', secret };
 }
 
+/** Loaded when a backup is encrypted or opened, not at start (it brings post-quantum and curve code). */
+const age = () => import('age-encryption');
+
 type Step = (source: AsyncIterable<Uint8Array>) => AsyncGenerator<Uint8Array>;
 
 /** A pipeline step that encrypts what flows through it. */
 export function encryptStep(key: BackupKey): Step {
   return async function* encrypt(source) {
+    const { Encrypter, identityToRecipient, Stanza } = await age();
     const encrypter = new Encrypter();
-    if (key.kind === 'identity') encrypter.addRecipient(await identityToRecipient(key.secret));
-    else {
-      encrypter.setPassphrase(key.secret);
-      encrypter.setScryptWorkFactor(SCRYPT_LOG_N);
-    }
+    encrypter.addRecipient(key.kind === 'identity' ? await identityToRecipient(key.secret) : scryptRecipient(key.secret, SCRYPT_LOG_N, Stanza));
     const out = await encrypter.encrypt(Readable.toWeb(Readable.from(source)) as ReadableStream<Uint8Array>);
     yield* out;
   };
 }
 
-function decrypter(key: BackupKey): Decrypter {
-  const d = new Decrypter();
-  if (key.kind === 'identity') d.addIdentity(key.secret);
-  else d.addPassphrase(key.secret);
+async function decrypter(key: BackupKey): Promise<Decrypter> {
+  const d = new (await age()).Decrypter();
+  d.addIdentity(key.kind === 'identity' ? key.secret : scryptIdentity(key.secret));
   return d;
 }
 
@@ -63,7 +64,7 @@ export function decryptStep(key: BackupKey): Step {
   return async function* decrypt(source) {
     let out: ReadableStream<Uint8Array>;
     try {
-      out = await decrypter(key).decrypt(Readable.toWeb(Readable.from(source)) as ReadableStream<Uint8Array>);
+      out = await (await decrypter(key)).decrypt(Readable.toWeb(Readable.from(source)) as ReadableStream<Uint8Array>);
     } catch (error) {
       throw new WrongKeyError((error as Error).message);
     }
@@ -71,10 +72,31 @@ export function decryptStep(key: BackupKey): Step {
   };
 }
 
-/** True when `key` opens the encrypted payload (reads only its header). */
+/** The header of an age file is far shorter than this (one stanza of ~100 bytes here). */
+const HEADER_READ_BYTES = 64 * 1024;
+
+/**
+ * True when `key` opens the encrypted payload. Reads only the first bytes: handing the whole
+ * file stream to the decrypter and cancelling it after the header races the file's next
+ * chunks into a closed web stream (Node 20 throws, uncaught) while the key is derived.
+ */
 export async function keyOpens(payload: Readable, key: BackupKey): Promise<boolean> {
+  const chunks: Buffer[] = [];
+  let read = 0;
   try {
-    const out = await decrypter(key).decrypt(Readable.toWeb(payload) as ReadableStream<Uint8Array>);
+    for await (const chunk of payload) {
+      chunks.push(chunk as Buffer);
+      read += (chunk as Buffer).length;
+      if (read >= HEADER_READ_BYTES) break;
+    }
+    const head = Buffer.concat(chunks);
+    const source = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(head);
+        controller.close();
+      },
+    });
+    const out = await (await decrypter(key)).decrypt(source);
     await out.cancel();
     return true;
   } catch {

@@ -105,6 +105,21 @@ describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
     await page.screenshot({ path: path.join(shots, 'backups-1280.png'), fullPage: true });
   });
 
+  it('shows the last verification of each target, its result and time, once one has run', async () => {
+    await expect(page.getByTestId('backups-target-verification').count()).resolves.toBe(0);
+    // The verification job is due at once (none yet): one round verifies the newest backup of each target.
+    await app.app.jobs.tick();
+    await page.reload();
+    for (const kind of ['local', 's3']) {
+      const card = page.getByTestId(`backups-target-${kind}`);
+      const newest = (await card.getByTestId('backup-row').first().locator('code').textContent()) ?? '';
+      const line = (await card.getByTestId('backups-target-verification').textContent()) ?? '';
+      expect(line).toMatch(new RegExp(`^Verified \\S.*\\d.*: backup ${newest} restored into a temporary store`));
+      expect(line).not.toMatch(/\d{4}-\d\d-\d\dT/);
+      await expect(card.getByTestId('backup-row').first().textContent()).resolves.toContain('Verified');
+    }
+  });
+
   it('downloads a backup exactly as stored, from the bucket too', async () => {
     const storeId = await readStoreId(app.store);
     const row = page.getByTestId('backups-target-s3').getByTestId('backup-row').first();

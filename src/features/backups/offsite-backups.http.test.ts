@@ -73,7 +73,7 @@ describe('off-site backups to an S3-compatible server', () => {
   async function objects(): Promise<{ key: string; size: number }[]> {
     const parsed = parseS3Url(s3Url);
     if (!parsed.ok) throw new Error(parsed.message);
-    const listed = await s3Client(parsed.location).send(new ListObjectsV2Command({ Bucket: s3.bucket }));
+    const listed = await (await s3Client(parsed.location)).send(new ListObjectsV2Command({ Bucket: s3.bucket }));
     return (listed.Contents ?? []).map((o) => ({ key: o.Key ?? '', size: o.Size ?? 0 }));
   }
 
@@ -110,7 +110,7 @@ describe('off-site backups to an S3-compatible server', () => {
     // Encrypted before it left: the payload is an age file.
     const parsed = parseS3Url(s3Url);
     if (!parsed.ok) throw new Error(parsed.message);
-    const head = await s3Client(parsed.location).send(new GetObjectCommand({ Bucket: s3.bucket, Key: stored[0].key, Range: 'bytes=0-38' }));
+    const head = await (await s3Client(parsed.location)).send(new GetObjectCommand({ Bucket: s3.bucket, Key: stored[0].key, Range: 'bytes=0-38' }));
     expect(Buffer.from((await head.Body?.transformToByteArray()) ?? []).toString('latin1')).toBe('SWBAK1\nage-encryption.org/v1\n-> scrypt ');
 
     const listed = JSON.parse((await cli(cfg(), 'backup', 'list', '--format', 'json')).out) as Record<string, unknown>[];

@@ -5,19 +5,24 @@
  * (no half object is ever listed) when it fails.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { BACKUP_SUFFIX, parseBackupHeader } from './backup-file.js';
 import { backupIdsIn, type RemoteTarget, type StoredBackup } from './backup-target.js';
 import { s3Where, type S3Location } from '../../core/s3-url.js';
 import { isStoreId } from './store-id.js';
 
-/** 8 MiB parts, two in flight: at most ~16 MiB of a backup in memory while it uploads. */
-export const PART_BYTES = 8 * 1024 * 1024;
+/**
+ * 5 MiB parts (S3's minimum), two in flight: lib-storage copies each part into one buffer while
+ * the stream's chunks wait for the garbage collector, so a part costs about twice its size
+ * (docs/performance.md). Larger files get larger parts: S3 takes at most 10,000 of them.
+ */
+export const PART_BYTES = 5 * 1024 * 1024;
+const MAX_PARTS = 10_000;
 const QUEUE = 2;
 
 export interface S3TargetOptions {
@@ -30,12 +35,20 @@ export interface S3TargetOptions {
   readonly partBytes?: number;
 }
 
+/**
+ * The SDK is loaded on first use, not at start: it is ~20 MB of RSS that every other command
+ * and a server without an S3 target would carry for nothing (docs/performance.md).
+ */
+type Sdk = typeof S3Sdk;
+let sdkLoaded: Promise<Sdk> | null = null;
+const loadSdk = () => (sdkLoaded ??= import('@aws-sdk/client-s3'));
+
 function notFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
 }
 
-export function s3Client(location: S3Location, options: S3TargetOptions = {}): S3Client {
+export async function s3Client(location: S3Location, options: S3TargetOptions = {}): Promise<S3Client> {
   const config: S3ClientConfig = {
     forcePathStyle: location.forcePathStyle,
     ...(location.endpoint !== null && { endpoint: location.endpoint }),
@@ -48,11 +61,13 @@ export function s3Client(location: S3Location, options: S3TargetOptions = {}): S
     responseChecksumValidation: 'WHEN_REQUIRED',
     requestHandler: { connectionTimeout: options.connectTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 120_000 },
   };
+  const { S3Client } = await loadSdk();
   return new S3Client(config);
 }
 
 export function s3Target(location: S3Location, options: S3TargetOptions = {}): RemoteTarget {
-  const client = s3Client(location, options);
+  let made: Promise<{ client: S3Client; sdk: Sdk }> | null = null;
+  const s3 = () => (made ??= Promise.all([s3Client(location, options), loadSdk()]).then(([client, sdk]) => ({ client, sdk })));
   const { bucket } = location;
   const base = location.prefix === '' ? '' : `${location.prefix}/`;
   const folder = (storeId: string | null) => (storeId === null ? base : `${base}${storeId}/`);
@@ -61,9 +76,10 @@ export function s3Target(location: S3Location, options: S3TargetOptions = {}): R
   async function listAll(prefix: string): Promise<{ names: Map<string, number>; folders: string[] }> {
     const names = new Map<string, number>();
     const folders: string[] = [];
+    const { client, sdk } = await s3();
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }));
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }));
       for (const object of page.Contents ?? []) if (object.Key !== undefined) names.set(object.Key.slice(prefix.length), object.Size ?? 0);
       for (const p of page.CommonPrefixes ?? []) if (p.Prefix !== undefined) folders.push(p.Prefix.slice(prefix.length).replace(/\/$/, ''));
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
@@ -73,13 +89,15 @@ export function s3Target(location: S3Location, options: S3TargetOptions = {}): R
 
   async function range(storeId: string | null, id: string, position: number, length: number): Promise<Buffer> {
     if (length === 0) return Buffer.alloc(0);
-    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key(storeId, id), Range: `bytes=${position}-${position + length - 1}` }));
+    const { client, sdk } = await s3();
+    const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key(storeId, id), Range: `bytes=${position}-${position + length - 1}` }));
     return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
   }
 
   async function size(storeId: string | null, id: string): Promise<number | null> {
+    const { client, sdk } = await s3();
     try {
-      return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key(storeId, id) }))).ContentLength ?? 0;
+      return (await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key(storeId, id) }))).ContentLength ?? 0;
     } catch (error) {
       if (notFound(error)) return null;
       throw error;
@@ -87,8 +105,9 @@ export function s3Target(location: S3Location, options: S3TargetOptions = {}): R
   }
 
   async function body(storeId: string | null, id: string): Promise<Readable | null> {
+    const { client, sdk } = await s3();
     try {
-      const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key(storeId, id) }));
+      const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key(storeId, id) }));
       return answer.Body instanceof Readable ? answer.Body : null;
     } catch (error) {
       if (notFound(error)) return null;
@@ -132,13 +151,15 @@ export function s3Target(location: S3Location, options: S3TargetOptions = {}): R
       return stream === null ? null : { stream, size: total };
     },
     async remove(storeId, id) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key(storeId, id) }));
+      const { client, sdk } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key(storeId, id) }));
     },
     async upload(storeId, id, file) {
+      const { Upload } = await import('@aws-sdk/lib-storage');
       const upload = new Upload({
-        client,
+        client: (await s3()).client,
         params: { Bucket: bucket, Key: key(storeId, id), Body: createReadStream(file), ContentType: 'application/octet-stream' },
-        partSize: options.partBytes ?? PART_BYTES,
+        partSize: Math.max(options.partBytes ?? PART_BYTES, Math.ceil((await stat(file)).size / MAX_PARTS)),
         queueSize: QUEUE,
         leavePartsOnError: false,
       });

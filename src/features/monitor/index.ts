@@ -184,6 +184,8 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
           const intervals = await repoFor(SITE_CHECK_ID).since(now - days * DAY_MS);
           return {
             days,
+            // Every check's state (the site's first), so At a Glance shows more than the site.
+            checks: await service.states(),
             intervals: intervals.map((i) => ({
               start: new Date(i.start).toISOString(),
               end: i.end === null ? null : new Date(i.end).toISOString(),

@@ -186,6 +186,12 @@ describe('monitor checks', () => {
     expect(seen.lastError).toMatch(/^certificate expired on /);
     expect(seen.certificate).toMatchObject({ validTo: new Date(Math.floor((START - DAY) / 1000) * 1000).toISOString() });
     expect(await hooks.next()).toMatchObject({ event: 'down', url: expired.url, reason: expect.stringMatching(/^certificate expired on /) as unknown });
+    // At a Glance's route lists every check with its state, the site first.
+    const glance = await app.request({ path: '/wp-json/siteward/v1/monitor/history?days=30', headers: app.auth(admin) });
+    expect((glance.json as { checks: unknown[] }).checks).toEqual([
+      { id: 1, site: true, url: siteUrl, state: 'up', downSince: null },
+      { id: added.id, site: false, url: expired.url, state: 'down', downSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown },
+    ]);
     await call('DELETE', `/checks/${added.id}`);
   });
 

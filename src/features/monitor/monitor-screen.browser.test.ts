@@ -34,6 +34,7 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
   });
   let expired: HttpsServer;
   let expiredUrl: string;
+  let siteUrl: string;
   let smtp: SmtpCapture;
   let hooks: WebhookReceiver;
   let app: TestApp;
@@ -70,7 +71,7 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
   }
 
   beforeAll(async () => {
-    const siteUrl = `${await listenOnLoopback(site)}/`;
+    siteUrl = `${await listenOnLoopback(site)}/`;
     const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], { notBeforeDate: new Date(now - 90 * DAY), notAfterDate: new Date(now - 2 * DAY) });
     expired = createHttpsServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => expired.listen(0, '127.0.0.1', resolve));
@@ -115,9 +116,24 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
     const certCard = p.getByTestId('monitor-check-2');
     await expect(certCard.getByTestId('monitor-state').textContent()).resolves.toBe('Down');
     await expect(certCard.getByTestId('monitor-certificate').textContent()).resolves.toMatch(/^Certificate expired on /);
+    // Times in the server's reason read as the page's dates, never as ISO 8601.
+    const downSince = (await certCard.getByTestId('monitor-down-since').textContent()) ?? '';
+    expect(downSince).toMatch(/^Down since .+: certificate expired on \S/);
+    expect(downSince).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
+    // The screen takes the page's width at 1280 px (the main column is 1100 px less padding).
+    expect((await p.getByTestId('monitor-screen').boundingBox())?.width).toBeGreaterThan(1000);
     await expect(p.getByTestId('monitor-downtimes').textContent()).resolves.toContain('HTTP 503');
     expect(await p.locator('[data-testid=monitor-chart] path.sw-chart-line').count()).toBe(1);
     await p.screenshot({ path: path.join(shots, 'monitor-1280.png'), fullPage: true });
+    await p.context().close();
+  }, 60_000);
+
+  it('lists every check with its state on the At a Glance card', async () => {
+    const p = await openScreen(1280);
+    await p.getByRole('link', { name: 'At a Glance' }).click();
+    const rows = p.getByTestId('card-monitor').getByTestId('monitor-checks').locator('li');
+    await rows.first().waitFor();
+    expect(await rows.allTextContents()).toEqual([`Up${siteUrl}`, `Down${expiredUrl}`]);
     await p.context().close();
   }, 60_000);
 

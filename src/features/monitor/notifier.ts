@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
 import { humanTimeDiff } from './human-time-diff.js';
+import { smtpTransport } from '../../core/smtp-transport.js';
 import type { MonitorTransition } from './uptime-checker.js';
 
 export type Channel = 'email' | 'webhook';
@@ -89,12 +89,7 @@ export class MonitorNotifier {
     this.transport =
       options.transport ??
       (options.smtpUrl !== undefined && options.smtpUrl !== ''
-        ? nodemailer.createTransport({
-            url: options.smtpUrl,
-            connectionTimeout: this.timeoutMs,
-            greetingTimeout: this.timeoutMs,
-            socketTimeout: this.timeoutMs,
-          })
+        ? smtpTransport(options.smtpUrl, this.timeoutMs)
         : undefined);
   }
 
