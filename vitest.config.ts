@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Three projects, by file name (docs/architecture.md "Tests"):
- * - `unit`: `*.test.ts` — in-process, no listening socket (test/unit-setup.ts makes `listen` throw),
+ * - `unit`: `*.test.ts` and the admin app's `*.test.tsx` — in-process, no listening socket (test/unit-setup.ts makes `listen` throw),
  *   no build; the inner loop (`npm run test:unit`).
  * - `http`: `*.http.test.ts` — real servers on 127.0.0.1 (the app, fake peers).
  * - `slow`: `*.slow.test.ts` (the built CLI, several processes) and `*.browser.test.ts` (Chromium);
@@ -22,7 +22,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // `*.test.tsx`: the admin app's components, each file in happy-dom (`// @vitest-environment happy-dom`).
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
           exclude: [...HTTP, ...SLOW],
           setupFiles: ['./test/unit-setup.ts'],
           // Importing the app's module graph again for every file was most of the project's CPU

@@ -7,7 +7,7 @@ import type { ApiError} from './api';
 import { api, jp } from './api';
 import { BarChart, Timeline } from './charts';
 import { useLoad } from './hooks';
-import { errorText, useSite } from './site';
+import { errorText, useConnection, useModuleActions, useModules, useNotify, useSiteActions } from './site';
 import type { AkismetStats, MonitorHistory, PluginUpdates, ProtectHistory, VaultPressData } from './types';
 import { updatesText } from './words';
 
@@ -48,7 +48,9 @@ function isMissingRoute(error: ApiError) {
 }
 
 function ModuleOff({ slug, what }: { slug: string; what: string }) {
-  const { modules, toggleModule, busy, user } = useSite();
+  const { modules, busy } = useModules();
+  const { toggleModule } = useModuleActions();
+  const { user } = useConnection();
   const mod = modules[slug];
   // translators: %s: a feature's name.
   if (!mod) return <p className="sw-muted">{sprintf(__('%s is not offered on this site.', 'siteward'), what)}</p>;
@@ -69,7 +71,7 @@ function ModuleOff({ slug, what }: { slug: string; what: string }) {
 }
 
 function ProtectCard() {
-  const { modules } = useSite();
+  const { modules } = useModules();
   const on = modules.protect?.activated === true;
   const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })));
   return (
@@ -89,6 +91,9 @@ function ProtectCard() {
             {history.data.total === 0 ? __('No malicious login attempt blocked yet.', 'siteward') : _n('malicious login attempt blocked', 'malicious login attempts blocked', history.data.total, 'siteward')}
           </p>
           <BarChart points={history.data.history} label={__('Blocked login attempts per day', 'siteward')} />
+          <p>
+            <a href="#/protect">{__('Who is blocked, and lifting blocks', 'siteward')}</a>
+          </p>
         </>
       )}
     </GlanceCard>
@@ -96,7 +101,7 @@ function ProtectCard() {
 }
 
 function MonitorCard() {
-  const { modules } = useSite();
+  const { modules } = useModules();
   const on = modules.monitor?.activated === true;
   const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(on ? 'on' : null, async () => {
     const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>(addQueryArgs('/siteward/v1/monitor/history', { days: 30 }))]);
@@ -324,7 +329,9 @@ function UpdatesCard() {
 }
 
 function ConnectionCard() {
-  const { connection, user, notify, refresh } = useSite();
+  const { connection, user } = useConnection();
+  const { notify } = useNotify();
+  const { refresh } = useSiteActions();
   const [working, setWorking] = useState<string | null>(null);
   const me = user.currentUser;
   const dev = connection.devMode;

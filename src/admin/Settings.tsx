@@ -4,13 +4,14 @@ import { __, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
 import { api, jp } from './api';
 import { useLoad } from './hooks';
-import { errorText, useSite } from './site';
+import { errorText, useConnection, useNotify, useSiteActions } from './site';
 import { resetDoneText } from './words';
 
 const SNOW = 'jetpack_holiday_snow_enabled';
 
 export function SettingsScreen() {
-  const { notify, user } = useSite();
+  const { notify } = useNotify();
+  const { user } = useConnection();
   const settings = useLoad<Record<string, unknown>>('settings', () => api(jp('settings')));
   const [snow, setSnow] = useState<boolean | null>(null);
   const [saving, setSaving] = useState(false);
@@ -63,7 +64,9 @@ export function SettingsScreen() {
 }
 
 function ResetCard() {
-  const { notify, refresh, setDismissed, setShowJumpstart, connection } = useSite();
+  const { notify } = useNotify();
+  const { refresh, setDismissed, setShowJumpstart } = useSiteActions();
+  const { connection } = useConnection();
   const [confirm, setConfirm] = useState<'options' | 'modules' | null>(null);
   const [working, setWorking] = useState(false);
   const reset = async (what: 'options' | 'modules') => {
