@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  * - `http`: `*.http.test.ts` — real servers on 127.0.0.1 (the app, fake peers).
  * - `slow`: `*.slow.test.ts` (the built CLI, several processes) and `*.browser.test.ts` (Chromium);
  *   they need `npm run build`.
+ * `unit` and `http` files share a worker thread's modules (`isolate: false`): a file that changes
+ * process-wide state puts it back when it ends.
  * `npm test` (CI) builds, then runs all three.
  */
 const HTTP = ['src/**/*.http.test.ts', 'test/**/*.http.test.ts'];
@@ -32,7 +34,9 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'http', include: HTTP } },
+      // The same for the in-process apps over sockets; a file that changes process-wide state
+      // (environment variables, globals) puts it back in afterAll.
+      { extends: true, test: { name: 'http', include: HTTP, pool: 'threads', isolate: false } },
       // Processes started under a loaded machine take long to come up: their waits are bounded polls (60 s).
       { extends: true, test: { name: 'slow', include: SLOW, testTimeout: 120_000 } },
     ],

@@ -91,7 +91,9 @@ describe('off-site backups to an S3-compatible server', () => {
   afterAll(async () => {
     await t?.close();
     await s3?.close();
-    process.env = savedEnv;
+    // Put the variables back in place (replacing the object would leave TMPDIR set underneath, for the next file of this worker).
+    for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name];
+    Object.assign(process.env, savedEnv);
     rmSync(root, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
   });
