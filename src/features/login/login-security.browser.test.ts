@@ -61,7 +61,7 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
       await p.goto('/login');
       await p.locator('altcha-widget').waitFor();
       // The widget puts its payload in the form once solved (a second or so of work).
-      await p.waitForFunction(() => ((document.querySelector('input[name="altcha"]') as HTMLInputElement | null)?.value ?? '') !== '', undefined, { timeout: 60_000 });
+      await p.waitForFunction(`(document.querySelector('input[name="altcha"]')?.value ?? '') !== ''`, undefined, { timeout: 60_000 });
       await p.screenshot({ path: path.join(shots, `challenge-${width}.png`), fullPage: true });
       expect(refused).toEqual([]);
       expect(requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
@@ -74,7 +74,7 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
 
   it('sends an editor to enrolment, which a code from the page’s secret confirms; a recovery code logs in later', async () => {
     // This address has failed before: turn the challenge off by forgetting those failures.
-    await app.store.tables.run((db) => db.deleteFrom('protect_failures').execute());
+    await app.store.tables.run<{ protect_failures: { key: string } }, unknown>((db) => db.deleteFrom('protect_failures').execute());
     const { p, refused } = await open(1280);
     await p.goto('/login?redirect_to=%2Fadmin%2F');
     await p.fill('#user_login', 'eve');
