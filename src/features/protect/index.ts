@@ -103,9 +103,10 @@ export const protectFeature: Feature = {
 };
 
 function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () => Promise<boolean>, onLockout: () => Promise<unknown>): void {
-  const guard = createPasswordGuard({ policy, clock: ctx.clock, allowList: allowListReader(ctx.store.options), active: isActive });
+  const guard = createPasswordGuard({ policy, clock: ctx.clock, allowList: allowListReader(ctx.store.options), active: isActive, challengeAfter: ctx.config.protectChallengeAfter });
   const at = () => new Date(ctx.clock()).toISOString();
   ctx.addPasswordGuard({
+    wantsChallenge: (attempt) => guard.wantsChallenge(attempt),
     before: async (attempt) => {
       const verdict = await guard.before(attempt);
       // The attempt as an event: time, address, login, entry point. Never the password.

@@ -80,7 +80,8 @@ function unlockLinkIn(mail: CapturedMail): string {
 
 beforeAll(async () => {
   smtp = await startSmtpCapture((mail) => mails.push(mail));
-  const env = { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_PROTECT_BLOCK: '3600' };
+  // The login form's challenge (after 3 failures) has its own tests (login/login-challenge.http.test.ts).
+  const env = { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_PROTECT_BLOCK: '3600', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' };
   writeFileSync(configFile, JSON.stringify({ dataDir, homeUrl: 'http://example.org', protectBlock: 3600 }));
   app = await createTestApp({ clock, startJobs: false, env, dataDir });
   second = await createTestApp({ clock, startJobs: false, env, dataDir });
@@ -288,7 +289,7 @@ describe('the e-mailed unlock link', () => {
 describe('without SMTP', () => {
   let bare: TestApp;
   beforeAll(async () => {
-    bare = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1' } });
+    bare = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' } });
     await bare.app.users.create({ login: 'victim', email: 'victim@example.org', role: 'administrator', password: PASSWORD });
   });
   afterAll(() => bare.close());

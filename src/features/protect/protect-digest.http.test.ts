@@ -33,7 +33,7 @@ async function nextMail(count: number): Promise<CapturedMail> {
 beforeAll(async () => {
   smtp = await startSmtpCapture((mail) => mails.push(mail));
   hooks = await startWebhookReceiver();
-  app = await createTestApp({ clock: () => now, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url } });
+  app = await createTestApp({ clock: () => now, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url, SITEWARD_PROTECT_CHALLENGE_AFTER: '0' } });
   boss = await app.loginAs('administrator', { login: 'boss' });
   await app.app.users.create({ login: 'deputy', email: 'deputy@example.org', role: 'administrator', password: 'deputy-password-1' });
 });

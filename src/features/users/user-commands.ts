@@ -19,6 +19,7 @@ const USAGE = {
   list: 'user list [--format table|json]',
   'set-password': 'user set-password <login> [--password <p> | --password-stdin]',
   delete: 'user delete <login> [--force]',
+  '2fa': 'user 2fa reset <login>',
 } as const;
 
 /**
@@ -29,7 +30,7 @@ const USAGE = {
  * await runUserCommand(['create', 'ann', '--email', 'ann@example.com', '--role', 'editor'], ctx);
  */
 export function runUserCommand(argv: string[], ctx: CliContext): Promise<number> {
-  return runSubcommand('user', USAGE, { create, list, 'set-password': setPassword, delete: remove }, argv, ctx);
+  return runSubcommand('user', USAGE, { create, list, 'set-password': setPassword, delete: remove, '2fa': twoFactor }, argv, ctx);
 }
 
 async function create(args: string[], ctx: CliContext): Promise<number> {
@@ -141,5 +142,21 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
     if (running !== null) ctx.out(`No administrator is left. Create one: ${running}${link}`);
     else ctx.out(`No administrator is left. Create one: open ${link} on the server's address (no server runs on this data directory now; started with these settings that is ${ctx.homeUrl ?? ''}${link}).`);
   }
+  return EXIT_OK;
+}
+
+/** `user 2fa reset <login>`: for a user who lost their device and their recovery codes. */
+async function twoFactor(args: string[], ctx: CliContext): Promise<number> {
+  const { positionals: rest } = parse(args, {});
+  const [action, login] = positionals(rest, ['action', 'login'], USAGE['2fa']);
+  if (action !== 'reset') throw new UsageError(`unknown 2fa command "${action}"; usage: ${USAGE['2fa']}`);
+  const user = await ctx.store.users.byLogin(login);
+  if (!user) {
+    ctx.err(`error: no user ${login}`);
+    return EXIT_FAILED;
+  }
+  if (!ctx.resetTwoFactor) throw new Error('two-factor is not available to this command');
+  const was = await ctx.resetTwoFactor(user.id);
+  ctx.out(was ? `Two-factor authentication of ${user.login} is off; they log in with their password alone and can enrol again.` : `${user.login} had no two-factor authentication; nothing changed.`);
   return EXIT_OK;
 }
