@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { api, apiPage, type ApiError, type CollectionPage } from './api';
 import { Failed, Loading } from './Dashboard';
 import { useLoad } from './hooks';
-import { useSite } from './site';
+import { useNotify } from './site';
 import type { ProtectAttempt, ProtectBlock, ProtectNotificationsAnswer } from './types';
 
 const P = '/siteward/v1/protect';
@@ -98,7 +98,7 @@ function BlockRow({ block, onUnblock, busy }: { block: Block; onUnblock: (addres
 }
 
 function BlocksCard() {
-  const { notify } = useSite();
+  const { notify } = useNotify();
   const [page, setPage] = useState(1);
   const [recent, setRecent] = useState(false);
   const [round, setRound] = useState(0);
@@ -222,7 +222,7 @@ function AttemptsCard() {
 }
 
 function NotificationsCard({ settings }: { settings: Notifications }) {
-  const { notify } = useSite();
+  const { notify } = useNotify();
   const [chosen, setChosen] = useState<number[]>([...settings.administrators]);
   const [webhook, setWebhook] = useState(settings.webhook);
   const [busy, setBusy] = useState(false);
