@@ -64,7 +64,7 @@ function ModuleOff({ slug, what }: { slug: string; what: string }) {
 function ProtectCard() {
   const { modules } = useModules();
   const on = modules.protect?.activated === true;
-  const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })));
+  const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })), { live: true });
   return (
     <GlanceCard title={__('Protect', 'siteward')} id="protect">
       {!on ? (
@@ -97,7 +97,7 @@ function MonitorCard() {
   const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(on ? 'on' : null, async () => {
     const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>(addQueryArgs('/siteward/v1/monitor/history', { days: 30 }))]);
     return { last, history };
-  });
+  }, { live: true });
   return (
     <GlanceCard title={__('Monitor', 'siteward')} id="monitor">
       {!on ? (
@@ -188,7 +188,7 @@ export function fileSize(bytes: number): string {
 }
 
 function BackupsCard() {
-  const data = useLoad<VaultPressData>('vaultpress', () => api(jp('module/vaultpress/data')));
+  const data = useLoad<VaultPressData>('vaultpress', () => api(jp('module/vaultpress/data')), { live: true });
   let body: ReactNode;
   if (data.state === 'loading') body = <Loading text={__('Loading backups…', 'siteward')} />;
   else if (data.state === 'error') {
@@ -257,7 +257,7 @@ function akismetCodeText(code: string): string {
 
 function SpamCard() {
   // Kept on the 2016 name: the 4.3+ `module/akismet/data` answers only the spam count, and this card shows accuracy and time saved too.
-  const stats = useLoad<AkismetStats>('akismet', () => api(jp('akismet/stats/get')));
+  const stats = useLoad<AkismetStats>('akismet', () => api(jp('akismet/stats/get')), { live: true });
   let body: ReactNode;
   if (stats.state === 'loading') body = <Loading text={__('Loading spam statistics…', 'siteward')} />;
   else if (stats.state === 'error')
