@@ -27,7 +27,7 @@ export default defineConfig({
           // `*.test.tsx`: the admin app's components, each file in happy-dom (`// @vitest-environment happy-dom`).
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
           exclude: [...HTTP, ...SLOW],
-          setupFiles: ['./test/unit-setup.ts'],
+          setupFiles: ['./test/unit-setup.ts', './test/shared-worker-setup.ts'],
           // Importing the app's module graph again for every file was most of the project's CPU
           // time: files share one worker thread's modules (each file still gets its own app).
           pool: 'threads',
@@ -36,7 +36,7 @@ export default defineConfig({
       },
       // The same for the in-process apps over sockets; a file that changes process-wide state
       // (environment variables, globals) puts it back in afterAll.
-      { extends: true, test: { name: 'http', include: HTTP, pool: 'threads', isolate: false } },
+      { extends: true, test: { name: 'http', include: HTTP, setupFiles: ['./test/shared-worker-setup.ts'], pool: 'threads', isolate: false } },
       // Processes started under a loaded machine take long to come up: their waits are bounded polls (60 s).
       { extends: true, test: { name: 'slow', include: SLOW, testTimeout: 120_000 } },
     ],

@@ -61,7 +61,7 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
       await p.goto('/login');
       await p.locator('altcha-widget').waitFor();
       // The widget puts its payload in the form once solved (a second or so of work).
-      await p.waitForFunction(`(document.querySelector('input[name="altcha"]')?.value ?? '') !== ''`, undefined, { timeout: 60_000 });
+      await expect.poll(() => p.locator('input[name="altcha"]').inputValue(), { timeout: 60_000, interval: 200 }).not.toBe('');
       await p.screenshot({ path: path.join(shots, `challenge-${width}.png`), fullPage: true });
       expect(refused).toEqual([]);
       expect(requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
     expect(new URL((await p.request.get('/admin/', { maxRedirects: 0 })).headers().location ?? '', base).pathname).toBe('/login/two-factor/setup');
     await expect(p.getByText('Your role must use two-factor authentication').isVisible()).resolves.toBe(true);
     await expect(p.getByText('Application passwords are not asked for a second factor').isVisible()).resolves.toBe(true);
-    await expect(p.locator('#two-factor-qr').evaluate((img) => (img as HTMLImageElement).naturalWidth)).resolves.toBeGreaterThan(0);
+    await expect(p.locator('#two-factor-qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).resolves.toBeGreaterThan(0);
     const both = async (name: string) => {
       for (const width of [1280, 360]) {
         await p.setViewportSize({ width, height: 900 });

@@ -1,3 +1,4 @@
+import { textTable } from '../../core/text-table.js';
 import { ensureSetupToken } from '../../auth/setup-token.js';
 import { newPasswordProblem } from '../../auth/password-strength.js';
 import { createUserService } from '../../auth/user-service.js';
@@ -86,10 +87,8 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     return EXIT_OK;
   }
   if (values.format !== 'table') throw new UsageError(`unknown format "${values.format}"; use table or json`);
-  ctx.out(['ID', 'LOGIN', 'EMAIL', 'ROLES', 'REGISTERED'].join('\t'));
-  for (const { user, roles } of users) {
-    ctx.out([user.id, user.login, user.email, roles.join(',') || '-', formatTime(user.registered)].join('\t'));
-  }
+  const rows = users.map(({ user, roles }) => [String(user.id), user.login, user.email, roles.join(',') || '-', formatTime(user.registered)]);
+  for (const line of textTable(['ID', 'LOGIN', 'EMAIL', 'ROLES', 'REGISTERED'], rows)) ctx.out(line);
   return EXIT_OK;
 }
 
