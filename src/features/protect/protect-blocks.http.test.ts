@@ -89,7 +89,7 @@ describe.each(stores)('on %s', (backend) => {
     mails.length = 0;
     if (backend === 'postgres') schema = await freshPgSchema();
     smtp = await startSmtpCapture((mail) => mails.push(mail));
-    const database = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
+    const database: Record<string, string> = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
     // The login form's challenge (after 3 failures) has its own tests (login/login-challenge.http.test.ts).
     const env = { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_PROTECT_BLOCK: '3600', SITEWARD_PROTECT_CHALLENGE_AFTER: '0', ...database };
     writeFileSync(configFile, JSON.stringify({ dataDir, homeUrl: 'http://example.org', protectBlock: 3600, ...(schema ? { databaseUrl: schema.url } : {}) }));

@@ -41,7 +41,7 @@ describe.each(stores)('on %s', (backend) => {
     if (backend === 'postgres') schema = await freshPgSchema();
     smtp = await startSmtpCapture((mail) => mails.push(mail));
     hooks = await startWebhookReceiver();
-    const database = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
+    const database: Record<string, string> = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
     app = await createTestApp({ clock: () => now, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url, SITEWARD_PROTECT_CHALLENGE_AFTER: '0', ...database } });
     boss = await app.loginAs('administrator', { login: 'boss' });
     await app.app.users.create({ login: 'deputy', email: 'deputy@example.org', role: 'administrator', password: 'deputy-password-1' });
