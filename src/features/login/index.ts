@@ -6,7 +6,8 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { redirect, type Feature, type PageRequest } from '../contract.js';
+import type { UserRecord } from '../../store/types.js';
+import { redirect, type Feature, type PageRequest, type PageResponse } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
 import { loginChallenge } from './challenge.js';
 import { ALTCHA_ASSETS_PREFIX, ALTCHA_WORKERS_PREFIX, CHALLENGE_SCRIPT, CHALLENGE_SCRIPT_PATH } from './login-page-html.js';
@@ -26,6 +27,13 @@ export type SignInOption = (request: PageRequest, redirectTo: string) => Promise
 /** What the login feature offers features registered after it. */
 export interface LoginHandle {
   addSignInOption(option: SignInOption): void;
+  /**
+   * Ends a login whose first factor was checked elsewhere (the `sso` feature, once the account
+   * service vouched for the user): the site's own second step as after a password (the code
+   * page when the user has two-factor; enrolment first when their role requires it), then the
+   * session and the same-site `redirectTo`.
+   */
+  finishLogin(request: PageRequest, user: UserRecord, options: { redirectTo: string; remember?: boolean }): Promise<PageResponse>;
 }
 
 declare module '../contract.js' {
@@ -51,7 +59,7 @@ export const loginFeature: Feature = {
       challenge: loginChallenge(keys),
       pending: pendingLogins(keys),
     });
-    ctx.provide('login', { addSignInOption: (option) => void signInOptions.push(option) });
+    ctx.provide('login', { addSignInOption: (option) => void signInOptions.push(option), finishLogin: pages.finishLogin });
     ctx.addPage({ method: 'GET', path: '/login', handle: pages.showLogin });
     ctx.addPage({ method: 'POST', path: '/login', handle: pages.submitLogin });
     // Logout checks its own nonce when no Origin says where it came from.

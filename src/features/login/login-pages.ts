@@ -92,6 +92,21 @@ export function loginPages(deps: LoginPageDeps) {
     return { ...to, headers: { ...to.headers, ...cookie } };
   };
 
+  /**
+   * A login whose first factor was checked elsewhere (sign-in through the account service) ends
+   * as a password login does: the code page when the user has two-factor, enrolment first when
+   * their role requires it, then the session and `redirectTo`.
+   */
+  const finishLogin = async (req: PageRequest, user: UserRecord, opts: { redirectTo: string; remember?: boolean }): Promise<PageResponse> => {
+    const remember = opts.remember === true;
+    if (await twoFactor.enabled(user.id)) {
+      const token = deps.pending.issue(user, { remember, redirectTo: opts.redirectTo });
+      return htmlPage(200, twoFactorPage({ formField: formTokenInput(req), token }));
+    }
+    const result = await authenticator.openSession(user, { remember, userAgent: str(req.headers['user-agent']), ip: req.ip });
+    return loggedIn(req, result, false, opts.redirectTo);
+  };
+
   /** The form's second step: the pending-login token and the code. */
   const submitCode = async (req: PageRequest): Promise<PageResponse> => {
     const token = str(req.body[PENDING_FIELD]);
@@ -222,5 +237,5 @@ export function loginPages(deps: LoginPageDeps) {
     return redirect('/login?redirect_to=%2Fadmin%2F&setup=done');
   };
 
-  return { showLogin, submitLogin, logout, nonceRefresh, showSetup, submitSetup };
+  return { showLogin, submitLogin, logout, nonceRefresh, showSetup, submitSetup, finishLogin };
 }
