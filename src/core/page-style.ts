@@ -16,10 +16,10 @@ import { DESIGN_TOKENS_CSS } from './design-tokens.js';
 
 const PAGE_RULES = `*, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
-body { margin: 0; min-height: 100vh; font-family: var(--sw-font); font-size: 15px; line-height: 1.5; background: var(--sw-bg); color: var(--sw-text); padding: 0 12px 48px; }
+body { margin: 0; min-height: 100vh; font-family: var(--sw-font); font-size: 15px; line-height: 1.5; background: var(--sw-bg); color: var(--sw-text); padding: 8vh 12px 48px; }
 a { color: var(--sw-link); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible { outline: 2px solid var(--sw-focus); outline-offset: 2px; }
-.sw-page-brand { max-width: 400px; margin: 8vh auto 16px; text-align: center; }
+.sw-page-brand { max-width: 400px; margin: 0 auto 16px; text-align: center; }
 .sw-page-brand a, .sw-page-brand-name { display: inline-flex; align-items: center; gap: 10px; color: var(--sw-text); text-decoration: none; font-size: 20px; font-weight: 600; max-width: 100%; overflow-wrap: anywhere; }
 .sw-page-brand svg { flex: none; width: 36px; height: 36px; }
 .sw-icon-bg { fill: var(--sw-accent); }
@@ -69,8 +69,7 @@ button.link, form button.link { display: inline; width: auto; min-height: 0; mar
 .sw-links { display: flex; flex-wrap: wrap; gap: 8px 20px; margin: 16px 0 0; padding: 0; list-style: none; }
 altcha-widget { display: block; max-width: 100%; margin: 0 0 12px; }
 @media (max-width: 400px) {
-  body { padding: 0 8px 32px; }
-  .sw-page-brand { margin-top: 24px; }
+  body { padding: 24px 8px 32px; }
   .sw-card { padding: 20px 16px 16px; }
 }
 `;
