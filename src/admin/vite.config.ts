@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { DESIGN_TOKENS_CSS } from '../core/design-tokens.js';
+import { DESIGN_TOKENS_CSS } from '../core/theme.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -1,7 +1,7 @@
 /**
  * The stylesheet of the server's own pages (/login, /setup, the password-reset pages, the 429
  * page, the home page, the 404 page, the connection result pages, the account service's login
- * and consent pages): the shared design tokens (design-tokens.ts) plus a card layout, form rows,
+ * and consent pages): the shared design tokens (theme.ts) plus a card layout, form rows,
  * buttons, notices and secondary links, light and dark, from 320 px. Served as a file (the pages'
  * CSP allows no inline style) under a URL carrying a hash of its content, so it is cached for a
  * year and a new release is fetched at once.
@@ -12,7 +12,7 @@
  * links under a form), `sw-alternatives` (other ways to log in), `sw-divider` ("or").
  */
 import { createHash } from 'node:crypto';
-import { DESIGN_TOKENS_CSS } from './design-tokens.js';
+import { DESIGN_TOKENS_CSS } from './theme.js';
 
 const PAGE_RULES = `*, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
@@ -54,8 +54,10 @@ button, .sw-button {
 }
 button:hover, .sw-button:hover { background: var(--sw-accent-hover); border-color: var(--sw-accent-hover); }
 form button[type=submit], form button:not([type]), .sw-button-block { display: flex; width: 100%; margin-top: 20px; }
-.sw-button-secondary, button.sw-button-secondary { color: var(--sw-accent); background: transparent; border-color: var(--sw-accent); }
-.sw-button-secondary:hover, button.sw-button-secondary:hover { color: var(--sw-accent-hover); background: var(--sw-info-bg); border-color: var(--sw-accent-hover); }
+.sso a { display: flex; width: 100%; }
+.sw-button-secondary, button.sw-button-secondary, .sso a { color: var(--sw-accent); background: transparent; border-color: var(--sw-accent); }
+.sso a { align-items: center; justify-content: center; min-height: 40px; padding: 8px 16px; font-weight: 600; text-decoration: none; border: 1px solid; border-radius: var(--sw-radius); }
+.sw-button-secondary:hover, button.sw-button-secondary:hover, .sso a:hover { color: var(--sw-accent-hover); background: var(--sw-info-bg); border-color: var(--sw-accent-hover); }
 button.link, form button.link { display: inline; width: auto; min-height: 0; margin: 0; padding: 0; font-weight: 400; color: var(--sw-link); background: none; border: 0; text-decoration: underline; }
 .error, .notice, .success { margin: 0 0 16px; padding: 10px 12px; border-left: 4px solid var(--sw-accent); border-radius: 2px; background: var(--sw-info-bg); color: var(--sw-text); }
 .error { border-left-color: var(--sw-error); background: var(--sw-error-bg); }

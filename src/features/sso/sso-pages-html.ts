@@ -15,7 +15,7 @@ export function signInLink(provider: string, redirectTo: string): string {
   const href = redirectTo === '' ? SSO_START_PATH : `${SSO_START_PATH}?redirect_to=${encodeURIComponent(redirectTo)}`;
   // Styled by the pages' shared stylesheet (core/page-style.ts): the CSP allows no inline style.
   return `<p class="sw-divider">or</p>
-<p class="sso"><a class="sw-button sw-button-secondary sw-button-block" href="${escapeHtml(href)}" id="sso-login">Log in with ${escapeHtml(provider)}</a></p>`;
+<p class="sso"><a href="${escapeHtml(href)}" id="sso-login">Log in with ${escapeHtml(provider)}</a></p>`;
 }
 
 interface Explanation {
