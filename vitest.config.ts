@@ -2,11 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Three projects, by file name (docs/architecture.md "Tests"):
- * - `unit`: `*.test.ts` — in-process, no listening socket (test/unit-setup.ts makes `listen` throw),
+ * - `unit`: `*.test.ts` and the admin app's `*.test.tsx` — in-process, no listening socket (test/unit-setup.ts makes `listen` throw),
  *   no build; the inner loop (`npm run test:unit`).
  * - `http`: `*.http.test.ts` — real servers on 127.0.0.1 (the app, fake peers).
  * - `slow`: `*.slow.test.ts` (the built CLI, several processes) and `*.browser.test.ts` (Chromium);
  *   they need `npm run build`.
+ * `unit` and `http` files share a worker thread's modules (`isolate: false`): a file that changes
+ * process-wide state puts it back when it ends.
  * `npm test` (CI) builds, then runs all three.
  */
 const HTTP = ['src/**/*.http.test.ts', 'test/**/*.http.test.ts'];
@@ -22,16 +24,19 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // `*.test.tsx`: the admin app's components, each file in happy-dom (`// @vitest-environment happy-dom`).
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
           exclude: [...HTTP, ...SLOW],
-          setupFiles: ['./test/unit-setup.ts'],
+          setupFiles: ['./test/unit-setup.ts', './test/shared-worker-setup.ts'],
           // Importing the app's module graph again for every file was most of the project's CPU
           // time: files share one worker thread's modules (each file still gets its own app).
           pool: 'threads',
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'http', include: HTTP } },
+      // The same for the in-process apps over sockets; a file that changes process-wide state
+      // (environment variables, globals) puts it back in afterAll.
+      { extends: true, test: { name: 'http', include: HTTP, setupFiles: ['./test/shared-worker-setup.ts'], pool: 'threads', isolate: false } },
       // Processes started under a loaded machine take long to come up: their waits are bounded polls (60 s).
       { extends: true, test: { name: 'slow', include: SLOW, testTimeout: 120_000 } },
     ],

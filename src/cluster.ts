@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { pino, type Logger as PinoLogger } from 'pino';
+import { makeLogger } from './logger.js';
 import { ensureSetupToken } from './auth/setup-token.js';
 import { createApp, openConfiguredStore, type App } from './compose.js';
 import { ConfigError, type Config } from './config/config.js';
@@ -17,10 +17,6 @@ export interface StartOptions {
   quiet: boolean;
   /** Where start-up lines for the operator go (the URL, the setup link). */
   out: (line: string) => void;
-}
-
-function makeLogger(config: Config, quiet: boolean): PinoLogger {
-  return pino({ level: quiet && config.logLevel === 'info' ? 'warn' : config.logLevel, base: { pid: process.pid } });
 }
 
 /** Resolves `--workers auto` (0) to the number of cores. */

@@ -22,8 +22,6 @@ const LEADING = 'background jobs: this process holds the lease and runs them';
 /** Bounded waits: a downtime needs a failed check, the votes of the others within their interval (10 s) and the confirming retry 10 s later. */
 const TRANSITION_MS = 60_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one PostgreSQL (runs with SITEWARD_TEST_PG)', () => {
   let dir: string;
   let schema: PgSchema;
@@ -45,8 +43,22 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
 
   const rest = (host: Host, route: string, init: { method?: string; body?: unknown } = {}) =>
     fetch(`${host.base}/wp-json/${route}`, { method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }).then(async (r) => ({ status: r.status, json: (await r.json()) as unknown }));
-  type Overview = { checks: { state: string; hosts: { host: string; down: boolean; reason: string | null }[] }[] };
+  type Overview = { checks: { state: string; hosts: { host: string; down: boolean; at: string; reason: string | null }[] }[] };
   const overview = async (host: Host) => (await rest(host, 'siteward/v1/monitor')).json as Overview;
+  /**
+   * Waits until the deciding host C has checked `times` more times. C casts its vote and decides
+   * in the same job round (src/features/monitor/index.ts, `verdict`), so when its vote is renewed
+   * twice, the decision of the round before has been made: two whole decisions, which without the
+   * quorum would be a failed check and its confirming retry. A signal from C, not a fixed sleep.
+   */
+  const decisionsOfC = async (times: number) => {
+    const voteOfC = async () => (await overview(hostNamed('a'))).checks[0]?.hosts.find((h) => h.host === 'c')?.at ?? '';
+    let last = await voteOfC();
+    for (let seen = 0; seen < times; seen++) {
+      const renewed = await within(TRANSITION_MS, voteOfC, (at) => at !== last, `C to check again (${seen + 1} of ${times})`);
+      last = renewed.value;
+    }
+  };
   const downtimes = async (host: Host) => ((await rest(host, 'siteward/v1/monitor/history')).json as { intervals: { end: string | null; reason: string }[] }).intervals;
 
   beforeAll(async () => {
@@ -103,9 +115,10 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
       ['c', true],
     ]);
     expect(votes.value.checks[0]!.hosts[2]!.reason).toMatch(/^(ECONNRESET|socket hang up|EPIPE)/);
-    // C has voted "down" at every check for a full interval and more, with its retry: still no downtime and no message.
+    // C has voted "down" at two checks in a row (a failed check and its retry): still no downtime and no message.
     await within(TRANSITION_MS, () => overview(a), (o) => o.checks[0]!.hosts.every((h) => h.host !== 'c' || h.down), 'C to keep voting down');
-    await sleep(25_000);
+    await decisionsOfC(2);
+    expect((await overview(a)).checks[0]!.hosts.find((h) => h.host === 'c')!.down).toBe(true);
     expect(await downtimes(a)).toEqual([]);
     expect((await overview(hostNamed('b'))).checks[0]!.state).toBe('up');
     expect(group.hosts.filter((h) => h.output().includes(LEADING)).map((h) => h.name)).toEqual(['c']);
@@ -123,8 +136,8 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
     const up = await hooks.next();
     expect(up).toMatchObject({ event: 'up' });
     await within(TRANSITION_MS, () => downtimes(a), (d) => d.length === 1 && d[0]!.end !== null, 'the downtime to end');
-    // Another interval and its retry: no second message from any host.
-    await sleep(25_000);
+    // Two more checks by the deciding host (another interval and its retry): no second message from any host.
+    await decisionsOfC(2);
     expect(hooks.bodies.map((h) => h.event)).toEqual(['down', 'up']);
     const leaders = group.hosts.filter((h) => h.output().includes('"msg":"monitor: My Site is down"'));
     expect(leaders).toHaveLength(1);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './helpers/free-port.js';
+import { within } from './helpers/within.js';
 
 // The built command (`npm run build:server`), run as an operator would.
 const bin = fileURLToPath(new URL('../bin/siteward.js', import.meta.url));
@@ -44,8 +45,8 @@ describe('SIGTERM with keep-alive clients connected', () => {
     for (const c of connections) expect(c.received()).toMatch(/^HTTP\/1\.1 200 /);
 
     child.kill('SIGTERM');
-    // The primary passes the signal on; the worker starts closing at once.
-    await new Promise((r) => setTimeout(r, 300));
+    // The primary passes the signal on; the worker says so as it starts closing (src/cluster.ts).
+    await within(60_000, async () => out, (o) => o.includes('shutting down: finishing in-flight requests'), 'the worker to start closing');
     const before = connections.map((c) => c.received().length);
     for (const c of connections) c.socket.write(REQUEST);
     const endings = await Promise.all(connections.map((c) => c.ended));

@@ -1,21 +1,23 @@
 /** The page: header with navigation, notices, Jump Start, and the screen of the hash route. */
 import { Notice } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { DismissibleNotices, JumpStart } from './Banners';
 import { BackupsScreen } from './Backups';
 import { Dashboard } from './Dashboard';
 import { useHashRoute, type Route } from './hooks';
 import { ModulesScreen } from './Modules';
 import { MonitorScreen } from './Monitor';
+import { ProtectScreen } from './Protect';
 import { SettingsScreen } from './Settings';
-import { useSite } from './site';
+import { useConnection, useModules, useNotices, useNotify } from './site';
 
 function titleOf(route: Route, moduleName?: string): string {
   if (route.screen === 'modules') return route.slug ? (moduleName ?? __('Module', 'siteward')) : __('Modules', 'siteward');
   if (route.screen === 'settings') return __('Settings', 'siteward');
   if (route.screen === 'monitor') return __('Monitor', 'siteward');
   if (route.screen === 'backups') return __('Backups', 'siteward');
+  if (route.screen === 'protect') return __('Protect', 'siteward');
   return __('At a Glance', 'siteward');
 }
 
@@ -24,19 +26,17 @@ const TABS: { screen: Route['screen']; href: string; label: () => string }[] = [
   { screen: 'dashboard', href: '#/dashboard', label: () => __('At a Glance', 'siteward') },
   { screen: 'modules', href: '#/modules', label: () => __('Modules', 'siteward') },
   { screen: 'monitor', href: '#/monitor', label: () => __('Monitor', 'siteward') },
+  { screen: 'protect', href: '#/protect', label: () => __('Protect', 'siteward') },
   { screen: 'settings', href: '#/settings', label: () => __('Settings', 'siteward') },
   { screen: 'backups', href: '#/backups', label: () => __('Backups', 'siteward') },
 ];
 
-export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error'; text: string } | null }) {
-  const route = useHashRoute();
-  const { modules, notices, removeNotice, user } = useSite();
-  const heading = useRef<HTMLHeadingElement>(null);
+/** The screen's heading; the window title and the focus follow navigation (not on the first screen: focus stays where the browser put it). */
+function ScreenHeading({ route, heading }: { route: Route; heading: RefObject<HTMLHeadingElement | null> }) {
+  const { modules } = useModules();
   const first = useRef(true);
   const title = titleOf(route, route.screen === 'modules' && route.slug ? modules[route.slug]?.name : undefined);
   const routeKey = route.screen === 'modules' ? `modules/${route.slug ?? ''}` : route.screen;
-
-  // Title and focus follow navigation (not on the first screen: focus stays where the browser put it).
   useEffect(() => {
     // translators: %s: the screen's title.
     document.title = sprintf(__('%s ‹ Siteward', 'siteward'), title);
@@ -46,9 +46,51 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
     }
     heading.current?.focus();
     window.scrollTo(0, 0);
-  }, [routeKey, title]);
+  }, [routeKey, title, heading]);
+  return (
+    <h1 ref={heading} tabIndex={-1} className="sw-title">
+      {title}
+    </h1>
+  );
+}
 
-  const [serverNoticeShown, setServerNoticeShown] = useState(serverNotice !== null);
+/** The page's notices: the only part that re-renders when one comes or goes. */
+function PageNotices() {
+  const notices = useNotices();
+  const { removeNotice } = useNotify();
+  return (
+    <div className="sw-notices" aria-live="polite">
+      {notices.map((n) => (
+        <Notice
+          key={n.id}
+          status={n.status}
+          onRemove={() => removeNotice(n.id)}
+          className={n.topic ? `sw-${n.topic}-notice` : undefined}
+          actions={n.actions?.map((a) => ({ label: a.label, onClick: a.onClick, variant: 'secondary' as const }))}
+        >
+          {n.text}
+        </Notice>
+      ))}
+    </div>
+  );
+}
+
+function UserMenu() {
+  const { user } = useConnection();
+  return (
+    <form method="post" action="/logout" className="sw-user">
+      <span className="sw-user-name">{user.currentUser.username}</span>
+      <button type="submit" className="sw-logout">
+        {__('Log out', 'siteward')}
+      </button>
+    </form>
+  );
+}
+
+/** The page; it reads only the route, so that what the screens read re-renders only them. */
+export function App() {
+  const route = useHashRoute();
+  const heading = useRef<HTMLHeadingElement>(null);
 
   return (
     <>
@@ -72,30 +114,12 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
               </a>
             ))}
           </nav>
-          <form method="post" action="/logout" className="sw-user">
-            <span className="sw-user-name">{user.currentUser.username}</span>
-            <button type="submit" className="sw-logout">
-              {__('Log out', 'siteward')}
-            </button>
-          </form>
+          <UserMenu />
         </div>
       </header>
       <main id="sw-main" className="sw-main">
-        <h1 ref={heading} tabIndex={-1} className="sw-title">
-          {title}
-        </h1>
-        <div className="sw-notices" aria-live="polite">
-          {serverNotice && serverNoticeShown && (
-            <Notice status={serverNotice.tone} onRemove={() => setServerNoticeShown(false)} className="sw-connection-notice">
-              {serverNotice.text}
-            </Notice>
-          )}
-          {notices.map((n) => (
-            <Notice key={n.id} status={n.status} onRemove={() => removeNotice(n.id)} actions={n.actions?.map((a) => ({ label: a.label, onClick: a.onClick, variant: 'secondary' as const }))}>
-              {n.text}
-            </Notice>
-          ))}
-        </div>
+        <ScreenHeading route={route} heading={heading} />
+        <PageNotices />
         {route.screen === 'dashboard' && (
           <>
             <DismissibleNotices />
@@ -112,6 +136,7 @@ export function App({ serverNotice }: { serverNotice: { tone: 'success' | 'error
         {route.screen === 'settings' && <SettingsScreen />}
         {route.screen === 'monitor' && <MonitorScreen />}
         {route.screen === 'backups' && <BackupsScreen />}
+        {route.screen === 'protect' && <ProtectScreen />}
       </main>
     </>
   );

@@ -3,7 +3,7 @@ import { Button, Notice } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
 import { api, jp } from './api';
-import { dismissedMap, errorText, useSite } from './site';
+import { dismissedMap, errorText, useConnection, useModuleActions, useModules, useNotify, usePageChoices, useSiteActions } from './site';
 import { turnOnLabel } from './words';
 
 const stripTags = (html: string) => html.replace(/<[^>]*>/g, '');
@@ -15,7 +15,12 @@ interface JumpstartAnswer {
 }
 
 export function JumpStart() {
-  const { modules, showJumpstart, setShowJumpstart, notify, removeNotice, refresh, toggleModule, user } = useSite();
+  const { modules } = useModules();
+  const { showJumpstart } = usePageChoices();
+  const { setShowJumpstart, refresh } = useSiteActions();
+  const { notify, removeNotice } = useNotify();
+  const { toggleModule } = useModuleActions();
+  const { user } = useConnection();
   const [working, setWorking] = useState(false);
   if (!showJumpstart || user.currentUser.permissions.manage_modules === false) return null;
   const set = Object.values(modules).filter((m) => m.feature.includes('Jumpstart') && m.available);
@@ -103,7 +108,9 @@ const NOTICES: { name: 'welcome' | 'feedback_dash_request'; status: 'info' | 'su
 ];
 
 export function DismissibleNotices() {
-  const { dismissed, setDismissed, notify } = useSite();
+  const { dismissed } = usePageChoices();
+  const { setDismissed } = useSiteActions();
+  const { notify } = useNotify();
   const dismiss = async (name: string) => {
     const before = dismissed;
     setDismissed({ ...dismissed, [name]: true });

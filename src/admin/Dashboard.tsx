@@ -1,26 +1,17 @@
 /** At a Glance: connection, protect, monitor, backups, spam and plugin updates, each a card with its own states. */
-import { Button, Card, CardBody, CardHeader, Notice, Spinner } from '@wordpress/components';
+import { Button, Notice, Spinner } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { ApiError} from './api';
 import { api, jp } from './api';
 import { BarChart, Timeline } from './charts';
+import { ConnectionCard } from './Connection';
+import { GlanceCard } from './GlanceCard';
 import { useLoad } from './hooks';
-import { errorText, useSite } from './site';
+import { useConnection, useModuleActions, useModules } from './site';
 import type { AkismetStats, MonitorHistory, PluginUpdates, ProtectHistory, VaultPressData } from './types';
 import { updatesText } from './words';
-
-function GlanceCard({ title, id, children }: { title: string; id: string; children: ReactNode }) {
-  return (
-    <Card className="sw-card" id={`card-${id}`} data-testid={`card-${id}`}>
-      <CardHeader size="small">
-        <h2 className="sw-card-title">{title}</h2>
-      </CardHeader>
-      <CardBody size="small">{children}</CardBody>
-    </Card>
-  );
-}
 
 /** `text` is the whole sentence ("Loading backups…"): a translation needs all of it. */
 export function Loading({ text }: { text: string }) {
@@ -48,7 +39,9 @@ function isMissingRoute(error: ApiError) {
 }
 
 function ModuleOff({ slug, what }: { slug: string; what: string }) {
-  const { modules, toggleModule, busy, user } = useSite();
+  const { modules, busy } = useModules();
+  const { toggleModule } = useModuleActions();
+  const { user } = useConnection();
   const mod = modules[slug];
   // translators: %s: a feature's name.
   if (!mod) return <p className="sw-muted">{sprintf(__('%s is not offered on this site.', 'siteward'), what)}</p>;
@@ -69,9 +62,9 @@ function ModuleOff({ slug, what }: { slug: string; what: string }) {
 }
 
 function ProtectCard() {
-  const { modules } = useSite();
+  const { modules } = useModules();
   const on = modules.protect?.activated === true;
-  const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })));
+  const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })), { live: true });
   return (
     <GlanceCard title={__('Protect', 'siteward')} id="protect">
       {!on ? (
@@ -89,6 +82,9 @@ function ProtectCard() {
             {history.data.total === 0 ? __('No malicious login attempt blocked yet.', 'siteward') : _n('malicious login attempt blocked', 'malicious login attempts blocked', history.data.total, 'siteward')}
           </p>
           <BarChart points={history.data.history} label={__('Blocked login attempts per day', 'siteward')} />
+          <p>
+            <a href="#/protect">{__('Who is blocked, and lifting blocks', 'siteward')}</a>
+          </p>
         </>
       )}
     </GlanceCard>
@@ -96,12 +92,12 @@ function ProtectCard() {
 }
 
 function MonitorCard() {
-  const { modules } = useSite();
+  const { modules } = useModules();
   const on = modules.monitor?.activated === true;
   const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(on ? 'on' : null, async () => {
     const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>(addQueryArgs('/siteward/v1/monitor/history', { days: 30 }))]);
     return { last, history };
-  });
+  }, { live: true });
   return (
     <GlanceCard title={__('Monitor', 'siteward')} id="monitor">
       {!on ? (
@@ -192,7 +188,7 @@ export function fileSize(bytes: number): string {
 }
 
 function BackupsCard() {
-  const data = useLoad<VaultPressData>('vaultpress', () => api(jp('module/vaultpress/data')));
+  const data = useLoad<VaultPressData>('vaultpress', () => api(jp('module/vaultpress/data')), { live: true });
   let body: ReactNode;
   if (data.state === 'loading') body = <Loading text={__('Loading backups…', 'siteward')} />;
   else if (data.state === 'error') {
@@ -261,7 +257,7 @@ function akismetCodeText(code: string): string {
 
 function SpamCard() {
   // Kept on the 2016 name: the 4.3+ `module/akismet/data` answers only the spam count, and this card shows accuracy and time saved too.
-  const stats = useLoad<AkismetStats>('akismet', () => api(jp('akismet/stats/get')));
+  const stats = useLoad<AkismetStats>('akismet', () => api(jp('akismet/stats/get')), { live: true });
   let body: ReactNode;
   if (stats.state === 'loading') body = <Loading text={__('Loading spam statistics…', 'siteward')} />;
   else if (stats.state === 'error')
@@ -318,117 +314,6 @@ function UpdatesCard() {
       );
   return (
     <GlanceCard title={__('Plugin updates', 'siteward')} id="updates">
-      {body}
-    </GlanceCard>
-  );
-}
-
-function ConnectionCard() {
-  const { connection, user, notify, refresh } = useSite();
-  const [working, setWorking] = useState<string | null>(null);
-  const me = user.currentUser;
-  const dev = connection.devMode;
-  const plan = useLoad<string | null>(connection.isActive ? 'site' : null, async () => {
-    const answer = await api<{ data: string }>(jp('site'));
-    const site = JSON.parse(answer.data) as { plan?: { product_name_short?: string } };
-    return site.plan?.product_name_short ?? null;
-  });
-  const run = async (what: string, action: () => Promise<void>) => {
-    setWorking(what);
-    try {
-      await action();
-    } catch (error) {
-      notify({ status: 'error', text: errorText(error) });
-    } finally {
-      setWorking(null);
-    }
-  };
-  const connect = () =>
-    run('connect', async () => {
-      const url = await api<string>(jp('connection/url'));
-      window.location.assign(url);
-    });
-  const disconnect = () => {
-    if (!window.confirm(__('Disconnect the site from the account service? Modules that need the connection stop working.', 'siteward'))) return;
-    void run('disconnect', async () => {
-      await api(jp('connection'), { method: 'POST', data: { isActive: false } });
-      await refresh();
-      notify({ status: 'success', text: __('The site is disconnected.', 'siteward') });
-    });
-  };
-  const unlink = () =>
-    run('unlink', async () => {
-      await api(jp('connection/user'), { method: 'POST', data: { linked: false } });
-      await refresh();
-      notify({ status: 'success', text: __('Your account is unlinked.', 'siteward') });
-    });
-
-  let body: ReactNode;
-  if (dev.isActive) {
-    const why = dev.constant
-      ? __('The site works without the account service because the offline-mode setting (SITEWARD_OFFLINE) is on. Modules that need a connection are unavailable.', 'siteward')
-      : dev.url
-        ? __('The site works without the account service because the site address has no dot in its host name, so it cannot be reached from the internet. Modules that need a connection are unavailable.', 'siteward')
-        : __('The site works without the account service because a plugin turned it on. Modules that need a connection are unavailable.', 'siteward');
-    body = (
-      <p data-testid="connection-state">
-        <strong>{__('Offline mode.', 'siteward')}</strong> {why}
-      </p>
-    );
-  } else if (!connection.isActive) {
-    body = (
-      <>
-        <p data-testid="connection-state">{__('The site is not connected to the account service.', 'siteward')}</p>
-        {me.permissions.connect && (
-          <Button variant="primary" id="connect" isBusy={working === 'connect'} disabled={working !== null} onClick={() => void connect()}>
-            {__('Connect to the account service', 'siteward')}
-          </Button>
-        )}
-      </>
-    );
-  } else {
-    const who = me.wpcomUser?.login ?? me.wpcomUser?.email;
-    body = (
-      <>
-        <p data-testid="connection-state">
-          {plan.state === 'ok' && plan.data
-            ? // translators: %s: the plan's name.
-              sprintf(__('The site is connected. Plan: %s.', 'siteward'), plan.data)
-            : __('The site is connected.', 'siteward')}
-        </p>
-        {me.isConnected ? (
-          <p>
-            {me.isMaster
-              ? // translators: %s: the linked account's login or e-mail address.
-                sprintf(__('You are linked as %s — the master user.', 'siteward'), who ?? __('your account', 'siteward'))
-              : // translators: %s: the linked account's login or e-mail address.
-                sprintf(__('You are linked as %s.', 'siteward'), who ?? __('your account', 'siteward'))}
-          </p>
-        ) : (
-          <p>{__('Your account is not linked.', 'siteward')}</p>
-        )}
-        <div className="sw-actions">
-          {!me.isConnected && me.permissions.connect && (
-            <Button variant="primary" id="connect" isBusy={working === 'connect'} disabled={working !== null} onClick={() => void connect()}>
-              {__('Link your account', 'siteward')}
-            </Button>
-          )}
-          {me.isConnected && !me.isMaster && (
-            <Button variant="secondary" isBusy={working === 'unlink'} disabled={working !== null} onClick={() => void unlink()}>
-              {__('Unlink your account', 'siteward')}
-            </Button>
-          )}
-          {me.permissions.disconnect && (
-            <Button variant="secondary" isDestructive isBusy={working === 'disconnect'} disabled={working !== null} onClick={disconnect}>
-              {__('Disconnect the site', 'siteward')}
-            </Button>
-          )}
-        </div>
-      </>
-    );
-  }
-  return (
-    <GlanceCard title={__('Connection', 'siteward')} id="connection">
       {body}
     </GlanceCard>
   );

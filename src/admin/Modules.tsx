@@ -4,7 +4,7 @@ import { __, _n, sprintf } from '@wordpress/i18n';
 import { useMemo, useState, type FormEvent } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
 import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
-import { useSite } from './site';
+import { useConnection, useModuleActions, useModules, useNotify } from './site';
 import { SsoStatus } from './SsoStatus';
 import type { ModuleRecord, WireJson } from './types';
 
@@ -34,7 +34,9 @@ function unavailableReason(mod: ModuleRecord, offline: boolean): string {
 }
 
 function ModuleToggle({ mod }: { mod: ModuleRecord }) {
-  const { toggleModule, busy, user } = useSite();
+  const { toggleModule } = useModuleActions();
+  const { busy } = useModules();
+  const { user } = useConnection();
   const may = user.currentUser.permissions.manage_modules !== false;
   return (
     <ToggleControl
@@ -50,7 +52,7 @@ function ModuleToggle({ mod }: { mod: ModuleRecord }) {
 }
 
 export function ModulesScreen({ slug }: { slug?: string }) {
-  const { modules } = useSite();
+  const { modules } = useModules();
   if (slug) {
     const mod = modules[slug];
     if (!mod) {
@@ -68,7 +70,8 @@ export function ModulesScreen({ slug }: { slug?: string }) {
 }
 
 function ModuleList() {
-  const { modules, connection } = useSite();
+  const { modules } = useModules();
+  const { connection } = useConnection();
   const [search, setSearch] = useState('');
   const [tag, setTag] = useState('');
   const [feature, setFeature] = useState('');
@@ -138,7 +141,9 @@ function ModuleList() {
 type Draft = Record<string, DraftValue>;
 
 function ModulePanel({ mod }: { mod: ModuleRecord }) {
-  const { setModules, notify, connection } = useSite();
+  const { setModules } = useModuleActions();
+  const { notify } = useNotify();
+  const { connection } = useConnection();
   const options = mod.options ?? {};
   const keys = Object.keys(options);
   const initial = useMemo(() => Object.fromEntries(keys.map((k) => [k, toDraft(options[k]!)])) as Draft, [mod.options]);

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { api } from './api';
 import { checkStateLabel, duration } from './Dashboard';
 import { useLoad } from './hooks';
-import { errorText, useSite } from './site';
+import { errorText, useModules, useNotify } from './site';
 
 const M = '/siteward/v1/monitor';
 
@@ -69,7 +69,7 @@ const UPTIME_PERIODS: readonly (readonly ['24h' | '7d' | '30d' | '365d', () => s
 ];
 
 export function MonitorScreen() {
-  const { modules } = useSite();
+  const { modules } = useModules();
   const on = modules.monitor?.activated === true;
   const overview = useLoad<Overview>(on ? 'monitor' : null, () => api<Overview>(M));
   const [selected, setSelected] = useState(1);
@@ -126,7 +126,7 @@ export function MonitorScreen() {
 }
 
 function CheckCard({ check, selected, onSelect, onChanged }: { check: CheckStatus; selected: boolean; onSelect: () => void; onChanged: () => void }) {
-  const { notify } = useSite();
+  const { notify } = useNotify();
   const [editing, setEditing] = useState(false);
   const remove = async () => {
     try {
@@ -225,7 +225,7 @@ function CheckCard({ check, selected, onSelect, onChanged }: { check: CheckStatu
 type CheckBody = { url?: string; expectedStatus: string; keyword: string | null; keywordAbsent: boolean; slowMs: number | null };
 
 function CheckForm({ initial, withUrl, submitLabel, onSubmit }: { initial: Partial<CheckStatus>; withUrl: boolean; submitLabel: string; onSubmit: (body: CheckBody) => Promise<void> }) {
-  const { notify } = useSite();
+  const { notify } = useNotify();
   const [url, setUrl] = useState(initial.url ?? '');
   const [expected, setExpected] = useState(initial.expectedStatus ?? '');
   const [keyword, setKeyword] = useState(initial.keyword ?? '');
@@ -411,7 +411,7 @@ function describeWindow(w: Window): string {
 }
 
 function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; timeZone: string; onChanged: () => void }) {
-  const { notify } = useSite();
+  const { notify } = useNotify();
   const [kind, setKind] = useState<'once' | 'weekly' | 'cron'>('once');
   const [starts, setStarts] = useState('');
   const [ends, setEnds] = useState('');
@@ -538,7 +538,7 @@ function testResultText(r: { channel: string; ok: boolean; error?: string }): st
 }
 
 function NotificationsCard({ settings, admins }: { settings: Notifications; admins: { id: number; name: string }[] }) {
-  const { notify } = useSite();
+  const { notify } = useNotify();
   const [chosen, setChosen] = useState<number[] | null>(settings.administrators);
   const [emails, setEmails] = useState(settings.emails.join(', '));
   const [repeat, setRepeat] = useState(String(settings.repeatMinutes));

@@ -1,16 +1,18 @@
 /** Settings: the site-wide setting of the era (holiday snow) and the two resets, each confirmed first. */
-import { Button, Card, CardBody, CardHeader, Modal, Spinner, ToggleControl } from '@wordpress/components';
+import { Button, Card, CardBody, CardHeader, Spinner, ToggleControl } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
 import { api, jp } from './api';
+import { ConfirmDialog } from './ConfirmDialog';
 import { useLoad } from './hooks';
-import { errorText, useSite } from './site';
+import { errorText, useConnection, useNotify, useSiteActions } from './site';
 import { resetDoneText } from './words';
 
 const SNOW = 'jetpack_holiday_snow_enabled';
 
 export function SettingsScreen() {
-  const { notify, user } = useSite();
+  const { notify } = useNotify();
+  const { user } = useConnection();
   const settings = useLoad<Record<string, unknown>>('settings', () => api(jp('settings')));
   const [snow, setSnow] = useState<boolean | null>(null);
   const [saving, setSaving] = useState(false);
@@ -63,7 +65,9 @@ export function SettingsScreen() {
 }
 
 function ResetCard() {
-  const { notify, refresh, setDismissed, setShowJumpstart, connection } = useSite();
+  const { notify } = useNotify();
+  const { refresh, setDismissed, setShowJumpstart } = useSiteActions();
+  const { connection } = useConnection();
   const [confirm, setConfirm] = useState<'options' | 'modules' | null>(null);
   const [working, setWorking] = useState(false);
   const reset = async (what: 'options' | 'modules') => {
@@ -100,21 +104,20 @@ function ResetCard() {
           </Button>
         </div>
         {confirm && (
-          <Modal title={confirm === 'options' ? __('Reset all options?', 'siteward') : __('Reset modules?', 'siteward')} onRequestClose={() => setConfirm(null)} size="small">
+          <ConfirmDialog
+            title={confirm === 'options' ? __('Reset all options?', 'siteward') : __('Reset modules?', 'siteward')}
+            confirmLabel={confirm === 'options' ? __('Reset all options', 'siteward') : __('Reset modules', 'siteward')}
+            destructive={confirm === 'options'}
+            busy={working}
+            onConfirm={() => void reset(confirm)}
+            onCancel={() => setConfirm(null)}
+          >
             <p>
               {confirm === 'options'
                 ? __('Every module setting, dismissed notice and sharing choice is erased, and the default modules are turned on again. This cannot be undone.', 'siteward')
                 : __('Only the default modules stay on; the others are turned off. Their settings are kept.', 'siteward')}
             </p>
-            <div className="sw-actions">
-              <Button variant="primary" isDestructive={confirm === 'options'} isBusy={working} disabled={working} onClick={() => void reset(confirm)} __next40pxDefaultSize>
-                {confirm === 'options' ? __('Reset all options', 'siteward') : __('Reset modules', 'siteward')}
-              </Button>
-              <Button variant="tertiary" disabled={working} onClick={() => setConfirm(null)} __next40pxDefaultSize>
-                {__('Cancel', 'siteward')}
-              </Button>
-            </div>
-          </Modal>
+          </ConfirmDialog>
         )}
       </CardBody>
     </Card>

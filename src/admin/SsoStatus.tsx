@@ -40,6 +40,9 @@ export function SsoStatus({ activated }: { activated: boolean }) {
         {__('Nobody else is logged in, and no account is ever created.', 'siteward')}
       </p>
       <p>
+        {__('Logging in there is a first factor, like a password: users with two-factor on this site are still asked for their code, and Require Two-Step Authentication makes every administrator use it.', 'siteward')}
+      </p>
+      <p>
         {__('Sign-in address to register at the account service (beside /connect/callback):', 'siteward')} <code>{s.redirectUri}</code>
       </p>
       {!s.ready && (

@@ -79,3 +79,33 @@ export async function api<T>(path: string, init: { method?: 'GET' | 'POST' | 'PU
 }
 
 export const jp = (path: string) => `/jetpack/v4/${path}`;
+
+/** One page of a WordPress-style collection: its items and the `X-WP-Total`/`X-WP-TotalPages` headers. */
+export interface CollectionPage<T> {
+  readonly items: T[];
+  readonly total: number;
+  readonly totalPages: number;
+}
+
+/**
+ * A GET of a paged collection (api-fetch without parsing, to read the paging headers). Unparsed,
+ * api-fetch neither refreshes an expired nonce nor turns a refusal into an error: an expired
+ * nonce is refreshed by one parsed call (which does), then the page is asked once more.
+ */
+export async function apiPage<T>(path: string, retried = false): Promise<CollectionPage<T>> {
+  let error: ApiError;
+  try {
+    const response = await apiFetch<T[], false>({ path, parse: false });
+    const items = (await response.json()) as T[];
+    return { items, total: Number(response.headers.get('X-WP-Total') ?? items.length), totalPages: Number(response.headers.get('X-WP-TotalPages') ?? 1) };
+  } catch (raw) {
+    const body: unknown = raw instanceof Response ? await raw.json().catch(() => ({ code: 'invalid_json' })) : raw;
+    error = toApiError(body);
+  }
+  if (error.code === 'rest_cookie_invalid_nonce' && !retried) {
+    await api('/siteward/v1');
+    return apiPage(path, true);
+  }
+  if (error.kind === 'login') goToLogin();
+  throw error;
+}

@@ -30,7 +30,7 @@ const cache = createCache({ key: 'sw', nonce: cspNonce });
 // The `?connection=` notice rendered by the server: taken over by the app (and the code dropped from the address).
 const serverNoticeElement = document.getElementById('connection-notice');
 const serverNotice = serverNoticeElement
-  ? { tone: serverNoticeElement.classList.contains('notice-error') ? ('error' as const) : ('success' as const), text: serverNoticeElement.textContent ?? '' }
+  ? { status: serverNoticeElement.classList.contains('notice-error') ? ('error' as const) : ('success' as const), text: serverNoticeElement.textContent ?? '', topic: 'connection' }
   : null;
 serverNoticeElement?.remove();
 if (new URLSearchParams(window.location.search).has('connection')) {
@@ -43,8 +43,8 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <CacheProvider value={cache}>
-        <SiteProvider initial={state}>
-          <App serverNotice={serverNotice} />
+        <SiteProvider initial={state} serverNotice={serverNotice}>
+          <App />
         </SiteProvider>
       </CacheProvider>
     </StrictMode>,

@@ -83,6 +83,11 @@ function keyLabel(key: string, keys: readonly string[]): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** Protect's allow list: the field says which forms it takes. */
+const ALLOW_LIST = 'jetpack_protect_global_whitelist';
+const allowListHelp = () =>
+  __('One entry a line: an address (203.0.113.7, 2001:db8::1), a range (203.0.113.1 - 203.0.113.50) or a CIDR block (192.168.0.0/24, 2001:db8:1::/48). These addresses are never blocked.', 'siteward');
+
 const tokenTexts = (tokens: readonly (string | { value: string })[]) => tokens.map((t) => (typeof t === 'string' ? t : t.value));
 
 export function OptionField({ name, option, draft, error, onChange }: { name: string; option: ModuleOption; draft: DraftValue; error?: string; onChange: (d: DraftValue) => void }) {
@@ -159,7 +164,7 @@ export function OptionField({ name, option, draft, error, onChange }: { name: st
           label={label}
           value={draft.value}
           onChange={(value) => onChange({ kind: 'lines', value })}
-          help={message ?? __('One entry a line.', 'siteward')}
+          help={message ?? (name === ALLOW_LIST ? allowListHelp() : __('One entry a line.', 'siteward'))}
           rows={4}
         />
       );

@@ -1,9 +1,14 @@
 /**
  * The page's shared state: modules, connection, user, dismissed notices and the Jump Start
  * offer, first from Initial_State (no request), then kept in step with what the API answers.
+ *
+ * One context per kind of change, so a component re-renders only for what it reads: a notice
+ * re-renders the notice area, not every card. The action contexts hold functions that never
+ * change identity, so a component that only acts (notifies, toggles, refreshes) never
+ * re-renders for the page's data.
  */
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { __, sprintf } from '@wordpress/i18n';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
 import type { ConnectionStatus, InitialState, ModuleMap, UserData } from './types';
 
@@ -12,35 +17,66 @@ export interface PageNotice {
   status: 'success' | 'error' | 'info' | 'warning';
   text: string;
   actions?: { label: string; onClick: () => void }[];
+  /** Notices of one topic replace each other (e.g. `connection`): an older one stops being true. */
+  topic?: string;
 }
 
-interface SiteValue {
-  initial: InitialState;
-  modules: ModuleMap;
-  connection: ConnectionStatus;
-  user: UserData;
-  dismissed: Record<string, boolean>;
-  showJumpstart: boolean;
-  notices: PageNotice[];
-  busy: ReadonlySet<string>;
+export interface NoticeActions {
+  /** Shows a notice; one with a `topic` replaces the notices of that topic. */
   notify(notice: Omit<PageNotice, 'id'>): number;
   removeNotice(id: number): void;
+}
+
+export interface ModulesValue {
+  modules: ModuleMap;
+  /** Slugs whose toggle is on its way to the API. */
+  busy: ReadonlySet<string>;
+}
+
+export interface ModuleActions {
   /** Optimistic: flips at once, rolls back with the API's message on failure. Resolves true on success. */
   toggleModule(slug: string, active: boolean): Promise<boolean>;
   setModules(update: (modules: ModuleMap) => ModuleMap): void;
-  setDismissed(map: Record<string, boolean>): void;
-  setShowJumpstart(show: boolean): void;
+}
+
+export interface ConnectionValue {
+  connection: ConnectionStatus;
+  user: UserData;
+}
+
+export interface PageChoices {
+  dismissed: Record<string, boolean>;
+  showJumpstart: boolean;
+}
+
+export interface SiteActions {
   /** Reads modules, connection and user again from the API. */
   refresh(): Promise<void>;
+  setDismissed(map: Record<string, boolean>): void;
+  setShowJumpstart(show: boolean): void;
 }
 
-const SiteContext = createContext<SiteValue | null>(null);
+const NoticeListContext = createContext<readonly PageNotice[] | null>(null);
+const NoticeActionsContext = createContext<NoticeActions | null>(null);
+const ModulesContext = createContext<ModulesValue | null>(null);
+const ModuleActionsContext = createContext<ModuleActions | null>(null);
+const ConnectionContext = createContext<ConnectionValue | null>(null);
+const ChoicesContext = createContext<PageChoices | null>(null);
+const SiteActionsContext = createContext<SiteActions | null>(null);
 
-export function useSite(): SiteValue {
-  const site = useContext(SiteContext);
-  if (!site) throw new Error('useSite outside SiteProvider');
-  return site;
+function provided<T>(value: T | null, name: string): T {
+  if (value === null) throw new Error(`${name} outside SiteProvider`);
+  return value;
 }
+
+/** The notices shown at the top of the page (only the notice area reads them). */
+export const useNotices = () => provided(useContext(NoticeListContext), 'useNotices');
+export const useNotify = () => provided(useContext(NoticeActionsContext), 'useNotify');
+export const useModules = () => provided(useContext(ModulesContext), 'useModules');
+export const useModuleActions = () => provided(useContext(ModuleActionsContext), 'useModuleActions');
+export const useConnection = () => provided(useContext(ConnectionContext), 'useConnection');
+export const usePageChoices = () => provided(useContext(ChoicesContext), 'usePageChoices');
+export const useSiteActions = () => provided(useContext(SiteActionsContext), 'useSiteActions');
 
 const truthy = (v: unknown) => v === true || v === '1' || v === 1;
 
@@ -52,23 +88,35 @@ export function errorText(error: unknown): string {
   return (error instanceof ApiError ? error : toApiError(error)).message;
 }
 
-export function SiteProvider({ initial, children }: { initial: InitialState; children: ReactNode }) {
-  const [modules, setModulesState] = useState<ModuleMap>(initial.getModules ?? {});
+/**
+ * `serverNotice`: what the server said after a round trip to the account service (`?connection=`),
+ * shown as the first notice of its topic, so that a later connection notice replaces it.
+ */
+export function SiteProvider({ initial, serverNotice = null, children }: { initial: InitialState; serverNotice?: Omit<PageNotice, 'id'> | null; children: ReactNode }) {
+  const [modules, setModulesState] = useState<ModuleMap>(initial.getModules);
   const [connection, setConnection] = useState<ConnectionStatus>(initial.connectionStatus);
   const [user, setUser] = useState<UserData>(initial.userData);
   const [dismissed, setDismissed] = useState<Record<string, boolean>>(dismissedMap(initial.dismissedNotices));
   const [showJumpstart, setShowJumpstart] = useState(truthy(initial.showJumpstart));
-  const [notices, setNotices] = useState<PageNotice[]>([]);
+  const [notices, setNotices] = useState<readonly PageNotice[]>(serverNotice ? [{ ...serverNotice, id: 0 }] : []);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const nextId = useRef(1);
+  // Read by toggleModule for a module's name, so that the action keeps one identity.
+  const modulesNow = useRef(modules);
+  modulesNow.current = modules;
 
-  const notify = useCallback((notice: Omit<PageNotice, 'id'>) => {
-    const id = nextId.current++;
-    setNotices((list) => [...list.slice(-3), { ...notice, id }]);
-    return id;
-  }, []);
-  const removeNotice = useCallback((id: number) => setNotices((list) => list.filter((n) => n.id !== id)), []);
-  const setModules = useCallback((update: (m: ModuleMap) => ModuleMap) => setModulesState(update), []);
+  const noticeActions = useMemo<NoticeActions>(
+    () => ({
+      notify(notice) {
+        const id = nextId.current++;
+        setNotices((list) => [...list.filter((n) => notice.topic === undefined || n.topic !== notice.topic).slice(-3), { ...notice, id }]);
+        return id;
+      },
+      removeNotice: (id) => setNotices((list) => list.filter((n) => n.id !== id)),
+    }),
+    [],
+  );
+  const { notify } = noticeActions;
 
   const toggleModule = useCallback(
     async (slug: string, active: boolean) => {
@@ -79,7 +127,7 @@ export function SiteProvider({ initial, children }: { initial: InitialState; chi
         return true;
       } catch (error) {
         setModulesState((m) => (m[slug] ? { ...m, [slug]: { ...m[slug], activated: !active } } : m));
-        const name = modules[slug]?.name ?? slug;
+        const name = modulesNow.current[slug]?.name ?? slug;
         // translators: 1: a module's name, 2: why the server refused.
         const text = active ? __('%1$s could not be turned on: %2$s', 'siteward') : __('%1$s could not be turned off: %2$s', 'siteward');
         notify({ status: 'error', text: sprintf(text, name, errorText(error)) });
@@ -92,23 +140,45 @@ export function SiteProvider({ initial, children }: { initial: InitialState; chi
         });
       }
     },
-    [modules, notify],
+    [notify],
+  );
+  const moduleActions = useMemo<ModuleActions>(() => ({ toggleModule, setModules: (update) => setModulesState(update) }), [toggleModule]);
+
+  const siteActions = useMemo<SiteActions>(
+    () => ({
+      async refresh() {
+        const [status, all, userData] = await Promise.all([
+          api<ConnectionStatus>(jp('connection')),
+          api<ModuleMap>(jp('module/all')),
+          api<UserData>(jp('connection/data')).catch(() => null),
+        ]);
+        setConnection((c) => ({ ...c, ...status }));
+        setModulesState(all);
+        if (userData) setUser(userData);
+      },
+      setDismissed,
+      setShowJumpstart,
+    }),
+    [],
   );
 
-  const refresh = useCallback(async () => {
-    const [status, all, userData] = await Promise.all([
-      api<ConnectionStatus>(jp('connection')),
-      api<ModuleMap>(jp('module/all')),
-      api<UserData>(jp('connection/data')).catch(() => null),
-    ]);
-    setConnection((c) => ({ ...c, ...status }));
-    setModulesState(all);
-    if (userData) setUser(userData);
-  }, []);
+  const modulesValue = useMemo<ModulesValue>(() => ({ modules, busy }), [modules, busy]);
+  const connectionValue = useMemo<ConnectionValue>(() => ({ connection, user }), [connection, user]);
+  const choices = useMemo<PageChoices>(() => ({ dismissed, showJumpstart }), [dismissed, showJumpstart]);
 
-  const value = useMemo<SiteValue>(
-    () => ({ initial, modules, connection, user, dismissed, showJumpstart, notices, busy, notify, removeNotice, toggleModule, setModules, setDismissed, setShowJumpstart, refresh }),
-    [initial, modules, connection, user, dismissed, showJumpstart, notices, busy, notify, removeNotice, toggleModule, setModules, refresh],
+  return (
+    <NoticeActionsContext.Provider value={noticeActions}>
+      <ModuleActionsContext.Provider value={moduleActions}>
+        <SiteActionsContext.Provider value={siteActions}>
+          <ConnectionContext.Provider value={connectionValue}>
+            <ModulesContext.Provider value={modulesValue}>
+              <ChoicesContext.Provider value={choices}>
+                <NoticeListContext.Provider value={notices}>{children}</NoticeListContext.Provider>
+              </ChoicesContext.Provider>
+            </ModulesContext.Provider>
+          </ConnectionContext.Provider>
+        </SiteActionsContext.Provider>
+      </ModuleActionsContext.Provider>
+    </NoticeActionsContext.Provider>
   );
-  return <SiteContext.Provider value={value}>{children}</SiteContext.Provider>;
 }

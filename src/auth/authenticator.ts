@@ -32,7 +32,13 @@ export interface SitewardAuthenticator extends Authenticator {
    * `sessions.login` plus the identity of the new session, so that the login response can carry
    * a nonce for it (e.g. the admin page rendered right after logging in).
    */
-  login(login: string, password: string, options?: LoginOptions & { via?: PasswordCheckVia }): Promise<LoginWithIdentity>;
+  login(login: string, password: string, options?: LoginOptions & { via?: PasswordCheckVia; challenge?: 'solved'; secondFactor?: SecondFactorCheck }): Promise<LoginWithIdentity>;
+  /**
+   * The second step of a login whose password was right: `check` (the code) runs under the
+   * password guards as a `two-factor` attempt (a wrong code is a failure), and only when it
+   * passes is a session opened.
+   */
+  completeLogin(user: UserRecord, check: () => Promise<boolean>, options?: LoginOptions): Promise<LoginWithIdentity>;
   /**
    * A session for a user vouched for elsewhere (sign-in through the account service), with its
    * identity: the same cookie and session as `login`. The caller has run the password guards.
@@ -44,11 +50,22 @@ export interface SitewardAuthenticator extends Authenticator {
   forgetUser(userId: number): void;
 }
 
+/**
+ * Asked once the password is right, before any session exists: `none` (no second factor for
+ * this user), `passed` (a code came with the password and is right), `missing` (one is needed:
+ * nothing is opened, the caller asks for it), `failed` (a wrong code: a failed login).
+ */
+export type SecondFactorCheck = (user: UserRecord) => Promise<'none' | 'passed' | 'missing' | 'failed'>;
+
 export type LoginWithIdentity =
   | (Extract<LoginResult, { ok: true }> & { readonly identity: Extract<Identity, { kind: 'cookie' }> })
   | Extract<LoginResult, { ok: false }>
   /** A password guard refused the attempt before the password was checked. */
-  | { readonly ok: false; readonly error: 'refused'; readonly refusal: GuardRefusal };
+  | { readonly ok: false; readonly error: 'refused'; readonly refusal: GuardRefusal }
+  /** The password was right and a second factor is needed: no session was opened. */
+  | { readonly ok: false; readonly error: 'second_factor_required'; readonly user: UserRecord }
+  /** The password was right, the second factor was wrong (counted as a failure). */
+  | { readonly ok: false; readonly error: 'second_factor_invalid' };
 
 /** A guard's refusal as an error value (status, code, message; `data.retry_after` in seconds). */
 export function refusalError(refusal: GuardRefusal): RestError {
@@ -98,6 +115,21 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     return { uid: 0, token: '' };
   }
 
+  type Checked =
+    | Extract<LoginResult, { ok: true }>
+    | Extract<LoginResult, { ok: false }>
+    | { readonly ok: false; readonly error: 'second_factor_invalid' }
+    | { readonly ok: true; readonly pending: UserRecord }
+    | { readonly ok: false; readonly refused: GuardRefusal };
+
+  function withIdentity(result: Checked): LoginWithIdentity {
+    if ('refused' in result) return { ok: false, error: 'refused', refusal: result.refused };
+    if ('pending' in result) return { ok: false, error: 'second_factor_required', user: result.pending };
+    if (!result.ok) return result;
+    const principal = makePrincipal(result.user, result.roles, { devMode });
+    return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
+  }
+
   return {
     sessions,
     appPasswords,
@@ -142,11 +174,23 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     anonymous: anonymousPrincipal,
 
     async login(login, password, loginOptions) {
-      const attempt = { via: loginOptions?.via ?? 'login-form', login, ip: loginOptions?.ip ?? '' };
-      const result = await guards.around(attempt, () => sessions.login(login, password, loginOptions));
-      if (!result.ok) return 'refused' in result ? { ok: false, error: 'refused', refusal: result.refused } : result;
-      const principal = makePrincipal(result.user, result.roles, { devMode });
-      return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
+      const attempt = { via: loginOptions?.via ?? 'login-form', login, ip: loginOptions?.ip ?? '', ...(loginOptions?.challenge ? { challenge: loginOptions.challenge } : {}) };
+      // `ok` is what the guards learn: a right password waiting for its code is no failure.
+      const result = await guards.around(attempt, async () => {
+        const user = await sessions.checkPassword(login, password);
+        if (!user) return { ok: false, error: 'invalid_credentials' } as const;
+        const second = loginOptions?.secondFactor ? await loginOptions.secondFactor(user) : 'none';
+        if (second === 'failed') return { ok: false, error: 'second_factor_invalid' } as const;
+        if (second === 'missing') return { ok: true, pending: user } as const;
+        return sessions.open(user, loginOptions);
+      });
+      return withIdentity(result);
+    },
+
+    async completeLogin(user, check, loginOptions) {
+      const attempt = { via: 'two-factor', login: user.login, ip: loginOptions?.ip ?? '' } as const;
+      const result = await guards.around(attempt, async () => ((await check()) ? sessions.open(user, loginOptions) : ({ ok: false, error: 'second_factor_invalid' } as const)));
+      return withIdentity(result);
     },
 
     async openSession(user, loginOptions) {

@@ -3,9 +3,14 @@
  * application password, `/setup` token attempts). A guard can refuse an attempt before the
  * password is checked at all (brute-force protection) and learns each outcome afterwards.
  */
+import { authError } from './errors.js';
 
-/** Where a password (or setup token) is being checked; `sso`: a sign-in callback from the account service. */
-export type PasswordCheckVia = 'login-form' | 'login-json' | 'basic' | 'setup' | 'sso';
+/**
+ * Where a password (or setup token) is being checked. `two-factor`: the code of the login
+ * form's second step, which counts as a password check (a wrong code is a failure); `sso`: a
+ * sign-in callback from the account service.
+ */
+export type PasswordCheckVia = 'login-form' | 'login-json' | 'basic' | 'setup' | 'two-factor' | 'sso';
 
 export interface PasswordAttempt {
   readonly via: PasswordCheckVia;
@@ -13,6 +18,8 @@ export interface PasswordAttempt {
   readonly login: string;
   /** The client address (the socket's, or the last `X-Forwarded-For` entry when the proxy is trusted). */
   readonly ip: string;
+  /** `solved`: the request carried a valid, unused proof-of-work solution (the login form's challenge). */
+  readonly challenge?: 'solved';
 }
 
 /** A guard's answer before the check: go on, or refuse with an error the caller sends as is. */
@@ -35,11 +42,22 @@ export type GuardRefusal = Extract<GuardVerdict, { allow: false }>;
  * });
  */
 export interface PasswordGuard {
+  /**
+   * True when this attempt must carry a solved challenge before its password is checked (e.g.
+   * after a few failures from its address); asked before `before`, skipped when it carries one.
+   */
+  wantsChallenge?(attempt: PasswordAttempt): boolean | Promise<boolean>;
   before?(attempt: PasswordAttempt): GuardVerdict | Promise<GuardVerdict>;
   after?(attempt: PasswordAttempt, outcome: { readonly ok: boolean }, ticket?: number): void | Promise<void>;
 }
 
 const ALLOW: GuardVerdict = { allow: true };
+
+/** The refusal of an attempt that needs a solved challenge first (the login form shows one). */
+export const CHALLENGE_REQUIRED: GuardRefusal = (() => {
+  const error = authError('challenge_required');
+  return { allow: false, status: error.status, code: error.code, message: error.message };
+})();
 
 /** The registered guards, asked in registration order; the first refusal wins. */
 export class PasswordGuards {
@@ -54,6 +72,13 @@ export class PasswordGuards {
     return this.guards.length === 0;
   }
 
+  /** True when a guard wants `attempt` to carry a solved challenge (the login form asks for one up front). */
+  async wantsChallenge(attempt: PasswordAttempt): Promise<boolean> {
+    if (attempt.challenge === 'solved') return false;
+    for (const guard of this.guards) if (await guard.wantsChallenge?.(attempt)) return true;
+    return false;
+  }
+
   async before(attempt: PasswordAttempt): Promise<GuardVerdict> {
     return (await this.beforeAll(attempt)).verdict;
   }
@@ -65,6 +90,8 @@ export class PasswordGuards {
   /** The first refusal, or allow with each guard's ticket (by registration index). */
   private async beforeAll(attempt: PasswordAttempt): Promise<{ verdict: GuardVerdict; tickets: (number | undefined)[] }> {
     const tickets: (number | undefined)[] = [];
+    // Nothing reserved yet: a challenge refusal has no slot to give back.
+    if (await this.wantsChallenge(attempt)) return { verdict: CHALLENGE_REQUIRED, tickets };
     for (const guard of this.guards) {
       if (!guard.before) {
         tickets.push(undefined);

@@ -60,9 +60,11 @@ export interface VerifiedSession {
 export interface SessionManager {
   /** Checks the password (login name or e-mail), opens a session and signs its cookie. */
   login(login: string, password: string, options?: LoginOptions): Promise<LoginResult>;
+  /** Only the password check of `login`: the user, or null (unknown and wrong take the same time). */
+  checkPassword(login: string, password: string): Promise<UserRecord | null>;
   /**
-   * Opens a session for a user someone else already vouched for (sign-in through the account
-   * service): the same session, cookie and lifetime as a password login, without a password.
+   * Opens a session for a user already proven (password and second factor) or vouched for by
+   * someone else (sign-in through the account service): the same session, cookie and lifetime.
    */
   open(user: UserRecord, options?: LoginOptions): Promise<Extract<LoginResult, { ok: true }>>;
   /** Destroys the session of a cookie; true when there was one. */
@@ -148,6 +150,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     generation += 1;
   }
 
+  async function checkPassword(login: string, password: string): Promise<UserRecord | null> {
+    const user = await findUserByLoginOrEmail(store, login);
+    const ok = user ? await verifyPassword(user.passHash, password) : await verifyNothing(password);
+    return user && ok ? user : null;
+  }
+
   async function open(user: UserRecord, opts: LoginOptions = {}): Promise<Extract<LoginResult, { ok: true }>> {
     const remember = opts.remember === true;
     const now = clock();
@@ -169,15 +177,14 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
 
   return {
     forgetUser,
+    checkPassword,
+    open,
 
     async login(login, password, opts = {}) {
-      const user = await findUserByLoginOrEmail(store, login);
-      const ok = user ? await verifyPassword(user.passHash, password) : await verifyNothing(password);
-      if (!user || !ok) return { ok: false, error: 'invalid_credentials' };
+      const user = await checkPassword(login, password);
+      if (!user) return { ok: false, error: 'invalid_credentials' };
       return open(user, opts);
     },
-
-    open,
 
     async logout(value) {
       cache.delete(value);

@@ -255,6 +255,12 @@ export const coreSettings = defineSettings(
       doc: 'Protect and Monitor history older than this is purged',
     }),
     logLevel: choice({ env: 'LOG_LEVEL', values: LOG_LEVELS, default: 'info', doc: '`fatal`…`trace` or `silent`; `--quiet` lowers `info` to `warn`' }),
+    logFormat: choice({
+      env: 'LOG_FORMAT',
+      values: ['auto', 'json', 'pretty'],
+      default: 'auto',
+      doc: '`json`: one JSON object per line (for log shippers); `pretty`: one human line per entry (`GET /wp-json/ 200 1.2 ms`), coloured on a terminal; `auto`: `pretty` when standard output is a terminal, else `json`',
+    }),
   },
   (values, { rawOf, labelOf, envOf }) => {
     if ((values.tlsCert === null) !== (values.tlsKey === null)) {

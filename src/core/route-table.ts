@@ -3,6 +3,7 @@
  * registered it (fastify's `printRoutes`, hono's `showRoutes`). `siteward routes` prints it and
  * docs/routes.md is generated from it.
  */
+import { textTable } from './text-table.js';
 
 export interface RouteRow {
   /** `GET`, `POST`, …; `*` for any method. */
@@ -21,9 +22,7 @@ const COLUMNS = ['method', 'path', 'owner', 'permission', 'batchable'] as const;
 
 /** Aligned plain-text columns, one row per line, with a header. */
 export function formatRouteTable(rows: readonly RouteRow[]): string[] {
-  const widths = COLUMNS.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
-  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
-  return [line(COLUMNS), ...rows.map((r) => line(COLUMNS.map((c) => r[c])))];
+  return textTable(COLUMNS, rows.map((r) => COLUMNS.map((c) => r[c])));
 }
 
 /** A Markdown table of the rows. */

@@ -1,8 +1,10 @@
 /**
  * Pieces shared by the history routes of the services Siteward runs itself (protect, monitor):
- * Siteward's own REST namespace, the `days` argument and the site's time zone for day buckets.
+ * Siteward's own REST namespace, the `days` argument, the route itself and the site's time zone
+ * for day buckets.
  */
-import type { ArgDefinition } from '../rest/types.js';
+import type { SitewardApi } from '../plugins/api.js';
+import type { ArgDefinition, CallbackResult, PermissionCallback, RestRequest } from '../rest/types.js';
 import type { OptionsRepo } from '../store/types.js';
 
 export const SITEWARD_NAMESPACE = 'siteward/v1';
@@ -15,6 +17,27 @@ export const HISTORY_DAYS_ARG: ArgDefinition = {
   default: 30,
   description: 'How many days back, today included.',
 };
+
+/**
+ * Registers `GET siteward/v1{path}?days=N`; `answer` gets the validated number of days. Wrap it
+ * (e.g. in `jetpack.whenModuleActive`) to add a guard.
+ *
+ * @example
+ * registerHistoryRoute(ctx.api, '/protect/history', permission, jetpack.whenModuleActive('protect', (days) => historyOf(days)));
+ */
+export function registerHistoryRoute(
+  api: Pick<SitewardApi, 'registerRoute'>,
+  path: string,
+  permissionCallback: PermissionCallback,
+  answer: (days: number, request: RestRequest) => CallbackResult | Promise<CallbackResult>,
+): void {
+  api.registerRoute(SITEWARD_NAMESPACE, path, {
+    methods: 'GET',
+    args: { days: HISTORY_DAYS_ARG },
+    permissionCallback,
+    callback: (request) => answer(Number(request.params.days), request),
+  });
+}
 
 /** The site's IANA time zone (option `timezone_string`), UTC when unset or unknown. */
 export async function siteTimeZone(options: OptionsRepo, fallback: string): Promise<string> {

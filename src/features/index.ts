@@ -14,6 +14,7 @@ import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
 import { jetpackFeature } from './jetpack/feature.js';
 import { loginFeature } from './login/index.js';
+import { twoFactorFeature } from './two-factor/index.js';
 import { monitorFeature } from './monitor/index.js';
 import { protectFeature } from './protect/index.js';
 import { siteDataFeature } from './site-data/index.js';
@@ -29,7 +30,8 @@ import { wpPlatformFeature } from './wp-platform/index.js';
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
   healthFeature,
-  loginFeature,
+  twoFactorFeature, // provides 'twoFactor'
+  loginFeature, // needs 'twoFactor'
   usersFeature,
   wpPlatformFeature,
   passwordResetFeature,

@@ -44,17 +44,18 @@ function mayExceed(req: IncomingMessage, limit: number): boolean {
   return length === undefined || !(Number(length) <= limit);
 }
 
-/**
- * The REST entry points served straight on node:http: REST requests are most of the traffic
- * and the REST layer does its own body, header and error handling, so the framework's routing,
- * hooks and reply machinery would only add cost (about a quarter of the throughput on small
- * responses). Pages stay on Fastify. Returns false when the request is not for the REST layer.
- */
+/** The REST layer's entry on node:http. */
 export interface RestHandler {
   /** Serves the request when it is for the REST layer (returns true), else leaves it alone. */
   tryHandle(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
+/**
+ * The REST entry points served straight on node:http: REST requests are most of the traffic
+ * and the REST layer does its own body, header and error handling, so the framework's routing,
+ * hooks and reply machinery would only add cost (about a quarter of the throughput on small
+ * responses). Pages stay on Fastify.
+ */
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const prefixes = restBasePaths(options.restPrefix).all;
   const mayBeRest = (url: string) => url.includes('rest_route=') || prefixes.some((p) => url.startsWith(p) && (url.length === p.length || '/?'.includes(url[p.length]!)));

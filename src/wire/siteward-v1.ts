@@ -87,3 +87,43 @@ export interface SsoOverview {
   readonly linkedUsers: number;
   readonly matchByEmail: boolean;
 }
+
+/** One item of GET siteward/v1/protect/blocks (ISO times). */
+export interface ProtectBlock {
+  /** An IPv4 address or an IPv6 /64 (`2001:db8:1:2::/64`). */
+  readonly address: string;
+  /** The client address whose failure started the block. */
+  readonly last_address: string;
+  readonly active: boolean;
+  /** 1 ordinary, 2 escalated. */
+  readonly level: number;
+  readonly failures: number;
+  readonly blocked_attempts: number;
+  readonly usernames: readonly string[];
+  readonly first_attempt: string;
+  readonly last_attempt: string;
+  readonly blocked_at: string;
+  readonly blocked_until: string;
+  readonly lifted_at: string | null;
+  /** `rest:<login>`, `cli` or `link:<login>`. */
+  readonly lifted_by: string | null;
+}
+
+/** One item of GET siteward/v1/protect/attempts. */
+export interface ProtectAttempt {
+  readonly at: string;
+  readonly address: string;
+  /** The counter key (null for attempts logged before block details were kept). */
+  readonly key: string | null;
+  readonly login: string;
+  readonly outcome: 'failed' | 'refused';
+}
+
+/** GET siteward/v1/protect/notifications (POST answers the first two members). */
+export interface ProtectNotificationsAnswer {
+  readonly administrators: readonly number[];
+  readonly webhook: boolean;
+  readonly choices: readonly { readonly id: number; readonly name: string }[];
+  readonly mail_configured: boolean;
+  readonly webhook_configured: boolean;
+}

@@ -120,11 +120,11 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     return p;
   }
 
-  async function logIn(p: Page, to = '/admin/'): Promise<void> {
+  async function logIn(p: Page, to = '/admin/', who: LoggedIn = admin): Promise<void> {
     await p.goto(to);
     expect(new URL(p.url()).pathname).toBe('/login');
-    await p.fill('#user_login', admin.login);
-    await p.fill('#user_pass', admin.password);
+    await p.fill('#user_login', who.login);
+    await p.fill('#user_pass', who.password);
     await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
   }
 
@@ -538,11 +538,42 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Modules' }).waitFor();
   });
 
-  it('disconnects the site after a confirmation, and the API agrees', async () => {
+  it('tells an editor that anyone links their own account and lets them start, and the master user why unlinking is not offered', async () => {
+    const editor = await app.loginAs('editor', { login: 'ed' });
+    const ctx = await newContext({ width: 360 });
+    const p = await watchedPage(ctx);
+    try {
+      await logIn(p, '/admin/', editor);
+      const card = p.getByTestId('card-connection');
+      await expect(card.getByTestId('connection-why').textContent()).resolves.toContain('Any user of the site can link their own account');
+      await card.screenshot({ path: path.join(shots, 'connection-editor-360.png') });
+      // The API lets an editor link (jetpack_connect_user): the button leads to the account service.
+      await Promise.all([p.waitForURL((u) => u.origin !== base), card.getByRole('button', { name: 'Link your account' }).click()]);
+    } finally {
+      await ctx.close();
+    }
     await go(page, '#/dashboard', 'At a Glance');
-    page.once('dialog', (d) => void d.accept());
+    const card = page.getByTestId('card-connection');
+    await expect(card.getByTestId('connection-why').textContent()).resolves.toContain('To unlink it, disconnect the site.');
+    expect(await card.getByRole('button', { name: 'Unlink your account' }).count()).toBe(0);
+    await card.screenshot({ path: path.join(shots, 'connection-master-1280.png') });
+  });
+
+  it('disconnects the site after a confirmation in the page’s dialog, and the API agrees', async () => {
+    await go(page, '#/dashboard', 'At a Glance');
+    const native: string[] = [];
+    page.on('dialog', (d) => {
+      native.push(d.message());
+      void d.dismiss();
+    });
     await page.getByRole('button', { name: 'Disconnect the site' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await api<{ isActive: boolean }>('GET', 'jetpack/v4/connection-status')).toMatchObject({ isActive: true });
+    await dialog.screenshot({ path: path.join(shots, 'connection-disconnect-dialog.png') });
+    await dialog.getByRole('button', { name: 'Disconnect the site' }).click();
     await notice(page, 'The site is disconnected.').waitFor();
+    expect(native).toEqual([]);
     await expect(page.getByTestId('connection-state').textContent()).resolves.toContain('not connected');
     expect(await api<{ isActive: boolean }>('GET', 'jetpack/v4/connection-status')).toMatchObject({ isActive: false });
     expect(problems).toEqual([]);

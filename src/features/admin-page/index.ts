@@ -7,12 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { htmlPage, redirect, type Feature } from '../contract.js';
 import { ADMIN_ASSETS_PREFIX, ADMIN_BUILD_DIR, adminBundleSource } from './admin-bundle.js';
 import { adminPage, adminPageCsp } from './admin-page-html.js';
+import { ENROL_PATH } from '../two-factor/enrol-page.js';
 
 export const adminPageFeature: Feature = {
   name: 'admin-page',
   register(ctx) {
     const jetpack = ctx.need('jetpack');
     const connection = ctx.need('connection');
+    const twoFactor = ctx.need('twoFactor');
     const { authenticator } = ctx.auth;
     const bundle = adminBundleSource();
     // Hashed file names: a new build means new names, so a year of caching is safe.
@@ -24,6 +26,8 @@ export const adminPageFeature: Feature = {
       async handle(req) {
         const identity = await req.identity();
         if (identity.kind !== 'cookie') return redirect(`/login?redirect_to=${encodeURIComponent('/admin/')}`);
+        // A role that must use two-factor reaches the dashboard only once enrolled.
+        if (await twoFactor.mustEnrol(identity.principal.id, identity.principal.roles)) return redirect(`${ENROL_PATH}?redirect_to=${encodeURIComponent('/admin/')}`);
         const nonce = authenticator.createNonce('wp_rest', identity);
         const state = await jetpack.initialState({ user: identity.principal, nonce });
         // After a login at the account service (`/connect/callback` redirects here with a code).

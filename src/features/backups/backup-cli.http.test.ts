@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cellsUnder } from '../../../test/helpers/table-cells.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { main } from '../../cli.js';
 import type { Feature } from '../contract.js';
@@ -149,7 +150,14 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     expect(JSON.parse(listed.out)).toEqual([
       { target: 'local', where: backupDir, id, time: expect.any(String), size: expect.any(Number), status: 'ok', backend: name, store: storeId, own: true, encrypted: false, verification: null },
     ]);
-    expect((await cli('backup', 'list')).out).toMatch(new RegExp(`^Local: ${backupDir}  \\(this store: ${storeId}, ${name}\\)\n  ${id}  \\S+Z +\\d+  ok  ${name}  store ${storeId}$`));
+    // A heading per target, then a header row and each cell under its title.
+    const [heading, header, row, ...rest] = (await cli('backup', 'list')).out.split('\n');
+    expect(heading).toBe(`Local: ${backupDir}  (this store: ${storeId}, ${name})`);
+    expect(header).toMatch(/^ {2}ID {2,}TIME {2,}SIZE {2}STATUS {2,}BACKEND {2,}STORE {2,}ENCRYPTED {2}VERIFIED$/);
+    expect(cellsUnder(header!, row!, ['ID', 'TIME', 'STATUS', 'BACKEND', 'STORE', 'ENCRYPTED', 'VERIFIED'])).toEqual([id, expect.stringMatching(/Z$/), 'ok', name, storeId, 'no', '-']);
+    // SIZE is right-aligned: the bytes end where its title does.
+    expect(row!.slice(0, header!.indexOf('SIZE') + 4)).toMatch(/ \d+$/);
+    expect(rest).toEqual([]);
     const verified = await cli('backup', 'verify', id);
     expect([verified.code, verified.out], verified.err).toEqual([0, `Backup ${id} is good: checksum and trial restore passed.`]);
 
@@ -212,8 +220,8 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     expect(time).toBeGreaterThanOrEqual(before);
     expect(time).toBeLessThanOrEqual(after);
     expect(rows.filter((r) => r.verification !== null).map((r) => r.id)).toEqual([id]);
-    expect((await cli('backup', 'list')).out).toContain(`${id}  `);
-    expect((await cli('backup', 'list')).out.split('\n').find((l) => l.includes(id))).toMatch(new RegExp(`  verified ${verified?.time ?? ''}$`));
+    const [, header, ...lines] = (await cli('backup', 'list')).out.split('\n');
+    expect(cellsUnder(header!, lines.find((l) => l.includes(id))!, ['ID', 'VERIFIED'])).toEqual([id, `verified ${verified?.time ?? ''}`]);
 
     const viewer = await t.loginAs('administrator', { login: 'verification-viewer' });
     const data = (await call(t, 'GET', '/module/vaultpress/data', { as: viewer })).json as { data: { backups: { verification: unknown; targets: unknown[] } } };

@@ -1,5 +1,6 @@
 /** `siteward backup now | list | verify <id> | restore <id> | prune`. */
 import { parseArgs } from 'node:util';
+import { textTable } from '../../core/text-table.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { StatusRepo } from '../../store/types.js';
 import type { Logger } from '../../plugins/api.js';
@@ -31,18 +32,27 @@ export const BACKUP_USAGE = [
 const NOT_CONFIGURED = 'Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir") and/or SITEWARD_BACKUP_S3_URL (config "backupS3Url").';
 const LEGACY = 'legacy';
 
-function verifiedNote(entry: BackupListEntry, target: AnyTarget, verification: VerificationRun | null): string {
+const LIST_HEADER = ['ID', 'TIME', 'SIZE', 'STATUS', 'BACKEND', 'STORE', 'ENCRYPTED', 'VERIFIED'];
+
+/** The last scheduled verification of the backup: `verified <time>`, `FAILED <time>`, or `-`. */
+function verifiedCell(entry: BackupListEntry, target: AnyTarget, verification: VerificationRun | null): string {
   const v = verification?.targets.find((t) => t.kind === target.kind && t.where === target.where && t.id === entry.id);
-  if (v === undefined || verification === null) return '';
-  return `  ${v.ok ? 'verified' : 'VERIFICATION FAILED'} ${new Date(verification.time).toISOString()}`;
+  if (v === undefined || verification === null) return '-';
+  return `${v.ok ? 'verified' : 'VERIFICATION FAILED'} ${new Date(verification.time).toISOString()}`;
 }
 
-function listLine(entry: BackupListEntry, target: AnyTarget, verification: VerificationRun | null): string {
+function listRow(entry: BackupListEntry, target: AnyTarget, verification: VerificationRun | null): string[] {
   const problem = entry.problem === undefined ? '' : ` (${entry.problem})`;
-  const store = entry.storeId ?? LEGACY;
-  const backend = entry.backend ?? '?';
-  const lock = entry.encrypted ? '  encrypted' : '';
-  return `${entry.id}  ${entry.time.toISOString()}  ${String(entry.size).padStart(12)}  ${entry.status}${problem}  ${backend}  store ${store}${lock}${verifiedNote(entry, target, verification)}`;
+  return [
+    entry.id,
+    entry.time.toISOString(),
+    String(entry.size),
+    `${entry.status}${problem}`,
+    entry.backend ?? '?',
+    entry.storeId ?? LEGACY,
+    entry.encrypted ? 'yes' : 'no',
+    verifiedCell(entry, target, verification),
+  ];
 }
 
 async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise<number> {
@@ -80,7 +90,7 @@ async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise
     }
     io.out(`${target.kind === 'local' ? 'Local' : 'Off-site'}: ${target.where}  (this store: ${own}, ${deps.setup.location.backend})`);
     if (entries.length === 0) io.out('  no backups');
-    for (const entry of entries) io.out(`  ${listLine(entry, target, verification)}`);
+    else for (const line of textTable(LIST_HEADER, entries.map((entry) => listRow(entry, target, verification)), { right: [2], indent: '  ' })) io.out(line);
   }
   if (values.format === 'json') io.out(JSON.stringify(json));
   return 0;

@@ -13,6 +13,7 @@ import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3_TEST_ENV, startTestS3, type TestS3 } from '../../../test/helpers/s3-server.js';
+import { cellsUnder } from '../../../test/helpers/table-cells.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { main } from '../../cli.js';
 import { parseS3Url } from '../../core/s3-url.js';
@@ -91,7 +92,9 @@ describe('off-site backups to an S3-compatible server', () => {
   afterAll(async () => {
     await t?.close();
     await s3?.close();
-    process.env = savedEnv;
+    // Put the variables back in place (replacing the object would leave TMPDIR set underneath, for the next file of this worker).
+    for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name];
+    Object.assign(process.env, savedEnv);
     rmSync(root, { recursive: true, force: true });
     rmSync(staging, { recursive: true, force: true });
   });
@@ -174,8 +177,8 @@ describe('off-site backups to an S3-compatible server', () => {
     const fresh = config(path.join(root, 'new.json'), { dataDir: newData, backupS3Url: s3Url, backupEncryptionKey: KEY });
     // Step 2: find the old store's backups.
     const all = (await cli(fresh, 'backup', 'list', '--all-stores')).out;
-    expect(all).toContain(`${id}`);
-    expect(all).toContain(`store ${oldStore}`);
+    const header = all.split('\n').find((l) => l.trim().startsWith('ID '))!;
+    expect(cellsUnder(header, all.split('\n').find((l) => l.includes(id))!, ['ID', 'STORE', 'ENCRYPTED'])).toEqual([id, oldStore, 'yes']);
     // Step 3: restore naming the old store.
     expect((await cli(fresh, 'backup', 'restore', id)).err).toContain(`add --from-store ${oldStore}`);
     const restored = await cli(fresh, 'backup', 'restore', id, '--from-store', oldStore);

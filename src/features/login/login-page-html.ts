@@ -5,11 +5,12 @@ import { simplePage } from '../../core/simple-page.js';
 /** `formField`: the hidden anti-CSRF field (`formTokenInput(request)`). */
 /** `alternatives`: other ways to log in (already-escaped HTML), shown under the form. */
 /** `after`: already-escaped HTML at the end (the 429 page's way back, protect/unlock-html.ts). */
-export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string; alternatives?: readonly string[]; after?: string }): string {
+/** `challenge`: the proof-of-work challenge (JSON) the form must solve before the password is checked. */
+export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string; alternatives?: readonly string[]; after?: string; challenge?: string }): string {
   return simplePage(
     'Log in',
-    `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}
-<form method="post" action="/login">${opts.formField}
+    `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}${opts.challenge ? CHALLENGE_ASSETS : ''}
+<form method="post" action="/login">${opts.formField}${opts.challenge ? challengeWidget(opts.challenge) : ''}
 <label for="user_login">Username or e-mail address</label><input type="text" name="log" id="user_login" autocomplete="username" value="${escapeHtml(opts.login ?? '')}" required autofocus>
 <label for="user_pass">Password</label><input type="password" name="pwd" id="user_pass" autocomplete="current-password" required>
 <label><input type="checkbox" name="rememberme" value="forever"> Remember me</label>
@@ -18,6 +19,41 @@ export function loginPage(opts: { formField: string; redirectTo?: string; error?
 </form>
 ${(opts.alternatives ?? []).join('\n')}
 <p><a href="/login/lost-password">Lost your password?</a></p>${opts.after ?? ''}`,
+  );
+}
+
+/** Where the widget's files are served (`altcha/dist/external` and `altcha/dist/workers`), and the script that wires them. */
+export const ALTCHA_ASSETS_PREFIX = '/login/assets/altcha/';
+export const ALTCHA_WORKERS_PREFIX = '/login/assets/altcha-workers/';
+export const CHALLENGE_SCRIPT_PATH = '/login/assets/challenge.js';
+
+/** Same-origin files only: the page's CSP runs no inline script, and the styles come as a file. */
+const CHALLENGE_ASSETS = `<link rel="stylesheet" href="${ALTCHA_ASSETS_PREFIX}altcha.css"><script type="module" src="${CHALLENGE_SCRIPT_PATH}"></script>`;
+
+/** The widget solves the challenge as soon as the page loads and puts its answer in the `altcha` field. */
+function challengeWidget(challenge: string): string {
+  return `\n<p id="challenge-note">Several logins from your address failed: your browser now proves it is a person by doing a second of work.</p><altcha-widget challenge="${escapeHtml(challenge)}" name="altcha" auto="onload" configuration="${escapeHtml(JSON.stringify({ hideFooter: true }))}"></altcha-widget>`;
+}
+
+/**
+ * The module that loads the widget (`altcha/external`, which bundles no worker) and registers
+ * its PBKDF2 worker, from this origin; evaluated before any widget starts solving.
+ */
+export const CHALLENGE_SCRIPT = `import '${ALTCHA_ASSETS_PREFIX}altcha.min.js';
+globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Worker('${ALTCHA_WORKERS_PREFIX}pbkdf2.js'));
+`;
+
+/** The login form's second step: the code of the authenticator app, or a recovery code. */
+export function twoFactorPage(opts: { formField: string; token: string; error?: string }): string {
+  return simplePage(
+    'Two-factor authentication',
+    `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
+<form method="post" action="/login">${opts.formField}
+<input type="hidden" name="two_factor_token" value="${escapeHtml(opts.token)}">
+<label for="two_factor_code">Code from your authenticator app</label><input type="text" name="two_factor_code" id="two_factor_code" inputmode="numeric" autocomplete="one-time-code" required autofocus>
+<button type="submit">Log in</button>
+</form>
+<p>Lost your device? Enter one of your recovery codes instead (each works once), or ask an administrator to run <code>siteward user 2fa reset &lt;login&gt;</code>.</p>`,
   );
 }
 

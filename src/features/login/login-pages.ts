@@ -4,7 +4,7 @@
  * `PageResponse`. The login form uses WordPress's field names (`log`, `pwd`, `rememberme`,
  * `redirect_to`); a JSON body (`username`, `password`, `remember`) gets a JSON answer.
  */
-import { refusalError, type SitewardAuthenticator } from '../../auth/authenticator.js';
+import { refusalError, type LoginWithIdentity, type SitewardAuthenticator } from '../../auth/authenticator.js';
 import { authError } from '../../auth/errors.js';
 import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/login-cookie.js';
 import { newPasswordProblem } from '../../auth/password-strength.js';
@@ -21,7 +21,15 @@ import type { Store } from '../../store/types.js';
 import { formTokenInput, htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
 import { keyOf } from '../protect/protect-policy.js';
 import { unlockOffer } from '../protect/unlock-html.js';
-import { loginPage, setupPage } from './login-page-html.js';
+import { loginPage, setupPage, twoFactorPage } from './login-page-html.js';
+import { CHALLENGE_FIELD, type LoginChallenge } from './challenge.js';
+import { CODE_FIELD, PENDING_FIELD, type PendingLogins } from './pending-login.js';
+import type { TwoFactorService } from '../two-factor/service.js';
+import { ENROL_PATH } from '../two-factor/enrol-page.js';
+import type { UserRecord } from '../../store/types.js';
+import { safeRedirect } from './safe-redirect.js';
+
+export { safeRedirect };
 
 export interface LoginPageDeps {
   readonly homeUrl: string;
@@ -31,6 +39,9 @@ export interface LoginPageDeps {
   readonly signInOptions?: readonly ((request: PageRequest, redirectTo: string) => Promise<string | null>)[];
   /** SMTP is configured: a blocked person may ask for an unlock link. */
   readonly mailConfigured: boolean;
+  readonly twoFactor: TwoFactorService;
+  readonly challenge: LoginChallenge;
+  readonly pending: PendingLogins;
 }
 
 function str(v: unknown): string {
@@ -41,36 +52,11 @@ function wantsJson(req: PageRequest): boolean {
   return mediaType(req.headers['content-type']) === 'application/json';
 }
 
-/**
- * Only same-origin redirect targets. The decision is made on what a browser will do with the
- * Location header: the WHATWG parser drops tabs and newlines and treats `\\` like `/`, so
- * `/\t/evil.com` or `/.//evil.com` would leave the site if checked as strings. The answer is
- * re-serialized from the parsed URL and parsed once more, so what is sent is what was checked.
- */
-export function safeRedirect(target: string, homeUrl: string): string | null {
-  if (target === '') return null;
-  const base = new URL(homeUrl);
-  const sameOrigin = (value: string): URL | null => {
-    try {
-      const url = new URL(value, base);
-      return url.origin === base.origin ? url : null;
-    } catch {
-      return null;
-    }
-  };
-  const parsed = sameOrigin(target);
-  if (!parsed) return null;
-  const path = parsed.pathname + parsed.search + parsed.hash;
-  if (!path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return null;
-  return sameOrigin(path) ? path : null;
-}
-
-
 const SETUP_LINK_NEEDED = 'This page needs the setup link printed by <code>siteward start</code>.';
 
 /** The pages' handlers, by method and path. */
 export function loginPages(deps: LoginPageDeps) {
-  const { homeUrl, store, authenticator } = deps;
+  const { homeUrl, store, authenticator, twoFactor } = deps;
 
   /** The HTML of the other ways to log in that apply to this request. */
   const alternatives = async (req: PageRequest, redirectTo: string): Promise<string[]> => {
@@ -78,35 +64,104 @@ export function loginPages(deps: LoginPageDeps) {
     return shown.filter((html): html is string => html !== null);
   };
 
+  /** The login form, with a challenge when the guards want one from this address. */
+  const loginForm = async (req: PageRequest, status: number, opts: { redirectTo: string; error?: string; notice?: string; login?: string }, headers: Readonly<Record<string, string>> = {}): Promise<PageResponse> => {
+    const wanted = await authenticator.guards.wantsChallenge({ via: 'login-form', login: '', ip: req.ip });
+    const challenge = wanted ? JSON.stringify(await deps.challenge.create(req.formToken())) : undefined;
+    // A blocked address gets its way back on the 429 page.
+    const after = status === 429 ? unlockOffer({ formField: formTokenInput(req), mail: deps.mailConfigured, address: keyOf(req.ip), login: opts.login ?? '' }) : undefined;
+    return htmlPage(status, loginPage({ formField: formTokenInput(req), ...opts, challenge, alternatives: await alternatives(req, opts.redirectTo), after }), headers);
+  };
+
   const showLogin = async (req: PageRequest): Promise<PageResponse> => {
     const q = req.query;
     const notice = q.loggedout ? 'You are now logged out.' : q.setup === 'done' ? 'The administrator account was created. Log in with it to continue.' : q.password_reset === 'done' ? 'Your password has been reset. Log in with the new one.' : undefined;
-    const redirectTo = str(q.redirect_to);
-    return htmlPage(200, loginPage({ formField: formTokenInput(req), redirectTo, notice, alternatives: await alternatives(req, redirectTo) }));
+    return loginForm(req, 200, { redirectTo: str(q.redirect_to), notice });
+  };
+
+  /** A session is open: the cookie, then where to go (enrolment first for a role that must use two-factor). */
+  const loggedIn = async (req: PageRequest, result: Extract<LoginWithIdentity, { ok: true }>, json: boolean, redirectTo: string): Promise<PageResponse> => {
+    const cookie = { 'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember: result.remember, secure: req.origin.secure }) };
+    const mustEnrol = await twoFactor.mustEnrol(result.user.id, result.roles);
+    if (json) {
+      const nonce = authenticator.createNonce('wp_rest', result.identity);
+      return jsonPage(200, { id: result.user.id, login: result.user.login, nonce, restRoot: req.restRoot, ...(mustEnrol ? { two_factor_setup: ENROL_PATH } : {}) }, cookie);
+    }
+    const next = safeRedirect(redirectTo, homeUrl) ?? '/admin/';
+    const to = redirect(mustEnrol ? `${ENROL_PATH}?redirect_to=${encodeURIComponent(next)}` : next);
+    return { ...to, headers: { ...to.headers, ...cookie } };
+  };
+
+  /**
+   * A login whose first factor was checked elsewhere (sign-in through the account service) ends
+   * as a password login does: the code page when the user has two-factor, enrolment first when
+   * their role requires it, then the session and `redirectTo`.
+   */
+  const finishLogin = async (req: PageRequest, user: UserRecord, opts: { redirectTo: string; remember?: boolean }): Promise<PageResponse> => {
+    const remember = opts.remember === true;
+    if (await twoFactor.enabled(user.id)) {
+      const token = deps.pending.issue(user, { remember, redirectTo: opts.redirectTo });
+      return htmlPage(200, twoFactorPage({ formField: formTokenInput(req), token }));
+    }
+    const result = await authenticator.openSession(user, { remember, userAgent: str(req.headers['user-agent']), ip: req.ip });
+    return loggedIn(req, result, false, opts.redirectTo);
+  };
+
+  /** The form's second step: the pending-login token and the code. */
+  const submitCode = async (req: PageRequest): Promise<PageResponse> => {
+    const token = str(req.body[PENDING_FIELD]);
+    const claims = deps.pending.read(token);
+    const user = claims ? await store.users.byId(claims.userId) : undefined;
+    if (!claims || !user || !deps.pending.matches(claims, user)) {
+      const error = authError('two_factor_expired');
+      return loginForm(req, error.status, { redirectTo: claims?.redirectTo ?? '', error: error.message });
+    }
+    const code = str(req.body[CODE_FIELD]);
+    const check = async () => !(await deps.pending.used(claims)) && (await twoFactor.verify(user.id, code)) && (await deps.pending.consume(claims));
+    const result = await authenticator.completeLogin(user, check, { remember: claims.remember, userAgent: str(req.headers['user-agent']), ip: req.ip });
+    if (result.ok) return loggedIn(req, result, false, claims.redirectTo);
+    if (result.error === 'refused') {
+      const error = refusalError(result.refusal);
+      return loginForm(req, error.status, { redirectTo: claims.redirectTo, error: error.message, login: user.login }, errorHeaders(error));
+    }
+    const error = authError('two_factor_invalid');
+    return htmlPage(error.status, twoFactorPage({ formField: formTokenInput(req), token, error: error.message }));
   };
 
   const submitLogin = async (req: PageRequest): Promise<PageResponse> => {
     const body = req.body;
     const json = wantsJson(req);
+    if (!json && body[PENDING_FIELD] !== undefined) return submitCode(req);
     const login = str(json ? body.username : body.log).trim();
     const password = str(json ? body.password : body.pwd);
     const remember = phpTruthy(json ? body.remember : body.rememberme);
-    const result = await authenticator.login(login, password, { remember, userAgent: str(req.headers['user-agent']), ip: req.ip, via: json ? 'login-json' : 'login-form' });
-    if (!result.ok) {
-      const error = result.error === 'refused' ? refusalError(result.refusal) : authError('invalid_login');
-      if (json) return errorResponse(error);
-      const redirectTo = str(body.redirect_to);
-      // A blocked address gets its way back on the 429 page.
-      const after = error.status === 429 ? unlockOffer({ formField: formTokenInput(req), mail: deps.mailConfigured, address: keyOf(req.ip), login }) : undefined;
-      return htmlPage(error.status, loginPage({ formField: formTokenInput(req), redirectTo, error: error.message, login, alternatives: await alternatives(req, redirectTo), after }), errorHeaders(error));
+    const redirectTo = str(body.redirect_to);
+    // Only the HTML form is ever challenged; a solution is checked (and used up) only when sent.
+    const solved = !json && body[CHALLENGE_FIELD] !== undefined && (await deps.challenge.verify(body[CHALLENGE_FIELD], req.formToken()));
+    // JSON clients send the code with the password; the form asks for it on a second page.
+    const code = json ? str(body[CODE_FIELD]) : '';
+    const secondFactor = async (user: UserRecord) => {
+      if (!(await twoFactor.enabled(user.id))) return 'none' as const;
+      if (code === '') return 'missing' as const;
+      return (await twoFactor.verify(user.id, code)) ? ('passed' as const) : ('failed' as const);
+    };
+    const result = await authenticator.login(login, password, {
+      remember,
+      userAgent: str(req.headers['user-agent']),
+      ip: req.ip,
+      via: json ? 'login-json' : 'login-form',
+      ...(solved ? { challenge: 'solved' as const } : {}),
+      secondFactor,
+    });
+    if (result.ok) return loggedIn(req, result, json, redirectTo);
+    if (result.error === 'second_factor_required') {
+      if (json) return errorResponse(authError('two_factor_required'));
+      const token = deps.pending.issue(result.user, { remember, redirectTo });
+      return htmlPage(200, twoFactorPage({ formField: formTokenInput(req), token }));
     }
-    const cookie = { 'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember, secure: req.origin.secure }) };
-    if (json) {
-      const nonce = authenticator.createNonce('wp_rest', result.identity);
-      return jsonPage(200, { id: result.user.id, login: result.user.login, nonce, restRoot: req.restRoot }, cookie);
-    }
-    const to = redirect(safeRedirect(str(body.redirect_to), homeUrl) ?? '/admin/');
-    return { ...to, headers: { ...to.headers, ...cookie } };
+    const error = result.error === 'refused' ? refusalError(result.refusal) : result.error === 'second_factor_invalid' ? authError('two_factor_invalid') : authError('invalid_login');
+    if (json) return errorResponse(error);
+    return loginForm(req, error.status, { redirectTo, error: error.message, login }, errorHeaders(error));
   };
 
   /**
@@ -182,5 +237,5 @@ export function loginPages(deps: LoginPageDeps) {
     return redirect('/login?redirect_to=%2Fadmin%2F&setup=done');
   };
 
-  return { showLogin, submitLogin, logout, nonceRefresh, showSetup, submitSetup };
+  return { showLogin, submitLogin, logout, nonceRefresh, showSetup, submitSetup, finishLogin };
 }

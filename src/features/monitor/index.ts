@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
-import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
+import { registerHistoryRoute, siteTimeZone } from '../history-route.js';
 import { phpTruthy } from '../../core/php.js';
 import type { MonitorHistory } from '../../wire/siteward-v1.js';
 import { dueCertificateWarning } from './certificate-warnings.js';
@@ -33,7 +33,6 @@ import { quorumVerdict } from './quorum.js';
 import { monitorSettings } from './settings.js';
 import { UptimeChecker } from './uptime-checker.js';
 import { DAY_MS } from '../../core/time.js';
-import type { RestRequest } from '../../rest/types.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 const MODULE = 'monitor';
@@ -174,12 +173,11 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
       });
       // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
       jetpack.registerModuleData(MODULE, lastDowntime);
-      ctx.api.registerRoute(SITEWARD_NAMESPACE, '/monitor/history', {
-        methods: 'GET',
-        args: { days: HISTORY_DAYS_ARG },
-        permissionCallback: permission,
-        callback: jetpack.whenModuleActive(MODULE, async (request: RestRequest) => {
-          const days = Number(request.params.days);
+      registerHistoryRoute(
+        ctx.api,
+        '/monitor/history',
+        permission,
+        jetpack.whenModuleActive(MODULE, async (days: number) => {
           const now = clock();
           const intervals = await repoFor(SITE_CHECK_ID).since(now - days * DAY_MS);
           return {
@@ -194,7 +192,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
             })),
           } satisfies MonitorHistory;
         }),
-      });
+      );
       registerMonitorRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
       ctx.addCommand(monitorCommand(service));
     },

@@ -6,7 +6,7 @@
  * (`siteward protect`) and an e-mailed unlock link; new blocks are told in an hourly-at-most digest.
  */
 import type { Feature, FeatureContext } from '../contract.js';
-import { HISTORY_DAYS_ARG, SITEWARD_NAMESPACE, siteTimeZone } from '../history-route.js';
+import { registerHistoryRoute, siteTimeZone } from '../history-route.js';
 import { featureDb } from '../db/feature-db.js';
 import { allowListReader } from './allow-list-reader.js';
 import { PROTECT_MIGRATIONS } from './migration.js';
@@ -23,7 +23,6 @@ import { ProtectService } from './protect-service.js';
 import { registerUnlockPages } from './unlock-pages.js';
 import { siteNameOf, smtpMailer } from '../mailer.js';
 import { DAY_MS } from '../../core/time.js';
-import type { RestRequest } from '../../rest/types.js';
 import type { ProtectHistory } from '../../wire/siteward-v1.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
@@ -71,19 +70,18 @@ export const protectFeature: Feature = {
     });
     // The 4.3+ spelling answers a bare integer (docs/spec/current-clients.md A.6).
     jetpack.registerModuleData(MODULE, blocked);
-    ctx.api.registerRoute(SITEWARD_NAMESPACE, '/protect/history', {
-      methods: 'GET',
-      args: { days: HISTORY_DAYS_ARG },
-      permissionCallback: permission,
-      callback: jetpack.whenModuleActive(MODULE, async (request: RestRequest) => {
-        const days = Number(request.params.days);
+    registerHistoryRoute(
+      ctx.api,
+      '/protect/history',
+      permission,
+      jetpack.whenModuleActive(MODULE, async (days: number) => {
         const timeZone = await siteTimeZone(ctx.store.options, config.timezone);
         const history = await policy.historyByDay(days, ctx.clock(), timeZone);
         return { days, timezone: timeZone, total: await policy.blockedCount(), history } satisfies ProtectHistory;
       }),
-    });
+    );
 
-    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
+    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'), { mail: mailer !== null, webhook: Boolean(config.monitorWebhook) });
     registerUnlockPages(ctx, { blocks, policy, mailer });
     ctx.addCommand(protectCommand(service));
     // The blocks a lockout did not tell at once (within the hour after a digest) go out with the next one.
@@ -103,9 +101,10 @@ export const protectFeature: Feature = {
 };
 
 function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () => Promise<boolean>, onLockout: () => Promise<unknown>): void {
-  const guard = createPasswordGuard({ policy, clock: ctx.clock, allowList: allowListReader(ctx.store.options), active: isActive });
+  const guard = createPasswordGuard({ policy, clock: ctx.clock, allowList: allowListReader(ctx.store.options), active: isActive, challengeAfter: ctx.config.protectChallengeAfter });
   const at = () => new Date(ctx.clock()).toISOString();
   ctx.addPasswordGuard({
+    wantsChallenge: (attempt) => guard.wantsChallenge(attempt),
     before: async (attempt) => {
       const verdict = await guard.before(attempt);
       // The attempt as an event: time, address, login, entry point. Never the password.

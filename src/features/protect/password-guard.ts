@@ -20,6 +20,8 @@ export type GuardDecision =
 export type GuardRecord = { readonly recorded: false; readonly why: 'inactive' | 'allowed' | 'success' } | { readonly recorded: true; readonly outcome: FailureOutcome };
 
 export interface PasswordGuard {
+  /** True when a login-form attempt must carry a solved challenge: `challengeAfter` failures and not yet blocked. */
+  wantsChallenge(attempt: PasswordAttempt): Promise<boolean>;
   /**
    * Call before checking the password: counts the attempt (a slot, `ticket`) or refuses it; a
    * refusal has been counted as a blocked attempt.
@@ -37,6 +39,11 @@ export interface PasswordGuardOptions {
   readonly allowList: () => Promise<readonly AllowEntry[]> | readonly AllowEntry[];
   /** Whether the protect module is active; default always. */
   readonly active?: () => Promise<boolean> | boolean;
+  /**
+   * Failures after which the login form asks for a proof-of-work challenge (0: never). No
+   * challenge when the block comes first (`maxFailures` at or below it).
+   */
+  readonly challengeAfter?: number;
 }
 
 export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuard {
@@ -49,7 +56,18 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
     return null;
   }
 
+  const challengeAfter = options.challengeAfter ?? 0;
+
   return {
+    async wantsChallenge(attempt) {
+      // People use the HTML form; scripts (JSON, Basic) keep today's answer: the block.
+      if (attempt.via !== 'login-form' || challengeAfter <= 0 || challengeAfter >= policy.rules.maxFailures) return false;
+      if ((await exempt(attempt.ip)) !== null) return false;
+      const standing = await policy.standing(attempt.ip, clock());
+      // A blocked address gets the block (429), never a challenge it could not use.
+      return !standing.blocked && standing.failures >= challengeAfter;
+    },
+
     async before(attempt) {
       if ((await exempt(attempt.ip)) !== null) return { allow: true };
       const now = clock();

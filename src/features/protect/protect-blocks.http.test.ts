@@ -80,7 +80,8 @@ function unlockLinkIn(mail: CapturedMail): string {
 
 beforeAll(async () => {
   smtp = await startSmtpCapture((mail) => mails.push(mail));
-  const env = { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_PROTECT_BLOCK: '3600' };
+  // The login form's challenge (after 3 failures) has its own tests (login/login-challenge.http.test.ts).
+  const env = { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_PROTECT_BLOCK: '3600', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' };
   writeFileSync(configFile, JSON.stringify({ dataDir, homeUrl: 'http://example.org', protectBlock: 3600 }));
   app = await createTestApp({ clock, startJobs: false, env, dataDir });
   second = await createTestApp({ clock, startJobs: false, env, dataDir });
@@ -208,6 +209,17 @@ describe('lifting a block', () => {
     expect((await cli('protect', 'unblock')).code).toBe(2);
   });
 
+  it('forgives: a lifted block does not count towards the escalated (24-hour) block', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      await block('198.51.100.20');
+      await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks/198.51.100.20', headers: app.auth(admin) });
+    }
+    await block('198.51.100.20'); // the 4th within 24 hours: escalated, unless the lifted ones were forgiven
+    const fourth = (await blocks('?active=true')).items.find((b) => b.address === '198.51.100.20');
+    expect(fourth).toMatchObject({ level: 1, blocked_until: new Date(now + 3600_000).toISOString() });
+    await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks/198.51.100.20', headers: app.auth(admin) });
+  });
+
   it('all at once by REST', async () => {
     await block('198.51.100.10');
     const res = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks', headers: app.auth(admin) });
@@ -288,7 +300,7 @@ describe('the e-mailed unlock link', () => {
 describe('without SMTP', () => {
   let bare: TestApp;
   beforeAll(async () => {
-    bare = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1' } });
+    bare = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' } });
     await bare.app.users.create({ login: 'victim', email: 'victim@example.org', role: 'administrator', password: PASSWORD });
   });
   afterAll(() => bare.close());

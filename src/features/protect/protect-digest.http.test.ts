@@ -33,7 +33,7 @@ async function nextMail(count: number): Promise<CapturedMail> {
 beforeAll(async () => {
   smtp = await startSmtpCapture((mail) => mails.push(mail));
   hooks = await startWebhookReceiver();
-  app = await createTestApp({ clock: () => now, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url } });
+  app = await createTestApp({ clock: () => now, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url, SITEWARD_PROTECT_CHALLENGE_AFTER: '0' } });
   boss = await app.loginAs('administrator', { login: 'boss' });
   await app.app.users.create({ login: 'deputy', email: 'deputy@example.org', role: 'administrator', password: 'deputy-password-1' });
 });
@@ -47,7 +47,7 @@ describe('block digests', () => {
   it('go to nobody until administrators are chosen', async () => {
     await block('203.0.113.1');
     const res = await app.request({ path: '/wp-json/siteward/v1/protect/notifications', headers: app.auth(boss) });
-    expect(res.json).toMatchObject({ administrators: [], webhook: false });
+    expect(res.json).toMatchObject({ administrators: [], webhook: false, mail_configured: true, webhook_configured: true });
     expect((res.json as { choices: { name: string }[] }).choices.map((c) => c.name).sort()).toEqual(['boss', 'deputy']);
   });
 

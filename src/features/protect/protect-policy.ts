@@ -52,6 +52,13 @@ export class ProtectPolicy {
     return this.repo.recordBlockedAttempt(address, clip(login), now, keyOf(address));
   }
 
+  /** Whether `address` is blocked, and its failures in the window (what decides the login form's challenge). */
+  async standing(address: string, now: number): Promise<{ readonly blocked: boolean; readonly failures: number }> {
+    const key = keyOf(address);
+    if ((await this.repo.activeBlock(key, now)) !== null) return { blocked: true, failures: 0 };
+    return { blocked: false, failures: await this.repo.failureCount(key, now - this.rules.windowSeconds * 1000) };
+  }
+
   /** All blocked attempts ever (the `jetpack_protect_blocked_attempts` value). */
   blockedCount(): Promise<number> {
     return this.repo.blockedCount();

@@ -65,6 +65,8 @@ export interface ProtectRepo {
   /** Adds a failure (turning reservation `reserved` into it) and, when the rules say so, starts a block: all in one transaction per key. */
   recordFailure(input: FailureInput, reserved?: number): Promise<FailureOutcome>;
   recordBlockedAttempt(address: string, login: string, now: number, key?: string): Promise<void>;
+  /** Failures of `key` after `since` (the window's count, without reserving anything). */
+  failureCount(key: string, since: number): Promise<number>;
   blockedCount(): Promise<number>;
   /** Events of `kind` in each `[bounds[i], bounds[i + 1])`: `bounds.length - 1` counts. */
   countEvents(kind: ProtectEventKind, bounds: readonly number[]): Promise<number[]>;
@@ -153,6 +155,10 @@ export class KyselyProtectRepo implements ProtectRepo {
         .execute();
       await db.insertInto('protect_events').values({ at: now, address, login, kind: 'blocked', key }).execute();
     });
+  }
+
+  failureCount(key: string, since: number): Promise<number> {
+    return this.db.run((db) => countRows(db.selectFrom('protect_failures').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', since)));
   }
 
   async blockedCount(): Promise<number> {

@@ -8,6 +8,7 @@ import type { SitewardApi } from '../../plugins/api.js';
 import { RestResponse, type ArgDefinition, type PermissionCallback, type RestRequest } from '../../rest/types.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { pagingHeaders } from '../pagination.js';
+import type { ProtectAttempt, ProtectBlock, ProtectNotificationsAnswer } from '../../wire/siteward-v1.js';
 import type { AttemptView, BlockView, Page } from './protect-blocks.js';
 import { protectError } from './protect-errors.js';
 import type { ProtectService } from './protect-service.js';
@@ -17,9 +18,10 @@ const PAGE_ARGS: Record<string, ArgDefinition> = {
   per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Maximum number of items to be returned in result set.' },
 };
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
-export function blockJson(block: BlockView): Record<string, unknown> {
+export function blockJson(block: BlockView): ProtectBlock {
   return {
     address: block.address,
     last_address: block.lastAddress,
@@ -32,12 +34,12 @@ export function blockJson(block: BlockView): Record<string, unknown> {
     last_attempt: iso(block.lastAttempt),
     blocked_at: iso(block.blockedAt),
     blocked_until: iso(block.blockedUntil),
-    lifted_at: iso(block.liftedAt),
+    lifted_at: isoOrNull(block.liftedAt),
     lifted_by: block.liftedBy,
   };
 }
 
-function attemptJson(attempt: AttemptView): Record<string, unknown> {
+function attemptJson(attempt: AttemptView): ProtectAttempt {
   return { at: iso(attempt.at), address: attempt.address, key: attempt.key, login: attempt.login, outcome: attempt.outcome };
 }
 
@@ -56,7 +58,8 @@ function body(request: RestRequest): Record<string, unknown> {
   return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : request.bodyParams;
 }
 
-export function registerProtectRoutes(api: SitewardApi, service: ProtectService, permission: PermissionCallback): void {
+/** `channels`: whether SMTP and the monitor webhook are configured (the screen says what a choice does). */
+export function registerProtectRoutes(api: SitewardApi, service: ProtectService, permission: PermissionCallback, channels: { readonly mail: boolean; readonly webhook: boolean }): void {
   const by = (request: RestRequest) => `rest:${request.user.login}`;
   api.registerRoute(SITEWARD_NAMESPACE, '/protect/blocks', [
     {
@@ -98,7 +101,7 @@ export function registerProtectRoutes(api: SitewardApi, service: ProtectService,
     {
       methods: 'GET',
       permissionCallback: permission,
-      callback: async () => ({ ...(await service.notifications()), choices: await service.administrators() }),
+      callback: async (): Promise<ProtectNotificationsAnswer> => ({ ...(await service.notifications()), choices: await service.administrators(), mail_configured: channels.mail, webhook_configured: channels.webhook }),
     },
     {
       methods: 'POST, PUT, PATCH',

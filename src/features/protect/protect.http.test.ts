@@ -18,8 +18,8 @@ let admin: LoggedIn;
 let appPassword = '';
 
 beforeAll(async () => {
-  app = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1' } });
-  second = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1' }, dataDir: app.app.config.dataDir });
+  app = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' } });
+  second = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' }, dataDir: app.app.config.dataDir });
   admin = await app.loginAs('administrator');
   const created = await app.app.users.create({ login: 'victim', email: 'victim@example.org', role: 'administrator', password: PASSWORD });
   if (!created.ok) throw new Error(created.error.message);

@@ -29,6 +29,7 @@ export const ssoFeature: Feature = {
       log: ctx.log,
       isActive: () => jetpack.isModuleActive(MODULE),
       matchByEmail: async () => phpTruthy(await ctx.store.options.get(MATCH_BY_EMAIL_OPTION)),
+      finishLogin: (request, user, options) => login.finishLogin(request, user, options),
     });
     ctx.addPage({ method: 'GET', path: SSO_START_PATH, handle: pages.start });
     ctx.addPage({ method: 'GET', path: `${SSO_START_PATH}/callback`, handle: pages.callback });

@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
@@ -191,6 +192,38 @@ describe('logging in through the connection (the sso module), over HTTP with the
     expect(ambiguous.text).toContain('Several accounts here are linked to yours');
     expect(await call(site, 'PUT', '/unlink', { as: second })).toMatchObject({ status: 200 });
     expect(await whoIs((await signIn(ANN)).headers['set-cookie'])).toBe('admin');
+  });
+
+  it('is a first factor only: a user with two-factor gets the code page, a role that must use it goes to enrolment', async () => {
+    // carol (linked above) enrols with a first code; her recovery codes finish the SSO login.
+    const carol = await site.request({ method: 'POST', path: '/login', body: { username: 'carol', password: 'pw-carol-secret' } });
+    const carolAuth = { Cookie: (carol.headers['set-cookie'] ?? '').split(';')[0] ?? '', 'X-WP-Nonce': (carol.json as { nonce: string }).nonce };
+    const started = await site.request({ method: 'POST', path: '/wp-json/siteward/v1/two-factor/enrol', headers: carolAuth });
+    const { secret } = started.json as { secret: string };
+    const confirmed = await site.request({ method: 'POST', path: '/wp-json/siteward/v1/two-factor/confirm', headers: carolAuth, body: { code: await generate({ secret }) } });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    const [recovery] = (confirmed.json as { recovery_codes: string[] }).recovery_codes;
+
+    const first = await signIn(CAROL);
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers['set-cookie'] ?? '').not.toContain('siteward_logged_in');
+    const token = /name="two_factor_token" value="([^"]+)"/.exec(first.text)?.[1] ?? '';
+    const form = { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org', ...from() };
+    const wrong = await site.request({ method: 'POST', path: '/login', headers: form, body: new URLSearchParams({ two_factor_token: token, two_factor_code: '000000' }).toString() });
+    expect(wrong.status).toBe(401);
+    const done = await site.request({ method: 'POST', path: '/login', headers: form, body: new URLSearchParams({ two_factor_token: token, two_factor_code: recovery ?? '' }).toString() });
+    expect(done.status, done.text).toBe(302);
+    expect(await whoIs(done.headers['set-cookie'])).toBe('carol');
+
+    // jetpack_sso_require_two_step: administrators must use the site's two-factor, after SSO too.
+    expect((await settings({ jetpack_sso_require_two_step: true })).status).toBe(200);
+    try {
+      const gated = await signIn(ANN, '?redirect_to=%2Fadmin%2F');
+      expect(gated.status).toBe(302);
+      expect(gated.headers.location).toBe('/login/two-factor/setup?redirect_to=%2Fadmin%2F');
+    } finally {
+      expect((await settings({ jetpack_sso_require_two_step: false })).status).toBe(200);
+    }
   });
 
   it('keeps a sign-in state out of the connection callback (and the other way round)', async () => {

@@ -14,7 +14,6 @@
 import { randomBytes } from 'node:crypto';
 import { refusalError, type SitewardAuthenticator } from '../../auth/authenticator.js';
 import type { GuardRefusal } from '../../auth/password-guards.js';
-import { loginCookieHeader } from '../../auth/login-cookie.js';
 import { readCookie } from '../../core/cookies.js';
 import type { Logger } from '../../plugins/api.js';
 import { errorHeaders } from '../../rest/error-response.js';
@@ -39,6 +38,8 @@ export interface SsoPageDeps {
   isActive(): Promise<boolean>;
   /** `jetpack_sso_match_by_email`. */
   matchByEmail(): Promise<boolean>;
+  /** The login feature's end of a login (its two-factor step, enrolment, session, redirect). */
+  finishLogin(request: PageRequest, user: UserRecord, options: { redirectTo: string }): Promise<PageResponse>;
 }
 
 /** Errors that say nothing about the browser's request: not counted by Protect. */
@@ -162,17 +163,9 @@ export function ssoPages(deps: SsoPageDeps) {
       return htmlPage(error.status, problemPage('blocked', provider, error.message), errorHeaders(error));
     }
     if (!checked.ok) return checked.page;
-    const session = await authenticator.openSession(checked.user, { remember: false, userAgent: req.headers['user-agent'] ?? '', ip: req.ip });
-    deps.log.info({ event: 'sso.login', userId: checked.user.id, ip: req.ip }, 'sign-in: logged in through the account service');
-    const to = safeRedirect(checked.returnTo, deps.homeUrl) ?? '/admin/';
-    return {
-      status: 302,
-      headers: {
-        Location: to,
-        'Set-Cookie': loginCookieHeader(session.cookie, { expiresAt: session.expiresAt, remember: false, secure: req.origin.secure }),
-        'Cache-Control': 'no-store',
-      },
-    };
+    deps.log.info({ event: 'sso.login', userId: checked.user.id, ip: req.ip }, 'sign-in: the account service vouched for the user');
+    // The first factor only: the site's own two-factor step follows, exactly as after a password.
+    return deps.finishLogin(req, checked.user, { redirectTo: checked.returnTo });
   };
 
   return { start, callback, offered };

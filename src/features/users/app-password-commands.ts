@@ -1,3 +1,4 @@
+import { textTable } from '../../core/text-table.js';
 import { createAppPasswordService } from '../../auth/app-passwords.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand, type CliContext } from './cli-args.js';
 
@@ -52,8 +53,8 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     ctx.out(JSON.stringify(rows));
     return EXIT_OK;
   }
-  ctx.out(['UUID', 'NAME', 'CREATED', 'LAST USED'].join('\t'));
-  for (const p of passwords) ctx.out([p.uuid, p.name, formatTime(p.created), formatTime(p.lastUsed)].join('\t'));
+  const rows = passwords.map((p) => [p.uuid, p.name, formatTime(p.created), formatTime(p.lastUsed)]);
+  for (const line of textTable(['UUID', 'NAME', 'CREATED', 'LAST USED'], rows)) ctx.out(line);
   return EXIT_OK;
 }
 

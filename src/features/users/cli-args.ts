@@ -12,6 +12,8 @@ export interface CliContext {
   readonly homeUrl?: string;
   /** The home URL of the server running on this data directory (its server.pid), or null when none runs. */
   readonly runningServerUrl?: () => Promise<string | null>;
+  /** Turns a user's two-factor authentication off (`user 2fa reset`); true when it was on or pending. */
+  readonly resetTwoFactor?: (userId: number) => Promise<boolean>;
 }
 
 /** Exit codes: success, a refused operation, a command line that could not be understood. */

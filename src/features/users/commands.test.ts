@@ -7,6 +7,7 @@ import { testStores } from '../../store/test-store.js';
 import type { Store } from '../../store/types.js';
 import { runAppPasswordCommand } from './app-password-commands.js';
 import { runUserCommand } from './user-commands.js';
+import { cellsUnder } from '../../../test/helpers/table-cells.js';
 
 const backend = testStores()[0]; // SQLite, a temp directory of its own
 
@@ -86,8 +87,9 @@ describe('the user and app-password commands, end to end on SQLite', () => {
   it('lists users as a table and as JSON', async () => {
     const table = await user(['list']);
     expect(table.code).toBe(0);
-    expect(table.out[0]).toBe('ID\tLOGIN\tEMAIL\tROLES\tREGISTERED');
-    expect(table.out.slice(1).map((l) => l.split('\t').slice(1, 4))).toEqual([
+    // A header row, and each cell under its title (aligned columns, as `backup list` and `app-password list`).
+    expect(table.out[0]).toMatch(/^ID {2,}LOGIN {2,}EMAIL {2,}ROLES {2,}REGISTERED$/);
+    expect(table.out.slice(1).map((l) => cellsUnder(table.out[0]!, l, ['LOGIN', 'EMAIL', 'ROLES']))).toEqual([
       ['alice', 'alice@example.com', 'administrator'],
       ['bob', 'bob@example.com', 'editor'],
       ['carol', 'carol@example.com', 'author'],
@@ -117,8 +119,11 @@ describe('the user and app-password commands, end to end on SQLite', () => {
     expect((await createAppPasswordService({ store }).authenticate('alice', password)).ok).toBe(true);
 
     const listed = await apps(['list', 'alice']);
-    expect(listed.out[0]).toBe('UUID\tNAME\tCREATED\tLAST USED');
-    expect(listed.out[1]).toMatch(new RegExp(`^${uuid}\tdeploy script\t\\d{4}-\\d\\d-\\d\\dT[\\d:]{8}Z\t`));
+    expect(listed.out[0]).toMatch(/^UUID {2,}NAME {2,}CREATED {2,}LAST USED$/);
+    const [listedUuid, name, time, lastUsed] = cellsUnder(listed.out[0]!, listed.out[1]!, ['UUID', 'NAME', 'CREATED', 'LAST USED']);
+    expect([listedUuid, name]).toEqual([uuid, 'deploy script']);
+    // Created now, and used once by the authentication above.
+    for (const cell of [time, lastUsed]) expect(cell).toMatch(/^\d{4}-\d\d-\d\dT[\d:]{8}Z$/);
     expect(listed.out.join('\n')).not.toContain(password);
 
     const porcelain = await apps(['create', 'alice', 'ci', '--porcelain']);

@@ -12,6 +12,7 @@ export const usersFeature: Feature = {
   register(ctx) {
     ctx.addJob({ name: 'purge-expired-sessions', everyMs: 3_600_000, run: () => ctx.auth.authenticator.sessions.purgeExpired() });
     const store = ctx.store;
+    const twoFactor = ctx.need('twoFactor');
     ctx.addCommand({
       name: 'user',
       usage: [
@@ -19,8 +20,10 @@ export const usersFeature: Feature = {
         'user list',
         'user set-password <login> [--password <p> | --password-stdin]',
         'user delete <login> [--force]   Refuses the last administrator without --force',
+        'user 2fa reset <login>          Turns off the two-factor authentication of a user who lost their device',
       ],
-      run: (args, io) => runUserCommand(args, { store, homeUrl: ctx.site.homeUrl, runningServerUrl: async () => (await runningServer(ctx.config.dataDir))?.url ?? null, ...io }),
+      run: (args, io) =>
+        runUserCommand(args, { store, homeUrl: ctx.site.homeUrl, runningServerUrl: async () => (await runningServer(ctx.config.dataDir))?.url ?? null, resetTwoFactor: (id) => twoFactor.remove(id), ...io }),
     });
     ctx.addCommand({
       name: 'app-password',

@@ -1,3 +1,4 @@
+import { textTable } from '../../core/text-table.js';
 import { ensureSetupToken } from '../../auth/setup-token.js';
 import { newPasswordProblem } from '../../auth/password-strength.js';
 import { createUserService } from '../../auth/user-service.js';
@@ -19,6 +20,7 @@ const USAGE = {
   list: 'user list [--format table|json]',
   'set-password': 'user set-password <login> [--password <p> | --password-stdin]',
   delete: 'user delete <login> [--force]',
+  '2fa': 'user 2fa reset <login>',
 } as const;
 
 /**
@@ -29,7 +31,7 @@ const USAGE = {
  * await runUserCommand(['create', 'ann', '--email', 'ann@example.com', '--role', 'editor'], ctx);
  */
 export function runUserCommand(argv: string[], ctx: CliContext): Promise<number> {
-  return runSubcommand('user', USAGE, { create, list, 'set-password': setPassword, delete: remove }, argv, ctx);
+  return runSubcommand('user', USAGE, { create, list, 'set-password': setPassword, delete: remove, '2fa': twoFactor }, argv, ctx);
 }
 
 async function create(args: string[], ctx: CliContext): Promise<number> {
@@ -85,10 +87,8 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     return EXIT_OK;
   }
   if (values.format !== 'table') throw new UsageError(`unknown format "${values.format}"; use table or json`);
-  ctx.out(['ID', 'LOGIN', 'EMAIL', 'ROLES', 'REGISTERED'].join('\t'));
-  for (const { user, roles } of users) {
-    ctx.out([user.id, user.login, user.email, roles.join(',') || '-', formatTime(user.registered)].join('\t'));
-  }
+  const rows = users.map(({ user, roles }) => [String(user.id), user.login, user.email, roles.join(',') || '-', formatTime(user.registered)]);
+  for (const line of textTable(['ID', 'LOGIN', 'EMAIL', 'ROLES', 'REGISTERED'], rows)) ctx.out(line);
   return EXIT_OK;
 }
 
@@ -141,5 +141,21 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
     if (running !== null) ctx.out(`No administrator is left. Create one: ${running}${link}`);
     else ctx.out(`No administrator is left. Create one: open ${link} on the server's address (no server runs on this data directory now; started with these settings that is ${ctx.homeUrl ?? ''}${link}).`);
   }
+  return EXIT_OK;
+}
+
+/** `user 2fa reset <login>`: for a user who lost their device and their recovery codes. */
+async function twoFactor(args: string[], ctx: CliContext): Promise<number> {
+  const { positionals: rest } = parse(args, {});
+  const [action, login] = positionals(rest, ['action', 'login'], USAGE['2fa']);
+  if (action !== 'reset') throw new UsageError(`unknown 2fa command "${action}"; usage: ${USAGE['2fa']}`);
+  const user = await ctx.store.users.byLogin(login);
+  if (!user) {
+    ctx.err(`error: no user ${login}`);
+    return EXIT_FAILED;
+  }
+  if (!ctx.resetTwoFactor) throw new Error('two-factor is not available to this command');
+  const was = await ctx.resetTwoFactor(user.id);
+  ctx.out(was ? `Two-factor authentication of ${user.login} is off; they log in with their password alone and can enrol again.` : `${user.login} had no two-factor authentication; nothing changed.`);
   return EXIT_OK;
 }

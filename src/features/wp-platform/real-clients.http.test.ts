@@ -22,6 +22,16 @@ function inert(): unknown {
   });
 }
 
+/** The globals the stand-ins below replace, put back after the file (other files share the worker). */
+const BROWSER_GLOBALS = ['document', 'window', 'addEventListener', 'removeEventListener', 'navigator'] as const;
+const savedGlobals = BROWSER_GLOBALS.map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)] as const);
+afterAll(() => {
+  for (const [name, descriptor] of savedGlobals) {
+    if (descriptor === undefined) Reflect.deleteProperty(globalThis, name);
+    else Object.defineProperty(globalThis, name, descriptor);
+  }
+});
+
 function loadBrowserLibraries() {
   const g = globalThis as Record<string, unknown>;
   g.document ??= inert();

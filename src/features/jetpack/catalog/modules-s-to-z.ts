@@ -58,7 +58,7 @@ export const modulesSToZ: ModuleDefinition[] = [
     // The login page's "Log in with …" and its callback (src/features/sso).
     runtime: 'siteward',
     long_description:
-      '<p>Adds “Log in with …” (the account service’s name) to the login page. It logs in the user of this site whose account is linked to the account the person logs in with at the account service; users link theirs from the admin page. With Match by Email on, a user not linked yet is linked on first use when the account service has verified an e-mail address a user of this site has. Nobody else gets in, and no account is ever created.</p>',
+      '<p>Adds “Log in with …” (the account service’s name) to the login page. It logs in the user of this site whose account is linked to the account the person logs in with at the account service; users link theirs from the admin page. With Match by Email on, a user not linked yet is linked on first use when the account service has verified an e-mail address a user of this site has. Nobody else gets in, and no account is ever created. The site’s own two-factor step still follows; Require Two-Step Authentication makes administrators use it.</p>',
     options: ssoOptions,
   },
   {

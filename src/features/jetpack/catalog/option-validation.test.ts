@@ -41,7 +41,7 @@ const BAD: Array<[string, string, unknown, string]> = [
   ['sharedaddy', 'sharing_services', { visible: ['myspace'], hidden: [] }, 'sharing_services must be an array with visible and hidden items.'],
   ['sharedaddy', 'custom', { sharing_name: 'X', sharing_url: 'http://x.example' }, 'custom must be an array with sharing name, url and icon.'],
   ['sharedaddy', 'sharing_delete_service', 'twitter', 'sharing_delete_service must be the id of a custom sharing service.'],
-  ['protect', 'jetpack_protect_global_whitelist', '1.2.3.4, 300.1.1.1', 'jetpack_protect_global_whitelist must be a list of IP addresses or IP ranges (low - high). One of your IP addresses was not valid.'],
+  ['protect', 'jetpack_protect_global_whitelist', '1.2.3.4, 300.1.1.1', 'jetpack_protect_global_whitelist must be a list of IP addresses, IP ranges (low - high) or CIDR blocks (192.168.0.0/24). One of your IP addresses was not valid.'],
 ];
 
 const GOOD: Array<[string, string, unknown]> = [

@@ -33,7 +33,7 @@ export const protectOptions: Record<string, ModuleOptionDefinition> = {
     },
   },
   /**
-   * Stored as the entries' texts (`1.2.3.4`, `10.0.0.1 - 10.0.0.255`); read back as `{local: [...]}`
+   * Stored as the entries' texts (`1.2.3.4`, `10.0.0.1 - 10.0.0.255`, `192.168.0.0/24`); read back as `{local: [...]}`
    * like the reference. One bad entry refuses the request, so a bad list saves nothing.
    */
   jetpack_protect_global_whitelist: {
@@ -44,7 +44,7 @@ export const protectOptions: Record<string, ModuleOptionDefinition> = {
     validate: (value, param) =>
       typeof value === 'string' && parseAllowList(value).ok
         ? true
-        : `${param} must be a list of IP addresses or IP ranges (low - high). ${INVALID_ALLOW_LIST_MESSAGE}`,
+        : `${param} must be a list of IP addresses, IP ranges (low - high) or CIDR blocks (192.168.0.0/24). ${INVALID_ALLOW_LIST_MESSAGE}`,
     sanitize: (value) => {
       const parsed = parseAllowList(String(value));
       return parsed.ok ? allowListTexts(parsed.entries) : [];

@@ -1,0 +1,288 @@
+/**
+ * The Protect screen: who is blocked (address or IPv6 /64, failures, usernames tried, first and
+ * last attempt, until when, escalation), lifting one block or all, the recent failed attempts,
+ * and which administrators are e-mailed about new blocks (at most one digest an hour).
+ */
+import { Button, Card, CardBody, CardHeader, CheckboxControl, Notice, ToggleControl } from '@wordpress/components';
+import { __, _n, sprintf } from '@wordpress/i18n';
+import { addQueryArgs } from '@wordpress/url';
+import { useState } from 'react';
+import { api, apiPage, type ApiError, type CollectionPage } from './api';
+import { Failed, Loading } from './Dashboard';
+import { useLoad } from './hooks';
+import { useNotify } from './site';
+import type { ProtectAttempt, ProtectBlock, ProtectNotificationsAnswer } from './types';
+
+const P = '/siteward/v1/protect';
+const PER_PAGE = 10;
+
+type Block = ProtectBlock;
+type Attempt = ProtectAttempt;
+type Notifications = ProtectNotificationsAnswer;
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** `rest:boss` → "boss (admin page)", `cli` → "the command line", `link:ann` → "ann’s unlock link". */
+function liftedByText(by: string | null): string {
+  if (by === null) return '';
+  if (by === 'cli') return __('the command line', 'siteward');
+  // translators: %s: a username.
+  if (by.startsWith('rest:')) return sprintf(__('%s (admin page)', 'siteward'), by.slice(5));
+  // translators: %s: a username.
+  if (by.startsWith('link:')) return sprintf(__('an unlock link e-mailed to %s', 'siteward'), by.slice(5));
+  return by;
+}
+
+function statusText(b: Block): string {
+  // translators: %s: date and time.
+  if (b.active) return sprintf(__('Blocked until %s', 'siteward'), when(b.blocked_until));
+  // translators: 1: date and time, 2: who lifted the block.
+  if (b.lifted_at !== null) return sprintf(__('Lifted %1$s by %2$s', 'siteward'), when(b.lifted_at), liftedByText(b.lifted_by));
+  // translators: %s: date and time.
+  return sprintf(__('Ended %s', 'siteward'), when(b.blocked_until));
+}
+
+function Pager({ page, totalPages, onPage, label }: { page: number; totalPages: number; onPage: (page: number) => void; label: string }) {
+  if (totalPages <= 1) return null;
+  return (
+    <nav className="sw-pager" aria-label={label}>
+      <Button variant="secondary" size="compact" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {__('Previous', 'siteward')}
+      </Button>
+      {/* translators: 1: the page shown, 2: how many pages there are. */}
+      <span>{sprintf(__('Page %1$d of %2$d', 'siteward'), page, totalPages)}</span>
+      <Button variant="secondary" size="compact" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+        {__('Next', 'siteward')}
+      </Button>
+    </nav>
+  );
+}
+
+function BlockRow({ block, onUnblock, busy }: { block: Block; onUnblock: (address: string) => void; busy: boolean }) {
+  return (
+    <li className="sw-protect-row" data-testid="protect-block">
+      <div className="sw-protect-head">
+        <code className="sw-break">{block.address}</code>
+        {block.level === 2 && <span className="sw-badge sw-badge-down">{__('Escalated', 'siteward')}</span>}
+        <span className={block.active ? 'sw-status-down' : 'sw-muted'}>{statusText(block)}</span>
+        {block.active && (
+          <Button variant="secondary" size="compact" className="sw-protect-unblock" onClick={() => onUnblock(block.address)} disabled={busy} isBusy={busy}>
+            {__('Unblock', 'siteward')}
+            <span className="sw-visually-hidden"> {block.address}</span>
+          </Button>
+        )}
+      </div>
+      <dl className="sw-protect-facts">
+        <dt>{__('Failed logins', 'siteward')}</dt>
+        <dd>
+          {block.blocked_attempts > 0
+            ? // translators: 1: failed logins, 2: attempts refused while blocked.
+              sprintf(_n('%1$d, then %2$d attempt refused', '%1$d, then %2$d attempts refused', block.blocked_attempts, 'siteward'), block.failures, block.blocked_attempts)
+            : String(block.failures)}
+        </dd>
+        <dt>{__('Usernames tried', 'siteward')}</dt>
+        <dd className="sw-break">{block.usernames.length > 0 ? block.usernames.join(', ') : '—'}</dd>
+        <dt>{__('First and last attempt', 'siteward')}</dt>
+        <dd>
+          {when(block.first_attempt)} – {when(block.last_attempt)}
+        </dd>
+        {block.last_address !== block.address && (
+          <>
+            <dt>{__('Last address', 'siteward')}</dt>
+            <dd className="sw-break">{block.last_address}</dd>
+          </>
+        )}
+      </dl>
+    </li>
+  );
+}
+
+function BlocksCard() {
+  const { notify } = useNotify();
+  const [page, setPage] = useState(1);
+  const [recent, setRecent] = useState(false);
+  const [round, setRound] = useState(0);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const list = useLoad<CollectionPage<Block>>(`blocks-${page}-${recent}-${round}`, () => apiPage(addQueryArgs(`${P}/blocks`, { page, per_page: PER_PAGE, active: recent ? undefined : true })));
+
+  const lift = async (address: string | null) => {
+    setBusy(address ?? '*');
+    setProblem(null);
+    try {
+      if (address === null) {
+        const answer = await api<{ unblocked: string[] }>(`${P}/blocks`, { method: 'DELETE' });
+        // translators: %d: how many addresses.
+        notify({ status: 'success', text: sprintf(_n('%d address unblocked.', '%d addresses unblocked.', answer.unblocked.length, 'siteward'), answer.unblocked.length) });
+      } else {
+        await api(`${P}/blocks/${address}`, { method: 'DELETE' });
+        // translators: %s: an IP address.
+        notify({ status: 'success', text: sprintf(__('%s is unblocked: it may log in again.', 'siteward'), address) });
+      }
+      setPage(1);
+      setRound((r) => r + 1);
+    } catch (error) {
+      setProblem((error as ApiError).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Card className="sw-card" data-testid="protect-blocks">
+      <CardHeader size="small">
+        <h2 className="sw-card-title">{recent ? __('Current and recent blocks', 'siteward') : __('Blocked addresses', 'siteward')}</h2>
+      </CardHeader>
+      <CardBody size="small">
+        <ToggleControl
+          __nextHasNoMarginBottom
+          label={__('Show recent blocks too', 'siteward')}
+          checked={recent}
+          onChange={(on) => {
+            setRecent(on);
+            setPage(1);
+          }}
+        />
+        {problem !== null && (
+          <Notice status="error" onRemove={() => setProblem(null)}>
+            {problem}
+          </Notice>
+        )}
+        {list.state === 'loading' && <Loading text={__('Loading blocks…', 'siteward')} />}
+        {list.state === 'error' && <Failed error={list.error} retry={list.reload} />}
+        {list.state === 'ok' && (
+          <>
+            <p data-testid="protect-summary">
+              {list.data.total === 0
+                ? recent
+                  ? __('No address was blocked lately.', 'siteward')
+                  : __('No address is blocked.', 'siteward')
+                : recent
+                  ? // translators: %d: how many blocks.
+                    sprintf(_n('%d block, current or recent.', '%d blocks, current or recent.', list.data.total, 'siteward'), list.data.total)
+                  : // translators: %d: how many addresses.
+                    sprintf(_n('%d address is blocked.', '%d addresses are blocked.', list.data.total, 'siteward'), list.data.total)}
+            </p>
+            {list.data.items.length > 0 && (
+              <ul className="sw-protect-list">
+                {list.data.items.map((b) => (
+                  <BlockRow key={`${b.address}-${b.blocked_at}`} block={b} onUnblock={(a) => void lift(a)} busy={busy !== null} />
+                ))}
+              </ul>
+            )}
+            <Pager page={page} totalPages={list.data.totalPages} onPage={setPage} label={__('Pages of blocks', 'siteward')} />
+            {!recent && list.data.total > 1 && (
+              <div className="sw-actions">
+                <Button variant="secondary" onClick={() => void lift(null)} disabled={busy !== null} isBusy={busy === '*'} __next40pxDefaultSize>
+                  {__('Unblock all', 'siteward')}
+                </Button>
+              </div>
+            )}
+          </>
+        )}
+        <p className="sw-help">
+          {__('Locked out yourself? The login page offers an unlock link by e-mail when e-mail is set up. On the server, this command lifts a block at once:', 'siteward')}{' '}
+          <code className="sw-break">siteward protect unblock &lt;address&gt;</code>
+        </p>
+      </CardBody>
+    </Card>
+  );
+}
+
+function AttemptsCard() {
+  const [page, setPage] = useState(1);
+  const list = useLoad<CollectionPage<Attempt>>(`attempts-${page}`, () => apiPage(addQueryArgs(`${P}/attempts`, { page, per_page: PER_PAGE })));
+  return (
+    <Card className="sw-card" data-testid="protect-attempts">
+      <CardHeader size="small">
+        <h2 className="sw-card-title">{__('Recent failed logins', 'siteward')}</h2>
+      </CardHeader>
+      <CardBody size="small">
+        {list.state === 'loading' && <Loading text={__('Loading failed logins…', 'siteward')} />}
+        {list.state === 'error' && <Failed error={list.error} retry={list.reload} />}
+        {list.state === 'ok' && list.data.total === 0 && <p className="sw-muted">{__('No failed logins lately.', 'siteward')}</p>}
+        {list.state === 'ok' && list.data.items.length > 0 && (
+          <>
+            <ul className="sw-protect-attempts">
+              {list.data.items.map((a, i) => (
+                <li key={`${a.at}-${i}`}>
+                  <span>{when(a.at)}</span>
+                  <code className="sw-break">{a.address}</code>
+                  <span className="sw-break">{a.login === '' ? '—' : a.login}</span>
+                  <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>{a.outcome === 'refused' ? __('refused: blocked', 'siteward') : __('wrong password', 'siteward')}</span>
+                </li>
+              ))}
+            </ul>
+            <Pager page={page} totalPages={list.data.totalPages} onPage={setPage} label={__('Pages of failed logins', 'siteward')} />
+          </>
+        )}
+      </CardBody>
+    </Card>
+  );
+}
+
+function NotificationsCard({ settings }: { settings: Notifications }) {
+  const { notify } = useNotify();
+  const [chosen, setChosen] = useState<number[]>([...settings.administrators]);
+  const [webhook, setWebhook] = useState(settings.webhook);
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    setBusy(true);
+    try {
+      await api(`${P}/notifications`, { method: 'POST', data: { administrators: chosen, webhook } });
+      notify({ status: 'success', text: __('Notification settings saved.', 'siteward') });
+    } catch (error) {
+      // translators: %s: why the server refused.
+      notify({ status: 'error', text: sprintf(__('Not saved: %s', 'siteward'), (error as ApiError).message) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card className="sw-card">
+      <CardHeader size="small">
+        <h2 className="sw-card-title">{__('When an address is blocked', 'siteward')}</h2>
+      </CardHeader>
+      <CardBody size="small">
+        {!settings.mail_configured && <p className="sw-muted">{__('E-mail is not configured (SITEWARD_SMTP_URL), so no e-mail can be sent.', 'siteward')}</p>}
+        <fieldset className="sw-monitor-admins" data-testid="protect-admins">
+          <legend>{__('Administrators who get an e-mail (one digest an hour at most)', 'siteward')}</legend>
+          {settings.choices.map((a) => (
+            <CheckboxControl
+              key={a.id}
+              __nextHasNoMarginBottom
+              label={a.name}
+              checked={chosen.includes(a.id)}
+              onChange={(on) => setChosen(on ? [...chosen, a.id] : chosen.filter((id) => id !== a.id))}
+            />
+          ))}
+        </fieldset>
+        <ToggleControl
+          __nextHasNoMarginBottom
+          label={__('Also post to the Monitor webhook', 'siteward')}
+          help={settings.webhook_configured ? __('The same URL and format as Monitor’s notifications.', 'siteward') : __('No webhook is set (SITEWARD_MONITOR_WEBHOOK).', 'siteward')}
+          checked={webhook}
+          disabled={!settings.webhook_configured}
+          onChange={setWebhook}
+        />
+        <div className="sw-actions">
+          <Button variant="primary" onClick={() => void save()} isBusy={busy} disabled={busy} __next40pxDefaultSize>
+            {__('Save', 'siteward')}
+          </Button>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}
+
+export function ProtectScreen() {
+  const notifications = useLoad<Notifications>('protect-notifications', () => api(`${P}/notifications`));
+  return (
+    <div className="sw-stack" data-testid="protect-screen">
+      <BlocksCard />
+      <AttemptsCard />
+      {notifications.state === 'ok' && <NotificationsCard settings={notifications.data} />}
+      {notifications.state === 'error' && <Failed error={notifications.error} retry={notifications.reload} />}
+    </div>
+  );
+}

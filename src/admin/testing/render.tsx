@@ -1,0 +1,102 @@
+/**
+ * Rendering the admin app's pieces in a happy-dom unit test: a root in a fresh container, React's
+ * act() environment, and api-fetch answered by a function instead of the network.
+ */
+import apiFetch, { type APIFetchOptions } from '@wordpress/api-fetch';
+import { act, type ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import type { InitialState, ModuleRecord } from '../types';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+/** What the fake API answers: a value, or a thrown `{code, message, data}` like api-fetch rejects with. */
+export type FakeApi = (options: APIFetchOptions) => Promise<unknown>;
+
+/** Every api-fetch call goes to `handler` (default: an answer that never comes, so cards stay loading). */
+export function fakeApi(handler: FakeApi = () => new Promise(() => undefined)): void {
+  apiFetch.setFetchHandler(handler);
+}
+
+export interface Rendered {
+  container: HTMLElement;
+  root: Root;
+  unmount(): Promise<void>;
+}
+
+export async function render(node: ReactNode): Promise<Rendered> {
+  const container = document.createElement('div');
+  document.body.appendChild(container);
+  const root = createRoot(container);
+  await act(async () => root.render(node));
+  return {
+    container,
+    root,
+    async unmount() {
+      await act(async () => root.unmount());
+      container.remove();
+    },
+  };
+}
+
+/** Runs `action` inside act() and lets the effects and state updates it causes settle. */
+export async function settle(action: () => unknown = () => undefined): Promise<void> {
+  await act(async () => {
+    await action();
+  });
+}
+
+/** A module record with the fields the page reads. */
+export function moduleRecord(slug: string, extra: Partial<ModuleRecord> = {}): ModuleRecord {
+  return {
+    module: slug,
+    name: slug.charAt(0).toUpperCase() + slug.slice(1),
+    description: `What ${slug} does.`,
+    jumpstart_desc: '',
+    sort: 1,
+    recommendation_order: 1,
+    introduced: '1.0',
+    changed: '',
+    deactivate: true,
+    free: true,
+    requires_connection: false,
+    auto_activate: 'No',
+    module_tags: [],
+    feature: [],
+    additional_search_queries: '',
+    activated: false,
+    deactivate_nonce: '',
+    activate_nonce: '',
+    available: true,
+    short_description: `What ${slug} does.`,
+    configure_url: `#/modules/${slug}`,
+    learn_more_button: '',
+    long_description: '',
+    search_terms: '',
+    configurable: false,
+    options: null,
+    runtime: 'siteward',
+    ...extra,
+  };
+}
+
+/** An Initial_State of a connected site seen by an administrator (override what a test is about). */
+export function initialState(extra: Partial<InitialState> = {}): InitialState {
+  return {
+    WP_API_root: '/wp-json/',
+    WP_API_nonce: 'nonce',
+    connectionStatus: { isActive: true, isStaging: false, devMode: { isActive: false, constant: false, url: false, filter: false } },
+    dismissedNotices: [],
+    getModules: { protect: moduleRecord('protect'), monitor: moduleRecord('monitor') },
+    showJumpstart: false,
+    userData: {
+      currentUser: {
+        isConnected: true,
+        isMaster: true,
+        username: 'admin',
+        wpcomUser: { login: 'admin' },
+        permissions: { connect: true, disconnect: true, manage_modules: true, manage_options: true },
+      },
+    },
+    ...extra,
+  };
+}

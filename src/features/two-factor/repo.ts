@@ -1,0 +1,79 @@
+import type { FeatureDb } from '../db/feature-db.js';
+import { toInt } from '../../store/db-values.js';
+import type { TwoFactorTables } from './tables.js';
+
+export interface TwoFactorRow {
+  readonly secret: string;
+  readonly enabled: boolean;
+  readonly lastStep: number;
+}
+
+/** The two-factor tables; every write that must happen once (a code, a recovery code) is a conditional update. */
+export class TwoFactorRepo {
+  constructor(private readonly db: FeatureDb<TwoFactorTables>) {}
+
+  async find(userId: number): Promise<TwoFactorRow | null> {
+    const row = await this.db.run((db) => db.selectFrom('two_factor_users').select(['secret', 'enabled', 'last_step']).where('user_id', '=', userId).executeTakeFirst());
+    if (!row) return null;
+    return { secret: row.secret, enabled: toInt(row.enabled, 'two_factor_users.enabled') === 1, lastStep: toInt(row.last_step, 'two_factor_users.last_step') };
+  }
+
+  /** A new, not yet confirmed secret (replaces an unconfirmed one; never an enabled one). */
+  async begin(userId: number, sealedSecret: string, now: number): Promise<boolean> {
+    return this.db.transaction(async (db) => {
+      const row = await db.selectFrom('two_factor_users').select('enabled').where('user_id', '=', userId).executeTakeFirst();
+      if (row && toInt(row.enabled, 'two_factor_users.enabled') === 1) return false;
+      await db.deleteFrom('two_factor_users').where('user_id', '=', userId).execute();
+      await db.insertInto('two_factor_users').values({ user_id: userId, secret: sealedSecret, enabled: 0, last_step: 0, created: now }).execute();
+      return true;
+    });
+  }
+
+  /**
+   * Accepts TOTP time step `step` once: true only for the first caller whose step is later than
+   * the last accepted one (any process; a replayed code loses the race or the comparison).
+   */
+  async takeStep(userId: number, step: number, enable: boolean): Promise<boolean> {
+    const result = await this.db.run((db) =>
+      db
+        .updateTable('two_factor_users')
+        .set(enable ? { last_step: step, enabled: 1 } : { last_step: step })
+        .where('user_id', '=', userId)
+        .where('last_step', '<', step)
+        .executeTakeFirst(),
+    );
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Replaces the recovery codes of a user by these hashes. */
+  async setRecovery(userId: number, hashes: readonly string[]): Promise<void> {
+    await this.db.transaction(async (db) => {
+      await db.deleteFrom('two_factor_recovery').where('user_id', '=', userId).execute();
+      if (hashes.length > 0) await db.insertInto('two_factor_recovery').values(hashes.map((hash) => ({ user_id: userId, hash, used_at: null }))).execute();
+    });
+  }
+
+  /** Uses a recovery code once: true only for the first caller. */
+  async useRecovery(userId: number, hash: string, now: number): Promise<boolean> {
+    const result = await this.db.run((db) =>
+      db.updateTable('two_factor_recovery').set({ used_at: now }).where('user_id', '=', userId).where('hash', '=', hash).where('used_at', 'is', null).executeTakeFirst(),
+    );
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async recoveryLeft(userId: number): Promise<number> {
+    const row = await this.db.run((db) =>
+      db.selectFrom('two_factor_recovery').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).where('used_at', 'is', null).executeTakeFirst(),
+    );
+    return row === undefined ? 0 : toInt(row.n, 'count');
+  }
+
+  /** Forgets everything of a user's second factor; true when there was something. */
+  async remove(userId: number): Promise<boolean> {
+    return this.db.transaction(async (db) => {
+      await db.deleteFrom('two_factor_recovery').where('user_id', '=', userId).execute();
+      const result = await db.deleteFrom('two_factor_users').where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+}

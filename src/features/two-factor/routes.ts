@@ -1,0 +1,79 @@
+/**
+ * `siteward/v1/two-factor`: the current user's second factor. GET the status; POST `/enrol`
+ * (a new secret and its QR code), POST `/confirm` with a first code (returns the recovery codes,
+ * once); POST `/recovery-codes` (new ones); DELETE with the password. Login sessions only: an
+ * application password (never second-factored) cannot turn two-factor on or off.
+ */
+import { verifyPassword } from '../../auth/passwords.js';
+import { forbidden } from '../../rest/errors.js';
+import type { RestRequest } from '../../rest/types.js';
+import type { Store } from '../../store/types.js';
+import type { SitewardApi } from '../../plugins/api.js';
+import { SITEWARD_NAMESPACE } from '../history-route.js';
+import { twoFactorError } from './errors.js';
+import type { TwoFactorService, TwoFactorStatus } from './service.js';
+
+/** Said by the status and the enrolment screens (docs too): what two-factor does not cover. */
+export const APP_PASSWORDS_NOTE = 'Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.';
+
+function statusBody(status: TwoFactorStatus) {
+  return { enabled: status.enabled, pending: status.pending, recovery_codes_left: status.recoveryCodesLeft, required: status.required, application_passwords: APP_PASSWORDS_NOTE };
+}
+
+export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorService, store: Store): void {
+  const permission = (request: RestRequest) => {
+    if (request.user.id === 0) return forbidden(false);
+    return request.credential ? twoFactorError('session_only') : true;
+  };
+  const userOf = async (request: RestRequest) => {
+    const user = await store.users.byId(request.user.id);
+    if (!user) throw new Error('the logged-in user vanished');
+    return user;
+  };
+
+  api.registerRoute(SITEWARD_NAMESPACE, '/two-factor', [
+    {
+      methods: 'GET',
+      permissionCallback: permission,
+      callback: async (request: RestRequest) => statusBody(await service.status(request.user.id, request.user.roles)),
+    },
+    {
+      methods: 'DELETE',
+      permissionCallback: permission,
+      args: { password: { type: 'string', required: true, description: 'The account password, to turn two-factor off.' } },
+      callback: async (request: RestRequest) => {
+        const user = await userOf(request);
+        if (!(await verifyPassword(user.passHash, String(request.params.password)))) return twoFactorError('wrong_password');
+        await service.remove(user.id);
+        return statusBody(await service.status(user.id, request.user.roles));
+      },
+    },
+  ]);
+  api.registerRoute(SITEWARD_NAMESPACE, '/two-factor/enrol', {
+    methods: 'POST',
+    permissionCallback: permission,
+    callback: async (request: RestRequest) => {
+      const enrolment = await service.begin(await userOf(request));
+      if (!enrolment) return twoFactorError('already_enabled');
+      return { secret: enrolment.secret, uri: enrolment.uri, qr: enrolment.qr, application_passwords: APP_PASSWORDS_NOTE };
+    },
+  });
+  api.registerRoute(SITEWARD_NAMESPACE, '/two-factor/confirm', {
+    methods: 'POST',
+    permissionCallback: permission,
+    args: { code: { type: 'string', required: true, description: 'The current 6-digit code of the authenticator app.' } },
+    callback: async (request: RestRequest) => {
+      const result = await service.confirm(request.user.id, String(request.params.code));
+      if (!result.ok) return twoFactorError(result.why === 'not-started' ? 'not_started' : result.why === 'already-enabled' ? 'already_enabled' : 'invalid_code');
+      return { enabled: true, recovery_codes: result.recoveryCodes };
+    },
+  });
+  api.registerRoute(SITEWARD_NAMESPACE, '/two-factor/recovery-codes', {
+    methods: 'POST',
+    permissionCallback: permission,
+    callback: async (request: RestRequest) => {
+      if (!(await service.enabled(request.user.id))) return twoFactorError('not_enabled');
+      return { recovery_codes: await service.regenerate(request.user.id) };
+    },
+  });
+}
