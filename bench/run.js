@@ -108,9 +108,9 @@ async function bench(server, scenario, { group, name = scenario.name, measureBas
   const bodyOnly = measureBaseline ? await baselines.measure(scenario, sizes) : baselines.cached(sizes, scenario.connections);
   const row = withRatios({ name, group, toggle: Boolean(scenario.toggle), logicalPerRequest: scenario.logicalPerRequest ?? 1, sizes, wireBytes: responses.map((r) => r.raw.length), ...measured }, floor, bodyOnly);
   rows.push(row);
-  const base = floor ? `; floor ${Math.round(floor.reqPerSec)} req/s p99 ${floor.p99} ms (×${row.ratio.toFixed(2)})` : '';
+  const base = floor ? `; floor ${Math.round(floor.reqPerSec)} req/s p99 ${floor.p99.toFixed(3)} ms (×${row.ratio.toFixed(2)})` : '';
   const bare = bodyOnly ? `; body-only ${Math.round(bodyOnly.reqPerSec)} req/s (×${row.bodyOnlyRatio.toFixed(2)})` : '';
-  log(`${name}: ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99} ms, ${row.cpuUsPerReq?.toFixed(0)} µs/req, ${row.errors} errors, RSS ${row.rssMB.toFixed(0)} MB${base}${bare}`);
+  log(`${name}: ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99.toFixed(3)} ms, ${row.cpuUsPerReq?.toFixed(0)} µs/req, ${row.errors} errors, RSS ${row.rssMB.toFixed(0)} MB${base}${bare}`);
 }
 
 /**

@@ -127,3 +127,29 @@ export interface ProtectNotificationsAnswer {
   readonly mail_configured: boolean;
   readonly webhook_configured: boolean;
 }
+
+/** GET siteward/v1/two-factor (and the answer of DELETE): the current user's second factor. */
+export interface TwoFactorStatus {
+  enabled: boolean;
+  /** An enrolment was started and awaits its first code. */
+  pending: boolean;
+  recovery_codes_left: number;
+  /** The user's role must use two-factor. */
+  required: boolean;
+  /** What two-factor does not cover (application passwords). */
+  application_passwords: string;
+}
+
+/** POST siteward/v1/two-factor/enrol: a new secret, its otpauth URI and QR code (an SVG data URL). */
+export interface TwoFactorEnrolment {
+  secret: string;
+  uri: string;
+  qr: string;
+  application_passwords: string;
+}
+
+/** POST siteward/v1/two-factor/confirm and …/recovery-codes: the recovery codes, shown once. */
+export interface TwoFactorCodes {
+  enabled?: true;
+  recovery_codes: string[];
+}
