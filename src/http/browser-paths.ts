@@ -9,7 +9,11 @@ import { simplePage } from '../core/simple-page.js';
  */
 export function registerBrowserPaths(app: FastifyInstance): void {
   const icon = favicon();
-  app.get(PAGE_STYLE_PATH, async (_req, reply) => reply.code(200).headers(PAGE_STYLE_HEADERS).send(PAGE_CSS));
+  // One route whatever the hash (routes.md stays the same when the stylesheet changes); an old hash is a 404.
+  app.get('/assets/:file', async (req, reply) => {
+    if (req.url.split('?')[0] !== PAGE_STYLE_PATH) return reply.callNotFound();
+    return reply.code(200).headers(PAGE_STYLE_HEADERS).send(PAGE_CSS);
+  });
   app.get('/favicon.ico', async (_req, reply) =>
     reply.code(200).header('Content-Type', 'image/x-icon').header('Cache-Control', 'public, max-age=86400').send(icon),
   );

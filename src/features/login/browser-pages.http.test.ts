@@ -60,6 +60,7 @@ describe('paths a browser visits', () => {
     expect(css.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(css.text).toContain('--sw-accent: #2271b1');
     expect(css.text).toContain('@media (prefers-color-scheme: dark)');
+    expect((await app.request({ path: '/assets/siteward-000000000000.css', headers: { accept: 'text/css' } })).status).toBe(404);
   });
 
   it('shows the site name, tagline and links to log in and to the dashboard on the home page', async () => {
