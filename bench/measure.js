@@ -105,8 +105,9 @@ function summarize(result, expect) {
   return {
     reqPerSec: result.requests.average,
     expectedPerSec: expected / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    // Milliseconds with µs resolution (load.js's histogram); autocannon's whole-ms figures otherwise.
+    p50: result.latencyUs ? result.latencyUs.p50 / 1000 : result.latency.p50,
+    p99: result.latencyUs ? result.latencyUs.p99 / 1000 : result.latency.p99,
     errors: result.errors + unexpected, // autocannon's errors include timeouts
     socketErrors: result.errors,
     timeouts: result.timeouts,

@@ -13,7 +13,7 @@ import { Baselines, capture, measureScenario, probe, settings as load } from './
 import { createBenchSchema } from './pg-schema.js';
 import { installExitHandlers } from './proc.js';
 import { comparisons, format, PG_ROWS, targets, withRatios, writeJson } from './report.js';
-import { mainScenarios, moduleAll, parallelToggles, settings, TOGGLE_CANDIDATES } from './scenarios.js';
+import { mainScenarios, moduleAll, parallelToggles, settings, TOGGLE_CANDIDATES, userUpdatesBatch, userUpdatesOneByOne } from './scenarios.js';
 import { seedUsersAndSessions, seedUsersAndSessionsPg } from './seed-sessions.js';
 import { request } from './http-client.js';
 import { createAdmin, login, startSiteward } from './siteward-process.js';
@@ -21,9 +21,12 @@ import { createAdmin, login, startSiteward } from './siteward-process.js';
 const started = Date.now();
 const PLUGIN = fileURLToPath(new URL('./fixtures/many-routes-plugin.js', import.meta.url));
 const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: randomBytes(12).toString('base64url') };
-// Upper bound: 8 scenarios + their 8 identical-bytes floors + at most 8 body-only floors,
-// 5 scaling runs, 4 PostgreSQL runs (+ the admin page's first paint).
-const LOAD_RUNS = 34;
+// Upper bound: 9 scenarios + their 9 identical-bytes floors + at most 9 body-only floors,
+// 2 batch rows, 5 scaling runs, 4 PostgreSQL runs (+ the admin page's first paint).
+const LOAD_RUNS = 38;
+// BENCH_ONLY=<regex>: only the rows (and stages) whose name matches, e.g. BENCH_ONLY='users|batch'.
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const wanted = (name) => ONLY === null || ONLY.test(name);
 const PG_BASE = process.env.SITEWARD_BENCH_PG;
 
 // The fixed part covers server starts, the admin page's paint and seeding 2 × 100k sessions.
@@ -103,11 +106,11 @@ async function bench(server, scenario, { group, name = scenario.name, measureBas
   if (server.exitInfo()) throw new Error('Siteward stopped during the load run');
   const floor = measureBaseline ? await baselines.measureReplay(scenario, responses) : baselines.cachedReplay(responses, scenario.connections);
   const bodyOnly = measureBaseline ? await baselines.measure(scenario, sizes) : baselines.cached(sizes, scenario.connections);
-  const row = withRatios({ name, group, toggle: Boolean(scenario.toggle), sizes, wireBytes: responses.map((r) => r.raw.length), ...measured }, floor, bodyOnly);
+  const row = withRatios({ name, group, toggle: Boolean(scenario.toggle), logicalPerRequest: scenario.logicalPerRequest ?? 1, sizes, wireBytes: responses.map((r) => r.raw.length), ...measured }, floor, bodyOnly);
   rows.push(row);
-  const base = floor ? `; floor ${Math.round(floor.reqPerSec)} req/s p99 ${floor.p99} ms (×${row.ratio.toFixed(2)})` : '';
+  const base = floor ? `; floor ${Math.round(floor.reqPerSec)} req/s p99 ${floor.p99.toFixed(3)} ms (×${row.ratio.toFixed(2)})` : '';
   const bare = bodyOnly ? `; body-only ${Math.round(bodyOnly.reqPerSec)} req/s (×${row.bodyOnlyRatio.toFixed(2)})` : '';
-  log(`${name}: ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99} ms, ${row.cpuUsPerReq?.toFixed(0)} µs/req, ${row.errors} errors, RSS ${row.rssMB.toFixed(0)} MB${base}${bare}`);
+  log(`${name}: ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99.toFixed(3)} ms, ${row.cpuUsPerReq?.toFixed(0)} µs/req, ${row.errors} errors, RSS ${row.rssMB.toFixed(0)} MB${base}${bare}`);
 }
 
 /**
@@ -142,16 +145,65 @@ const mainDir = await freshDataDir('main');
 // auth headers, which change if the server had to be restarted.
 await onServer(
   { dataDir: mainDir },
-  mainScenarios({}).map((s, i) => [s.name, (server, auth) => bench(server, mainScenarios(auth)[i], { group: 'main', measureBaseline: true })]),
+  mainScenarios({})
+    .map((s, i) => [s.name, i])
+    .filter(([name]) => wanted(name))
+    .map(([name, i]) => [name, (server, auth) => bench(server, mainScenarios(auth)[i], { group: 'main', measureBaseline: true })]),
 );
+
+/**
+ * `count` users to update (created once through wp/v2/users; the ids of those already there on
+ * a restarted server), checked to take the batch's updates with a 200 each.
+ */
+async function benchUsers(server, auth, count) {
+  const ids = [];
+  for (let i = 0; i < count; i++) {
+    const login = `benchuser${i}`;
+    const json = { ...auth, 'Content-Type': 'application/json' };
+    const found = await request(`${server.baseUrl}/wp-json/wp/v2/users?slug=${login}&_fields=id`, { headers: auth });
+    const existing = JSON.parse(found.text);
+    if (Array.isArray(existing) && existing.length === 1) {
+      ids.push(existing[0].id);
+      continue;
+    }
+    const res = await request(`${server.baseUrl}/wp-json/wp/v2/users`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username: login, email: `${login}@example.org`, password: `${randomBytes(12).toString('base64url')}-Aa1`, roles: ['author'] }),
+    });
+    if (res.status !== 201) throw new Error(`creating ${login} answered ${res.status}: ${res.text.slice(0, 200)}`);
+    ids.push(JSON.parse(res.text).id);
+  }
+  const check = userUpdatesBatch(auth, ids).requests[0];
+  const res = await request(`${server.baseUrl}${check.path}`, { method: 'POST', headers: check.headers, body: check.body });
+  const statuses = JSON.parse(res.text).responses?.map((r) => r.status) ?? [];
+  if (res.status !== 207 || statuses.length !== count || statuses.some((st) => st !== 200)) {
+    throw new Error(`the batch of user updates answered ${res.status} with item statuses ${JSON.stringify(statuses)}: ${res.text.slice(0, 300)}`);
+  }
+  return ids;
+}
+
+// A batch/v1 of 10 user updates against the same 10 sent one by one: CPU per logical update.
+if (wanted('batch') || wanted('one by one')) {
+  await onServer({ dataDir: mainDir }, [
+    [
+      'batch/v1 vs one by one',
+      async (server, auth) => {
+        const ids = await benchUsers(server, auth, 10);
+        await bench(server, userUpdatesOneByOne(auth, ids), { group: 'batch' });
+        await bench(server, userUpdatesBatch(auth, ids), { group: 'batch' });
+      },
+    ],
+  ]);
+}
 
 // The admin page: JavaScript of the first screen (from the build) and first contentful paint.
 const admin = { bundle: null, fcpMs: null };
-await stage('admin bundle size', async () => {
+if (wanted('admin')) await stage('admin bundle size', async () => {
   admin.bundle = adminBundleSize();
   log(`admin first screen: JS ${(admin.bundle.js.gzip / 1024).toFixed(1)} KB gzipped (${(admin.bundle.js.raw / 1024).toFixed(0)} KB raw), CSS ${(admin.bundle.css.gzip / 1024).toFixed(1)} KB gzipped`);
 });
-await onServer({ dataDir: mainDir }, [
+if (wanted('admin')) await onServer({ dataDir: mainDir }, [
   [
     'admin first paint',
     async (server, auth) => {
@@ -164,11 +216,12 @@ await onServer({ dataDir: mainDir }, [
 // Workers are compared on the small settings read: on module/all's 47 KB answers the load
 // generator itself needs about a core, so a second worker has no CPU left to use (measured:
 // autocannon at 0.97 cores; each worker at 0.39).
-await onServer({ dataDir: mainDir, workers: 2 }, [
+if (wanted('GET settings, 2 workers')) await onServer({ dataDir: mainDir, workers: 2 }, [
   ['2 workers', (server, auth) => bench(server, settings(auth), { group: 'workers', name: 'GET settings, 2 workers' })],
 ]);
 
 for (const routes of [25, 1000]) {
+  if (!wanted(`module/all, ${routes} routes`)) continue;
   await onServer({ dataDir: mainDir, plugins: PLUGIN, env: { BENCH_ROUTES: String(routes) } }, [
     [
       `${routes} routes`,
@@ -183,6 +236,7 @@ for (const routes of [25, 1000]) {
 }
 
 for (const [count, label] of [[10, '10'], [100_000, '100k']]) {
+  if (!wanted(`settings, ${label} sessions`)) continue;
   let dataDir;
   await stage(`seed ${label} sessions`, async () => {
     const dir = await freshDataDir(`sessions-${label}`);
@@ -199,7 +253,9 @@ for (const [count, label] of [[10, '10'], [100_000, '100k']]) {
 // PostgreSQL: the same reads in a schema of the run's own (created here, dropped at the end),
 // then 8 connections toggling 8 modules, then the store grown to 100k sessions.
 const postgres = { skipped: null, schema: null };
-if (!PG_BASE) {
+if (!wanted('PG')) {
+  postgres.skipped = 'skipped: not in BENCH_ONLY';
+} else if (!PG_BASE) {
   postgres.skipped = 'skipped: set SITEWARD_BENCH_PG=postgres://… (e.g. postgres://postgres@127.0.0.1:5432/test) to measure Siteward on PostgreSQL';
   log(`PostgreSQL ${postgres.skipped}`);
 } else {

@@ -19,12 +19,49 @@ export const moduleAll = (auth) => ({ name: 'GET module/all', requests: [get(MOD
 /** Authenticated GET settings: the read path of the sessions comparison. */
 export const settings = (auth) => ({ name: 'GET settings', requests: [get(SETTINGS, auth)], expect: '2xx' });
 
+/** Authenticated GET wp/v2/users/me (view context): what @wordpress/core-data asks for first. */
+export const usersMe = (auth) => ({ name: 'GET wp/v2/users/me', requests: [get('/wp-json/wp/v2/users/me', auth)], expect: '2xx' });
+
+const putJson = (path, auth, value) => ({ ...postJson(path, auth, value), method: 'PUT' });
+/**
+ * Connections of both user-update rows: every update is a durable write, one at a time on the
+ * store, so 64 connections would only queue batches past the run's end (a batch carries 10).
+ */
+const UPDATE_CONNECTIONS = 4;
+
+/** The one change every user update of the batch rows makes (the same each time: every answer is a 2xx). */
+const USER_CHANGE = { description: 'Benchmarked.' };
+
+/** The same 10 user updates sent one by one: each connection cycles through them. `logicalPerRequest`: updates per request. */
+export const userUpdatesOneByOne = (auth, ids) => ({
+  name: `PUT wp/v2/users/{id}, ${ids.length} one by one`,
+  requests: ids.map((id) => putJson(`/wp-json/wp/v2/users/${id}`, auth, USER_CHANGE)),
+  expect: '2xx',
+  logicalPerRequest: 1,
+  connections: UPDATE_CONNECTIONS,
+});
+
+/** The same updates in one batch/v1 request (WordPress 5.6's, as core-data sends it): 207, each item 200. */
+export const userUpdatesBatch = (auth, ids) => ({
+  name: `POST batch/v1 of ${ids.length} user updates`,
+  requests: [
+    postJson('/wp-json/batch/v1', auth, {
+      validation: 'require-all-validate',
+      requests: ids.map((id) => ({ method: 'PUT', path: `/wp/v2/users/${id}`, body: USER_CHANGE })),
+    }),
+  ],
+  expect: 207,
+  logicalPerRequest: ids.length,
+  connections: UPDATE_CONNECTIONS,
+});
+
 /** The single-server scenarios, in report order. `auth` holds the Cookie and X-WP-Nonce headers. */
 export function mainScenarios(auth) {
   return [
     { name: 'GET / index (anon)', requests: [get('/wp-json/')], expect: '2xx' },
     moduleAll(auth),
     settings(auth),
+    usersMe(auth),
     {
       // One connection alternating activate/deactivate: each request is a durable write and each
       // answer a 2xx. Parallel connections on one module would race, and a deactivation that

@@ -10,6 +10,7 @@ import { ModulesScreen } from './Modules';
 import { MonitorScreen } from './Monitor';
 import { ProtectScreen } from './Protect';
 import { SettingsScreen } from './Settings';
+import { TwoFactorScreen } from './TwoFactor';
 import { useConnection, useModules, useNotices, useNotify } from './site';
 
 function titleOf(route: Route, moduleName?: string): string {
@@ -18,6 +19,7 @@ function titleOf(route: Route, moduleName?: string): string {
   if (route.screen === 'monitor') return __('Monitor', 'siteward');
   if (route.screen === 'backups') return __('Backups', 'siteward');
   if (route.screen === 'protect') return __('Protect', 'siteward');
+  if (route.screen === 'two-factor') return __('Two-factor', 'siteward');
   return __('At a Glance', 'siteward');
 }
 
@@ -29,6 +31,7 @@ const TABS: { screen: Route['screen']; href: string; label: () => string }[] = [
   { screen: 'protect', href: '#/protect', label: () => __('Protect', 'siteward') },
   { screen: 'settings', href: '#/settings', label: () => __('Settings', 'siteward') },
   { screen: 'backups', href: '#/backups', label: () => __('Backups', 'siteward') },
+  { screen: 'two-factor', href: '#/two-factor', label: () => __('Two-factor', 'siteward') },
 ];
 
 /** The screen's heading; the window title and the focus follow navigation (not on the first screen: focus stays where the browser put it). */
@@ -137,6 +140,7 @@ export function App() {
         {route.screen === 'monitor' && <MonitorScreen />}
         {route.screen === 'backups' && <BackupsScreen />}
         {route.screen === 'protect' && <ProtectScreen />}
+        {route.screen === 'two-factor' && <TwoFactorScreen />}
       </main>
     </>
   );

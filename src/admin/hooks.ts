@@ -54,7 +54,7 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, options: 
   return { ...result, reload };
 }
 
-export type Route = { screen: 'dashboard' } | { screen: 'modules'; slug?: string } | { screen: 'settings' } | { screen: 'monitor' } | { screen: 'backups' } | { screen: 'protect' };
+export type Route = { screen: 'dashboard' } | { screen: 'modules'; slug?: string } | { screen: 'settings' } | { screen: 'monitor' } | { screen: 'backups' } | { screen: 'protect' } | { screen: 'two-factor' };
 
 export function parseHash(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
@@ -63,6 +63,7 @@ export function parseHash(hash: string): Route {
   if (parts[0] === 'monitor') return { screen: 'monitor' };
   if (parts[0] === 'backups') return { screen: 'backups' };
   if (parts[0] === 'protect') return { screen: 'protect' };
+  if (parts[0] === 'two-factor') return { screen: 'two-factor' };
   return { screen: 'dashboard' };
 }
 

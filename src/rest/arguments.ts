@@ -1,4 +1,4 @@
-import { invalidParams, isRestError, missingParams, type RestError } from './errors.js';
+import { invalidParams, isRestError, missingParams, type ParamDetail, type RestError } from './errors.js';
 import { parseArg } from './args/parse.js';
 import { withSink } from './deprecation.js';
 import type { DispatchRequest } from './rest-request.js';
@@ -9,12 +9,17 @@ import type { Endpoint } from './route-registry.js';
  * order (docs/spec/wp-rest-reference.md; docs/spec/site-management-api.md §4.5). All argument failures are gathered into one `rest_invalid_param`.
  * Returns null when the request may proceed; `request.params` then holds sanitized values.
  */
-export function prepareArguments(endpoint: Endpoint, request: DispatchRequest): RestError | null | Promise<RestError | null> {
+export function prepareArguments(endpoint: Endpoint, request: DispatchRequest, withDetails = false): RestError | null | Promise<RestError | null> {
   // Most GET endpoints declare no arguments: answer without a promise.
-  return endpoint.argNames.length === 0 ? null : prepareDeclared(endpoint, request);
+  return endpoint.argNames.length === 0 ? null : prepareDeclared(endpoint, request, withDetails);
 }
 
-async function prepareDeclared(endpoint: Endpoint, request: DispatchRequest): Promise<RestError | null> {
+/** One failing argument's error as WordPress 5.7+ lists it in `data.details`. */
+function detailOf(error: RestError): ParamDetail {
+  return { code: error.code, message: error.message, data: error.data };
+}
+
+async function prepareDeclared(endpoint: Endpoint, request: DispatchRequest, withDetails: boolean): Promise<RestError | null> {
   const args = endpoint.args;
   const names = endpoint.argNames;
 
@@ -32,13 +37,18 @@ async function prepareDeclared(endpoint: Endpoint, request: DispatchRequest): Pr
   if (missing.length > 0) return missingParams(missing);
 
   const errors: Record<string, string> = {};
+  // Only errors returned as values have details (a validator's `false` has none), as in WordPress.
+  const details: Record<string, ParamDetail> = {};
   for (const name of names) {
     const validate = args[name]!.validateCallback;
     if (!validate || !has(name)) continue;
     const value = params[name];
     const result = await withSink(request.deprecations, () => validate(value, request, name));
     if (result === false) errors[name] = 'Invalid parameter.';
-    else if (isRestError(result)) errors[name] = result.message;
+    else if (isRestError(result)) {
+      errors[name] = result.message;
+      details[name] = detailOf(result);
+    }
   }
 
   for (const name of names) {
@@ -48,14 +58,20 @@ async function prepareDeclared(endpoint: Endpoint, request: DispatchRequest): Pr
     if (arg.sanitizeCallback) {
       const sanitize = arg.sanitizeCallback;
       const sanitized = await withSink(request.deprecations, () => sanitize(params[name], request, name));
-      if (isRestError(sanitized)) errors[name] = sanitized.message;
-      else params[name] = sanitized;
+      if (isRestError(sanitized)) {
+        errors[name] = sanitized.message;
+        details[name] = detailOf(sanitized);
+      } else params[name] = sanitized;
     } else if (arg.type !== undefined) {
       const parsed = parseArg(params[name], arg, name);
       if (parsed.ok) params[name] = parsed.value;
-      else errors[name] = parsed.error.message;
+      else {
+        errors[name] = parsed.error.message;
+        details[name] = detailOf(parsed.error);
+      }
     }
   }
 
-  return Object.keys(errors).length > 0 ? invalidParams(errors) : null;
+  if (Object.keys(errors).length === 0) return null;
+  return withDetails ? invalidParams(errors, details) : invalidParams(errors);
 }

@@ -200,10 +200,21 @@ export function missingParams(names: string[]): RestError {
  * @example
  * invalidParams({ count: 'count is not of type integer.' }) // "Invalid parameter(s): count"
  * invalidParams('count is not of type integer.') // a validateCallback's answer
+ * invalidParams({ count: '…' }, { count: { code: 'rest_invalid_param', message: '…', data: { status: 400 } } }) // with WordPress 5.7+'s details
  */
-export function invalidParams(detail: Record<string, string> | string): RestError {
+export function invalidParams(detail: Record<string, string> | string, details?: Readonly<Record<string, ParamDetail>>): RestError {
   if (typeof detail === 'string') return restError('rest_invalid_param_detail', { detail });
-  return restError('rest_invalid_param', { names: Object.keys(detail).join(', ') }, { data: { params: detail } });
+  const data: Record<string, unknown> = { params: detail };
+  // WordPress 5.7+: each argument's own error; an empty PHP array prints as [].
+  if (details !== undefined) data.details = Object.keys(details).length > 0 ? details : [];
+  return restError('rest_invalid_param', { names: Object.keys(detail).join(', ') }, { data });
+}
+
+/** One argument's error in `rest_invalid_param`'s `data.details` (WordPress 5.7+). */
+export interface ParamDetail {
+  readonly code: string;
+  readonly message: string;
+  readonly data: RestErrorData;
 }
 
 /** `siteward_store_unavailable` (503) with `data.retry_after`, which `errorResponse()` sends as `Retry-After`. */

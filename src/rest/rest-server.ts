@@ -8,6 +8,7 @@ import { permissionLabel } from './permission-label.js';
 import type { RouteRow } from '../core/route-table.js';
 import { describeRoute, describeRoutes } from './index-document.js';
 import { openApiDocument } from './openapi.js';
+import { filterFields } from './response-fields.js';
 import type { JsonObject } from '../core/json.js';
 import { DispatchRequest } from './rest-request.js';
 import { batchAllowed, RouteRegistry, type Endpoint, type Route } from './route-registry.js';
@@ -89,13 +90,15 @@ export class RestServer {
   constructor(private readonly options: RestServerOptions) {
     this.registry.register('', '/', { methods: 'GET', callback: (req) => this.indexDocument(req as DispatchRequest), args: { context: { default: 'view' } } }, false);
     // The server's own batch route, POST first: clients read `endpoints[0].args.requests.maxItems` (docs/spec/current-clients.md §E.1).
-    this.registry.register('batch/v1', '/batch/v1', {
+    const batchRoute: EndpointDefinition & RouteOptions = {
       methods: 'POST',
       callback: (req) => serveBatch(req as DispatchRequest, (sub) => this.validateSubRequest(sub)),
       args: batchArgs(options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS),
       responseSchema: batchResponseSchema,
       responseStatus: 207,
-    }, false);
+      invalidParamDetails: true,
+    };
+    this.registry.register('batch/v1', '/batch/v1', batchRoute, false);
     this.addNamespace('batch/v1');
   }
 
@@ -198,7 +201,7 @@ export class RestServer {
     if (isRestError(result)) {
       response = new RestResponse(withNonceHint(result, dispatched.nonceMissing).toJSON(), result.status);
       Object.assign(response.headers, errorHeaders(result));
-    } else response = result;
+    } else response = this.withFields(result, dispatched.request);
 
     if (route) {
       const methods = this.allowedMethods(route, dispatched.request);
@@ -236,6 +239,13 @@ export class RestServer {
       body = `/**/${jsonp}(${body})`;
     }
     return { status: response.status, headers, body };
+  }
+
+  /** A success filtered by the request's `_fields`, as WordPress's `rest_post_dispatch` filter does. */
+  private withFields(response: RestResponse, request: DispatchRequest | null): RestResponse {
+    const fields = request?.param('_fields');
+    if (fields === undefined || fields === null) return response;
+    return new RestResponse(filterFields(response.data, fields), response.status, response.headers);
   }
 
   private readonly headerTemplates = new Map<string, Readonly<HeaderList>>();
@@ -339,7 +349,7 @@ export class RestServer {
     request.sources.url = { ...chosen.params };
     request.merge();
     try {
-      return { result: await this.runEndpoint(endpoint, request), route };
+      return { result: await this.runEndpoint(route, endpoint, request), route };
     } catch (error) {
       return { result: this.caught(route, request, error), route };
     }
@@ -390,15 +400,15 @@ export class RestServer {
     request.merge();
     const envelope = async (result: RestResponse | RestError): Promise<BatchEnvelope> => {
       const allow = await this.allowedMethods(route, request);
-      return envelopeOf(result, allow ? { Allow: allow } : {});
+      return envelopeOf(isRestError(result) ? result : this.withFields(result, request), allow ? { Allow: allow } : {});
     };
-    const invalid = await this.guarded(route, request, async () => (await this.validateEndpoint(endpoint, request)) ?? new RestResponse());
+    const invalid = await this.guarded(route, request, async () => (await this.validateEndpoint(route, endpoint, request)) ?? new RestResponse());
     if (isRestError(invalid)) return { ok: false, envelope: await envelope(invalid) };
     return { ok: true, request, run: async () => envelope(await this.guarded(route, request, () => this.executeEndpoint(endpoint, request))) };
   }
 
-  private async runEndpoint(endpoint: Endpoint, request: DispatchRequest): Promise<RestResponse | RestError> {
-    const invalid = this.validateEndpoint(endpoint, request);
+  private async runEndpoint(route: Route, endpoint: Endpoint, request: DispatchRequest): Promise<RestResponse | RestError> {
+    const invalid = this.validateEndpoint(route, endpoint, request);
     // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
     const argError = invalid instanceof Promise ? await invalid : invalid;
     if (argError) return argError;
@@ -406,12 +416,12 @@ export class RestServer {
   }
 
   /** The handler, the body and the arguments (docs/spec/compat.md §3): an error, or null when the request may go on. */
-  private validateEndpoint(endpoint: Endpoint, request: DispatchRequest): RestError | null | Promise<RestError | null> {
+  private validateEndpoint(route: Route, endpoint: Endpoint, request: DispatchRequest): RestError | null | Promise<RestError | null> {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
     if (request.jsonError === 'syntax') return restError('rest_invalid_json', { data: { json_error_code: 4, json_error_message: 'Syntax error' } });
     if (request.jsonError === 'depth') return restError('rest_invalid_json', { data: { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' } });
     if (request.jsonError === 'values') return restError('rest_invalid_json_values', { data: { max_values: JSON_MAX_VALUES } });
-    const argError = prepareArguments(endpoint, request);
+    const argError = prepareArguments(endpoint, request, route.options.invalidParamDetails === true);
     return endpoint.validateCallback ? this.validateWhole(endpoint, request, argError) : argError;
   }
 

@@ -81,12 +81,15 @@ function splitDefinition(def: EndpointDefinition | readonly EndpointDefinition[]
     const withOptions = def as readonly EndpointDefinition[] & RouteOptions;
     if (withOptions.schema) options.schema = withOptions.schema;
     if (withOptions.allowBatch) options.allowBatch = withOptions.allowBatch;
+    if (withOptions.invalidParamDetails !== undefined) options.invalidParamDetails = withOptions.invalidParamDetails;
     return { endpoints: [...def], options };
   }
   // A single definition's `allowBatch` is its one endpoint's (WordPress reads the handler's first).
   const single = def as EndpointDefinition & RouteOptions;
-  const { schema, ...endpoint } = single;
-  return { endpoints: [endpoint], options: schema ? { schema } : {} };
+  const { schema, invalidParamDetails, ...endpoint } = single;
+  const options: RouteOptions = schema ? { schema } : {};
+  if (invalidParamDetails !== undefined) options.invalidParamDetails = invalidParamDetails;
+  return { endpoints: [endpoint], options };
 }
 
 /** How many distinct paths `matchAll` remembers (any client can send new ones, so it is bounded). */
@@ -118,7 +121,7 @@ export class RouteRegistry {
   register(
     namespace: string,
     fullRoute: string,
-    def: EndpointDefinition | readonly EndpointDefinition[],
+    def: EndpointDefinition | readonly EndpointDefinition[] | (EndpointDefinition & RouteOptions),
     override: boolean,
     owner = 'rest',
   ): RegisterResult {

@@ -140,6 +140,11 @@ export interface RouteOptions {
   schema?: () => JsonValue;
   /** Every endpoint of the route may be called inside a `batch/v1` request unless it says otherwise (WordPress's route-level `allow_batch`). */
   allowBatch?: BatchOption;
+  /**
+   * `rest_invalid_param` carries WordPress 5.7+'s `data.details` (each failing argument's own
+   * `{code, message, data}`). Off by default: the 2016 wire (docs/spec/compat.md §9) has only `params`.
+   */
+  invalidParamDetails?: boolean;
 }
 
 /** Identity found by an authenticator before the cookie/nonce check. */

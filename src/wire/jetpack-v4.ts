@@ -113,6 +113,8 @@ export interface UserData {
   /** Only in `Initial_State` and the 2016 `user-connection-data`; `connection/data` (4.3+) has no such key. */
   othersLinked?: boolean | number;
   currentUser: CurrentUser;
+  /** Only in `connection/data` (4.3+, today's key): the connection owner's display name, null when none. */
+  connectionOwner?: string | null;
 }
 
 /** `Initial_State` (§11): the keys the admin page reads. */

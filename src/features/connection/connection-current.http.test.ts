@@ -73,6 +73,7 @@ describe('the 4.3+ connection routes with the real account service', () => {
       isActive: false, isStaging: false, devMode: { isActive: false, constant: false, url: false, filter: false },
       isRegistered: false, isUserConnected: false, hasConnectedOwner: false,
       offlineMode: { isActive: false, constant: false, url: false, filter: false, wpLocalConstant: false },
+      isPublic: true,
     });
   });
 
@@ -82,8 +83,10 @@ describe('the 4.3+ connection routes with the real account service', () => {
     expect([res.status, res.json]).toEqual([200, { code: 'success', message: 'All connection tests passed.' }]);
     expect((await call(site, 'GET', '/connection', { as: admin })).json).toMatchObject({ isActive: true, isRegistered: true, isUserConnected: true, hasConnectedOwner: true });
     const data = (await call(site, 'GET', '/connection/data', { as: admin })).json as Record<string, unknown>;
-    expect(Object.keys(data)).toEqual(['currentUser']);
+    expect(Object.keys(data)).toEqual(['currentUser', 'connectionOwner']);
     expect(data.currentUser).toMatchObject({ isConnected: true, isMaster: true, wpcomUser: { login: 'ann' } });
+    // Today's key: the owner's display name (docs/spec/current-clients.md A.3).
+    expect(data.connectionOwner).toBe(admin.login);
   });
 
   it('fails `master_user_administrator` when the owner is no longer an administrator', async () => {
@@ -162,6 +165,12 @@ describe('unlinking and disconnecting through the 4.3+ names', () => {
     expect([owner.status, owner.json]).toEqual([400, (await call(site, 'POST', '/unlink', { as: admin })).json]);
     expect(owner.json).toMatchObject({ code: 'unlink_user_failed' });
     expect((await call(site, 'DELETE', '/connection/user', { as: admin })).json).toMatchObject({ code: 'unlink_user_failed' });
+  });
+
+  it('connection/user refuses a caller who is not linked, and nobody, with invalid_user_permission_unlink_user (Jetpack)', async () => {
+    const stranger = await site.loginAs('editor');
+    expect(await call(site, 'POST', '/connection/user', { as: stranger, body: { linked: false } })).toMatchObject({ status: 403, json: permissionBody('invalid_user_permission_unlink_user', 403) });
+    expect(await call(site, 'POST', '/connection/user', { body: { linked: false } })).toMatchObject({ status: 401, json: permissionBody('invalid_user_permission_unlink_user', 401) });
   });
 
   it('connection {isActive:false} disconnects; anything else is rest_invalid_param; again is disconnect_failed', async () => {

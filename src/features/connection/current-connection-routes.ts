@@ -12,6 +12,7 @@ import { argumentMessages, pluginError, successMessages } from '../jetpack-v4/er
 import { EDITABLE, JETPACK_NAMESPACE, flagged } from '../jetpack-v4/route-helpers.js';
 import type { ConnectionHandlers, ConnectionRouteDeps } from './connection-routes.js';
 import { connectionTestAnswer, runConnectionTest } from './connection-test.js';
+import { isSitePublic } from '../jetpack-v4/site-visibility.js';
 
 export interface CurrentConnectionDeps extends ConnectionRouteDeps {
   /** The bound of each call `connection/test` makes to the account service, in ms. */
@@ -28,13 +29,14 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
       permissionCallback: () => true,
       // The 2016 body, plus the keys today's clients read; `offlineMode` is `devMode` under its current name (docs/spec/current-clients.md A.2).
       callback: async (request) => {
-        const [body, facts] = await Promise.all([handlers.status(), service.facts()]);
+        const [body, facts, isPublic] = await Promise.all([handlers.status(), service.facts(), isSitePublic(deps.store.options)]);
         return {
           ...body,
           isRegistered: facts.registered,
           isUserConnected: request.user.id !== 0 && facts.linked.includes(request.user.id),
           hasConnectedOwner: facts.master !== null,
           offlineMode: { ...body.devMode, wpLocalConstant: false },
+          isPublic,
         };
       },
     },
@@ -63,10 +65,13 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
   api.registerRoute(JETPACK_NAMESPACE, '/connection/data', {
     methods: 'GET',
     permissionCallback: require('user_connection_data'),
-    // 4.4–9.x: the 2016 body without `othersLinked` (docs/spec/current-clients.md A.3).
+    // The 2016 body without `othersLinked`, plus today's `connectionOwner` (docs/spec/current-clients.md A.3).
     callback: async (request) => {
       const body = await handlers.userData(request);
-      return isPlainObject(body) ? { currentUser: body.currentUser ?? null } : body;
+      if (!isPlainObject(body)) return body;
+      const { master } = await service.facts();
+      const owner = master === null ? undefined : await deps.store.users.byId(master);
+      return { currentUser: body.currentUser ?? null, connectionOwner: owner?.displayName ?? null };
     },
   });
 
@@ -74,7 +79,8 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
     flagged(request, 'linked', false) ? handlers.unlink(request.user.id) : pluginError('invalid_param');
   api.registerRoute(JETPACK_NAMESPACE, '/connection/user', {
     methods: [...EDITABLE, 'DELETE'],
-    permissionCallback: require('link_user'),
+    // Jetpack's unlink_user_permission_callback: jetpack_connect_user, and the caller is linked (docs/spec/current-clients.md A.1).
+    permissionCallback: require('unlink_user', async (user) => (await service.facts()).linked.includes(user.id)),
     callback: unlinkSelf,
   });
 

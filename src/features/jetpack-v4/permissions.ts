@@ -22,6 +22,8 @@ export const permissionCodes = {
   connect_url: 'invalid_user_permission_jetpack_connect',
   user_connection_data: 'invalid_user_permission_user_connection_data',
   link_user: 'invalid_user_permission_link_user',
+  // The 4.3+ `connection/user`: allowed to link, and linked (docs/spec/current-clients.md A.1).
+  unlink_user: 'invalid_user_permission_unlink_user',
   disconnect: 'invalid_user_permission_jetpack_disconnect',
 } as const;
 
@@ -61,7 +63,8 @@ export function passes(check: PermissionCheck, user: Principal, ctx: DevModeSour
       return user.can('manage_options');
     case 'connect_url':
     case 'user_connection_data':
-    case 'link_user': {
+    case 'link_user':
+    case 'unlink_user': {
       // jetpack_connect_user: refused in dev mode, otherwise read.
       const mode = ctx.site.devMode();
       return !(mode.constant || mode.url) && user.can('read');

@@ -111,6 +111,21 @@ describe('POST settings (4.4+: module options and activation in one object)', ()
     expect((await call(t, 'POST', '/settings', { body: { markdown: true } })).json).toEqual(permissionBody('invalid_user_permission_configure_modules', 401));
   });
 
+  it('checks the values of known keys before the permission, as WordPress checks Jetpack\'s declared arguments; unknown keys after it', async () => {
+    const invalid = {
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): carousel_background_color, protect',
+      data: { status: 400, params: { carousel_background_color: expect.stringContaining('carousel_background_color must be one of'), protect: 'protect must be true, false, 0 or 1.' } },
+    };
+    const anonymous = await call(t, 'POST', '/settings', { body: { protect: 'yes', carousel_background_color: 'red' } });
+    expect([anonymous.status, anonymous.json]).toEqual([400, invalid]);
+    const editor = await t.loginAs('editor');
+    expect((await call(t, 'POST', '/settings', { as: editor, body: { protect: 'yes', carousel_background_color: 'red' } })).json).toEqual(invalid);
+    // An unknown key is not an argument in Jetpack: nobody learns more than the permission error.
+    expect((await call(t, 'POST', '/settings', { body: { no_such_key: 1 } })).json).toEqual(permissionBody('invalid_user_permission_configure_modules', 401));
+    expect((await call(t, 'POST', '/settings', { as: admin, body: { no_such_key: 1 } })).json).toMatchObject({ code: 'rest_invalid_param', data: { params: { no_such_key: expect.any(String) } } });
+  });
+
   it('POST settings/{module} writes only that module\'s options, of an active module', async () => {
     let res = await call(t, 'POST', '/settings/carousel', { as: admin, body: { carousel_background_color: 'white' } });
     expect([res.status, res.json]).toEqual([409, { code: 'inactive', message: 'The requested Jetpack module is inactive.', data: { status: 409 } }]);

@@ -2,6 +2,8 @@
  * Names of the site options holding the plugin's own state (docs/spec/jetpack-v4-reference.md §8). Module options live
  * under the storage names of their definitions (catalog/options/*).
  */
+import { SITE_PUBLIC_OPTION } from '../jetpack-v4/site-visibility.js';
+
 export const stateKeys = {
   /** List of activated module slugs; absent on a fresh site, which means the default set. */
   activeModules: 'active_modules',
@@ -14,7 +16,7 @@ export const stateKeys = {
   /** Holiday snow setting: "letitsnow" or "". */
   holidaySnow: 'jetpack_holiday_snow_enabled',
   /** Whether the site is public (default true): "Public" modules join the default set. Not reset. */
-  public: 'public',
+  public: SITE_PUBLIC_OPTION,
 } as const;
 
 /** Options a registered module may not use as storage. */

@@ -115,4 +115,37 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
     await Promise.all([again.waitForURL((url) => url.pathname === '/admin/'), again.click('button[type=submit]')]);
     await again.context().close();
   }, 120_000);
+
+  it('enrols from the admin page’s Two-factor screen, reading the secret from the page', async () => {
+    await app.store.tables.run<{ protect_failures: { key: string } }, unknown>((db) => db.deleteFrom('protect_failures').execute());
+    const { p, refused } = await open(1280);
+    await p.goto('/login?redirect_to=%2Fadmin%2F%23%2Ftwo-factor');
+    await p.fill('#user_login', 'ann');
+    await p.fill('#user_pass', PASSWORD);
+    await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
+    await p.goto('/admin/#/two-factor');
+    await p.getByRole('heading', { level: 1, name: 'Two-factor' }).waitFor();
+    await p.getByTestId('two-factor-state').waitFor();
+    await expect(p.getByTestId('two-factor-screen').textContent()).resolves.toContain('Application passwords are not asked for a second factor');
+    await p.getByRole('button', { name: 'Set up two-factor' }).click();
+    const secret = (await p.getByTestId('two-factor-secret').textContent())!.trim();
+    await expect(p.locator('.sw-two-factor-qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).resolves.toBeGreaterThan(0);
+    for (const width of [1280, 360]) {
+      await p.setViewportSize({ width, height: 900 });
+      await p.screenshot({ path: path.join(shots, `admin-enrol-${width}.png`), fullPage: true });
+    }
+    await p.getByLabel('2. Enter the 6-digit code the app shows').fill(await generate({ secret }));
+    await p.getByRole('button', { name: 'Turn on two-factor' }).click();
+    await p.getByTestId('two-factor-codes').waitFor();
+    await expect(p.locator('.sw-two-factor-codes code').count()).resolves.toBe(10);
+    for (const width of [1280, 360]) {
+      await p.setViewportSize({ width, height: 900 });
+      await p.screenshot({ path: path.join(shots, `admin-codes-${width}.png`), fullPage: true });
+    }
+    await p.getByRole('button', { name: 'I have saved them' }).click();
+    await expect(p.getByTestId('two-factor-state').textContent()).resolves.toContain('Two-factor authentication is on');
+    await p.screenshot({ path: path.join(shots, 'admin-on-360.png'), fullPage: true });
+    expect(refused).toEqual([]);
+    await p.context().close();
+  }, 120_000);
 });

@@ -81,8 +81,9 @@ export class ProtectBlocks {
         const until = num(row.until, 'protect_blocks.until');
         const firstAt = maybe(row.first_at, 'protect_blocks.first_at') ?? at;
         const liftedAt = maybe(row.lifted_at, 'protect_blocks.lifted_at');
-        // The block's attempts: from its first failure until it ended (or now).
-        const end = Math.min(until, now, liftedAt ?? Infinity);
+        // The block's attempts: from its first failure until it ended or was lifted (not "now":
+        // the host listing may run behind the one that recorded them).
+        const end = Math.min(until, liftedAt ?? Infinity);
         const kinds = await db
           .selectFrom('protect_events')
           .select(['kind', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('at').as('first'), (eb) => eb.fn.max('at').as('last')])

@@ -91,5 +91,8 @@ export function keyOf(address: string): string {
 
 /** Logins are attacker-chosen: keep the log rows small. */
 function clip(login: string): string {
-  return login.length > 200 ? login.slice(0, 200) : login;
+  // What was typed is kept to show an operator, not to match: a NUL (which PostgreSQL's text
+  // cannot hold, and the attempt was refused for anyway) is shown as U+FFFD.
+  const shown = login.includes('\u0000') ? login.replaceAll('\u0000', '\ufffd') : login;
+  return shown.length > 200 ? shown.slice(0, 200) : shown;
 }

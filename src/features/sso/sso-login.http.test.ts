@@ -226,7 +226,7 @@ describe('logging in through the connection (the sso module), over HTTP with the
     }
   });
 
-  it('keeps a sign-in state out of the connection callback (and the other way round)', async () => {
+  it('keeps a sign-in state out of the connection callback', async () => {
     const { callback } = await atProvider(ANN);
     const linking = await visit(site, `/connect/callback${new URL(callback).search}`, admin);
     expect(linking.status).toBe(400);

@@ -11,12 +11,13 @@ import type { Store } from '../../store/types.js';
 import type { SitewardApi } from '../../plugins/api.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { twoFactorError } from './errors.js';
+import type { TwoFactorCodes, TwoFactorEnrolment, TwoFactorStatus as StatusAnswer } from '../../wire/siteward-v1.js';
 import type { TwoFactorService, TwoFactorStatus } from './service.js';
 
 /** Said by the status and the enrolment screens (docs too): what two-factor does not cover. */
 export const APP_PASSWORDS_NOTE = 'Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.';
 
-function statusBody(status: TwoFactorStatus) {
+function statusBody(status: TwoFactorStatus): StatusAnswer {
   return { enabled: status.enabled, pending: status.pending, recovery_codes_left: status.recoveryCodesLeft, required: status.required, application_passwords: APP_PASSWORDS_NOTE };
 }
 
@@ -55,7 +56,8 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
     callback: async (request: RestRequest) => {
       const enrolment = await service.begin(await userOf(request));
       if (!enrolment) return twoFactorError('already_enabled');
-      return { secret: enrolment.secret, uri: enrolment.uri, qr: enrolment.qr, application_passwords: APP_PASSWORDS_NOTE };
+      const answer: TwoFactorEnrolment = { secret: enrolment.secret, uri: enrolment.uri, qr: enrolment.qr, application_passwords: APP_PASSWORDS_NOTE };
+      return answer;
     },
   });
   api.registerRoute(SITEWARD_NAMESPACE, '/two-factor/confirm', {
@@ -65,7 +67,8 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
     callback: async (request: RestRequest) => {
       const result = await service.confirm(request.user.id, String(request.params.code));
       if (!result.ok) return twoFactorError(result.why === 'not-started' ? 'not_started' : result.why === 'already-enabled' ? 'already_enabled' : 'invalid_code');
-      return { enabled: true, recovery_codes: result.recoveryCodes };
+      const answer: TwoFactorCodes = { enabled: true, recovery_codes: result.recoveryCodes };
+      return answer;
     },
   });
   api.registerRoute(SITEWARD_NAMESPACE, '/two-factor/recovery-codes', {
@@ -73,7 +76,8 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
     permissionCallback: permission,
     callback: async (request: RestRequest) => {
       if (!(await service.enabled(request.user.id))) return twoFactorError('not_enabled');
-      return { recovery_codes: await service.regenerate(request.user.id) };
+      const answer: TwoFactorCodes = { recovery_codes: await service.regenerate(request.user.id) };
+      return answer;
     },
   });
 }

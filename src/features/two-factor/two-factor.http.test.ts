@@ -1,6 +1,10 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
+
+/** The store's conditional updates (a time step, a recovery code, a pending login used once) on both engines. */
+const stores = process.env.SITEWARD_TEST_PG ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' };
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -33,12 +37,17 @@ async function passwordStep(app: TestApp, login: string, password: string): Prom
 const codeStep = (app: TestApp, token: string, code: string) =>
   app.request({ method: 'POST', path: '/login', headers: FORM, body: form({ two_factor_token: token, two_factor_code: code }) });
 
-describe('two-factor authentication', () => {
+describe.each(stores)('two-factor authentication on %s', (backend) => {
   let app: TestApp;
+  let schema: PgSchema | null = null;
   beforeAll(async () => {
-    app = await createTestApp({ clock: () => now, env: { SITEWARD_PROTECT_MAX_FAILURES: '50', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' } });
+    if (backend === 'postgres') schema = await freshPgSchema();
+    app = await createTestApp({ clock: () => now, env: { SITEWARD_PROTECT_MAX_FAILURES: '50', SITEWARD_PROTECT_CHALLENGE_AFTER: '0', ...(schema ? { SITEWARD_DATABASE_URL: schema.url } : {}) } });
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await schema?.drop();
+  });
 
   it('enrols with a first code and then asks for a code after the password, opening no session before it', async () => {
     const user = await app.loginAs('editor', { login: 'ed' });

@@ -191,7 +191,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
     },
   ];
 
-  ctx.api.registerRoute('wp/v2', base, Object.assign(collection, { schema }));
-  ctx.api.registerRoute('wp/v2', `${base}/introspect`, Object.assign([introspect], { schema }));
-  ctx.api.registerRoute('wp/v2', `${base}/(?P<uuid>[\\w\\-]+)`, Object.assign(single, { schema }));
+  ctx.api.registerRoute('wp/v2', base, Object.assign(collection, { schema, invalidParamDetails: true }));
+  ctx.api.registerRoute('wp/v2', `${base}/introspect`, Object.assign([introspect], { schema, invalidParamDetails: true }));
+  ctx.api.registerRoute('wp/v2', `${base}/(?P<uuid>[\\w\\-]+)`, Object.assign(single, { schema, invalidParamDetails: true }));
 }

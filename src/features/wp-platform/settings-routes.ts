@@ -152,6 +152,6 @@ export function registerSettingsRoute(ctx: FeatureContext): void {
         },
       },
     ],
-    { schema },
+    { schema, invalidParamDetails: true },
   ));
 }

@@ -4,7 +4,8 @@
  * context, plus the item schema.
  */
 import { gravatarUrl } from '../../core/gravatar.js';
-import type { JsonValue } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../core/json.js';
+import { isPlainObject } from '../../core/objects.js';
 import { capabilitiesOfRoles } from '../../auth/roles.js';
 import type { Store, UserRecord } from '../../store/types.js';
 
@@ -19,7 +20,12 @@ export interface UserProfile {
   readonly user: UserRecord;
   readonly roles: readonly string[];
   readonly meta: Readonly<Record<ProfileKey, string>>;
+  /** The block editor's saved preferences (`meta.persisted_preferences`), undefined when never saved. */
+  readonly preferences?: JsonObject;
 }
+
+/** The user meta key of `meta.persisted_preferences` (docs/spec/current-clients.md §F.5). */
+export const PREFERENCES_META = 'persisted_preferences';
 
 /** WordPress's `user_nicename` from a login (`sanitize_title` of the login, shortened to 50). */
 export function defaultSlug(login: string): string {
@@ -46,7 +52,8 @@ export async function loadProfile(store: Store, id: number): Promise<UserProfile
 export async function profileOf(store: Store, user: UserRecord): Promise<UserProfile> {
   const [roles, all] = await Promise.all([store.users.roles(user.id), store.userMeta.all(user.id)]);
   const meta = Object.fromEntries(PROFILE_META.map((key) => [key, textOf(all.get(key))])) as Record<ProfileKey, string>;
-  return { user, roles, meta };
+  const preferences = all.get(PREFERENCES_META);
+  return isPlainObject(preferences) ? { user, roles, meta, preferences: preferences as JsonObject } : { user, roles, meta };
 }
 
 /** Every user's profile (a site has few users: the list is filtered and paged in memory). */
@@ -101,8 +108,10 @@ export function userItem(profile: UserProfile, context: Context, urls: ItemUrls)
     out.extra_capabilities = Object.fromEntries(roles.map((role) => [role, true]));
   }
   out.avatar_urls = Object.fromEntries(urls.avatarSizes.map((size) => [String(size), gravatarUrl(user.email, size)]));
-  // No registered user meta: an empty PHP array.
-  if (context !== 'embed') out.meta = [];
+  // The one registered user meta, WordPress's `persisted_preferences`, is shown in edit context
+  // only; with nothing to show, `meta` is an empty PHP array.
+  if (context === 'edit') out.meta = { [PREFERENCES_META]: profile.preferences ?? {} };
+  else if (context === 'view') out.meta = [];
   out._links = {
     self: [{ href: urls.rest(`/wp/v2/users/${user.id}`) }],
     collection: [{ href: urls.rest('/wp/v2/users') }],
@@ -143,7 +152,20 @@ export function userSchema(avatarSizes: readonly number[]): JsonValue {
         readonly: true,
         properties: Object.fromEntries(avatarSizes.map((size) => [String(size), { description: `Avatar URL with image size of ${size} pixels.`, type: 'string', format: 'uri', context: all }])),
       },
-      meta: { description: 'Meta fields.', type: 'object', context: ['view', 'edit'], properties: {} },
+      meta: {
+        description: 'Meta fields.',
+        type: 'object',
+        context: ['view', 'edit'],
+        properties: {
+          [PREFERENCES_META]: {
+            description: 'Preferences persisted by the block editor and other admin screens.',
+            type: 'object',
+            context: ['edit'],
+            properties: { _modified: { description: 'The date and time the preferences were updated.', type: 'string', format: 'date-time' } },
+            additionalProperties: true,
+          },
+        },
+      },
     },
   };
 }

@@ -10,12 +10,14 @@ import { hashPassword } from '../../auth/passwords.js';
 import { newPasswordProblem } from '../../auth/password-strength.js';
 import type { SitewardAuthenticator } from '../../auth/authenticator.js';
 import { UniqueViolationError } from '../../store/errors.js';
-import { invalidParams, type RestError } from '../../rest/errors.js';
+import { isRestError, type RestError } from '../../rest/errors.js';
+import { isPlainObject } from '../../core/objects.js';
+import type { JsonObject } from '../../core/json.js';
 import type { RestRequest } from '../../rest/types.js';
 import type { Store, StoreTransaction } from '../../store/types.js';
 import { LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/login-cookie.js';
-import { loadAllProfiles, loadProfile, sanitizeSlug, slugOf, type ProfileKey, type UserProfile } from './user-records.js';
-import { unknownRoleError, userServiceError, wpError } from './wp-errors.js';
+import { loadAllProfiles, loadProfile, PREFERENCES_META, sanitizeSlug, slugOf, type ProfileKey, type UserProfile } from './user-records.js';
+import { invalidArgument, unknownRoleError, userServiceError, wpError } from './wp-errors.js';
 
 export interface WriteDeps {
   readonly store: Store;
@@ -106,7 +108,7 @@ function requestedRoles(params: Record<string, unknown>): string[] | undefined {
  */
 async function weakPassword(password: string, related: readonly string[]): Promise<RestError | null> {
   const problem = await newPasswordProblem(password, related);
-  return problem ? invalidParams({ password: problem.message }) : null;
+  return problem ? invalidArgument('password', problem.message) : null;
 }
 
 /** POST wp/v2/users. */
@@ -141,6 +143,17 @@ export async function createUser(deps: WriteDeps, request: RestRequest): Promise
   return (await loadProfile(deps.store, id))!;
 }
 
+/**
+ * `meta.persisted_preferences` of a request (WordPress registers it as an object with any
+ * members); undefined when not sent. Other meta keys are not registered: ignored, as in WordPress.
+ */
+function preferencesOf(meta: unknown): JsonObject | undefined | RestError {
+  if (!isPlainObject(meta) || !Object.hasOwn(meta, PREFERENCES_META)) return undefined;
+  const value = meta[PREFERENCES_META];
+  if (!isPlainObject(value)) return invalidArgument('meta', `meta.${PREFERENCES_META} is not of type object.`);
+  return value as JsonObject;
+}
+
 /** A user after an update; `setCookie` re-signs the caller's login cookie after their own password change. */
 export type UpdatedUser = UserProfile & { readonly setCookie?: string };
 
@@ -169,6 +182,8 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
     const weak = await weakPassword(p.password, [user.login, email ?? user.email]);
     if (weak) return weak;
   }
+  const preferences = preferencesOf(p.meta);
+  if (isRestError(preferences)) return preferences;
   // Hashing is slow: before any write, outside the store's transaction.
   const passHash = typeof p.password === 'string' ? await hashPassword(p.password) : undefined;
   const credentialsChange = passHash !== undefined || rolesChange;
@@ -184,6 +199,7 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
       await writeMeta(tx, user.id, p, slug !== undefined && slug !== slugOf(target) ? slug : undefined);
       if (passHash !== undefined) await tx.users.setPassword(user.id, passHash);
       if (rolesChange) await tx.users.setRoles(user.id, roles);
+      if (preferences !== undefined) await tx.userMeta.set(user.id, PREFERENCES_META, preferences);
       return null;
     });
   } catch (error) {

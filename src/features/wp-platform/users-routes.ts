@@ -194,7 +194,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   });
 
   const batch = { v1: true } as const;
-  ctx.api.registerRoute('wp/v2', '/users', Object.assign([list, create], { schema, allowBatch: batch }));
-  ctx.api.registerRoute('wp/v2', '/users/(?P<id>[\\d]+)', Object.assign([read(false), update(false), remove(false)], { schema, allowBatch: batch }));
-  ctx.api.registerRoute('wp/v2', '/users/me', Object.assign([read(true), update(true), remove(true)], { schema }));
+  // Today's WordPress wire: rest_invalid_param carries `details` (docs/spec/compat.md §9).
+  ctx.api.registerRoute('wp/v2', '/users', Object.assign([list, create], { schema, allowBatch: batch, invalidParamDetails: true }));
+  ctx.api.registerRoute('wp/v2', '/users/(?P<id>[\\d]+)', Object.assign([read(false), update(false), remove(false)], { schema, allowBatch: batch, invalidParamDetails: true }));
+  ctx.api.registerRoute('wp/v2', '/users/me', Object.assign([read(true), update(true), remove(true)], { schema, invalidParamDetails: true }));
 }

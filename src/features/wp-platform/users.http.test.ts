@@ -222,6 +222,26 @@ describe('wp/v2/users: writing', () => {
     expect((await as(admin, 'GET', `/users/${ed.userId}`)).status).toBe(404);
   });
 
+  it('keeps meta.persisted_preferences as the block editor saves and reads it, shown in edit context only', async () => {
+    expect((await as(admin, 'GET', '/users/me?context=edit')).json).toMatchObject({ meta: { persisted_preferences: {} } });
+    const prefs = { core: { fixedToolbar: true }, _modified: '2026-11-27T07:40:00.000Z' };
+    // @wordpress/preferences-persistence: PUT sent as POST with the override header.
+    const saved = await t.request({
+      method: 'POST',
+      path: '/wp-json/wp/v2/users/me?_locale=user',
+      headers: { ...t.auth(admin), 'X-HTTP-Method-Override': 'PUT' },
+      body: { meta: { persisted_preferences: prefs, not_registered: 1 } },
+    });
+    expect(saved.status).toBe(200);
+    expect((saved.json as Json).meta).toEqual({ persisted_preferences: prefs });
+    expect((await as(admin, 'GET', '/users/me?context=edit')).json).toMatchObject({ meta: { persisted_preferences: prefs } });
+    expect((await as(admin, 'GET', '/users/me')).json).toMatchObject({ meta: [] });
+    const bad = await as(admin, 'PUT', '/users/me', { meta: { persisted_preferences: 'dark' } });
+    expect(bad.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { meta: 'meta.persisted_preferences is not of type object.' } } });
+    const schema = ((await as(admin, 'OPTIONS', '/users/me')).json as { schema: { properties: { meta: { properties: Json } } } }).schema;
+    expect(schema.properties.meta.properties.persisted_preferences).toMatchObject({ type: 'object', context: ['edit'], additionalProperties: true });
+  });
+
   it('answers OPTIONS with the user schema and Allow with what the caller may do', async () => {
     const options = await as(admin, 'OPTIONS', '/users/me');
     expect(options.status).toBe(200);

@@ -2,7 +2,7 @@
  * Every error of the `wp/v2` platform routes, in one catalogue, with WordPress's codes and
  * messages (docs/spec/current-clients.md §B.4, §B.6, §C.1, §C.2).
  */
-import { authorizationRequiredStatus, errorCatalogue, RestError, type CatalogueId } from '../../rest/errors.js';
+import { authorizationRequiredStatus, errorCatalogue, invalidParams, RestError, type CatalogueId } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
 
 const build = errorCatalogue({
@@ -98,4 +98,12 @@ export function unknownRoleError(role: string): RestError {
 export function userServiceError(error: { readonly code: string; readonly message: string }): RestError {
   const code = error.code.startsWith('password_') || error.code === 'empty_password' ? 'rest_user_invalid_password' : error.code === 'invalid_email' ? 'rest_user_invalid_email' : error.code;
   return new RestError(code, error.message, { status: 400 });
+}
+
+/**
+ * 400 `rest_invalid_param` for one argument a handler refused after the argument checks, in the
+ * shape these routes answer (with WordPress 5.7+'s `details`).
+ */
+export function invalidArgument(name: string, message: string): RestError {
+  return invalidParams({ [name]: message }, { [name]: { code: 'rest_invalid_param', message, data: { status: 400 } } });
 }

@@ -2,14 +2,10 @@
 import type { JsonValue } from '../../../core/json.js';
 import type { OptionsRepo } from '../../../store/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
-import { phpTruthy } from '../../../core/php.js';
 import { stateKeys } from '../state-keys.js';
 
-/** Whether the site is public (option `public`, true when never set). */
-export async function isSitePublic(options: OptionsRepo): Promise<boolean> {
-  const value = await options.get(stateKeys.public);
-  return value === undefined ? true : phpTruthy(value);
-}
+export { isSitePublic } from '../../jetpack-v4/site-visibility.js';
+import { isSitePublic } from '../../jetpack-v4/site-visibility.js';
 
 /** The default active set for the site's current visibility. */
 export async function defaultActiveSlugs(options: OptionsRepo, catalog: ModuleCatalog): Promise<string[]> {

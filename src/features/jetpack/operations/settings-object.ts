@@ -100,6 +100,32 @@ function plan(catalog: ModuleCatalog, body: Record<string, unknown>, only: Catal
   return Object.keys(problems).length > 0 ? invalidParams(problems) : result;
 }
 
+/**
+ * The values of known keys that are invalid (types, enums, booleans), before the permission
+ * check: in Jetpack every updatable key of `POST settings` is a declared argument, and WordPress
+ * validates arguments first (docs/spec/current-clients.md §0, A.5). Unknown keys are not
+ * arguments there, so they are the handler's (after the permission check). Null when all valid.
+ */
+export function invalidSettingValues(catalog: ModuleCatalog, body: unknown): RestError | null {
+  if (!isPlainObject(body)) return null;
+  const keys = settingKeys(catalog);
+  const problems: Record<string, string> = {};
+  const writes: OptionWrite[] = [];
+  for (const [name, sent] of Object.entries(body)) {
+    const key = keys.get(name);
+    if (key === undefined || /^\d+$/.test(name) || name === 'slug' || name === 'context') continue;
+    if (key.kind === 'option') {
+      if (key.def.notAvailable !== true) writes.push({ slug: key.mod.slug, key: name, def: key.def, sent });
+      continue;
+    }
+    const verdict = validateBoolean(sent, name);
+    if (verdict !== true) problems[name] = verdict;
+  }
+  // Options first, module slugs last: Jetpack's declaration order.
+  const all = { ...optionProblems(writes), ...problems };
+  return Object.keys(all).length > 0 ? invalidParams(all) : null;
+}
+
 /** Thrown inside the transaction when a write fails after the checks, so nothing of the call stays. */
 class WriteFailed extends Error {
   constructor(

@@ -16,7 +16,7 @@ import { activateJumpstart, deactivateJumpstart } from '../operations/jumpstart.
 import { readJumpstartState } from '../operations/jumpstart-state.js';
 import { dismissNotice } from '../operations/notices.js';
 import { reset } from '../operations/reset.js';
-import { writeSettingsObject } from '../operations/settings-object.js';
+import { invalidSettingValues, writeSettingsObject } from '../operations/settings-object.js';
 import { stateKeys } from '../state-keys.js';
 import { requirePermission } from '../../jetpack-v4/permissions.js';
 import { EDITABLE, JETPACK_NAMESPACE, flagged, urlParam } from '../../jetpack-v4/route-helpers.js';
@@ -42,6 +42,8 @@ export function registerCurrentRoutes(
   api.registerRoute(JETPACK_NAMESPACE, '/settings', {
     methods: EDITABLE,
     args: { context: { default: 'edit' } },
+    // The values of known keys are checked before the permission, as Jetpack's declared arguments are.
+    validateCallback: (request) => invalidSettingValues(catalog, settingsBody(request)) ?? true,
     callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user),
     permissionCallback: requirePermission('configure_modules', ctx),
   });

@@ -1,0 +1,217 @@
+/**
+ * The Two-factor screen: the logged-in user's second factor. Set up (a QR code drawn by the
+ * server, the secret to type, a first code to confirm), then the recovery codes, shown once;
+ * once on: how many recovery codes are left, new ones, and turning it off with the password.
+ */
+import { Button, Card, CardBody, CardHeader, Notice, TextControl } from '@wordpress/components';
+import { __, _n, sprintf } from '@wordpress/i18n';
+import { useState, type FormEvent } from 'react';
+import { api, type ApiError } from './api';
+import { Failed, Loading } from './Dashboard';
+import { useLoad } from './hooks';
+import { useNotify } from './site';
+import type { TwoFactorCodes, TwoFactorEnrolment, TwoFactorStatus } from './types';
+
+const P = '/siteward/v1/two-factor';
+
+function RecoveryCodes({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {
+  return (
+    <div className="sw-stack" data-testid="two-factor-codes">
+      <p>{__('Keep these recovery codes somewhere safe: each logs you in once if you lose your device. They are shown only now.', 'siteward')}</p>
+      <ul className="sw-two-factor-codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <div className="sw-actions">
+        <Button variant="primary" onClick={onDone} __next40pxDefaultSize>
+          {__('I have saved them', 'siteward')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function Enrol({ enrolment, onConfirmed }: { enrolment: TwoFactorEnrolment; onConfirmed: (codes: string[]) => void }) {
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<TwoFactorCodes>(`${P}/confirm`, { method: 'POST', data: { code } });
+      onConfirmed(answer.recovery_codes);
+    } catch (err) {
+      setError((err as ApiError).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="sw-stack" onSubmit={submit} data-testid="two-factor-enrol">
+      <p>{__('1. Scan this code with an authenticator app (FreeOTP, Aegis, Google Authenticator, 1Password…):', 'siteward')}</p>
+      <img className="sw-two-factor-qr" src={enrolment.qr} width={200} height={200} alt={__('QR code of the two-factor secret', 'siteward')} />
+      <p>
+        {__('Or type this key into the app:', 'siteward')} <code className="sw-break" data-testid="two-factor-secret">{enrolment.secret}</code>
+      </p>
+      {error && (
+        <Notice status="error" isDismissible={false}>
+          {error}
+        </Notice>
+      )}
+      <TextControl
+        __nextHasNoMarginBottom
+        __next40pxDefaultSize
+        label={__('2. Enter the 6-digit code the app shows', 'siteward')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={setCode}
+        required
+      />
+      <div className="sw-actions">
+        <Button variant="primary" type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
+          {__('Turn on two-factor', 'siteward')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function TurnOff({ onOff }: { onOff: () => void }) {
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await api<TwoFactorStatus>(P, { method: 'DELETE', data: { password } });
+      onOff();
+    } catch (err) {
+      setError((err as ApiError).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="sw-stack" onSubmit={submit}>
+      {error && (
+        <Notice status="error" isDismissible={false}>
+          {error}
+        </Notice>
+      )}
+      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Your password, to turn two-factor off', 'siteward')} type="password" autoComplete="current-password" value={password} onChange={setPassword} required />
+      <div className="sw-actions">
+        <Button variant="secondary" isDestructive type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
+          {__('Turn off two-factor', 'siteward')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function TwoFactorScreen() {
+  const status = useLoad<TwoFactorStatus>('two-factor', () => api<TwoFactorStatus>(P));
+  const { notify } = useNotify();
+  const [enrolment, setEnrolment] = useState<TwoFactorEnrolment | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await action();
+    } catch (err) {
+      notify({ status: 'error', text: (err as ApiError).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const start = () =>
+    run(async () => {
+      setEnrolment(await api<TwoFactorEnrolment>(`${P}/enrol`, { method: 'POST' }));
+    });
+  const regenerate = () =>
+    run(async () => {
+      setCodes((await api<TwoFactorCodes>(`${P}/recovery-codes`, { method: 'POST' })).recovery_codes);
+    });
+
+  if (status.state === 'loading') return <Loading text={__('Loading two-factor authentication…', 'siteward')} />;
+  if (status.state === 'error') return <Failed error={status.error} retry={status.reload} />;
+  const s = status.data;
+
+  let body;
+  if (codes) {
+    body = (
+      <RecoveryCodes
+        codes={codes}
+        onDone={() => {
+          setCodes(null);
+          setEnrolment(null);
+          status.reload();
+        }}
+      />
+    );
+  } else if (enrolment) {
+    body = <Enrol enrolment={enrolment} onConfirmed={setCodes} />;
+  } else if (s.enabled) {
+    body = (
+      <div className="sw-stack">
+        <p className="sw-status-up" data-testid="two-factor-state">
+          {__('Two-factor authentication is on: the login form asks for a code after your password.', 'siteward')}
+        </p>
+        <p>
+          {/* translators: %d: how many unused recovery codes are left. */}
+          {sprintf(_n('%d recovery code left.', '%d recovery codes left.', s.recovery_codes_left, 'siteward'), s.recovery_codes_left)}{' '}
+          <Button variant="link" onClick={regenerate} disabled={busy}>
+            {__('Make new recovery codes', 'siteward')}
+          </Button>
+        </p>
+        <TurnOff
+          onOff={() => {
+            notify({ status: 'success', text: __('Two-factor authentication is off.', 'siteward') });
+            status.reload();
+          }}
+        />
+      </div>
+    );
+  } else {
+    body = (
+      <div className="sw-stack">
+        <p data-testid="two-factor-state">{__('Two-factor authentication is off: your password alone logs you in.', 'siteward')}</p>
+        {s.required && (
+          <Notice status="warning" isDismissible={false}>
+            {__('Your role must use two-factor authentication.', 'siteward')}
+          </Notice>
+        )}
+        <div className="sw-actions">
+          <Button variant="primary" onClick={start} isBusy={busy} disabled={busy} __next40pxDefaultSize>
+            {__('Set up two-factor', 'siteward')}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="sw-stack" data-testid="two-factor-screen">
+      <Card className="sw-card">
+        <CardHeader>
+          <h2 className="sw-card-title">{__('Your account', 'siteward')}</h2>
+        </CardHeader>
+        <CardBody>
+          {body}
+          <p className="sw-help">
+            {__('Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.', 'siteward')}
+          </p>
+        </CardBody>
+      </Card>
+    </div>
+  );
+}
