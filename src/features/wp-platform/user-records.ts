@@ -100,6 +100,16 @@ export interface ItemUrls {
   readonly avatarSizes: readonly number[];
 }
 
+// Speed: a hash per avatar size was a fifth of a cached users/me; a profile's email never changes (a new one is a new profile).
+const avatarCache = new WeakMap<UserProfile, { readonly sizes: readonly number[]; readonly urls: Readonly<Record<string, string>> }>();
+function avatarUrls(profile: UserProfile, sizes: readonly number[]): Readonly<Record<string, string>> {
+  const hit = avatarCache.get(profile);
+  if (hit !== undefined && hit.sizes === sizes) return hit.urls;
+  const urls = Object.fromEntries(sizes.map((size) => [String(size), gravatarUrl(profile.user.email, size)]));
+  avatarCache.set(profile, { sizes, urls });
+  return urls;
+}
+
 /** The user item in a context's field set, in WordPress's key order, with `_links`. */
 export function userItem(profile: UserProfile, context: Context, urls: ItemUrls): Record<string, unknown> {
   const { user, roles, meta } = profile;
@@ -130,7 +140,7 @@ export function userItem(profile: UserProfile, context: Context, urls: ItemUrls)
     out.capabilities = caps;
     out.extra_capabilities = Object.fromEntries(roles.map((role) => [role, true]));
   }
-  out.avatar_urls = Object.fromEntries(urls.avatarSizes.map((size) => [String(size), gravatarUrl(user.email, size)]));
+  out.avatar_urls = { ...avatarUrls(profile, urls.avatarSizes) };
   // The one registered user meta, WordPress's `persisted_preferences`, is shown in edit context
   // only; with nothing to show, `meta` is an empty PHP array.
   if (context === 'edit') out.meta = { [PREFERENCES_META]: profile.preferences ?? {} };
