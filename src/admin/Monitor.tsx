@@ -11,47 +11,14 @@ import { api } from './api';
 import { checkStateLabel, duration } from './Dashboard';
 import { useLoad } from './hooks';
 import { errorText, useModules, useNotify } from './site';
+import type { MaintenanceWindowJson, MonitorCheck, MonitorCheckHistory, MonitorNotifications, MonitorOverview } from './types';
 
 const M = '/siteward/v1/monitor';
 
-interface CheckStatus {
-  id: number;
-  site: boolean;
-  url: string;
-  expectedStatus: string;
-  keyword: string | null;
-  keywordAbsent: boolean;
-  slowMs: number | null;
-  state: 'up' | 'down' | 'unknown';
-  downSince: string | null;
-  lastError: string | null;
-  lastResponseMs: number | null;
-  uptime: Record<'24h' | '7d' | '30d' | '365d', number | null>;
-  certificate: { validTo: string; daysLeft: number; subject: string; issuer: string; error: string | null } | null;
-  hosts: { host: string; down: boolean; at: string; reason: string | null }[];
-}
-type Window =
-  | { id: number; kind: 'once'; starts: string; ends: string; note: string }
-  | { id: number; kind: 'weekly'; days: number[]; time: string; durationMinutes: number; note: string }
-  | { id: number; kind: 'cron'; cron: string; durationMinutes: number; note: string };
-interface Notifications {
-  administrators: number[] | null;
-  emails: string[];
-  repeatMinutes: number;
-}
-interface Overview {
-  active: boolean;
-  timeZone: string;
-  checks: CheckStatus[];
-  maintenance: { current: (Window & { until: string }) | null; windows: Window[] };
-  notifications: Notifications;
-  administrators: { id: number; name: string }[];
-}
-interface History {
-  days: number;
-  points: { at: string; ms: number | null; checks: number; down: number; slow: number }[];
-  downtimes: { start: string; end: string | null; duration: number; reason: string }[];
-}
+type CheckStatus = MonitorCheck;
+type Window = MaintenanceWindowJson;
+type Notifications = MonitorNotifications;
+type History = MonitorCheckHistory;
 
 /** Short weekday names in the page's language (day 0 is Sunday, as the API counts). */
 const DAYS = Array.from({ length: 7 }, (_, day) => new Date(Date.UTC(2023, 0, 1 + day)).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' }));
@@ -71,7 +38,7 @@ const UPTIME_PERIODS: readonly (readonly ['24h' | '7d' | '30d' | '365d', () => s
 export function MonitorScreen() {
   const { modules } = useModules();
   const on = modules.monitor?.activated === true;
-  const overview = useLoad<Overview>(on ? 'monitor' : null, () => api<Overview>(M));
+  const overview = useLoad<MonitorOverview>(on ? 'monitor' : null, () => api<MonitorOverview>(M));
   const [selected, setSelected] = useState(1);
   if (!on) {
     return (
@@ -410,7 +377,7 @@ function describeWindow(w: Window): string {
   return sprintf(__('Cron "%1$s" for %2$d min', 'siteward'), w.cron, w.durationMinutes);
 }
 
-function MaintenanceCard({ windows, timeZone, onChanged }: { windows: Window[]; timeZone: string; onChanged: () => void }) {
+function MaintenanceCard({ windows, timeZone, onChanged }: { windows: readonly Window[]; timeZone: string; onChanged: () => void }) {
   const { notify } = useNotify();
   const [kind, setKind] = useState<'once' | 'weekly' | 'cron'>('once');
   const [starts, setStarts] = useState('');
@@ -537,9 +504,9 @@ function testResultText(r: { channel: string; ok: boolean; error?: string }): st
   return sprintf(__('%1$s: failed (%2$s)', 'siteward'), channel, r.error ?? '');
 }
 
-function NotificationsCard({ settings, admins }: { settings: Notifications; admins: { id: number; name: string }[] }) {
+function NotificationsCard({ settings, admins }: { settings: Notifications; admins: readonly { id: number; name: string }[] }) {
   const { notify } = useNotify();
-  const [chosen, setChosen] = useState<number[] | null>(settings.administrators);
+  const [chosen, setChosen] = useState<readonly number[] | null>(settings.administrators);
   const [emails, setEmails] = useState(settings.emails.join(', '));
   const [repeat, setRepeat] = useState(String(settings.repeatMinutes));
   const [busy, setBusy] = useState(false);

@@ -1,31 +1,45 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Dashboard } from './Dashboard';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as dashboardModule from './Dashboard';
 import type * as siteModule from './site';
-import { SiteProvider, useModuleActions, useNotices, useNotify, type ModuleActions, type NoticeActions } from './site';
+import type { ModuleActions, NoticeActions } from './site';
 import { fakeApi, initialState, moduleRecord, render, settle, type Rendered } from './testing/render';
 
 /**
  * Which components render, counted where they read the page's state: every read of a data
  * context is one render of a component (a card, or the notice list). React's Profiler does not
  * report renders started by a context deep in its tree, so it cannot be the counter.
+ * The unit project shares modules between files (`isolate: false`): the counting `./site` is
+ * imported fresh here (vi.resetModules + doMock), and the shared one is put back afterwards.
  */
-const reads = vi.hoisted(() => new Map<string, number>());
-vi.mock('./site', async (original) => {
-  const site = await original<typeof siteModule>();
-  const counted =
-    <T,>(name: string, hook: () => T) =>
-    () => {
-      reads.set(name, (reads.get(name) ?? 0) + 1);
-      return hook();
+const reads = new Map<string, number>();
+let site: typeof siteModule;
+let Dashboard: typeof dashboardModule.Dashboard;
+
+beforeAll(async () => {
+  vi.resetModules();
+  vi.doMock('./site', async (original) => {
+    const real = await original<typeof siteModule>();
+    const counted =
+      <T,>(name: string, hook: () => T) =>
+      () => {
+        reads.set(name, (reads.get(name) ?? 0) + 1);
+        return hook();
+      };
+    return {
+      ...real,
+      useModules: counted('modules', real.useModules),
+      useConnection: counted('connection', real.useConnection),
+      usePageChoices: counted('choices', real.usePageChoices),
+      useNotices: counted('notices', real.useNotices),
     };
-  return {
-    ...site,
-    useModules: counted('modules', site.useModules),
-    useConnection: counted('connection', site.useConnection),
-    usePageChoices: counted('choices', site.usePageChoices),
-    useNotices: counted('notices', site.useNotices),
-  };
+  });
+  site = await import('./site');
+  ({ Dashboard } = await import('./Dashboard'));
+});
+afterAll(() => {
+  vi.doUnmock('./site');
+  vi.resetModules();
 });
 
 let page: Rendered | undefined;
@@ -39,25 +53,25 @@ async function glance() {
   fakeApi();
   const handles: { notices?: NoticeActions; modules?: ModuleActions } = {};
   function Handles() {
-    handles.notices = useNotify();
-    handles.modules = useModuleActions();
+    handles.notices = site.useNotify();
+    handles.modules = site.useModuleActions();
     return null;
   }
   function NoticeList() {
     return (
       <ul data-testid="notices">
-        {useNotices().map((n) => (
+        {site.useNotices().map((n) => (
           <li key={n.id}>{n.text}</li>
         ))}
       </ul>
     );
   }
   page = await render(
-    <SiteProvider initial={initialState()}>
+    <site.SiteProvider initial={initialState()}>
       <Handles />
       <NoticeList />
       <Dashboard />
-    </SiteProvider>,
+    </site.SiteProvider>,
   );
   return { notices: handles.notices!, modules: handles.modules!, container: page.container };
 }

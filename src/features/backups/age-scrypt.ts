@@ -16,6 +16,24 @@ export const MAX_OPEN_LOG_N = 18;
 
 type StanzaClass = new (args: string[], body: Uint8Array) => StanzaType;
 
+/**
+ * Keys derived for opening, by salt and work factor (a file's salt is random, so this is one
+ * entry per backup): checking the key before a download and decrypting after it derive once.
+ */
+const opened = new Map<string, { passphrase: string; key: Promise<Buffer> }>();
+const OPENED_MAX = 4;
+
+function openingKey(passphrase: string, salt: Buffer, logN: number): Promise<Buffer> {
+  const id = `${logN}:${salt.toString('hex')}`;
+  const known = opened.get(id);
+  if (known !== undefined && known.passphrase === passphrase) return known.key;
+  const key = deriveKey(passphrase, salt, logN);
+  opened.set(id, { passphrase, key });
+  key.catch(() => opened.delete(id));
+  if (opened.size > OPENED_MAX) opened.delete(opened.keys().next().value as string);
+  return key;
+}
+
 function deriveKey(passphrase: string, salt: Uint8Array, logN: number): Promise<Buffer> {
   const N = 2 ** logN;
   const r = 8;
@@ -55,7 +73,7 @@ export function scryptIdentity(passphrase: string): Identity {
       if (salt.length !== 16 || /[=]/.test(saltText) || s.body.length !== 32) throw new Error('invalid scrypt stanza');
       const logN = Number(logNText);
       if (logN > MAX_OPEN_LOG_N) throw new Error(`scrypt work factor 2^${logN} is too high (at most 2^${MAX_OPEN_LOG_N})`);
-      const decipher = createDecipheriv('chacha20-poly1305', await deriveKey(passphrase, salt, logN), Buffer.alloc(12), { authTagLength: TAG_BYTES });
+      const decipher = createDecipheriv('chacha20-poly1305', await openingKey(passphrase, salt, logN), Buffer.alloc(12), { authTagLength: TAG_BYTES });
       decipher.setAuthTag(s.body.subarray(16));
       try {
         return new Uint8Array(Buffer.concat([decipher.update(s.body.subarray(0, 16)), decipher.final()]));

@@ -76,20 +76,20 @@ export function decryptStep(key: BackupKey): Step {
 const HEADER_READ_BYTES = 64 * 1024;
 
 /**
- * True when `key` opens the encrypted payload. Reads only the first bytes: handing the whole
+ * True when `key` opens the encrypted payload (after `skip` bytes). Reads only the first bytes: handing the whole
  * file stream to the decrypter and cancelling it after the header races the file's next
  * chunks into a closed web stream (Node 20 throws, uncaught) while the key is derived.
  */
-export async function keyOpens(payload: Readable, key: BackupKey): Promise<boolean> {
+export async function keyOpens(payload: Readable, key: BackupKey, skip = 0): Promise<boolean> {
   const chunks: Buffer[] = [];
   let read = 0;
   try {
     for await (const chunk of payload) {
       chunks.push(chunk as Buffer);
       read += (chunk as Buffer).length;
-      if (read >= HEADER_READ_BYTES) break;
+      if (read >= skip + HEADER_READ_BYTES) break;
     }
-    const head = Buffer.concat(chunks);
+    const head = Buffer.concat(chunks).subarray(skip);
     const source = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(head);

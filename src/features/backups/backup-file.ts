@@ -16,6 +16,8 @@ import { parseManifest, type BackupManifest } from './backup-manifest.js';
  */
 export const BACKUP_SUFFIX = '.swbak';
 const MAGIC = Buffer.from('SWBAK1\n', 'latin1');
+/** Where the payload starts in a backup file. */
+export const PAYLOAD_OFFSET = MAGIC.length;
 const FOOTER_MAGIC = Buffer.from('SWMANIF1', 'latin1');
 const FOOTER_BYTES = 16;
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SQLITE_FILE } from '../../store/index.js';
 import { keyOpens, type BackupKey } from './backup-crypto.js';
-import { checkPayload, ensureBackupDir, payloadStream, writeBackupFile } from './backup-file.js';
+import { checkPayload, ensureBackupDir, PAYLOAD_OFFSET, payloadStream, writeBackupFile } from './backup-file.js';
 import { backupIdTime, isBackupId, newBackupId, type BackupBackend, type BackupManifest } from './backup-manifest.js';
 import type { AnyTarget, BackupTarget, TargetKind } from './backup-target.js';
 import { exportPostgres } from './postgres-export.js';
@@ -217,6 +217,13 @@ async function checkedBackup(ref: BackupRef, key: BackupKey | null, tempDir: str
   if ((manifest.storeId ?? null) !== storeId) return corrupt('its manifest belongs to another store');
   if (manifest.encryption !== undefined && key === null) {
     return { ok: false, error: { code: 'key_missing', message: `backup ${id} is encrypted: set SITEWARD_BACKUP_ENCRYPTION_KEY (or SITEWARD_BACKUP_ENCRYPTION_KEY_FILE) to the key it was made with` } };
+  }
+  if (manifest.encryption !== undefined && key !== null) {
+    // A passphrase's scrypt (32 MiB for a moment) runs now, on top of the process's floor,
+    // rather than after the download has grown the heap; the checks below reuse the derived
+    // key (age-scrypt.ts), and the answer that counts is theirs.
+    const whole = await target.read(storeId, id);
+    if (whole !== null) await keyOpens(whole.stream, key, PAYLOAD_OFFSET);
   }
   const copy = await target.fetch(storeId, id, tempDir);
   if (copy === null) return { ok: false, error: { code: 'not_found', message: `no backup ${id} in ${place}` } };

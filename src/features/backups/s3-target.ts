@@ -17,13 +17,14 @@ import { s3Where, type S3Location } from '../../core/s3-url.js';
 import { isStoreId } from './store-id.js';
 
 /**
- * 5 MiB parts (S3's minimum), two in flight: lib-storage copies each part into one buffer while
- * the stream's chunks wait for the garbage collector, so a part costs about twice its size
- * (docs/performance.md). Larger files get larger parts: S3 takes at most 10,000 of them.
+ * 5 MiB parts (S3's minimum), one in flight: lib-storage copies each part into one buffer while
+ * the stream's chunks wait for the garbage collector, so a part costs about twice its size, and
+ * a second one in flight pushed the upload's peak past the 200 MB budget (docs/performance.md).
+ * Larger files get larger parts: S3 takes at most 10,000 of them.
  */
 export const PART_BYTES = 5 * 1024 * 1024;
 const MAX_PARTS = 10_000;
-const QUEUE = 2;
+const QUEUE = 1;
 
 export interface S3TargetOptions {
   /** Attempts of each request inside the SDK (its own back-off). Default the SDK's (3). */

@@ -13,6 +13,17 @@ export interface SqliteSnapshotInfo {
   readonly schemaVersion: string[];
 }
 
+/**
+ * A backup's own connections read every page once: better-sqlite3's default page cache (16 MB
+ * per connection, SQLITE_DEFAULT_CACHE_SIZE) would fill up with pages never read again and
+ * count against the backup's memory budget (docs/performance.md). 2 MiB is SQLite's own default.
+ */
+function streamingConnection(path: string, options: BetterSqlite3.Options): BetterSqlite3.Database {
+  const db = new BetterSqlite3(path, options);
+  db.pragma('cache_size = -2048');
+  return db;
+}
+
 /** The live database file of a data directory. */
 export function sqliteFile(dataDir: string): string {
   return join(dataDir, SQLITE_FILE);
@@ -25,13 +36,13 @@ export function sqliteFile(dataDir: string): string {
  * step only holds a read snapshot, so writers never wait for it.
  */
 export async function snapshotSqlite(dataDir: string, dest: string): Promise<SqliteSnapshotInfo> {
-  const source = new BetterSqlite3(sqliteFile(dataDir), { fileMustExist: true, timeout: 5000 });
+  const source = streamingConnection(sqliteFile(dataDir), { fileMustExist: true, timeout: 5000 });
   try {
     await source.backup(dest, { progress: () => 0x7fffffff });
   } finally {
     source.close();
   }
-  const copy = new BetterSqlite3(dest, { fileMustExist: true });
+  const copy = streamingConnection(dest, { fileMustExist: true });
   try {
     // Rollback journal in the copy: its header would otherwise still say WAL, and the
     // self-contained file is what gets compressed and later restored.
@@ -82,7 +93,7 @@ export async function unpackSqlite(file: string, manifest: SqliteManifest, dest:
 export function checkSqliteFile(path: string, manifest: SqliteManifest): TrialResult {
   let db: BetterSqlite3.Database;
   try {
-    db = new BetterSqlite3(path, { fileMustExist: true });
+    db = streamingConnection(path, { fileMustExist: true });
   } catch (error) {
     return { ok: false, reason: `not an SQLite database: ${(error as Error).message}` };
   }

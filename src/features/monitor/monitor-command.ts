@@ -18,13 +18,13 @@ const USAGE = [
 
 function describeWindow(window: MaintenanceWindow): string {
   const json = windowJson(window);
-  switch (window.kind) {
+  switch (json.kind) {
     case 'once':
-      return `${window.id}\tonce\t${String(json.starts)} .. ${String(json.ends)}\t${window.note}`;
+      return `${json.id}\tonce\t${json.starts} .. ${json.ends}\t${json.note}`;
     case 'weekly':
-      return `${window.id}\tweekly\tdays ${window.days.join(',')} at ${window.time} for ${window.durationMinutes} min\t${window.note}`;
+      return `${json.id}\tweekly\tdays ${json.days.join(',')} at ${json.time} for ${json.durationMinutes} min\t${json.note}`;
     case 'cron':
-      return `${window.id}\tcron\t"${window.cron}" for ${window.durationMinutes} min\t${window.note}`;
+      return `${json.id}\tcron\t"${json.cron}" for ${json.durationMinutes} min\t${json.note}`;
   }
 }
 
@@ -55,9 +55,9 @@ export function monitorCommand(service: MonitorService): CliCommand {
       positionals(parse(rest, {}).positionals, [], USAGE[0] ?? '');
       const overview = await service.overview();
       io.out(`monitor module: ${overview.active === true ? 'active' : 'inactive'}`);
-      for (const check of overview.checks as CheckStatus[]) io.out(describeCheck(check));
-      const current = (overview.maintenance as { current: Record<string, unknown> | null }).current;
-      if (current !== null) io.out(`maintenance until ${String(current.until)}`);
+      for (const check of overview.checks) io.out(describeCheck(check));
+      const current = overview.maintenance.current;
+      if (current !== null) io.out(`maintenance until ${current.until}`);
       return EXIT_OK;
     }
     if (sub === 'test-notification') {

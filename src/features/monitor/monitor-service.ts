@@ -10,9 +10,9 @@ import { parseCheck, parseMaintenance, parseNotifications, storedNotifications, 
 import type { DowntimeInterval, MonitorRepo } from './monitor-repo.js';
 import { SITE_CHECK_ID, type MonitorStore, type StoredCheck } from './monitor-store.js';
 import type { DeliveryResult } from './notifier.js';
-import { uptimeFigures, type UptimePeriod } from './uptime.js';
+import { uptimeFigures } from './uptime.js';
 import { DAY_MS } from '../../core/time.js';
-import type { MonitorCheckState } from '../../wire/siteward-v1.js';
+import type { MaintenanceWindowJson, MonitorCheck, MonitorCheckHistory, MonitorCheckState, MonitorOverview } from '../../wire/siteward-v1.js';
 
 export const NOTIFICATION_SETTINGS_OPTION = 'siteward_monitor_notifications';
 /** Checks besides the site's own URL. */
@@ -40,22 +40,8 @@ export interface MonitorServiceDeps {
   readonly sendTest: () => Promise<DeliveryResult[]>;
 }
 
-export interface CheckStatus {
-  readonly id: number;
-  readonly site: boolean;
-  readonly url: string;
-  readonly expectedStatus: string;
-  readonly keyword: string | null;
-  readonly keywordAbsent: boolean;
-  readonly slowMs: number | null;
-  readonly state: 'up' | 'down' | 'unknown';
-  readonly downSince: string | null;
-  readonly lastError: string | null;
-  readonly lastResponseMs: number | null;
-  readonly uptime: Record<UptimePeriod, number | null>;
-  readonly certificate: { validTo: string; daysLeft: number; subject: string; issuer: string; error: string | null } | null;
-  readonly hosts: readonly { host: string; down: boolean; at: string; reason: string | null }[];
-}
+/** A check as the Monitor screen reads it (the wire type the page shares). */
+export type CheckStatus = MonitorCheck;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -64,7 +50,7 @@ function stateOf(open: { readonly start: number } | null, sampled: boolean): Pic
   return { state: open !== null ? 'down' : sampled ? 'up' : 'unknown', downSince: open === null ? null : iso(open.start) };
 }
 
-export function windowJson(window: MaintenanceWindow): Record<string, unknown> {
+export function windowJson(window: MaintenanceWindow): MaintenanceWindowJson {
   return window.kind === 'once' ? { ...window, starts: iso(window.starts), ends: iso(window.ends) } : { ...window };
 }
 
@@ -83,7 +69,7 @@ export class MonitorService {
   }
 
   /** Everything the Monitor screen shows at the top: each check's state, uptime and certificate; the windows. */
-  async overview(): Promise<Record<string, unknown>> {
+  async overview(): Promise<MonitorOverview> {
     const { store, clock } = this.deps;
     const now = clock();
     const zone = await this.deps.timeZone();
@@ -147,7 +133,7 @@ export class MonitorService {
   }
 
   /** Response times (averaged into buckets) and downtimes of one check over `days`. */
-  async history(checkId: number, days: number): Promise<Outcome<Record<string, unknown>>> {
+  async history(checkId: number, days: number): Promise<Outcome<MonitorCheckHistory>> {
     const check = (await this.deps.store.checks()).find((c) => c.id === checkId);
     if (check === undefined) return refuse('check_not_found');
     const now = this.deps.clock();

@@ -33,6 +33,38 @@ describe.each(featureTestBackends(PROTECT_MIGRATIONS))('password guard on $name'
     }
   }
 
+  it('wants a challenge from the login form only, from the 3rd failure until the block, and never while blocked or allowed', async () => {
+    const challenging = createPasswordGuard({ policy, clock: () => now, allowList: () => allowList, active: () => active, challengeAfter: 3 });
+    const ip = '192.0.2.40';
+    const fail = async () => {
+      const verdict = await challenging.before(attempt(ip));
+      await challenging.after(attempt(ip), { ok: false }, verdict.allow ? verdict.ticket : undefined);
+      now += 1000;
+    };
+    for (let i = 0; i < 2; i++) await fail();
+    expect(await challenging.wantsChallenge(attempt(ip))).toBe(false);
+    await fail();
+    expect(await challenging.wantsChallenge(attempt(ip))).toBe(true);
+    for (const via of ['login-json', 'basic', 'setup', 'two-factor'] as const) expect(await challenging.wantsChallenge(attempt(ip, via)), via).toBe(false);
+    const listed = parseAllowList('192.0.2.40');
+    if (!listed.ok) throw new Error('bad list');
+    allowList = listed.entries;
+    expect(await challenging.wantsChallenge(attempt(ip))).toBe(false);
+    allowList = [];
+    await fail();
+    await fail();
+    // Blocked now: the block answers (429), not a challenge.
+    expect(await challenging.wantsChallenge(attempt(ip))).toBe(false);
+    // At or above the blocking count the block comes first: no challenge step at all.
+    const late = createPasswordGuard({ policy, clock: () => now, allowList: () => allowList, active: () => active, challengeAfter: 5 });
+    const other = '192.0.2.41';
+    for (let i = 0; i < 4; i++) {
+      const verdict = await late.before(attempt(other));
+      await late.after(attempt(other), { ok: false }, verdict.allow ? verdict.ticket : undefined);
+    }
+    expect(await late.wantsChallenge(attempt(other))).toBe(false);
+  });
+
   it('refuses with 429 after five failures and counts the refused attempt', async () => {
     const ip = '192.0.2.10';
     await failFiveTimes(ip);

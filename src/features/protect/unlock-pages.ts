@@ -46,7 +46,7 @@ export function registerUnlockPages(ctx: FeatureContext, deps: { blocks: Protect
       const key = text(req.query.key);
       if (key === '') return requestPage(req, 200, mailer === null ? { notice: noMailText(keyOf(req.ip)) } : {});
       const ticket = await blocks.peekUnlock(sha256(key), clock());
-      if (ticket === null) return requestPage(req, 400, { error: BAD_LINK });
+      if (ticket === null || ticket.userId === 0) return requestPage(req, 400, { error: BAD_LINK });
       return htmlPage(200, unlockConfirmPage({ formField: formTokenInput(req), key, address: ticket.key }));
     },
   });
@@ -63,17 +63,22 @@ export function registerUnlockPages(ctx: FeatureContext, deps: { blocks: Protect
         return htmlPage(429, unlockRequestPage({ formField: formTokenInput(req), mail: true, address: keyOf(req.ip), error: 'Too many unlock requests from your address. Try again in an hour.' }), { 'Retry-After': '3600' });
       }
       const user = await findUserByLoginOrEmail(store, who);
-      // The same queries whether the account exists or not; only the insert and the mail differ.
+      // The same queries and writes whether the account exists or not (an unknown one gets a
+      // token under user 0 that is never sent, limited alike); only the mail differs.
       const recent = await blocks.unlocksSince(user?.id ?? 0, now - LIMITS.windowMs);
       const blocked = await policy.check(req.ip, now);
-      if (user !== undefined && blocked.blocked && recent < LIMITS.perAccount) {
+      if (blocked.blocked && recent < LIMITS.perAccount) {
         const token = randomBytes(32).toString('base64url');
         const key = keyOf(req.ip);
-        await blocks.addUnlock({ hash: sha256(token), key, address: req.ip, userId: user.id, now, expires: now + UNLOCK_LINK_LIFETIME_MS });
-        const link = `${config.homeUrl}${UNLOCK_PATH}?key=${token}`;
-        log.info({ event: 'protect.unlock_requested', address: key, user: user.login }, 'protect unlock link requested');
-        // In the background: waiting for the mail server would tell who has an account.
-        void send(user.email, link, key).catch((error: unknown) => log.error({ err: error }, 'protect unlock e-mail could not be sent'));
+        await blocks.addUnlock({ hash: sha256(token), key, address: req.ip, userId: user?.id ?? 0, now, expires: now + UNLOCK_LINK_LIFETIME_MS });
+        if (user !== undefined) {
+          const link = `${config.homeUrl}${UNLOCK_PATH}?key=${token}`;
+          log.info({ event: 'protect.unlock_requested', address: key, user: user.login }, 'protect unlock link requested');
+          // In the background, after this answer has gone out: waiting for the mail server (or
+          // even sharing the event loop with its start) would tell who has an account.
+          const mail = () => void send(user.email, link, key).catch((error: unknown) => log.error({ err: error }, 'protect unlock e-mail could not be sent'));
+          setTimeout(mail, 50).unref();
+        }
       }
       return requestPage(req, 200, { notice: SENT });
     },
@@ -85,7 +90,8 @@ export function registerUnlockPages(ctx: FeatureContext, deps: { blocks: Protect
     async handle(req) {
       const key = text(req.body.key);
       const ticket = key === '' ? null : await blocks.useUnlock(sha256(key), clock());
-      if (ticket === null) return requestPage(req, 400, { error: BAD_LINK });
+      // User 0's tokens were never sent (see above): they lift nothing.
+      if (ticket === null || ticket.userId === 0) return requestPage(req, 400, { error: BAD_LINK });
       const user = await store.users.byId(ticket.userId);
       const by = `link:${user?.login ?? ticket.userId}`;
       const lifted = await blocks.lift(ticket.key, clock(), by);
