@@ -54,7 +54,7 @@ function TargetCard({ list, state }: { list: BackupTargetList; state: BackupTarg
                 <a className="sw-backup-download" href={addQueryArgs('/admin/backups/download', { target: list.kind, id: b.id })} download>
                   {__('Download', 'siteward')}
                   {/* translators: %s: date and time of the backup. */}
-                  <span className="sw-visually-hidden">{sprintf(__(' backup of %s', 'siteward'), at(b.time))}</span>
+                  <span className="sw-visually-hidden"> {sprintf(__('backup of %s', 'siteward'), at(b.time))}</span>
                 </a>
                 <code className="sw-backup-id">{b.id}</code>
               </li>

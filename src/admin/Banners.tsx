@@ -85,7 +85,7 @@ export function JumpStart() {
         {set.map((m) => (
           <li key={m.module}>
             <strong>{m.name}</strong>
-            {m.activated ? __(' (already on)', 'siteward') : ''} — {stripTags(m.jumpstart_desc || m.description)}
+            {m.activated && <> {__('(already on)', 'siteward')}</>} — {stripTags(m.jumpstart_desc || m.description)}
           </li>
         ))}
       </ul>

@@ -7,6 +7,7 @@ import type { ApiError} from './api';
 import { api, jp } from './api';
 import { BarChart, Timeline } from './charts';
 import { ConnectionCard } from './Connection';
+import { UnavailableReason } from './UnavailableReason';
 import { GlanceCard } from './GlanceCard';
 import { useLoad } from './hooks';
 import { useConnection, useModuleActions, useModules } from './site';
@@ -41,12 +42,11 @@ function isMissingRoute(error: ApiError) {
 function ModuleOff({ slug, what }: { slug: string; what: string }) {
   const { modules, busy } = useModules();
   const { toggleModule } = useModuleActions();
-  const { user } = useConnection();
+  const { user, connection } = useConnection();
   const mod = modules[slug];
   // translators: %s: a feature's name.
   if (!mod) return <p className="sw-muted">{sprintf(__('%s is not offered on this site.', 'siteward'), what)}</p>;
-  // translators: %s: a module's name.
-  if (!mod.available) return <p className="sw-muted">{sprintf(__('%s needs a connection to the account service. Connect the site to use it.', 'siteward'), mod.name)}</p>;
+  if (!mod.available) return <UnavailableReason mod={mod} offline={connection.devMode.isActive} />;
   return (
     <div>
       {/* translators: %s: a module's name. */}
@@ -248,9 +248,10 @@ function BackupsCard() {
 }
 
 function akismetCodeText(code: string): string {
-  if (code === 'not_installed') return __('The anti-spam service is not installed on this site.', 'siteward');
+  // The server answers `not_installed` while no key is set (docs/spec/compat.md §9).
+  if (code === 'not_installed') return __('Unavailable: no anti-spam key is set on this server. Set SITEWARD_AKISMET_KEY (and SITEWARD_AKISMET_URL for a service other than Akismet), then restart Siteward.', 'siteward');
   if (code === 'not_active') return __('The anti-spam service is installed but not active.', 'siteward');
-  if (code === 'invalid_key') return __('The anti-spam key is missing or invalid: set a valid key to see statistics.', 'siteward');
+  if (code === 'invalid_key') return __('The anti-spam service refused the key: set a valid SITEWARD_AKISMET_KEY, then restart Siteward.', 'siteward');
   // translators: %s: the code the server answered.
   return sprintf(__('No spam statistics (%s).', 'siteward'), code);
 }

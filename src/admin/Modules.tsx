@@ -6,6 +6,7 @@ import { api, ApiError, jp, toApiError } from './api';
 import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
 import { useConnection, useModuleActions, useModules, useNotify } from './site';
 import { SsoStatus } from './SsoStatus';
+import { UnavailableReason } from './UnavailableReason';
 import type { ModuleRecord, WireJson } from './types';
 
 /** `#/modules/<slug>` from a record's configure_url (whatever host it names). */
@@ -25,12 +26,6 @@ function RuntimeBadge({ mod }: { mod: ModuleRecord }) {
       {__('Run by Siteward', 'siteward')}
     </span>
   );
-}
-
-function unavailableReason(mod: ModuleRecord, offline: boolean): string {
-  if (mod.module === 'vaultpress') return __('Needs the backup service, which this server does not provide.', 'siteward');
-  if (offline) return __('Needs a connection, and the site is in offline mode.', 'siteward');
-  return __('Needs a connection to the account service.', 'siteward');
 }
 
 function ModuleToggle({ mod }: { mod: ModuleRecord }) {
@@ -121,7 +116,7 @@ function ModuleList() {
                 {m.name} <RuntimeBadge mod={m} />
               </h2>
               <p className="sw-module-desc">{m.short_description ?? m.description}</p>
-              {!m.available && <p className="sw-module-reason">{unavailableReason(m, connection.devMode.isActive)}</p>}
+              {!m.available && <UnavailableReason mod={m} offline={connection.devMode.isActive} />}
               {m.options && Object.keys(m.options).length > 0 && (
                 // translators: %s: a module's name.
                 <a href={configureHash(m)} className="sw-link" aria-label={sprintf(__('Configure %s', 'siteward'), m.name)}>
@@ -211,14 +206,14 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
             </div>
             <ModuleToggle mod={mod} />
           </div>
-          {!mod.available && <p className="sw-module-reason">{unavailableReason(mod, connection.devMode.isActive)}</p>}
+          {!mod.available && <UnavailableReason mod={mod} offline={connection.devMode.isActive} />}
           {mod.module === 'sso' && <SsoStatus activated={mod.activated} />}
           {keys.length === 0 ? (
             <p className="sw-muted">{__('This module has no settings.', 'siteward')}</p>
           ) : (
             // translators: %s: a module's name.
             <form onSubmit={(e) => void save(e)} noValidate aria-label={sprintf(__('%s settings', 'siteward'), mod.name)}>
-              {!mod.activated && (
+              {!mod.activated && mod.available && (
                 <Notice status="info" isDismissible={false}>
                   {/* translators: %s: a module's name. */}
                   {sprintf(__('Turn %s on to change its settings.', 'siteward'), mod.name)}

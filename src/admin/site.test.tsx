@@ -94,7 +94,7 @@ describe('the admin page’s shared state', () => {
     reads.clear();
     await settle(() => modules.setModules((m) => ({ ...m, protect: moduleRecord('protect', { available: false }) })));
     expect(reads.get('modules')).toBeGreaterThan(0);
-    expect(container.querySelector('#card-protect')?.textContent).toContain('needs a connection');
+    expect(container.querySelector('#card-protect')?.textContent).toContain('Needs a connection');
   });
 
   it('lets a notice of a topic replace the older one of the same topic, and keeps the others', async () => {

@@ -44,6 +44,17 @@ export type ModuleHeader = {
 /** `siteward` when Siteward runs the feature itself, `site` when it only keeps settings for the site's front end. */
 export type ModuleRuntime = 'siteward' | 'site';
 
+/**
+ * Why a module is unavailable (`available: false`), Siteward's own field (docs/spec/compat.md §9):
+ * `not_connected` and `dev_mode` for modules that need the connection, `not_configured` for a
+ * service Siteward runs that is not set up on this server. `settings` names what to set.
+ */
+export type UnavailableReason = {
+  code: 'not_connected' | 'dev_mode' | 'not_configured';
+  message: string;
+  settings: string[];
+};
+
 /** An entry of GET /module/all (§3.7) and of `Initial_State.getModules`. */
 export type ModuleRecord = ModuleHeader & {
   module: string;
@@ -63,6 +74,8 @@ export type ModuleRecord = ModuleHeader & {
   /** Only the `sitemaps` module. */
   extra?: { sitemap_url: string; news_sitemap_url: string };
   runtime: ModuleRuntime;
+  /** Null while `available`. */
+  unavailable_reason: UnavailableReason | null;
 };
 
 /** GET /module/:slug (§3.8): header fields and options; `activated: false` while unavailable. */
@@ -70,6 +83,8 @@ export type ModuleDetail = ModuleHeader & {
   options: Record<string, ModuleOption> | null;
   activated?: false;
   runtime: ModuleRuntime;
+  /** Null while the module is available. */
+  unavailable_reason: UnavailableReason | null;
 };
 
 export type ModuleMap = Record<string, ModuleRecord>;

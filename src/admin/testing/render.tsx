@@ -75,6 +75,7 @@ export function moduleRecord(slug: string, extra: Partial<ModuleRecord> = {}): M
     configurable: false,
     options: null,
     runtime: 'siteward',
+    unavailable_reason: null,
     ...extra,
   };
 }

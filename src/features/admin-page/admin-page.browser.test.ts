@@ -296,7 +296,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     // Not the address the protect test blocks (203.0.113.9).
     await field.locator('textarea').fill('198.51.100.7\nnot an address');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect(field.getByRole('alert').textContent()).resolves.toMatch(/must be a list of IP addresses or IP ranges/);
+    await expect(field.getByRole('alert').textContent()).resolves.toMatch(/must be a list of IP addresses, IP ranges/);
     expect(await allowList()).toEqual({ local: [] });
     await field.locator('textarea').fill('198.51.100.7\n198.51.100.10 - 198.51.100.20');
     await page.getByRole('button', { name: 'Save settings' }).click();

@@ -18,7 +18,7 @@ import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.j
 import { readLastVerification, scheduledVerificationJob } from './scheduled-verification.js';
 import { backupSettings } from './settings.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
-import { vaultpressData } from './vaultpress-data.js';
+import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 /** The feature with test tuning (no real waits between upload attempts). */
@@ -34,9 +34,13 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       const deps = { setup, status: store.status, log: ctx.log, clock };
       const state = async () => ({ lastRun: await readLastRun(store.status), lastVerification: await readLastVerification(store.status) });
 
-      const data = jetpack.whenModuleActive('vaultpress', async () =>
+      // Without a target the module is unavailable (so never `activated`), and Backups says so.
+      jetpack.registerServiceCheck('vaultpress', () => (setup.targets.length === 0 ? backupsServiceGap : null));
+      const active = jetpack.whenModuleActive('vaultpress', async () =>
         vaultpressData({ setup, schedule: config.backupSchedule, verifySchedule: config.backupVerifySchedule, ...(await state()), now: clock() }),
       );
+      // Unconfigured keeps its 2016 answer (`not_registered`, what to set) rather than `not_active`.
+      const data = async () => (setup.targets.length === 0 ? vaultpressNotRegistered() : active());
       // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
       // registered first and answers it through this provider, so this route is the same answer.
       jetpack.registerModuleData('vaultpress', data);

@@ -55,6 +55,26 @@ describe('GET module/vaultpress/data', () => {
     expect([res.status, res.json]).toEqual([200, { code: 'not_registered', message: 'Backups are not set up on this site: set SITEWARD_BACKUP_DIR or SITEWARD_BACKUP_S3_URL to turn them on.' }]);
   });
 
+  it('shows Data Backups unavailable, not on, with what to set, and refuses to turn it on while no target is configured', async () => {
+    const { t } = await appWithClock({});
+    const admin = await t.loginAs('administrator');
+    const reason = {
+      code: 'not_configured',
+      message: 'It needs a place to keep backups, and none is set: set SITEWARD_BACKUP_DIR (a directory) or SITEWARD_BACKUP_S3_URL (a bucket), then restart Siteward.',
+      settings: ['SITEWARD_BACKUP_DIR', 'SITEWARD_BACKUP_S3_URL'],
+    };
+    const all = (await call(t, 'GET', '/module/all', { as: admin })).json as Record<string, Record<string, unknown>>;
+    expect(all.vaultpress).toMatchObject({ available: false, activated: false, unavailable_reason: reason });
+    expect((await call(t, 'GET', '/module/vaultpress', { as: admin })).json).toMatchObject({ activated: false, unavailable_reason: reason });
+    const refused = await call(t, 'POST', '/module/vaultpress/active', { as: admin, body: { active: true } });
+    expect([refused.status, refused.json]).toEqual([424, { code: 'activation_failed', message: `The requested Jetpack module could not be activated. ${reason.message}`, data: { status: 424 } }]);
+
+    const { t: configured } = await appWithClock({ SITEWARD_BACKUP_DIR: tempDir() });
+    const boss = await configured.loginAs('administrator');
+    const ready = (await call(configured, 'GET', '/module/all', { as: boss })).json as Record<string, Record<string, unknown>>;
+    expect(ready.vaultpress).toMatchObject({ available: true, activated: true, unavailable_reason: null });
+  });
+
   it('answers 404 not_active once the module is deactivated', async () => {
     const { t } = await appWithClock({ SITEWARD_BACKUP_DIR: tempDir() });
     const admin = await t.loginAs('administrator');

@@ -115,9 +115,20 @@ async function targetData(target: AnyTarget, storeId: string, lastRun: Scheduled
   };
 }
 
+/** The answer while no backup target is configured, whether or not the module is in the active list. */
+export function vaultpressNotRegistered(): VaultpressBody {
+  return { code: 'not_registered', message: vaultpressMessages.notConfigured };
+}
+
+/** Why the `vaultpress` module is unavailable without a target (its record's `unavailable_reason`). */
+export const backupsServiceGap: { readonly message: string; readonly settings: readonly string[] } = {
+  message: 'It needs a place to keep backups, and none is set: set SITEWARD_BACKUP_DIR (a directory) or SITEWARD_BACKUP_S3_URL (a bucket), then restart Siteward.',
+  settings: ['SITEWARD_BACKUP_DIR', 'SITEWARD_BACKUP_S3_URL'],
+};
+
 export async function vaultpressData(inputs: VaultpressInputs): Promise<VaultpressBody> {
   const { setup, lastRun, now } = inputs;
-  if (setup.targets.length === 0) return { code: 'not_registered', message: vaultpressMessages.notConfigured };
+  if (setup.targets.length === 0) return vaultpressNotRegistered();
   const storeId = await setup.storeId();
   const targets = await Promise.all(setup.targets.map((t) => targetData(t, storeId, lastRun, inputs.lastVerification)));
   // The newest good backup anywhere; a run that failed in any target at or after it is the state.

@@ -5,18 +5,14 @@
 import { escapeHtml } from '../../core/html.js';
 import { RestError } from '../../rest/errors.js';
 import { pluginError } from '../jetpack-v4/errors.js';
+import type { UnavailableReason } from '../../wire/jetpack-v4.js';
 
 /** Why a module could not be activated (docs/spec/compat.md §9: the message says why). */
-export type ActivationRefusal = 'dev_mode' | 'not_connected';
-
-const refusalReasons: Record<ActivationRefusal, string> = {
-  dev_mode: 'It needs a connection to the central account service, and the site is in development (offline) mode.',
-  not_connected: 'It needs a connection to the central account service, and the site is not connected.',
-};
+export type ActivationRefusal = Pick<UnavailableReason, 'message'>;
 
 /** 424 `activation_failed`: the historical sentence, then the reason. */
 export function activationFailed(reason: ActivationRefusal): RestError {
-  return pluginError('activation_failed', { reason: refusalReasons[reason] });
+  return pluginError('activation_failed', { reason: reason.message });
 }
 
 /**
@@ -24,7 +20,7 @@ export function activationFailed(reason: ActivationRefusal): RestError {
  * trailing space kept), followed by why they could not be activated (docs/spec/compat.md §9).
  */
 export function bulkActivationFailed(failed: readonly string[], reason?: ActivationRefusal): RestError {
-  const why = reason ? `${failed.length === 1 ? refusalReasons[reason] : refusalReasons[reason].replace(/^It needs/, 'They need')} ` : '';
+  const why = reason ? `${failed.length === 1 ? reason.message : reason.message.replace(/^It needs/, 'They need')} ` : '';
   return failed.length === 1
     ? pluginError('bulk_activation_failed_one', { module: failed[0]!, reason: why })
     : pluginError('bulk_activation_failed_many', { modules: joinWithAnd(failed), reason: why });

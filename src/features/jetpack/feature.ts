@@ -10,7 +10,7 @@ import type { PluginContext } from './context.js';
 import { jetpackSettings } from './settings.js';
 
 /** What other features get of the plugin: its module registrar, `Initial_State`, catalog, permission checks and module state. */
-export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'registerModuleData' | 'initialState' | 'catalog'> & PluginGuards;
+export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'registerModuleData' | 'registerServiceCheck' | 'initialState' | 'catalog'> & PluginGuards;
 
 declare module '../contract.js' {
   interface FeatureServices {
@@ -51,6 +51,7 @@ export const jetpackFeature: Feature = {
       catalog: plugin.catalog,
       registerModule: (definition) => plugin.registerModule(definition),
       registerModuleData: (slug, provider) => plugin.registerModuleData(slug, provider),
+      registerServiceCheck: (slug, check) => plugin.registerServiceCheck(slug, check),
       initialState: (opts) => plugin.initialState(opts),
       ...pluginGuards(pluginContext, plugin.catalog),
     });

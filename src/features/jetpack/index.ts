@@ -12,6 +12,7 @@ import type { ModuleDefinition } from './module-types.js';
 import { registerModuleRoutes } from './routes/module-routes.js';
 import { registerSiteRoutes } from './routes/site-routes.js';
 import { registerCurrentRoutes, type ModuleDataProvider } from './routes/current-routes.js';
+import { registerServiceCheck, type ServiceCheck } from './operations/site-status.js';
 
 export interface SiteManagementPlugin {
   readonly catalog: ModuleCatalog;
@@ -19,6 +20,11 @@ export interface SiteManagementPlugin {
   registerModule(definition: ModuleDefinition): void;
   /** Backs `GET module/{slug}/data` for `slug` (docs/spec/current-clients.md A.6); a module without a provider answers `null`. */
   registerModuleData(slug: string, provider: ModuleDataProvider): void;
+  /**
+   * Makes `slug` unavailable (`available: false`, `unavailable_reason.code` `not_configured`, activation
+   * refused with 424 `activation_failed`) while `check` reports its service is not set up.
+   */
+  registerServiceCheck(slug: string, check: ServiceCheck): void;
   /** The admin page's `Initial_State` for a user and their `wp_rest` nonce. */
   initialState(opts: { user: Principal; nonce: string }): Promise<Record<string, JsonValue>>;
 }
@@ -45,6 +51,7 @@ export function registerSiteManagementPlugin(api: SitewardApi, ctx: PluginContex
     registerModuleData: (slug, provider) => {
       dataProviders.set(slug, provider);
     },
+    registerServiceCheck: (slug, check) => registerServiceCheck(ctx, slug, check),
     initialState: (opts) => buildInitialState(ctx, opts),
   };
 }
@@ -55,4 +62,5 @@ export { ModuleDefinitionError } from './errors.js';
 export type { DevModeState, PluginContext, PluginSite, PluginStore } from './context.js';
 export type { ModuleDefinition, ModuleOptionDefinition } from './module-types.js';
 export type { ModuleDataProvider } from './routes/current-routes.js';
+export type { ServiceCheck, ServiceGap } from './operations/site-status.js';
 export { stateKeys } from './state-keys.js';

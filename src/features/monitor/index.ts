@@ -30,6 +30,7 @@ import { MonitorStore, SITE_CHECK_ID, type StoredCheck } from './monitor-store.j
 import type { MonitorTables } from './monitor-tables.js';
 import { MonitorNotifier, type MonitorEvent, type NotifierOptions } from './notifier.js';
 import { quorumVerdict } from './quorum.js';
+import { monitorServiceGap } from './monitor-target.js';
 import { monitorSettings } from './settings.js';
 import { UptimeChecker } from './uptime-checker.js';
 import { DAY_MS } from '../../core/time.js';
@@ -59,6 +60,8 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
       const repoFor = (checkId: number) => new KyselyMonitorRepo(db, checkId);
       const isActive = () => jetpack.isModuleActive(MODULE);
       const siteUrl = config.monitorUrl ?? `${config.homeUrl}/`;
+      const gap = monitorServiceGap(config.monitorUrl, config.homeUrl);
+      jetpack.registerServiceCheck(MODULE, () => gap);
       const timeZone = () => siteTimeZone(ctx.store.options, config.timezone);
       const intervalMs = config.monitorInterval * 1000;
       const timeoutMs = tuning.probeTimeoutMs ?? 10_000;

@@ -4,6 +4,7 @@ import { createPluginFixture, type PluginFixture } from '../testing/plugin-fixtu
 import { readActiveSlugs } from './active-modules.js';
 import { readJumpstartState } from './jumpstart-state.js';
 import { activateModule, activateModules, deactivateModule } from './module-activation.js';
+import { registerServiceCheck, type ServiceGap } from './site-status.js';
 
 let fx: PluginFixture;
 afterEach(() => fx.close());
@@ -62,6 +63,24 @@ describe('toggling one module', () => {
     expect(await active()).not.toContain('likes');
     fx.site.devMode.constant = false;
     expect(await activateModule(fx.ctx, fx.catalog, 'likes')).toMatchObject({ code: 'success' });
+  });
+
+  it('refuses a module whose service is not set up with 424 activation_failed naming what to set', async () => {
+    fx = await createPluginFixture();
+    let gap: ServiceGap | null = { message: 'It needs the address visitors use: set SITEWARD_MONITOR_URL.', settings: ['SITEWARD_MONITOR_URL'] };
+    registerServiceCheck(fx.ctx, 'monitor', () => gap);
+    expect(wire(await activateModule(fx.ctx, fx.catalog, 'monitor'))).toEqual({
+      code: 'activation_failed',
+      message: 'The requested Jetpack module could not be activated. It needs the address visitors use: set SITEWARD_MONITOR_URL.',
+      data: { status: 424 },
+    });
+    expect(wire(await activateModules(fx.ctx, fx.catalog, ['monitor', 'carousel']))).toMatchObject({
+      code: 'activation_failed',
+      message: 'The module monitor failed to be activated. It needs the address visitors use: set SITEWARD_MONITOR_URL. ',
+    });
+    expect(await active()).not.toContain('monitor');
+    gap = null;
+    expect(await activateModule(fx.ctx, fx.catalog, 'monitor')).toMatchObject({ code: 'success' });
   });
 
   it('refuses photon on a site that is not public with 424 rest_cannot_publish', async () => {

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isRestError } from '../../../rest/errors.js';
 import { createPluginFixture, principal, type PluginFixture } from '../testing/plugin-fixture.js';
 import { getModule, listModules } from './module-records.js';
+import { registerServiceCheck, type ServiceGap } from './site-status.js';
 
-/** Reference §5.1's field order, then Siteward's `runtime`. */
+/** Reference §5.1's field order, then Siteward's `runtime` and `unavailable_reason`. */
 const RECORD_FIELDS = [
   'name', 'description', 'jumpstart_desc', 'sort', 'recommendation_order', 'introduced', 'changed', 'deactivate', 'free',
   'requires_connection', 'auto_activate', 'module_tags', 'feature', 'additional_search_queries', 'module', 'activated',
@@ -18,12 +19,12 @@ afterEach(() => fx.close());
 const admin = principal('administrator', 1);
 
 describe('GET /module/all records', () => {
-  it('have the reference fields in order, plus extra for sitemaps and runtime last', async () => {
+  it('have the reference fields in order, plus extra for sitemaps, then runtime and unavailable_reason last', async () => {
     fx = await createPluginFixture();
     const all = await listModules(fx.ctx, fx.catalog, admin);
     expect(Object.keys(all)).toHaveLength(37);
     for (const [slug, record] of Object.entries(all)) {
-      const expected = [...RECORD_FIELDS, ...(slug === 'sitemaps' ? ['extra'] : []), 'runtime'];
+      const expected = [...RECORD_FIELDS, ...(slug === 'sitemaps' ? ['extra'] : []), 'runtime', 'unavailable_reason'];
       expect(Object.keys(record), slug).toEqual(expected);
     }
     expect(all.sitemaps!.extra).toEqual({ sitemap_url: 'http://example.org/sitemap.xml', news_sitemap_url: 'http://example.org/news-sitemap.xml' });
@@ -51,7 +52,38 @@ describe('GET /module/all records', () => {
         },
       },
       runtime: 'siteward',
+      unavailable_reason: null,
     });
+  });
+
+  it('say why a connection-requiring module is unavailable, offline or not connected', async () => {
+    fx = await createPluginFixture();
+    expect((await listModules(fx.ctx, fx.catalog, admin)).sso).toMatchObject({
+      available: false,
+      activated: false,
+      unavailable_reason: { code: 'not_connected', message: 'It needs a connection to the central account service, and the site is not connected.', settings: [] },
+    });
+    fx.site.devMode.constant = true;
+    expect((await listModules(fx.ctx, fx.catalog, admin)).sso!.unavailable_reason).toMatchObject({ code: 'dev_mode', settings: ['SITEWARD_OFFLINE', 'SITEWARD_HOME_URL'] });
+    fx.site.devMode.constant = false;
+    fx.site.connected = true;
+    expect((await listModules(fx.ctx, fx.catalog, admin)).sso).toMatchObject({ available: true, unavailable_reason: null });
+  });
+
+  it('make a module whose service is not set up unavailable and not activated, with what to set, until it is', async () => {
+    fx = await createPluginFixture();
+    let gap: ServiceGap | null = { message: 'It needs a place to keep backups.', settings: ['SITEWARD_BACKUP_DIR'] };
+    registerServiceCheck(fx.ctx, 'vaultpress', () => gap);
+    const before = (await listModules(fx.ctx, fx.catalog, admin)).vaultpress!;
+    // vaultpress is in the default active list: unconfigured, it is still not shown as on.
+    expect(before).toMatchObject({
+      available: false,
+      activated: false,
+      unavailable_reason: { code: 'not_configured', message: 'It needs a place to keep backups.', settings: ['SITEWARD_BACKUP_DIR'] },
+    });
+    expect(await getModule(fx.ctx, fx.catalog, 'vaultpress', admin)).toMatchObject({ activated: false, unavailable_reason: { code: 'not_configured' } });
+    gap = null;
+    expect((await listModules(fx.ctx, fx.catalog, admin)).vaultpress).toMatchObject({ available: true, activated: true, unavailable_reason: null });
   });
 
   it('are in catalog order with connection-requiring modules last while not connected', async () => {
@@ -119,16 +151,16 @@ describe('GET /module/all records', () => {
 });
 
 describe('GET /module/:slug', () => {
-  it('returns the 14 header fields and options, then runtime', async () => {
+  it('returns the 14 header fields and options, then runtime and unavailable_reason', async () => {
     fx = await createPluginFixture();
     const record = await getModule(fx.ctx, fx.catalog, 'protect', admin);
-    expect(Object.keys(record)).toEqual([...HEADER_FIELDS, 'options', 'runtime']);
+    expect(Object.keys(record)).toEqual([...HEADER_FIELDS, 'options', 'runtime', 'unavailable_reason']);
   });
 
   it('adds activated: false while the module is unavailable', async () => {
     fx = await createPluginFixture();
     const record = await getModule(fx.ctx, fx.catalog, 'likes', admin);
-    expect(Object.keys(record)).toEqual([...HEADER_FIELDS, 'options', 'activated', 'runtime']);
+    expect(Object.keys(record)).toEqual([...HEADER_FIELDS, 'options', 'activated', 'runtime', 'unavailable_reason']);
     expect((record as Record<string, unknown>).activated).toBe(false);
   });
 

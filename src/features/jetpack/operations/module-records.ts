@@ -8,7 +8,7 @@ import { pluginError } from '../../jetpack-v4/errors.js';
 import type { CatalogModule } from '../module-types.js';
 import { readActiveSlugs } from './active-modules.js';
 import { loadOptionStorage, optionsForResponse } from './option-values.js';
-import { isAvailable, siteStatus, type SiteStatus } from './site-status.js';
+import { gapsKey, refusalOf, siteStatus, type SiteStatus } from './site-status.js';
 
 /** The 14 header fields, in the reference's order. */
 function headerFields(mod: CatalogModule): ModuleHeader {
@@ -58,6 +58,7 @@ interface ListEntry {
   readonly canManage: boolean;
   readonly connected: boolean;
   readonly devMode: boolean;
+  readonly gaps: string;
   readonly list: ModuleList;
 }
 
@@ -79,6 +80,7 @@ export async function listModules(ctx: PluginContext, catalog: ModuleCatalog, us
   const version = await ctx.store.options.version();
   const tick = ctx.createNonce('jetpack_activate-list', user);
   const canManage = user.can('manage_options');
+  const gaps = gapsKey(status);
   let cache = listCaches.get(ctx);
   if (!cache) listCaches.set(ctx, (cache = new Map()));
   const hit = cache.get(user.id);
@@ -89,7 +91,8 @@ export async function listModules(ctx: PluginContext, catalog: ModuleCatalog, us
     hit.tick === tick &&
     hit.canManage === canManage &&
     hit.connected === status.connected &&
-    hit.devMode === status.devMode.isActive
+    hit.devMode === status.devMode.isActive &&
+    hit.gaps === gaps
   ) {
     return hit.list;
   }
@@ -97,7 +100,7 @@ export async function listModules(ctx: PluginContext, catalog: ModuleCatalog, us
   // The version was read before building: a concurrent write makes this entry stale but never wrong for its fields.
   cache.delete(user.id);
   if (cache.size >= LIST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(user.id, { version, catalogSize: catalog.size, tick, canManage, connected: status.connected, devMode: status.devMode.isActive, list });
+  cache.set(user.id, { version, catalogSize: catalog.size, tick, canManage, connected: status.connected, devMode: status.devMode.isActive, gaps, list });
   return list;
 }
 
@@ -108,7 +111,8 @@ async function buildList(ctx: PluginContext, catalog: ModuleCatalog, user: Princ
   const home = withoutTrailingSlash(ctx.site.homeUrl());
   const out: Record<string, ModuleRecord> = {};
   for (const mod of modules) {
-    const available = isAvailable(mod, status);
+    const unavailable = refusalOf(mod, status);
+    const available = unavailable === null;
     const url = configureUrl(ctx, mod.slug);
     const options = await optionsForResponse(mod, loaded, ctx.store.options, user);
     out[mod.slug] = {
@@ -128,12 +132,13 @@ async function buildList(ctx: PluginContext, catalog: ModuleCatalog, user: Princ
       // Restored in the reference's next state (§3.7); Siteward's sitemaps live at the pretty URLs.
       ...(mod.slug === 'sitemaps' && { extra: { sitemap_url: `${home}/sitemap.xml`, news_sitemap_url: `${home}/news-sitemap.xml` } }),
       runtime: mod.runtime,
+      unavailable_reason: unavailable,
     };
   }
   return out;
 }
 
-/** GET /module/:slug: header fields and options only, plus `activated: false` while unavailable (docs/spec/jetpack-v4-reference.md §3.8). */
+/** GET /module/:slug: header fields and options, plus `activated: false` while unavailable (docs/spec/jetpack-v4-reference.md §3.8), then Siteward's `runtime` and `unavailable_reason`. */
 export async function getModule(
   ctx: PluginContext,
   catalog: ModuleCatalog,
@@ -144,10 +149,12 @@ export async function getModule(
   if (!mod) return pluginError('module_not_found');
   const status = await siteStatus(ctx);
   const loaded = await loadOptionStorage(ctx.store.options, [mod]);
+  const unavailable = refusalOf(mod, status);
   return {
     ...headerFields(mod),
     options: await optionsForResponse(mod, loaded, ctx.store.options, user),
-    ...(!isAvailable(mod, status) && { activated: false }),
+    ...(unavailable !== null && { activated: false }),
     runtime: mod.runtime,
+    unavailable_reason: unavailable,
   };
 }
