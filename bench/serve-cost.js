@@ -45,6 +45,7 @@ const scenarios = [
   ['settings', () => req('GET', '/jetpack/v4/settings', {}, auth)],
   ['OPTIONS markdown', () => req('OPTIONS', '/jetpack/v4/module/markdown', {}, {})],
   ['400 maybe', () => req('POST', '/jetpack/v4/module/markdown/active', {}, maybeHeaders, maybe)],
+  ['users/me', () => req('GET', '/wp/v2/users/me', {}, auth)],
 ].filter(([name]) => name.includes(ONLY));
 
 async function run(make, n) {

@@ -19,6 +19,8 @@ Commands:
         Without a password option, generates one and prints it once. Ends the user's sessions.
   user delete <login> [--force]
         The last administrator only with --force; setup then reopens with a new link.
+  user 2fa reset <login>
+        Turns off the two-factor authentication of a user who lost their device and recovery codes.
   app-password create <login> <name> [--porcelain]
         Prints a new application password once (--porcelain: only the password).
   app-password list <login> [--format table|json]
@@ -26,12 +28,25 @@ Commands:
   accounts [start] [--port P] [--data FILE] [--users FILE.json]
         Run the local central account service (an OpenID Connect provider on
         127.0.0.1, for development and tests); prints the settings to paste
-  accounts user add <login> --email E [--name N] (--password P | --password-stdin)
-  accounts user list                      Accounts of the local account service
-  backup now                       Back up the store now; prints the new backup's id
-  backup list [--format json]      Backups with id, time, size and status
-  backup verify <id>               Check the checksum and restore it into a temporary store
-  backup restore <id>              Replace the store with the backup (stop the server first)
+  accounts user add <login> --email E [--email-verified] [--name N] (--password P | --password-stdin) [--data FILE]
+  accounts user list [--data FILE]        Accounts of the local account service
+  backup now                       Back up the store now (to every target); prints the new backup's id
+  backup list [--format json] [--all-stores]
+                                   Backups per target with id, time, size, status, backend, store and verification
+  backup verify <id> [--target local|s3] [--from-store <store id>]
+                                   Check the checksum and restore it into a temporary store
+  backup restore <id> [--target local|s3] [--from-store <store id>]
+                                   Replace the store with the backup (stop the server first)
+  backup prune [--dry-run]         Apply retention to each target now (--dry-run: only show what would go)
+  monitor status                   Each check: state, uptime over 24h/7d/30d/365d, certificate
+  monitor maintenance list | remove <id>
+  monitor maintenance add once --starts <ISO time> --ends <ISO time> [--note <text>]
+  monitor maintenance add weekly --days <0-6,…> --time <HH:MM> --duration <minutes> [--note <text>]
+  monitor maintenance add cron --cron "<m h dom mon dow>" --duration <minutes> [--note <text>]
+  monitor test-notification        Sends a test e-mail/webhook to the current recipients
+  protect list [--all]             Blocked addresses (--all: recent ones too)
+  protect unblock <address> | --all
+                                   Lifts one block (an IPv4 address or an IPv6 /64) or every block
   routes [--format table|json]     Every REST route, page and asset mount: method, path, owner
                                    (feature or plugin), permission check, batchable
   openapi                          The OpenAPI 3.1 document of every REST route (plugins' too),

@@ -27,8 +27,9 @@ const allowed: Record<string, readonly string[]> = {
   http: ['core', 'config', 'rest', 'features/contract.ts'],
   // Types only, shared by the server that builds the answers and the admin page that reads them.
   wire: [],
-  // The admin page's browser app: bundled apart, it shares only the type-only wire module with the server.
-  admin: ['wire'],
+  // The admin page's browser app: bundled apart, it shares only the type-only wire module with the server,
+  // and its build takes the design tokens from the file the server's pages use too.
+  admin: ['wire', 'core/theme.ts'],
 };
 
 /**

@@ -1,18 +1,11 @@
 /** The account service's HTML: small, no scripts, every interpolated value escaped. */
 
 import { escapeHtml } from '../core/html.js';
+import { simplePage } from '../core/simple-page.js';
 
+/** The account service's pages: the shared page layout and stylesheet (served by interaction-routes.ts). */
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>body{font:16px/1.4 system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem}
-label,input,button{display:block;width:100%;box-sizing:border-box;margin:.3rem 0}input{padding:.4rem}
-button{padding:.5rem;margin-top:.8rem}.error{color:#a00}.link{background:none;border:0;color:#06c;padding:0}</style>
-</head><body><h1>${escapeHtml(title)}</h1>
-${body}
-</body></html>
-`;
+  return `${simplePage(title, body, { siteName: 'Siteward accounts', brandHref: null })}\n`;
 }
 
 function hidden(csrf: string): string {
@@ -20,7 +13,7 @@ function hidden(csrf: string): string {
 }
 
 function abortForm(uid: string, csrf: string): string {
-  return `<form method="post" action="/interaction/${encodeURIComponent(uid)}/abort">${hidden(csrf)}<button class="link" type="submit">Cancel</button></form>`;
+  return `<form method="post" action="/interaction/${encodeURIComponent(uid)}/abort">${hidden(csrf)}<button class="sw-button-secondary" type="submit">Cancel</button></form>`;
 }
 
 export interface LoginPageInput {
@@ -36,10 +29,10 @@ export function loginPage(input: LoginPageInput): string {
   return page(
     'Log in',
     `<p>to continue to <strong>${escapeHtml(input.clientName)}</strong></p>
-${error}<form method="post" action="/interaction/${encodeURIComponent(input.uid)}/login" autocomplete="off">
+${error}<form method="post" action="/interaction/${encodeURIComponent(input.uid)}/login">
 ${hidden(input.csrf)}
-<label for="login">Login</label><input id="login" name="login" required autofocus value="${escapeHtml(input.login ?? '')}">
-<label for="password">Password</label><input id="password" name="password" type="password" required>
+<label for="login">Login</label><input id="login" name="login" required autofocus autocomplete="username" value="${escapeHtml(input.login ?? '')}">
+<label for="password">Password</label><input id="password" name="password" type="password" required autocomplete="current-password">
 <button type="submit">Log in</button>
 </form>
 ${abortForm(input.uid, input.csrf)}`,

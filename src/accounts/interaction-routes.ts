@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { AccountStore } from './account-store.js';
+import { PAGE_CSS, PAGE_STYLE_HEADERS, PAGE_STYLE_PATH } from '../core/page-style.js';
 import { consentPage, loginPage, messagePage } from './interaction-pages.js';
 import type { LoginThrottle } from './login-throttle.js';
 
@@ -29,6 +30,10 @@ export const WRONG_PASSWORD = 'Unknown login or incorrect password';
  */
 export async function handleInteraction(deps: InteractionDeps, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const path = new URL(req.url ?? '/', deps.origin).pathname;
+  if (path === PAGE_STYLE_PATH && req.method === 'GET') {
+    res.writeHead(200, PAGE_STYLE_HEADERS).end(PAGE_CSS);
+    return true;
+  }
   const match = ROUTE.exec(path);
   if (match === null) return false;
   const [, uid = '', action] = match;
@@ -165,7 +170,7 @@ function send(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'content-security-policy': "default-src 'none'; style-src 'self'; frame-ancestors 'none'",
     'x-frame-options': 'DENY',
     // Not no-referrer: under it a real browser sends `Origin: null` with the page's own form
     // posts, which the same-origin check then refuses. same-origin still keeps the interaction

@@ -4,6 +4,7 @@
  */
 // First: the nonced style runtime must exist before @wordpress/components registers its styles.
 import { cspNonce } from './style-runtime';
+import 'virtual:siteward-tokens.css';
 import '@wordpress/components/build-style/style.css';
 import './styles.css';
 import createCache from '@emotion/cache';

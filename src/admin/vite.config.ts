@@ -7,14 +7,25 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { DESIGN_TOKENS_CSS } from '../core/theme.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** `virtual:siteward-tokens.css`: the design tokens shared with the server's pages, from their one source. */
+const TOKENS_ID = 'virtual:siteward-tokens.css';
+function designTokens(): Plugin {
+  return {
+    name: 'siteward-design-tokens',
+    resolveId: (id) => (id === TOKENS_ID ? `\0${TOKENS_ID}` : undefined),
+    load: (id) => (id === `\0${TOKENS_ID}` ? DESIGN_TOKENS_CSS : undefined),
+  };
+}
 
 export default defineConfig({
   root: here,
   base: '/admin/',
-  plugins: [react()],
+  plugins: [designTokens(), react()],
   // The app reads process.env.NODE_ENV through React; Vite replaces it at build time.
   publicDir: false,
   logLevel: 'warn',

@@ -1,8 +1,28 @@
 import { escapeHtml } from './html.js';
+import { PAGE_STYLE_PATH, SITEWARD_ICON_SVG } from './page-style.js';
 
-const STYLE = `body{font-family:system-ui,sans-serif;background:#f0f0f1;margin:0}main{max-width:340px;margin:8vh auto;background:#fff;padding:24px 28px;border-radius:6px;box-shadow:0 1px 3px rgba(0,0,0,.15)}label{display:block;margin:12px 0 4px}input[type=text],input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:8px;font-size:15px}button{margin-top:16px;padding:8px 16px;font-size:15px}.error{color:#b32d2e}.notice{color:#2271b1}`;
+export interface SimplePageOptions {
+  /** The site's name for the header and the title (default "Siteward"). */
+  readonly siteName?: string;
+  /** Already-escaped tags for `<head>` (the home page's REST link and verification tags). */
+  readonly head?: string;
+  /** A wider card (the home page). */
+  readonly wide?: boolean;
+  /** The document title when it is not `<title> · <site>`. */
+  readonly documentTitle?: string;
+  /** Where the site's name links (default `/`); null: no link (the account service has no home page). */
+  readonly brandHref?: string | null;
+}
 
-/** A minimal page with a title and an HTML body fragment. */
-export function simplePage(title: string, bodyHtml: string): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Siteward</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${bodyHtml}</main></body></html>`;
+/**
+ * A page of the server's own (login, setup, messages): the site's name and icon over a card
+ * holding the title and an HTML body fragment, styled by the shared stylesheet (page-style.ts).
+ * No inline style or script: the pages' CSP allows neither.
+ */
+export function simplePage(title: string, bodyHtml: string, opts: SimplePageOptions = {}): string {
+  const site = opts.siteName === undefined || opts.siteName.trim() === '' ? 'Siteward' : opts.siteName;
+  const documentTitle = opts.documentTitle ?? `${title} · ${site}`;
+  const mark = `${SITEWARD_ICON_SVG}<span>${escapeHtml(site)}</span>`;
+  const brand = opts.brandHref === null ? `<span class="sw-page-brand-name">${mark}</span>` : `<a href="${escapeHtml(opts.brandHref ?? '/')}">${mark}</a>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${escapeHtml(documentTitle)}</title><link rel="stylesheet" href="${PAGE_STYLE_PATH}">${opts.head ?? ''}</head><body><header class="sw-page-brand">${brand}</header><main class="sw-card${opts.wide ? ' sw-card-wide' : ''}"><h1>${escapeHtml(title)}</h1>${bodyHtml}</main></body></html>`;
 }

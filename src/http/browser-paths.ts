@@ -1,10 +1,19 @@
 import { deflateSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PAGE_CSS, PAGE_STYLE_HEADERS, PAGE_STYLE_PATH } from '../core/page-style.js';
 import { simplePage } from '../core/simple-page.js';
 
-/** The favicon browsers ask for (the login feature sends `/wp-admin/` and `/wp-login.php` on). */
+/**
+ * The favicon browsers ask for (the login feature sends `/wp-admin/` and `/wp-login.php` on) and
+ * the stylesheet of the server's pages (core/page-style.ts).
+ */
 export function registerBrowserPaths(app: FastifyInstance): void {
   const icon = favicon();
+  // One route whatever the hash (routes.md stays the same when the stylesheet changes); an old hash is a 404.
+  app.get('/assets/:file', async (req, reply) => {
+    if (req.url.split('?')[0] !== PAGE_STYLE_PATH) return reply.callNotFound();
+    return reply.code(200).headers(PAGE_STYLE_HEADERS).send(PAGE_CSS);
+  });
   app.get('/favicon.ico', async (_req, reply) =>
     reply.code(200).header('Content-Type', 'image/x-icon').header('Cache-Control', 'public, max-age=86400').send(icon),
   );
@@ -17,8 +26,12 @@ export function wantsHtml(req: FastifyRequest): boolean {
 }
 
 /** The site's 404 page for browsers. */
-export function notFoundPage(): string {
-  return simplePage('Page not found', '<p>There is nothing at this address.</p><p><a href="/">Home</a> · <a href="/login">Log in</a> · <a href="/admin/">Dashboard</a></p>');
+export function notFoundPage(siteName?: string): string {
+  return simplePage(
+    'Page not found',
+    '<p>There is nothing at this address. It may have moved, or the link may be mistyped.</p><ul class="sw-links"><li><a href="/">Home</a></li><li><a href="/login">Log in</a></li><li><a href="/admin/">Dashboard</a></li></ul>',
+    siteName === undefined ? {} : { siteName },
+  );
 }
 
 /** A 16×16 icon in the login page's blue: an ICO file holding one PNG image. */

@@ -10,8 +10,8 @@ const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Security-Policy': [
     "default-src 'self'",
     "script-src 'self'",
-    // The pages' own <style> elements; styles cannot run code.
-    "style-src 'self' 'unsafe-inline'",
+    // The pages' stylesheet is a file (core/page-style.ts): no inline style either.
+    "style-src 'self'",
     "img-src 'self' data: https:",
     "object-src 'none'",
     "base-uri 'self'",

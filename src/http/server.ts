@@ -183,9 +183,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     } else error = restError('rest_bad_request_detail', { detail: err.message }, { status });
     return sendError(req, reply, error);
   });
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     if (!isRestPath(req.url, config.restPrefix) && wantsHtml(req)) {
-      return reply.code(404).header('Content-Type', 'text/html; charset=UTF-8').header('Cache-Control', 'no-store').send(notFoundPage());
+      // The 404 page names the site, but a store that cannot answer does not turn it into an error.
+      const name = await deps.homeHead().then((head) => head.name, () => undefined);
+      return reply.code(404).header('Content-Type', 'text/html; charset=UTF-8').header('Cache-Control', 'no-store').send(notFoundPage(name));
     }
     const error = isRestPath(req.url, config.restPrefix) ? restError('rest_no_route') : restError('rest_not_found');
     return sendError(req, reply, error);

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../core/html.js';
+import { simplePage } from '../core/simple-page.js';
 
 /**
  * The site's home page: it advertises the REST root in `<head>` (docs/spec/site-management-api.md §4.4 rule 4) and carries
@@ -6,24 +7,13 @@ import { escapeHtml } from '../core/html.js';
  */
 export function homePage(opts: { name: string; description: string; restRoot: string; headTags: string[] }): string {
   const tags = opts.headTags.map((t) => `\n${t}`).join('');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(opts.name)}</title>
-<link rel='https://api.w.org/' href='${escapeHtml(opts.restRoot)}' />${tags}
-<style>body{font-family:system-ui,sans-serif;background:#f0f0f1;margin:0}main{max-width:640px;margin:10vh auto;background:#fff;padding:28px 32px;border-radius:6px;box-shadow:0 1px 3px rgba(0,0,0,.15)}h1{margin-top:0}.tagline{color:#50575e}nav a{margin-right:16px;color:#2271b1}</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(opts.name)}</h1>
-${opts.description ? `<p class="tagline">${escapeHtml(opts.description)}</p>
-` : ''}<nav><a href="/login">Log in</a><a href="/admin/">Dashboard</a></nav>
-</main>
-</body>
-</html>
-`;
+  const name = opts.name.trim() === '' ? 'Siteward' : opts.name;
+  return `${simplePage(
+    name,
+    `\n${opts.description ? `<p class="tagline">${escapeHtml(opts.description)}</p>\n` : ''}<p>This site is managed by Siteward. Its administrators log in to the dashboard; programs use its REST API.</p>
+<ul class="sw-links"><li><a class="sw-button" href="/login">Log in</a></li><li><a class="sw-button sw-button-secondary" href="/admin/">Dashboard</a></li></ul>\n`,
+    { siteName: name, wide: true, documentTitle: name, head: `\n<link rel='https://api.w.org/' href='${escapeHtml(opts.restRoot)}' />${tags}\n` },
+  )}\n`;
 }
 
 /** The RSD discovery document carrying the REST root. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { versionFeed } from './open-store.js';
+import { versionFeed } from './pg-store.js';
 import { testStores, type TestBackend } from './test-store.js';
 import type { Store } from './types.js';
 

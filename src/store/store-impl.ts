@@ -25,7 +25,7 @@ export abstract class StoreImpl implements Store {
     private readonly run: DbRun,
     bump: CredentialsBump = bumpCredentialsVersion,
   ) {
-    this.userMeta = new KyselyUserMeta(run);
+    this.userMeta = new KyselyUserMeta(run, bump);
     this.users = new KyselyUsers(run, this.userMeta, bump);
     this.sessions = new KyselySessions(run, bump);
     this.appPasswords = new KyselyAppPasswords(run, bump);
@@ -58,7 +58,7 @@ export abstract class StoreImpl implements Store {
 
   protected repos(db: Kysely<Database>, options: OptionsRepo, bump: CredentialsBump = bumpCredentialsVersion): StoreTransaction {
     const run: DbRun = (fn) => fn(db);
-    const userMeta = new KyselyUserMeta(run);
+    const userMeta = new KyselyUserMeta(run, bump);
     return {
       options,
       userMeta,

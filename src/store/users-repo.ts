@@ -112,8 +112,12 @@ export class KyselyUsers implements UsersRepo {
     if (changes.displayName !== undefined) set.display_name = changes.displayName;
     if (Object.keys(set).length === 0) return (await this.byId(id)) !== undefined;
     try {
-      const result = await this.run((db) => db.updateTable('users').set(set).where('id', '=', id).executeTakeFirst());
-      return result.numUpdatedRows > 0n;
+      // Bumps the credentials version: cached principals and profiles hold the email and name.
+      return await this.run(async (db) => {
+        const result = await db.updateTable('users').set(set).where('id', '=', id).executeTakeFirst();
+        if (result.numUpdatedRows > 0n) await this.bump(db);
+        return result.numUpdatedRows > 0n;
+      });
     } catch (error) {
       const target = uniqueViolationTarget(error);
       if (target !== null) throw new UniqueViolationError(uniqueField(target));
@@ -136,8 +140,8 @@ export class KyselyUsers implements UsersRepo {
   }
 
   async setRoles(id: number, roles: readonly string[]): Promise<void> {
+    // The meta write bumps the credentials version.
     await this.meta.set(id, ROLES_META_KEY, [...new Set(roles)]);
-    await this.run(this.bump);
   }
 
   async lockCredentials(): Promise<void> {
@@ -161,8 +165,16 @@ export class KyselyUsers implements UsersRepo {
   }
 }
 
+/**
+ * Every write bumps the credentials version: roles live here, and the users routes keep
+ * profiles (meta included) cached against that version (`src/features/wp-platform/user-records.ts`).
+ * User meta is written rarely (profile saves, preferences, connection, password reset links).
+ */
 export class KyselyUserMeta implements UserMetaRepo {
-  constructor(private readonly run: DbRun) {}
+  constructor(
+    private readonly run: DbRun,
+    private readonly bump: CredentialsBump = bumpCredentialsVersion,
+  ) {}
 
   async get(userId: number, key: string): Promise<JsonValue | undefined> {
     const row = await this.run((db) =>
@@ -173,17 +185,21 @@ export class KyselyUserMeta implements UserMetaRepo {
 
   async set(userId: number, key: string, value: JsonValue): Promise<void> {
     const text = toJsonText(value);
-    await this.run((db) =>
-      db
+    await this.run(async (db) => {
+      await db
         .insertInto('user_meta')
         .values({ user_id: userId, key, value: text })
         .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: text }))
-        .execute(),
-    );
+        .execute();
+      await this.bump(db);
+    });
   }
 
   async delete(userId: number, key: string): Promise<void> {
-    await this.run((db) => db.deleteFrom('user_meta').where('user_id', '=', userId).where('key', '=', key).execute());
+    await this.run(async (db) => {
+      const result = await db.deleteFrom('user_meta').where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+      if (result.numDeletedRows > 0n) await this.bump(db);
+    });
   }
 
   async deleteIf(userId: number, key: string, expected: JsonValue): Promise<boolean> {
@@ -191,7 +207,9 @@ export class KyselyUserMeta implements UserMetaRepo {
     const result = await this.run((db) =>
       db.deleteFrom('user_meta').where('user_id', '=', userId).where('key', '=', key).where('value', '=', text).executeTakeFirst(),
     );
-    return Number(result.numDeletedRows) === 1;
+    if (Number(result.numDeletedRows) !== 1) return false;
+    await this.run(this.bump);
+    return true;
   }
 
   async all(userId: number): Promise<Map<string, JsonValue>> {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listenerName, openStore, versionFeed } from './open-store.js';
+import { openStore } from './open-store.js';
+import { listenerName, versionFeed } from './pg-store.js';
 import { versionChannel } from './pg-version-watch.js';
 import { testStores, type TestBackend } from './test-store.js';
 import type { Store } from './types.js';

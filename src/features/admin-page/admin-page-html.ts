@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { escapeHtml } from '../../core/html.js';
 import type { AdminBundle } from './admin-bundle.js';
 
@@ -42,6 +43,63 @@ const A11Y_REGIONS =
   '<div id="a11y-speak-assertive" class="a11y-speak-region" aria-live="assertive" aria-relevant="additions text" aria-atomic="true"></div>' +
   '<div id="a11y-speak-polite" class="a11y-speak-region" aria-live="polite" aria-relevant="additions text" aria-atomic="true"></div>';
 
+type Notice = { tone: 'success' | 'error'; text: string } | null | undefined;
+
+/** The `?connection=` notice's HTML ('' without one). */
+function noticeHtml(notice: Notice): string {
+  return notice ? `<div id="connection-notice" class="notice notice-${notice.tone}" role="status">${escapeHtml(notice.text)}</div>\n` : '';
+}
+
+/** What changes with every response or session; the rest of the page is the same for a user while the state stays. */
+export interface AdminPageResponseParts {
+  /** `Initial_State.WP_API_nonce`: the session's `wp_rest` nonce. */
+  readonly restNonce: string;
+  /** The `log-out` nonce the logout form carries (POST /logout refuses cross-site requests without one). */
+  readonly logoutNonce: string;
+  /** The CSP nonce of the inline script, new for every response. */
+  readonly cspNonce: string;
+  readonly notice?: Notice;
+}
+
+/** The page of one user and state, as text with holes for the per-response parts. */
+export interface AdminPageTemplate {
+  /** Characters held (the cache's size measure). */
+  readonly size: number;
+  fill(parts: AdminPageResponseParts): string;
+}
+
+/**
+ * Renders the page once with unguessable markers where the per-response parts go and splits it
+ * there; `fill` then escapes each part exactly as the page would and joins. The markers are made of
+ * characters no escaping changes, so they survive into the text unaltered, and being random per
+ * template they cannot be forged by any rendered value (a user name, an option).
+ */
+export function adminPageTemplate(opts: { initialState: Record<string, unknown>; userLogin: string; bundle: AdminBundle | null }): AdminPageTemplate {
+  const mark = randomBytes(12).toString('hex');
+  const slot = { rest: `swslot${mark}rest`, logout: `swslot${mark}logout`, csp: `swslot${mark}csp`, notice: `swslot${mark}notice` };
+  const html = renderAdminPage({ ...opts, initialState: { ...opts.initialState, WP_API_nonce: slot.rest }, logoutNonce: slot.logout, nonce: slot.csp }, slot.notice);
+  // `"slot.rest"` with its JSON quotes: the nonce goes in as a JSON string.
+  const pieces = html.split(new RegExp(`("${slot.rest}"|${slot.logout}|${slot.csp}|${slot.notice})`));
+  const statics: string[] = [];
+  const holes: ((p: AdminPageResponseParts) => string)[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (i % 2 === 0) statics.push(piece);
+    else if (piece === `"${slot.rest}"`) holes.push((p) => scriptJson(p.restNonce));
+    else if (piece === slot.logout) holes.push((p) => escapeHtml(p.logoutNonce));
+    else if (piece === slot.csp) holes.push((p) => escapeHtml(p.cspNonce));
+    else holes.push((p) => noticeHtml(p.notice));
+  }
+  return {
+    size: html.length,
+    fill(parts) {
+      let out = statics[0]!;
+      for (let i = 0; i < holes.length; i++) out += holes[i]!(parts) + statics[i + 1]!;
+      return out;
+    },
+  };
+}
+
 /**
  * The admin page shell. It carries `window.Initial_State` (REST root, nonce, modules, …) exactly
  * as the historical admin client expects it, inline (so the first screen needs no request), and
@@ -55,9 +113,15 @@ export function adminPage(opts: {
   logoutNonce: string;
   nonce: string;
   bundle: AdminBundle | null;
-  notice?: { tone: 'success' | 'error'; text: string } | null;
+  notice?: Notice;
 }): string {
-  const notice = opts.notice ? `<div id="connection-notice" class="notice notice-${opts.notice.tone}" role="status">${escapeHtml(opts.notice.text)}</div>\n` : '';
+  return renderAdminPage(opts, noticeHtml(opts.notice));
+}
+
+function renderAdminPage(
+  opts: { initialState: Record<string, unknown>; userLogin: string; logoutNonce: string; nonce: string; bundle: AdminBundle | null },
+  notice: string,
+): string {
   const nonce = escapeHtml(opts.nonce);
   const bundle = opts.bundle;
   const head = bundle

@@ -491,6 +491,13 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
           // Works at 360 px: no sideways scrolling (a table or form wider than a small phone).
           const scrollWidth = await p.evaluate<number>('document.documentElement.scrollWidth');
           if (scrollWidth > width) overflows.push(`${name} ${width}: ${scrollWidth} px wide`);
+          // Every tab of the top navigation whole and on screen (at 360 px "At a Glance" was once cut to an "e").
+          for (const tab of await p.locator('.sw-nav-link').all()) {
+            const box = (await tab.boundingBox())!;
+            const text = await tab.textContent();
+            if (box.x < 0 || box.x + box.width > width) overflows.push(`${name} ${width}: the "${text}" tab is cut at ${Math.round(box.x)}..${Math.round(box.x + box.width)} px`);
+            if (box.height > 60) overflows.push(`${name} ${width}: the "${text}" tab wraps`);
+          }
         }
         await ctx.close();
       }

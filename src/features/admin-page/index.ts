@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { htmlPage, redirect, type Feature } from '../contract.js';
 import { ADMIN_ASSETS_PREFIX, ADMIN_BUILD_DIR, adminBundleSource } from './admin-bundle.js';
-import { adminPage, adminPageCsp } from './admin-page-html.js';
+import { adminPageCsp, adminPageTemplate } from './admin-page-html.js';
+import { createAdminPageCache } from './admin-page-cache.js';
 import { ENROL_PATH } from '../two-factor/enrol-page.js';
 
 export const adminPageFeature: Feature = {
@@ -17,6 +18,8 @@ export const adminPageFeature: Feature = {
     const twoFactor = ctx.need('twoFactor');
     const { authenticator } = ctx.auth;
     const bundle = adminBundleSource();
+    const pages = createAdminPageCache();
+    const store = ctx.store;
     // Hashed file names: a new build means new names, so a year of caching is safe.
     ctx.addAssets({ urlPrefix: ADMIN_ASSETS_PREFIX, dir: `${ADMIN_BUILD_DIR}/assets`, cacheControl: 'public, max-age=31536000, immutable' });
     ctx.addPage({ method: 'GET', path: '/admin', handle: async () => redirect('/admin/', 301) });
@@ -28,13 +31,19 @@ export const adminPageFeature: Feature = {
         if (identity.kind !== 'cookie') return redirect(`/login?redirect_to=${encodeURIComponent('/admin/')}`);
         // A role that must use two-factor reaches the dashboard only once enrolled.
         if (await twoFactor.mustEnrol(identity.principal.id, identity.principal.roles)) return redirect(`${ENROL_PATH}?redirect_to=${encodeURIComponent('/admin/')}`);
-        const nonce = authenticator.createNonce('wp_rest', identity);
-        const state = await jetpack.initialState({ user: identity.principal, nonce });
+        const user = identity.principal;
+        const built = bundle();
+        // Everything the page shows besides the per-response parts (see admin-page-cache.ts); the tick sample is the one GET /module/all uses.
+        const tick = authenticator.nonces.create('jetpack_activate-list', user.id, '');
+        const key = `${await store.options.version()}|${await store.sessions.credentialsVersion()}|${tick}|${req.restRoot}|${user.login}|${user.email}|${user.roles.join(',')}`;
+        const template = await pages.get(user.id, key, built, async () => {
+          const state = await jetpack.initialState({ user, nonce: '' });
+          return adminPageTemplate({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: user.login, bundle: built });
+        });
         // After a login at the account service (`/connect/callback` redirects here with a code).
         const notice = connection.noticeFor(req.query.connection);
         const cspNonce = randomBytes(16).toString('base64');
-        const logoutNonce = authenticator.createNonce('log-out', identity);
-        const body = adminPage({ initialState: { ...state, WP_API_root: req.restRoot }, userLogin: identity.principal.login, notice, logoutNonce, nonce: cspNonce, bundle: bundle() });
+        const body = template.fill({ restNonce: authenticator.createNonce('wp_rest', identity), logoutNonce: authenticator.createNonce('log-out', identity), cspNonce, notice });
         return htmlPage(200, body, {
           'Content-Security-Policy': adminPageCsp(cspNonce),
           'X-Frame-Options': 'DENY',

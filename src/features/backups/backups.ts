@@ -8,8 +8,11 @@ import { keyOpens, type BackupKey } from './backup-crypto.js';
 import { checkPayload, ensureBackupDir, PAYLOAD_OFFSET, payloadStream, writeBackupFile } from './backup-file.js';
 import { backupIdTime, isBackupId, newBackupId, type BackupBackend, type BackupManifest } from './backup-manifest.js';
 import type { AnyTarget, BackupTarget, TargetKind } from './backup-target.js';
-import { exportPostgres } from './postgres-export.js';
-import { dropSchema, loadIntoNewSchema, resolveSchema, swapSchemas, type FeatureMigrations } from './postgres-restore.js';
+import type { FeatureMigrations } from './postgres-restore.js';
+
+// `pg` and the PostgreSQL backup code load on first use: most workers never back up PostgreSQL (issue 26, memory).
+const postgresExport = () => import('./postgres-export.js');
+const postgresRestore = () => import('./postgres-restore.js');
 import { checkServerRunning, clearRestoredLeases, type ServerCheck } from './server-guard.js';
 import { snapshotSqlite, swapSqlite, unpackSqlite, type TrialResult } from './sqlite-backup.js';
 import type { StoreLocation } from './store-location.js';
@@ -96,7 +99,7 @@ export async function createBackup(source: StoreLocation, now: Date, options: Cr
         await rm(snapshot, { force: true });
       }
     } else {
-      const exported = await exportPostgres(source);
+      const exported = await (await postgresExport()).exportPostgres(source);
       written = await writeBackupFile(
         folder,
         id,
@@ -285,10 +288,10 @@ export async function verifyBackup(ref: BackupRef, options: VerifyOptions = {}):
       if (options.postgresUrl === undefined) return { ok: true, id, manifest, trialRestore: 'skipped' };
       const schema = `sw_verify_${randomBytes(6).toString('hex')}`;
       try {
-        trial = await loadIntoNewSchema(file, manifest, options.postgresUrl, schema, options.migrations, key);
+        trial = await (await postgresRestore()).loadIntoNewSchema(file, manifest, options.postgresUrl, schema, options.migrations, key);
         if (trial.ok && options.check) trial = await options.check({ backend: 'postgres', url: options.postgresUrl, schema });
       } finally {
-        await dropSchema(options.postgresUrl, schema);
+        await (await postgresRestore()).dropSchema(options.postgresUrl, schema);
       }
     }
   } finally {
@@ -365,17 +368,17 @@ async function restoreChecked(id: string, file: string, manifest: BackupManifest
     }
   }
   if (manifest.backend === 'postgres' && target.backend === 'postgres') {
-    const schema = await resolveSchema(target.url, target.schema);
+    const schema = await (await postgresRestore()).resolveSchema(target.url, target.schema);
     const suffix = randomBytes(4).toString('hex');
     const staging = `${schema.slice(0, 45)}_restore_${suffix}`;
-    const loaded = await loadIntoNewSchema(file, manifest, target.url, staging, options.migrations, key);
+    const loaded = await (await postgresRestore()).loadIntoNewSchema(file, manifest, target.url, staging, options.migrations, key);
     if (!loaded.ok) return fail('restore_failed', `restore of ${id} failed: ${loaded.reason}; the live store is unchanged`);
     try {
       await clearRestoredLeases({ url: target.url, schema: staging });
-      const previous = await swapSchemas(target.url, staging, schema, `${schema.slice(0, 45)}_before_${suffix}`, options.keepPrevious ?? false);
+      const previous = await (await postgresRestore()).swapSchemas(target.url, staging, schema, `${schema.slice(0, 45)}_before_${suffix}`, options.keepPrevious ?? false);
       return { ok: true, id, previous };
     } catch (error) {
-      await dropSchema(target.url, staging).catch(() => undefined);
+      await (await postgresRestore()).dropSchema(target.url, staging).catch(() => undefined);
       return fail('restore_failed', `restore of ${id} failed while swapping schemas: ${(error as Error).message}; the live store is unchanged`);
     }
   }

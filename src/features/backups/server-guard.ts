@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { JOB_LEASE } from '../../jobs/job-runner.js';
-import { pgClient } from './postgres-export.js';
 import { sqliteFile } from './sqlite-backup.js';
 import type { StoreLocation } from './store-location.js';
 
@@ -118,7 +117,7 @@ async function readLease(target: StoreLocation): Promise<LeaseRow | undefined> {
       db.close();
     }
   }
-  const client = pgClient(target.url, target.schema);
+  const client = (await import('./postgres-export.js')).pgClient(target.url, target.schema);
   await client.connect();
   try {
     const { rows } = await client.query<{ holder: string; until: string }>('SELECT holder, until FROM leases WHERE name = $1', [JOB_LEASE]);
@@ -167,7 +166,7 @@ export async function clearRestoredLeases(target: { readonly sqliteFile: string 
     }
     return;
   }
-  const client = pgClient(target.url, target.schema);
+  const client = (await import('./postgres-export.js')).pgClient(target.url, target.schema);
   await client.connect();
   try {
     await client.query('DELETE FROM leases');

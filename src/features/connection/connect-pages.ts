@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { SitewardAuthenticator } from '../../auth/authenticator.js';
 import { escapeHtml } from '../../core/html.js';
+import { simplePage } from '../../core/simple-page.js';
 import { htmlPage, redirect, type PageRequest, type PageResponse } from '../contract.js';
 import type { ConnectionError } from './connection-errors.js';
 import { noticeFor, type NoticeCode } from './connection-notices.js';
@@ -29,12 +30,10 @@ function sessionKey(sessionToken: string): string {
 
 function page(status: number, title: string, text: string, notice?: NoticeCode): PageResponse {
   const back = notice === undefined ? '/admin/' : `/admin/?connection=${encodeURIComponent(notice)}`;
+  const tone = status >= 400 ? 'error' : 'notice';
   return htmlPage(
     status,
-    `<!DOCTYPE html>
-<html lang="en"><head><meta charset="UTF-8"><title>${escapeHtml(title)}</title></head>
-<body><main><h1>${escapeHtml(title)}</h1><p id="reason">${escapeHtml(text)}</p><p><a href="${escapeHtml(back)}">Back to the admin page</a></p></main></body></html>
-`,
+    simplePage(title, `<p id="reason" class="${tone}"${status >= 400 ? ' role="alert"' : ''}>${escapeHtml(text)}</p><p><a class="sw-button sw-button-block" href="${escapeHtml(back)}">Back to the admin page</a></p>`),
   );
 }
 

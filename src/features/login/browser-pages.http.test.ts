@@ -39,6 +39,30 @@ describe('paths a browser visits', () => {
     expect(api.json).toMatchObject({ code: 'rest_not_found' });
   });
 
+  it('styles every page from one cacheable stylesheet, with no inline style the CSP would have to allow', async () => {
+    const pages = ['/', '/login', '/login/lost-password', '/no/such/page'];
+    let href = '';
+    for (const path of pages) {
+      const res = await app.request({ path, headers: BROWSER });
+      expect(res.headers['content-security-policy']).toContain("style-src 'self';");
+      expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');
+      expect(res.text).not.toMatch(/<style|\sstyle=/i);
+      const link = /<link rel="stylesheet" href="(\/assets\/siteward-[0-9a-f]{12}\.css)">/.exec(res.text);
+      expect(link, path).not.toBeNull();
+      href ||= link![1]!;
+      expect(link![1]).toBe(href);
+      expect(res.text).toContain('<header class="sw-page-brand">');
+      if (path === '/' || path === '/no/such/page') expect(res.text).toContain('Acme Widgets</span>');
+    }
+    const css = await app.request({ path: href, headers: { accept: 'text/css' } });
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    expect(css.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(css.text).toContain('--sw-accent: #2271b1');
+    expect(css.text).toContain('@media (prefers-color-scheme: dark)');
+    expect((await app.request({ path: '/assets/siteward-000000000000.css', headers: { accept: 'text/css' } })).status).toBe(404);
+  });
+
   it('shows the site name, tagline and links to log in and to the dashboard on the home page', async () => {
     const res = await app.request({ path: '/', headers: BROWSER });
     expect(res.text).toContain('<h1>Acme Widgets</h1>');

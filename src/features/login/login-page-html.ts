@@ -18,7 +18,7 @@ export function loginPage(opts: { formField: string; redirectTo?: string; error?
 <button type="submit">Log in</button>
 </form>
 ${(opts.alternatives ?? []).join('\n')}
-<p><a href="/login/lost-password">Lost your password?</a></p>${opts.after ?? ''}`,
+<p class="sw-secondary"><a href="/login/lost-password">Lost your password?</a></p>${opts.after ?? ''}`,
   );
 }
 
@@ -65,7 +65,7 @@ export function setupPage(opts: { formField: string; token: string; error?: stri
 <form method="post" action="/setup">${opts.formField}
 <input type="hidden" name="token" value="${escapeHtml(opts.token)}">
 <label for="login">Username</label><input type="text" name="login" id="login" value="${escapeHtml(opts.login ?? '')}" required autocomplete="username">
-<label for="email">E-mail</label><input type="email" name="email" id="email" value="${escapeHtml(opts.email ?? '')}" required>
+<label for="email">E-mail</label><input type="email" name="email" id="email" value="${escapeHtml(opts.email ?? '')}" required autocomplete="email">
 <label for="password">Password (at least 8 characters)</label><input type="password" name="password" id="password" minlength="8" required autocomplete="new-password">
 <button type="submit">Create administrator</button>
 </form>`,

@@ -74,13 +74,17 @@ export const passwordResetFeature: Feature = {
           return htmlPage(429, lostPasswordPage({ formField: formTokenInput(req), error: 'Too many password reset requests from your address. Try again in an hour.' }), { 'Retry-After': '3600' });
         }
         const user = await findUserByLoginOrEmail(store, who);
-        if (user && (await allow(`password-reset:user:${user.id}`, LIMITS.perAccount))) {
+        // A limiter count and the site name's read whether or not the account exists, and the mail
+        // started only after this answer has gone out: the answer's time should not tell who has
+        // an account (the Protect unlock request does the same).
+        const limited = await allow(user ? `password-reset:user:${user.id}` : `password-reset:unknown:${sha256(who.toLowerCase()).toString('hex')}`, LIMITS.perAccount);
+        const site = await store.options.get('blogname');
+        if (user && limited) {
           const token = randomBytes(32).toString('base64url');
           await store.userMeta.set(user.id, RESET_META, { hash: sha256(token).toString('hex'), expires: clock() + LINK_LIFETIME_MS });
           const link = `${config.homeUrl}/login/reset-password?login=${encodeURIComponent(user.login)}&key=${token}`;
-          const site = await store.options.get('blogname');
-          // Sent in the background: waiting for the mail server would tell who has an account.
-          void send(user.email, link, typeof site === 'string' ? site : config.siteName).catch((error: unknown) => log.error({ err: error }, 'password reset e-mail could not be sent'));
+          const mail = () => void send(user.email, link, typeof site === 'string' ? site : config.siteName).catch((error: unknown) => log.error({ err: error }, 'password reset e-mail could not be sent'));
+          setTimeout(mail, 50).unref();
         }
         return htmlPage(200, lostPasswordPage({ formField: formTokenInput(req), notice: SENT }));
       },

@@ -14,7 +14,7 @@ export function lostPasswordPage(opts: { formField: string; error?: string; noti
 <label for="user_login">Username or e-mail address</label><input type="text" name="user_login" id="user_login" autocomplete="username" required autofocus>
 <button type="submit">Get a new password</button>
 </form>
-<p><a href="/login">Back to log in</a></p>`,
+<p class="sw-secondary"><a href="/login">Back to log in</a></p>`,
   );
 }
 
@@ -26,6 +26,7 @@ export function resetPasswordPage(opts: { formField: string; login: string; key:
 <form method="post" action="/login/reset-password">${opts.formField}
 <input type="hidden" name="login" value="${escapeHtml(opts.login)}">
 <input type="hidden" name="key" value="${escapeHtml(opts.key)}">
+<input type="text" autocomplete="username" value="${escapeHtml(opts.login)}" aria-hidden="true" tabindex="-1" readonly hidden>
 <label for="password">New password for ${escapeHtml(opts.login)} (at least 8 characters)</label><input type="password" name="password" id="password" minlength="8" required autocomplete="new-password">
 <button type="submit">Save the new password</button>
 </form>`,

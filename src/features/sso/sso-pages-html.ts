@@ -13,7 +13,8 @@ export const SSO_START_PATH = '/login/sso';
 /** A link, not a form: the login page's `form-action 'self'` would stop a form's redirect to the provider. */
 export function signInLink(provider: string, redirectTo: string): string {
   const href = redirectTo === '' ? SSO_START_PATH : `${SSO_START_PATH}?redirect_to=${encodeURIComponent(redirectTo)}`;
-  return `<style>.sso{margin:20px 0 8px;padding-top:16px;border-top:1px solid #dcdcde;text-align:center}.sso a{display:block;padding:9px 16px;border:1px solid #2271b1;border-radius:3px;color:#2271b1;text-decoration:none;font-size:15px}.sso a:hover,.sso a:focus{background:#f0f6fc}</style>
+  // Styled by the pages' shared stylesheet (core/page-style.ts): the CSP allows no inline style.
+  return `<p class="sw-divider">or</p>
 <p class="sso"><a href="${escapeHtml(href)}" id="sso-login">Log in with ${escapeHtml(provider)}</a></p>`;
 }
 

@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../store/index.js';
+import { featureMigrations } from '../../compose.js';
+import { builtInFeatures } from '../index.js';
 import { freshAppWithAdmin } from '../../../test/helpers/fresh-app.js';
-import type { LoggedIn, TestApp } from '../../../test/helpers/test-app.js';
+import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 
 type Json = Record<string, unknown>;
 
@@ -250,5 +256,48 @@ describe('wp/v2/users: writing', () => {
     expect(allow.headers.allow).toBe('GET, POST, PUT, PATCH, DELETE');
     const sub = await t.loginAs('subscriber');
     expect((await as(sub, 'GET', `/users/${sub.userId}`)).headers.allow).toBe('GET, POST, PUT, PATCH');
+  });
+});
+
+describe('wp/v2/users/me: the cached profile', () => {
+  let dir: string;
+  let app: TestApp;
+  let other: Store;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'siteward-users-me-'));
+    app = await createTestApp({ dataDir: dir });
+    // A second store on the same file stands for another process (a worker, the CLI).
+    other = await openStore({ dataDir: dir, migrations: featureMigrations(builtInFeatures) });
+  });
+  afterAll(async () => {
+    await other.close();
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows a change of the record, meta or roles written by another store at the next request', async () => {
+    const ed = await app.loginAs('author', { login: 'ed' });
+    const me = async (context = 'edit') =>
+      (await app.request({ method: 'GET', path: `/wp-json/wp/v2/users/me?context=${context}`, headers: app.auth(ed) })).json as Json;
+    expect(await me()).toMatchObject({ name: 'ed', email: 'ed@example.org', description: '', roles: ['author'] });
+    expect(await other.users.updateProfile(ed.userId, { displayName: 'Eddie', email: 'eddie@example.org' })).toBe(true);
+    expect(await me()).toMatchObject({ name: 'Eddie', email: 'eddie@example.org' });
+    await other.userMeta.set(ed.userId, 'description', 'Writes things.');
+    expect(await me('view')).toMatchObject({ description: 'Writes things.' });
+    await other.userMeta.delete(ed.userId, 'description');
+    expect(await me('view')).toMatchObject({ description: '' });
+    await other.users.setRoles(ed.userId, ['editor']);
+    expect(await me()).toMatchObject({ roles: ['editor'], extra_capabilities: { editor: true } });
+  });
+
+  it('answers each user their own profile, and a deleted user no more', async () => {
+    const ann = await app.loginAs('subscriber', { login: 'ann' });
+    const bob = await app.loginAs('subscriber', { login: 'bob' });
+    const get = async (user: LoggedIn) => app.request({ method: 'GET', path: '/wp-json/wp/v2/users/me', headers: app.auth(user) });
+    expect(((await get(ann)).json as Json).name).toBe('ann');
+    expect(((await get(bob)).json as Json).name).toBe('bob');
+    expect(((await get(ann)).json as Json).name).toBe('ann');
+    expect(await other.users.delete(bob.userId)).toBe(true);
+    expect((await get(bob)).status).not.toBe(200);
   });
 });
