@@ -135,6 +135,16 @@ function ModuleList() {
 
 type Draft = Record<string, DraftValue>;
 
+/** A refused option's rule from the option catalogue, else the page's own words; never the raw `<key> must be …`. */
+export function plainErrors(mod: ModuleRecord, params: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.keys(params).map((key) => {
+      const rule = mod.option_texts?.[key]?.rule;
+      return [key, rule || __('This value was not accepted.', 'siteward')];
+    }),
+  );
+}
+
 function ModulePanel({ mod }: { mod: ModuleRecord }) {
   const { setModules } = useModuleActions();
   const { notify } = useNotify();
@@ -176,7 +186,8 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
       notify({ status: 'success', text: sprintf(__('%s settings saved.', 'siteward'), mod.name) });
     } catch (raw) {
       const error = raw instanceof ApiError ? raw : toApiError(raw);
-      if (Object.keys(error.params).length > 0) setErrors(error.params);
+      // The wire's messages name the keys (`<key> must be …`): each field shows its rule in plain words instead.
+      if (Object.keys(error.params).length > 0) setErrors(plainErrors(mod, error.params));
       else setFormError(error.message);
       // Some keys may have been stored anyway (some_updated): read the module again.
       if (error.code === 'some_updated') {
@@ -221,7 +232,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
               )}
               <fieldset disabled={!mod.activated || saving} className="sw-fieldset">
                 {keys.map((key) => (
-                  <OptionField key={key} name={key} option={options[key]!} draft={valueOf(key)} error={errors[key]} onChange={(v) => setDraft((d) => ({ ...d, [key]: v }))} />
+                  <OptionField key={key} name={key} option={options[key]!} texts={mod.option_texts?.[key]} draft={valueOf(key)} error={errors[key]} onChange={(v) => setDraft((d) => ({ ...d, [key]: v }))} />
                 ))}
               </fieldset>
               {formError && (

@@ -3,12 +3,13 @@
  * a toggle, a select, a text box, a token field for a list of strings, one token field per key
  * for an object of lists (sharing services' visible and hidden), one text box per key for an
  * object of strings (a new custom sharing service), lines for Protect's allow list; JSON text
- * only for a shape none of these fit. The API's validation message shows under the field.
+ * only for a shape none of these fit. The option catalogue's label and help (`option_texts`)
+ * name and explain it; a refused value shows the option's rule, never the API's raw message.
  */
 import { FormTokenField, SelectControl, TextControl, TextareaControl, ToggleControl } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
 import type { ReactNode } from 'react';
-import type { ModuleOption, WireJson } from './types';
+import type { ModuleOption, OptionTexts, WireJson } from './types';
 
 export type DraftValue =
   | { readonly kind: 'boolean'; readonly value: boolean }
@@ -83,19 +84,36 @@ function keyLabel(key: string, keys: readonly string[]): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Protect's allow list: the field says which forms it takes. */
-const ALLOW_LIST = 'jetpack_protect_global_whitelist';
-const allowListHelp = () =>
-  __('One entry a line: an address (203.0.113.7, 2001:db8::1), a range (203.0.113.1 - 203.0.113.50) or a CIDR block (192.168.0.0/24, 2001:db8:1::/48). These addresses are never blocked.', 'siteward');
-
 const tokenTexts = (tokens: readonly (string | { value: string })[]) => tokens.map((t) => (typeof t === 'string' ? t : t.value));
 
-export function OptionField({ name, option, draft, error, onChange }: { name: string; option: ModuleOption; draft: DraftValue; error?: string; onChange: (d: DraftValue) => void }) {
-  const label = option.description || name;
+/**
+ * One option's field. `texts` (the module record's `option_texts`) give the label and the help;
+ * `error` is already in plain words (the option's rule, or the page's own message).
+ */
+export function OptionField({
+  name,
+  option,
+  texts,
+  draft,
+  error,
+  onChange,
+}: {
+  name: string;
+  option: ModuleOption;
+  texts?: OptionTexts;
+  draft: DraftValue;
+  error?: string;
+  onChange: (d: DraftValue) => void;
+}) {
+  const label = texts?.label || option.description || name;
   const id = `option-${name.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
   const message = error ? (
     <span className="sw-field-error" role="alert" id={`${id}-error`}>
       {error}
+    </span>
+  ) : texts?.help ? (
+    <span className="sw-field-help" id={`${id}-help`}>
+      {texts.help}
     </span>
   ) : undefined;
   let control: ReactNode;
@@ -164,7 +182,9 @@ export function OptionField({ name, option, draft, error, onChange }: { name: st
           label={label}
           value={draft.value}
           onChange={(value) => onChange({ kind: 'lines', value })}
-          help={message ?? (name === ALLOW_LIST ? allowListHelp() : __('One entry a line.', 'siteward'))}
+          help={
+            message ?? __('One entry a line.', 'siteward')
+          }
           rows={4}
         />
       );

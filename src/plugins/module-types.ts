@@ -41,9 +41,21 @@ export type OptionWriteOutcome =
   | { ok: true; changed: boolean; value: JsonValue; response?: Record<string, JsonValue> }
   | { ok: false; info?: string };
 
+/** An option's human texts (docs/spec/compat.md §9, module records' `option_texts`). */
+export interface OptionTexts {
+  /** What a form calls the option: words, never the key. */
+  label: string;
+  /** One sentence: what it does. */
+  help: string;
+  /** A valid value in plain words, shown instead of the wire's `<key> must be …` message. */
+  rule: string;
+}
+
 /** One option of a module (docs/spec/jetpack-v4-reference.md §6). */
 export interface ModuleOptionDefinition {
   description: string;
+  /** The label, help and rule forms show (never sent inside the option object, whose shape is the reference's). */
+  texts?: OptionTexts;
   type: 'string' | 'boolean' | 'integer' | 'number' | 'array' | 'object';
   /** Shown as is in responses (booleans keep the reference's 0/1). */
   default: JsonValue;

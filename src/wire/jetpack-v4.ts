@@ -55,6 +55,9 @@ export type UnavailableReason = {
   settings: string[];
 };
 
+/** An option's human texts: `label` for the field, `help` under it, `rule` for a refused value (docs/spec/compat.md §9). */
+export type OptionTexts = { label: string; help: string; rule: string };
+
 /** An entry of GET /module/all (§3.7) and of `Initial_State.getModules`. */
 export type ModuleRecord = ModuleHeader & {
   module: string;
@@ -76,6 +79,8 @@ export type ModuleRecord = ModuleHeader & {
   runtime: ModuleRuntime;
   /** Null while `available`. */
   unavailable_reason: UnavailableReason | null;
+  /** Each option's texts by key; null for a module without options. */
+  option_texts: Record<string, OptionTexts> | null;
 };
 
 /** GET /module/:slug (§3.8): header fields and options; `activated: false` while unavailable. */
@@ -85,6 +90,7 @@ export type ModuleDetail = ModuleHeader & {
   runtime: ModuleRuntime;
   /** Null while the module is available. */
   unavailable_reason: UnavailableReason | null;
+  option_texts: Record<string, OptionTexts> | null;
 };
 
 export type ModuleMap = Record<string, ModuleRecord>;

@@ -76,6 +76,7 @@ export function moduleRecord(slug: string, extra: Partial<ModuleRecord> = {}): M
     options: null,
     runtime: 'siteward',
     unavailable_reason: null,
+    option_texts: null,
     ...extra,
   };
 }

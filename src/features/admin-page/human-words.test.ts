@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ModuleCatalog } from '../jetpack/catalog/module-catalog.js';
+import { optionTextsOf } from '../jetpack/catalog/option-texts.js';
 
 const catalog = new ModuleCatalog();
 
@@ -112,6 +113,21 @@ describe('the words a person reads', () => {
     const bad = Object.entries(texts).flatMap(([field, text]) => offences(text).map((pattern) => `${field}: ${pattern} in "${text}"`));
     expect(bad).toEqual([]);
   });
+
+  it.each(catalog.all().filter((mod) => mod.options).map((mod) => [mod.slug, mod] as const))(
+    'module %s labels, explains and rules its options in Siteward’s words (the option catalogue)',
+    (_slug, mod) => {
+      const texts = optionTextsOf(mod)!;
+      expect(Object.keys(texts)).toEqual(Object.keys(mod.options!));
+      const bad = Object.entries(texts).flatMap(([key, { label, help, rule }]) =>
+        Object.entries({ label, help, rule }).flatMap(([field, text]) => [
+          ...(text.trim() === '' ? [`${key}.${field} is empty`] : []),
+          ...offences(text).map((pattern) => `${key}.${field}: ${pattern} in "${text}"`),
+        ]),
+      );
+      expect(bad).toEqual([]);
+    },
+  );
 
   it('lists Jump Start features in Siteward’s words', () => {
     const list = catalog.jumpstartModules();

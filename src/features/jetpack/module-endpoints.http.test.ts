@@ -47,7 +47,7 @@ describe('GET /module/:slug', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.json as object)).toEqual([
       'name', 'description', 'jumpstart_desc', 'sort', 'recommendation_order', 'introduced', 'changed', 'deactivate', 'free',
-      'requires_connection', 'auto_activate', 'module_tags', 'feature', 'additional_search_queries', 'options', 'runtime', 'unavailable_reason',
+      'requires_connection', 'auto_activate', 'module_tags', 'feature', 'additional_search_queries', 'options', 'runtime', 'unavailable_reason', 'option_texts',
     ]);
   });
 

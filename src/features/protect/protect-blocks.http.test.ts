@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { startSmtpCapture, type CapturedMail, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { createTestApp, type LoggedIn, type TestApp, type TestResponse } from '../../../test/helpers/test-app.js';
+import { cellsUnder } from '../../../test/helpers/table-cells.js';
 import { main } from '../../cli.js';
 
 // Starts at the real time: `siteward protect` (the CLI, another process's view) reads the real clock.
@@ -174,9 +175,13 @@ describe.each(stores)('on %s', (backend) => {
     it('prints the blocks in force with `siteward protect list`', async () => {
       const listed = await cli('protect', 'list');
       expect(listed.code).toBe(0);
-      expect(listed.out).toContain('203.0.113.5\tblocked until');
-      expect(listed.out).toContain('usernames: admin, guest, root, victim');
-      expect(listed.out).toContain('2001:db8:1:2::/64');
+      const [header, ...lines] = listed.out.split('\n').filter(Boolean);
+      expect(header).toMatch(/^ADDRESS +STATE +FAILURES +REFUSED +FIRST +LAST +USERNAMES$/);
+      const v4 = lines.find((l) => l.startsWith('203.0.113.5 '))!;
+      const [state, usernames] = cellsUnder(header!, v4, ['STATE', 'USERNAMES']);
+      expect(state).toMatch(/^blocked until \d{4}-/);
+      expect(usernames).toBe('admin, guest, root, victim');
+      expect(lines.some((l) => l.startsWith('2001:db8:1:2::/64 '))).toBe(true);
     });
   });
 

@@ -2,20 +2,24 @@
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, parse, positionals } from '../users/cli-args.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { BlockView } from './protect-blocks.js';
+import { textTable } from '../../core/text-table.js';
 import type { ProtectService } from './protect-service.js';
 
 const USAGE = [
-  'protect list [--all]                Blocked addresses (--all: recent ones too): address, until, failures, usernames tried',
+  'protect list [--all]                Blocked addresses (--all: recent ones too), a table: address, state, failures, refused attempts, first and last attempt, usernames tried',
   'protect unblock <address>           Lifts the block of an IPv4 address or an IPv6 /64, on every worker and host at once',
   'protect unblock --all               Lifts every block',
 ];
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function describe(block: BlockView): string {
+const HEADER = ['ADDRESS', 'STATE', 'FAILURES', 'REFUSED', 'FIRST', 'LAST', 'USERNAMES'] as const;
+
+/** One block as a row of the table (the CLI's shared style: a header row, aligned columns). */
+function row(block: BlockView): string[] {
   const state = block.active ? `blocked until ${iso(block.blockedUntil)}` : block.liftedAt !== null ? `lifted ${iso(block.liftedAt)} by ${block.liftedBy ?? '?'}` : `ended ${iso(block.blockedUntil)}`;
   const level = block.level === 2 ? ' (escalated)' : '';
-  return `${block.address}\t${state}${level}\t${block.failures} failures, ${block.blockedAttempts} refused\tfirst ${iso(block.firstAttempt)}, last ${iso(block.lastAttempt)}\tusernames: ${block.usernames.join(', ') || '-'}`;
+  return [block.address, `${state}${level}`, String(block.failures), String(block.blockedAttempts), iso(block.firstAttempt), iso(block.lastAttempt), block.usernames.join(', ') || '-'];
 }
 
 export function protectCommand(service: ProtectService): CliCommand {
@@ -24,14 +28,14 @@ export function protectCommand(service: ProtectService): CliCommand {
     if (sub === 'list') {
       const { values, positionals: extra } = parse(rest, { all: { type: 'boolean' } });
       positionals(extra, [], 'protect list [--all]');
-      let count = 0;
+      const rows: string[][] = [];
       for (let page = 1; ; page += 1) {
         const found = await service.blocksPage(page, 100, values.all !== true);
-        for (const block of found.items) io.out(describe(block));
-        count += found.items.length;
-        if (count >= found.total || found.items.length === 0) break;
+        for (const block of found.items) rows.push(row(block));
+        if (rows.length >= found.total || found.items.length === 0) break;
       }
-      if (count === 0) io.out(values.all === true ? 'no blocks recorded' : 'no address is blocked');
+      if (rows.length === 0) io.out(values.all === true ? 'no blocks recorded' : 'no address is blocked');
+      else for (const line of textTable(HEADER, rows, { right: [2, 3] })) io.out(line);
       return EXIT_OK;
     }
     if (sub === 'unblock') {

@@ -19,12 +19,12 @@ afterEach(() => fx.close());
 const admin = principal('administrator', 1);
 
 describe('GET /module/all records', () => {
-  it('have the reference fields in order, plus extra for sitemaps, then runtime and unavailable_reason last', async () => {
+  it('have the reference fields in order, plus extra for sitemaps, then runtime, unavailable_reason and option_texts last', async () => {
     fx = await createPluginFixture();
     const all = await listModules(fx.ctx, fx.catalog, admin);
     expect(Object.keys(all)).toHaveLength(37);
     for (const [slug, record] of Object.entries(all)) {
-      const expected = [...RECORD_FIELDS, ...(slug === 'sitemaps' ? ['extra'] : []), 'runtime', 'unavailable_reason'];
+      const expected = [...RECORD_FIELDS, ...(slug === 'sitemaps' ? ['extra'] : []), 'runtime', 'unavailable_reason', 'option_texts'];
       expect(Object.keys(record), slug).toEqual(expected);
     }
     expect(all.sitemaps!.extra).toEqual({ sitemap_url: 'http://example.org/sitemap.xml', news_sitemap_url: 'http://example.org/news-sitemap.xml' });
@@ -53,6 +53,10 @@ describe('GET /module/all records', () => {
       },
       runtime: 'siteward',
       unavailable_reason: null,
+      option_texts: {
+        jetpack_protect_key: expect.objectContaining({ label: 'Protection key' }),
+        jetpack_protect_global_whitelist: expect.objectContaining({ label: 'Never block these addresses' }),
+      },
     });
   });
 
@@ -151,16 +155,16 @@ describe('GET /module/all records', () => {
 });
 
 describe('GET /module/:slug', () => {
-  it('returns the 14 header fields and options, then runtime and unavailable_reason', async () => {
+  it('returns the 14 header fields and options, then runtime, unavailable_reason and option_texts', async () => {
     fx = await createPluginFixture();
     const record = await getModule(fx.ctx, fx.catalog, 'protect', admin);
-    expect(Object.keys(record)).toEqual([...HEADER_FIELDS, 'options', 'runtime', 'unavailable_reason']);
+    expect(Object.keys(record)).toEqual([...HEADER_FIELDS, 'options', 'runtime', 'unavailable_reason', 'option_texts']);
   });
 
   it('adds activated: false while the module is unavailable', async () => {
     fx = await createPluginFixture();
     const record = await getModule(fx.ctx, fx.catalog, 'likes', admin);
-    expect(Object.keys(record)).toEqual([...HEADER_FIELDS, 'options', 'activated', 'runtime', 'unavailable_reason']);
+    expect(Object.keys(record)).toEqual([...HEADER_FIELDS, 'options', 'activated', 'runtime', 'unavailable_reason', 'option_texts']);
     expect((record as Record<string, unknown>).activated).toBe(false);
   });
 

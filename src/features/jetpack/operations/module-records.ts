@@ -6,6 +6,7 @@ import type { PluginContext } from '../context.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { pluginError } from '../../jetpack-v4/errors.js';
 import type { CatalogModule } from '../module-types.js';
+import { optionTextsOf } from '../catalog/option-texts.js';
 import { readActiveSlugs } from './active-modules.js';
 import { loadOptionStorage, optionsForResponse } from './option-values.js';
 import { gapsKey, refusalOf, siteStatus, type SiteStatus } from './site-status.js';
@@ -133,6 +134,7 @@ async function buildList(ctx: PluginContext, catalog: ModuleCatalog, user: Princ
       ...(mod.slug === 'sitemaps' && { extra: { sitemap_url: `${home}/sitemap.xml`, news_sitemap_url: `${home}/news-sitemap.xml` } }),
       runtime: mod.runtime,
       unavailable_reason: unavailable,
+      option_texts: optionTextsOf(mod),
     };
   }
   return out;
@@ -156,5 +158,6 @@ export async function getModule(
     ...(unavailable !== null && { activated: false }),
     runtime: mod.runtime,
     unavailable_reason: unavailable,
+    option_texts: optionTextsOf(mod),
   };
 }
