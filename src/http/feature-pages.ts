@@ -12,7 +12,7 @@ import { checkPagePost, formCookie, formCookieHeader, formTokenOf } from './form
 import { errorResponse } from '../rest/error-response.js';
 import { restError } from '../rest/errors.js';
 import { escapeHtml } from '../core/html.js';
-import { simplePage } from '../core/simple-page.js';
+import { simplePage, withSiteName } from '../core/simple-page.js';
 
 /** A form or JSON page body as an object ({} when none or unreadable). */
 export function pageBody(req: FastifyRequest): Record<string, unknown> {
@@ -35,6 +35,8 @@ export interface PageHelpers {
   restRoot(req: FastifyRequest): string;
   readonly homeUrl: string;
   readonly formKey: Uint8Array;
+  /** The site's name for the pages' header (undefined when the store cannot say). */
+  siteName(): Promise<string | undefined>;
 }
 
 function pageRequest(
@@ -92,6 +94,10 @@ export function mountPages(
         reply.code(answer.status);
         if (answer.headers) reply.headers(answer.headers);
         if (answer.stream !== undefined) return reply.send(answer.stream);
+        if (typeof answer.body === 'string' && answer.body.includes('sw-site-default')) {
+          const name = await helpers.siteName();
+          return reply.send(name === undefined ? answer.body : withSiteName(answer.body, name));
+        }
         return answer.body === undefined ? reply.send() : reply.send(answer.body);
       },
     });

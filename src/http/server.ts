@@ -164,6 +164,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
 
   const origin = (req: FastifyRequest) => requestOrigin(req.headers, tls, config.trustProxy);
   const restRoot = (req: FastifyRequest) => deps.restUrl('/', origin(req));
+  // The 404 page and the features' pages name the site; a store that cannot answer leaves "Siteward".
+  const siteName = () => deps.homeHead().then((head) => head.name, () => undefined);
 
   const sendError = (req: FastifyRequest, reply: FastifyReply, error: RestError) => {
     const response = errorResponse(error, isRestPath(req.url, config.restPrefix) ? fixedHeaders(restRoot(req)) : undefined);
@@ -185,8 +187,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   });
   app.setNotFoundHandler(async (req, reply) => {
     if (!isRestPath(req.url, config.restPrefix) && wantsHtml(req)) {
-      // The 404 page names the site, but a store that cannot answer does not turn it into an error.
-      const name = await deps.homeHead().then((head) => head.name, () => undefined);
+      const name = await siteName();
       return reply.code(404).header('Content-Type', 'text/html; charset=UTF-8').header('Cache-Control', 'no-store').send(notFoundPage(name));
     }
     const error = isRestPath(req.url, config.restPrefix) ? restError('rest_no_route') : restError('rest_not_found');
@@ -216,7 +217,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     return reply.code(200).header('Content-Type', 'text/xml; charset=UTF-8').send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));
   });
 
-  const helpers: PageHelpers = { origin, restRoot, homeUrl: config.homeUrl, formKey: deps.formKey };
+  const helpers: PageHelpers = { origin, restRoot, homeUrl: config.homeUrl, formKey: deps.formKey, siteName };
   registerBrowserPaths(app);
   mountPages(app, deps.pages, helpers, deps.identify);
   mountAssets(app, deps.assets);

@@ -39,10 +39,12 @@ describe('createAdminPageCache', () => {
     expect(renders).toBe(4);
   });
 
-  it('holds at most its size in characters however many users come', async () => {
+  it('holds at most its size in bytes however many users come, counting text beyond Latin-1 at two bytes a character', async () => {
     const max = 200_000;
     const cache = createAdminPageCache(max);
-    const big = { ...state, filler: 'x'.repeat(50_000) };
+    const big = { ...state, filler: 'x'.repeat(25_000) + '—' };
+    const one = adminPageTemplate({ initialState: big, userLogin: 'u0', bundle });
+    expect(one.bytes).toBeGreaterThan(50_000);
     for (let user = 1; user <= 100; user++) await cache.get(user, 'v', bundle, async () => adminPageTemplate({ initialState: big, userLogin: `u${user}`, bundle }));
     expect(cache.calculatedSize).toBeGreaterThan(150_000);
     expect(cache.calculatedSize).toBeLessThanOrEqual(max);

@@ -4,14 +4,14 @@
  * key: the options version (every option write: modules, settings, notices, stats roles, links to
  * accounts), the credentials version (roles, passwords, deletions), the nonce tick (the module
  * list's nonces), the user's own fields, the REST root the request sees, and the built bundle.
- * Bounded in characters held (lru-cache `maxSize`), so many users cannot grow it without limit.
+ * Bounded in bytes held (lru-cache `maxSize`), so many users cannot grow it without limit.
  */
 import { LRUCache } from 'lru-cache';
 import type { AdminPageTemplate } from './admin-page-html.js';
 import type { AdminBundle } from './admin-bundle.js';
 
-/** Room for about 80 users' pages of ~52 KB (each entry's size is its characters). */
-export const ADMIN_PAGE_CACHE_MAX_CHARS = 4 * 1024 * 1024;
+/** Room for about 40 users' pages (~52 K characters, ~104 KB when the text has a character beyond Latin-1). */
+export const ADMIN_PAGE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
 
 interface Entry {
   readonly key: string;
@@ -22,12 +22,12 @@ interface Entry {
 export interface AdminPageCache {
   /** The user's template for `key`, rendered by `render` when absent or stale. */
   get(userId: number, key: string, bundle: AdminBundle | null, render: () => Promise<AdminPageTemplate>): Promise<AdminPageTemplate>;
-  /** Characters held by all entries (what `maxSize` bounds). */
+  /** Bytes held by all entries' text (what `maxSize` bounds). */
   readonly calculatedSize: number;
 }
 
-export function createAdminPageCache(maxChars: number = ADMIN_PAGE_CACHE_MAX_CHARS): AdminPageCache {
-  const entries = new LRUCache<number, Entry>({ maxSize: maxChars, sizeCalculation: (entry) => Math.max(1, entry.template.size + entry.key.length) });
+export function createAdminPageCache(maxBytes: number = ADMIN_PAGE_CACHE_MAX_BYTES): AdminPageCache {
+  const entries = new LRUCache<number, Entry>({ maxSize: maxBytes, sizeCalculation: (entry) => Math.max(1, entry.template.bytes + entry.key.length) });
   return {
     async get(userId, key, bundle, render) {
       const hit = entries.get(userId);
