@@ -66,7 +66,7 @@ export const OPTION_TEXTS: Readonly<Record<string, Readonly<Record<string, Optio
     },
     button_style: { label: 'Button style', help: 'How the sharing buttons look.', rule: 'One of the styles offered.' },
     sharing_label: { label: 'Heading above the buttons', help: 'The text shown before the sharing buttons.', rule: ANY_TEXT },
-    show: { label: 'Where buttons appear', help: 'The kinds of pages that show sharing buttons.', rule: 'Some of: the home page and archives, posts, pages, attachments (or none).' },
+    show: { label: 'Where buttons appear', help: 'The kinds of pages that show sharing buttons.', rule: 'None, or some of: index (the home page and archives), post, page, attachment, and portfolio pages.' },
     'jetpack-twitter-cards-site-tag': {
       label: 'Site’s X (Twitter) account',
       help: 'Named in link previews on X (Twitter) as the site’s account.',
