@@ -20,12 +20,22 @@ const { loadConfig } = await load('settings.js');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'siteward-admin-cost-'));
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const config = loadConfig({
-  env: { SITEWARD_DATA_DIR: dataDir, SITEWARD_HOME_URL: 'http://127.0.0.1:8080', SITEWARD_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz', LOG_LEVEL: 'silent' },
+  env: {
+    SITEWARD_DATA_DIR: dataDir,
+    SITEWARD_HOME_URL: 'http://127.0.0.1:8080',
+    SITEWARD_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
+    LOG_LEVEL: 'silent',
+  },
   cwd: dataDir,
   configFile: null,
 });
 const app = await createApp(config, { logger: false, cwd: dataDir, startJobs: false });
-const created = await app.users.create({ login: 'benchadmin', email: 'bench@example.org', role: 'administrator', password: 'bench-password-1' });
+const created = await app.users.create({
+  login: 'benchadmin',
+  email: 'bench@example.org',
+  role: 'administrator',
+  password: 'bench-password-1',
+});
 if (!created.ok) throw new Error('user creation failed');
 const login = await app.authenticator.login('benchadmin', 'bench-password-1');
 if (!login.ok) throw new Error('login failed');
@@ -46,5 +56,7 @@ for (let r = 0; r < ROUNDS; r++) {
   perReq.push((cpu.user + cpu.system) / N);
 }
 perReq.sort((a, b) => a - b);
-console.log(`GET /admin/ (inject): median ${perReq[Math.floor(perReq.length / 2)].toFixed(1)} µs CPU/req (rounds: ${perReq.map((v) => v.toFixed(0)).join(', ')}), ${Buffer.byteLength((await app.http.inject(request)).body)} bytes`);
+console.log(
+  `GET /admin/ (inject): median ${perReq[Math.floor(perReq.length / 2)].toFixed(1)} µs CPU/req (rounds: ${perReq.map((v) => v.toFixed(0)).join(', ')}), ${Buffer.byteLength((await app.http.inject(request)).body)} bytes`,
+);
 await app.close();

@@ -58,14 +58,21 @@ async function fill(location) {
   }
   const client = new pg.Client({ connectionString: location.url });
   await client.connect();
-  for (let i = 0; i < MB; i++) await client.query('INSERT INTO status_values (key, value, updated) VALUES ($1, $2, 0)', [`bench.blob.${i}`, value()]);
+  for (let i = 0; i < MB; i++)
+    await client.query('INSERT INTO status_values (key, value, updated) VALUES ($1, $2, 0)', [`bench.blob.${i}`, value()]);
   await client.end();
 }
 
 async function run(backend) {
   const root = mkdtempSync(path.join(os.tmpdir(), `siteward-bench-backup-${backend}-`));
   const S3rver = require('s3rver');
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(root, 's3'), configureBuckets: [{ name: 'bench' }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: path.join(root, 's3'),
+    configureBuckets: [{ name: 'bench' }],
+  });
   const { port } = await s3.run();
   let schema = null;
   try {
@@ -82,20 +89,47 @@ async function run(backend) {
       databaseUrl = url.toString();
     }
     const config = path.join(root, 'siteward.config.json');
-    writeFileSync(config, JSON.stringify({
-      dataDir, homeUrl: 'http://127.0.0.1:1', backupSchedule: 'off', backupDir: path.join(root, 'backups'),
-      backupS3Url: `s3://bench/site?endpoint=http://127.0.0.1:${port}&region=us-east-1&forcePathStyle=true`,
-      backupEncryptionKey: 'bench passphrase, long and random enough 0b7e',
-      ...(databaseUrl && { databaseUrl }),
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        dataDir,
+        homeUrl: 'http://127.0.0.1:1',
+        backupSchedule: 'off',
+        backupDir: path.join(root, 'backups'),
+        backupS3Url: `s3://bench/site?endpoint=http://127.0.0.1:${port}&region=us-east-1&forcePathStyle=true`,
+        backupEncryptionKey: 'bench passphrase, long and random enough 0b7e',
+        ...(databaseUrl && { databaseUrl }),
+      }),
+    );
     const env = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', NODE_NO_WARNINGS: '1' };
-    execFileSync(process.execPath, [BIN, 'user', 'create', 'admin', '--email', 'a@example.org', '--role', 'administrator', '--password', randomBytes(12).toString('base64url'), '--config', config], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      [
+        BIN,
+        'user',
+        'create',
+        'admin',
+        '--email',
+        'a@example.org',
+        '--role',
+        'administrator',
+        '--password',
+        randomBytes(12).toString('base64url'),
+        '--config',
+        config,
+      ],
+      { env: { ...process.env, ...env }, stdio: 'ignore' },
+    );
     let started = Date.now();
     await fill(databaseUrl ? { backend, url: databaseUrl } : { backend, dataDir });
     console.log(`${backend}: ${MB} MiB generated in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const results = [];
     // `backup list` first: the CLI's own footprint (every feature loaded), the floor under the others.
-    for (const [name, args] of [['list (baseline)', ['backup', 'list']], ['backup + upload', ['backup', 'now']], ['verify from S3', null]]) {
+    for (const [name, args] of [
+      ['list (baseline)', ['backup', 'list']],
+      ['backup + upload', ['backup', 'now']],
+      ['verify from S3', null],
+    ]) {
       started = Date.now();
       const argv = args ?? ['backup', 'verify', results[1].id, '--target', 's3'];
       const { peak, out } = await peakRss([...argv, '--config', config], env);
@@ -103,7 +137,9 @@ async function run(backend) {
     }
     for (const r of results) {
       const mb = r.peak / 1024 / 1024;
-      console.log(`${backend}  ${r.name.padEnd(16)} peak RSS ${mb.toFixed(0).padStart(4)} MB  ${mb < LIMIT_MB ? 'ok' : `OVER ${LIMIT_MB} MB`}  (${r.seconds.toFixed(0)} s)`);
+      console.log(
+        `${backend}  ${r.name.padEnd(16)} peak RSS ${mb.toFixed(0).padStart(4)} MB  ${mb < LIMIT_MB ? 'ok' : `OVER ${LIMIT_MB} MB`}  (${r.seconds.toFixed(0)} s)`,
+      );
     }
   } finally {
     await s3.close();

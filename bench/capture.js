@@ -15,7 +15,12 @@ const requestBuilder = require('autocannon/lib/httpRequestBuilder.js');
 /** The bytes autocannon sends for `req` ({ method, path, headers, body }) to `baseUrl`. */
 export function requestBytes(baseUrl, req) {
   const url = new URL(baseUrl);
-  return requestBuilder({ hostname: url.hostname, port: Number(url.port) })({ method: req.method, path: req.path, headers: { ...req.headers }, body: req.body });
+  return requestBuilder({ hostname: url.hostname, port: Number(url.port) })({
+    method: req.method,
+    path: req.path,
+    headers: { ...req.headers },
+    body: req.body,
+  });
 }
 
 /** Splits a response head into its status line and a flat [name, value, …] list (raw case and order). */
@@ -119,7 +124,10 @@ export function rawExchange(baseUrl, req, { timeoutMs = 5000 } = {}) {
 /** The raw response with the Date header's value blanked: what must match byte for byte. */
 export function withoutDate(raw) {
   const headEnd = raw.indexOf('\r\n\r\n');
-  const head = raw.subarray(0, headEnd).toString('latin1').replace(/\r\ndate:[^\r]*/i, '\r\nDate: <regenerated>');
+  const head = raw
+    .subarray(0, headEnd)
+    .toString('latin1')
+    .replace(/\r\ndate:[^\r]*/i, '\r\nDate: <regenerated>');
   return Buffer.concat([Buffer.from(head, 'latin1'), raw.subarray(headEnd)]);
 }
 
@@ -141,7 +149,8 @@ export function responseDifference(captured, replayed) {
   for (let i = 0; i < Math.max(x.lines.length, y.lines.length); i++) {
     const [l1, l2] = [x.lines[i], y.lines[i]];
     if (/^date:/i.test(l1 ?? '') && /^date:/i.test(l2 ?? '')) continue;
-    if (l1 !== l2) return `head line ${i + 1}: Siteward sent ${JSON.stringify(l1 ?? '(none)')}, the replay ${JSON.stringify(l2 ?? '(none)')}`;
+    if (l1 !== l2)
+      return `head line ${i + 1}: Siteward sent ${JSON.stringify(l1 ?? '(none)')}, the replay ${JSON.stringify(l2 ?? '(none)')}`;
   }
   if (!x.rest.equals(y.rest)) return `bodies differ (${x.rest.length} vs ${y.rest.length} bytes after the head)`;
   return `framing differs (${a.length} vs ${b.length} bytes on the wire)`;

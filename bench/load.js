@@ -47,12 +47,20 @@ function run(duration, micros) {
     duration,
     timeout: 10,
   });
-  if (micros) instance.on('response', (_client, _status, _bytes, ms) => micros.recordValue(Math.min(MAX_US, Math.max(1, Math.round(ms * 1000)))));
+  if (micros)
+    instance.on('response', (_client, _status, _bytes, ms) => micros.recordValue(Math.min(MAX_US, Math.max(1, Math.round(ms * 1000)))));
   return instance;
 }
 
 function percentilesUs(histogram) {
-  return { p50: histogram.getValueAtPercentile(50), p90: histogram.getValueAtPercentile(90), p99: histogram.getValueAtPercentile(99), p999: histogram.getValueAtPercentile(99.9), max: histogram.maxValue, count: histogram.totalCount };
+  return {
+    p50: histogram.getValueAtPercentile(50),
+    p90: histogram.getValueAtPercentile(90),
+    p99: histogram.getValueAtPercentile(99),
+    p999: histogram.getValueAtPercentile(99.9),
+    max: histogram.maxValue,
+    count: histogram.totalCount,
+  };
 }
 
 try {

@@ -57,7 +57,9 @@ const matches = (expect, status) => (expect === '2xx' ? status >= 200 && status 
 /** Throws unless `res` ({ status, text }) is what the scenario expects (status, and error code if any). */
 function check(scenario, req, status, text) {
   if (!matches(scenario.expect, status)) {
-    throw new Error(`${scenario.name}: probe ${req.method} ${req.path} answered ${status} (expected ${scenario.expect}): ${text.slice(0, 200)}`);
+    throw new Error(
+      `${scenario.name}: probe ${req.method} ${req.path} answered ${status} (expected ${scenario.expect}): ${text.slice(0, 200)}`,
+    );
   }
   if (scenario.expectCode) {
     const code = JSON.parse(text).code;
@@ -117,7 +119,8 @@ function summarize(result, expect) {
     otherCores: result.otherCores,
     // Server CPU per request: steadier than req/s on a shared machine (a slow neighbour lowers
     // both servers' req/s, much less their CPU per request). All requests count, errors too.
-    cpuUsPerReq: result.serverCpuSeconds === null || !result.requests.total ? null : (result.serverCpuSeconds * 1e6) / result.requests.total,
+    cpuUsPerReq:
+      result.serverCpuSeconds === null || !result.requests.total ? null : (result.serverCpuSeconds * 1e6) / result.requests.total,
   };
 }
 
@@ -225,7 +228,10 @@ export class Baselines {
     const key = Baselines.sizeKey(sizes, scenario.connections);
     if (!this.#bodyOnly.has(key)) {
       const requests = scenario.requests.map((req, i) => ({ ...req, path: `/${sizes[i].status}/${sizes[i].bytes}` }));
-      const result = await runLoad({ url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) }, () => [this.#child.pid]);
+      const result = await runLoad(
+        { url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) },
+        () => [this.#child.pid],
+      );
       this.#bodyOnly.set(key, { key, kind: 'body-only', ...summarize(result, scenario.expect) });
     }
     return this.#bodyOnly.get(key);
@@ -237,7 +243,14 @@ export class Baselines {
     if (this.#registered.has(key)) return this.#registered.get(key);
     const id = this.#registered.size + 1;
     const ack = new Promise((resolve) => this.#acks.set(id, resolve));
-    this.#child.send({ id, statusCode: res.statusCode, statusMessage: res.statusMessage, headers: res.headers, chunked: res.chunked, body: res.body.toString('base64') });
+    this.#child.send({
+      id,
+      statusCode: res.statusCode,
+      statusMessage: res.statusMessage,
+      headers: res.headers,
+      chunked: res.chunked,
+      body: res.body.toString('base64'),
+    });
     const reply = await ack;
     if (!reply.ok) throw new Error(reply.error);
     this.#registered.set(key, id);
@@ -272,7 +285,10 @@ export class Baselines {
     const key = Baselines.replayKey(responses, scenario.connections);
     if (!this.#replays.has(key)) {
       const requests = await this.replayRequests(scenario, responses);
-      const result = await runLoad({ url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) }, () => [this.#child.pid]);
+      const result = await runLoad(
+        { url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) },
+        () => [this.#child.pid],
+      );
       const floor = { key, kind: 'identical bytes', ...summarize(result, scenario.expect) };
       this.#replays.set(key, floor);
       this.#replaysBySize.set(Baselines.wireSizeKey(responses, scenario.connections), floor);

@@ -38,20 +38,36 @@ let server;
 try {
   await createAdmin({ dataDir, login: 'benchadmin', email: 'b@example.org', password: 'bench-password-1', env });
   // PGCOST_SERVER_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the server only.
-  server = await startSiteward({ dataDir, env: { ...env, ...(process.env.PGCOST_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.PGCOST_SERVER_NODE_OPTIONS } : {}) } });
+  server = await startSiteward({
+    dataDir,
+    env: { ...env, ...(process.env.PGCOST_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.PGCOST_SERVER_NODE_OPTIONS } : {}) },
+  });
   const auth = (await login(server.baseUrl, 'benchadmin', 'bench-password-1')).headers;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const send = (req) =>
     new Promise((resolve, reject) => {
-      const r = http.request(`${server.baseUrl}${req.path}`, { method: req.method, headers: req.body ? { ...req.headers, 'Content-Length': Buffer.byteLength(req.body) } : req.headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode >= 200 && res.statusCode < 300 ? resolve() : reject(new Error(`${req.method} ${req.path}: ${res.statusCode}`))));
-      });
+      const r = http.request(
+        `${server.baseUrl}${req.path}`,
+        { method: req.method, headers: req.body ? { ...req.headers, 'Content-Length': Buffer.byteLength(req.body) } : req.headers, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode >= 200 && res.statusCode < 300 ? resolve() : reject(new Error(`${req.method} ${req.path}: ${res.statusCode}`)),
+          );
+        },
+      );
       r.on('error', reject);
       r.end(req.body);
     });
   const backends = async () =>
-    !admin ? [] : (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 OR application_name LIKE $2', [APP, `listen siteward_${schema?.schema}`])).rows.map((r) => r.pid);
+    !admin
+      ? []
+      : (
+          await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 OR application_name LIKE $2', [
+            APP,
+            `listen siteward_${schema?.schema}`,
+          ])
+        ).rows.map((r) => r.pid);
   /** Runs `perConn[i]` cyclically on connection i until N requests in all; CPU µs per request. */
   async function measure(perConn) {
     // Backends come and go (the pool closes idle connections): those present at the end count
@@ -86,7 +102,8 @@ try {
     ['GET settings, 64 conns', Array.from({ length: 64 }, () => settings(auth).requests)],
   ];
   // PGCOST_ONLY=<text>: only the scenarios whose name contains it.
-  if (process.env.PGCOST_ONLY) scenarios.splice(0, scenarios.length, ...scenarios.filter(([name]) => name.includes(process.env.PGCOST_ONLY)));
+  if (process.env.PGCOST_ONLY)
+    scenarios.splice(0, scenarios.length, ...scenarios.filter(([name]) => name.includes(process.env.PGCOST_ONLY)));
   // PGCOST_RSS=1: the server's peak RSS after each scenario's runs.
   const rssAfter = new Map();
   const results = new Map(scenarios.map(([name]) => [name, []]));
@@ -94,17 +111,36 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, perConn] of scenarios) {
       results.get(name).push(await measure(perConn));
-      rssAfter.set(name, server.servingPids().map((pid) => memoryOf(pid)?.hwmMB.toFixed(0)).join(', '));
+      rssAfter.set(
+        name,
+        server
+          .servingPids()
+          .map((pid) => memoryOf(pid)?.hwmMB.toFixed(0))
+          .join(', '),
+      );
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(`N=${N} requests per run, ${ROUNDS} rounds; median CPU µs/request (server process, its PostgreSQL backends), req/s (noisy)`);
   for (const [name, rs] of results) {
-    console.log(`${name.padEnd(30)} peak RSS after ${rssAfter.get(name)} MB  node ${median(rs.map((r) => r.node)).toFixed(0).padStart(5)}  pg ${median(rs.map((r) => r.db)).toFixed(0).padStart(5)}  req/s ${median(rs.map((r) => r.rps)).toFixed(0)}`);
+    console.log(
+      `${name.padEnd(30)} peak RSS after ${rssAfter.get(name)} MB  node ${median(rs.map((r) => r.node))
+        .toFixed(0)
+        .padStart(5)}  pg ${median(rs.map((r) => r.db))
+        .toFixed(0)
+        .padStart(5)}  req/s ${median(rs.map((r) => r.rps)).toFixed(0)}`,
+    );
   }
   const mb = (m) => (m ? `${m.rssMB.toFixed(0)} (peak ${m.hwmMB.toFixed(0)})` : '-');
-  const pgRss = !admin ? [] : (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP])).rows.map((r) => memoryOf(r.pid));
-  console.log(`RSS MB: server ${server.servingPids().map((pid) => mb(memoryOf(pid))).join(', ')}; ${pgRss.length} backends ${pgRss.map(mb).join(', ')}`);
+  const pgRss = !admin
+    ? []
+    : (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP])).rows.map((r) => memoryOf(r.pid));
+  console.log(
+    `RSS MB: server ${server
+      .servingPids()
+      .map((pid) => mb(memoryOf(pid)))
+      .join(', ')}; ${pgRss.length} backends ${pgRss.map(mb).join(', ')}`,
+  );
   agent.destroy();
 } finally {
   await server?.stop();

@@ -107,7 +107,7 @@ export function cpuSnapshot() {
  */
 export function foreignCores(before, after, rootPid = process.pid) {
   const ours = new Set([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, p] of after.procs) {
       if (!ours.has(pid) && ours.has(p.ppid)) {

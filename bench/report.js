@@ -15,7 +15,16 @@ const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits))
 const byName = (rows, name) => rows.find((r) => r.name === name);
 
 const floorOf = (f) =>
-  f && { key: f.key, kind: f.kind, reqPerSec: f.reqPerSec, p50: f.p50, p99: f.p99, errors: f.errors, otherCores: f.otherCores, cpuUsPerReq: f.cpuUsPerReq };
+  f && {
+    key: f.key,
+    kind: f.kind,
+    reqPerSec: f.reqPerSec,
+    p50: f.p50,
+    p99: f.p99,
+    errors: f.errors,
+    otherCores: f.otherCores,
+    cpuUsPerReq: f.cpuUsPerReq,
+  };
 
 /**
  * Adds the floors and ratios to a row. `baseline` is the identical-bytes floor (the replay of
@@ -53,15 +62,31 @@ export function comparisons(rows) {
     const b = byName(rows, large);
     if (!a || !b) return null;
     // Cost per request: the servers' CPU per request (steadier than req/s on a shared machine).
-    const cpuGrowthPct = Number.isFinite(a.cpuUsPerReq) && Number.isFinite(b.cpuUsPerReq) ? (b.cpuUsPerReq / a.cpuUsPerReq - 1) * 100 : null;
-    return { small: a.reqPerSec, large: b.reqPerSec, lossPct: (1 - b.reqPerSec / a.reqPerSec) * 100, cpuSmall: a.cpuUsPerReq, cpuLarge: b.cpuUsPerReq, cpuGrowthPct, skewed: skewed(a, b) };
+    const cpuGrowthPct =
+      Number.isFinite(a.cpuUsPerReq) && Number.isFinite(b.cpuUsPerReq) ? (b.cpuUsPerReq / a.cpuUsPerReq - 1) * 100 : null;
+    return {
+      small: a.reqPerSec,
+      large: b.reqPerSec,
+      lossPct: (1 - b.reqPerSec / a.reqPerSec) * 100,
+      cpuSmall: a.cpuUsPerReq,
+      cpuLarge: b.cpuUsPerReq,
+      cpuGrowthPct,
+      skewed: skewed(a, b),
+    };
   };
   /** PostgreSQL against SQLite: req/s ratio (the target) and CPU per request ratio (steadier). */
   const vsSqlite = ([pgName, sqliteName]) => {
     const p = byName(rows, pgName);
     const s = byName(rows, sqliteName);
     if (!p || !s) return null;
-    return { pg: p.reqPerSec, sqlite: s.reqPerSec, ratio: p.reqPerSec / s.reqPerSec, cpuPg: p.cpuUsPerReq, cpuSqlite: s.cpuUsPerReq, skewed: skewed(p, s) };
+    return {
+      pg: p.reqPerSec,
+      sqlite: s.reqPerSec,
+      ratio: p.reqPerSec / s.reqPerSec,
+      cpuPg: p.cpuUsPerReq,
+      cpuSqlite: s.cpuUsPerReq,
+      skewed: skewed(p, s),
+    };
   };
   const one = byName(rows, 'GET settings');
   const two = byName(rows, 'GET settings, 2 workers');
@@ -73,12 +98,33 @@ export function comparisons(rows) {
     routes: pair('module/all, 25 routes', 'module/all, 1000 routes'),
     sessions: pair('settings, 10 sessions', 'settings, 100k sessions'),
     // CPU per logical update: a batch/v1 of N user updates against the same N sent one by one.
-    batch: batch && single ? { batch: perUpdate(batch), oneByOne: perUpdate(single), ratio: perUpdate(batch) !== null && perUpdate(single) ? perUpdate(batch) / perUpdate(single) : null, size: batch.logicalPerRequest, skewed: skewed(batch, single) } : null,
-    workers: one && two ? { one: one.reqPerSec, two: two.reqPerSec, gain: two.reqPerSec / one.reqPerSec, cpuOne: one.cpuUsPerReq, cpuTwo: two.cpuUsPerReq, skewed: skewed(one, two) } : null,
+    batch:
+      batch && single
+        ? {
+            batch: perUpdate(batch),
+            oneByOne: perUpdate(single),
+            ratio: perUpdate(batch) !== null && perUpdate(single) ? perUpdate(batch) / perUpdate(single) : null,
+            size: batch.logicalPerRequest,
+            skewed: skewed(batch, single),
+          }
+        : null,
+    workers:
+      one && two
+        ? {
+            one: one.reqPerSec,
+            two: two.reqPerSec,
+            gain: two.reqPerSec / one.reqPerSec,
+            cpuOne: one.cpuUsPerReq,
+            cpuTwo: two.cpuUsPerReq,
+            skewed: skewed(one, two),
+          }
+        : null,
     postgres: {
       settings: vsSqlite(PG_ROWS.settings),
       moduleAll: vsSqlite(PG_ROWS.moduleAll),
-      toggles: pgToggles ? { perSec: pgToggles.expectedPerSec, p99: pgToggles.p99, cpuUsPerReq: pgToggles.cpuUsPerReq, skewed: skewed(pgToggles) } : null,
+      toggles: pgToggles
+        ? { perSec: pgToggles.expectedPerSec, p99: pgToggles.p99, cpuUsPerReq: pgToggles.cpuUsPerReq, skewed: skewed(pgToggles) }
+        : null,
       sessions: pair(...PG_ROWS.sessions),
     },
   };
@@ -119,7 +165,14 @@ export function targets(rows, cmp, { pgSkipped = false } = {}) {
   // HTML have budgets of their own (a 1-connection floor's p99 is 0-1 ms, a ratio of noise).
   const withP99 = FLOOR_TARGETS.map(([name]) => byName(rows, name)).filter((r) => r && Number.isFinite(r.p99Ratio));
   const worst = withP99.reduce((w, r) => (!w || r.p99Ratio > w.p99Ratio ? r : w), null);
-  add(`p99 ≤ 1.5 × identical-bytes floor's p99, same seven scenarios (worst: ${worst?.name ?? '-'})`, worst?.p99Ratio, 1.5, (v) => v <= 1.5, '×', skewed(worst));
+  add(
+    `p99 ≤ 1.5 × identical-bytes floor's p99, same seven scenarios (worst: ${worst?.name ?? '-'})`,
+    worst?.p99Ratio,
+    1.5,
+    (v) => v <= 1.5,
+    '×',
+    skewed(worst),
+  );
   const hwmRow = rows.reduce((w, r) => (!w || (r.hwmMB ?? 0) > (w.hwmMB ?? 0) ? r : w), null);
   add(`peak RSS (VmHWM) ≤ 120 MB per worker (highest: ${hwmRow?.name ?? '-'})`, hwmRow?.hwmMB, 120, (v) => v <= 120, ' MB');
   // "The cost per request must stay flat" (the bench's scaling target): judged on CPU per request; the req/s loss
@@ -130,19 +183,56 @@ export function targets(rows, cmp, { pgSkipped = false } = {}) {
   const bareToggles = toggle?.baseline ? `, identical-bytes floor on the same requests: ${num(toggle.baseline.reqPerSec)}/s` : '';
   add(`durable toggles (2xx/s) ≥ 2000 (1 connection${bareToggles})`, toggle?.expectedPerSec, 2000, (v) => v >= 2000, '/s', skewed(toggle));
   const adminHtml = byName(rows, 'GET /admin/ (HTML)');
-  add('/admin/ HTML server CPU ≤ 2 ms per request', adminHtml?.cpuUsPerReq === null || adminHtml?.cpuUsPerReq === undefined ? undefined : adminHtml.cpuUsPerReq / 1000, 2, (v) => v <= 2, ' ms', skewed(adminHtml));
+  add(
+    '/admin/ HTML server CPU ≤ 2 ms per request',
+    adminHtml?.cpuUsPerReq === null || adminHtml?.cpuUsPerReq === undefined ? undefined : adminHtml.cpuUsPerReq / 1000,
+    2,
+    (v) => v <= 2,
+    ' ms',
+    skewed(adminHtml),
+  );
   const pg = cmp.postgres ?? {};
   const pgNote = pgSkipped ? ' (skipped: no SITEWARD_BENCH_PG)' : '';
   add(`PostgreSQL settings req/s ≥ 0.90 × SQLite's${pgNote}`, pg.settings?.ratio, 0.9, (v) => v >= 0.9, '×', pg.settings?.skewed);
   add(`PostgreSQL module/all req/s ≥ 0.90 × SQLite's${pgNote}`, pg.moduleAll?.ratio, 0.9, (v) => v >= 0.9, '×', pg.moduleAll?.skewed);
-  add(`PostgreSQL durable toggles, 8 connections on 8 modules (2xx/s) ≥ 1500${pgNote}`, pg.toggles?.perSec, 1500, (v) => v >= 1500, '/s', pg.toggles?.skewed);
-  add(`PostgreSQL sessions 10 → 100k: cost per request (CPU) +≤ 10%${pgNote}`, pg.sessions?.cpuGrowthPct, 10, (v) => v <= 10, '%', pg.sessions?.skewed);
+  add(
+    `PostgreSQL durable toggles, 8 connections on 8 modules (2xx/s) ≥ 1500${pgNote}`,
+    pg.toggles?.perSec,
+    1500,
+    (v) => v >= 1500,
+    '/s',
+    pg.toggles?.skewed,
+  );
+  add(
+    `PostgreSQL sessions 10 → 100k: cost per request (CPU) +≤ 10%${pgNote}`,
+    pg.sessions?.cpuGrowthPct,
+    10,
+    (v) => v <= 10,
+    '%',
+    pg.sessions?.skewed,
+  );
   const errors = rows.reduce((sum, r) => sum + r.errors, 0);
   add('every response has the expected status', rows.length ? errors : undefined, 0, (v) => v === 0, ' errors');
   // Reported, not judged (issue 16): on 2 cores shared with the load generator a second worker
   // has no core of its own; docs/performance.md says how to measure scaling on a bigger machine.
-  add('batch/v1 of 10 user updates: CPU per update ÷ the same sent one by one (INFO)', cmp.batch?.ratio, null, () => true, '×', cmp.batch?.skewed, true);
-  add('2 workers vs 1 worker (settings): gain, not a target on this machine', cmp.workers?.gain, null, () => true, '×', cmp.workers?.skewed, true);
+  add(
+    'batch/v1 of 10 user updates: CPU per update ÷ the same sent one by one (INFO)',
+    cmp.batch?.ratio,
+    null,
+    () => true,
+    '×',
+    cmp.batch?.skewed,
+    true,
+  );
+  add(
+    '2 workers vs 1 worker (settings): gain, not a target on this machine',
+    cmp.workers?.gain,
+    null,
+    () => true,
+    '×',
+    cmp.workers?.skewed,
+    true,
+  );
   return t;
 }
 
@@ -164,12 +254,33 @@ export function format(report) {
     '',
   );
   const fmtRss = (r) => `${num(r.rssMB, 0)}${r.processes > 1 ? ` ×${r.processes}` : ''}`;
-  const other = (r) => [r.otherCores, r.baseline?.otherCores, r.bodyOnly?.otherCores].filter((v) => v !== undefined).map((v) => num(v, 2)).join(' / ');
+  const other = (r) =>
+    [r.otherCores, r.baseline?.otherCores, r.bodyOnly?.otherCores]
+      .filter((v) => v !== undefined)
+      .map((v) => num(v, 2))
+      .join(' / ');
   out.push(
-    'Siteward against the identical-bytes floor (a bare node:http server replaying Siteward\'s own answer: same status line, headers and body; Date regenerated):',
+    "Siteward against the identical-bytes floor (a bare node:http server replaying Siteward's own answer: same status line, headers and body; Date regenerated):",
     '',
     table(
-      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'err+non-2xx', 'RSS MB', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'p99 ratio', 'CPU ratio', 'body-only ratio', 'other CPU'],
+      [
+        'scenario',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU µs/req',
+        'err+non-2xx',
+        'RSS MB',
+        'floor req/s',
+        'floor p50',
+        'floor p99',
+        'floor CPU',
+        'ratio',
+        'p99 ratio',
+        'CPU ratio',
+        'body-only ratio',
+        'other CPU',
+      ],
       rows.map((r) => [
         r.name,
         num(r.reqPerSec),
@@ -192,11 +303,11 @@ export function format(report) {
   );
   out.push(
     'ratio = req/s ÷ identical-bytes floor req/s (the targets); CPU ratio = floor CPU ÷ CPU µs/req (steadier on a shared machine, not judged);',
-    'body-only ratio = req/s ÷ the body-only floor\'s (issue 6\'s: same status and body size, 2 headers).',
+    "body-only ratio = req/s ÷ the body-only floor's (issue 6's: same status and body size, 2 headers).",
     'CPU µs/req: CPU time of the serving process(es) per request during the run; floor CPU: of the floor server. RSS MB: highest VmRSS of one serving',
     'process (×N: N worker processes). other CPU: cores used by processes outside the bench during the run / its identical-bytes floor / its body-only floor.',
   );
-  if (rows.some((r) => r.group === 'postgres')) out.push('PG rows: Siteward on PostgreSQL (SITEWARD_BENCH_PG, a schema of the run\'s own).');
+  if (rows.some((r) => r.group === 'postgres')) out.push("PG rows: Siteward on PostgreSQL (SITEWARD_BENCH_PG, a schema of the run's own).");
   const withBodyOnly = rows.filter((r) => r.bodyOnly && r.group === 'main');
   if (withBodyOnly.length) {
     out.push(
@@ -205,13 +316,24 @@ export function format(report) {
       '',
       table(
         ['scenario', 'floor req/s', 'floor p50', 'floor p99', 'floor CPU', 'ratio', 'p99 ratio', 'identical-bytes ratio'],
-        withBodyOnly.map((r) => [r.name, num(r.bodyOnly.reqPerSec), num(r.bodyOnly.p50, 1), num(r.bodyOnly.p99, 1), num(r.bodyOnly.cpuUsPerReq), num(r.bodyOnlyRatio, 2), num(r.bodyOnlyP99Ratio, 2), num(r.ratio, 2)]),
+        withBodyOnly.map((r) => [
+          r.name,
+          num(r.bodyOnly.reqPerSec),
+          num(r.bodyOnly.p50, 1),
+          num(r.bodyOnly.p99, 1),
+          num(r.bodyOnly.cpuUsPerReq),
+          num(r.bodyOnlyRatio, 2),
+          num(r.bodyOnlyP99Ratio, 2),
+          num(r.ratio, 2),
+        ]),
       ),
     );
   }
   const busy = rows.filter((r) => skewed(r));
   if (busy.length) {
-    out.push(`WARNING: other processes used > ${NOISY_CORES} core during ${busy.length} run(s) (${busy.map((r) => r.name).join('; ')}): those numbers are skewed.`);
+    out.push(
+      `WARNING: other processes used > ${NOISY_CORES} core during ${busy.length} run(s) (${busy.map((r) => r.name).join('; ')}): those numbers are skewed.`,
+    );
   }
   const oddStatuses = rows.filter((r) => r.errors > 0);
   if (oddStatuses.length) {
@@ -222,7 +344,10 @@ export function format(report) {
   }
   out.push('', 'Scaling:');
   const flag = (c) => (c?.skewed ? '  (skewed)' : '');
-  const cpu = (c) => (Number.isFinite(c.cpuGrowthPct) ? `; CPU ${num(c.cpuSmall)} → ${num(c.cpuLarge)} µs/req (${c.cpuGrowthPct >= 0 ? '+' : ''}${num(c.cpuGrowthPct, 1)}%)` : '');
+  const cpu = (c) =>
+    Number.isFinite(c.cpuGrowthPct)
+      ? `; CPU ${num(c.cpuSmall)} → ${num(c.cpuLarge)} µs/req (${c.cpuGrowthPct >= 0 ? '+' : ''}${num(c.cpuGrowthPct, 1)}%)`
+      : '';
   const pct = (c) => (c ? `${num(c.small)} → ${num(c.large)} req/s, loss ${num(c.lossPct, 1)}%${cpu(c)}${flag(c)}` : 'not measured');
   out.push(`  routes 25 → 1000 (module/all):    ${pct(cmp.routes)}`);
   out.push(`  sessions 10 → 100k (settings):    ${pct(cmp.sessions)}`);
@@ -238,7 +363,10 @@ export function format(report) {
   if (meta.postgres?.skipped) {
     out.push(`  ${meta.postgres.skipped}`);
   } else {
-    const vs = (c) => (c ? `${num(c.pg)} req/s vs SQLite ${num(c.sqlite)}: ×${num(c.ratio, 2)}; CPU ${num(c.cpuPg)} vs ${num(c.cpuSqlite)} µs/req${flag(c)}` : 'not measured');
+    const vs = (c) =>
+      c
+        ? `${num(c.pg)} req/s vs SQLite ${num(c.sqlite)}: ×${num(c.ratio, 2)}; CPU ${num(c.cpuPg)} vs ${num(c.cpuSqlite)} µs/req${flag(c)}`
+        : 'not measured';
     out.push(`  settings (PG, 10 sessions vs SQLite GET settings): ${vs(pg.settings)}`);
     out.push(`  module/all:                                        ${vs(pg.moduleAll)}`);
     out.push(

@@ -26,11 +26,21 @@ async function child(variant) {
   const anonymous = { id: 0, login: '', email: '', displayName: '', roles: [], can: () => false };
   const rest = new RestServer({
     urls: (p = '/') => `http://example.org/wp-json${p}`,
-    authenticator: { identify: () => ({ kind: 'anonymous' }), verifyNonce: () => false, createNonce: () => 'n', anonymous: () => anonymous },
+    authenticator: {
+      identify: () => ({ kind: 'anonymous' }),
+      verifyNonce: () => false,
+      createNonce: () => 'n',
+      anonymous: () => anonymous,
+    },
     siteSummary: () => ({ name: 'Site', description: '', url: 'http://example.org', home: 'http://example.org' }),
     warn: () => undefined,
   });
-  const plain = { registerRoute: (ns, r, d, o) => rest.registerRoute(ns, r, d, o), registerField() {}, deprecatedFunction, deprecatedArgument() {} };
+  const plain = {
+    registerRoute: (ns, r, d, o) => rest.registerRoute(ns, r, d, o),
+    registerField() {},
+    deprecatedFunction,
+    deprecatedArgument() {},
+  };
   const plugin = withRequestContext(plain);
   // A built-in route shaped like the settings read: an argument, a permission check, two awaits.
   const settings = { a: 1, b: 'two', c: [3, 4], d: { e: true } };
@@ -58,7 +68,14 @@ async function child(variant) {
   plugin.registerRoute('plug/v1', '/thing', pluginRoute);
   plain.registerRoute('plain/v1', '/thing', pluginRoute);
 
-  const incoming = (route, query = {}) => ({ method: 'GET', route, query, headers: {}, body: '', origin: { secure: false, hostname: 'example.org' } });
+  const incoming = (route, query = {}) => ({
+    method: 'GET',
+    route,
+    query,
+    headers: {},
+    body: '',
+    origin: { secure: false, hostname: 'example.org' },
+  });
   const route = variant === 'plugin-route' ? '/plug/v1/thing' : variant === 'untracked-route' ? '/plain/v1/thing' : '/core/v1/settings';
   let pending = null;
   if (variant === 'after-plugin') await rest.serve(incoming('/plug/v1/thing'));
@@ -97,6 +114,8 @@ if (process.argv[4]) {
   for (const v of VARIANTS) {
     const wall = results[v].map((x) => x.wallUs);
     const cpu = results[v].map((x) => x.cpuUs);
-    console.log(`${v.padEnd(16)} wall ${median(wall).toFixed(2)} (${Math.min(...wall).toFixed(2)}–${Math.max(...wall).toFixed(2)})  cpu ${median(cpu).toFixed(2)}`);
+    console.log(
+      `${v.padEnd(16)} wall ${median(wall).toFixed(2)} (${Math.min(...wall).toFixed(2)}–${Math.max(...wall).toFixed(2)})  cpu ${median(cpu).toFixed(2)}`,
+    );
   }
 }

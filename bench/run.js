@@ -13,7 +13,15 @@ import { Baselines, capture, measureScenario, probe, settings as load } from './
 import { createBenchSchema } from './pg-schema.js';
 import { installExitHandlers } from './proc.js';
 import { comparisons, format, PG_ROWS, targets, withRatios, writeJson } from './report.js';
-import { mainScenarios, moduleAll, parallelToggles, settings, TOGGLE_CANDIDATES, userUpdatesBatch, userUpdatesOneByOne } from './scenarios.js';
+import {
+  mainScenarios,
+  moduleAll,
+  parallelToggles,
+  settings,
+  TOGGLE_CANDIDATES,
+  userUpdatesBatch,
+  userUpdatesOneByOne,
+} from './scenarios.js';
 import { seedUsersAndSessions, seedUsersAndSessionsPg } from './seed-sessions.js';
 import { request } from './http-client.js';
 import { createAdmin, login, startSiteward } from './siteward-process.js';
@@ -104,13 +112,29 @@ async function bench(server, scenario, { group, name = scenario.name, measureBas
   const { sizes, responses } = await capture(server.baseUrl, scenario);
   const measured = await measureScenario(server, scenario);
   if (server.exitInfo()) throw new Error('Siteward stopped during the load run');
-  const floor = measureBaseline ? await baselines.measureReplay(scenario, responses) : baselines.cachedReplay(responses, scenario.connections);
+  const floor = measureBaseline
+    ? await baselines.measureReplay(scenario, responses)
+    : baselines.cachedReplay(responses, scenario.connections);
   const bodyOnly = measureBaseline ? await baselines.measure(scenario, sizes) : baselines.cached(sizes, scenario.connections);
-  const row = withRatios({ name, group, toggle: Boolean(scenario.toggle), logicalPerRequest: scenario.logicalPerRequest ?? 1, sizes, wireBytes: responses.map((r) => r.raw.length), ...measured }, floor, bodyOnly);
+  const row = withRatios(
+    {
+      name,
+      group,
+      toggle: Boolean(scenario.toggle),
+      logicalPerRequest: scenario.logicalPerRequest ?? 1,
+      sizes,
+      wireBytes: responses.map((r) => r.raw.length),
+      ...measured,
+    },
+    floor,
+    bodyOnly,
+  );
   rows.push(row);
   const base = floor ? `; floor ${Math.round(floor.reqPerSec)} req/s p99 ${floor.p99.toFixed(3)} ms (×${row.ratio.toFixed(2)})` : '';
   const bare = bodyOnly ? `; body-only ${Math.round(bodyOnly.reqPerSec)} req/s (×${row.bodyOnlyRatio.toFixed(2)})` : '';
-  log(`${name}: ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99.toFixed(3)} ms, ${row.cpuUsPerReq?.toFixed(0)} µs/req, ${row.errors} errors, RSS ${row.rssMB.toFixed(0)} MB${base}${bare}`);
+  log(
+    `${name}: ${Math.round(row.reqPerSec)} req/s, p99 ${row.p99.toFixed(3)} ms, ${row.cpuUsPerReq?.toFixed(0)} µs/req, ${row.errors} errors, RSS ${row.rssMB.toFixed(0)} MB${base}${bare}`,
+  );
 }
 
 /**
@@ -132,7 +156,8 @@ async function toggleableModules(server, auth, count) {
     }
     if (ok) found.push(slug);
   }
-  if (found.length < count) throw new Error(`only ${found.length} of the candidate modules toggle with a 2xx (${found.join(', ')}); need ${count}`);
+  if (found.length < count)
+    throw new Error(`only ${found.length} of the candidate modules toggle with a 2xx (${found.join(', ')}); need ${count}`);
   return found;
 }
 
@@ -169,7 +194,12 @@ async function benchUsers(server, auth, count) {
     const res = await request(`${server.baseUrl}/wp-json/wp/v2/users`, {
       method: 'POST',
       headers: json,
-      body: JSON.stringify({ username: login, email: `${login}@example.org`, password: `${randomBytes(12).toString('base64url')}-Aa1`, roles: ['author'] }),
+      body: JSON.stringify({
+        username: login,
+        email: `${login}@example.org`,
+        password: `${randomBytes(12).toString('base64url')}-Aa1`,
+        roles: ['author'],
+      }),
     });
     if (res.status !== 201) throw new Error(`creating ${login} answered ${res.status}: ${res.text.slice(0, 200)}`);
     ids.push(JSON.parse(res.text).id);
@@ -178,7 +208,9 @@ async function benchUsers(server, auth, count) {
   const res = await request(`${server.baseUrl}${check.path}`, { method: 'POST', headers: check.headers, body: check.body });
   const statuses = JSON.parse(res.text).responses?.map((r) => r.status) ?? [];
   if (res.status !== 207 || statuses.length !== count || statuses.some((st) => st !== 200)) {
-    throw new Error(`the batch of user updates answered ${res.status} with item statuses ${JSON.stringify(statuses)}: ${res.text.slice(0, 300)}`);
+    throw new Error(
+      `the batch of user updates answered ${res.status} with item statuses ${JSON.stringify(statuses)}: ${res.text.slice(0, 300)}`,
+    );
   }
   return ids;
 }
@@ -199,26 +231,35 @@ if (wanted('batch') || wanted('one by one')) {
 
 // The admin page: JavaScript of the first screen (from the build) and first contentful paint.
 const admin = { bundle: null, fcpMs: null };
-if (wanted('admin')) await stage('admin bundle size', async () => {
-  admin.bundle = adminBundleSize();
-  log(`admin first screen: JS ${(admin.bundle.js.gzip / 1024).toFixed(1)} KB gzipped (${(admin.bundle.js.raw / 1024).toFixed(0)} KB raw), CSS ${(admin.bundle.css.gzip / 1024).toFixed(1)} KB gzipped`);
-});
-if (wanted('admin')) await onServer({ dataDir: mainDir }, [
-  [
-    'admin first paint',
-    async (server, auth) => {
-      admin.fcpMs = await adminFirstPaint(server.baseUrl, auth.Cookie);
-      log(admin.fcpMs === null ? 'admin first contentful paint: not measured (no Chromium)' : `admin first contentful paint: ${admin.fcpMs.toFixed(0)} ms (median of 5)`);
-    },
-  ],
-]);
+if (wanted('admin'))
+  await stage('admin bundle size', async () => {
+    admin.bundle = adminBundleSize();
+    log(
+      `admin first screen: JS ${(admin.bundle.js.gzip / 1024).toFixed(1)} KB gzipped (${(admin.bundle.js.raw / 1024).toFixed(0)} KB raw), CSS ${(admin.bundle.css.gzip / 1024).toFixed(1)} KB gzipped`,
+    );
+  });
+if (wanted('admin'))
+  await onServer({ dataDir: mainDir }, [
+    [
+      'admin first paint',
+      async (server, auth) => {
+        admin.fcpMs = await adminFirstPaint(server.baseUrl, auth.Cookie);
+        log(
+          admin.fcpMs === null
+            ? 'admin first contentful paint: not measured (no Chromium)'
+            : `admin first contentful paint: ${admin.fcpMs.toFixed(0)} ms (median of 5)`,
+        );
+      },
+    ],
+  ]);
 
 // Workers are compared on the small settings read: on module/all's 47 KB answers the load
 // generator itself needs about a core, so a second worker has no CPU left to use (measured:
 // autocannon at 0.97 cores; each worker at 0.39).
-if (wanted('GET settings, 2 workers')) await onServer({ dataDir: mainDir, workers: 2 }, [
-  ['2 workers', (server, auth) => bench(server, settings(auth), { group: 'workers', name: 'GET settings, 2 workers' })],
-]);
+if (wanted('GET settings, 2 workers'))
+  await onServer({ dataDir: mainDir, workers: 2 }, [
+    ['2 workers', (server, auth) => bench(server, settings(auth), { group: 'workers', name: 'GET settings, 2 workers' })],
+  ]);
 
 for (const routes of [25, 1000]) {
   if (!wanted(`module/all, ${routes} routes`)) continue;
@@ -235,7 +276,10 @@ for (const routes of [25, 1000]) {
   ]);
 }
 
-for (const [count, label] of [[10, '10'], [100_000, '100k']]) {
+for (const [count, label] of [
+  [10, '10'],
+  [100_000, '100k'],
+]) {
   if (!wanted(`settings, ${label} sessions`)) continue;
   let dataDir;
   await stage(`seed ${label} sessions`, async () => {
@@ -256,7 +300,8 @@ const postgres = { skipped: null, schema: null };
 if (!wanted('PG')) {
   postgres.skipped = 'skipped: not in BENCH_ONLY';
 } else if (!PG_BASE) {
-  postgres.skipped = 'skipped: set SITEWARD_BENCH_PG=postgres://… (e.g. postgres://postgres@127.0.0.1:5432/test) to measure Siteward on PostgreSQL';
+  postgres.skipped =
+    'skipped: set SITEWARD_BENCH_PG=postgres://… (e.g. postgres://postgres@127.0.0.1:5432/test) to measure Siteward on PostgreSQL';
   log(`PostgreSQL ${postgres.skipped}`);
 } else {
   let pg = null;
@@ -292,7 +337,9 @@ if (!wanted('PG')) {
         await stage('PG seed 100k sessions', async () => {
           const t0 = Date.now();
           const seeded = await seedUsersAndSessionsPg(pg.url, 100_000 - 10);
-          log(`PG: seeded ${100_000 - 10} more users+sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${seeded.users} users, ${seeded.sessions} sessions`);
+          log(
+            `PG: seeded ${100_000 - 10} more users+sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${seeded.users} users, ${seeded.sessions} sessions`,
+          );
           grown = true;
         });
         if (grown) {
@@ -335,7 +382,14 @@ const report = {
       skewed: false,
     },
     // Measured and shown, without a budget of its own.
-    { name: 'admin first contentful paint (Chromium, median of 5)', value: admin.fcpMs === null ? null : Math.round(admin.fcpMs), limit: null, unit: ' ms', status: admin.fcpMs === null ? 'N/A' : 'INFO', skewed: false },
+    {
+      name: 'admin first contentful paint (Chromium, median of 5)',
+      value: admin.fcpMs === null ? null : Math.round(admin.fcpMs),
+      limit: null,
+      unit: ' ms',
+      status: admin.fcpMs === null ? 'N/A' : 'INFO',
+      skewed: false,
+    },
   ],
   restarts,
   failures,

@@ -45,7 +45,9 @@ function insertFor(db, table, sample) {
   const used = Object.keys(sample).filter((k) => names.has(k));
   const missing = cols.filter((c) => c.notnull && c.dflt_value === null && !c.pk && !used.includes(c.name));
   // An INTEGER PRIMARY KEY is the rowid (auto-assigned); any other primary key must be given.
-  const missingPk = cols.filter((c) => c.pk && !used.includes(c.name) && !(c.type.toUpperCase() === 'INTEGER' && cols.filter((x) => x.pk).length === 1));
+  const missingPk = cols.filter(
+    (c) => c.pk && !used.includes(c.name) && !(c.type.toUpperCase() === 'INTEGER' && cols.filter((x) => x.pk).length === 1),
+  );
   const unknown = [...missing, ...missingPk].map((c) => c.name);
   if (unknown.length) throw new Error(`seed: don't know how to fill ${table}.${unknown.join(`, ${table}.`)}`);
   const stmt = db.prepare(`INSERT INTO ${table} (${used.join(', ')}) VALUES (${used.map((c) => `@${c}`).join(', ')})`);
@@ -115,7 +117,9 @@ export async function seedUsersAndSessionsPg(url, count, { timeoutMs = 120_000 }
     for (const [table, filled] of Object.entries(known)) {
       const cols = await columns(table);
       if (!cols.length) throw new Error(`seed: table "${table}" not found in the PostgreSQL schema`);
-      const unknown = cols.filter((c) => c.is_nullable === 'NO' && c.column_default === null && !filled.includes(c.name)).map((c) => c.name);
+      const unknown = cols
+        .filter((c) => c.is_nullable === 'NO' && c.column_default === null && !filled.includes(c.name))
+        .map((c) => c.name);
       if (unknown.length) throw new Error(`seed: don't know how to fill ${table}.${unknown.join(`, ${table}.`)}`);
     }
     const role = (await client.query("SELECT key FROM user_meta WHERE value LIKE '%administrator%' LIMIT 1")).rows[0];
@@ -131,7 +135,11 @@ export async function seedUsersAndSessionsPg(url, count, { timeoutMs = 120_000 }
        FROM generate_series($1::int, $2::int) AS g`,
       [before + 1, before + count, now],
     );
-    await client.query('INSERT INTO user_meta (user_id, key, value) SELECT id, $2, $3 FROM users WHERE id > $1', [before, role.key, JSON.stringify(['subscriber'])]);
+    await client.query('INSERT INTO user_meta (user_id, key, value) SELECT id, $2, $3 FROM users WHERE id > $1', [
+      before,
+      role.key,
+      JSON.stringify(['subscriber']),
+    ]);
     await client.query(
       `INSERT INTO sessions (token_hash, user_id, expires_at, user_agent, ip, created)
        SELECT md5(random()::text || id) || md5(random()::text), id, $2, 'siteward-bench', '127.0.0.1', $3 FROM users WHERE id > $1`,

@@ -23,19 +23,37 @@ const { loadConfig } = await load('settings.js');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'siteward-serve-cost-'));
 process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const config = loadConfig({
-  env: { SITEWARD_DATA_DIR: dataDir, SITEWARD_HOME_URL: 'http://127.0.0.1:8080', SITEWARD_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz', LOG_LEVEL: 'silent' },
+  env: {
+    SITEWARD_DATA_DIR: dataDir,
+    SITEWARD_HOME_URL: 'http://127.0.0.1:8080',
+    SITEWARD_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
+    LOG_LEVEL: 'silent',
+  },
   cwd: dataDir,
   configFile: null,
 });
 const app = await createApp(config, { logger: false, cwd: dataDir, startJobs: false });
-const created = await app.users.create({ login: 'benchadmin', email: 'bench@example.org', role: 'administrator', password: 'bench-password-1' });
+const created = await app.users.create({
+  login: 'benchadmin',
+  email: 'bench@example.org',
+  role: 'administrator',
+  password: 'bench-password-1',
+});
 if (!created.ok) throw new Error('user creation failed');
 const login = await app.authenticator.login('benchadmin', 'bench-password-1');
 if (!login.ok) throw new Error('login failed');
 const auth = { cookie: `siteward_logged_in=${login.cookie}`, 'x-wp-nonce': app.authenticator.createNonce('wp_rest', login.identity) };
 const origin = { secure: false, hostname: '127.0.0.1:8080' };
 
-const req = (method, route, query, headers, body = '') => ({ method, route, query, headers: { host: '127.0.0.1:8080', ...headers }, body, origin, clientIp: '127.0.0.1' });
+const req = (method, route, query, headers, body = '') => ({
+  method,
+  route,
+  query,
+  headers: { host: '127.0.0.1:8080', ...headers },
+  body,
+  origin,
+  clientIp: '127.0.0.1',
+});
 // Built once: the loop measures the server, not the making of its requests.
 const maybe = JSON.stringify({ active: 'maybe' });
 const maybeHeaders = { ...auth, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(maybe)) };
@@ -66,6 +84,7 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`${root}: N=${N}, ${ROUNDS} rounds; median CPU µs per rest.serve() (min–max)`);
-for (const [name, xs] of results) console.log(`${name.padEnd(18)} ${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`);
+for (const [name, xs] of results)
+  console.log(`${name.padEnd(18)} ${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`);
 await app.close();
 process.exit(0);

@@ -161,4 +161,3 @@ export async function login(baseUrl, username, password) {
   const cookie = setCookie.map((c) => c.split(';')[0]).join('; ');
   return { cookie, nonce: String(data.nonce), headers: { Cookie: cookie, 'X-WP-Nonce': String(data.nonce) } };
 }
-

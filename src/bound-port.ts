@@ -13,9 +13,24 @@ function probe(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} is already in use on ${host} (another Siteward or another server?): stop it, or choose another port with PORT or --port.`));
-      else if (error.code === 'EACCES') reject(new ConfigError(`Port ${port} needs privileges on this system: choose a port above 1023 with PORT or --port, or run behind a proxy.`));
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') reject(new ConfigError(`HOST (config "host") ${host} is not an address of this machine; use one of its addresses, 127.0.0.1 or 0.0.0.0.`));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new ConfigError(
+            `Port ${port} is already in use on ${host} (another Siteward or another server?): stop it, or choose another port with PORT or --port.`,
+          ),
+        );
+      else if (error.code === 'EACCES')
+        reject(
+          new ConfigError(
+            `Port ${port} needs privileges on this system: choose a port above 1023 with PORT or --port, or run behind a proxy.`,
+          ),
+        );
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN')
+        reject(
+          new ConfigError(
+            `HOST (config "host") ${host} is not an address of this machine; use one of its addresses, 127.0.0.1 or 0.0.0.0.`,
+          ),
+        );
       else reject(error);
     });
     server.listen(port, host, () => {

@@ -8,7 +8,10 @@ function readmeCommandLines(): string[] {
   const readme = readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
   const match = /## Command line\n\n```\n([\s\S]*?)```/.exec(readme);
   if (!match) throw new Error('README has no "Command line" block');
-  return match[1].trim().split('\n').map((line) => line.replace(/^siteward /, ''));
+  return match[1]
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/^siteward /, ''));
 }
 
 async function help(): Promise<string> {

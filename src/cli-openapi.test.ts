@@ -60,7 +60,7 @@ function typeCheck(where: string, example: string): string[] {
 }
 
 describe('siteward openapi', () => {
-  it('prints an OpenAPI 3.1 document of every route, a plugin\'s included, that a maintained validator accepts', async () => {
+  it("prints an OpenAPI 3.1 document of every route, a plugin's included, that a maintained validator accepts", async () => {
     const doc = await openapi();
     const result = await new Validator().validate(doc as unknown as Record<string, unknown>);
     expect(result.errors ?? []).toEqual([]);
@@ -68,9 +68,18 @@ describe('siteward openapi', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.servers).toEqual([{ url: 'https://example.org/wp-json' }]);
     const item = doc.paths['/catalog/v1/items/{slug}']!;
-    expect(item.parameters).toEqual([{ name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:[a-z0-9-]+)$' } }]);
+    expect(item.parameters).toEqual([
+      { name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:[a-z0-9-]+)$' } },
+    ]);
     expect(item.get).toMatchObject({
-      parameters: [{ name: 'lang', in: 'query', required: false, schema: { type: 'string', enum: ['en', 'fr'], default: 'en', description: 'Language of the answer.' } }],
+      parameters: [
+        {
+          name: 'lang',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', enum: ['en', 'fr'], default: 'en', description: 'Language of the answer.' },
+        },
+      ],
       responses: { 200: { description: expect.stringContaining('declares no response schema') } },
     });
     expect(doc.paths['/wp/v2/users/{id}']).toHaveProperty('delete');
@@ -81,7 +90,7 @@ describe('siteward openapi', () => {
     expect(doc).not.toHaveProperty('x-siteward-unrepresented-routes');
   });
 
-  it('generates a typed client that type-checks the README\'s example, and refuses a wrong call', async () => {
+  it("generates a typed client that type-checks the README's example, and refuses a wrong call", async () => {
     const doc = await openapi();
     const types = astToString(await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0]));
     const where = mkdtempSync(path.join(dir, 'client-'));

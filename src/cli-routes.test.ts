@@ -31,7 +31,11 @@ const helloFeature: Feature = {
 async function run(...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(['routes', ...args, '--config', configFile], { out: (l) => out.push(l), err: (l) => err.push(l) }, { features: [...builtInFeatures, helloFeature] });
+  const code = await main(
+    ['routes', ...args, '--config', configFile],
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+    { features: [...builtInFeatures, helloFeature] },
+  );
   return { code, out, err };
 }
 
@@ -52,8 +56,20 @@ describe('siteward routes', () => {
     const { code, out } = await run('--format', 'json');
     expect(code).toBe(0);
     const rows = JSON.parse(out.join('\n')) as RouteRow[];
-    expect(rows).toContainEqual({ method: 'POST', path: '/wp-json/demo/v1/things', owner: `plugin:${plugin}`, permission: 'custom', batchable: 'v1' });
-    expect(rows).toContainEqual({ method: 'GET', path: '/wp-json/demo/v1/open', owner: `plugin:${plugin}`, permission: 'none', batchable: 'no' });
+    expect(rows).toContainEqual({
+      method: 'POST',
+      path: '/wp-json/demo/v1/things',
+      owner: `plugin:${plugin}`,
+      permission: 'custom',
+      batchable: 'v1',
+    });
+    expect(rows).toContainEqual({
+      method: 'GET',
+      path: '/wp-json/demo/v1/open',
+      owner: `plugin:${plugin}`,
+      permission: 'none',
+      batchable: 'no',
+    });
     expect(rows).toContainEqual({ method: 'GET', path: '/hello', owner: 'hello', permission: 'page', batchable: 'no' });
   });
 

@@ -63,7 +63,11 @@ function config(overrides: Record<string, unknown>, configFile: string | undefin
 }
 
 /** `siteward routes`: the table the running configuration serves (docs/routes.md is the default configuration's). */
-function printRoutes(rows: readonly RouteRow[], args: readonly string[], io: { out: (l: string) => void; err: (l: string) => void }): number {
+function printRoutes(
+  rows: readonly RouteRow[],
+  args: readonly string[],
+  io: { out: (l: string) => void; err: (l: string) => void },
+): number {
   const { values } = parseArgs({ args: [...args], options: { format: { type: 'string', default: 'table' } }, strict: true });
   if (values.format === 'json') io.out(JSON.stringify(rows, null, 2));
   else if (values.format === 'table') for (const line of formatRouteTable(rows)) io.out(line);
@@ -107,7 +111,8 @@ export async function main(
       if (values.workers !== undefined) overrides.workers = values.workers;
       if (values.port !== undefined) {
         // Named as the option that was typed, not as the PORT setting it overrides.
-        if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new ConfigError(`--port must be an integer from 0 to 65535 (got "${values.port}")`);
+        if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)
+          throw new ConfigError(`--port must be an integer from 0 to 65535 (got "${values.port}")`);
         overrides.port = values.port;
       }
       if (values.host !== undefined) overrides.host = values.host;

@@ -99,7 +99,9 @@ export async function startServer(configured: Config, options: StartOptions): Pr
   await mkdir(config.dataDir, { recursive: true });
   const claim = await claimServerPidFile(config.dataDir, Date.now(), config.homeUrl);
   if (!claim.ok) {
-    throw new ConfigError(`Another Siteward server (pid ${claim.pid} on ${claim.host}) is running on the data directory ${config.dataDir} (${SERVER_PID_FILE}): stop it first, or give this one its own SITEWARD_DATA_DIR.`);
+    throw new ConfigError(
+      `Another Siteward server (pid ${claim.pid} on ${claim.host}) is running on the data directory ${config.dataDir} (${SERVER_PID_FILE}): stop it first, or give this one its own SITEWARD_DATA_DIR.`,
+    );
   }
   try {
     await ensurePortAvailable(config);
@@ -133,7 +135,9 @@ export async function startServer(configured: Config, options: StartOptions): Pr
     if (!announced && listening.size >= workers) {
       announced = true;
       const tls = config.tlsCert ? ' with TLS' : '';
-      options.out(`Siteward is running at ${config.homeUrl}/ with ${workers} worker${workers === 1 ? '' : 's'} (listening on ${config.host}:${address.port}${tls})`);
+      options.out(
+        `Siteward is running at ${config.homeUrl}/ with ${workers} worker${workers === 1 ? '' : 's'} (listening on ${config.host}:${address.port}${tls})`,
+      );
       options.out(`REST API: ${createRestUrlBuilder(config)('/')}`);
     }
   });

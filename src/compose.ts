@@ -79,13 +79,24 @@ export function featureMigrations(features: readonly Feature[]): Readonly<Record
 }
 
 /** Opens the configured store with the tables the features declare (every opener must pass them all). */
-export function openConfiguredStore(config: Config, features: readonly Feature[] = builtInFeatures, onConnectionError?: (error: Error) => void): Promise<Store> {
+export function openConfiguredStore(
+  config: Config,
+  features: readonly Feature[] = builtInFeatures,
+  onConnectionError?: (error: Error) => void,
+): Promise<Store> {
   const migrations = featureMigrations(features);
-  const seed = { blogname: config.siteName, blogdescription: config.siteDescription, timezone_string: config.timezone, WPLANG: config.locale === 'en_US' ? '' : config.locale };
+  const seed = {
+    blogname: config.siteName,
+    blogdescription: config.siteDescription,
+    timezone_string: config.timezone,
+    WPLANG: config.locale === 'en_US' ? '' : config.locale,
+  };
   const named = (error: unknown): never => {
     // At start the operator needs the setting and the address, as for any other bad setting.
     if (config.databaseUrl !== null && isServiceUnavailable(error)) {
-      throw new ConfigError(`SITEWARD_DATABASE_URL (config "databaseUrl"): cannot reach PostgreSQL at ${pgAddress(config.databaseUrl)} (${error.reason}); check the host and port and that the server runs.`);
+      throw new ConfigError(
+        `SITEWARD_DATABASE_URL (config "databaseUrl"): cannot reach PostgreSQL at ${pgAddress(config.databaseUrl)} (${error.reason}); check the host and port and that the server runs.`,
+      );
     }
     throw error;
   };
@@ -116,7 +127,9 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     if (verdict.log) write(verdict.suppressed);
   };
   const store = await openConfiguredStore(config, features, (error) =>
-    logOnce('pool', error, (suppressed) => log.warn({ err: error, ...(suppressed > 0 ? { suppressed } : {}) }, 'database connection lost; the pool will reconnect')),
+    logOnce('pool', error, (suppressed) =>
+      log.warn({ err: error, ...(suppressed > 0 ? { suppressed } : {}) }, 'database connection lost; the pool will reconnect'),
+    ),
   );
   try {
     // Authentication.
@@ -130,15 +143,28 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     // The REST layer.
     const warn = (message: string, detail?: unknown) => {
       options.onWarning?.(message);
-      if (detail !== undefined) logOnce(message, detail, (suppressed) => log.error({ err: detail, ...(suppressed > 0 ? { suppressed } : {}) }, message));
+      if (detail !== undefined)
+        logOnce(message, detail, (suppressed) => log.error({ err: detail, ...(suppressed > 0 ? { suppressed } : {}) }, message));
       else log.warn(message);
     };
     const restUrl = createRestUrlBuilder(config);
     const siteSummary = async (): Promise<SiteSummary> => {
       const o = await store.options.getMany(['blogname', 'blogdescription']);
-      return { name: str(o.get('blogname'), config.siteName), description: str(o.get('blogdescription'), ''), url: config.homeUrl, home: config.homeUrl };
+      return {
+        name: str(o.get('blogname'), config.siteName),
+        description: str(o.get('blogdescription'), ''),
+        url: config.homeUrl,
+        home: config.homeUrl,
+      };
     };
-    const rest = new RestServer({ urls: restUrl, authenticator, siteSummary, warn, maxBatchItems: config.batchMaxItems, productVersion: SITEWARD_VERSION });
+    const rest = new RestServer({
+      urls: restUrl,
+      authenticator,
+      siteSummary,
+      warn,
+      maxBatchItems: config.batchMaxItems,
+      productVersion: SITEWARD_VERSION,
+    });
     const fields = new FieldRegistry();
     const events = new EventBus((event, error) => log.error({ err: error, event }, 'event listener failed'));
     const jobs = new JobRunner({ leases: store.leases, log, clock, leaseMs: config.jobLeaseMs });
@@ -159,7 +185,14 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     const cwd = options.cwd ?? process.cwd();
     for (const feature of features) {
       const ctx: FeatureContext = {
-        config, store, migrations, cwd, log, events, clock, fields,
+        config,
+        store,
+        migrations,
+        cwd,
+        log,
+        events,
+        clock,
+        fields,
         api: createPluginApi(feature.name, apiDeps),
         auth: { authenticator, users },
         secrets,
@@ -182,7 +215,8 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       await feature.register(ctx);
     }
     // Third-party plugins' callbacks are tracked across `await` (deprecation notices); built-in ones need not be.
-    for (const entry of config.plugins) await runPlugin(entry, await loadPlugin(entry, cwd), withRequestContext(createPluginApi(entry, apiDeps, `plugin:${entry}`)));
+    for (const entry of config.plugins)
+      await runPlugin(entry, await loadPlugin(entry, cwd), withRequestContext(createPluginApi(entry, apiDeps, `plugin:${entry}`)));
     for (const [i, register] of (options.plugins ?? []).entries()) {
       const name = register.name || `inline-${i}`;
       await runPlugin(name, register, withRequestContext(createPluginApi(name, apiDeps, `plugin:${name}`)));
@@ -210,7 +244,19 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     if (options.startJobs !== false) jobs.start();
 
     return {
-      config, store, secrets, authenticator, users, rest, restUrl, fields, events, jobs, commands, http, log,
+      config,
+      store,
+      secrets,
+      authenticator,
+      users,
+      rest,
+      restUrl,
+      fields,
+      events,
+      jobs,
+      commands,
+      http,
+      log,
       routes: () => [...rest.routeTable(config.restPrefix), ...pageRows],
       async close() {
         await http.close();

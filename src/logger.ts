@@ -19,7 +19,9 @@ const REQUEST_KEYS = ['method', 'url', 'status', 'ms'] as const;
 
 /** `request` lines say only the request; other messages keep their text and add any request field. */
 function messageOf(log: Record<string, unknown>, messageKey: string): string {
-  const fields = REQUEST_KEYS.filter((key) => log[key] !== undefined).map((key) => (key === 'ms' ? `${String(log[key])} ms` : String(log[key])));
+  const fields = REQUEST_KEYS.filter((key) => log[key] !== undefined).map((key) =>
+    key === 'ms' ? `${String(log[key])} ms` : String(log[key]),
+  );
   const message = typeof log[messageKey] === 'string' ? log[messageKey] : '';
   return [message === 'request' && fields.length > 0 ? '' : message, ...fields].filter((part) => part !== '').join(' ');
 }

@@ -24,6 +24,8 @@ describe('the settings declarations', () => {
 
   it('refuse a key or an environment variable declared twice', () => {
     const twice = defineSettings({ port: integer({ env: 'SITEWARD_OTHER_PORT', default: 1, min: 0, max: 2, doc: 'x' }) });
-    expect(() => loadSettings([...builtInSettings, { owner: 'hello', group: twice }], { env: {}, configFile: null })).toThrow('setting port (SITEWARD_OTHER_PORT) of hello is declared twice');
+    expect(() => loadSettings([...builtInSettings, { owner: 'hello', group: twice }], { env: {}, configFile: null })).toThrow(
+      'setting port (SITEWARD_OTHER_PORT) of hello is declared twice',
+    );
   });
 });

@@ -88,13 +88,25 @@ describe('the identical-bytes floor', () => {
   it('replays a captured answer byte for byte, only the Date value regenerated', async () => {
     const captured = await capture.rawExchange(originUrl, post);
     expect(captured.statusLine).toBe('HTTP/1.1 201 Made It');
-    expect(captured.headers.filter((_, i) => i % 2 === 0)).toEqual(['Content-Type', 'x-lower-case', 'Set-Cookie', 'Set-Cookie', 'X-Extra', 'Content-Length', 'Date', 'Connection', 'Keep-Alive']);
+    expect(captured.headers.filter((_, i) => i % 2 === 0)).toEqual([
+      'Content-Type',
+      'x-lower-case',
+      'Set-Cookie',
+      'Set-Cookie',
+      'X-Extra',
+      'Content-Length',
+      'Date',
+      'Connection',
+      'Keep-Alive',
+    ]);
 
     const [replayedRequest] = await baselines.replayRequests({ name: 'post', requests: [post] }, [captured]);
     const replayed = await capture.rawExchange(baselines.url, replayedRequest);
 
     expect(capture.responseDifference(captured, replayed)).toBeNull();
-    expect(replayed.head.split('\r\n').filter((l) => !l.startsWith('Date:'))).toEqual(captured.head.split('\r\n').filter((l) => !l.startsWith('Date:')));
+    expect(replayed.head.split('\r\n').filter((l) => !l.startsWith('Date:'))).toEqual(
+      captured.head.split('\r\n').filter((l) => !l.startsWith('Date:')),
+    );
     const date = replayed.headers[replayed.headers.indexOf('Date') + 1];
     expect(new Date(date).toUTCString()).toBe(date);
     expect(replayed.body.equals(captured.body)).toBe(true);
@@ -104,7 +116,10 @@ describe('the identical-bytes floor', () => {
     const captured = await capture.rawExchange(originUrl, post);
     // What the replay server is told to send (headers, body) no longer matches the bytes
     // captured on the wire: the check before the load must catch it.
-    const onTheWire = { ...captured, raw: Buffer.from(captured.raw.toString('latin1').replace('X-Extra: first', 'X-Extra: FIRST'), 'latin1') };
+    const onTheWire = {
+      ...captured,
+      raw: Buffer.from(captured.raw.toString('latin1').replace('X-Extra: first', 'X-Extra: FIRST'), 'latin1'),
+    };
     await expect(baselines.replayRequests({ name: 'tampered', requests: [post] }, [onTheWire])).rejects.toThrow(
       'tampered: the replay floor does not answer Siteward\'s bytes: head line 6: Siteward sent "X-Extra: FIRST", the replay "X-Extra: first"',
     );

@@ -16,7 +16,12 @@ afterAll(() => {
 });
 
 function envFor(name: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: dir, SITEWARD_DATA_DIR: path.join(dir, name, 'data'), SITEWARD_BACKUP_DIR: path.join(dir, name, 'backups') };
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    SITEWARD_DATA_DIR: path.join(dir, name, 'data'),
+    SITEWARD_BACKUP_DIR: path.join(dir, name, 'backups'),
+  };
 }
 
 function run(args: string[], env: Record<string, string>) {
@@ -73,7 +78,11 @@ describe('a clean stop', () => {
     const second = await start(env);
     const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 30_000));
     expect(await Promise.race([second.exited, timeout])).toBe(1);
-    expect(second.output().trim()).toMatch(new RegExp(`^Another Siteward server \\(pid ${first.child.pid} on [^)]+\\) is running on the data directory .*server\\.pid.*SITEWARD_DATA_DIR\\.$`));
+    expect(second.output().trim()).toMatch(
+      new RegExp(
+        `^Another Siteward server \\(pid ${first.child.pid} on [^)]+\\) is running on the data directory .*server\\.pid.*SITEWARD_DATA_DIR\\.$`,
+      ),
+    );
     expect(second.output().trim().split('\n')).toHaveLength(1);
     // The first server's record is untouched and it still serves.
     expect(readFileSync(pidFile, 'utf8')).toBe(record);

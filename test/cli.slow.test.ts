@@ -15,7 +15,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const baseEnv = { PATH: process.env.PATH ?? '', HOME: dir, SITEWARD_DATA_DIR: path.join(dir, 'data') };
 
-
 /** GET on a new connection each time, so that cluster spreads requests over the workers. */
 async function getFresh(url: string, headers: Record<string, string>): Promise<unknown> {
   const { get } = await import('node:http');
@@ -49,17 +48,21 @@ async function waitFor(url: string, ms = 60_000): Promise<Response> {
   }
 }
 
-
 /**
  * `siteward start --workers 2` on a fresh data directory holding one administrator, logged in
  * through the JSON login once both workers listen.
  */
 async function twoWorkersLoggedIn(name: string, login: string, password: string) {
   const data = path.join(dir, name);
-  const created = run(['user', 'create', login, '--email', `${login}@example.org`, '--role', 'administrator', '--password', password], { SITEWARD_DATA_DIR: data });
+  const created = run(['user', 'create', login, '--email', `${login}@example.org`, '--role', 'administrator', '--password', password], {
+    SITEWARD_DATA_DIR: data,
+  });
   expect(created.status, created.stderr).toBe(0);
   const port = await freePort();
-  const child = spawn(process.execPath, [bin, 'start', '--workers', '2'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: data } });
+  const child = spawn(process.execPath, [bin, 'start', '--workers', '2'], {
+    cwd: dir,
+    env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: data },
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -67,7 +70,11 @@ async function twoWorkersLoggedIn(name: string, login: string, password: string)
   try {
     await waitFor(`${base}/wp-json/`);
     await eventually(() => out.includes('with 2 workers'));
-    const res = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: login, password }) });
+    const res = await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: login, password }),
+    });
     const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
     const { nonce } = (await res.json()) as { nonce: string };
     const headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
@@ -98,7 +105,17 @@ describe('the siteward command', () => {
   });
 
   it('creates and lists users', () => {
-    const created = run(['user', 'create', 'cliadmin', '--email', 'cli@example.org', '--role', 'administrator', '--password', 'cli-password-1']);
+    const created = run([
+      'user',
+      'create',
+      'cliadmin',
+      '--email',
+      'cli@example.org',
+      '--role',
+      'administrator',
+      '--password',
+      'cli-password-1',
+    ]);
     expect(created.status, created.stderr).toBe(0);
     const dup = run(['user', 'create', 'cliadmin', '--email', 'other@example.org', '--role', 'editor', '--password', 'cli-password-1']);
     expect(dup.status).toBe(1);
@@ -111,10 +128,15 @@ describe('the siteward command', () => {
     // Only `accounts start` creates the data file; the user commands refuse a missing one.
     expect(run(['accounts', 'user', 'list'], env).status).toBe(1);
     const service = spawn(process.execPath, [bin, 'accounts', 'start', '--port', '0'], { cwd: dir, env: { ...baseEnv, ...env } });
-    await new Promise<void>((resolve) => service.stdout.on('data', (d: Buffer) => (d.toString().includes('listening') ? resolve() : undefined)));
+    await new Promise<void>((resolve) =>
+      service.stdout.on('data', (d: Buffer) => (d.toString().includes('listening') ? resolve() : undefined)),
+    );
     service.kill('SIGTERM');
     await new Promise((resolve) => service.on('exit', resolve));
-    const added = run(['accounts', 'user', 'add', 'ann', '--email', 'ann@example.com', '--name', 'Ann', '--password', 'correct horse'], env);
+    const added = run(
+      ['accounts', 'user', 'add', 'ann', '--email', 'ann@example.com', '--name', 'Ann', '--password', 'correct horse'],
+      env,
+    );
     expect(added.status, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^Added ann \(sub \d+\)\./);
     expect(run(['accounts', 'user', 'list'], env).stdout).toMatch(/ann\tann@example\.com\tAnn/);
@@ -125,14 +147,39 @@ describe('the siteward command', () => {
 
   it('serves HTTPS directly with SITEWARD_TLS_CERT/KEY and builds https REST URLs', async (ctx) => {
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          path.join(dir, 'key.pem'),
+          '-out',
+          path.join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+        ],
+        { stdio: 'ignore' },
+      );
     } catch {
       ctx.skip();
     }
     const port = await freePort();
     const child = spawn(process.execPath, [bin, 'start'], {
       cwd: dir,
-      env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'tls'), SITEWARD_TLS_CERT: 'cert.pem', SITEWARD_TLS_KEY: 'key.pem', NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+      env: {
+        ...baseEnv,
+        PORT: String(port),
+        SITEWARD_DATA_DIR: path.join(dir, 'tls'),
+        SITEWARD_TLS_CERT: 'cert.pem',
+        SITEWARD_TLS_KEY: 'key.pem',
+        NODE_TLS_REJECT_UNAUTHORIZED: '0',
+      },
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
@@ -165,7 +212,11 @@ describe('the siteward command', () => {
     try {
       const pids = new Set<string>();
       for (const active of [true, false, true]) {
-        const set = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, { method: 'POST', headers, body: JSON.stringify({ active }) });
+        const set = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ active }),
+        });
         expect(set.status).toBe(200);
         // Requests are spread over the workers: every one of them must see the write.
         for (let i = 0; i < 8; i++) {
@@ -196,12 +247,16 @@ describe('the siteward command', () => {
 
   it('stops with one line naming a busy port and what to do', async () => {
     const busy = createServer();
-    const port = await new Promise<number>((resolve) => busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      busy.listen(0, '127.0.0.1', () => resolve((busy.address() as { port: number }).port)),
+    );
     try {
       const res = run(['start'], { PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'busy') });
       expect(res.status).toBe(1);
       const lines = res.stderr.trim().split('\n');
-      expect(lines).toEqual([`Port ${port} is already in use on 127.0.0.1 (another Siteward or another server?): stop it, or choose another port with PORT or --port.`]);
+      expect(lines).toEqual([
+        `Port ${port} is already in use on 127.0.0.1 (another Siteward or another server?): stop it, or choose another port with PORT or --port.`,
+      ]);
     } finally {
       busy.close();
     }
@@ -214,7 +269,10 @@ describe('the siteward command', () => {
   });
 
   it('builds every URL with the port actually bound when started with PORT=0', async () => {
-    const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: '0', SITEWARD_DATA_DIR: path.join(dir, 'port-zero') } });
+    const child = spawn(process.execPath, [bin, 'start'], {
+      cwd: dir,
+      env: { ...baseEnv, PORT: '0', SITEWARD_DATA_DIR: path.join(dir, 'port-zero') },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -240,12 +298,17 @@ describe('the siteward command', () => {
     const { child, exited, base, headers } = await twoWorkersLoggedIn('logout-workers', 'ladmin', 'logout-password');
     try {
       // Both workers verify (and cache) the cookie.
-      for (let i = 0; i < 8; i++) expect(((await getFresh(`${base}/wp-json/jetpack/v4/module/all`, headers)) as Record<string, unknown>).markdown).toBeDefined();
+      for (let i = 0; i < 8; i++)
+        expect(((await getFresh(`${base}/wp-json/jetpack/v4/module/all`, headers)) as Record<string, unknown>).markdown).toBeDefined();
       const logout = await fetch(`${base}/logout`, { method: 'POST', headers });
       expect(logout.status).toBe(200);
       let accepted = 0;
       for (let i = 0; i < 20; i++) {
-        const write = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, { method: 'POST', headers: { ...headers, connection: 'close' }, body: JSON.stringify({ active: i % 2 === 0 }) });
+        const write = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, {
+          method: 'POST',
+          headers: { ...headers, connection: 'close' },
+          body: JSON.stringify({ active: i % 2 === 0 }),
+        });
         if (write.status === 200) accepted++;
       }
       expect(accepted).toBe(0);
@@ -260,7 +323,16 @@ describe('the siteward command', () => {
     if (!binDir) ctx.skip();
     const pg = await startThrowawayPostgres(binDir!);
     const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'pg-outage'), SITEWARD_DATABASE_URL: pg.url, SITEWARD_DB_CONNECT_TIMEOUT_MS: '1000' } });
+    const child = spawn(process.execPath, [bin, 'start'], {
+      cwd: dir,
+      env: {
+        ...baseEnv,
+        PORT: String(port),
+        SITEWARD_DATA_DIR: path.join(dir, 'pg-outage'),
+        SITEWARD_DATABASE_URL: pg.url,
+        SITEWARD_DB_CONNECT_TIMEOUT_MS: '1000',
+      },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -270,7 +342,11 @@ describe('the siteward command', () => {
       expect((await waitFor(`${base}/wp-json/`)).status).toBe(200);
       pg.stop();
       // The worker dies while the database is away; its replacements cannot start (migrations).
-      const worker = Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+      const worker = Number(
+        execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+          .trim()
+          .split('\n')[0],
+      );
       process.kill(worker, 'SIGKILL');
       await eventually(() => out.includes('could not start'));
       expect(out).toContain('could not start');
@@ -278,7 +354,10 @@ describe('the siteward command', () => {
       pg.start();
       let status = 0;
       for (let i = 0; i < 150 && status !== 200; i++) {
-        status = await fetch(`${base}/wp-json/`).then((r) => r.status, () => 0);
+        status = await fetch(`${base}/wp-json/`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status !== 200) await new Promise((r) => setTimeout(r, 200));
       }
       expect(status).toBe(200);
@@ -291,7 +370,10 @@ describe('the siteward command', () => {
 
   it('serves the index, logs one line per request and shuts down gracefully on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'serve') } });
+    const child = spawn(process.execPath, [bin, 'start'], {
+      cwd: dir,
+      env: { ...baseEnv, PORT: String(port), SITEWARD_DATA_DIR: path.join(dir, 'serve') },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

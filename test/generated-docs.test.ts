@@ -27,7 +27,10 @@ test('docs/configuration.md lists every declared setting as declared', () => {
 
 test('docs/routes.md shows every route, page and asset mount the code registers, with its owner', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'siteward-routes-'));
-  const app = await createApp(loadConfig({ env: { SITEWARD_DATA_DIR: dir }, cwd: dir, configFile: null }), { logger: false, startJobs: false });
+  const app = await createApp(loadConfig({ env: { SITEWARD_DATA_DIR: dir }, cwd: dir, configFile: null }), {
+    logger: false,
+    startJobs: false,
+  });
   try {
     expectDocument('docs/routes.md', routesDocument(app.routes()));
   } finally {

@@ -42,7 +42,11 @@ const forbiddenInsideFeatures: Record<string, readonly string[]> = {
 };
 
 /** Test-only code outside `*.test.ts` files (kits that start real peers, test browsers). */
-const isTestCode = (file: string) => file.endsWith('.test.ts') || file.endsWith('.test.tsx') || /(^|[/-])test-[^/]*\.ts$|test-kit\.ts$/.test(file) || file.split(path.sep).includes('testing');
+const isTestCode = (file: string) =>
+  file.endsWith('.test.ts') ||
+  file.endsWith('.test.tsx') ||
+  /(^|[/-])test-[^/]*\.ts$|test-kit\.ts$/.test(file) ||
+  file.split(path.sep).includes('testing');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(SRC, dir), { recursive: true, encoding: 'utf8' })
@@ -55,7 +59,13 @@ function imports(file: string): string[] {
   const text = readFileSync(path.join(SRC, file), 'utf8');
   const targets = new Set<string>();
   for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.[^']+)'/g)) {
-    targets.add(path.relative(SRC, path.resolve(SRC, path.dirname(file), match[1]!)).replace(/\.js$/, '.ts').split(path.sep).join('/'));
+    targets.add(
+      path
+        .relative(SRC, path.resolve(SRC, path.dirname(file), match[1]!))
+        .replace(/\.js$/, '.ts')
+        .split(path.sep)
+        .join('/'),
+    );
   }
   return [...targets];
 }
@@ -68,21 +78,31 @@ function mayImport(folder: string, target: string): boolean {
 
 describe('layers', () => {
   test('every folder of src has a row', () => {
-    const folders = readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect(folders.filter((f) => !(f in allowed))).toEqual([]);
   });
 
   test.each(Object.keys(allowed))('src/%s imports only what it may', (folder) => {
-    const offending = sourceFiles(folder).flatMap((file) => imports(file).filter((target) => !mayImport(folder, target)).map((target) => `${file} → ${target}`));
+    const offending = sourceFiles(folder).flatMap((file) =>
+      imports(file)
+        .filter((target) => !mayImport(folder, target))
+        .map((target) => `${file} → ${target}`),
+    );
     expect(offending).toEqual([]);
   });
 
   test.each(Object.entries(forbiddenInsideFeatures))('src/%s imports nothing of %j', (folder, forbidden) => {
-    const offending = sourceFiles(folder).flatMap((file) => imports(file).filter((target) => forbidden.some((prefix) => target.startsWith(prefix))).map((target) => `${file} → ${target}`));
+    const offending = sourceFiles(folder).flatMap((file) =>
+      imports(file)
+        .filter((target) => forbidden.some((prefix) => target.startsWith(prefix)))
+        .map((target) => `${file} → ${target}`),
+    );
     expect(offending).toEqual([]);
   });
 
-  test("docs/architecture.md's \"may import\" column says the same", () => {
+  test('docs/architecture.md\'s "may import" column says the same', () => {
     const doc = readFileSync(path.resolve(SRC, '../docs/architecture.md'), 'utf8');
     const documented: Record<string, string[]> = {};
     for (const row of doc.matchAll(/^\| `src\/([a-z]+)` \|[^|]*\| ([^|]*) \|$/gm)) {
@@ -97,7 +117,13 @@ test('src/wire holds types only: nothing of it exists at run time', () => {
   const code = sourceFiles('wire').flatMap((file) => {
     const source = ts.createSourceFile(file, readFileSync(path.join(SRC, file), 'utf8'), ts.ScriptTarget.Latest, true);
     return source.statements
-      .filter((s) => !ts.isInterfaceDeclaration(s) && !ts.isTypeAliasDeclaration(s) && !(ts.isImportDeclaration(s) && s.importClause?.isTypeOnly) && !(ts.isExportDeclaration(s) && s.isTypeOnly))
+      .filter(
+        (s) =>
+          !ts.isInterfaceDeclaration(s) &&
+          !ts.isTypeAliasDeclaration(s) &&
+          !(ts.isImportDeclaration(s) && s.importClause?.isTypeOnly) &&
+          !(ts.isExportDeclaration(s) && s.isTypeOnly),
+      )
       .map((s) => `${file}: ${s.getText().slice(0, 60)}`);
   });
   expect(sourceFiles('wire').length).toBeGreaterThan(0);
@@ -105,7 +131,11 @@ test('src/wire holds types only: nothing of it exists at run time', () => {
 });
 
 test('no server module imports the admin app', () => {
-  const folders = readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'admin').map((d) => d.name);
-  const offending = folders.flatMap((folder) => sourceFiles(folder).filter((file) => imports(file).some((target) => target.startsWith('admin/'))));
+  const folders = readdirSync(SRC, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'admin')
+    .map((d) => d.name);
+  const offending = folders.flatMap((folder) =>
+    sourceFiles(folder).filter((file) => imports(file).some((target) => target.startsWith('admin/'))),
+  );
   expect(offending).toEqual([]);
 });

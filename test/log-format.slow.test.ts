@@ -21,7 +21,11 @@ const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`);
 const REQUEST_LINE = /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/wp-json\/ 200 \d+(\.\d+)? ms$/m;
 
 /** Starts the server (`command` wraps it, e.g. in `script`), asks for `/wp-json/` and returns what it printed once `done` holds. */
-async function logOfOneRequest(env: Record<string, string>, done: (out: string) => boolean, command: (args: string[]) => string[] = (args) => args): Promise<string> {
+async function logOfOneRequest(
+  env: Record<string, string>,
+  done: (out: string) => boolean,
+  command: (args: string[]) => string[] = (args) => args,
+): Promise<string> {
   const port = await freePort();
   const args = command([process.execPath, bin, 'start', '--port', String(port)]);
   const child = spawn(args[0]!, args.slice(1), {
@@ -34,7 +38,16 @@ async function logOfOneRequest(env: Record<string, string>, done: (out: string) 
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   try {
-    await within(60_000, () => fetch(`http://127.0.0.1:${port}/wp-json/`).then((r) => r.status, () => 0), (s) => s === 200, `the server to start (${out})`);
+    await within(
+      60_000,
+      () =>
+        fetch(`http://127.0.0.1:${port}/wp-json/`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (s) => s === 200,
+      `the server to start (${out})`,
+    );
     await within(10_000, async () => out, done, 'the request line');
     return out;
   } finally {
@@ -59,13 +72,21 @@ describe('log lines', () => {
     expect(out).not.toContain('"msg"');
   }, 90_000);
 
-  it.skipIf(!existsSync('/usr/bin/script'))('are coloured human lines on a terminal, and JSON there when LOG_FORMAT=json says so', async () => {
-    // `script` runs the command on a pseudo-terminal and copies what it prints to this pipe.
-    const onTerminal = (args: string[]) => ['/usr/bin/script', '-qfec', args.map((a) => `'${a}'`).join(' '), '/dev/null'];
-    const coloured = await logOfOneRequest({}, (text) => /GET \/wp-json\/ 200/.test(text.replace(new RegExp(ANSI.source, 'g'), '')), onTerminal);
-    expect(coloured).toMatch(ANSI);
-    expect(coloured.replace(new RegExp(ANSI.source, 'g'), '').replace(/\r/g, '')).toMatch(REQUEST_LINE);
-    const json = await logOfOneRequest({ LOG_FORMAT: 'json' }, (text) => text.includes('"url":"/wp-json/"'), onTerminal);
-    expect(json).not.toMatch(ANSI);
-  }, 150_000);
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'are coloured human lines on a terminal, and JSON there when LOG_FORMAT=json says so',
+    async () => {
+      // `script` runs the command on a pseudo-terminal and copies what it prints to this pipe.
+      const onTerminal = (args: string[]) => ['/usr/bin/script', '-qfec', args.map((a) => `'${a}'`).join(' '), '/dev/null'];
+      const coloured = await logOfOneRequest(
+        {},
+        (text) => /GET \/wp-json\/ 200/.test(text.replace(new RegExp(ANSI.source, 'g'), '')),
+        onTerminal,
+      );
+      expect(coloured).toMatch(ANSI);
+      expect(coloured.replace(new RegExp(ANSI.source, 'g'), '').replace(/\r/g, '')).toMatch(REQUEST_LINE);
+      const json = await logOfOneRequest({ LOG_FORMAT: 'json' }, (text) => text.includes('"url":"/wp-json/"'), onTerminal);
+      expect(json).not.toMatch(ANSI);
+    },
+    150_000,
+  );
 });

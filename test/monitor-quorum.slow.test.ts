@@ -39,10 +39,15 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
   const hostNamed = (name: string) => group.hosts.find((h) => h.name === name)!;
   let headers: Record<string, string>;
 
-  const startHost = async (name: string, extra: Record<string, string> = {}) => group.start(name, await freePort(), { ...extra, SITEWARD_HOST_ID: name });
+  const startHost = async (name: string, extra: Record<string, string> = {}) =>
+    group.start(name, await freePort(), { ...extra, SITEWARD_HOST_ID: name });
 
   const rest = (host: Host, route: string, init: { method?: string; body?: unknown } = {}) =>
-    fetch(`${host.base}/wp-json/${route}`, { method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) }).then(async (r) => ({ status: r.status, json: (await r.json()) as unknown }));
+    fetch(`${host.base}/wp-json/${route}`, {
+      method: init.method ?? 'GET',
+      headers,
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    }).then(async (r) => ({ status: r.status, json: (await r.json()) as unknown }));
   type Overview = { checks: { state: string; hosts: { host: string; down: boolean; at: string; reason: string | null }[] }[] };
   const overview = async (host: Host) => (await rest(host, 'siteward/v1/monitor')).json as Overview;
   /**
@@ -59,7 +64,8 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
       last = renewed.value;
     }
   };
-  const downtimes = async (host: Host) => ((await rest(host, 'siteward/v1/monitor/history')).json as { intervals: { end: string | null; reason: string }[] }).intervals;
+  const downtimes = async (host: Host) =>
+    ((await rest(host, 'siteward/v1/monitor/history')).json as { intervals: { end: string | null; reason: string }[] }).intervals;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'siteward-quorum-'));
@@ -78,19 +84,34 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
       LOG_LEVEL: 'info',
     };
     group = hostGroup(dir, env, 60_000);
-    group.run('a', ['user', 'create', 'admin', '--email', 'admin@example.org', '--role', 'administrator', '--password', 'quorum-password'], 90_000);
+    group.run(
+      'a',
+      ['user', 'create', 'admin', '--email', 'admin@example.org', '--role', 'administrator', '--password', 'quorum-password'],
+      90_000,
+    );
     // C first, so that it takes the job lease and is the one deciding: its own checks fail, and
     // only the votes of A and B keep it from recording a downtime (without the quorum it would).
     const c = await startHost('c', { SITEWARD_MONITOR_SOURCE_ADDRESS: BLOCKED_SOURCE });
-    await within(30_000, async () => c.output(), (out) => out.includes(LEADING), 'C to take the job lease');
+    await within(
+      30_000,
+      async () => c.output(),
+      (out) => out.includes(LEADING),
+      'C to take the job lease',
+    );
     const [a] = await Promise.all([startHost('a'), startHost('b')]);
-    const login = await fetch(`${a!.base}/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: a!.base }, body: JSON.stringify({ username: 'admin', password: 'quorum-password' }) });
+    const login = await fetch(`${a!.base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: a!.base },
+      body: JSON.stringify({ username: 'admin', password: 'quorum-password' }),
+    });
     expect(login.status).toBe(200);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const { nonce } = (await login.json()) as { nonce: string };
     headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
     expect((await rest(a!, 'jetpack/v4/module/monitor/active', { method: 'POST', body: { active: true } })).status).toBe(200);
-    expect((await rest(a!, 'jetpack/v4/module/monitor', { method: 'POST', body: { monitor_receive_notifications: true } })).status).toBe(200);
+    expect((await rest(a!, 'jetpack/v4/module/monitor', { method: 'POST', body: { monitor_receive_notifications: true } })).status).toBe(
+      200,
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -116,7 +137,12 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
     ]);
     expect(votes.value.checks[0]!.hosts[2]!.reason).toMatch(/^(ECONNRESET|socket hang up|EPIPE)/);
     // C has voted "down" at two checks in a row (a failed check and its retry): still no downtime and no message.
-    await within(TRANSITION_MS, () => overview(a), (o) => o.checks[0]!.hosts.every((h) => h.host !== 'c' || h.down), 'C to keep voting down');
+    await within(
+      TRANSITION_MS,
+      () => overview(a),
+      (o) => o.checks[0]!.hosts.every((h) => h.host !== 'c' || h.down),
+      'C to keep voting down',
+    );
     await decisionsOfC(2);
     expect((await overview(a)).checks[0]!.hosts.find((h) => h.host === 'c')!.down).toBe(true);
     expect(await downtimes(a)).toEqual([]);
@@ -135,7 +161,12 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
     siteUp = true;
     const up = await hooks.next();
     expect(up).toMatchObject({ event: 'up' });
-    await within(TRANSITION_MS, () => downtimes(a), (d) => d.length === 1 && d[0]!.end !== null, 'the downtime to end');
+    await within(
+      TRANSITION_MS,
+      () => downtimes(a),
+      (d) => d.length === 1 && d[0]!.end !== null,
+      'the downtime to end',
+    );
     // Two more checks by the deciding host (another interval and its retry): no second message from any host.
     await decisionsOfC(2);
     expect(hooks.bodies.map((h) => h.event)).toEqual(['down', 'up']);

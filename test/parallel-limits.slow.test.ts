@@ -29,11 +29,22 @@ interface Answer {
 /** One request on a connection of its own, so the primary spreads them over both workers. */
 function send(port: number, method: string, urlPath: string, headers: Record<string, string>, body = ''): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: urlPath, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, timeout: 30_000 }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+        timeout: 30_000,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -66,16 +77,34 @@ describe.each(backends)('two workers on $name under parallel requests', ({ pg })
       SITEWARD_SMTP_URL: smtp.url,
       ...(schema ? { SITEWARD_DATABASE_URL: schema.url } : {}),
     };
-    for (const [login, role] of [['boss', 'administrator'], ['tess', 'editor']]) {
-      const made = spawnSync(process.execPath, [bin, 'user', 'create', login!, '--email', `${login}@example.org`, '--role', role!, '--password', ADMIN_PASSWORD], { cwd: dir, env, encoding: 'utf8', timeout: 30_000 });
+    for (const [login, role] of [
+      ['boss', 'administrator'],
+      ['tess', 'editor'],
+    ]) {
+      const made = spawnSync(
+        process.execPath,
+        [bin, 'user', 'create', login!, '--email', `${login}@example.org`, '--role', role!, '--password', ADMIN_PASSWORD],
+        { cwd: dir, env, encoding: 'utf8', timeout: 30_000 },
+      );
       expect(made.status, made.stderr).toBe(0);
     }
     child = spawn(process.execPath, [bin, 'start', '--workers', '2'], { cwd: dir, env });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-    await within(60_000, async () => out, (o) => o.includes('with 2 workers'), 'both workers to listen');
-    const login = await send(port, 'POST', '/login', { 'content-type': 'application/json' }, JSON.stringify({ username: 'boss', password: ADMIN_PASSWORD }));
+    await within(
+      60_000,
+      async () => out,
+      (o) => o.includes('with 2 workers'),
+      'both workers to listen',
+    );
+    const login = await send(
+      port,
+      'POST',
+      '/login',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ username: 'boss', password: ADMIN_PASSWORD }),
+    );
     expect(login.status, login.text).toBe(200);
     const cookie = String(login.headers['set-cookie']).split(';')[0]!;
     admin = { cookie, 'x-wp-nonce': (JSON.parse(login.text) as { nonce: string }).nonce, 'content-type': 'application/json' };
@@ -93,7 +122,15 @@ describe.each(backends)('two workers on $name under parallel requests', ({ pg })
 
   it(`checks exactly SITEWARD_PROTECT_MAX_FAILURES (5) of ${BURST} simultaneous wrong passwords; the rest are refused before any check`, async () => {
     const answers = await Promise.all(
-      Array.from({ length: BURST }, () => send(port, 'POST', '/login', { 'content-type': 'application/json' }, JSON.stringify({ username: 'tess', password: 'wrong-password' }))),
+      Array.from({ length: BURST }, () =>
+        send(
+          port,
+          'POST',
+          '/login',
+          { 'content-type': 'application/json' },
+          JSON.stringify({ username: 'tess', password: 'wrong-password' }),
+        ),
+      ),
     );
     const statuses = answers.map((a) => a.status);
     // A 401 is a password that was checked and found wrong; a 429 a refusal before the check.
@@ -103,7 +140,13 @@ describe.each(backends)('two workers on $name under parallel requests', ({ pg })
     const count = await send(port, 'GET', '/wp-json/jetpack/v4/module/protect/count/get', admin);
     expect(JSON.parse(count.text)).toBe(String(BURST - 5));
     // Still blocked for the right password too: the block holds across both workers.
-    const right = await send(port, 'POST', '/login', { 'content-type': 'application/json' }, JSON.stringify({ username: 'tess', password: ADMIN_PASSWORD }));
+    const right = await send(
+      port,
+      'POST',
+      '/login',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ username: 'tess', password: ADMIN_PASSWORD }),
+    );
     expect(right.status).toBe(429);
   }, 60_000);
 
@@ -112,11 +155,18 @@ describe.each(backends)('two workers on $name under parallel requests', ({ pg })
     const asked = await send(port, 'POST', '/login/lost-password', form, 'user_login=tess');
     expect(asked.status).toBe(200);
     // The mail leaves a worker after the answer: a loaded machine only makes it later.
-    await within(30_000, async () => mails.length, (n) => n > 0, 'the reset mail');
+    await within(
+      30_000,
+      async () => mails.length,
+      (n) => n > 0,
+      'the reset mail',
+    );
     const key = /key=([A-Za-z0-9_-]+)/.exec(mails[0] ?? '')?.[1];
     expect(key).toBeDefined();
     const posts = await Promise.all(
-      [1, 2, 3, 4].map((n) => send(port, 'POST', '/login/reset-password', form, `login=tess&key=${key}&password=Amber-Falcon-Orbit-${n}${n}`)),
+      [1, 2, 3, 4].map((n) =>
+        send(port, 'POST', '/login/reset-password', form, `login=tess&key=${key}&password=Amber-Falcon-Orbit-${n}${n}`),
+      ),
     );
     expect(posts.map((p) => p.status).sort()).toEqual([302, 400, 400, 400]);
     for (const lost of posts.filter((p) => p.status === 400)) expect(lost.text).toContain('invalid, used or expired');

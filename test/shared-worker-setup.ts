@@ -16,6 +16,8 @@ afterAll(() => {
   const names = new Set([...Object.keys(before), ...Object.keys(process.env)]);
   const changed = [...names].filter((name) => before[name] !== process.env[name]).sort();
   if (changed.length > 0) {
-    throw new Error(`this file left process.env changed (${changed.join(', ')}): put it back in afterAll, the next file of this worker shares it (vitest.config.ts)`);
+    throw new Error(
+      `this file left process.env changed (${changed.join(', ')}): put it back in afterAll, the next file of this worker shares it (vitest.config.ts)`,
+    );
   }
 });

@@ -36,7 +36,9 @@ describe('SIGTERM with keep-alive clients connected', () => {
     const child = spawn(process.execPath, [bin, 'start', '--port', String(port)], { cwd: dir, env });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let out = '';
-    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()).includes('REST API:') ? resolve() : undefined)));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => ((out += d.toString()).includes('REST API:') ? resolve() : undefined)),
+    );
 
     // Eight connections, each idle after one answered request.
     const connections = await Promise.all(Array.from({ length: 8 }, () => keepAlive(port)));
@@ -46,7 +48,12 @@ describe('SIGTERM with keep-alive clients connected', () => {
 
     child.kill('SIGTERM');
     // The primary passes the signal on; the worker says so as it starts closing (src/cluster.ts).
-    await within(60_000, async () => out, (o) => o.includes('shutting down: finishing in-flight requests'), 'the worker to start closing');
+    await within(
+      60_000,
+      async () => out,
+      (o) => o.includes('shutting down: finishing in-flight requests'),
+      'the worker to start closing',
+    );
     const before = connections.map((c) => c.received().length);
     for (const c of connections) c.socket.write(REQUEST);
     const endings = await Promise.all(connections.map((c) => c.ended));

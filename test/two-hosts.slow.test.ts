@@ -21,7 +21,6 @@ const LEADING = 'background jobs: this process holds the lease and runs them';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 /** Holder ids this host's log says it took the job lease as. */
 function leadHolders(host: Host): string[] {
   return host
@@ -46,7 +45,9 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('two hosts on one PostgreSQL (run
     const client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ holder: string }>(`SELECT holder FROM leases WHERE name = 'background-jobs' AND until > $1`, [Date.now()]);
+      const { rows } = await client.query<{ holder: string }>(`SELECT holder FROM leases WHERE name = 'background-jobs' AND until > $1`, [
+        Date.now(),
+      ]);
       return rows[0]?.holder ?? null;
     } finally {
       await client.end();
@@ -69,10 +70,17 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('two hosts on one PostgreSQL (run
       LOG_LEVEL: 'info',
     };
     group = hostGroup(dir, env, 20_000);
-    group.run('a', ['user', 'create', 'admin', '--email', 'admin@example.org', '--role', 'administrator', '--password', 'two-hosts-password'], 30_000);
+    group.run(
+      'a',
+      ['user', 'create', 'admin', '--email', 'admin@example.org', '--role', 'administrator', '--password', 'two-hosts-password'],
+      30_000,
+    );
     // Behind a load balancer both hosts serve one site: the same home URL.
     const home = `http://127.0.0.1:${portA}`;
-    [a, b] = await Promise.all([group.start('a', portA, { SITEWARD_HOME_URL: home }), group.start('b', portB, { SITEWARD_HOME_URL: home })]);
+    [a, b] = await Promise.all([
+      group.start('a', portA, { SITEWARD_HOME_URL: home }),
+      group.start('b', portB, { SITEWARD_HOME_URL: home }),
+    ]);
   }, 60_000);
 
   afterAll(async () => {
@@ -90,7 +98,11 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('two hosts on one PostgreSQL (run
   });
 
   it('accepts a login made on one host on the other, sees toggles and a logout across hosts within the re-check interval', async () => {
-    const login = await fetch(`${a.base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'two-hosts-password' }) });
+    const login = await fetch(`${a.base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'two-hosts-password' }),
+    });
     expect(login.status).toBe(200);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const { nonce } = (await login.json()) as { nonce: string };
@@ -103,23 +115,44 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('two hosts on one PostgreSQL (run
       const res = await fetch(`${host.base}/wp-json/jetpack/v4/module/all`, { headers });
       return ((await res.json()) as Record<string, { activated: boolean }>).markdown!.activated;
     };
-    const toggle = (host: Host, on: boolean) => fetch(`${host.base}/wp-json/jetpack/v4/module/markdown/active`, { method: 'POST', headers, body: JSON.stringify({ active: on }) });
+    const toggle = (host: Host, on: boolean) =>
+      fetch(`${host.base}/wp-json/jetpack/v4/module/markdown/active`, { method: 'POST', headers, body: JSON.stringify({ active: on }) });
     expect(await active(b)).toBe(false);
     expect((await toggle(a, true)).status).toBe(200);
     // Normally the first read already sees it (pushed by NOTIFY); never later than the re-check.
-    await within(VERSION_RECHECK_MS + MARGIN_MS, () => active(b), (on) => on, 'the toggle on A seen on B');
+    await within(
+      VERSION_RECHECK_MS + MARGIN_MS,
+      () => active(b),
+      (on) => on,
+      'the toggle on A seen on B',
+    );
     expect((await toggle(b, false)).status).toBe(200);
-    await within(VERSION_RECHECK_MS + MARGIN_MS, () => active(a), (on) => !on, 'the toggle on B seen on A');
+    await within(
+      VERSION_RECHECK_MS + MARGIN_MS,
+      () => active(a),
+      (on) => !on,
+      'the toggle on B seen on A',
+    );
 
     const out = await fetch(`${a.base}/logout`, { method: 'POST', headers, body: '{}' });
     expect(out.status).toBe(200);
-    await within(VERSION_RECHECK_MS + MARGIN_MS, () => settings(b), (status) => status !== 200, 'the logout on A seen on B');
+    await within(
+      VERSION_RECHECK_MS + MARGIN_MS,
+      () => settings(b),
+      (status) => status !== 200,
+      'the logout on A seen on B',
+    );
     // Logged out: the cookie no longer authenticates (WordPress answers 403 for its nonce then).
     expect([401, 403]).toContain(await settings(b));
   });
 
   it('runs the background jobs on exactly one host, and on the other within one lease period once that one is killed', async () => {
-    const leaders = await within(LEASE_MS + MARGIN_MS, async () => [a, b].filter((host) => leadHolders(host).length > 0), (found) => found.length > 0, 'a host to take the job lease');
+    const leaders = await within(
+      LEASE_MS + MARGIN_MS,
+      async () => [a, b].filter((host) => leadHolders(host).length > 0),
+      (found) => found.length > 0,
+      'a host to take the job lease',
+    );
     expect(leaders.value).toHaveLength(1);
     const leader = leaders.value[0]!;
     const follower = leader === a ? b : a;
@@ -135,8 +168,18 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('two hosts on one PostgreSQL (run
     await leader.exited;
     // The lease runs out at most one period after the last renewal (before the kill), and the
     // follower tries every third of a period.
-    const moved = await within(LEASE_MS + LEASE_MS / 3 + MARGIN_MS, leaseHolder, (h) => h !== null && h !== holder, 'the job lease to move to the other host');
-    await within(MARGIN_MS, async () => leadHolders(follower), (ids) => ids.includes(moved.value!), 'the new holder to be the other host');
+    const moved = await within(
+      LEASE_MS + LEASE_MS / 3 + MARGIN_MS,
+      leaseHolder,
+      (h) => h !== null && h !== holder,
+      'the job lease to move to the other host',
+    );
+    await within(
+      MARGIN_MS,
+      async () => leadHolders(follower),
+      (ids) => ids.includes(moved.value!),
+      'the new holder to be the other host',
+    );
     expect(await fetch(`${follower.base}/healthz`).then((r) => r.status)).toBe(200);
   }, 30_000);
 });

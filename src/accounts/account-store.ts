@@ -55,7 +55,10 @@ export class AccountStore {
       const { lastInsertRowid } = this.#db
         .prepare('INSERT INTO accounts (login, email, name, password_hash, created_at, email_verified) VALUES (?, ?, ?, ?, ?, ?)')
         .run(input.login, input.email.trim(), name, passwordHash, createdAt, emailVerified ? 1 : 0);
-      return { ok: true, account: { id: String(lastInsertRowid), login: input.login, email: input.email.trim(), name, emailVerified, createdAt } };
+      return {
+        ok: true,
+        account: { id: String(lastInsertRowid), login: input.login, email: input.email.trim(), name, emailVerified, createdAt },
+      };
     } catch (error) {
       // A concurrent add of the same login between the check and the insert.
       if (error instanceof Error && /UNIQUE/.test(error.message)) {
@@ -152,5 +155,12 @@ function toAccount(row: unknown): Account | undefined {
   if (typeof r.id !== 'number' || typeof r.login !== 'string' || typeof r.email !== 'string' || typeof r.name !== 'string') {
     return undefined;
   }
-  return { id: String(r.id), login: r.login, email: r.email, name: r.name, emailVerified: r.email_verified === 1, createdAt: Number(r.created_at) };
+  return {
+    id: String(r.id),
+    login: r.login,
+    email: r.email,
+    name: r.name,
+    emailVerified: r.email_verified === 1,
+    createdAt: Number(r.created_at),
+  };
 }

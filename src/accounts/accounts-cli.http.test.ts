@@ -23,10 +23,15 @@ describe('siteward accounts', () => {
 
   it('refuses user commands on a data file that does not exist, and creates none', async () => {
     const typo = join(dir, 'typo.sqlite');
-    for (const args of [['user', 'list', '--data', typo], ['user', 'add', 'ann', '--email', 'ann@example.com', '--password', 'xxxxxxxx', '--data', typo]]) {
+    for (const args of [
+      ['user', 'list', '--data', typo],
+      ['user', 'add', 'ann', '--email', 'ann@example.com', '--password', 'xxxxxxxx', '--data', typo],
+    ]) {
       const run = io();
       expect(await runAccountsCommand(args, run.io, env)).toBe(1);
-      expect(run.err).toEqual([`error: no account service data at ${typo}: check the path (--data or SITEWARD_ACCOUNTS_DATA), or create it with "siteward accounts start --data ${typo}"`]);
+      expect(run.err).toEqual([
+        `error: no account service data at ${typo}: check the path (--data or SITEWARD_ACCOUNTS_DATA), or create it with "siteward accounts start --data ${typo}"`,
+      ]);
     }
     expect(existsSync(typo)).toBe(false);
   });
@@ -35,19 +40,33 @@ describe('siteward accounts', () => {
     // Only `start` creates the data file.
     expect(await runAccountsCommand(['start', '--port', '0'], io().io, env, { stopSignal: async () => undefined })).toBe(0);
     const add = io('correct horse\n');
-    expect(await runAccountsCommand(['user', 'add', 'ann', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'], add.io, env)).toBe(0);
+    expect(
+      await runAccountsCommand(['user', 'add', 'ann', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'], add.io, env),
+    ).toBe(0);
     expect(add.out).toEqual(['Added ann (sub 1).']);
     const again = io();
     expect(await runAccountsCommand(['user', 'add', 'ann', '--email', 'a@example.com', '--password', 'xxxxxxxx'], again.io, env)).toBe(1);
     expect(again.err).toEqual(['error: login "ann" is already taken']);
-    expect(await runAccountsCommand(['user', 'add', 'cy', '--email', 'cy@example.com', '--email-verified', '--password', 'xxxxxxxx'], io().io, env)).toBe(0);
+    expect(
+      await runAccountsCommand(
+        ['user', 'add', 'cy', '--email', 'cy@example.com', '--email-verified', '--password', 'xxxxxxxx'],
+        io().io,
+        env,
+      ),
+    ).toBe(0);
     const list = io();
     expect(await runAccountsCommand(['user', 'list'], list.io, env)).toBe(0);
     expect(list.out).toEqual(['ID\tLOGIN\tEMAIL\tVERIFIED\tNAME', '1\tann\tann@example.com\tno\tAnn', '2\tcy\tcy@example.com\tyes\tcy']);
   });
 
   it('answers a bad command line with one line and exit 2', async () => {
-    for (const args of [['user', 'add', 'bob'], ['user', 'add', 'bob', '--email', 'b@example.com'], ['start', '--port', 'x'], ['frobnicate'], ['--bogus']]) {
+    for (const args of [
+      ['user', 'add', 'bob'],
+      ['user', 'add', 'bob', '--email', 'b@example.com'],
+      ['start', '--port', 'x'],
+      ['frobnicate'],
+      ['--bogus'],
+    ]) {
       const run = io();
       expect(await runAccountsCommand(args, run.io, env)).toBe(2);
       expect(run.err).toHaveLength(1);
@@ -65,7 +84,10 @@ describe('siteward accounts', () => {
     });
     expect(code).toBe(0);
     const pasted = run.out.filter((l) => l.startsWith('SITEWARD_ACCOUNTS_'));
-    expect(pasted).toEqual([`SITEWARD_ACCOUNTS_ISSUER=${issuer}`, expect.stringMatching(/^SITEWARD_ACCOUNTS_REGISTRATION_TOKEN=[\w-]{20,}$/)]);
+    expect(pasted).toEqual([
+      `SITEWARD_ACCOUNTS_ISSUER=${issuer}`,
+      expect.stringMatching(/^SITEWARD_ACCOUNTS_REGISTRATION_TOKEN=[\w-]{20,}$/),
+    ]);
     // The token is persisted: the next start prints the same one.
     const second = io();
     await runAccountsCommand([], second.io, env, { stopSignal: async () => undefined });

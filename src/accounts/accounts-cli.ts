@@ -52,7 +52,10 @@ export async function runAccountsCommand(
     }
     throw new AccountsUsageError(`unknown accounts command "${args[0]}"`);
   } catch (error) {
-    if (error instanceof AccountsUsageError || (error instanceof TypeError && /ERR_PARSE_ARGS/.test(String((error as { code?: unknown }).code)))) {
+    if (
+      error instanceof AccountsUsageError ||
+      (error instanceof TypeError && /ERR_PARSE_ARGS/.test(String((error as { code?: unknown }).code)))
+    ) {
       io.err(`error: ${error.message}. Run "siteward accounts --help".`);
       return 2;
     }
@@ -65,7 +68,12 @@ function dataFile(given: string | undefined, env: Readonly<Record<string, string
   return given ?? (env.SITEWARD_ACCOUNTS_DATA || DEFAULT_DATA_FILE);
 }
 
-async function start(args: string[], io: AccountsCliIo, env: Readonly<Record<string, string | undefined>>, hooks: AccountsCliHooks): Promise<number> {
+async function start(
+  args: string[],
+  io: AccountsCliIo,
+  env: Readonly<Record<string, string | undefined>>,
+  hooks: AccountsCliHooks,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: { port: { type: 'string' }, data: { type: 'string' }, users: { type: 'string' } },
@@ -74,15 +82,21 @@ async function start(args: string[], io: AccountsCliIo, env: Readonly<Record<str
   });
   if (positionals.length > 0) throw new AccountsUsageError(`unexpected argument "${positionals[0]}"`);
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AccountsUsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new AccountsUsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
 
-  const service = await createAccountsService({ dataFile: dataFile(values.data, env), port, onError: (e) => io.err(`accounts: ${e.message}`) });
+  const service = await createAccountsService({
+    dataFile: dataFile(values.data, env),
+    port,
+    onError: (e) => io.err(`accounts: ${e.message}`),
+  });
   try {
     if (values.users !== undefined) {
       const { added, skipped } = await service.importUsers(values.users);
       io.out(`Imported ${added} user(s) from ${values.users} (${skipped} already present).`);
     }
-    if (service.listUsers().length === 0) io.out('No users yet: add one with "siteward accounts user add <login> --email E --password-stdin".');
+    if (service.listUsers().length === 0)
+      io.out('No users yet: add one with "siteward accounts user add <login> --email E --password-stdin".');
     io.out(`Central account service listening on ${service.issuer}`);
     io.out('Paste into the site environment:');
     io.out(`SITEWARD_ACCOUNTS_ISSUER=${service.issuer}`);
@@ -129,7 +143,8 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
       return 0;
     });
   }
-  if (sub !== 'add') throw new AccountsUsageError(sub === undefined ? 'missing user command (add or list)' : `unknown user command "${sub}"`);
+  if (sub !== 'add')
+    throw new AccountsUsageError(sub === undefined ? 'missing user command (add or list)' : `unknown user command "${sub}"`);
   if (positionals.length !== 1) throw new AccountsUsageError('user add needs exactly one <login>');
   if (values.email === undefined) throw new AccountsUsageError('--email is required');
   if ((values.password === undefined) === (values['password-stdin'] !== true)) {
@@ -138,7 +153,13 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
   const password = values.password ?? (await readStdin(io.stdin));
   const login = positionals[0] ?? '';
   return withStore(dataFile(values.data, env), async (store) => {
-    const result = await store.add({ login, email: values.email ?? '', name: values.name, password, emailVerified: values['email-verified'] === true });
+    const result = await store.add({
+      login,
+      email: values.email ?? '',
+      name: values.name,
+      password,
+      emailVerified: values['email-verified'] === true,
+    });
     if (!result.ok) {
       io.err(`error: ${result.error.message}`);
       return 1;
@@ -150,7 +171,10 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
 
 /** The user commands work on an existing data file only: a mistyped path must not become a new, empty service. */
 async function withStore(file: string, run: (store: AccountStore) => Promise<number>): Promise<number> {
-  if (!existsSync(file)) throw new Error(`no account service data at ${file}: check the path (--data or SITEWARD_ACCOUNTS_DATA), or create it with "siteward accounts start --data ${file}"`);
+  if (!existsSync(file))
+    throw new Error(
+      `no account service data at ${file}: check the path (--data or SITEWARD_ACCOUNTS_DATA), or create it with "siteward accounts start --data ${file}"`,
+    );
   const db = openAccountsDb(file);
   try {
     return await run(new AccountStore(db, () => Date.now()));
@@ -162,5 +186,7 @@ async function withStore(file: string, run: (store: AccountStore) => Promise<num
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

@@ -52,7 +52,8 @@ export function openAccountsDb(dataFile: string): AccountsDb {
   db.exec(SCHEMA);
   // Files made before accounts had a verified flag gain the column (every account unverified).
   const columns = db.prepare('PRAGMA table_info(accounts)').all() as { name: string }[];
-  if (!columns.some((c) => c.name === 'email_verified')) db.exec('ALTER TABLE accounts ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0');
+  if (!columns.some((c) => c.name === 'email_verified'))
+    db.exec('ALTER TABLE accounts ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0');
   return db;
 }
 
@@ -65,8 +66,5 @@ export function readSetting(db: AccountsDb, name: string): string | undefined {
 }
 
 export function writeSetting(db: AccountsDb, name: string, value: string): void {
-  db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(
-    name,
-    value,
-  );
+  db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(name, value);
 }

@@ -92,7 +92,11 @@ describe('the account service', () => {
     expect(await wrong.text()).toContain('Unknown login or incorrect password');
     const forged = await browser.post(target, { csrf: 'forged', login: 'ann', password: 'correct horse' });
     expect(forged.status).toBe(403);
-    const crossSite = await browser.post(target, { csrf: form.csrf, login: 'ann', password: 'correct horse' }, { origin: 'http://evil.example' });
+    const crossSite = await browser.post(
+      target,
+      { csrf: form.csrf, login: 'ann', password: 'correct horse' },
+      { origin: 'http://evil.example' },
+    );
     expect(crossSite.status).toBe(403);
 
     const callback = await loginAndConsent(browser, start, { login: 'ann', password: 'correct horse' }, REDIRECT);
@@ -122,10 +126,13 @@ describe('the account service', () => {
 
   it('imports users from a JSON file and skips existing logins', async () => {
     const file = join(dir, 'users.json');
-    await writeFile(file, JSON.stringify([
-      { login: 'ann', email: 'ann@example.com', name: 'Ann', password: 'correct horse' },
-      { login: 'bob', email: 'bob@example.com', name: 'Bob', password: 'battery staple' },
-    ]));
+    await writeFile(
+      file,
+      JSON.stringify([
+        { login: 'ann', email: 'ann@example.com', name: 'Ann', password: 'correct horse' },
+        { login: 'bob', email: 'bob@example.com', name: 'Bob', password: 'battery staple' },
+      ]),
+    );
     expect(await service.importUsers(file)).toEqual({ added: 1, skipped: 1 });
     expect(service.listUsers().map((u) => u.login)).toEqual(['ann', 'bob']);
   });
@@ -138,7 +145,9 @@ describe('the account service', () => {
     const page = await browser.follow(await browser.get(start), start, REDIRECT);
     const form = formOf(await page.response.text(), '/login');
     const target = new URL(form.action, page.url).href;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => browser.post(target, { csrf: form.csrf, login: 'bea', password: 'wrong password' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => browser.post(target, { csrf: form.csrf, login: 'bea', password: 'wrong password' })),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);

@@ -43,7 +43,11 @@ export async function handleInteraction(deps: InteractionDeps, req: IncomingMess
     else send(res, 405, messagePage('Not allowed', 'This address does not accept that request.'));
   } catch (error) {
     if (isSessionNotFound(error)) {
-      send(res, 400, messagePage('Login expired', 'This login attempt expired or belongs to another browser. Go back to the site and start again.'));
+      send(
+        res,
+        400,
+        messagePage('Login expired', 'This login attempt expired or belongs to another browser. Go back to the site and start again.'),
+      );
     } else {
       send(res, 500, messagePage('Error', 'Something went wrong. Go back to the site and start again.'));
     }

@@ -85,7 +85,9 @@ export async function loginAndConsent(
     const isLogin = html.includes('/login"');
     const form = formOf(html, isLogin ? '/login' : '/confirm');
     const target = new URL(form.action, step.url).href;
-    const fields: Record<string, string> = isLogin ? { csrf: form.csrf, login: credentials.login, password: credentials.password } : { csrf: form.csrf };
+    const fields: Record<string, string> = isLogin
+      ? { csrf: form.csrf, login: credentials.login, password: credentials.password }
+      : { csrf: form.csrf };
     step = await browser.follow(await browser.post(target, fields), target, redirectUri);
   }
   throw new Error('login did not reach the callback');

@@ -14,7 +14,8 @@ import type { BackupsList, BackupTargetList, BackupTargetState, VaultPressData }
 
 const at = (unix: number) => new Date(unix * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 // translators: %s: a directory or a bucket.
-const targetTitle = (t: { kind: string; where: string }) => sprintf(t.kind === 'local' ? __('Local directory %s', 'siteward') : __('Off-site %s', 'siteward'), t.where);
+const targetTitle = (t: { kind: string; where: string }) =>
+  sprintf(t.kind === 'local' ? __('Local directory %s', 'siteward') : __('Off-site %s', 'siteward'), t.where);
 
 function TargetCard({ list, state }: { list: BackupTargetList; state: BackupTargetState | undefined }) {
   return (
@@ -26,14 +27,23 @@ function TargetCard({ list, state }: { list: BackupTargetList; state: BackupTarg
         {state?.status === 'failed' && state.last_failure && (
           <p className="sw-status-down" data-testid="backups-target-failure">
             {/* translators: 1: date and time, 2: what went wrong. */}
-            {sprintf(__('The last backup did not reach this target (%1$s): %2$s', 'siteward'), at(state.last_failure.time), state.last_failure.message)}
+            {sprintf(
+              __('The last backup did not reach this target (%1$s): %2$s', 'siteward'),
+              at(state.last_failure.time),
+              state.last_failure.message,
+            )}
           </p>
         )}
         {state?.verification && (
           <p className={state.verification.ok ? undefined : 'sw-status-down'} data-testid="backups-target-verification">
             {state.verification.ok
               ? // translators: 1: date and time, 2: the backup's id, 3: what the verification found.
-                sprintf(__('Verified %1$s: backup %2$s %3$s.', 'siteward'), at(state.verification.time), state.verification.id ?? '', state.verification.message)
+                sprintf(
+                  __('Verified %1$s: backup %2$s %3$s.', 'siteward'),
+                  at(state.verification.time),
+                  state.verification.id ?? '',
+                  state.verification.message,
+                )
               : // translators: 1: date and time, 2: what went wrong.
                 sprintf(__('Verification failed %1$s: %2$s', 'siteward'), at(state.verification.time), state.verification.message)}
           </p>
@@ -50,7 +60,11 @@ function TargetCard({ list, state }: { list: BackupTargetList; state: BackupTarg
                   {/* translators: %s: what is wrong with the backup. */}
                   {b.status === 'ok' ? __('Complete', 'siteward') : sprintf(__('Damaged: %s', 'siteward'), b.problem ?? '')}
                 </span>
-                {b.verification && <span className={b.verification.ok ? 'sw-backup-ok' : 'sw-status-down'}>{b.verification.ok ? __('Verified', 'siteward') : __('Verification failed', 'siteward')}</span>}
+                {b.verification && (
+                  <span className={b.verification.ok ? 'sw-backup-ok' : 'sw-status-down'}>
+                    {b.verification.ok ? __('Verified', 'siteward') : __('Verification failed', 'siteward')}
+                  </span>
+                )}
                 <a className="sw-backup-download" href={addQueryArgs('/admin/backups/download', { target: list.kind, id: b.id })} download>
                   {__('Download', 'siteward')}
                   {/* translators: %s: date and time of the backup. */}
@@ -107,8 +121,14 @@ export function BackupsScreen() {
       </p>
       <ul className="sw-facts">
         {/* translators: 1: the store's id, 2: the database (PostgreSQL or SQLite). */}
-        <li className="sw-break">{sprintf(__('Store %1$s (%2$s)', 'siteward'), data.store_id, data.backend === 'postgres' ? 'PostgreSQL' : 'SQLite')}</li>
-        <li>{data.encrypted ? __('Backups are encrypted before they are written or uploaded.', 'siteward') : __('Backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them).', 'siteward')}</li>
+        <li className="sw-break">
+          {sprintf(__('Store %1$s (%2$s)', 'siteward'), data.store_id, data.backend === 'postgres' ? 'PostgreSQL' : 'SQLite')}
+        </li>
+        <li>
+          {data.encrypted
+            ? __('Backups are encrypted before they are written or uploaded.', 'siteward')
+            : __('Backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them).', 'siteward')}
+        </li>
       </ul>
       <div className="sw-backups-actions">
         <Button variant="primary" onClick={() => void backUpNow()} disabled={starting || running} isBusy={starting || running}>

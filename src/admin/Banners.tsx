@@ -28,7 +28,11 @@ export function JumpStart() {
 
   const activate = async () => {
     setWorking(true);
-    const before = new Set(Object.values(modules).filter((m) => m.activated).map((m) => m.module));
+    const before = new Set(
+      Object.values(modules)
+        .filter((m) => m.activated)
+        .map((m) => m.module),
+    );
     try {
       const answer = await api<JumpstartAnswer>(jp('jumpstart'), { method: 'POST', data: { active: true } });
       setShowJumpstart(false);
@@ -39,7 +43,11 @@ export function JumpStart() {
         text:
           turnedOn.length > 0
             ? // translators: 1: how many features, 2: their names, comma-separated.
-              sprintf(_n('Jump Start turned on %1$d feature: %2$s.', 'Jump Start turned on %1$d features: %2$s.', turnedOn.length, 'siteward'), turnedOn.length, turnedOn.map((s) => modules[s]?.name ?? s).join(', '))
+              sprintf(
+                _n('Jump Start turned on %1$d feature: %2$s.', 'Jump Start turned on %1$d features: %2$s.', turnedOn.length, 'siteward'),
+                turnedOn.length,
+                turnedOn.map((s) => modules[s]?.name ?? s).join(', '),
+              )
             : __('Jump Start done: the recommended features were already on.', 'siteward'),
         actions:
           turnedOn.length > 0
@@ -50,7 +58,8 @@ export function JumpStart() {
                     removeNotice(id);
                     void (async () => {
                       const results = await Promise.all(turnedOn.map((slug) => toggleModule(slug, false)));
-                      if (results.every(Boolean)) notify({ status: 'info', text: __('Undone: the features Jump Start turned on are off again.', 'siteward') });
+                      if (results.every(Boolean))
+                        notify({ status: 'info', text: __('Undone: the features Jump Start turned on are off again.', 'siteward') });
                     })();
                   },
                 },
@@ -103,8 +112,16 @@ export function JumpStart() {
 
 /** Texts are read at render time: a translation loaded after this module still applies. */
 const NOTICES: { name: 'welcome' | 'feedback_dash_request'; status: 'info' | 'success'; text: () => string }[] = [
-  { name: 'welcome', status: 'success', text: () => __('Welcome to Siteward. Your modules, settings and the health of your site are all on this page.', 'siteward') },
-  { name: 'feedback_dash_request', status: 'info', text: () => __('How is the dashboard working for you? Tell the team what you would like to see here.', 'siteward') },
+  {
+    name: 'welcome',
+    status: 'success',
+    text: () => __('Welcome to Siteward. Your modules, settings and the health of your site are all on this page.', 'siteward'),
+  },
+  {
+    name: 'feedback_dash_request',
+    status: 'info',
+    text: () => __('How is the dashboard working for you? Tell the team what you would like to see here.', 'siteward'),
+  },
 ];
 
 export function DismissibleNotices() {

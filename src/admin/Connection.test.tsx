@@ -13,8 +13,19 @@ afterEach(async () => {
   vi.unstubAllGlobals();
 });
 
-const EDITOR: CurrentUser = { isConnected: false, isMaster: false, username: 'ed', permissions: { connect: false, disconnect: false, manage_modules: false, manage_options: false, admin_page: true } };
-const ADMIN: CurrentUser = { isConnected: true, isMaster: false, username: 'second', wpcomUser: { login: 'second' }, permissions: { connect: true, disconnect: true, manage_modules: true, manage_options: true } };
+const EDITOR: CurrentUser = {
+  isConnected: false,
+  isMaster: false,
+  username: 'ed',
+  permissions: { connect: false, disconnect: false, manage_modules: false, manage_options: false, admin_page: true },
+};
+const ADMIN: CurrentUser = {
+  isConnected: true,
+  isMaster: false,
+  username: 'second',
+  wpcomUser: { login: 'second' },
+  permissions: { connect: true, disconnect: true, manage_modules: true, manage_options: true },
+};
 const MASTER: CurrentUser = { ...ADMIN, isMaster: true, username: 'boss', wpcomUser: { login: 'boss' } };
 const CONNECTED = { isActive: true, isStaging: false, devMode: { isActive: false, constant: false, url: false, filter: false } };
 
@@ -72,7 +83,9 @@ describe('the Connection card', () => {
 
   it('tells an editor on a site that is not connected that an administrator connects it, and what comes after', async () => {
     const c = await card({ connectionStatus: { ...CONNECTED, isActive: false }, userData: userData(EDITOR) });
-    expect(c.text()).toContain('Only an administrator can connect the site. Ask one of the site’s administrators to connect it; then you can link your own account here.');
+    expect(c.text()).toContain(
+      'Only an administrator can connect the site. Ask one of the site’s administrators to connect it; then you can link your own account here.',
+    );
     expect(c.button('Connect to the account service')).toBeUndefined();
   });
 
@@ -107,7 +120,9 @@ describe('the Connection card', () => {
       },
     );
     await settle(() => c.button('Unlink your account')!.click());
-    expect(c.notices()).toEqual(['Your account was not unlinked: it is the master user’s, and the site’s connection goes through it. To unlink it, disconnect the site.']);
+    expect(c.notices()).toEqual([
+      'Your account was not unlinked: it is the master user’s, and the site’s connection goes through it. To unlink it, disconnect the site.',
+    ]);
     expect(c.notices().join()).not.toContain('try again');
     expect(c.text()).toContain('To unlink it, disconnect the site.');
     expect(c.button('Unlink your account')).toBeUndefined();
@@ -117,7 +132,10 @@ describe('the Connection card', () => {
     const confirm = vi.fn(() => true);
     vi.stubGlobal('confirm', confirm);
     window.confirm = confirm;
-    const c = await card({ userData: userData(MASTER) }, { 'POST /jetpack/v4/connection': () => ({ code: 'success' }), ...refreshed({ ...MASTER, isConnected: false, isMaster: false }) });
+    const c = await card(
+      { userData: userData(MASTER) },
+      { 'POST /jetpack/v4/connection': () => ({ code: 'success' }), ...refreshed({ ...MASTER, isConnected: false, isMaster: false }) },
+    );
     await settle(() => c.button('Disconnect the site')!.click());
     expect(c.dialog()?.textContent).toContain('Disconnect the site?');
     await settle(() => c.button('Cancel')!.click());

@@ -20,7 +20,10 @@ const TOPIC = 'connection';
 /** Why `/unlink` refused (the wire says "Was not able to unlink the user. Please try again."), from the user's state after it. */
 function unlinkRefusal(after: UserData | null): string {
   if (after?.currentUser.isMaster) {
-    return __('Your account was not unlinked: it is the master user’s, and the site’s connection goes through it. To unlink it, disconnect the site.', 'siteward');
+    return __(
+      'Your account was not unlinked: it is the master user’s, and the site’s connection goes through it. To unlink it, disconnect the site.',
+      'siteward',
+    );
   }
   if (after && !after.currentUser.isConnected) return __('Your account is not linked.', 'siteward');
   return __('Your account was not unlinked: the account service did not confirm it. Try again later.', 'siteward');
@@ -85,10 +88,19 @@ export function ConnectionCard() {
   let body: ReactNode;
   if (dev.isActive) {
     const why = dev.constant
-      ? __('The site works without the account service because the offline-mode setting (SITEWARD_OFFLINE) is on. Modules that need a connection are unavailable.', 'siteward')
+      ? __(
+          'The site works without the account service because the offline-mode setting (SITEWARD_OFFLINE) is on. Modules that need a connection are unavailable.',
+          'siteward',
+        )
       : dev.url
-        ? __('The site works without the account service because the site address has no dot in its host name, so it cannot be reached from the internet. Modules that need a connection are unavailable.', 'siteward')
-        : __('The site works without the account service because a plugin turned it on. Modules that need a connection are unavailable.', 'siteward');
+        ? __(
+            'The site works without the account service because the site address has no dot in its host name, so it cannot be reached from the internet. Modules that need a connection are unavailable.',
+            'siteward',
+          )
+        : __(
+            'The site works without the account service because a plugin turned it on. Modules that need a connection are unavailable.',
+            'siteward',
+          );
     body = (
       <p data-testid="connection-state">
         <strong>{__('Offline mode.', 'siteward')}</strong> {why}
@@ -102,7 +114,10 @@ export function ConnectionCard() {
           connectButton(__('Connect to the account service', 'siteward'))
         ) : (
           <p className="sw-muted" data-testid="connection-why">
-            {__('Only an administrator can connect the site. Ask one of the site’s administrators to connect it; then you can link your own account here.', 'siteward')}
+            {__(
+              'Only an administrator can connect the site. Ask one of the site’s administrators to connect it; then you can link your own account here.',
+              'siteward',
+            )}
           </p>
         )}
       </>
@@ -119,15 +134,23 @@ export function ConnectionCard() {
         </p>
         {!me.isConnected ? (
           // Linking one's own account needs no administrator once the site is connected (permissions.connect is about connecting the site).
-          <p data-testid="connection-why">{__('Your account is not linked. Any user of the site can link their own account to the account service.', 'siteward')}</p>
+          <p data-testid="connection-why">
+            {__('Your account is not linked. Any user of the site can link their own account to the account service.', 'siteward')}
+          </p>
         ) : me.isMaster ? (
           <>
             {/* translators: %s: the linked account's login or e-mail address. */}
             <p>{sprintf(__('You are linked as %s — the master user.', 'siteward'), who)}</p>
             <p className="sw-muted" data-testid="connection-why">
               {me.permissions.disconnect
-                ? __('The site’s connection goes through your account, so it cannot be unlinked on its own. To unlink it, disconnect the site.', 'siteward')
-                : __('The site’s connection goes through your account, so it cannot be unlinked on its own. To unlink it, an administrator must disconnect the site.', 'siteward')}
+                ? __(
+                    'The site’s connection goes through your account, so it cannot be unlinked on its own. To unlink it, disconnect the site.',
+                    'siteward',
+                  )
+                : __(
+                    'The site’s connection goes through your account, so it cannot be unlinked on its own. To unlink it, an administrator must disconnect the site.',
+                    'siteward',
+                  )}
             </p>
           </>
         ) : (
@@ -156,7 +179,12 @@ export function ConnectionCard() {
             onConfirm={() => void disconnect()}
             onCancel={() => setConfirmDisconnect(false)}
           >
-            <p>{__('Modules that need the connection stop working, and every linked account is unlinked. An administrator can connect the site again later.', 'siteward')}</p>
+            <p>
+              {__(
+                'Modules that need the connection stop working, and every linked account is unlinked. An administrator can connect the site again later.',
+                'siteward',
+              )}
+            </p>
           </ConfirmDialog>
         )}
       </>

@@ -3,7 +3,7 @@ import { Button, Notice, Spinner } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
 import type { ReactNode } from 'react';
-import type { ApiError} from './api';
+import type { ApiError } from './api';
 import { api, jp } from './api';
 import { BarChart, Timeline } from './charts';
 import { ConnectionCard } from './Connection';
@@ -52,7 +52,13 @@ function ModuleOff({ slug, what }: { slug: string; what: string }) {
       {/* translators: %s: a module's name. */}
       <p className="sw-muted">{sprintf(__('%s is off.', 'siteward'), mod.name)}</p>
       {user.currentUser.permissions.manage_modules !== false && (
-        <Button variant="primary" size="compact" isBusy={busy.has(slug)} disabled={busy.has(slug)} onClick={() => void toggleModule(slug, true)}>
+        <Button
+          variant="primary"
+          size="compact"
+          isBusy={busy.has(slug)}
+          disabled={busy.has(slug)}
+          onClick={() => void toggleModule(slug, true)}
+        >
           {/* translators: %s: a module's name. */}
           {sprintf(__('Turn on %s', 'siteward'), mod.name)}
         </Button>
@@ -64,7 +70,9 @@ function ModuleOff({ slug, what }: { slug: string; what: string }) {
 function ProtectCard() {
   const { modules } = useModules();
   const on = modules.protect?.activated === true;
-  const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })), { live: true });
+  const history = useLoad<ProtectHistory>(on ? 'on' : null, () => api(addQueryArgs('/siteward/v1/protect/history', { days: 30 })), {
+    live: true,
+  });
   return (
     <GlanceCard title={__('Protect', 'siteward')} id="protect">
       {!on ? (
@@ -79,7 +87,9 @@ function ProtectCard() {
             {history.data.total.toLocaleString()}
           </p>
           <p className="sw-muted">
-            {history.data.total === 0 ? __('No malicious login attempt blocked yet.', 'siteward') : _n('malicious login attempt blocked', 'malicious login attempts blocked', history.data.total, 'siteward')}
+            {history.data.total === 0
+              ? __('No malicious login attempt blocked yet.', 'siteward')
+              : _n('malicious login attempt blocked', 'malicious login attempts blocked', history.data.total, 'siteward')}
           </p>
           <BarChart points={history.data.history} label={__('Blocked login attempts per day', 'siteward')} />
           <p>
@@ -94,10 +104,17 @@ function ProtectCard() {
 function MonitorCard() {
   const { modules } = useModules();
   const on = modules.monitor?.activated === true;
-  const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(on ? 'on' : null, async () => {
-    const [last, history] = await Promise.all([api<{ date: string | null }>(jp('module/monitor/data')), api<MonitorHistory>(addQueryArgs('/siteward/v1/monitor/history', { days: 30 }))]);
-    return { last, history };
-  }, { live: true });
+  const both = useLoad<{ last: { date: string | null }; history: MonitorHistory }>(
+    on ? 'on' : null,
+    async () => {
+      const [last, history] = await Promise.all([
+        api<{ date: string | null }>(jp('module/monitor/data')),
+        api<MonitorHistory>(addQueryArgs('/siteward/v1/monitor/history', { days: 30 })),
+      ]);
+      return { last, history };
+    },
+    { live: true },
+  );
   return (
     <GlanceCard title={__('Monitor', 'siteward')} id="monitor">
       {!on ? (
@@ -133,19 +150,22 @@ function MonitorCard() {
           <Timeline intervals={both.data.history.intervals} days={both.data.history.days} />
           {both.data.history.intervals.length > 0 && (
             <ul className="sw-facts" data-testid="monitor-intervals">
-              {both.data.history.intervals.slice(-3).reverse().map((i) => (
-                <li key={i.start}>
-                  {sprintf(
-                    i.end === null
-                      ? // translators: 1: when the site went down, 2: for how long so far.
-                        __('Down %1$s for %2$s (still down)', 'siteward')
-                      : // translators: 1: when the site went down, 2: for how long.
-                        __('Down %1$s for %2$s', 'siteward'),
-                    new Date(i.start).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
-                    duration(i.duration),
-                  )}
-                </li>
-              ))}
+              {both.data.history.intervals
+                .slice(-3)
+                .reverse()
+                .map((i) => (
+                  <li key={i.start}>
+                    {sprintf(
+                      i.end === null
+                        ? // translators: 1: when the site went down, 2: for how long so far.
+                          __('Down %1$s for %2$s (still down)', 'siteward')
+                        : // translators: 1: when the site went down, 2: for how long.
+                          __('Down %1$s for %2$s', 'siteward'),
+                      new Date(i.start).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+                      duration(i.duration),
+                    )}
+                  </li>
+                ))}
             </ul>
           )}
         </>
@@ -192,7 +212,8 @@ function BackupsCard() {
   let body: ReactNode;
   if (data.state === 'loading') body = <Loading text={__('Loading backups…', 'siteward')} />;
   else if (data.state === 'error') {
-    if (isMissingRoute(data.error)) body = <p className="sw-muted">{__('Backup status is not available from this server yet.', 'siteward')}</p>;
+    if (isMissingRoute(data.error))
+      body = <p className="sw-muted">{__('Backup status is not available from this server yet.', 'siteward')}</p>;
     else if (data.error.code === 'not_active') body = <p className="sw-muted">{__('Backups are not active on this site.', 'siteward')}</p>;
     else body = <Failed error={data.error} retry={data.reload} />;
   } else if (data.data.code === 'not_registered') body = <p>{data.data.message}</p>;
@@ -249,9 +270,14 @@ function BackupsCard() {
 
 function akismetCodeText(code: string): string {
   // The server answers `not_installed` while no key is set (docs/spec/compat.md §9).
-  if (code === 'not_installed') return __('Unavailable: no anti-spam key is set on this server. Set SITEWARD_AKISMET_KEY (and SITEWARD_AKISMET_URL for a service other than Akismet), then restart Siteward.', 'siteward');
+  if (code === 'not_installed')
+    return __(
+      'Unavailable: no anti-spam key is set on this server. Set SITEWARD_AKISMET_KEY (and SITEWARD_AKISMET_URL for a service other than Akismet), then restart Siteward.',
+      'siteward',
+    );
   if (code === 'not_active') return __('The anti-spam service is installed but not active.', 'siteward');
-  if (code === 'invalid_key') return __('The anti-spam service refused the key: set a valid SITEWARD_AKISMET_KEY, then restart Siteward.', 'siteward');
+  if (code === 'invalid_key')
+    return __('The anti-spam service refused the key: set a valid SITEWARD_AKISMET_KEY, then restart Siteward.', 'siteward');
   // translators: %s: the code the server answered.
   return sprintf(__('No spam statistics (%s).', 'siteward'), code);
 }
@@ -262,7 +288,11 @@ function SpamCard() {
   let body: ReactNode;
   if (stats.state === 'loading') body = <Loading text={__('Loading spam statistics…', 'siteward')} />;
   else if (stats.state === 'error')
-    body = isMissingRoute(stats.error) ? <p className="sw-muted">{__('Spam statistics are not available from this server yet.', 'siteward')}</p> : <Failed error={stats.error} retry={stats.reload} />;
+    body = isMissingRoute(stats.error) ? (
+      <p className="sw-muted">{__('Spam statistics are not available from this server yet.', 'siteward')}</p>
+    ) : (
+      <Failed error={stats.error} retry={stats.reload} />
+    );
   else if (typeof stats.data === 'string') body = <p className="sw-muted">{akismetCodeText(stats.data)}</p>;
   else {
     const all = stats.data.all ?? {};
@@ -279,7 +309,9 @@ function SpamCard() {
             {/* translators: %s: a percentage. */}
             {all.accuracy !== undefined && <li>{sprintf(__('Accuracy: %s%%', 'siteward'), String(all.accuracy))}</li>}
             {/* translators: %s: a number of minutes. */}
-            {all.time_saved !== undefined && <li>{sprintf(__('Time saved: %s minutes', 'siteward'), Math.round(all.time_saved / 60).toLocaleString())}</li>}
+            {all.time_saved !== undefined && (
+              <li>{sprintf(__('Time saved: %s minutes', 'siteward'), Math.round(all.time_saved / 60).toLocaleString())}</li>
+            )}
             {/* translators: %d: how many comments were wrongly marked as spam. */}
             {all.false_positives !== undefined && <li>{sprintf(__('False positives: %d', 'siteward'), all.false_positives)}</li>}
           </ul>
@@ -298,7 +330,8 @@ function UpdatesCard() {
   let body: ReactNode;
   if (updates.state === 'loading') body = <Loading text={__('Loading plugin updates…', 'siteward')} />;
   else if (updates.state === 'error') {
-    if (isMissingRoute(updates.error)) body = <p className="sw-muted">{__('Plugin update checks are not available from this server yet.', 'siteward')}</p>;
+    if (isMissingRoute(updates.error))
+      body = <p className="sw-muted">{__('Plugin update checks are not available from this server yet.', 'siteward')}</p>;
     else if (updates.error.code === 'not_found') body = <p className="sw-muted">{updates.error.message}</p>;
     else body = <Failed error={updates.error} retry={updates.reload} />;
   } else
@@ -332,4 +365,3 @@ export function Dashboard() {
     </div>
   );
 }
-

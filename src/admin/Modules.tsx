@@ -18,7 +18,10 @@ export function configureHash(mod: ModuleRecord): string {
 
 function RuntimeBadge({ mod }: { mod: ModuleRecord }) {
   return mod.runtime === 'site' ? (
-    <span className="sw-badge sw-badge-site" title={__("Siteward keeps this module's settings for the site's front end, which does the work.", 'siteward')}>
+    <span
+      className="sw-badge sw-badge-site"
+      title={__("Siteward keeps this module's settings for the site's front end, which does the work.", 'siteward')}
+    >
       {__('Front-end setting', 'siteward')}
     </span>
   ) : (
@@ -37,7 +40,11 @@ function ModuleToggle({ mod }: { mod: ModuleRecord }) {
     <ToggleControl
       __nextHasNoMarginBottom
       // translators: %s: a module's name.
-      label={<span className="sw-visually-hidden">{sprintf(mod.activated ? __('%s: on', 'siteward') : __('%s: off', 'siteward'), mod.name)}</span>}
+      label={
+        <span className="sw-visually-hidden">
+          {sprintf(mod.activated ? __('%s: on', 'siteward') : __('%s: off', 'siteward'), mod.name)}
+        </span>
+      }
       checked={mod.activated}
       disabled={!mod.available || !may || busy.has(mod.module)}
       onChange={(on) => void toggleModule(mod.module, on)}
@@ -110,7 +117,12 @@ function ModuleList() {
       </p>
       <ul className="sw-module-list">
         {shown.map((m) => (
-          <li key={m.module} id={`module-${m.module}`} className={`sw-module${m.available ? '' : ' sw-module-unavailable'}${m.activated ? ' sw-module-on' : ''}`} data-testid={`module-${m.module}`}>
+          <li
+            key={m.module}
+            id={`module-${m.module}`}
+            className={`sw-module${m.available ? '' : ' sw-module-unavailable'}${m.activated ? ' sw-module-on' : ''}`}
+            data-testid={`module-${m.module}`}
+          >
             <div className="sw-module-text">
               <h2 className="sw-module-name">
                 {m.name} <RuntimeBadge mod={m} />
@@ -179,7 +191,8 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
         const current = m[mod.module];
         if (!current?.options) return m;
         const next = { ...current.options };
-        for (const [key, value] of Object.entries(body)) if (next[key]) next[key] = { ...next[key], current_value: readBack(next[key], value) };
+        for (const [key, value] of Object.entries(body))
+          if (next[key]) next[key] = { ...next[key], current_value: readBack(next[key], value) };
         return { ...m, [mod.module]: { ...current, options: next } };
       });
       // translators: %s: a module's name.
@@ -232,7 +245,15 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
               )}
               <fieldset disabled={!mod.activated || saving} className="sw-fieldset">
                 {keys.map((key) => (
-                  <OptionField key={key} name={key} option={options[key]!} texts={mod.option_texts?.[key]} draft={valueOf(key)} error={errors[key]} onChange={(v) => setDraft((d) => ({ ...d, [key]: v }))} />
+                  <OptionField
+                    key={key}
+                    name={key}
+                    option={options[key]!}
+                    texts={mod.option_texts?.[key]}
+                    draft={valueOf(key)}
+                    error={errors[key]}
+                    onChange={(v) => setDraft((d) => ({ ...d, [key]: v }))}
+                  />
                 ))}
               </fieldset>
               {formError && (
@@ -240,7 +261,13 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
                   {formError}
                 </Notice>
               )}
-              <Button variant="primary" type="submit" isBusy={saving} disabled={!mod.activated || saving || changed.length === 0} __next40pxDefaultSize>
+              <Button
+                variant="primary"
+                type="submit"
+                isBusy={saving}
+                disabled={!mod.activated || saving || changed.length === 0}
+                __next40pxDefaultSize
+              >
                 {__('Save settings', 'siteward')}
               </Button>
             </form>

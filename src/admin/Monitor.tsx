@@ -21,7 +21,9 @@ type Notifications = MonitorNotifications;
 type History = MonitorCheckHistory;
 
 /** Short weekday names in the page's language (day 0 is Sunday, as the API counts). */
-const DAYS = Array.from({ length: 7 }, (_, day) => new Date(Date.UTC(2023, 0, 1 + day)).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' }));
+const DAYS = Array.from({ length: 7 }, (_, day) =>
+  new Date(Date.UTC(2023, 0, 1 + day)).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' }),
+);
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 /** The server's reasons give times in ISO 8601 ("certificate expired on 2026-…Z"): shown as the page's dates. */
 const humanTimes = (text: string) => text.replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, when);
@@ -45,7 +47,8 @@ export function MonitorScreen() {
       <Card className="sw-card">
         <CardBody size="small">
           <p data-testid="monitor-off">
-            {__('Monitor is off.', 'siteward')} <a href="#/modules/monitor">{__('Turn it on', 'siteward')}</a> {__('to check the site and keep its history.', 'siteward')}
+            {__('Monitor is off.', 'siteward')} <a href="#/modules/monitor">{__('Turn it on', 'siteward')}</a>{' '}
+            {__('to check the site and keep its history.', 'siteward')}
           </p>
         </CardBody>
       </Card>
@@ -74,12 +77,21 @@ export function MonitorScreen() {
       {data.maintenance.current && (
         <p className="sw-monitor-maintenance" role="status">
           {/* translators: %s: date and time. */}
-          {sprintf(__('Maintenance until %s: checks run, downtime is not counted and nobody is notified.', 'siteward'), when(data.maintenance.current.until))}
+          {sprintf(
+            __('Maintenance until %s: checks run, downtime is not counted and nobody is notified.', 'siteward'),
+            when(data.maintenance.current.until),
+          )}
         </p>
       )}
       <div className="sw-monitor-checks">
         {data.checks.map((check) => (
-          <CheckCard key={check.id} check={check} selected={selected === check.id} onSelect={() => setSelected(check.id)} onChanged={overview.reload} />
+          <CheckCard
+            key={check.id}
+            check={check}
+            selected={selected === check.id}
+            onSelect={() => setSelected(check.id)}
+            onChanged={overview.reload}
+          />
         ))}
       </div>
       <HistoryCard checkId={selected} url={data.checks.find((c) => c.id === selected)?.url ?? ''} />
@@ -92,7 +104,17 @@ export function MonitorScreen() {
   );
 }
 
-function CheckCard({ check, selected, onSelect, onChanged }: { check: CheckStatus; selected: boolean; onSelect: () => void; onChanged: () => void }) {
+function CheckCard({
+  check,
+  selected,
+  onSelect,
+  onChanged,
+}: {
+  check: CheckStatus;
+  selected: boolean;
+  onSelect: () => void;
+  onChanged: () => void;
+}) {
   const { notify } = useNotify();
   const [editing, setEditing] = useState(false);
   const remove = async () => {
@@ -145,7 +167,11 @@ function CheckCard({ check, selected, onSelect, onChanged }: { check: CheckStatu
                 ? // translators: 1: why it is not trusted, 2: date and time.
                   sprintf(__('Certificate not trusted (%1$s); valid until %2$s.', 'siteward'), cert.error, when(cert.validTo))
                 : // translators: 1: date and time, 2: days left.
-                  sprintf(_n('Certificate valid until %1$s (%2$d day).', 'Certificate valid until %1$s (%2$d days).', cert.daysLeft, 'siteward'), when(cert.validTo), cert.daysLeft)}
+                  sprintf(
+                    _n('Certificate valid until %1$s (%2$d day).', 'Certificate valid until %1$s (%2$d days).', cert.daysLeft, 'siteward'),
+                    when(cert.validTo),
+                    cert.daysLeft,
+                  )}
           </p>
         )}
         {check.hosts.length > 1 && (
@@ -191,7 +217,17 @@ function CheckCard({ check, selected, onSelect, onChanged }: { check: CheckStatu
 
 type CheckBody = { url?: string; expectedStatus: string; keyword: string | null; keywordAbsent: boolean; slowMs: number | null };
 
-function CheckForm({ initial, withUrl, submitLabel, onSubmit }: { initial: Partial<CheckStatus>; withUrl: boolean; submitLabel: string; onSubmit: (body: CheckBody) => Promise<void> }) {
+function CheckForm({
+  initial,
+  withUrl,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: Partial<CheckStatus>;
+  withUrl: boolean;
+  submitLabel: string;
+  onSubmit: (body: CheckBody) => Promise<void>;
+}) {
   const { notify } = useNotify();
   const [url, setUrl] = useState(initial.url ?? '');
   const [expected, setExpected] = useState(initial.expectedStatus ?? '');
@@ -202,7 +238,13 @@ function CheckForm({ initial, withUrl, submitLabel, onSubmit }: { initial: Parti
   const submit = async () => {
     setBusy(true);
     try {
-      await onSubmit({ ...(withUrl ? { url } : {}), expectedStatus: expected, keyword: keyword === '' ? null : keyword, keywordAbsent: absent, slowMs: slow === '' ? null : Number(slow) });
+      await onSubmit({
+        ...(withUrl ? { url } : {}),
+        expectedStatus: expected,
+        keyword: keyword === '' ? null : keyword,
+        keywordAbsent: absent,
+        slowMs: slow === '' ? null : Number(slow),
+      });
       notify({ status: 'success', text: __('The check is saved.', 'siteward') });
     } catch (error) {
       // translators: %s: why the server refused.
@@ -219,7 +261,17 @@ function CheckForm({ initial, withUrl, submitLabel, onSubmit }: { initial: Parti
         void submit();
       }}
     >
-      {withUrl && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('URL (of this site: its API, its CDN…)', 'siteward')} type="url" value={url} onChange={setUrl} required />}
+      {withUrl && (
+        <TextControl
+          __nextHasNoMarginBottom
+          __next40pxDefaultSize
+          label={__('URL (of this site: its API, its CDN…)', 'siteward')}
+          type="url"
+          value={url}
+          onChange={setUrl}
+          required
+        />
+      )}
       <TextControl
         __nextHasNoMarginBottom
         __next40pxDefaultSize
@@ -228,9 +280,29 @@ function CheckForm({ initial, withUrl, submitLabel, onSubmit }: { initial: Parti
         value={expected}
         onChange={setExpected}
       />
-      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Keyword in the page', 'siteward')} help={__('Optional', 'siteward')} value={keyword} onChange={setKeyword} />
-      <CheckboxControl __nextHasNoMarginBottom label={__('Down when the keyword IS on the page (e.g. an error message)', 'siteward')} checked={absent} onChange={setAbsent} />
-      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Slow above (ms)', 'siteward')} type="number" min={1} value={slow} onChange={setSlow} />
+      <TextControl
+        __nextHasNoMarginBottom
+        __next40pxDefaultSize
+        label={__('Keyword in the page', 'siteward')}
+        help={__('Optional', 'siteward')}
+        value={keyword}
+        onChange={setKeyword}
+      />
+      <CheckboxControl
+        __nextHasNoMarginBottom
+        label={__('Down when the keyword IS on the page (e.g. an error message)', 'siteward')}
+        checked={absent}
+        onChange={setAbsent}
+      />
+      <TextControl
+        __nextHasNoMarginBottom
+        __next40pxDefaultSize
+        label={__('Slow above (ms)', 'siteward')}
+        type="number"
+        min={1}
+        value={slow}
+        onChange={setSlow}
+      />
       <div className="sw-actions">
         <Button variant="primary" type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
           {submitLabel}
@@ -353,7 +425,17 @@ function ResponseChart({ points }: { points: History['points'] }) {
         viewBox={`0 0 ${width} ${height + 4}`}
         role="img"
         // translators: 1: average milliseconds, 2: highest milliseconds, 3: how many checks failed.
-        aria-label={sprintf(_n('Response time: average %1$d ms, highest %2$d ms, %3$d failed check', 'Response time: average %1$d ms, highest %2$d ms, %3$d failed checks', failed, 'siteward'), average, max, failed)}
+        aria-label={sprintf(
+          _n(
+            'Response time: average %1$d ms, highest %2$d ms, %3$d failed check',
+            'Response time: average %1$d ms, highest %2$d ms, %3$d failed checks',
+            failed,
+            'siteward',
+          ),
+          average,
+          max,
+          failed,
+        )}
         data-testid="monitor-chart"
       >
         <line x1="0" y1={height} x2={width} y2={height} className="sw-chart-axis" />
@@ -372,7 +454,8 @@ function describeWindow(w: Window): string {
   // translators: 1: start, 2: end (dates and times).
   if (w.kind === 'once') return sprintf(__('%1$s – %2$s', 'siteward'), when(w.starts), when(w.ends));
   // translators: 1: weekdays, comma-separated, 2: time of day, 3: minutes.
-  if (w.kind === 'weekly') return sprintf(__('Every %1$s at %2$s for %3$d min', 'siteward'), w.days.map((d) => DAYS[d]).join(', '), w.time, w.durationMinutes);
+  if (w.kind === 'weekly')
+    return sprintf(__('Every %1$s at %2$s for %3$d min', 'siteward'), w.days.map((d) => DAYS[d]).join(', '), w.time, w.durationMinutes);
   // translators: 1: a cron expression, 2: minutes.
   return sprintf(__('Cron "%1$s" for %2$d min', 'siteward'), w.cron, w.durationMinutes);
 }
@@ -424,7 +507,15 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: readonly W
       </CardHeader>
       <CardBody size="small">
         {/* translators: %s: a time zone. */}
-        <p className="sw-help">{sprintf(__('Checks go on during a window, but no downtime is counted and nobody is notified. Times of recurring windows are in %s.', 'siteward'), timeZone)}</p>
+        <p className="sw-help">
+          {sprintf(
+            __(
+              'Checks go on during a window, but no downtime is counted and nobody is notified. Times of recurring windows are in %s.',
+              'siteward',
+            ),
+            timeZone,
+          )}
+        </p>
         {windows.length === 0 ? (
           <p data-testid="monitor-windows">{__('No maintenance windows.', 'siteward')}</p>
         ) : (
@@ -461,8 +552,22 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: readonly W
           />
           {kind === 'once' && (
             <>
-              <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Starts', 'siteward')} type="datetime-local" value={starts} onChange={setStarts} />
-              <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Ends', 'siteward')} type="datetime-local" value={ends} onChange={setEnds} />
+              <TextControl
+                __nextHasNoMarginBottom
+                __next40pxDefaultSize
+                label={__('Starts', 'siteward')}
+                type="datetime-local"
+                value={starts}
+                onChange={setStarts}
+              />
+              <TextControl
+                __nextHasNoMarginBottom
+                __next40pxDefaultSize
+                label={__('Ends', 'siteward')}
+                type="datetime-local"
+                value={ends}
+                onChange={setEnds}
+              />
             </>
           )}
           {kind === 'weekly' && (
@@ -479,11 +584,35 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: readonly W
               ))}
             </fieldset>
           )}
-          {kind === 'weekly' && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('At (HH:MM)', 'siteward')} value={time} onChange={setTime} />}
-          {kind === 'cron' && (
-            <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Cron expression (minute hour day month weekday)', 'siteward')} value={cron} onChange={setCron} />
+          {kind === 'weekly' && (
+            <TextControl
+              __nextHasNoMarginBottom
+              __next40pxDefaultSize
+              label={__('At (HH:MM)', 'siteward')}
+              value={time}
+              onChange={setTime}
+            />
           )}
-          {kind !== 'once' && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Lasts (minutes)', 'siteward')} type="number" min={1} value={minutes} onChange={setMinutes} />}
+          {kind === 'cron' && (
+            <TextControl
+              __nextHasNoMarginBottom
+              __next40pxDefaultSize
+              label={__('Cron expression (minute hour day month weekday)', 'siteward')}
+              value={cron}
+              onChange={setCron}
+            />
+          )}
+          {kind !== 'once' && (
+            <TextControl
+              __nextHasNoMarginBottom
+              __next40pxDefaultSize
+              label={__('Lasts (minutes)', 'siteward')}
+              type="number"
+              min={1}
+              value={minutes}
+              onChange={setMinutes}
+            />
+          )}
           <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Note', 'siteward')} value={note} onChange={setNote} />
           <div className="sw-actions">
             <Button variant="primary" type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
@@ -531,7 +660,9 @@ function NotificationsCard({ settings, admins }: { settings: Notifications; admi
   const test = async () => {
     setResults(null);
     try {
-      const answer = await api<{ results: { channel: string; ok: boolean; error?: string }[] }>(`${M}/notifications/test`, { method: 'POST' });
+      const answer = await api<{ results: { channel: string; ok: boolean; error?: string }[] }>(`${M}/notifications/test`, {
+        method: 'POST',
+      });
       setResults(answer.results.map(testResultText).join(' · '));
     } catch (error) {
       setResults(errorText(error));
@@ -546,19 +677,26 @@ function NotificationsCard({ settings, admins }: { settings: Notifications; admi
         <fieldset className="sw-monitor-admins" data-testid="monitor-admins">
           <legend>{__('Administrators who get e-mails', 'siteward')}</legend>
           {admins.map((a) => (
-              <CheckboxControl
-                key={a.id}
-                __nextHasNoMarginBottom
-                label={a.name}
-                checked={chosen === null || chosen.includes(a.id)}
-                onChange={(on) => {
-                  const current = chosen ?? all;
-                  setChosen(on ? [...current, a.id] : current.filter((id) => id !== a.id));
-                }}
-              />
-            ))}
+            <CheckboxControl
+              key={a.id}
+              __nextHasNoMarginBottom
+              label={a.name}
+              checked={chosen === null || chosen.includes(a.id)}
+              onChange={(on) => {
+                const current = chosen ?? all;
+                setChosen(on ? [...current, a.id] : current.filter((id) => id !== a.id));
+              }}
+            />
+          ))}
         </fieldset>
-        <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Other addresses', 'siteward')} help={__('Comma-separated', 'siteward')} value={emails} onChange={setEmails} />
+        <TextControl
+          __nextHasNoMarginBottom
+          __next40pxDefaultSize
+          label={__('Other addresses', 'siteward')}
+          help={__('Comma-separated', 'siteward')}
+          value={emails}
+          onChange={setEmails}
+        />
         <TextControl
           __nextHasNoMarginBottom
           __next40pxDefaultSize

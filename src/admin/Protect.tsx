@@ -66,7 +66,14 @@ function BlockRow({ block, onUnblock, busy }: { block: Block; onUnblock: (addres
         {block.level === 2 && <span className="sw-badge sw-badge-down">{__('Escalated', 'siteward')}</span>}
         <span className={block.active ? 'sw-status-down' : 'sw-muted'}>{statusText(block)}</span>
         {block.active && (
-          <Button variant="secondary" size="compact" className="sw-protect-unblock" onClick={() => onUnblock(block.address)} disabled={busy} isBusy={busy}>
+          <Button
+            variant="secondary"
+            size="compact"
+            className="sw-protect-unblock"
+            onClick={() => onUnblock(block.address)}
+            disabled={busy}
+            isBusy={busy}
+          >
             {__('Unblock', 'siteward')}
             <span className="sw-visually-hidden"> {block.address}</span>
           </Button>
@@ -77,7 +84,11 @@ function BlockRow({ block, onUnblock, busy }: { block: Block; onUnblock: (addres
         <dd>
           {block.blocked_attempts > 0
             ? // translators: 1: failed logins, 2: attempts refused while blocked.
-              sprintf(_n('%1$d, then %2$d attempt refused', '%1$d, then %2$d attempts refused', block.blocked_attempts, 'siteward'), block.failures, block.blocked_attempts)
+              sprintf(
+                _n('%1$d, then %2$d attempt refused', '%1$d, then %2$d attempts refused', block.blocked_attempts, 'siteward'),
+                block.failures,
+                block.blocked_attempts,
+              )
             : String(block.failures)}
         </dd>
         <dt>{__('Usernames tried', 'siteward')}</dt>
@@ -104,7 +115,9 @@ function BlocksCard() {
   const [round, setRound] = useState(0);
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const list = useLoad<CollectionPage<Block>>(`blocks-${page}-${recent}-${round}`, () => apiPage(addQueryArgs(`${P}/blocks`, { page, per_page: PER_PAGE, active: recent ? undefined : true })));
+  const list = useLoad<CollectionPage<Block>>(`blocks-${page}-${recent}-${round}`, () =>
+    apiPage(addQueryArgs(`${P}/blocks`, { page, per_page: PER_PAGE, active: recent ? undefined : true })),
+  );
 
   const lift = async (address: string | null) => {
     setBusy(address ?? '*');
@@ -113,7 +126,13 @@ function BlocksCard() {
       if (address === null) {
         const answer = await api<{ unblocked: string[] }>(`${P}/blocks`, { method: 'DELETE' });
         // translators: %d: how many addresses.
-        notify({ status: 'success', text: sprintf(_n('%d address unblocked.', '%d addresses unblocked.', answer.unblocked.length, 'siteward'), answer.unblocked.length) });
+        notify({
+          status: 'success',
+          text: sprintf(
+            _n('%d address unblocked.', '%d addresses unblocked.', answer.unblocked.length, 'siteward'),
+            answer.unblocked.length,
+          ),
+        });
       } else {
         await api(`${P}/blocks/${address}`, { method: 'DELETE' });
         // translators: %s: an IP address.
@@ -159,7 +178,10 @@ function BlocksCard() {
                   : __('No address is blocked.', 'siteward')
                 : recent
                   ? // translators: %d: how many blocks.
-                    sprintf(_n('%d block, current or recent.', '%d blocks, current or recent.', list.data.total, 'siteward'), list.data.total)
+                    sprintf(
+                      _n('%d block, current or recent.', '%d blocks, current or recent.', list.data.total, 'siteward'),
+                      list.data.total,
+                    )
                   : // translators: %d: how many addresses.
                     sprintf(_n('%d address is blocked.', '%d addresses are blocked.', list.data.total, 'siteward'), list.data.total)}
             </p>
@@ -173,7 +195,13 @@ function BlocksCard() {
             <Pager page={page} totalPages={list.data.totalPages} onPage={setPage} label={__('Pages of blocks', 'siteward')} />
             {!recent && list.data.total > 1 && (
               <div className="sw-actions">
-                <Button variant="secondary" onClick={() => void lift(null)} disabled={busy !== null} isBusy={busy === '*'} __next40pxDefaultSize>
+                <Button
+                  variant="secondary"
+                  onClick={() => void lift(null)}
+                  disabled={busy !== null}
+                  isBusy={busy === '*'}
+                  __next40pxDefaultSize
+                >
                   {__('Unblock all', 'siteward')}
                 </Button>
               </div>
@@ -181,7 +209,10 @@ function BlocksCard() {
           </>
         )}
         <p className="sw-help">
-          {__('Locked out yourself? The login page offers an unlock link by e-mail when e-mail is set up. On the server, this command lifts a block at once:', 'siteward')}{' '}
+          {__(
+            'Locked out yourself? The login page offers an unlock link by e-mail when e-mail is set up. On the server, this command lifts a block at once:',
+            'siteward',
+          )}{' '}
           <code className="sw-break">siteward protect unblock &lt;address&gt;</code>
         </p>
       </CardBody>
@@ -191,7 +222,9 @@ function BlocksCard() {
 
 function AttemptsCard() {
   const [page, setPage] = useState(1);
-  const list = useLoad<CollectionPage<Attempt>>(`attempts-${page}`, () => apiPage(addQueryArgs(`${P}/attempts`, { page, per_page: PER_PAGE })));
+  const list = useLoad<CollectionPage<Attempt>>(`attempts-${page}`, () =>
+    apiPage(addQueryArgs(`${P}/attempts`, { page, per_page: PER_PAGE })),
+  );
   return (
     <Card className="sw-card" data-testid="protect-attempts">
       <CardHeader size="small">
@@ -209,7 +242,9 @@ function AttemptsCard() {
                   <span>{when(a.at)}</span>
                   <code className="sw-break">{a.address}</code>
                   <span className="sw-break">{a.login === '' ? '—' : a.login}</span>
-                  <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>{a.outcome === 'refused' ? __('refused: blocked', 'siteward') : __('wrong password', 'siteward')}</span>
+                  <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>
+                    {a.outcome === 'refused' ? __('refused: blocked', 'siteward') : __('wrong password', 'siteward')}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -244,7 +279,9 @@ function NotificationsCard({ settings }: { settings: Notifications }) {
         <h2 className="sw-card-title">{__('When an address is blocked', 'siteward')}</h2>
       </CardHeader>
       <CardBody size="small">
-        {!settings.mail_configured && <p className="sw-muted">{__('E-mail is not configured (SITEWARD_SMTP_URL), so no e-mail can be sent.', 'siteward')}</p>}
+        {!settings.mail_configured && (
+          <p className="sw-muted">{__('E-mail is not configured (SITEWARD_SMTP_URL), so no e-mail can be sent.', 'siteward')}</p>
+        )}
         <fieldset className="sw-monitor-admins" data-testid="protect-admins">
           <legend>{__('Administrators who get an e-mail (one digest an hour at most)', 'siteward')}</legend>
           {settings.choices.map((a) => (
@@ -260,7 +297,11 @@ function NotificationsCard({ settings }: { settings: Notifications }) {
         <ToggleControl
           __nextHasNoMarginBottom
           label={__('Also post to the Monitor webhook', 'siteward')}
-          help={settings.webhook_configured ? __('The same URL and format as Monitor’s notifications.', 'siteward') : __('No webhook is set (SITEWARD_MONITOR_WEBHOOK).', 'siteward')}
+          help={
+            settings.webhook_configured
+              ? __('The same URL and format as Monitor’s notifications.', 'siteward')
+              : __('No webhook is set (SITEWARD_MONITOR_WEBHOOK).', 'siteward')
+          }
           checked={webhook}
           disabled={!settings.webhook_configured}
           onChange={setWebhook}

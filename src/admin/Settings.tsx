@@ -25,7 +25,10 @@ export function SettingsScreen() {
     try {
       // The 4.4+ settings write: the setting's own key, whatever option stores it.
       await api(jp('settings'), { method: 'POST', data: { [SNOW]: on } });
-      notify({ status: 'success', text: on ? __('Snow falls on the site this season.', 'siteward') : __('No more snow on the site.', 'siteward') });
+      notify({
+        status: 'success',
+        text: on ? __('Snow falls on the site this season.', 'siteward') : __('No more snow on the site.', 'siteward'),
+      });
     } catch (error) {
       setSnow(!on);
       // translators: %s: why the server refused.
@@ -114,7 +117,10 @@ function ResetCard() {
           >
             <p>
               {confirm === 'options'
-                ? __('Every module setting, dismissed notice and sharing choice is erased, and the default modules are turned on again. This cannot be undone.', 'siteward')
+                ? __(
+                    'Every module setting, dismissed notice and sharing choice is erased, and the default modules are turned on again. This cannot be undone.',
+                    'siteward',
+                  )
                 : __('Only the default modules stay on; the others are turned off. Their settings are kept.', 'siteward')}
             </p>
           </ConfirmDialog>

@@ -8,7 +8,12 @@ import type { SsoOverview } from './types';
 export function SsoStatus({ activated }: { activated: boolean }) {
   const sso = useLoad<SsoOverview>(`sso-${activated}`, () => api<SsoOverview>('/siteward/v1/sso'));
   if (sso.state === 'loading') return <p className="sw-muted">{__('Loading…', 'siteward')}</p>;
-  if (sso.state === 'error') return <Notice status="error" isDismissible={false}>{sso.error.message}</Notice>;
+  if (sso.state === 'error')
+    return (
+      <Notice status="error" isDismissible={false}>
+        {sso.error.message}
+      </Notice>
+    );
   const s = sso.data;
   if (!s.configured || s.provider === null) {
     return (
@@ -32,15 +37,29 @@ export function SsoStatus({ activated }: { activated: boolean }) {
           : __('Turn the module on to offer it on the login page.', 'siteward')}{' '}
         {
           // translators: %d: how many users of this site are linked to the account service.
-          sprintf(_n('%d user of this site is linked and can log in with it.', '%d users of this site are linked and can log in with it.', s.linkedUsers, 'siteward'), s.linkedUsers)
+          sprintf(
+            _n(
+              '%d user of this site is linked and can log in with it.',
+              '%d users of this site are linked and can log in with it.',
+              s.linkedUsers,
+              'siteward',
+            ),
+            s.linkedUsers,
+          )
         }{' '}
         {s.matchByEmail
-          ? __('Users not linked yet are linked on first use when the account service has verified an e-mail address they have here.', 'siteward')
+          ? __(
+              'Users not linked yet are linked on first use when the account service has verified an e-mail address they have here.',
+              'siteward',
+            )
           : __('Only linked users get in: each links their own account from the dashboard.', 'siteward')}{' '}
         {__('Nobody else is logged in, and no account is ever created.', 'siteward')}
       </p>
       <p>
-        {__('Logging in there is a first factor, like a password: users with two-factor on this site are still asked for their code, and Require Two-Step Authentication makes every administrator use it.', 'siteward')}
+        {__(
+          'Logging in there is a first factor, like a password: users with two-factor on this site are still asked for their code, and Require Two-Step Authentication makes every administrator use it.',
+          'siteward',
+        )}
       </p>
       <p>
         {__('Sign-in address to register at the account service (beside /connect/callback):', 'siteward')} <code>{s.redirectUri}</code>
@@ -49,7 +68,13 @@ export function SsoStatus({ activated }: { activated: boolean }) {
         <Notice status="warning" isDismissible={false}>
           {
             // translators: %s: why sign-in cannot be used yet.
-            sprintf(__('Sign-in cannot be used yet: %s. Register the address above at the account service, or disconnect and connect the site again so that it registers itself with it.', 'siteward'), s.problem ?? '')
+            sprintf(
+              __(
+                'Sign-in cannot be used yet: %s. Register the address above at the account service, or disconnect and connect the site again so that it registers itself with it.',
+                'siteward',
+              ),
+              s.problem ?? '',
+            )
           }
         </Notice>
       )}

@@ -17,7 +17,12 @@ const P = '/siteward/v1/two-factor';
 function RecoveryCodes({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {
   return (
     <div className="sw-stack" data-testid="two-factor-codes">
-      <p>{__('Keep these recovery codes somewhere safe: each logs you in once if you lose your device. They are shown only now.', 'siteward')}</p>
+      <p>
+        {__(
+          'Keep these recovery codes somewhere safe: each logs you in once if you lose your device. They are shown only now.',
+          'siteward',
+        )}
+      </p>
       <ul className="sw-two-factor-codes">
         {codes.map((code) => (
           <li key={code}>
@@ -54,9 +59,18 @@ function Enrol({ enrolment, onConfirmed }: { enrolment: TwoFactorEnrolment; onCo
   return (
     <form className="sw-stack" onSubmit={submit} data-testid="two-factor-enrol">
       <p>{__('1. Scan this code with an authenticator app (FreeOTP, Aegis, Google Authenticator, 1Password…):', 'siteward')}</p>
-      <img className="sw-two-factor-qr" src={enrolment.qr} width={200} height={200} alt={__('QR code of the two-factor secret', 'siteward')} />
+      <img
+        className="sw-two-factor-qr"
+        src={enrolment.qr}
+        width={200}
+        height={200}
+        alt={__('QR code of the two-factor secret', 'siteward')}
+      />
       <p>
-        {__('Or type this key into the app:', 'siteward')} <code className="sw-break" data-testid="two-factor-secret">{enrolment.secret}</code>
+        {__('Or type this key into the app:', 'siteward')}{' '}
+        <code className="sw-break" data-testid="two-factor-secret">
+          {enrolment.secret}
+        </code>
       </p>
       {error && (
         <Notice status="error" isDismissible={false}>
@@ -106,7 +120,16 @@ function TurnOff({ onOff }: { onOff: () => void }) {
           {error}
         </Notice>
       )}
-      <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label={__('Your password, to turn two-factor off', 'siteward')} type="password" autoComplete="current-password" value={password} onChange={setPassword} required />
+      <TextControl
+        __nextHasNoMarginBottom
+        __next40pxDefaultSize
+        label={__('Your password, to turn two-factor off', 'siteward')}
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={setPassword}
+        required
+      />
       <div className="sw-actions">
         <Button variant="secondary" isDestructive type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
           {__('Turn off two-factor', 'siteward')}
@@ -208,7 +231,10 @@ export function TwoFactorScreen() {
         <CardBody>
           {body}
           <p className="sw-help">
-            {__('Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.', 'siteward')}
+            {__(
+              'Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.',
+              'siteward',
+            )}
           </p>
         </CardBody>
       </Card>

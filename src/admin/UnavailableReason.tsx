@@ -11,7 +11,11 @@ export function UnavailableReason({ mod, offline }: { mod: ModuleRecord; offline
   const reason = mod.unavailable_reason ?? null;
   let text: string;
   if (reason?.code === 'not_configured') text = reason.message;
-  else if (reason?.code === 'dev_mode' || (!reason && offline)) text = __('Needs a connection, and the site is in offline mode (SITEWARD_OFFLINE is set, or the home URL’s host has no dot).', 'siteward');
+  else if (reason?.code === 'dev_mode' || (!reason && offline))
+    text = __(
+      'Needs a connection, and the site is in offline mode (SITEWARD_OFFLINE is set, or the home URL’s host has no dot).',
+      'siteward',
+    );
   else text = __('Needs a connection to the account service: connect the site on At a Glance.', 'siteward');
   // Listed apart only when the sentence does not already name them (a plugin's module may not).
   const settings = reason?.code === 'not_configured' && reason.settings.some((name) => !text.includes(name)) ? reason.settings : [];

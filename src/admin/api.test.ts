@@ -35,7 +35,13 @@ describe('what a failed request becomes', () => {
     expect(toApiError({ code: 'weird', message: '' }).message).toBe('The request failed (weird).');
     for (const raw of [null, undefined, 'boom', 42, [], { data: null }]) {
       const error = toApiError(raw);
-      expect(error).toMatchObject({ kind: 'api', code: 'unknown', message: 'The request failed (unknown).', status: undefined, params: {} });
+      expect(error).toMatchObject({
+        kind: 'api',
+        code: 'unknown',
+        message: 'The request failed (unknown).',
+        status: undefined,
+        params: {},
+      });
     }
   });
 });

@@ -48,10 +48,20 @@ export function toApiError(raw: unknown): ApiError {
   const e = (raw && typeof raw === 'object' ? raw : {}) as RawError;
   const code = typeof e.code === 'string' ? e.code : 'unknown';
   const status = typeof e.data?.status === 'number' ? e.data.status : undefined;
-  if (code === 'fetch_error') return new ApiError('network', __('The server could not be reached. Check your connection and try again.', 'siteward'), code);
-  if (code === 'invalid_json') return new ApiError('not-json', __('The server answered with something that is not the expected data (perhaps an error page from a proxy). Try again in a moment.', 'siteward'), code);
+  if (code === 'fetch_error')
+    return new ApiError('network', __('The server could not be reached. Check your connection and try again.', 'siteward'), code);
+  if (code === 'invalid_json')
+    return new ApiError(
+      'not-json',
+      __(
+        'The server answered with something that is not the expected data (perhaps an error page from a proxy). Try again in a moment.',
+        'siteward',
+      ),
+      code,
+    );
   // The nonce refresh failed too: the login is gone.
-  if (code === 'rest_cookie_invalid_nonce' || code === 'rest_not_logged_in') return new ApiError('login', __('Your login has expired. Taking you to the login page…', 'siteward'), code, status);
+  if (code === 'rest_cookie_invalid_nonce' || code === 'rest_not_logged_in')
+    return new ApiError('login', __('Your login has expired. Taking you to the login page…', 'siteward'), code, status);
   // translators: %s: the error code of the answer.
   const message = typeof e.message === 'string' && e.message !== '' ? e.message : sprintf(__('The request failed (%s).', 'siteward'), code);
   const params: Record<string, string> = {};
@@ -97,7 +107,11 @@ export async function apiPage<T>(path: string, retried = false): Promise<Collect
   try {
     const response = await apiFetch<T[], false>({ path, parse: false });
     const items = (await response.json()) as T[];
-    return { items, total: Number(response.headers.get('X-WP-Total') ?? items.length), totalPages: Number(response.headers.get('X-WP-TotalPages') ?? 1) };
+    return {
+      items,
+      total: Number(response.headers.get('X-WP-Total') ?? items.length),
+      totalPages: Number(response.headers.get('X-WP-TotalPages') ?? 1),
+    };
   } catch (raw) {
     const body: unknown = raw instanceof Response ? await raw.json().catch(() => ({ code: 'invalid_json' })) : raw;
     error = toApiError(body);

@@ -14,19 +14,35 @@ export function BarChart({ points, label }: { points: { date: string; count: num
   return (
     <figure className="sw-chart">
       {/* translators: 1: the chart's label, 2: the highest count of a day. */}
-      <figcaption className="sw-chart-caption">{sprintf(__('%1$s · most in a day: %2$d', 'siteward'), label, total === 0 ? 0 : max)}</figcaption>
+      <figcaption className="sw-chart-caption">
+        {sprintf(__('%1$s · most in a day: %2$d', 'siteward'), label, total === 0 ? 0 : max)}
+      </figcaption>
       <svg
         viewBox={`0 0 ${width} ${height + 16}`}
         role="img"
         // translators: 1: the chart's label, 2: the total, 3: how many days, 4: the highest count of a day.
-        aria-label={sprintf(_n('%1$s: %2$d in %3$d day, at most %4$d in a day', '%1$s: %2$d in %3$d days, at most %4$d in a day', points.length, 'siteward'), label, total, points.length, max === 1 && total === 0 ? 0 : max)}
+        aria-label={sprintf(
+          _n('%1$s: %2$d in %3$d day, at most %4$d in a day', '%1$s: %2$d in %3$d days, at most %4$d in a day', points.length, 'siteward'),
+          label,
+          total,
+          points.length,
+          max === 1 && total === 0 ? 0 : max,
+        )}
         data-testid="protect-chart"
       >
         <line x1="0" y1={height} x2={width} y2={height} className="sw-chart-axis" />
         {points.map((p, i) => {
           const h = p.count === 0 ? 0 : Math.max(2, (p.count / max) * (height - 4));
           return (
-            <rect key={p.date} x={i * step + 1} y={height - h} width={Math.max(1, step - 2)} height={h} className="sw-chart-bar" data-count={p.count}>
+            <rect
+              key={p.date}
+              x={i * step + 1}
+              y={height - h}
+              width={Math.max(1, step - 2)}
+              height={h}
+              className="sw-chart-bar"
+              data-count={p.count}
+            >
               <title>{`${fmtDay(p.date)}: ${p.count}`}</title>
             </rect>
           );
@@ -46,7 +62,15 @@ export function BarChart({ points, label }: { points: { date: string; count: num
   );
 }
 
-export function Timeline({ intervals, days, now = Date.now() }: { intervals: { start: string; end: string | null }[]; days: number; now?: number }) {
+export function Timeline({
+  intervals,
+  days,
+  now = Date.now(),
+}: {
+  intervals: { start: string; end: string | null }[];
+  days: number;
+  now?: number;
+}) {
   const width = 300;
   const height = 28;
   const from = now - days * 86_400_000;
@@ -58,14 +82,33 @@ export function Timeline({ intervals, days, now = Date.now() }: { intervals: { s
         viewBox={`0 0 ${width} ${height + 16}`}
         role="img"
         // translators: 1: how many days, 2: how many down intervals.
-        aria-label={sprintf(_n('Downtime over the last %1$d days: %2$d interval', 'Downtime over the last %1$d days: %2$d intervals', intervals.length, 'siteward'), days, intervals.length)}
+        aria-label={sprintf(
+          _n(
+            'Downtime over the last %1$d days: %2$d interval',
+            'Downtime over the last %1$d days: %2$d intervals',
+            intervals.length,
+            'siteward',
+          ),
+          days,
+          intervals.length,
+        )}
         data-testid="monitor-timeline"
       >
         <rect x="0" y="4" width={width} height={height - 8} className="sw-chart-up" />
         {down.map((d, i) => {
           // At least 3 units wide so seconds of downtime in 30 days stay visible, and kept inside the chart at "now".
           const w = Math.max(3, d.b - d.a);
-          return <rect key={i} x={Math.min(d.a, width - w)} y="0" width={w} height={height} className="sw-chart-down" data-open={d.open ? '1' : '0'} />;
+          return (
+            <rect
+              key={i}
+              x={Math.min(d.a, width - w)}
+              y="0"
+              width={w}
+              height={height}
+              className="sw-chart-down"
+              data-open={d.open ? '1' : '0'}
+            />
+          );
         })}
         <text x="0" y={height + 13} className="sw-chart-label">
           {/* translators: %d: how many days. */}

@@ -54,7 +54,14 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, options: 
   return { ...result, reload };
 }
 
-export type Route = { screen: 'dashboard' } | { screen: 'modules'; slug?: string } | { screen: 'settings' } | { screen: 'monitor' } | { screen: 'backups' } | { screen: 'protect' } | { screen: 'two-factor' };
+export type Route =
+  | { screen: 'dashboard' }
+  | { screen: 'modules'; slug?: string }
+  | { screen: 'settings' }
+  | { screen: 'monitor' }
+  | { screen: 'backups' }
+  | { screen: 'protect' }
+  | { screen: 'two-factor' };
 
 export function parseHash(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);

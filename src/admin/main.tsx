@@ -31,7 +31,11 @@ const cache = createCache({ key: 'sw', nonce: cspNonce });
 // The `?connection=` notice rendered by the server: taken over by the app (and the code dropped from the address).
 const serverNoticeElement = document.getElementById('connection-notice');
 const serverNotice = serverNoticeElement
-  ? { status: serverNoticeElement.classList.contains('notice-error') ? ('error' as const) : ('success' as const), text: serverNoticeElement.textContent ?? '', topic: 'connection' }
+  ? {
+      status: serverNoticeElement.classList.contains('notice-error') ? ('error' as const) : ('success' as const),
+      text: serverNoticeElement.textContent ?? '',
+      topic: 'connection',
+    }
   : null;
 serverNoticeElement?.remove();
 if (new URLSearchParams(window.location.search).has('connection')) {

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { fromDraft, readBack, sameDraft, toDraft } from './option-fields';
 import type { ModuleOption } from './types';
 
-const option = (type: ModuleOption['type'], current_value: ModuleOption['current_value'], extra: Partial<ModuleOption> = {}): ModuleOption => ({
+const option = (
+  type: ModuleOption['type'],
+  current_value: ModuleOption['current_value'],
+  extra: Partial<ModuleOption> = {},
+): ModuleOption => ({
   description: 'An option',
   type,
   default: null,
@@ -19,8 +23,14 @@ describe('a module option as a form field', () => {
 
   it('picks the field from the shape of the value: tokens, token groups, text group, JSON', () => {
     expect(toDraft(option('array', ['a', 'b']))).toEqual({ kind: 'tokens', value: ['a', 'b'] });
-    expect(toDraft(option('object', { visible: ['x'], hidden: [] }))).toEqual({ kind: 'token-groups', value: { visible: ['x'], hidden: [] } });
-    expect(toDraft(option('object', { sharing_name: 'N', sharing_url: 'U' }))).toEqual({ kind: 'text-group', value: { sharing_name: 'N', sharing_url: 'U' } });
+    expect(toDraft(option('object', { visible: ['x'], hidden: [] }))).toEqual({
+      kind: 'token-groups',
+      value: { visible: ['x'], hidden: [] },
+    });
+    expect(toDraft(option('object', { sharing_name: 'N', sharing_url: 'U' }))).toEqual({
+      kind: 'text-group',
+      value: { sharing_name: 'N', sharing_url: 'U' },
+    });
     expect(toDraft(option('object', { a: 1 }))).toEqual({ kind: 'json', value: JSON.stringify({ a: 1 }, null, 1) });
   });
 

@@ -62,7 +62,8 @@ export function fromDraft(option: ModuleOption, draft: DraftValue): WireJson | E
       }
     case 'text': {
       const text = draft.value;
-      if (option.type === 'integer' || option.type === 'number') return text.trim() === '' ? text : Number.isFinite(Number(text)) ? Number(text) : text;
+      if (option.type === 'integer' || option.type === 'number')
+        return text.trim() === '' ? text : Number.isFinite(Number(text)) ? Number(text) : text;
       return text;
     }
   }
@@ -71,7 +72,12 @@ export function fromDraft(option: ModuleOption, draft: DraftValue): WireJson | E
 /** What the API reads back after `sent` was saved: Protect's allow list comes back as `{local: [entries]}`. */
 export function readBack(option: ModuleOption, sent: WireJson): WireJson {
   if (isRecord(option.current_value) && isStrings(option.current_value.local) && typeof sent === 'string') {
-    return { local: sent.split('\n').map((line) => line.trim()).filter((line) => line !== '') };
+    return {
+      local: sent
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== ''),
+    };
   }
   return sent;
 }
@@ -119,7 +125,15 @@ export function OptionField({
   let control: ReactNode;
   switch (draft.kind) {
     case 'boolean':
-      control = <ToggleControl __nextHasNoMarginBottom label={label} checked={draft.value} onChange={(value) => onChange({ kind: 'boolean', value })} help={message} />;
+      control = (
+        <ToggleControl
+          __nextHasNoMarginBottom
+          label={label}
+          checked={draft.value}
+          onChange={(value) => onChange({ kind: 'boolean', value })}
+          help={message}
+        />
+      );
       break;
     case 'tokens':
       control = (
@@ -182,16 +196,23 @@ export function OptionField({
           label={label}
           value={draft.value}
           onChange={(value) => onChange({ kind: 'lines', value })}
-          help={
-            message ?? __('One entry a line.', 'siteward')
-          }
+          help={message ?? __('One entry a line.', 'siteward')}
           rows={4}
         />
       );
       break;
     case 'json':
       // translators: %s: the option's label.
-      control = <TextareaControl __nextHasNoMarginBottom label={sprintf(__('%s (JSON)', 'siteward'), label)} value={draft.value} onChange={(value) => onChange({ kind: 'json', value })} help={message} rows={3} />;
+      control = (
+        <TextareaControl
+          __nextHasNoMarginBottom
+          label={sprintf(__('%s (JSON)', 'siteward'), label)}
+          value={draft.value}
+          onChange={(value) => onChange({ kind: 'json', value })}
+          help={message}
+          rows={3}
+        />
+      );
       break;
     case 'text':
       control =

@@ -92,7 +92,15 @@ export function errorText(error: unknown): string {
  * `serverNotice`: what the server said after a round trip to the account service (`?connection=`),
  * shown as the first notice of its topic, so that a later connection notice replaces it.
  */
-export function SiteProvider({ initial, serverNotice = null, children }: { initial: InitialState; serverNotice?: Omit<PageNotice, 'id'> | null; children: ReactNode }) {
+export function SiteProvider({
+  initial,
+  serverNotice = null,
+  children,
+}: {
+  initial: InitialState;
+  serverNotice?: Omit<PageNotice, 'id'> | null;
+  children: ReactNode;
+}) {
   const [modules, setModulesState] = useState<ModuleMap>(initial.getModules);
   const [connection, setConnection] = useState<ConnectionStatus>(initial.connectionStatus);
   const [user, setUser] = useState<UserData>(initial.userData);

@@ -24,6 +24,9 @@ export function turnOnLabel(toTurnOn: number, offered: number): string {
 /** What a reset did, after `options/options` or `options/modules` answered success. */
 export function resetDoneText(what: 'options' | 'modules'): string {
   return what === 'options'
-    ? __('All options are reset: module settings, dismissed notices and sharing choices are back to their defaults, and the default modules are on.', 'siteward')
+    ? __(
+        'All options are reset: module settings, dismissed notices and sharing choices are back to their defaults, and the default modules are on.',
+        'siteward',
+      )
     : __('Modules are reset: only the default modules are on. Their settings are kept.', 'siteward');
 }

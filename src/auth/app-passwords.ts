@@ -68,7 +68,14 @@ export interface AppPasswordService {
 
 /** What may be shown of a stored application password. */
 export function appPasswordInfo(record: Omit<AppPasswordInfo, never>): AppPasswordInfo {
-  return { uuid: record.uuid, name: record.name, created: record.created, lastUsed: record.lastUsed, appId: record.appId, lastIp: record.lastIp };
+  return {
+    uuid: record.uuid,
+    name: record.name,
+    created: record.created,
+    lastUsed: record.lastUsed,
+    appId: record.appId,
+    lastIp: record.lastIp,
+  };
 }
 
 interface Verified {
@@ -110,7 +117,14 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
         return { ok: false, code: 'duplicate_name', message: 'Each application name should be unique.' };
       }
       const password = generateAppPassword();
-      const record = { uuid: randomUUID(), userId: user.id, name: trimmed, hash: hashAppPassword(password), created: clock(), appId: createOptions?.appId ?? '' };
+      const record = {
+        uuid: randomUUID(),
+        userId: user.id,
+        name: trimmed,
+        hash: hashAppPassword(password),
+        created: clock(),
+        appId: createOptions?.appId ?? '',
+      };
       await store.appPasswords.create(record);
       return { ok: true, password, info: appPasswordInfo({ ...record, lastUsed: null, lastIp: null }) };
     },
@@ -143,7 +157,11 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       const record = await store.appPasswords.byHash(hash);
       if (!record || record.userId !== user.id) return { ok: false, error: authError('incorrect_password') };
       const roles = await store.users.roles(user.id);
-      if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_RESOLUTION_MS || (ip !== undefined && ip !== '' && ip !== record.lastIp)) {
+      if (
+        record.lastUsed === null ||
+        now - record.lastUsed >= LAST_USED_RESOLUTION_MS ||
+        (ip !== undefined && ip !== '' && ip !== record.lastIp)
+      ) {
         await store.appPasswords.touch(record.uuid, now, ip);
       }
       // ttl 0 is lru-cache's "never expires": then nothing is cached.

@@ -20,7 +20,12 @@ describe.each(testStores())('the authenticator on $name', (backend) => {
 
   beforeAll(async () => {
     store = await backend.open();
-    await createUserService(store).create({ login: 'admin', email: 'admin@example.com', password: 'admin password', role: 'administrator' });
+    await createUserService(store).create({
+      login: 'admin',
+      email: 'admin@example.com',
+      password: 'admin password',
+      role: 'administrator',
+    });
     await createUserService(store).create({ login: 'sub', email: 'sub@example.com', password: 'sub password', role: 'subscriber' });
     auth = createAuthenticator({ store, secrets, devMode: () => dev, clock: () => now });
     const login = await auth.sessions.login('admin', 'admin password');

@@ -32,7 +32,11 @@ export interface SitewardAuthenticator extends Authenticator {
    * `sessions.login` plus the identity of the new session, so that the login response can carry
    * a nonce for it (e.g. the admin page rendered right after logging in).
    */
-  login(login: string, password: string, options?: LoginOptions & { via?: PasswordCheckVia; challenge?: 'solved'; secondFactor?: SecondFactorCheck }): Promise<LoginWithIdentity>;
+  login(
+    login: string,
+    password: string,
+    options?: LoginOptions & { via?: PasswordCheckVia; challenge?: 'solved'; secondFactor?: SecondFactorCheck },
+  ): Promise<LoginWithIdentity>;
   /**
    * The second step of a login whose password was right: `check` (the code) runs under the
    * password guards as a `two-factor` attempt (a wrong code is a failure), and only when it
@@ -174,7 +178,12 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     anonymous: anonymousPrincipal,
 
     async login(login, password, loginOptions) {
-      const attempt = { via: loginOptions?.via ?? 'login-form', login, ip: loginOptions?.ip ?? '', ...(loginOptions?.challenge ? { challenge: loginOptions.challenge } : {}) };
+      const attempt = {
+        via: loginOptions?.via ?? 'login-form',
+        login,
+        ip: loginOptions?.ip ?? '',
+        ...(loginOptions?.challenge ? { challenge: loginOptions.challenge } : {}),
+      };
       // `ok` is what the guards learn: a right password waiting for its code is no failure.
       const result = await guards.around(attempt, async () => {
         const user = await sessions.checkPassword(login, password);
@@ -189,7 +198,9 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
 
     async completeLogin(user, check, loginOptions) {
       const attempt = { via: 'two-factor', login: user.login, ip: loginOptions?.ip ?? '' } as const;
-      const result = await guards.around(attempt, async () => ((await check()) ? sessions.open(user, loginOptions) : ({ ok: false, error: 'second_factor_invalid' } as const)));
+      const result = await guards.around(attempt, async () =>
+        (await check()) ? sessions.open(user, loginOptions) : ({ ok: false, error: 'second_factor_invalid' } as const),
+      );
       return withIdentity(result);
     },
 

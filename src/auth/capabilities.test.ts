@@ -11,7 +11,26 @@ describe('roles', () => {
   });
 
   it.each([
-    ['administrator', ['manage_options', 'activate_plugins', 'list_users', 'edit_posts', 'read', 'install_plugins', 'edit_users', 'create_users', 'delete_users', 'promote_users', 'update_core', 'export', 'edit_theme_options', 'unfiltered_upload', 'level_10']],
+    [
+      'administrator',
+      [
+        'manage_options',
+        'activate_plugins',
+        'list_users',
+        'edit_posts',
+        'read',
+        'install_plugins',
+        'edit_users',
+        'create_users',
+        'delete_users',
+        'promote_users',
+        'update_core',
+        'export',
+        'edit_theme_options',
+        'unfiltered_upload',
+        'level_10',
+      ],
+    ],
     ['editor', ['edit_posts', 'edit_others_posts', 'publish_posts', 'moderate_comments', 'read', 'edit_pages', 'level_7']],
     ['author', ['edit_posts', 'publish_posts', 'upload_files', 'read', 'delete_posts', 'level_2']],
     ['contributor', ['edit_posts', 'read', 'delete_posts', 'level_1']],

@@ -24,11 +24,23 @@ export const authError = errorCatalogue({
     status: 403,
   },
   /** The password was right, but the account has two-factor authentication: a code must follow. */
-  two_factor_required: { code: 'siteward_two_factor_required', message: 'Enter the code from your authenticator app, or one of your recovery codes.', status: 401 },
+  two_factor_required: {
+    code: 'siteward_two_factor_required',
+    message: 'Enter the code from your authenticator app, or one of your recovery codes.',
+    status: 401,
+  },
   /** A wrong, used or expired second-factor code (counted as a failed login). */
-  two_factor_invalid: { code: 'siteward_two_factor_invalid', message: 'That code is not valid. Enter the current code from your authenticator app, or an unused recovery code.', status: 401 },
+  two_factor_invalid: {
+    code: 'siteward_two_factor_invalid',
+    message: 'That code is not valid. Enter the current code from your authenticator app, or an unused recovery code.',
+    status: 401,
+  },
   /** The second step of the login form came too late, or its link was already used. */
-  two_factor_expired: { code: 'siteward_two_factor_expired', message: 'This login has expired. Enter your username and password again.', status: 401 },
+  two_factor_expired: {
+    code: 'siteward_two_factor_expired',
+    message: 'This login has expired. Enter your username and password again.',
+    status: 401,
+  },
 });
 
 export type AuthErrorCode = CatalogueId<typeof authError>;

@@ -1,5 +1,19 @@
-export { PasswordGuards, type GuardRefusal, type GuardVerdict, type PasswordAttempt, type PasswordCheckVia, type PasswordGuard } from './password-guards.js';
-export { createAuthenticator, parseBasicAuthorization, refusalError, type AuthenticatorOptions, type LoginWithIdentity, type SitewardAuthenticator } from './authenticator.js';
+export {
+  PasswordGuards,
+  type GuardRefusal,
+  type GuardVerdict,
+  type PasswordAttempt,
+  type PasswordCheckVia,
+  type PasswordGuard,
+} from './password-guards.js';
+export {
+  createAuthenticator,
+  parseBasicAuthorization,
+  refusalError,
+  type AuthenticatorOptions,
+  type LoginWithIdentity,
+  type SitewardAuthenticator,
+} from './authenticator.js';
 export { createAppPasswordService, type AppPasswordInfo, type AppPasswordService } from './app-passwords.js';
 export { anonymousPrincipal, makePrincipal, mapMetaCapability, type DevModeInput } from './capabilities.js';
 export { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from './login-cookie.js';

@@ -55,10 +55,7 @@ export { readCookie } from '../core/cookies.js';
  * A `Set-Cookie` value for the login cookie: HttpOnly, SameSite=Lax, path `/`. With `remember`
  * it persists until `expiresAt`, otherwise it is a browser-session cookie (as in WordPress).
  */
-export function loginCookieHeader(
-  value: string,
-  options: { expiresAt: number; remember: boolean; secure: boolean },
-): string {
+export function loginCookieHeader(value: string, options: { expiresAt: number; remember: boolean; secure: boolean }): string {
   const parts = [`${LOGIN_COOKIE_NAME}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
   if (options.remember) parts.push(`Expires=${new Date(options.expiresAt).toUTCString()}`);
   if (options.secure) parts.push('Secure');

@@ -25,7 +25,12 @@ describe.each(stores)('credentials carrying a NUL byte on %s', (backend) => {
 
   it('refuses a login form whose name or e-mail holds a NUL', async () => {
     for (const log of ['an%00n', 'ann%00%40example.org']) {
-      const res = await app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' }, body: `log=${log}&pwd=x` });
+      const res = await app.request({
+        method: 'POST',
+        path: '/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' },
+        body: `log=${log}&pwd=x`,
+      });
       expect(res.status).toBe(401);
     }
   });
@@ -41,7 +46,12 @@ describe.each(stores)('credentials carrying a NUL byte on %s', (backend) => {
     const cookie = `siteward_logged_in=${encodeURIComponent(`an\u0000n|4102444800|tok\u0000en|${'a'.repeat(64)}`)}`;
     const res = await app.request({ path: '/wp-json/', headers: { cookie } });
     expect(res.status).toBe(200);
-    const logout = await app.request({ method: 'POST', path: '/logout', headers: { cookie, 'content-type': 'application/json', origin: 'http://example.org' }, body: '{}' });
+    const logout = await app.request({
+      method: 'POST',
+      path: '/logout',
+      headers: { cookie, 'content-type': 'application/json', origin: 'http://example.org' },
+      body: '{}',
+    });
     expect(logout.status).toBe(200);
   });
 });

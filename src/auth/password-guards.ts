@@ -30,7 +30,13 @@ export type GuardVerdict =
    * to the same guard's `after`.
    */
   | { readonly allow: true; readonly ticket?: number }
-  | { readonly allow: false; readonly status: number; readonly code: string; readonly message: string; readonly retryAfterSeconds?: number };
+  | {
+      readonly allow: false;
+      readonly status: number;
+      readonly code: string;
+      readonly message: string;
+      readonly retryAfterSeconds?: number;
+    };
 
 export type GuardRefusal = Extract<GuardVerdict, { allow: false }>;
 
@@ -100,7 +106,8 @@ export class PasswordGuards {
       const verdict = await guard.before(attempt);
       if (!verdict.allow) {
         // The guards that already reserved a slot learn that no check happened.
-        for (const [i, earlier] of this.guards.slice(0, tickets.length).entries()) if (tickets[i] !== undefined) await earlier.after?.(attempt, { ok: true }, tickets[i]);
+        for (const [i, earlier] of this.guards.slice(0, tickets.length).entries())
+          if (tickets[i] !== undefined) await earlier.after?.(attempt, { ok: true }, tickets[i]);
         return { verdict, tickets };
       }
       tickets.push(verdict.ticket);
@@ -109,7 +116,10 @@ export class PasswordGuards {
   }
 
   /** Runs `check` between the hooks: refused attempts never reach it. */
-  async around<T extends { ok: boolean }>(attempt: PasswordAttempt, check: () => Promise<T>): Promise<T | { ok: false; refused: GuardRefusal }> {
+  async around<T extends { ok: boolean }>(
+    attempt: PasswordAttempt,
+    check: () => Promise<T>,
+  ): Promise<T | { ok: false; refused: GuardRefusal }> {
     if (this.empty) return check();
     const { verdict, tickets } = await this.beforeAll(attempt);
     if (!verdict.allow) return { ok: false, refused: verdict };
@@ -118,7 +128,8 @@ export class PasswordGuards {
       result = await check();
     } catch (error) {
       // No password was judged (e.g. the store failed): reserved slots are given back.
-      for (const [i, guard] of this.guards.entries()) if (tickets[i] !== undefined) await guard.after?.(attempt, { ok: true }, tickets[i])?.catch?.(() => undefined);
+      for (const [i, guard] of this.guards.entries())
+        if (tickets[i] !== undefined) await guard.after?.(attempt, { ok: true }, tickets[i])?.catch?.(() => undefined);
       throw error;
     }
     await this.after(attempt, result.ok, tickets);

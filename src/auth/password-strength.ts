@@ -20,8 +20,16 @@ let estimator: Promise<Estimator> | undefined;
 /** Loaded on first use: the dictionaries are large and most processes never need them. */
 function loadEstimator(): Promise<Estimator> {
   estimator ??= (async () => {
-    const [{ zxcvbn, zxcvbnOptions }, common, en] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common'), import('@zxcvbn-ts/language-en')]);
-    zxcvbnOptions.setOptions({ dictionary: { ...common.dictionary, ...en.dictionary }, graphs: common.adjacencyGraphs, translations: en.translations });
+    const [{ zxcvbn, zxcvbnOptions }, common, en] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+    ]);
+    zxcvbnOptions.setOptions({
+      dictionary: { ...common.dictionary, ...en.dictionary },
+      graphs: common.adjacencyGraphs,
+      translations: en.translations,
+    });
     return (password, userInputs) => {
       const result = zxcvbn(password, userInputs);
       return { score: result.score, warning: result.feedback.warning, suggestions: result.feedback.suggestions };
@@ -41,7 +49,10 @@ function loadEstimator(): Promise<Estimator> {
 export async function newPasswordProblem(password: string, related: readonly string[] = []): Promise<UserError | null> {
   const basic = checkPassword(password);
   if (basic) return basic;
-  const estimate = (await loadEstimator())(password.slice(0, ESTIMATED_LENGTH), related.filter((word) => word !== '').flatMap((word) => [word, ...word.split(/[@.\s_-]+/)]));
+  const estimate = (await loadEstimator())(
+    password.slice(0, ESTIMATED_LENGTH),
+    related.filter((word) => word !== '').flatMap((word) => [word, ...word.split(/[@.\s_-]+/)]),
+  );
   if (estimate.score >= MIN_PASSWORD_SCORE) return null;
   const why = [estimate.warning, ...estimate.suggestions].filter((s): s is string => typeof s === 'string' && s !== '').join(' ');
   return userError(

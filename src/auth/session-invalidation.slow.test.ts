@@ -51,14 +51,21 @@ describe.each(stores)('a credentials change made by one worker, on %s', (backend
       await new Promise((r) => setTimeout(r, 2));
     }
   };
-  const me = async (app: TestApp, user: LoggedIn) => (await app.request({ path: '/wp-json/auth-test/v1/whoami', headers: app.auth(user) })).json;
-  const writeAs = async (app: TestApp, user: LoggedIn) => (await app.request({ method: 'POST', path: '/wp-json/auth-test/v1/whoami', headers: app.auth(user) })).status;
+  const me = async (app: TestApp, user: LoggedIn) =>
+    (await app.request({ path: '/wp-json/auth-test/v1/whoami', headers: app.auth(user) })).json;
+  const writeAs = async (app: TestApp, user: LoggedIn) =>
+    (await app.request({ method: 'POST', path: '/wp-json/auth-test/v1/whoami', headers: app.auth(user) })).status;
 
   it('logs the cookie out on the other worker at once', async () => {
     const user = await first.loginAs('editor');
     // The other worker has verified (and cached) the cookie.
     expect(await me(second, user)).toMatchObject({ id: user.userId });
-    const out = await first.request({ method: 'POST', path: '/logout', headers: { ...first.auth(user), 'content-type': 'application/json' }, body: '{}' });
+    const out = await first.request({
+      method: 'POST',
+      path: '/logout',
+      headers: { ...first.auth(user), 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(out.status).toBe(200);
     await notified();
     const statuses = [];

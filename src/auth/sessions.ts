@@ -129,7 +129,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const ttl = options.cacheTtlMs ?? VERIFIED_COOKIE_TTL_MS;
   // Each entry remembers the credentials version it was verified under; `ttlResolution: 0`
   // reads the (injectable) clock at every call.
-  const cache = new LRUCache<string, { session: VerifiedSession; version: number }>({ max: options.cacheSize ?? 10_000, perf: { now: clock }, ttlResolution: 0 });
+  const cache = new LRUCache<string, { session: VerifiedSession; version: number }>({
+    max: options.cacheSize ?? 10_000,
+    perf: { now: clock },
+    ttlResolution: 0,
+  });
   // Bumped by every logout/forget: a verification that started earlier must not cache its
   // result, or it could resurrect a session destroyed while it was reading the store.
   let generation = 0;
@@ -203,7 +207,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const started = generation;
       const verified = await verifyUncached(value, now);
       // ttl 0 is lru-cache's "never expires": then nothing is cached.
-      if (verified && ttl > 0 && generation === started) cache.set(value, { session: verified, version }, { start: now, ttl: Math.min(ttl, verified.expiresAt - now) });
+      if (verified && ttl > 0 && generation === started)
+        cache.set(value, { session: verified, version }, { start: now, ttl: Math.min(ttl, verified.expiresAt - now) });
       return verified;
     },
 

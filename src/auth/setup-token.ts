@@ -1,13 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/types.js';
-import {
-  duplicateResult,
-  insertUser,
-  prepareUser,
-  type NewUserInput,
-  type Result,
-  type UserWithRoles,
-} from './user-service.js';
+import { duplicateResult, insertUser, prepareUser, type NewUserInput, type Result, type UserWithRoles } from './user-service.js';
 
 /**
  * The option holding the SHA-256 of the current first-run setup token. It lives in the store
@@ -66,8 +59,7 @@ export async function consumeSetupToken(store: Store, token: string): Promise<bo
 }
 
 export type SetupResult =
-  | Result<UserWithRoles>
-  | { readonly ok: false; readonly error: { readonly code: 'invalid_setup_token'; readonly message: string } };
+  Result<UserWithRoles> | { readonly ok: false; readonly error: { readonly code: 'invalid_setup_token'; readonly message: string } };
 
 /** Carries a refusal out of the setup transaction so that it rolls back (and the token stays). */
 class SetupRefused {

@@ -60,7 +60,11 @@ describe.each(testStores())('the user service on $name', (backend) => {
     [{ login: 'frank2', email: 'Frank@Example.com' }, 'existing_user_email', 'Sorry, that email address is already used!'],
     [{ login: 'frank3', email: 'f3@example.com', role: 'overlord' }, 'invalid_role', undefined],
     [{ login: 'frank4', email: 'f4@example.com', password: '' }, 'empty_password', 'Please enter a password.'],
-    [{ login: 'frank5', email: 'f5@example.com', password: 'short' }, 'password_too_short', 'The password must be at least 8 characters long.'],
+    [
+      { login: 'frank5', email: 'f5@example.com', password: 'short' },
+      'password_too_short',
+      'The password must be at least 8 characters long.',
+    ],
     [{ login: '', email: 'f6@example.com' }, 'empty_user_login', undefined],
     [{ login: 'bad|login', email: 'f7@example.com' }, 'invalid_username', undefined],
     [{ login: ' padded', email: 'f8@example.com' }, 'invalid_username', undefined],
@@ -90,7 +94,14 @@ describe.each(testStores())('the user service on $name', (backend) => {
 
   it('changes a password, ends the sessions and reports the change', async () => {
     const user = (await store.users.byLogin('frank'))!;
-    await store.sessions.create({ tokenHash: 'frank-session', userId: user.id, expiresAt: Date.now() + 1e6, userAgent: '', ip: '', created: 0 });
+    await store.sessions.create({
+      tokenHash: 'frank-session',
+      userId: user.id,
+      expiresAt: Date.now() + 1e6,
+      userAgent: '',
+      ip: '',
+      created: 0,
+    });
     expect(await users.setPassword('frank', 'tiny')).toMatchObject({ ok: false, error: { code: 'password_too_short' } });
     const result = await users.setPassword('frank', 'a new password');
     expect(result.ok).toBe(true);

@@ -70,10 +70,16 @@ describe('configuration', () => {
     [{ SITEWARD_DATABASE_URL: 'mysql://x' }, /^SITEWARD_DATABASE_URL .* must be a postgres:\/\/ URL/],
     [{ SITEWARD_WORKERS: 'many' }, /^SITEWARD_WORKERS .* must be an integer/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL .* must be one of fatal, error, warn, info, debug, trace, silent/],
-    [{ SITEWARD_ACCOUNTS_ISSUER: 'http://accounts.example' }, /^SITEWARD_ACCOUNTS_ISSUER .* must use https; plain http is allowed only for 127\.0\.0\.1/],
+    [
+      { SITEWARD_ACCOUNTS_ISSUER: 'http://accounts.example' },
+      /^SITEWARD_ACCOUNTS_ISSUER .* must use https; plain http is allowed only for 127\.0\.0\.1/,
+    ],
     [{ SITEWARD_ACCOUNTS_ISSUER: 'accounts.example' }, /^SITEWARD_ACCOUNTS_ISSUER .* must be an absolute https URL/],
     [{ SITEWARD_ACCOUNTS_ISSUER: 'https://a.example/?x=1' }, /^SITEWARD_ACCOUNTS_ISSUER .* without query/],
-    [{ SITEWARD_ACCOUNTS_ISSUER: 'https://a.example', SITEWARD_ACCOUNTS_CLIENT_SECRET: 's' }, /^SITEWARD_ACCOUNTS_CLIENT_SECRET .* needs SITEWARD_ACCOUNTS_CLIENT_ID/],
+    [
+      { SITEWARD_ACCOUNTS_ISSUER: 'https://a.example', SITEWARD_ACCOUNTS_CLIENT_SECRET: 's' },
+      /^SITEWARD_ACCOUNTS_CLIENT_SECRET .* needs SITEWARD_ACCOUNTS_CLIENT_ID/,
+    ],
     [{ SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: 't' }, /^SITEWARD_ACCOUNTS_REGISTRATION_TOKEN .* needs SITEWARD_ACCOUNTS_ISSUER/],
     [{ SITEWARD_ACCOUNTS_TIMEOUT_MS: '0' }, /^SITEWARD_ACCOUNTS_TIMEOUT_MS .* must be an integer from 1 to 120000/],
   ])('stops with one clear line for a bad value %o', (env, message) => {
@@ -94,13 +100,22 @@ describe('configuration', () => {
 
   it('takes an https account service anywhere and a plain-http one on loopback only', () => {
     expect(load({})).toMatchObject({ accountsIssuer: null, accountsClientId: null, accountsTimeoutMs: 4000 });
-    expect(load({ SITEWARD_ACCOUNTS_ISSUER: 'https://accounts.example', SITEWARD_ACCOUNTS_CLIENT_ID: 'site', SITEWARD_ACCOUNTS_CLIENT_SECRET: 's3' })).toMatchObject({
+    expect(
+      load({
+        SITEWARD_ACCOUNTS_ISSUER: 'https://accounts.example',
+        SITEWARD_ACCOUNTS_CLIENT_ID: 'site',
+        SITEWARD_ACCOUNTS_CLIENT_SECRET: 's3',
+      }),
+    ).toMatchObject({
       accountsIssuer: 'https://accounts.example',
       accountsClientId: 'site',
       accountsClientSecret: 's3',
     });
     for (const issuer of ['http://127.0.0.1:4000', 'http://localhost:4000', 'http://[::1]:4000']) {
-      expect(load({ SITEWARD_ACCOUNTS_ISSUER: issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: 't' })).toMatchObject({ accountsIssuer: issuer, accountsRegistrationToken: 't' });
+      expect(load({ SITEWARD_ACCOUNTS_ISSUER: issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: 't' })).toMatchObject({
+        accountsIssuer: issuer,
+        accountsRegistrationToken: 't',
+      });
     }
   });
 
@@ -111,7 +126,9 @@ describe('configuration', () => {
   it('reads the background-job lease period, 30 s by default and at least 3 s', () => {
     expect(load({}).jobLeaseMs).toBe(30_000);
     expect(load({ SITEWARD_JOB_LEASE_MS: '3000' }).jobLeaseMs).toBe(3000);
-    expect(() => load({ SITEWARD_JOB_LEASE_MS: '500' })).toThrow('SITEWARD_JOB_LEASE_MS (config "jobLeaseMs") must be an integer from 3000 to 3600000 (got "500")');
+    expect(() => load({ SITEWARD_JOB_LEASE_MS: '500' })).toThrow(
+      'SITEWARD_JOB_LEASE_MS (config "jobLeaseMs") must be an integer from 3000 to 3600000 (got "500")',
+    );
   });
 
   it('listens for PostgreSQL change notifications unless told not to', () => {
@@ -156,7 +173,10 @@ describe('configuration of the services Siteward runs itself', () => {
   });
 
   it.each([
-    [{ SITEWARD_BACKUP_SCHEDULE: 'weekly' }, /^SITEWARD_BACKUP_SCHEDULE \(config "backupSchedule"\) "weekly": not understood; expected an interval/],
+    [
+      { SITEWARD_BACKUP_SCHEDULE: 'weekly' },
+      /^SITEWARD_BACKUP_SCHEDULE \(config "backupSchedule"\) "weekly": not understood; expected an interval/,
+    ],
     [{ SITEWARD_BACKUP_SCHEDULE: '25:00' }, /^SITEWARD_BACKUP_SCHEDULE .* hour 25 is out of range/],
     [{ SITEWARD_BACKUP_KEEP: '0' }, /^SITEWARD_BACKUP_KEEP \(config "backupKeep"\) must be an integer from 1 to 10000/],
     [{ SITEWARD_BACKUP_MAX_AGE_DAYS: 'two weeks' }, /^SITEWARD_BACKUP_MAX_AGE_DAYS .* must be an integer from 1/],

@@ -80,9 +80,13 @@ export const coreSettings = defineSettings(
       doc: 'URL prefix of the REST layer',
       schema: Type.String({ pattern: '^[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$', default: 'wp-json' }),
       read(input) {
-        const prefix = readString(input, 'wp-json').trim().replace(/^\/+|\/+$/g, '');
+        const prefix = readString(input, 'wp-json')
+          .trim()
+          .replace(/^\/+|\/+$/g, '');
         if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(prefix)) {
-          throw new ConfigError(`${input.label} must be one or more URL path segments of letters, digits, . _ ~ - (got ${JSON.stringify(input.raw)})`);
+          throw new ConfigError(
+            `${input.label} must be one or more URL path segments of letters, digits, . _ ~ - (got ${JSON.stringify(input.raw)})`,
+          );
         }
         return prefix;
       },
@@ -102,7 +106,8 @@ export const coreSettings = defineSettings(
       read(input) {
         if (input.raw === undefined) return [...DEFAULT_AVATAR_SIZES];
         const raw = input.raw;
-        const items = raw === null ? [] : (Array.isArray(raw) ? raw.map(String) : String(raw).split(',')).map((s) => s.trim()).filter(Boolean);
+        const items =
+          raw === null ? [] : (Array.isArray(raw) ? raw.map(String) : String(raw).split(',')).map((s) => s.trim()).filter(Boolean);
         try {
           return parseAvatarSizes(items.join(','), MAX_AVATAR_SIZE);
         } catch (error) {
@@ -120,7 +125,8 @@ export const coreSettings = defineSettings(
       schema: Type.String({ default: 'UTC' }),
       read(input) {
         const timezone = readString(input, 'UTC').trim();
-        if (!isTimeZone(timezone)) throw new ConfigError(`${input.label} must be an IANA time zone such as UTC or Europe/Paris (got ${JSON.stringify(timezone)})`);
+        if (!isTimeZone(timezone))
+          throw new ConfigError(`${input.label} must be an IANA time zone such as UTC or Europe/Paris (got ${JSON.stringify(timezone)})`);
         return timezone;
       },
     }),
@@ -130,7 +136,8 @@ export const coreSettings = defineSettings(
       schema: Type.String({ pattern: '^[a-z]{2,3}(_[A-Z]{2})?$', default: 'en_US' }),
       read(input) {
         const locale = readString(input, 'en_US').trim();
-        if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(locale)) throw new ConfigError(`${input.label} must be a locale like en_US or de (got ${JSON.stringify(locale)})`);
+        if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(locale))
+          throw new ConfigError(`${input.label} must be a locale like en_US or de (got ${JSON.stringify(locale)})`);
         return locale;
       },
     }),
@@ -139,7 +146,11 @@ export const coreSettings = defineSettings(
       defaultDoc: 'off',
       doc: 'honour `X-Forwarded-Proto/Host/For` (set only behind your own proxy); the client address is the last `X-Forwarded-For` entry, the one your proxy appends',
     }),
-    tlsCert: optionalPath({ env: 'SITEWARD_TLS_CERT', defaultDoc: '—', doc: 'PEM certificate file: serve HTTPS directly (with `SITEWARD_TLS_KEY`)' }),
+    tlsCert: optionalPath({
+      env: 'SITEWARD_TLS_CERT',
+      defaultDoc: '—',
+      doc: 'PEM certificate file: serve HTTPS directly (with `SITEWARD_TLS_KEY`)',
+    }),
     tlsKey: optionalPath({ env: 'SITEWARD_TLS_KEY', defaultDoc: '—', doc: 'PEM private key file of that certificate' }),
     hstsMaxAge: integer({
       env: 'SITEWARD_HSTS_MAX_AGE',
@@ -181,7 +192,11 @@ export const coreSettings = defineSettings(
       defaultDoc: 'on',
       doc: "PostgreSQL: each process learns of other processes' changes by `LISTEN`/`NOTIFY` (one extra connection) and re-checks at most every second; `off`: it reads the versions from the database on every options read and cookie request (for PostgreSQL-compatible databases without `LISTEN`)",
     }),
-    offline: flag({ env: 'SITEWARD_OFFLINE', defaultDoc: 'off', doc: 'development/offline mode: modules that need a connection stay unavailable' }),
+    offline: flag({
+      env: 'SITEWARD_OFFLINE',
+      defaultDoc: 'off',
+      doc: 'development/offline mode: modules that need a connection stay unavailable',
+    }),
     workers: custom({
       env: 'SITEWARD_WORKERS',
       doc: 'processes (`auto` = one per core)',
@@ -224,7 +239,7 @@ export const coreSettings = defineSettings(
       default: 25,
       min: 1,
       max: 1000,
-      doc: 'the most sub-requests one `batch/v1` call may carry (WordPress\'s default 25); clients read it from `OPTIONS /wp-json/batch/v1`',
+      doc: "the most sub-requests one `batch/v1` call may carry (WordPress's default 25); clients read it from `OPTIONS /wp-json/batch/v1`",
     }),
     smtpUrl: optionalUrl({
       env: 'SITEWARD_SMTP_URL',
@@ -254,7 +269,12 @@ export const coreSettings = defineSettings(
       max: 3650,
       doc: 'Protect and Monitor history older than this is purged',
     }),
-    logLevel: choice({ env: 'LOG_LEVEL', values: LOG_LEVELS, default: 'info', doc: '`fatal`…`trace` or `silent`; `--quiet` lowers `info` to `warn`' }),
+    logLevel: choice({
+      env: 'LOG_LEVEL',
+      values: LOG_LEVELS,
+      default: 'info',
+      doc: '`fatal`…`trace` or `silent`; `--quiet` lowers `info` to `warn`',
+    }),
     logFormat: choice({
       env: 'LOG_FORMAT',
       values: ['auto', 'json', 'pretty'],
@@ -268,7 +288,8 @@ export const coreSettings = defineSettings(
     }
     for (const key of ['tlsCert', 'tlsKey'] as const) {
       const file = values[key];
-      if (typeof file === 'string' && !existsSync(file)) throw new ConfigError(`${labelOf(key)} must name a readable file (${String(rawOf(key))} does not exist)`);
+      if (typeof file === 'string' && !existsSync(file))
+        throw new ConfigError(`${labelOf(key)} must name a readable file (${String(rawOf(key))} does not exist)`);
     }
   },
 );

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config.js';
 import { loadConfig } from '../settings.js';
 
-const load = (env: Record<string, string>) => loadConfig({ env: { SITEWARD_HOME_URL: 'https://example.org', ...env }, configFile: null, cwd: '/tmp' });
+const load = (env: Record<string, string>) =>
+  loadConfig({ env: { SITEWARD_HOME_URL: 'https://example.org', ...env }, configFile: null, cwd: '/tmp' });
 
 describe('configuration of the services Siteward runs itself', () => {
   it('has the documented defaults', () => {

@@ -66,7 +66,10 @@ export interface SettingGroup<S extends Record<string, Setting<unknown>> = Recor
 export type SettingValues<G extends SettingGroup> = ValuesOf<G['settings']>;
 
 /** Declares a group of settings (a feature's, or the core's); `check` holds the rules across them. */
-export function defineSettings<S extends Record<string, Setting<unknown>>>(settings: S, check?: (values: ValuesOf<S>, input: CheckInput) => void): SettingGroup<S> {
+export function defineSettings<S extends Record<string, Setting<unknown>>>(
+  settings: S,
+  check?: (values: ValuesOf<S>, input: CheckInput) => void,
+): SettingGroup<S> {
   return check === undefined ? { settings } : { settings, check };
 }
 
@@ -132,10 +135,14 @@ export function flag(o: Common & { readonly default?: boolean }): Setting<boolea
 export function choice<const V extends string>(o: Common & { readonly values: readonly V[]; readonly default: NoInfer<V> }): Setting<V> {
   return {
     ...o,
-    schema: Type.Union(o.values.map((v) => Type.Literal(v)), { default: o.default }),
+    schema: Type.Union(
+      o.values.map((v) => Type.Literal(v)),
+      { default: o.default },
+    ),
     read(input) {
       const v = readString(input, o.default).trim().toLowerCase();
-      if (!(o.values as readonly string[]).includes(v)) fail(input, `must be one of ${o.values.join(', ')} (got ${JSON.stringify(input.raw)})`);
+      if (!(o.values as readonly string[]).includes(v))
+        fail(input, `must be one of ${o.values.join(', ')} (got ${JSON.stringify(input.raw)})`);
       return v as V;
     },
   };
@@ -182,7 +189,8 @@ export function optionalUrl(o: Common & { readonly protocols: readonly string[] 
       const value = readString(input, '').trim();
       if (value === '') return null;
       const url = parseUrl(value);
-      if (url === null || !o.protocols.includes(url.protocol)) fail(input, `must be an absolute ${o.protocols.map((p) => p.slice(0, -1)).join('/')} URL`);
+      if (url === null || !o.protocols.includes(url.protocol))
+        fail(input, `must be an absolute ${o.protocols.map((p) => p.slice(0, -1)).join('/')} URL`);
       return value;
     },
   };
@@ -196,7 +204,8 @@ export function httpUrl(o: Common & { readonly default: string }): Setting<strin
     read(input) {
       const value = readString(input, o.default).trim().replace(/\/+$/, '');
       const url = parseUrl(value);
-      if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) fail(input, `must be an absolute http(s) URL (got ${JSON.stringify(input.raw)})`);
+      if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+        fail(input, `must be an absolute http(s) URL (got ${JSON.stringify(input.raw)})`);
       return value;
     },
   };

@@ -56,9 +56,17 @@ export function settingsMarkdown(groups: readonly OwnedSettings[], environmentOn
     'and what is allowed. Each feature declares the settings only it uses; the core declares the rest.',
   ];
   for (const { owner, group } of groups) {
-    lines.push('', `## ${owner === 'core' ? 'Core' : `Feature \`${owner}\``}`, '', '| variable | config key | default | allowed | meaning |', '|---|---|---|---|---|');
+    lines.push(
+      '',
+      `## ${owner === 'core' ? 'Core' : `Feature \`${owner}\``}`,
+      '',
+      '| variable | config key | default | allowed | meaning |',
+      '|---|---|---|---|---|',
+    );
     for (const [key, s] of Object.entries(group.settings)) {
-      lines.push(`| \`${s.env}\` | \`${key}\` | ${cell(defaultText(s.schema, s.defaultDoc))} | ${cell(allowedValues(s.schema))} | ${cell(s.doc)} |`);
+      lines.push(
+        `| \`${s.env}\` | \`${key}\` | ${cell(defaultText(s.schema, s.defaultDoc))} | ${cell(allowedValues(s.schema))} | ${cell(s.doc)} |`,
+      );
     }
     if (owner === 'core') {
       for (const e of environmentOnly) lines.push(`| \`${e.env}\` | — | ${cell(e.defaultDoc)} | text | ${cell(e.doc)} |`);

@@ -16,7 +16,8 @@ export type BackupSchedule =
   | { readonly kind: 'daily'; readonly hour: number; readonly minute: number; readonly zone: 'local' | 'utc' }
   | { readonly kind: 'off' };
 
-export type ScheduleParseResult = { readonly ok: true; readonly schedule: BackupSchedule } | { readonly ok: false; readonly message: string };
+export type ScheduleParseResult =
+  { readonly ok: true; readonly schedule: BackupSchedule } | { readonly ok: false; readonly message: string };
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: DAY_MS } as const;
 const MAX_INTERVAL_MS = 366 * UNIT_MS.d;

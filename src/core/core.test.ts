@@ -17,8 +17,23 @@ describe('escapeHtml', () => {
 
 describe('phpTruthy', () => {
   test.each<[unknown, boolean]>([
-    [null, false], [undefined, false], [false, false], [0, false], [-0, false], ['', false], ['0', false], [[], false], [{}, false],
-    [true, true], [1, true], [NaN, true], ['0.0', true], [' ', true], ['false', true], [[0], true], [{ a: 0 }, true],
+    [null, false],
+    [undefined, false],
+    [false, false],
+    [0, false],
+    [-0, false],
+    ['', false],
+    ['0', false],
+    [[], false],
+    [{}, false],
+    [true, true],
+    [1, true],
+    [NaN, true],
+    ['0.0', true],
+    [' ', true],
+    ['false', true],
+    [[0], true],
+    [{ a: 0 }, true],
   ])('%j is %j', (value, expected) => {
     expect(phpTruthy(value)).toBe(expected);
   });
@@ -35,7 +50,15 @@ describe('phpTruthy', () => {
 });
 
 describe('isPlainObject', () => {
-  test.each<[unknown, boolean]>([[{}, true], [{ a: 1 }, true], [[], false], [null, false], ['x', false], [1, false], [undefined, false]])('%j is %j', (value, expected) => {
+  test.each<[unknown, boolean]>([
+    [{}, true],
+    [{ a: 1 }, true],
+    [[], false],
+    [null, false],
+    ['x', false],
+    [1, false],
+    [undefined, false],
+  ])('%j is %j', (value, expected) => {
     expect(isPlainObject(value)).toBe(expected);
   });
 });

@@ -14,7 +14,9 @@ export const MAX_AVATAR_SIZE = 2048;
 
 /** The Gravatar hash of an address: md5 of PHP `strtolower(trim($email))`. */
 export function gravatarHash(email: string): string {
-  return createHash('md5').update(asciiLower(phpTrim(email)), 'utf8').digest('hex');
+  return createHash('md5')
+    .update(asciiLower(phpTrim(email)), 'utf8')
+    .digest('hex');
 }
 
 /**

@@ -89,4 +89,5 @@ export const PAGE_STYLE_HEADERS: Readonly<Record<string, string>> = Object.freez
 });
 
 /** Siteward's icon, drawn by the stylesheet's colours (decorative: the name beside it says it). */
-export const SITEWARD_ICON_SVG = '<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect class="sw-icon-bg" width="32" height="32" rx="7"/><path class="sw-icon-mark" d="M16 6.5l8 3v6.2c0 4.9-3.4 8.6-8 9.8-4.6-1.2-8-4.9-8-9.8V9.5z"/><path class="sw-icon-mark" d="M12.2 16.2l2.7 2.7 5-5.4"/></svg>';
+export const SITEWARD_ICON_SVG =
+  '<svg viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect class="sw-icon-bg" width="32" height="32" rx="7"/><path class="sw-icon-mark" d="M16 6.5l8 3v6.2c0 4.9-3.4 8.6-8 9.8-4.6-1.2-8-4.9-8-9.8V9.5z"/><path class="sw-icon-mark" d="M12.2 16.2l2.7 2.7 5-5.4"/></svg>';

@@ -22,7 +22,10 @@ const COLUMNS = ['method', 'path', 'owner', 'permission', 'batchable'] as const;
 
 /** Aligned plain-text columns, one row per line, with a header. */
 export function formatRouteTable(rows: readonly RouteRow[]): string[] {
-  return textTable(COLUMNS, rows.map((r) => COLUMNS.map((c) => r[c])));
+  return textTable(
+    COLUMNS,
+    rows.map((r) => COLUMNS.map((c) => r[c])),
+  );
 }
 
 /** A Markdown table of the rows. */
@@ -47,14 +50,14 @@ export function routesDocument(rows: readonly RouteRow[]): string {
     'configuration, plugins included). Each is recorded when it is registered:',
     '',
     '- **owner**: the feature (src/features/<name>) or plugin (`plugin:<name>`) that registered it;',
-    '  `rest` is the REST layer\'s own index documents, `http` the HTTP adapter\'s own pages',
+    "  `rest` is the REST layer's own index documents, `http` the HTTP adapter's own pages",
     '  (src/http); `(no match)` is what answers any other path: the 404 page for browsers, a JSON',
     '  `rest_no_route` / `rest_not_found` error otherwise.',
     '- **permission**: the check the REST layer runs before the handler (a Jetpack check or',
-    '  capability name), `public` (anyone), `custom` (a check of the route\'s own), `none` (no',
+    "  capability name), `public` (anyone), `custom` (a check of the route's own), `none` (no",
     '  check); `page`: the page decides itself.',
     '- **batchable**: `v1` when the route may be called inside a `batch/v1` request',
-    '  (`allowBatch: { v1: true }`, WordPress\'s `allow_batch`), else `no`.',
+    "  (`allowBatch: { v1: true }`, WordPress's `allow_batch`), else `no`.",
     '',
     'REST paths are shown under the default prefix `/wp-json` (`SITEWARD_REST_PREFIX`); each is',
     'also served as `/index.php/wp-json/…` and `/?rest_route=/…`.',

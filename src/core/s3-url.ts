@@ -19,7 +19,10 @@ export type S3UrlResult = { readonly ok: true; readonly location: S3Location } |
 const KNOWN = new Set(['endpoint', 'region', 'forcePathStyle']);
 
 export function parseS3Url(text: string): S3UrlResult {
-  const fail = (why: string): S3UrlResult => ({ ok: false, message: `${why}; expected s3://<bucket>/<prefix>?endpoint=<url>&region=<region>&forcePathStyle=true` });
+  const fail = (why: string): S3UrlResult => ({
+    ok: false,
+    message: `${why}; expected s3://<bucket>/<prefix>?endpoint=<url>&region=<region>&forcePathStyle=true`,
+  });
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -27,7 +30,8 @@ export function parseS3Url(text: string): S3UrlResult {
     return fail('is not a URL');
   }
   if (url.protocol !== 's3:') return fail('must start with s3://');
-  if (url.username !== '' || url.password !== '') return fail('must not hold credentials (they come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or a profile)');
+  if (url.username !== '' || url.password !== '')
+    return fail('must not hold credentials (they come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or a profile)');
   const bucket = url.hostname;
   // S3's bucket naming rules (lower case, digits, dots, hyphens; 3-63).
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return fail(`has no valid bucket name (got "${bucket}")`);
@@ -41,7 +45,8 @@ export function parseS3Url(text: string): S3UrlResult {
     } catch {
       parsed = null;
     }
-    if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return fail('has an endpoint that is not an http(s) URL');
+    if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+      return fail('has an endpoint that is not an http(s) URL');
   }
   const style = url.searchParams.get('forcePathStyle');
   if (style !== null && style !== 'true' && style !== 'false') return fail('has forcePathStyle other than true or false');

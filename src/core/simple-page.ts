@@ -23,7 +23,10 @@ export function simplePage(title: string, bodyHtml: string, opts: SimplePageOpti
   const site = opts.siteName === undefined || opts.siteName.trim() === '' ? 'Siteward' : opts.siteName;
   const documentTitle = opts.documentTitle ?? `${title} · ${site}`;
   const mark = `${SITEWARD_ICON_SVG}${opts.siteName === undefined ? DEFAULT_NAME : `<span>${escapeHtml(site)}</span>`}`;
-  const brand = opts.brandHref === null ? `<span class="sw-page-brand-name">${mark}</span>` : `<a href="${escapeHtml(opts.brandHref ?? '/')}">${mark}</a>`;
+  const brand =
+    opts.brandHref === null
+      ? `<span class="sw-page-brand-name">${mark}</span>`
+      : `<a href="${escapeHtml(opts.brandHref ?? '/')}">${mark}</a>`;
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${escapeHtml(documentTitle)}</title><link rel="stylesheet" href="${PAGE_STYLE_PATH}">${opts.head ?? ''}</head><body><header class="sw-page-brand">${brand}</header><main class="sw-card${opts.wide ? ' sw-card-wide' : ''}"><h1>${escapeHtml(title)}</h1>${bodyHtml}</main></body></html>`;
 }
 
@@ -37,5 +40,7 @@ const DEFAULT_NAME = '<span class="sw-site-default">Siteward</span>';
  */
 export function withSiteName(html: string, siteName: string): string {
   if (siteName.trim() === '' || !html.includes(DEFAULT_NAME)) return html;
-  return html.replace(' · Siteward</title>', () => ` · ${escapeHtml(siteName)}</title>`).replace(DEFAULT_NAME, () => `<span>${escapeHtml(siteName)}</span>`);
+  return html
+    .replace(' · Siteward</title>', () => ` · ${escapeHtml(siteName)}</title>`)
+    .replace(DEFAULT_NAME, () => `<span>${escapeHtml(siteName)}</span>`);
 }

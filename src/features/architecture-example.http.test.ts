@@ -7,7 +7,12 @@ import { builtInFeatures } from './index.js';
 let app: TestApp;
 let now = 1_700_000_000_000;
 beforeAll(async () => {
-  app = await createTestApp({ features: [...builtInFeatures, helloFeature], env: { SITEWARD_SITE_NAME: 'Hello Site' }, clock: () => now, startJobs: false });
+  app = await createTestApp({
+    features: [...builtInFeatures, helloFeature],
+    env: { SITEWARD_SITE_NAME: 'Hello Site' },
+    clock: () => now,
+    startJobs: false,
+  });
 });
 afterAll(() => app.close());
 
@@ -41,7 +46,8 @@ describe('the example feature of docs/architecture.md', () => {
   it('runs its job through the job runner', async () => {
     expect(app.app.jobs.names()).toContain('hello-tick');
     const admin = await app.loginAs('administrator');
-    const read = async () => ((await app.request({ path: '/wp-json/hello/v1/greeting', headers: app.auth(admin) })).json as { ticks: number }).ticks;
+    const read = async () =>
+      ((await app.request({ path: '/wp-json/hello/v1/greeting', headers: app.auth(admin) })).json as { ticks: number }).ticks;
     expect(await read()).toBe(0);
     await app.app.jobs.tick();
     expect(await read()).toBe(1);

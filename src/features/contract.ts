@@ -194,7 +194,11 @@ export interface CliCommand {
 
 /** An HTML page answer (no caching, no framing). */
 export function htmlPage(status: number, body: string, headers: Readonly<Record<string, string>> = {}): PageResponse {
-  return { status, headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', ...headers }, body };
+  return {
+    status,
+    headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', ...headers },
+    body,
+  };
 }
 
 /** The server's own "nothing here" answer, as for a path no page serves. */

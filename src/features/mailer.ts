@@ -19,7 +19,12 @@ export function smtpMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mailer
   const transport = smtpTransport(config.smtpUrl, TIMEOUT_MS);
   return {
     async send(message) {
-      await transport.sendMail({ from: config.mailFrom, to: typeof message.to === 'string' ? message.to : [...message.to], subject: message.subject, text: message.text });
+      await transport.sendMail({
+        from: config.mailFrom,
+        to: typeof message.to === 'string' ? message.to : [...message.to],
+        subject: message.subject,
+        text: message.text,
+      });
     },
   };
 }

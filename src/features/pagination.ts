@@ -4,7 +4,13 @@
  */
 import type { RestRequest } from '../rest/types.js';
 
-export function pagingHeaders(total: number, page: number, perPage: number, request: RestRequest, collectionUrl: string): Record<string, string> {
+export function pagingHeaders(
+  total: number,
+  page: number,
+  perPage: number,
+  request: RestRequest,
+  collectionUrl: string,
+): Record<string, string> {
   const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
   const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
   const urlFor = (target: number) => {

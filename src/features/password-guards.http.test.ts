@@ -32,7 +32,12 @@ describe('password guards of features', () => {
   it('see the outcome of every JSON and form login, with the client address', async () => {
     seen.length = 0;
     await app.request({ method: 'POST', path: '/login', body: { username: 'free', password: 'wrong' } });
-    await app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' }, body: 'log=free&pwd=right-password-2' });
+    await app.request({
+      method: 'POST',
+      path: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' },
+      body: 'log=free&pwd=right-password-2',
+    });
     expect(seen).toEqual([
       { attempt: { via: 'login-json', login: 'free', ip: '127.0.0.1' }, ok: false },
       { attempt: { via: 'login-form', login: 'free', ip: '127.0.0.1' }, ok: true },
@@ -46,7 +51,12 @@ describe('password guards of features', () => {
     expect(json.headers['retry-after']).toBe('90');
     expect(json.json).toMatchObject({ code: 'probe_blocked', message: 'Too many attempts.', data: { status: 429 } });
     expect(json.headers['set-cookie']).toBeUndefined();
-    const form = await app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' }, body: 'log=locked&pwd=right-password-1' });
+    const form = await app.request({
+      method: 'POST',
+      path: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' },
+      body: 'log=locked&pwd=right-password-1',
+    });
     expect(form.status).toBe(429);
     expect(form.headers['content-type']).toMatch(/^text\/html/);
     expect(form.text).toContain('Too many attempts.');
@@ -64,7 +74,10 @@ describe('password guards of features', () => {
     seen.length = 0;
     const free = await app.app.authenticator.appPasswords.create('free', 'probe');
     if (!free.ok) throw new Error(free.message);
-    const ok = await app.request({ path: '/wp-json/jetpack/v4/settings', headers: { Authorization: `Basic ${Buffer.from(`free:${free.password}`).toString('base64')}` } });
+    const ok = await app.request({
+      path: '/wp-json/jetpack/v4/settings',
+      headers: { Authorization: `Basic ${Buffer.from(`free:${free.password}`).toString('base64')}` },
+    });
     expect(ok.status).toBe(200);
     expect(seen).toEqual([{ attempt: { via: 'basic', login: 'free', ip: '127.0.0.1' }, ok: true }]);
   });

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const MESSAGE = 'You do not have the correct user permissions to perform this action. Please contact your site admin if you think this is a mistake.';
+const MESSAGE =
+  'You do not have the correct user permissions to perform this action. Please contact your site admin if you think this is a mistake.';
 const ENDPOINTS = [
   ['protect', 'jetpack/v4/module/protect/count/get'],
   ['protect', 'siteward/v1/protect/history?days=7'],
@@ -34,12 +35,25 @@ describe.each(ENDPOINTS)('GET %s → %s', (module, path) => {
   });
 
   it('answers the administrator, and not_active while the module is off', async () => {
-    const on = await app.request({ method: 'PUT', path: `/wp-json/jetpack/v4/module/${module}/active`, headers: app.auth(admin), body: { active: true } });
+    const on = await app.request({
+      method: 'PUT',
+      path: `/wp-json/jetpack/v4/module/${module}/active`,
+      headers: app.auth(admin),
+      body: { active: true },
+    });
     expect(on.status).toBe(200);
     const active = await app.request({ path: `/wp-json/${path}`, headers: app.auth(admin) });
     expect(active.status === 200 || (active.json as { code: string }).code === 'empty').toBe(true);
-    await app.request({ method: 'PUT', path: `/wp-json/jetpack/v4/module/${module}/active`, headers: app.auth(admin), body: { active: false } });
+    await app.request({
+      method: 'PUT',
+      path: `/wp-json/jetpack/v4/module/${module}/active`,
+      headers: app.auth(admin),
+      body: { active: false },
+    });
     const off = await app.request({ path: `/wp-json/${path}`, headers: app.auth(admin) });
-    expect([off.status, off.json]).toEqual([404, { code: 'not_active', message: 'The requested Jetpack module is not active.', data: { status: 404 } }]);
+    expect([off.status, off.json]).toEqual([
+      404,
+      { code: 'not_active', message: 'The requested Jetpack module is not active.', data: { status: 404 } },
+    ]);
   });
 });

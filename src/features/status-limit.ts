@@ -9,7 +9,12 @@ export async function allowRequest(status: Store['status'], key: string, limit: 
   const row = await status.get(key);
   const value = row?.value;
   const current =
-    value && typeof value === 'object' && !Array.isArray(value) && typeof value.count === 'number' && typeof value.since === 'number' && now - value.since < windowMs
+    value &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    typeof value.count === 'number' &&
+    typeof value.since === 'number' &&
+    now - value.since < windowMs
       ? { count: value.count, since: value.since }
       : { count: 0, since: now };
   if (current.count >= limit) return false;

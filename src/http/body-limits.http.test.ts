@@ -9,10 +9,20 @@ const TINY_VALUES = Buffer.from(`[${Array(3_300_000).fill('{}').join(',')}]`);
 /** Sends a body on its own connection; resolves with the status, or 0 when the server cut the upload. */
 function post(port: number, path: string, body: Buffer, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, agent: false, headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(body);
   });
@@ -70,7 +80,12 @@ describe('request bodies', () => {
     const many = Buffer.from(`[${Array(150_000).fill('0').join(',')}]`);
     let status = 0;
     const stall = await longestStall(async () => {
-      const res = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/settings/update', headers: { ...app.auth(admin), 'content-type': 'application/json' }, body: many });
+      const res = await app.request({
+        method: 'POST',
+        path: '/wp-json/jetpack/v4/settings/update',
+        headers: { ...app.auth(admin), 'content-type': 'application/json' },
+        body: many,
+      });
       status = res.status;
       expect(res.json).toMatchObject({ code: 'rest_invalid_json' });
     });

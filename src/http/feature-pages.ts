@@ -84,9 +84,20 @@ export function mountPages(
       // The route table's row: the page checks who may see it itself.
       config: { owner: page.owner ?? 'unknown', permission: 'page' },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const request = pageRequest(req, helpers, identify, (value) => void reply.header('Set-Cookie', formCookieHeader(value, helpers.origin(req).secure)));
+        const request = pageRequest(
+          req,
+          helpers,
+          identify,
+          (value) => void reply.header('Set-Cookie', formCookieHeader(value, helpers.origin(req).secure)),
+        );
         if (page.method === 'POST' && page.crossSiteCheck !== 'page') {
-          const check = checkPagePost({ headers: request.headers, body: request.body, origin: request.origin, homeUrl: helpers.homeUrl, key: helpers.formKey });
+          const check = checkPagePost({
+            headers: request.headers,
+            body: request.body,
+            origin: request.origin,
+            homeUrl: helpers.homeUrl,
+            key: helpers.formKey,
+          });
           if (check !== 'ok') return refuseCrossSite(reply, mediaType(req.headers['content-type']) === 'application/json');
         }
         const answer = await page.handle(request);
@@ -142,7 +153,12 @@ export function mountAssets(app: FastifyInstance, directories: readonly (AssetDi
       // parameter is decoded already, and decoding that again turned `%25E0` into an error).
       const target = (req.raw.url ?? '').split('?')[0]!;
       if (!target.startsWith(assets.urlPrefix)) return reply.callNotFound();
-      const result = await send(req.raw, `/${target.slice(assets.urlPrefix.length)}`, { root, index: false, dotfiles: 'ignore', cacheControl: false });
+      const result = await send(req.raw, `/${target.slice(assets.urlPrefix.length)}`, {
+        root,
+        index: false,
+        dotfiles: 'ignore',
+        cacheControl: false,
+      });
       if (result.type === 'error' && result.statusCode === 400) {
         const response = errorResponse(restError('rest_bad_request'));
         return reply.code(response.status).headers(response.headers).send(response.body);
@@ -151,7 +167,10 @@ export function mountAssets(app: FastifyInstance, directories: readonly (AssetDi
       reply.code(result.statusCode).headers(result.headers);
       const type = CONTENT_TYPES[path.extname(result.metadata.path)];
       if (type !== undefined && reply.hasHeader('content-type')) reply.header('Content-Type', type);
-      return reply.header('Cache-Control', assets.cacheControl ?? 'public, max-age=3600').header('X-Content-Type-Options', 'nosniff').send(result.stream);
+      return reply
+        .header('Cache-Control', assets.cacheControl ?? 'public, max-age=3600')
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(result.stream);
     });
   }
 }

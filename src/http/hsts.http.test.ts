@@ -13,7 +13,11 @@ describe('Strict-Transport-Security', () => {
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
   beforeAll(() => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'],
+      { stdio: 'ignore' },
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -38,7 +42,10 @@ describe('Strict-Transport-Security', () => {
   });
 
   it('follows SITEWARD_HSTS_MAX_AGE, and 0 turns it off', async () => {
-    for (const [value, expected] of [['600', 'max-age=600'], ['0', undefined]] as const) {
+    for (const [value, expected] of [
+      ['600', 'max-age=600'],
+      ['0', undefined],
+    ] as const) {
       const app = await createTestApp({ env: { SITEWARD_TLS_CERT: cert, SITEWARD_TLS_KEY: key, SITEWARD_HSTS_MAX_AGE: value } });
       try {
         expect((await overTls(app, '/login'))['strict-transport-security']).toBe(expected);
@@ -53,10 +60,19 @@ describe('Strict-Transport-Security', () => {
     const plain = await createTestApp();
     try {
       for (const p of PATHS) {
-        expect((await proxied.request({ path: p, headers: { 'x-forwarded-proto': 'https' } })).headers['strict-transport-security'], p).toBe('max-age=31536000');
-        expect((await proxied.request({ path: p, headers: { 'x-forwarded-proto': 'http' } })).headers['strict-transport-security'], p).toBeUndefined();
+        expect(
+          (await proxied.request({ path: p, headers: { 'x-forwarded-proto': 'https' } })).headers['strict-transport-security'],
+          p,
+        ).toBe('max-age=31536000');
+        expect(
+          (await proxied.request({ path: p, headers: { 'x-forwarded-proto': 'http' } })).headers['strict-transport-security'],
+          p,
+        ).toBeUndefined();
         // An untrusted client's claim is not believed.
-        expect((await plain.request({ path: p, headers: { 'x-forwarded-proto': 'https' } })).headers['strict-transport-security'], p).toBeUndefined();
+        expect(
+          (await plain.request({ path: p, headers: { 'x-forwarded-proto': 'https' } })).headers['strict-transport-security'],
+          p,
+        ).toBeUndefined();
       }
     } finally {
       await proxied.close();

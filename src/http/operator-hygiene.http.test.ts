@@ -14,7 +14,8 @@ function capturingLogger() {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -71,14 +72,25 @@ describe('files, logs and the operator', () => {
     const before = captured.lines.length;
     const port = (app.app.http.server.address() as { port: number }).port;
     await new Promise<void>((resolve) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/wp-json/disk-test/v1/write', headers: { 'content-type': 'application/json', 'content-length': '50000' } });
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/wp-json/disk-test/v1/write',
+        headers: { 'content-type': 'application/json', 'content-length': '50000' },
+      });
       req.on('error', () => resolve());
       // Abandoned once the server has the request and reads its body (its listener runs first), not after a guessed delay.
       app.app.http.server.once('request', () => setImmediate(() => req.destroy()));
       req.write('{"a":"');
       req.on('close', () => resolve());
     });
-    await vi.waitUntil(() => captured.lines.slice(before).some((l) => l.msg === 'client aborted the request body'), { timeout: 20_000, interval: 10 }).catch(() => undefined);
+    await vi
+      .waitUntil(() => captured.lines.slice(before).some((l) => l.msg === 'client aborted the request body'), {
+        timeout: 20_000,
+        interval: 10,
+      })
+      .catch(() => undefined);
     const mine = captured.lines.slice(before);
     expect(mine.find((l) => l.msg === 'client aborted the request body')).toMatchObject({ level: 20 });
     expect(mine.filter((l) => Number(l.level) >= 50)).toEqual([]);

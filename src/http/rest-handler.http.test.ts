@@ -8,7 +8,10 @@ let app: TestApp;
 let port: number;
 
 function echo(api: SitewardApi): void {
-  api.registerRoute('sock/v1', '/echo', { methods: ['GET', 'POST', 'PUT', 'DELETE'], callback: (req) => ({ method: req.method, params: req.params }) });
+  api.registerRoute('sock/v1', '/echo', {
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    callback: (req) => ({ method: req.method, params: req.params }),
+  });
 }
 
 beforeAll(async () => {
@@ -17,7 +20,12 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-function call(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function call(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
     // Node's client sends a GET body without framing unless told its length.
     const framed = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
@@ -57,7 +65,12 @@ describe('the REST layer on a real socket', () => {
   });
 
   it('answers an oversized body with a JSON 413', async () => {
-    const res = await call('POST', '/wp-json/sock/v1/echo', { 'content-type': 'application/json' }, JSON.stringify({ x: 'y'.repeat(10_000) }));
+    const res = await call(
+      'POST',
+      '/wp-json/sock/v1/echo',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ x: 'y'.repeat(10_000) }),
+    );
     expect(res.status).toBe(413);
     expect(JSON.parse(res.text)).toMatchObject({ code: 'rest_body_too_large', data: { status: 413 } });
   });
@@ -65,12 +78,15 @@ describe('the REST layer on a real socket', () => {
   it('reads a chunked body of several pieces, and answers 413 once a chunked body passes the limit', async () => {
     const chunked = (pieces: string[]) =>
       new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/wp-json/sock/v1/echo', headers: { 'content-type': 'application/json' } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
-        });
+        const req = httpRequest(
+          { host: '127.0.0.1', port, method: 'POST', path: '/wp-json/sock/v1/echo', headers: { 'content-type': 'application/json' } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, text }));
+          },
+        );
         req.on('error', reject);
         // No Content-Length: node's client sends each write as one chunk.
         for (const piece of pieces) req.write(piece);
@@ -104,7 +120,11 @@ describe('the REST layer on a real socket', () => {
       });
     const bad = await raw('GET /wp-json/ HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n');
     expect(bad).toMatch(/^HTTP\/1\.1 400/);
-    expect(JSON.parse(bad.slice(bad.indexOf('\r\n\r\n') + 4))).toEqual({ code: 'rest_bad_request', message: 'The request could not be parsed.', data: { status: 400 } });
+    expect(JSON.parse(bad.slice(bad.indexOf('\r\n\r\n') + 4))).toEqual({
+      code: 'rest_bad_request',
+      message: 'The request could not be parsed.',
+      data: { status: 400 },
+    });
     const huge = await raw(`GET /wp-json/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(huge).toMatch(/^HTTP\/1\.1 431/);
     expect(huge).toContain('"code":"rest_headers_too_large"');

@@ -58,7 +58,8 @@ export interface RestHandler {
  */
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const prefixes = restBasePaths(options.restPrefix).all;
-  const mayBeRest = (url: string) => url.includes('rest_route=') || prefixes.some((p) => url.startsWith(p) && (url.length === p.length || '/?'.includes(url[p.length]!)));
+  const mayBeRest = (url: string) =>
+    url.includes('rest_route=') || prefixes.some((p) => url.startsWith(p) && (url.length === p.length || '/?'.includes(url[p.length]!)));
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: RestError, started: number) => {
     const origin = requestOrigin(req.headers, (req.socket as TLSSocket | null)?.encrypted === true, options.trustProxy);

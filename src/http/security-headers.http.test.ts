@@ -14,7 +14,10 @@ describe('a page whose content carries an injected inline script (an escaping mi
   const injected = '<script>document.title = "owned"</script>';
   let app: TestApp;
   beforeAll(async () => {
-    const leaky: Feature = { name: 'leaky', register: (ctx) => ctx.addPage({ method: 'GET', path: '/leaky', handle: async () => htmlPage(200, `<p>${injected}</p>`) }) };
+    const leaky: Feature = {
+      name: 'leaky',
+      register: (ctx) => ctx.addPage({ method: 'GET', path: '/leaky', handle: async () => htmlPage(200, `<p>${injected}</p>`) }),
+    };
     app = await createTestApp({ features: [...builtInFeatures, leaky] });
   });
   afterAll(() => app.close());
@@ -39,12 +42,13 @@ describe('HTML pages', () => {
   });
   afterAll(() => app.close());
 
-  const pages = () => [
-    ['/', {}],
-    ['/login', {}],
-    [`/setup?token=${setupToken}`, {}],
-    ['/admin/', { Cookie: admin.cookie }],
-  ] as const;
+  const pages = () =>
+    [
+      ['/', {}],
+      ['/login', {}],
+      [`/setup?token=${setupToken}`, {}],
+      ['/admin/', { Cookie: admin.cookie }],
+    ] as const;
 
   it('carry nosniff, a same-origin referrer policy and no framing', async () => {
     for (const [path, headers] of pages()) {
@@ -73,7 +77,9 @@ describe('HTML pages', () => {
     const nonces = scriptSrc.filter((s) => s.startsWith("'nonce-"));
     expect(scriptSrc.sort()).toEqual(["'self'", ...nonces].sort());
     expect(nonces).toHaveLength(1);
-    const inline = [...res.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\ssrc=/.test(m[1]!) && m[2]!.trim() !== '');
+    const inline = [...res.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+      (m) => !/\ssrc=/.test(m[1]!) && m[2]!.trim() !== '',
+    );
     expect(inline.length).toBeGreaterThan(0);
     for (const m of inline) expect(m[1]).toContain(`nonce="${nonces[0]!.slice(7, -1)}"`);
   });
@@ -91,7 +97,12 @@ describe('POST /logout', () => {
 
   it('refuses a cross-site form post and keeps the session', async () => {
     const user = await app.loginAs('editor');
-    const res = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, origin: 'https://evil.example', 'content-type': form }, body: '' });
+    const res = await app.request({
+      method: 'POST',
+      path: '/logout',
+      headers: { Cookie: user.cookie, origin: 'https://evil.example', 'content-type': form },
+      body: '',
+    });
     expect(res.status).toBe(403);
     expect(await stillLoggedIn(user)).toBe(true);
   });
@@ -105,7 +116,12 @@ describe('POST /logout', () => {
 
   it('logs out a same-origin form post', async () => {
     const user = await app.loginAs('editor');
-    const res = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, origin: 'http://example.org', 'content-type': form }, body: '' });
+    const res = await app.request({
+      method: 'POST',
+      path: '/logout',
+      headers: { Cookie: user.cookie, origin: 'http://example.org', 'content-type': form },
+      body: '',
+    });
     expect(res.status).toBe(302);
     expect(await stillLoggedIn(user)).toBe(false);
   });
@@ -114,7 +130,12 @@ describe('POST /logout', () => {
     const user = await app.loginAs('administrator');
     const page = await app.request({ path: '/admin/', headers: { Cookie: user.cookie } });
     const nonce = /name="_wpnonce" value="([^"]+)"/.exec(page.text)![1]!;
-    const res = await app.request({ method: 'POST', path: '/logout', headers: { Cookie: user.cookie, 'content-type': form }, body: `_wpnonce=${nonce}` });
+    const res = await app.request({
+      method: 'POST',
+      path: '/logout',
+      headers: { Cookie: user.cookie, 'content-type': form },
+      body: `_wpnonce=${nonce}`,
+    });
     expect(res.status).toBe(302);
     expect(await stillLoggedIn(user)).toBe(false);
   });

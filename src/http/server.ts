@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Config } from '../config/config.js';
 import { requestArrived } from '../core/request-batch.js';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../core/unavailable.js';
@@ -71,11 +78,14 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
     anonymousBodyLimit: anonymousLimit,
-    logRequest: log && ['trace', 'debug', 'info'].includes(log.level)
-      ? (line) => log.info({ method: line.method, url: redactUrl(line.url), status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
-      : null,
+    logRequest:
+      log && ['trace', 'debug', 'info'].includes(log.level)
+        ? (line) =>
+            log.info({ method: line.method, url: redactUrl(line.url), status: line.status, ms: Number(line.ms.toFixed(1)) }, 'request')
+        : null,
     logError: (err) => throttled(err, 'unhandled error', (extra) => log?.error({ err, ...extra }, 'unhandled error')),
-    logUnavailable: (err) => throttled(err, 'store unavailable', (extra) => log?.warn({ reason: err.reason, ...extra }, 'store unavailable')),
+    logUnavailable: (err) =>
+      throttled(err, 'store unavailable', (extra) => log?.warn({ reason: err.reason, ...extra }, 'store unavailable')),
     logAborted: (line) => log?.debug({ method: line.method, url: redactUrl(line.url) }, 'client aborted the request body'),
   });
   const tlsOptions = tls ? { cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) } : null;
@@ -88,7 +98,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       requestArrived();
       // HSTS (RFC 6797) on every answer that travels over HTTPS, never over plain HTTP: browsers
       // then refuse to reach the site (and its login cookie) without TLS for max-age seconds.
-      if (hsts !== null && (tls || (config.trustProxy && requestOrigin(req.headers, false, true).secure))) res.setHeader('Strict-Transport-Security', hsts);
+      if (hsts !== null && (tls || (config.trustProxy && requestOrigin(req.headers, false, true).secure)))
+        res.setHeader('Strict-Transport-Security', hsts);
       if (!toOriginForm(req)) {
         const { status, headers, body } = errorResponse(restError('rest_bad_request_url'));
         res.writeHead(status, headers);
@@ -107,7 +118,9 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const error = status === 431 ? restError('rest_headers_too_large') : restError('rest_bad_request', { status });
     const response = errorResponse(error, { Connection: 'close' });
-    const head = Object.entries(response.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries(response.headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n${head}\r\n${response.body}`);
   };
   const app = Fastify({
@@ -159,13 +172,20 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   app.addHook('onResponse', async (req, reply) => {
     // REST requests are logged by the REST handler.
     if (isRestPath(req.url, config.restPrefix)) return;
-    req.log.info({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) }, 'request');
+    req.log.info(
+      { method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(1)) },
+      'request',
+    );
   });
 
   const origin = (req: FastifyRequest) => requestOrigin(req.headers, tls, config.trustProxy);
   const restRoot = (req: FastifyRequest) => deps.restUrl('/', origin(req));
   // The 404 page and the features' pages name the site; a store that cannot answer leaves "Siteward".
-  const siteName = () => deps.homeHead().then((head) => head.name, () => undefined);
+  const siteName = () =>
+    deps.homeHead().then(
+      (head) => head.name,
+      () => undefined,
+    );
 
   const sendError = (req: FastifyRequest, reply: FastifyReply, error: RestError) => {
     const response = errorResponse(error, isRestPath(req.url, config.restPrefix) ? fixedHeaders(restRoot(req)) : undefined);
@@ -188,7 +208,11 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   app.setNotFoundHandler(async (req, reply) => {
     if (!isRestPath(req.url, config.restPrefix) && wantsHtml(req)) {
       const name = await siteName();
-      return reply.code(404).header('Content-Type', 'text/html; charset=UTF-8').header('Cache-Control', 'no-store').send(notFoundPage(name));
+      return reply
+        .code(404)
+        .header('Content-Type', 'text/html; charset=UTF-8')
+        .header('Cache-Control', 'no-store')
+        .send(notFoundPage(name));
     }
     const error = isRestPath(req.url, config.restPrefix) ? restError('rest_no_route') : restError('rest_not_found');
     return sendError(req, reply, error);
@@ -214,7 +238,10 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       return sendError(req, reply, restError('xmlrpc_not_supported'));
     }
     const head = await deps.homeHead();
-    return reply.code(200).header('Content-Type', 'text/xml; charset=UTF-8').send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));
+    return reply
+      .code(200)
+      .header('Content-Type', 'text/xml; charset=UTF-8')
+      .send(rsdDocument({ name: head.name, homeUrl: config.homeUrl, restRoot: restRoot(req) }));
   });
 
   const helpers: PageHelpers = { origin, restRoot, homeUrl: config.homeUrl, formKey: deps.formKey, siteName };

@@ -12,7 +12,12 @@ export function homePage(opts: { name: string; description: string; restRoot: st
     name,
     `\n${opts.description ? `<p class="tagline">${escapeHtml(opts.description)}</p>\n` : ''}<p>This site is managed by Siteward. Its administrators log in to the dashboard; programs use its REST API.</p>
 <ul class="sw-links"><li><a class="sw-button" href="/login">Log in</a></li><li><a class="sw-button sw-button-secondary" href="/admin/">Dashboard</a></li></ul>\n`,
-    { siteName: name, wide: true, documentTitle: name, head: `\n<link rel='https://api.w.org/' href='${escapeHtml(opts.restRoot)}' />${tags}\n` },
+    {
+      siteName: name,
+      wide: true,
+      documentTitle: name,
+      head: `\n<link rel='https://api.w.org/' href='${escapeHtml(opts.restRoot)}' />${tags}\n`,
+    },
   )}\n`;
 }
 

@@ -57,7 +57,14 @@ describe("features' static assets", () => {
   });
 
   it('answers 404 for paths outside the directory, dotfiles, directories and missing files', async () => {
-    for (const p of ['/static-test/..%2F..%2Fetc%2Fpasswd', '/static-test/../secret', '/static-test/%2e%2e/x', '/static-test/.secret', '/static-test/', '/static-test/missing.js']) {
+    for (const p of [
+      '/static-test/..%2F..%2Fetc%2Fpasswd',
+      '/static-test/../secret',
+      '/static-test/%2e%2e/x',
+      '/static-test/.secret',
+      '/static-test/',
+      '/static-test/missing.js',
+    ]) {
       expect((await app.request({ path: p })).status, p).toBe(404);
     }
   });

@@ -53,11 +53,13 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
   const acknowledged: string[] = [];
   /** Eight clients, each writing `rounds` times in a row. */
   const eightClients = async (rounds: number) => {
-    const results = await Promise.all(Array.from({ length: 8 }, async () => {
-      const mine = [];
-      for (let i = 0; i < rounds; i++) mine.push(await write());
-      return mine;
-    }));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const mine = [];
+        for (let i = 0; i < rounds; i++) mine.push(await write());
+        return mine;
+      }),
+    );
     const flat = results.flat();
     for (const r of flat) if (r.res.status === 200) acknowledged.push(r.key);
     return flat;
@@ -106,11 +108,13 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
       const reader = await bounded.loginAs('administrator', { login: 'frozen-reader' });
       pg.freeze();
       try {
-        const results = await Promise.all(Array.from({ length: 24 }, async () => {
-          const started = performance.now();
-          const res = await bounded.request({ path: '/wp-json/jetpack/v4/settings', headers: bounded.auth(reader) });
-          return { res, ms: performance.now() - started };
-        }));
+        const results = await Promise.all(
+          Array.from({ length: 24 }, async () => {
+            const started = performance.now();
+            const res = await bounded.request({ path: '/wp-json/jetpack/v4/settings', headers: bounded.auth(reader) });
+            return { res, ms: performance.now() - started };
+          }),
+        );
         for (const r of results) expectUnavailable(r);
       } finally {
         pg.thaw();

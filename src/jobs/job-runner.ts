@@ -66,7 +66,8 @@ export class JobRunner {
   }
 
   add(job: BackgroundJob): void {
-    if (this.jobs.some((entry) => entry.job.name === job.name)) throw new Error(`a background job named "${job.name}" is already registered`);
+    if (this.jobs.some((entry) => entry.job.name === job.name))
+      throw new Error(`a background job named "${job.name}" is already registered`);
     this.jobs.push({ job, nextAt: this.clock() });
   }
 
@@ -93,7 +94,8 @@ export class JobRunner {
       if (holds !== this.leading) {
         this.leading = holds;
         // Which process runs the jobs is worth one line each time it changes.
-        if (holds) this.opts.log.info({ holder: this.id, leaseMs: this.leaseMs }, 'background jobs: this process holds the lease and runs them');
+        if (holds)
+          this.opts.log.info({ holder: this.id, leaseMs: this.leaseMs }, 'background jobs: this process holds the lease and runs them');
         else this.opts.log.info({ holder: this.id }, 'background jobs: the lease is held by another process');
       }
       const now = this.clock();

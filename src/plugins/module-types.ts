@@ -38,8 +38,7 @@ export interface OptionReadContext {
 
 /** Outcome of writing one option: saved (with extra response members), or not saved with a reason. */
 export type OptionWriteOutcome =
-  | { ok: true; changed: boolean; value: JsonValue; response?: Record<string, JsonValue> }
-  | { ok: false; info?: string };
+  { ok: true; changed: boolean; value: JsonValue; response?: Record<string, JsonValue> } | { ok: false; info?: string };
 
 /** An option's human texts (docs/spec/compat.md §9, module records' `option_texts`). */
 export interface OptionTexts {

@@ -106,7 +106,8 @@ describe('api.deprecatedFunction/Argument after await (third-party plugins)', ()
         return get(validateOnly, `/plug/v1/v/${n}`);
       }),
     );
-    for (const [i, n] of ns.entries()) expect(header(outs[i]!, 'X-WP-DeprecatedParam')).toBe(`validate_${n} (since 1.0; no alternative available)`);
+    for (const [i, n] of ns.entries())
+      expect(header(outs[i]!, 'X-WP-DeprecatedParam')).toBe(`validate_${n} (since 1.0; no alternative available)`);
   });
 
   test('a plugin field getter reports after await inside a built-in route', async () => {

@@ -14,7 +14,11 @@
  *   (measured: docs/plugins.md "Deprecation notices" and bench/request-context.js).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { deprecatedArgument as syncDeprecatedArgument, deprecatedFunction as syncDeprecatedFunction, hasCurrentSink } from '../rest/deprecation.js';
+import {
+  deprecatedArgument as syncDeprecatedArgument,
+  deprecatedFunction as syncDeprecatedFunction,
+  hasCurrentSink,
+} from '../rest/deprecation.js';
 import type { FieldDefinition } from '../rest/field-registry.js';
 import type { ArgDefinition, EndpointDefinition, RestRequest } from '../rest/types.js';
 import type { RouteDefinition, SitewardApi } from './api.js';
@@ -49,8 +53,12 @@ function trackArg(arg: ArgDefinition): ArgDefinition {
   const { validateCallback: validate, sanitizeCallback: sanitize } = arg;
   return {
     ...arg,
-    ...(typeof validate === 'function' ? { validateCallback: (value, request, name) => runFor(request, () => validate(value, request, name)) } : {}),
-    ...(typeof sanitize === 'function' ? { sanitizeCallback: (value, request, name) => runFor(request, () => sanitize(value, request, name)) } : {}),
+    ...(typeof validate === 'function'
+      ? { validateCallback: (value, request, name) => runFor(request, () => validate(value, request, name)) }
+      : {}),
+    ...(typeof sanitize === 'function'
+      ? { sanitizeCallback: (value, request, name) => runFor(request, () => sanitize(value, request, name)) }
+      : {}),
   } satisfies ArgDefinition;
 }
 
@@ -59,7 +67,8 @@ function trackEndpoint(endpoint: EndpointDefinition): EndpointDefinition {
   const tracked: EndpointDefinition = { ...endpoint };
   // A missing or non-function callback stays as it is: the REST layer answers rest_invalid_handler.
   if (typeof callback === 'function') tracked.callback = (request) => runFor(request, () => callback(request));
-  if (typeof permissionCallback === 'function') tracked.permissionCallback = (request) => runFor(request, () => permissionCallback(request));
+  if (typeof permissionCallback === 'function')
+    tracked.permissionCallback = (request) => runFor(request, () => permissionCallback(request));
   if (args) tracked.args = Object.fromEntries(Object.entries(args).map(([name, arg]) => [name, trackArg(arg)]));
   return tracked;
 }
@@ -79,7 +88,12 @@ export function trackField(definition: FieldDefinition): FieldDefinition {
   return {
     ...definition,
     ...(get ? { get: (object, attribute, request, objectType) => runFor(request, () => get(object, attribute, request, objectType)) } : {}),
-    ...(update ? { update: (value, object, attribute, request, objectType) => runFor(request, () => update(value, object, attribute, request, objectType)) } : {}),
+    ...(update
+      ? {
+          update: (value, object, attribute, request, objectType) =>
+            runFor(request, () => update(value, object, attribute, request, objectType)),
+        }
+      : {}),
   } satisfies FieldDefinition;
 }
 

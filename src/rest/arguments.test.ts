@@ -77,7 +77,16 @@ const expected = {
 };
 
 describe('argument validation over HTTP', () => {
-  const bad = { count: '11', ratio: '0', flag: 'maybe', color: 'blue', tags: '1,x', when: '2017-02-30 25:00:00', email: 'a@b', ip: '999.1.1.1' };
+  const bad = {
+    count: '11',
+    ratio: '0',
+    flag: 'maybe',
+    color: 'blue',
+    tags: '1,x',
+    when: '2017-02-30 25:00:00',
+    email: 'a@b',
+    ip: '999.1.1.1',
+  };
 
   it('lists every bad argument in one 400 rest_invalid_param from a query string, before the permission check', async () => {
     const res = await app.request({ path: `/wp-json/args/v1/typed?${new URLSearchParams(bad)}` });
@@ -108,7 +117,10 @@ describe('argument validation over HTTP', () => {
 
   it('names the JSON type in type errors', async () => {
     const res = await app.request({ method: 'PUT', path: '/wp-json/args/v1/typed', body: { name: 5, count: 1.5 } });
-    expect((res.json as { data: { params: unknown } }).data.params).toEqual({ count: 'count is not of type integer.', name: 'name is not of type string.' });
+    expect((res.json as { data: { params: unknown } }).data.params).toEqual({
+      count: 'count is not of type integer.',
+      name: 'name is not of type string.',
+    });
   });
 
   it('hands good values to the callback sanitized', async () => {
@@ -125,7 +137,11 @@ describe('argument validation over HTTP', () => {
   it('answers missing required arguments with rest_missing_callback_param listing them', async () => {
     const res = await app.request({ path: '/wp-json/args/v1/required' });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ code: 'rest_missing_callback_param', message: 'Missing parameter(s): a, b', data: { status: 400, params: ['a', 'b'] } });
+    expect(res.json).toEqual({
+      code: 'rest_missing_callback_param',
+      message: 'Missing parameter(s): a, b',
+      data: { status: 400, params: ['a', 'b'] },
+    });
   });
 
   it('runs custom validators and still checks the schema', async () => {

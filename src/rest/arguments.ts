@@ -9,7 +9,11 @@ import type { Endpoint } from './route-registry.js';
  * order (docs/spec/wp-rest-reference.md; docs/spec/site-management-api.md §4.5). All argument failures are gathered into one `rest_invalid_param`.
  * Returns null when the request may proceed; `request.params` then holds sanitized values.
  */
-export function prepareArguments(endpoint: Endpoint, request: DispatchRequest, withDetails = false): RestError | null | Promise<RestError | null> {
+export function prepareArguments(
+  endpoint: Endpoint,
+  request: DispatchRequest,
+  withDetails = false,
+): RestError | null | Promise<RestError | null> {
   // Most GET endpoints declare no arguments: answer without a promise.
   return endpoint.argNames.length === 0 ? null : prepareDeclared(endpoint, request, withDetails);
 }

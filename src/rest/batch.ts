@@ -21,7 +21,8 @@ const messages = {
   tooMany: (max: number) => `requests must contain at most ${max} items.`,
   pathRequired: (index: number) => `path is a required property of requests[${index}].`,
   // `%l` of WordPress: "a, b, and c".
-  methodNotAllowed: (index: number) => `requests[${index}][method] is not one of ${METHODS.slice(0, -1).join(', ')}, and ${METHODS[METHODS.length - 1]}.`,
+  methodNotAllowed: (index: number) =>
+    `requests[${index}][method] is not one of ${METHODS.slice(0, -1).join(', ')}, and ${METHODS[METHODS.length - 1]}.`,
 } as const;
 
 /** One sub-request, as checked by the `requests` argument. */
@@ -40,7 +41,9 @@ export interface BatchEnvelope {
 }
 
 /** A sub-request after the validation pass: ready to run, or already answered. */
-export type ValidatedItem = { readonly ok: true; readonly request: DispatchRequest; readonly run: () => Promise<BatchEnvelope> } | { readonly ok: false; readonly envelope: BatchEnvelope };
+export type ValidatedItem =
+  | { readonly ok: true; readonly request: DispatchRequest; readonly run: () => Promise<BatchEnvelope> }
+  | { readonly ok: false; readonly envelope: BatchEnvelope };
 
 /** What the batch needs of the REST server: the validation pass of one sub-request (route, `allow_batch`, arguments). */
 export type ValidateSubRequest = (request: DispatchRequest) => Promise<ValidatedItem>;
@@ -107,10 +110,17 @@ export function batchArgs(maxItems: number): Record<string, ArgDefinition> {
 
 /** The 207 answer of `batch/v1` (docs/spec/current-clients.md §E.2), for the OpenAPI document. */
 export function batchResponseSchema(): JsonValue {
-  const envelope = { type: 'object', properties: { body: {}, status: { type: 'integer' }, headers: { type: 'object' } }, required: ['body', 'status', 'headers'] };
+  const envelope = {
+    type: 'object',
+    properties: { body: {}, status: { type: 'integer' }, headers: { type: 'object' } },
+    required: ['body', 'status', 'headers'],
+  };
   return {
     type: 'object',
-    properties: { failed: { type: 'string', enum: ['validation'] }, responses: { type: 'array', items: { anyOf: [envelope, { type: 'null' }] } } },
+    properties: {
+      failed: { type: 'string', enum: ['validation'] },
+      responses: { type: 'array', items: { anyOf: [envelope, { type: 'null' }] } },
+    },
     required: ['responses'],
   };
 }

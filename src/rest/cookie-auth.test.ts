@@ -142,7 +142,12 @@ describe('cookie and nonce authentication (docs/spec/site-management-api.md §5)
   it('stops accepting the cookie and its nonces after logout', async () => {
     const user = await app.loginAs('author');
     expect((await whoamiAs(app.auth(user))).json).toEqual({ id: user.userId });
-    const out = await app.request({ method: 'POST', path: '/logout', headers: { ...app.auth(user), 'content-type': 'application/json' }, body: '{}' });
+    const out = await app.request({
+      method: 'POST',
+      path: '/logout',
+      headers: { ...app.auth(user), 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(out.status).toBe(200);
     const after = await whoamiAs(app.auth(user));
     expect(after.status).toBe(403);
@@ -204,7 +209,11 @@ describe('application passwords (docs/spec/site-management-api.md §5 rule 7)', 
   it('answers a wrong password with 401 incorrect_password, never anonymous', async () => {
     const res = await whoamiAs({ Authorization: basic(admin.login, 'wrong-password-here') });
     expect(res.status).toBe(401);
-    expect(res.json).toEqual({ code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } });
+    expect(res.json).toEqual({
+      code: 'incorrect_password',
+      message: 'The provided password is an invalid application password.',
+      data: { status: 401 },
+    });
   });
 
   it('refuses a revoked application password', async () => {
@@ -218,7 +227,10 @@ describe('application passwords (docs/spec/site-management-api.md §5 rule 7)', 
 
 describe('nonce refresh endpoint', () => {
   it('returns a fresh nonce as text/plain for a logged-in cookie, without CORS headers', async () => {
-    const res = await app.request({ path: '/wp-admin/admin-ajax.php?action=rest-nonce', headers: { Cookie: admin.cookie, Origin: 'https://x.example' } });
+    const res = await app.request({
+      path: '/wp-admin/admin-ajax.php?action=rest-nonce',
+      headers: { Cookie: admin.cookie, Origin: 'https://x.example' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toMatch(/^[0-9a-f]{10}$/);

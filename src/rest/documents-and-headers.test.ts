@@ -29,7 +29,11 @@ function plugin(api: SitewardApi): void {
   api.registerRoute('docs/v1', '/scalars/(?P<kind>[a-z]+)', {
     callback: (req) => ({ null: null, true: true, string: 'text', number: 1.5 })[req.params.kind as 'null'],
   });
-  api.registerRoute('docs/v1', '/throws', { callback: () => { throw new Error('boom'); } });
+  api.registerRoute('docs/v1', '/throws', {
+    callback: () => {
+      throw new Error('boom');
+    },
+  });
   api.registerRoute('docs/v1', '/deprecated', {
     callback: () => {
       api.deprecatedFunction('old_fn', '1.2', 'new_fn');
@@ -57,7 +61,13 @@ function plugin(api: SitewardApi): void {
   });
   api.registerRoute('docs/v1', '/async-permissions', [
     { methods: 'GET', callback: () => 'ok', permissionCallback: async () => true },
-    { methods: 'POST', callback: () => 'ok', permissionCallback: () => { throw new Error('no'); } },
+    {
+      methods: 'POST',
+      callback: () => 'ok',
+      permissionCallback: () => {
+        throw new Error('no');
+      },
+    },
     { methods: 'PUT', callback: () => 'ok', permissionCallback: () => Promise.reject(new Error('no')) },
     { methods: 'PATCH', callback: () => 'ok', permissionCallback: async () => 'truthy' },
     { methods: 'DELETE', callback: () => 'ok' },
@@ -67,7 +77,10 @@ function plugin(api: SitewardApi): void {
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await createInProcessApp({ plugins: [plugin], env: { SITEWARD_SITE_NAME: 'Docs Site', SITEWARD_SITE_DESCRIPTION: 'Just testing' } });
+  app = await createInProcessApp({
+    plugins: [plugin],
+    env: { SITEWARD_SITE_NAME: 'Docs Site', SITEWARD_SITE_DESCRIPTION: 'Just testing' },
+  });
 });
 afterAll(() => app.close());
 
@@ -150,7 +163,11 @@ describe('the index document', () => {
   it('answers an unknown namespace index parameter with 404 rest_invalid_namespace', async () => {
     const res = await app.request({ path: '/wp-json/docs/v1?namespace=nope/v9' });
     expect(res.status).toBe(404);
-    expect(res.json).toEqual({ code: 'rest_invalid_namespace', message: 'The specified namespace could not be found.', data: { status: 404 } });
+    expect(res.json).toEqual({
+      code: 'rest_invalid_namespace',
+      message: 'The specified namespace could not be found.',
+      data: { status: 404 },
+    });
   });
 });
 
@@ -208,14 +225,15 @@ describe('OPTIONS, Allow and CORS', () => {
 
   it('echoes Origin: null as null and sanitizes other origins as URLs', async () => {
     expect((await app.request({ path: '/wp-json/', headers: { Origin: 'null' } })).headers['access-control-allow-origin']).toBe('null');
-    expect((await app.request({ path: '/wp-json/', headers: { Origin: 'https://a.example/<x>' } })).headers['access-control-allow-origin']).toBe('https://a.example/x');
+    expect(
+      (await app.request({ path: '/wp-json/', headers: { Origin: 'https://a.example/<x>' } })).headers['access-control-allow-origin'],
+    ).toBe('https://a.example/x');
   });
 
   it('sends CORS headers on REST errors and OPTIONS too', async () => {
     const res = await app.request({ method: 'OPTIONS', path: '/wp-json/nothing', headers: { Origin: 'https://c.example' } });
     expect(res.headers['access-control-allow-origin']).toBe('https://c.example');
   });
-
 });
 
 describe('response headers and wire formats', () => {
@@ -255,7 +273,12 @@ describe('response headers and wire formats', () => {
   });
 
   it('sends null, true, strings and numbers as bare JSON with 200', async () => {
-    for (const [kind, body] of [['null', 'null'], ['true', 'true'], ['string', '"text"'], ['number', '1.5']]) {
+    for (const [kind, body] of [
+      ['null', 'null'],
+      ['true', 'true'],
+      ['string', '"text"'],
+      ['number', '1.5'],
+    ]) {
       const res = await app.request({ path: `/wp-json/docs/v1/scalars/${kind}` });
       expect(res.status).toBe(200);
       expect(res.text).toBe(body);
@@ -281,7 +304,11 @@ describe('response headers and wire formats', () => {
 
   it('writes an empty envelope headers list as []', async () => {
     const res = await app.request({ path: '/wp-json/docs/v1/nothing-here?_envelope=1' });
-    expect(res.json).toEqual({ body: { code: 'rest_no_route', message: 'No route was found matching the URL and request method', data: { status: 404 } }, status: 404, headers: [] });
+    expect(res.json).toEqual({
+      body: { code: 'rest_no_route', message: 'No route was found matching the URL and request method', data: { status: 404 } },
+      status: 404,
+      headers: [],
+    });
   });
 
   it('wraps the response in a JSONP callback', async () => {
@@ -309,7 +336,10 @@ describe('response headers and wire formats', () => {
   });
 
   it('sends the deprecation headers a permission check or an async callback raised, and only on their own response', async () => {
-    const [late, plain] = await Promise.all([app.request({ path: '/wp-json/docs/v1/deprecated-later' }), app.request({ path: '/wp-json/other/v2/thing' })]);
+    const [late, plain] = await Promise.all([
+      app.request({ path: '/wp-json/docs/v1/deprecated-later' }),
+      app.request({ path: '/wp-json/other/v2/thing' }),
+    ]);
     expect(late.headers['x-wp-deprecatedparam']).toBe('perm_fn (since 1.0; From the permission check.)');
     expect(late.headers['x-wp-deprecatedfunction']).toBe('late_fn (since 4.0; use soon_fn instead)');
     expect(plain.headers['x-wp-deprecatedfunction']).toBeUndefined();

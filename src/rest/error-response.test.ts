@@ -6,8 +6,15 @@ describe('errorResponse', () => {
   test('gives the status, the JSON body and its length', () => {
     const response = errorResponse(restError('rest_no_route'));
     expect(response.status).toBe(404);
-    expect(JSON.parse(response.body)).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method', data: { status: 404 } });
-    expect(response.headers).toEqual({ 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': String(Buffer.byteLength(response.body)) });
+    expect(JSON.parse(response.body)).toEqual({
+      code: 'rest_no_route',
+      message: 'No route was found matching the URL and request method',
+      data: { status: 404 },
+    });
+    expect(response.headers).toEqual({
+      'Content-Type': 'application/json; charset=UTF-8',
+      'Content-Length': String(Buffer.byteLength(response.body)),
+    });
   });
 
   test('sends Retry-After when the error carries data.retry_after, rounded up and at least 1', () => {
@@ -35,7 +42,11 @@ describe('errorCatalogue', () => {
 
   test('builds the entry with its code, message and status, options adding data or another status', () => {
     expect(errors('fixed').toJSON()).toEqual({ code: 'fixed_code', message: 'A fixed message.', data: { status: 409 } });
-    expect(errors('fixed', { status: 410, data: { hint: 'x' } }).toJSON()).toEqual({ code: 'fixed_code', message: 'A fixed message.', data: { status: 410, hint: 'x' } });
+    expect(errors('fixed', { status: 410, data: { hint: 'x' } }).toJSON()).toEqual({
+      code: 'fixed_code',
+      message: 'A fixed message.',
+      data: { status: 410, hint: 'x' },
+    });
   });
 
   test('fills the template with escaped parameters and leaves braces inside a value alone', () => {

@@ -78,7 +78,10 @@ export type ErrorArgs<M extends string> = [TemplateParams<M>] extends [never]
   : [params: Readonly<Record<TemplateParams<M>, string | number>>, options?: ErrorOptions];
 
 /** The constructor of a catalogue: id → RestError with the entry's code, message and status. */
-export type ErrorFactory<C extends Readonly<Record<string, ErrorEntry>>> = (<Id extends keyof C & string>(id: Id, ...args: ErrorArgs<C[Id]['message']>) => RestError) & {
+export type ErrorFactory<C extends Readonly<Record<string, ErrorEntry>>> = (<Id extends keyof C & string>(
+  id: Id,
+  ...args: ErrorArgs<C[Id]['message']>
+) => RestError) & {
   /** The catalogue itself, for the id types below. */
   readonly entries: C;
 };
@@ -106,7 +109,10 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * backupErrors('backup_not_found', { id: '2026-01-01' }) // 404 not_found "No backup 2026-01-01."
  * backupErrors('backups_off', { data: { hint: 'set SITEWARD_BACKUP_DIR' } }) // data: { status: 409, hint }
  */
-export function errorCatalogue<const C extends Readonly<Record<string, ErrorEntry>>>(entries: C, escape: (text: string) => string = String): ErrorFactory<C> {
+export function errorCatalogue<const C extends Readonly<Record<string, ErrorEntry>>>(
+  entries: C,
+  escape: (text: string) => string = String,
+): ErrorFactory<C> {
   const build = <Id extends keyof C & string>(id: Id, ...args: ErrorArgs<C[Id]['message']>): RestError => {
     const entry = entries[id]!;
     const templated = entry.message.includes('{');
@@ -143,7 +149,11 @@ export const restError = errorCatalogue({
   rest_not_found: { code: 'rest_not_found', message: 'Not found.', status: 404 },
   rest_internal_error: { code: 'rest_internal_error', message: 'The server could not complete the request.', status: 500 },
   // batch/v1 sub-requests (docs/spec/current-clients.md §E.2).
-  rest_openapi_version: { code: 'rest_openapi_version', message: 'The API description is available as OpenAPI 3.1 only: ask for ?_openapi=3.1.', status: 400 },
+  rest_openapi_version: {
+    code: 'rest_openapi_version',
+    message: 'The API description is available as OpenAPI 3.1 only: ask for ?_openapi=3.1.',
+    status: 400,
+  },
   rest_batch_not_allowed: { code: 'rest_batch_not_allowed', message: 'The requested route does not support batch requests.', status: 400 },
   parse_path_failed: { code: 'parse_path_failed', message: 'Could not parse the path.', status: 400 },
   rest_missing_callback_param: { code: 'rest_missing_callback_param', message: 'Missing parameter(s): {names}', status: 400 },

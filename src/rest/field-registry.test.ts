@@ -52,7 +52,12 @@ describe('addToResponse', () => {
     fields.register('user', 'secret', { update: () => true, schema: { type: 'string' } });
     fields.register('user', 'async', { get: async () => 'later' });
     const data = { id: 7, name: 'Bob' };
-    expect(await fields.addToResponse('user', data, requestWith({}))).toEqual({ id: 7, name: 'Bob', colour: 'colour of 7', async: 'later' });
+    expect(await fields.addToResponse('user', data, requestWith({}))).toEqual({
+      id: 7,
+      name: 'Bob',
+      colour: 'colour of 7',
+      async: 'later',
+    });
     expect(data).toEqual({ id: 7, name: 'Bob' });
   });
 
@@ -85,7 +90,10 @@ describe('addToResponse', () => {
 describe('schemaProperties', () => {
   test('lists the schema of every field that has one', () => {
     const fields = new FieldRegistry();
-    fields.register('user', 'colour', { get: () => 'red', schema: { type: 'string', description: 'Favourite colour', context: ['view', 'edit'] } });
+    fields.register('user', 'colour', {
+      get: () => 'red',
+      schema: { type: 'string', description: 'Favourite colour', context: ['view', 'edit'] },
+    });
     fields.register('user', 'noSchema', { get: () => 1 });
     fields.register('user', 'count', { schema: { type: 'integer', readonly: true } });
     expect(fields.schemaProperties('user')).toEqual({
@@ -133,18 +141,40 @@ describe('update', () => {
 describe('endpointArgs', () => {
   const fields = new FieldRegistry();
   fields.register('user', 'colour', {
-    schema: { type: 'string', description: 'Favourite colour', enum: ['red', 'blue'], context: ['edit'], ...{ default: 'red', required: true } },
+    schema: {
+      type: 'string',
+      description: 'Favourite colour',
+      enum: ['red', 'blue'],
+      context: ['edit'],
+      ...{ default: 'red', required: true },
+    },
   });
   fields.register('user', 'tags', { schema: { type: 'array', items: { type: 'integer' }, minimum: 3 } });
   fields.register('user', 'visits', { schema: { type: 'integer', readonly: true } });
-  fields.register('user', 'contact', { schema: { type: 'string', format: 'email', ...{ arg_options: { required: true, default: 'x@y.zz', sanitize_callback: null } } } });
+  fields.register('user', 'contact', {
+    schema: { type: 'string', format: 'email', ...{ arg_options: { required: true, default: 'x@y.zz', sanitize_callback: null } } },
+  });
   fields.register('user', 'noSchema', { get: () => 1 });
 
   test('turns every non-readonly field schema into an argument, with default and required when creating', () => {
     const args = fields.endpointArgs('user', true);
     expect(Object.keys(args)).toEqual(['colour', 'tags', 'contact']);
-    expect(args.colour).toMatchObject({ description: 'Favourite colour', default: 'red', required: true, type: 'string', enum: ['red', 'blue'] });
-    expect(Object.keys(args.colour)).toEqual(['validateCallback', 'sanitizeCallback', 'description', 'default', 'required', 'type', 'enum']);
+    expect(args.colour).toMatchObject({
+      description: 'Favourite colour',
+      default: 'red',
+      required: true,
+      type: 'string',
+      enum: ['red', 'blue'],
+    });
+    expect(Object.keys(args.colour)).toEqual([
+      'validateCallback',
+      'sanitizeCallback',
+      'description',
+      'default',
+      'required',
+      'type',
+      'enum',
+    ]);
     expect(args.tags).toMatchObject({ type: 'array', items: { type: 'integer' } });
     expect(args.tags).not.toHaveProperty('minimum');
     expect(args.contact).toMatchObject({ type: 'string', format: 'email', required: true, default: 'x@y.zz', sanitizeCallback: null });

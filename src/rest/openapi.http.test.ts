@@ -20,7 +20,7 @@ function plugin(api: SitewardApi): void {
 }
 
 describe('GET /wp-json/?_openapi=3.1', () => {
-  it('answers the OpenAPI 3.1 document of the registered routes, a plugin\'s route with its body, and it validates', async () => {
+  it("answers the OpenAPI 3.1 document of the registered routes, a plugin's route with its body, and it validates", async () => {
     t = await createTestApp({ plugins: [plugin] });
     const res = await t.request({ path: '/wp-json/?_openapi=3.1' });
     expect(res.status).toBe(200);
@@ -32,7 +32,15 @@ describe('GET /wp-json/?_openapi=3.1', () => {
       'x-owner': expect.stringMatching(/^plugin:/),
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: { type: 'object', required: ['text'], properties: { text: { type: 'string', description: 'The note.' }, private: { type: 'boolean', default: false } } } } },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['text'],
+              properties: { text: { type: 'string', description: 'The note.' }, private: { type: 'boolean', default: false } },
+            },
+          },
+        },
       },
     });
     // Declared response schemas are used; the users item schema is shared by reference.
@@ -47,6 +55,15 @@ describe('GET /wp-json/?_openapi=3.1', () => {
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ code: 'rest_openapi_version', message: expect.stringContaining('3.1') });
     const index = await t.request({ path: '/wp-json/' });
-    expect(Object.keys(index.json as object)).toEqual(['name', 'description', 'url', 'home', 'namespaces', 'authentication', 'routes', '_links']);
+    expect(Object.keys(index.json as object)).toEqual([
+      'name',
+      'description',
+      'url',
+      'home',
+      'namespaces',
+      'authentication',
+      'routes',
+      '_links',
+    ]);
   });
 });

@@ -168,7 +168,12 @@ function successResponse(endpoint: Endpoint, itemRef: string | null): JsonObject
 }
 
 function operationId(method: string, path: string, used: Set<string>): string {
-  const base = `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/_$/, '') || '_index'}`;
+  const base = `${method.toLowerCase()}${
+    path
+      .replace(/[{}]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/_$/, '') || '_index'
+  }`;
   let id = base;
   for (let n = 2; used.has(id); n++) id = `${base}_${n}`;
   used.add(id);
@@ -176,7 +181,11 @@ function operationId(method: string, path: string, used: Set<string>): string {
 }
 
 /** The parameters and request body of one method of an endpoint. */
-function argumentsOf(endpoint: Endpoint, method: string, pathParams: ReadonlySet<string>): { parameters: JsonObject[]; requestBody?: JsonObject } {
+function argumentsOf(
+  endpoint: Endpoint,
+  method: string,
+  pathParams: ReadonlySet<string>,
+): { parameters: JsonObject[]; requestBody?: JsonObject } {
   const names = endpoint.argNames.filter((name) => !pathParams.has(name));
   if (BODY_METHODS.has(method)) {
     if (names.length === 0) return { parameters: [] };
@@ -212,7 +221,8 @@ function argumentsOf(endpoint: Endpoint, method: string, pathParams: ReadonlySet
 
 const ERROR_SCHEMA: JsonObject = {
   type: 'object',
-  description: 'Every error: `code`, `message`, and `data` whose `status` is the HTTP status; more errors of one answer in `additional_errors`.',
+  description:
+    'Every error: `code`, `message`, and `data` whose `status` is the HTTP status; more errors of one answer in `additional_errors`.',
   required: ['code', 'message', 'data'],
   properties: {
     code: { type: 'string' },
@@ -263,7 +273,8 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     let itemRef: string | null = null;
     if (route.options.schema) {
       const raw = route.options.schema();
-      const title = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && typeof raw.title === 'string' ? raw.title : route.pattern.source;
+      const title =
+        raw !== null && typeof raw === 'object' && !Array.isArray(raw) && typeof raw.title === 'string' ? raw.title : route.pattern.source;
       const name = schemaName(title, schemaNames, JSON.stringify(raw));
       schemas[name] = resourceSchema(raw);
       itemRef = `#/components/schemas/${name}`;
@@ -307,7 +318,9 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
         operationId: operationId('OPTIONS', template.path, usedIds),
         tags: [route.namespace === '' ? 'index' : route.namespace],
         description: "The route's description (methods, arguments and, when it has one, its schema); no permission check.",
-        responses: { '200': { description: 'The route as the index shows it.', content: { 'application/json': { schema: { type: 'object' } } } } },
+        responses: {
+          '200': { description: 'The route as the index shows it.', content: { 'application/json': { schema: { type: 'object' } } } },
+        },
       };
     }
     paths[template.path] = item;
@@ -330,7 +343,12 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     components: {
       schemas,
       securitySchemes: {
-        loginCookie: { type: 'apiKey', in: 'cookie', name: 'siteward_logged_in', description: 'The login cookie of /login; counts only with a valid nonce.' },
+        loginCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'siteward_logged_in',
+          description: 'The login cookie of /login; counts only with a valid nonce.',
+        },
         restNonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: 'The `wp_rest` nonce of the logged-in session.' },
         applicationPassword: { type: 'http', scheme: 'basic', description: 'A login (or e-mail) and an application password.' },
       },

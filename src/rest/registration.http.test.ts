@@ -23,7 +23,10 @@ describe('plugins from SITEWARD_PLUGINS', () => {
       const pkg = path.join(dataDir, 'node_modules', 'siteward-plugin-hello');
       mkdirSync(pkg, { recursive: true });
       writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'siteward-plugin-hello', type: 'module', main: 'index.js' }));
-      writeFileSync(path.join(pkg, 'index.js'), "export default async (api) => { api.registerRoute('pkg/v1', '/ping', { callback: () => 'pong' }); };");
+      writeFileSync(
+        path.join(pkg, 'index.js'),
+        "export default async (api) => { api.registerRoute('pkg/v1', '/ping', { callback: () => 'pong' }); };",
+      );
       app = await createTestApp({ dataDir, env: { SITEWARD_PLUGINS: 'siteward-plugin-hello' } });
       expect((await app.request({ path: '/wp-json/pkg/v1/ping' })).json).toBe('pong');
       await app.close();
@@ -34,9 +37,11 @@ describe('plugins from SITEWARD_PLUGINS', () => {
   });
 
   it('stops start-up with a clear message when a plugin cannot be loaded', async () => {
-    await expect(createTestApp({ env: { SITEWARD_PLUGINS: '/nonexistent/plugin.js' } })).rejects.toThrow(/Plugin "\/nonexistent\/plugin.js" could not be loaded/);
-    await expect(createTestApp({ env: { SITEWARD_PLUGINS: new URL('../../test/fixtures/not-a-plugin.js', import.meta.url).pathname } })).rejects.toThrow(
-      /must default-export a register\(api\) function/,
+    await expect(createTestApp({ env: { SITEWARD_PLUGINS: '/nonexistent/plugin.js' } })).rejects.toThrow(
+      /Plugin "\/nonexistent\/plugin.js" could not be loaded/,
     );
+    await expect(
+      createTestApp({ env: { SITEWARD_PLUGINS: new URL('../../test/fixtures/not-a-plugin.js', import.meta.url).pathname } }),
+    ).rejects.toThrow(/must default-export a register\(api\) function/);
   });
 });

@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import type { RestServer, RestOutput } from './rest-server.js';
 import { createBareRestServer, get } from './testing/bare-rest-server.js';
 
-type Index = { namespaces: string[]; routes: Record<string, { namespace: string; methods: string[]; endpoints: { methods: string[]; args: unknown }[]; _links?: { self: string } }> };
+type Index = {
+  namespaces: string[];
+  routes: Record<
+    string,
+    { namespace: string; methods: string[]; endpoints: { methods: string[]; args: unknown }[]; _links?: { self: string } }
+  >;
+};
 
 const json = (out: RestOutput): unknown => JSON.parse(String(out.body));
 
@@ -60,7 +66,10 @@ describe('route registration', () => {
   it('appends endpoints when the route is registered again and keeps the first match first', async () => {
     const { rest } = server((r) => {
       r.registerRoute('ns/v1', 'r', { methods: 'GET', callback: () => 'first' });
-      r.registerRoute('ns/v1', 'r', [{ methods: 'GET', callback: () => 'second' }, { methods: 'POST', callback: () => 'posted' }]);
+      r.registerRoute('ns/v1', 'r', [
+        { methods: 'GET', callback: () => 'second' },
+        { methods: 'POST', callback: () => 'posted' },
+      ]);
     });
     expect((await index(rest)).routes['/ns/v1/r']!.methods).toEqual(['GET', 'GET', 'POST']);
     expect(json(await get(rest, '/ns/v1/r'))).toBe('first');
@@ -77,7 +86,10 @@ describe('route registration', () => {
 
   it('replaces the route when registered with override', async () => {
     const { rest } = server((r) => {
-      r.registerRoute('ns/v1', 'r', [{ methods: 'GET', callback: () => 'old' }, { methods: 'POST', callback: () => 'old' }]);
+      r.registerRoute('ns/v1', 'r', [
+        { methods: 'GET', callback: () => 'old' },
+        { methods: 'POST', callback: () => 'old' },
+      ]);
       r.registerRoute('ns/v1', 'r', { methods: 'PUT', callback: () => 'new' }, true);
     });
     expect((await index(rest)).routes['/ns/v1/r']!.methods).toEqual(['PUT']);

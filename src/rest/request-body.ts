@@ -26,7 +26,11 @@ const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unkno
  * `application/json` (any method; an empty body is not an error); form fields for
  * `application/x-www-form-urlencoded`, or for a body with no Content-Type at all.
  */
-export function readBody(method: string, headers: Readonly<Record<string, string>>, raw: Buffer | string): DecodedBody | Promise<DecodedBody> {
+export function readBody(
+  method: string,
+  headers: Readonly<Record<string, string>>,
+  raw: Buffer | string,
+): DecodedBody | Promise<DecodedBody> {
   const text = typeof raw === 'string' ? raw : raw.toString('utf8');
   const type = mediaType(headers['content-type']);
   if (type === 'application/json') {

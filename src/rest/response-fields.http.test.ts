@@ -18,7 +18,10 @@ describe('_fields on every route', () => {
   });
 
   it('filters an item, nested members included, and each item of a list', async () => {
-    expect((await get('/wp/v2/users/me?_fields=id,avatar_urls.48')).json).toEqual({ id: admin.userId, avatar_urls: { 48: expect.stringContaining('s=48') } });
+    expect((await get('/wp/v2/users/me?_fields=id,avatar_urls.48')).json).toEqual({
+      id: admin.userId,
+      avatar_urls: { 48: expect.stringContaining('s=48') },
+    });
     expect((await get('/wp/v2/users?context=edit&_fields=id,username')).json).toEqual([{ id: admin.userId, username: 'ada' }]);
     expect((await get('/jetpack/v4/module/protect?_fields=sort,name')).json).toEqual({ name: 'Protect', sort: 1 });
   });
@@ -29,7 +32,9 @@ describe('_fields on every route', () => {
       method: 'POST',
       path: '/wp-json/batch/v1',
       headers: t.auth(admin),
-      body: { requests: [{ method: 'PUT', path: `/wp/v2/users/${admin.userId}?_fields=id,description`, body: { description: 'Counts.' } }] },
+      body: {
+        requests: [{ method: 'PUT', path: `/wp/v2/users/${admin.userId}?_fields=id,description`, body: { description: 'Counts.' } }],
+      },
     });
     expect(batch.status).toBe(207);
     expect((batch.json as { responses: { body: unknown }[] }).responses[0]!.body).toEqual({ id: admin.userId, description: 'Counts.' });

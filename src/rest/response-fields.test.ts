@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { filterFields } from './response-fields.js';
 
 describe('filterFields (WordPress rest_filter_response_fields)', () => {
-  const user = { id: 2, name: 'Ada', meta: { persisted_preferences: { a: 1 }, other: 2 }, avatar_urls: { 24: 'x', 48: 'y' }, _links: { self: [] } };
+  const user = {
+    id: 2,
+    name: 'Ada',
+    meta: { persisted_preferences: { a: 1 }, other: 2 },
+    avatar_urls: { 24: 'x', 48: 'y' },
+    _links: { self: [] },
+  };
 
-  it('keeps the named top-level members in the answer\'s own order, _links only when named', () => {
+  it("keeps the named top-level members in the answer's own order, _links only when named", () => {
     expect(filterFields(user, 'name,id')).toEqual({ id: 2, name: 'Ada' });
     expect(Object.keys(filterFields(user, 'name,id') as object)).toEqual(['id', 'name']);
     expect(filterFields(user, ['id', '_links'])).toEqual({ id: 2, _links: { self: [] } });

@@ -43,7 +43,11 @@ function intersect(value: Record<string, unknown>, tree: FieldTree): Record<stri
     out[key] = keep !== true && isPlainObject(member) ? intersect(member, keep) : member;
   }
   // PHP's array_intersect_key keeps the answer's own order, not the request's.
-  return Object.fromEntries(Object.keys(value).filter((k) => Object.hasOwn(out, k)).map((k) => [k, out[k]]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .filter((k) => Object.hasOwn(out, k))
+      .map((k) => [k, out[k]]),
+  );
 }
 
 /**

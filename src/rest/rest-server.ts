@@ -12,7 +12,16 @@ import { filterFields } from './response-fields.js';
 import type { JsonObject } from '../core/json.js';
 import { DispatchRequest } from './rest-request.js';
 import { batchAllowed, RouteRegistry, type Endpoint, type Route } from './route-registry.js';
-import { batchArgs, batchResponseSchema, DEFAULT_MAX_BATCH_ITEMS, envelopeOf, errorEnvelope, serveBatch, type BatchEnvelope, type ValidatedItem } from './batch.js';
+import {
+  batchArgs,
+  batchResponseSchema,
+  DEFAULT_MAX_BATCH_ITEMS,
+  envelopeOf,
+  errorEnvelope,
+  serveBatch,
+  type BatchEnvelope,
+  type ValidatedItem,
+} from './batch.js';
 import type { RequestOrigin, RestUrlBuilder } from './rest-url.js';
 import { JSON_MAX_VALUES } from './json-bounds.js';
 import { readBody } from './request-body.js';
@@ -88,7 +97,12 @@ export class RestServer {
   private readonly namespaces: string[] = [];
 
   constructor(private readonly options: RestServerOptions) {
-    this.registry.register('', '/', { methods: 'GET', callback: (req) => this.indexDocument(req as DispatchRequest), args: { context: { default: 'view' } } }, false);
+    this.registry.register(
+      '',
+      '/',
+      { methods: 'GET', callback: (req) => this.indexDocument(req as DispatchRequest), args: { context: { default: 'view' } } },
+      false,
+    );
     // The server's own batch route, POST first: clients read `endpoints[0].args.requests.maxItems` (docs/spec/current-clients.md §E.1).
     const batchRoute: EndpointDefinition & RouteOptions = {
       methods: 'POST',
@@ -106,11 +120,16 @@ export class RestServer {
   private addNamespace(ns: string, fail?: (reason: string) => void): boolean {
     if (this.namespaces.includes(ns)) return true;
     const nsRoute = RouteRegistry.fullRoute(ns, '');
-    const added = this.registry.register(ns, nsRoute.replace(/\/$/, ''), {
-      methods: 'GET',
-      callback: (req) => this.namespaceDocument(req as DispatchRequest),
-      args: { namespace: { default: ns }, context: { default: 'view' } },
-    }, false);
+    const added = this.registry.register(
+      ns,
+      nsRoute.replace(/\/$/, ''),
+      {
+        methods: 'GET',
+        callback: (req) => this.namespaceDocument(req as DispatchRequest),
+        args: { namespace: { default: ns }, context: { default: 'view' } },
+      },
+      false,
+    );
     if (!added.ok) {
       fail?.(added.reason);
       return false;
@@ -179,7 +198,11 @@ export class RestServer {
    * authenticated request (cookie or application password) for a registered route is trusted
    * with more than the anonymous body limit. Pass `identity` on to `serve`.
    */
-  async preflight(route: string, headers: Readonly<Record<string, string>>, clientIp: string): Promise<{ identity: Identity; trusted: boolean }> {
+  async preflight(
+    route: string,
+    headers: Readonly<Record<string, string>>,
+    clientIp: string,
+  ): Promise<{ identity: Identity; trusted: boolean }> {
     const identity = await this.options.authenticator.identify(headers, clientIp);
     const authenticated = identity.kind === 'cookie' || identity.kind === 'other';
     return { identity, trusted: authenticated && this.registry.matchAll(route === '' ? '/' : route).length > 0 };
@@ -284,9 +307,13 @@ export class RestServer {
     return bytes;
   }
 
-  private async authenticateAndDispatch(
-    incoming: IncomingRestRequest,
-  ): Promise<{ result: Dispatched; request: DispatchRequest | null; extraHeaders: Record<string, string>; loggedIn: boolean; nonceMissing: boolean }> {
+  private async authenticateAndDispatch(incoming: IncomingRestRequest): Promise<{
+    result: Dispatched;
+    request: DispatchRequest | null;
+    extraHeaders: Record<string, string>;
+    loggedIn: boolean;
+    nonceMissing: boolean;
+  }> {
     const extraHeaders: Record<string, string> = {};
     let method = incoming.method.toUpperCase();
     const override = incoming.query._method ?? incoming.headers['x-http-method-override'];
@@ -298,7 +325,8 @@ export class RestServer {
     const auth = this.options.authenticator;
     const identity = incoming.identity ?? (await auth.identify(incoming.headers, incoming.clientIp));
     const loggedIn = identity.kind === 'cookie' || identity.kind === 'other';
-    const nonceMissing = identity.kind === 'cookie' && (body.form._wpnonce ?? incoming.query._wpnonce ?? incoming.headers['x-wp-nonce']) === undefined;
+    const nonceMissing =
+      identity.kind === 'cookie' && (body.form._wpnonce ?? incoming.query._wpnonce ?? incoming.headers['x-wp-nonce']) === undefined;
     const checked = this.cookieCheck(identity, incoming, body.form, extraHeaders);
     if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn, nonceMissing };
 
@@ -312,7 +340,12 @@ export class RestServer {
   }
 
   /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */
-  private cookieCheck(identity: Identity, incoming: IncomingRestRequest, form: Record<string, unknown>, extraHeaders: Record<string, string>): Principal | RestError {
+  private cookieCheck(
+    identity: Identity,
+    incoming: IncomingRestRequest,
+    form: Record<string, unknown>,
+    extraHeaders: Record<string, string>,
+  ): Principal | RestError {
     const auth = this.options.authenticator;
     // A password guard's refusal (too many failures) says when to come back: serve() adds its Retry-After.
     if (identity.kind === 'error') return identity.error;
@@ -360,7 +393,8 @@ export class RestServer {
     const checked = method === 'HEAD' ? 'GET' : method;
     for (const match of this.registry.matchAll(path)) {
       for (const endpoint of match.route.endpoints) {
-        if (endpoint.methodSet.has(method) || endpoint.methodSet.has(checked)) return { route: match.route, endpoint, params: match.params };
+        if (endpoint.methodSet.has(method) || endpoint.methodSet.has(checked))
+          return { route: match.route, endpoint, params: match.params };
       }
     }
     return null;
@@ -377,7 +411,11 @@ export class RestServer {
   }
 
   /** Runs a step of a batch sub-request, turning what it throws into the error response. */
-  private async guarded(route: Route, request: DispatchRequest, step: () => Promise<RestResponse | RestError>): Promise<RestResponse | RestError> {
+  private async guarded(
+    route: Route,
+    request: DispatchRequest,
+    step: () => Promise<RestResponse | RestError>,
+  ): Promise<RestResponse | RestError> {
     try {
       return await step();
     } catch (error) {
@@ -402,9 +440,17 @@ export class RestServer {
       const allow = await this.allowedMethods(route, request);
       return envelopeOf(isRestError(result) ? result : this.withFields(result, request), allow ? { Allow: allow } : {});
     };
-    const invalid = await this.guarded(route, request, async () => (await this.validateEndpoint(route, endpoint, request)) ?? new RestResponse());
+    const invalid = await this.guarded(
+      route,
+      request,
+      async () => (await this.validateEndpoint(route, endpoint, request)) ?? new RestResponse(),
+    );
     if (isRestError(invalid)) return { ok: false, envelope: await envelope(invalid) };
-    return { ok: true, request, run: async () => envelope(await this.guarded(route, request, () => this.executeEndpoint(endpoint, request))) };
+    return {
+      ok: true,
+      request,
+      run: async () => envelope(await this.guarded(route, request, () => this.executeEndpoint(endpoint, request))),
+    };
   }
 
   private async runEndpoint(route: Route, endpoint: Endpoint, request: DispatchRequest): Promise<RestResponse | RestError> {
@@ -418,15 +464,21 @@ export class RestServer {
   /** The handler, the body and the arguments (docs/spec/compat.md §3): an error, or null when the request may go on. */
   private validateEndpoint(route: Route, endpoint: Endpoint, request: DispatchRequest): RestError | null | Promise<RestError | null> {
     if (typeof endpoint.callback !== 'function') return restError('rest_invalid_handler');
-    if (request.jsonError === 'syntax') return restError('rest_invalid_json', { data: { json_error_code: 4, json_error_message: 'Syntax error' } });
-    if (request.jsonError === 'depth') return restError('rest_invalid_json', { data: { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' } });
+    if (request.jsonError === 'syntax')
+      return restError('rest_invalid_json', { data: { json_error_code: 4, json_error_message: 'Syntax error' } });
+    if (request.jsonError === 'depth')
+      return restError('rest_invalid_json', { data: { json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' } });
     if (request.jsonError === 'values') return restError('rest_invalid_json_values', { data: { max_values: JSON_MAX_VALUES } });
     const argError = prepareArguments(endpoint, request, route.options.invalidParamDetails === true);
     return endpoint.validateCallback ? this.validateWhole(endpoint, request, argError) : argError;
   }
 
   /** The endpoint's own check of the whole request, once every argument passed (WordPress's handler `validate_callback`). */
-  private async validateWhole(endpoint: Endpoint, request: DispatchRequest, argError: RestError | null | Promise<RestError | null>): Promise<RestError | null> {
+  private async validateWhole(
+    endpoint: Endpoint,
+    request: DispatchRequest,
+    argError: RestError | null | Promise<RestError | null>,
+  ): Promise<RestError | null> {
     const first = await argError;
     if (first) return first;
     const verdict = await withSink(request.deprecations, () => endpoint.validateCallback!(request));
@@ -469,7 +521,13 @@ export class RestServer {
   }
 
   /** The rest of `allowedMethods` once a permission callback answered with a promise. */
-  private async allowedMethodsFrom(route: Route, request: DispatchRequest | null, from: number, pending: Promise<unknown>, allowed: string[]): Promise<string | null> {
+  private async allowedMethodsFrom(
+    route: Route,
+    request: DispatchRequest | null,
+    from: number,
+    pending: Promise<unknown>,
+    allowed: string[],
+  ): Promise<string | null> {
     const endpoints = route.endpoints;
     for (let i = from; i < endpoints.length; i++) {
       const answer = i === from ? await pending : await this.permissionAnswer(endpoints[i]!, request);
@@ -508,7 +566,13 @@ export class RestServer {
     const cached = this.openApiCache;
     if (cached && cached.generation === this.registry.generation && cached.root === root && cached.name === name) return cached.doc;
     // Frozen, so its JSON text is encoded once (see encode()).
-    const doc = Object.freeze(openApiDocument(this.registry.all(), { title: name === '' ? 'Siteward REST API' : `${name} REST API`, version: this.options.productVersion ?? '0.0.0', serverUrl: root.replace(/\/$/, '') }));
+    const doc = Object.freeze(
+      openApiDocument(this.registry.all(), {
+        title: name === '' ? 'Siteward REST API' : `${name} REST API`,
+        version: this.options.productVersion ?? '0.0.0',
+        serverUrl: root.replace(/\/$/, ''),
+      }),
+    );
     this.openApiCache = { generation: this.registry.generation, root, name, doc };
     return doc;
   }

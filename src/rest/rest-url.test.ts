@@ -10,7 +10,8 @@ describe('restBasePaths', () => {
   });
 
   test('the URL builder puts the REST root under them', () => {
-    const url = (permalinks: 'pretty' | 'index' | 'plain') => createRestUrlBuilder({ homeUrl: 'http://example.org/', restPrefix: 'api', permalinks });
+    const url = (permalinks: 'pretty' | 'index' | 'plain') =>
+      createRestUrlBuilder({ homeUrl: 'http://example.org/', restPrefix: 'api', permalinks });
     expect(url('pretty')('/a/b')).toBe('http://example.org/api/a/b');
     expect(url('index')('/a/b')).toBe('http://example.org/index.php/api/a/b');
     expect(url('plain')('/a/b')).toBe('http://example.org/?rest_route=/a/b');

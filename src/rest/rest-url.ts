@@ -65,7 +65,11 @@ export function createRestUrlBuilder(config: RestUrlConfig): RestUrlBuilder {
   const homeHost = new URL(config.homeUrl).hostname.toLowerCase();
   const paths = restBasePaths(config.restPrefix);
   const base =
-    config.permalinks === 'pretty' ? `${home}${paths.pretty}/` : config.permalinks === 'index' ? `${home}${paths.index}/` : `${home}/?rest_route=/`;
+    config.permalinks === 'pretty'
+      ? `${home}${paths.pretty}/`
+      : config.permalinks === 'index'
+        ? `${home}${paths.index}/`
+        : `${home}/?rest_route=/`;
   const secureBase = base.replace(/^http:/i, 'https:');
   return (path = '/', origin) => {
     const rel = path.replace(/^\/+/, '');

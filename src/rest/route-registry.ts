@@ -1,5 +1,13 @@
 import { compilePattern, expandSegmentParams, matchParams, type CompiledPattern } from './route-pattern.js';
-import type { ArgDefinition, BatchOption, EndpointCallback, EndpointDefinition, PermissionCallback, ResponseSchema, RouteOptions } from './types.js';
+import type {
+  ArgDefinition,
+  BatchOption,
+  EndpointCallback,
+  EndpointDefinition,
+  PermissionCallback,
+  ResponseSchema,
+  RouteOptions,
+} from './types.js';
 
 /** An endpoint after normalisation (defaults applied, methods upper-cased). */
 export interface Endpoint {
@@ -75,7 +83,10 @@ function trimSlashes(s: string): string {
 }
 
 /** Splits a definition into its endpoints and route-level options (docs/spec/site-management-api.md §4.2 rule 3). */
-function splitDefinition(def: EndpointDefinition | readonly EndpointDefinition[]): { endpoints: EndpointDefinition[]; options: RouteOptions } {
+function splitDefinition(def: EndpointDefinition | readonly EndpointDefinition[]): {
+  endpoints: EndpointDefinition[];
+  options: RouteOptions;
+} {
   if (Array.isArray(def)) {
     const options: RouteOptions = {};
     const withOptions = def as readonly EndpointDefinition[] & RouteOptions;
@@ -140,7 +151,13 @@ export class RouteRegistry {
     } catch (error) {
       return { ok: false, reason: (error as Error).message };
     }
-    const route: Route = { pattern, namespace: trimSlashes(namespace), endpoints: normalized, options, order: existing?.order ?? this.counter++ };
+    const route: Route = {
+      pattern,
+      namespace: trimSlashes(namespace),
+      endpoints: normalized,
+      options,
+      order: existing?.order ?? this.counter++,
+    };
     this.byPattern.set(fullRoute, route);
     this.reindex();
     this.generation++;

@@ -39,7 +39,11 @@ describe.each(modes)('routing with %s permalinks', (permalinks) => {
 
   it('builds REST URLs for its own mode in the index and Link header', async () => {
     const res = await app.request({ path: '/?rest_route=/' });
-    const root = { pretty: 'http://example.org/wp-json/', index: 'http://example.org/index.php/wp-json/', plain: 'http://example.org/?rest_route=/' }[permalinks];
+    const root = {
+      pretty: 'http://example.org/wp-json/',
+      index: 'http://example.org/index.php/wp-json/',
+      plain: 'http://example.org/?rest_route=/',
+    }[permalinks];
     expect(res.headers.link).toBe(`<${root}>; rel="https://api.w.org/"`);
     const routes = (res.json as { routes: Record<string, { _links?: { self: string } }> }).routes;
     expect(routes['/test/v1/echo']!._links!.self).toBe(`${root}test/v1/echo`);
@@ -68,14 +72,27 @@ describe('request routing', () => {
     for (const path of ['/wp-json', '/wp-json/', '/?rest_route=/', '/index.php/wp-json/']) {
       const res = await app.request({ path });
       expect(res.status, path).toBe(200);
-      expect(Object.keys(res.json as object)).toEqual(['name', 'description', 'url', 'home', 'namespaces', 'authentication', 'routes', '_links']);
+      expect(Object.keys(res.json as object)).toEqual([
+        'name',
+        'description',
+        'url',
+        'home',
+        'namespaces',
+        'authentication',
+        'routes',
+        '_links',
+      ]);
     }
   });
 
   it('answers GET on a POST-only route with 404 rest_no_route', async () => {
     const res = await app.request({ path: '/wp-json/test/v1/post-only' });
     expect(res.status).toBe(404);
-    expect(res.json).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method', data: { status: 404 } });
+    expect(res.json).toEqual({
+      code: 'rest_no_route',
+      message: 'No route was found matching the URL and request method',
+      data: { status: 404 },
+    });
   });
 
   it('answers an unknown route with 404 rest_no_route', async () => {
@@ -102,7 +119,12 @@ describe('request routing', () => {
   });
 
   it('gives JSON body > form body > query > URL parameter precedence', async () => {
-    const q = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo?a=query&b=query&c=query', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=form&b=form' });
+    const q = await app.request({
+      method: 'POST',
+      path: '/wp-json/test/v1/echo?a=query&b=query&c=query',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=form&b=form',
+    });
     expect((q.json as { params: object }).params).toMatchObject({ a: 'form', b: 'form', c: 'query' });
     const j = await app.request({ method: 'PUT', path: '/wp-json/test/v1/echo?a=query&c=query', body: { a: 'json' } });
     expect((j.json as { params: object }).params).toMatchObject({ a: 'json', c: 'query' });
@@ -131,7 +153,12 @@ describe('request routing', () => {
 
   it('answers invalid JSON with 400 rest_invalid_json on every method', async () => {
     for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
-      const res = await app.request({ method, path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"a":' });
+      const res = await app.request({
+        method,
+        path: '/wp-json/test/v1/echo',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: '{"a":',
+      });
       expect(res.status, method).toBe(400);
       expect(res.json).toEqual({
         code: 'rest_invalid_json',
@@ -142,7 +169,12 @@ describe('request routing', () => {
   });
 
   it('refuses a JSON body of whitespace only, as PHP cannot decode it', async () => {
-    const res = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json' }, body: '   ' });
+    const res = await app.request({
+      method: 'POST',
+      path: '/wp-json/test/v1/echo',
+      headers: { 'content-type': 'application/json' },
+      body: '   ',
+    });
     expect(res.status).toBe(400);
     expect((res.json as { code: string }).code).toBe('rest_invalid_json');
   });
@@ -156,12 +188,22 @@ describe('request routing', () => {
 
   it('keeps at most 1000 input variables, as PHP does', async () => {
     const body = Array.from({ length: 10_000 }, () => 'a[]=1').join('&');
-    const res = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-    expect(((res.json as { params: { a: unknown[] } }).params.a).length).toBe(1000);
+    const res = await app.request({
+      method: 'POST',
+      path: '/wp-json/test/v1/echo',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    expect((res.json as { params: { a: unknown[] } }).params.a.length).toBe(1000);
   });
 
   it('ignores a body whose content type is not JSON', async () => {
-    const res = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'text/plain' }, body: '{"a":' });
+    const res = await app.request({
+      method: 'POST',
+      path: '/wp-json/test/v1/echo',
+      headers: { 'content-type': 'text/plain' },
+      body: '{"a":',
+    });
     expect(res.status).toBe(200);
   });
 
@@ -172,19 +214,34 @@ describe('request routing', () => {
 
   it('refuses JSON nested deeper than 512 levels as PHP does, and accepts 512', async () => {
     const deep = (n: number) => '['.repeat(n) + '1' + ']'.repeat(n);
-    const bad = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json' }, body: `{"a":${deep(600)}}` });
+    const bad = await app.request({
+      method: 'POST',
+      path: '/wp-json/test/v1/echo',
+      headers: { 'content-type': 'application/json' },
+      body: `{"a":${deep(600)}}`,
+    });
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual({
       code: 'rest_invalid_json',
       message: 'Invalid JSON body passed.',
       data: { status: 400, json_error_code: 1, json_error_message: 'Maximum stack depth exceeded' },
     });
-    const ok = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json' }, body: `{"a":${deep(511)}}` });
+    const ok = await app.request({
+      method: 'POST',
+      path: '/wp-json/test/v1/echo',
+      headers: { 'content-type': 'application/json' },
+      body: `{"a":${deep(511)}}`,
+    });
     expect(ok.status).toBe(200);
   });
 
   it('keeps a __proto__ key of a JSON body as plain data', async () => {
-    const res = await app.request({ method: 'POST', path: '/wp-json/test/v1/echo', headers: { 'content-type': 'application/json' }, body: '{"__proto__":{"polluted":true},"a":1}' });
+    const res = await app.request({
+      method: 'POST',
+      path: '/wp-json/test/v1/echo',
+      headers: { 'content-type': 'application/json' },
+      body: '{"__proto__":{"polluted":true},"a":1}',
+    });
     expect(res.status).toBe(200);
     expect((res.json as { params: Record<string, unknown> }).params.a).toBe(1);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

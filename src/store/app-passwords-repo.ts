@@ -67,7 +67,9 @@ export class KyselyAppPasswords implements AppPasswordsRepo {
   }
 
   async rename(userId: number, uuid: string, name: string): Promise<boolean> {
-    const result = await this.run((db) => db.updateTable('app_passwords').set({ name }).where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst());
+    const result = await this.run((db) =>
+      db.updateTable('app_passwords').set({ name }).where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst(),
+    );
     return result.numUpdatedRows > 0n;
   }
 

@@ -17,7 +17,9 @@ export type CredentialsBump = (db: Kysely<Database>) => Promise<void>;
 
 /** The plain bump (SQLite: every process reads the row on every request anyway). */
 export const bumpCredentialsVersion: CredentialsBump = async (db) => {
-  await sql`INSERT INTO state_version (id, v) VALUES (${CREDENTIALS_ROW}, 1) ON CONFLICT (id) DO UPDATE SET v = state_version.v + 1`.execute(db);
+  await sql`INSERT INTO state_version (id, v) VALUES (${CREDENTIALS_ROW}, 1) ON CONFLICT (id) DO UPDATE SET v = state_version.v + 1`.execute(
+    db,
+  );
 };
 
 /**

@@ -43,8 +43,18 @@ function initial(dialect: Dialect): Migration {
         .addColumn('registered', millis, (c) => c.notNull())
         .execute();
       // Case-insensitive uniqueness; lookups use the same expressions so the indexes serve them.
-      await db.schema.createIndex('users_login_key').unique().on('users').expression(sql`lower(login)`).execute();
-      await db.schema.createIndex('users_email_key').unique().on('users').expression(sql`lower(email)`).execute();
+      await db.schema
+        .createIndex('users_login_key')
+        .unique()
+        .on('users')
+        .expression(sql`lower(login)`)
+        .execute();
+      await db.schema
+        .createIndex('users_email_key')
+        .unique()
+        .on('users')
+        .expression(sql`lower(email)`)
+        .execute();
 
       await db.schema
         .createTable('user_meta')
@@ -113,7 +123,10 @@ function runtimeState(dialect: Dialect): Migration {
 function appPasswordDetails(): Migration {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('app_passwords').addColumn('app_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('app_passwords')
+        .addColumn('app_id', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       await db.schema.alterTable('app_passwords').addColumn('last_ip', 'text').execute();
     },
   };

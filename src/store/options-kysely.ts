@@ -229,7 +229,9 @@ export class KyselyOptionsBackend implements OptionsBackend {
 
   private async readOne(trx: Transaction<Database>, key: string): Promise<CachedOption> {
     const row = await trx.selectFrom('options').select(['value', 'autoload']).where('name', '=', key).executeTakeFirst();
-    return row ? { text: toText(row.value, 'options.value'), autoload: toInt(row.autoload, 'options.autoload') === 1 } : { text: undefined, autoload: true };
+    return row
+      ? { text: toText(row.value, 'options.value'), autoload: toInt(row.autoload, 'options.autoload') === 1 }
+      : { text: undefined, autoload: true };
   }
 
   /** A write used the transaction's version: records the change and returns that version. */
@@ -244,7 +246,11 @@ export class KyselyOptionsBackend implements OptionsBackend {
   /** Nothing was written: a bump no write of the transaction used is undone (the row stays locked), so other caches are not dropped for nothing. */
   private async unusedBump(trx: Transaction<Database>, lock: VersionLock): Promise<void> {
     if (lock.used || lock.version === null) return;
-    await trx.updateTable('state_version').set({ v: lock.version - 1 }).where('id', '=', OPTIONS_ROW).execute();
+    await trx
+      .updateTable('state_version')
+      .set({ v: lock.version - 1 })
+      .where('id', '=', OPTIONS_ROW)
+      .execute();
     lock.version = null;
   }
 
@@ -271,7 +277,9 @@ export class KyselyOptionsBackend implements OptionsBackend {
     if (lock.version !== null) return lock.version;
     // No parameters (the row id as a literal): usually the transaction's first statement, it then
     // travels with BEGIN in one round trip (pg-resilience.ts).
-    const { rows } = await sql<{ v: unknown }>`UPDATE state_version SET v = v + 1 WHERE id = ${sql.lit(OPTIONS_ROW)} RETURNING v`.execute(trx);
+    const { rows } = await sql<{ v: unknown }>`UPDATE state_version SET v = v + 1 WHERE id = ${sql.lit(OPTIONS_ROW)} RETURNING v`.execute(
+      trx,
+    );
     const row = rows[0];
     if (!row) throw new Error('the options version row is missing');
     lock.version = toInt(row.v, 'state_version.v');

@@ -28,7 +28,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
  */
 const cases = [
   ...testStores().map((backend) => ({ backend, mode: 'per-read' as const })),
-  ...testStores().filter((b) => b.name === 'postgres').map((backend) => ({ backend, mode: 'pushed' as const })),
+  ...testStores()
+    .filter((b) => b.name === 'postgres')
+    .map((backend) => ({ backend, mode: 'pushed' as const })),
 ];
 
 /** Reads until `reader` agrees with `expected` (pushed versions arrive a moment after the commit). */
@@ -80,7 +82,11 @@ describe.each(cases)('options against a model on $backend.name, versions $mode',
           }
           // Every instance agrees with the model after every step (the writer at once).
           for (const reader of [store, ...stores.filter((other) => other !== store)]) {
-            const got = await agreement(() => reader.options.getMany(['a', 'b', 'c', 'd']), Object.fromEntries(model), mode === 'pushed' && reader !== store);
+            const got = await agreement(
+              () => reader.options.getMany(['a', 'b', 'c', 'd']),
+              Object.fromEntries(model),
+              mode === 'pushed' && reader !== store,
+            );
             expect(got).toEqual(Object.fromEntries(model));
           }
         }

@@ -36,13 +36,13 @@ export class SqliteOptionsBackend implements OptionsBackend {
     // Speed: both versions in one statement (one read transaction, one pair of fcntl locks):
     // every cookie request needs the credentials version and most also the options version.
     this.versionsStmt = db
-      .prepare<[], unknown[]>(`SELECT (SELECT v FROM state_version WHERE id = 1), (SELECT v FROM state_version WHERE id = ${CREDENTIALS_ROW})`)
+      .prepare<[], unknown[]>(
+        `SELECT (SELECT v FROM state_version WHERE id = 1), (SELECT v FROM state_version WHERE id = ${CREDENTIALS_ROW})`,
+      )
       .raw();
     this.bumpStmt = db.prepare<[], unknown>('UPDATE state_version SET v = v + 1 WHERE id = 1 RETURNING v').pluck();
     // Values of lazily loaded options are left out of the bulk load.
-    this.loadStmt = db.prepare<[], unknown>(
-      'SELECT name, autoload, CASE WHEN autoload = 1 THEN value END AS value FROM options',
-    );
+    this.loadStmt = db.prepare<[], unknown>('SELECT name, autoload, CASE WHEN autoload = 1 THEN value END AS value FROM options');
     this.getStmt = db.prepare<[string], unknown>('SELECT value, autoload FROM options WHERE name = ?');
     this.upsertStmt = db.prepare<[string, string, number]>(
       'INSERT INTO options (name, value, autoload) VALUES (?, ?, ?) ' +
@@ -58,9 +58,7 @@ export class SqliteOptionsBackend implements OptionsBackend {
     });
     this.writeTx = (key, text, autoload) => write.immediate(key, text, autoload);
 
-    const remove = db.transaction((key: string): number | null =>
-      this.deleteStmt.run(key).changes > 0 ? this.bump() : null,
-    );
+    const remove = db.transaction((key: string): number | null => (this.deleteStmt.run(key).changes > 0 ? this.bump() : null));
     this.removeTx = (key) => remove.immediate(key);
 
     const modify = db.transaction((key: string, fn: (current: string | undefined) => string | undefined): ModifyResult => {
@@ -149,7 +147,10 @@ export class SqliteOptionsBackend implements OptionsBackend {
   private readVersions(): StateVersions {
     const [options, credentials] = this.versionsStmt.get()!;
     // The credentials row is created by its first bump: absent reads as 0.
-    const versions = { options: toInt(options, 'state_version.v'), credentials: credentials === null ? 0 : toInt(credentials, 'state_version.v') };
+    const versions = {
+      options: toInt(options, 'state_version.v'),
+      credentials: credentials === null ? 0 : toInt(credentials, 'state_version.v'),
+    };
     this.gate?.rememberVersions(versions);
     return versions;
   }

@@ -112,9 +112,7 @@ describe.each(testStores())('options on $name', (backend) => {
 
   it('loses no increment when two Store instances run 200 concurrent updates', async () => {
     const increment = (v: unknown): number => (typeof v === 'number' ? v + 1 : 1);
-    await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? store : other).options.update('concurrent', increment)),
-    );
+    await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? store : other).options.update('concurrent', increment)));
     expect(await store.options.get('concurrent')).toBe(200);
     expect(await other.options.get('concurrent')).toBe(200);
   });

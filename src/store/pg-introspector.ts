@@ -1,4 +1,13 @@
-import { PostgresDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type DatabaseMetadataOptions, type Kysely, type SchemaMetadata, type TableMetadata } from 'kysely';
+import {
+  PostgresDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  type Kysely,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 
 /**
  * Kysely's PostgreSQL introspector scans the tables of every schema in the database and calls

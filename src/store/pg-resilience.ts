@@ -8,8 +8,24 @@ import type { StatementNames } from './pg-prepared.js';
  * 57P (operator intervention: shutdown, crash recovery), too many connections, a statement
  * cancelled by its timeout, and the socket-level failures of the driver.
  */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '53400', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|connection timeout|Connection ended/i;
+const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '57014',
+  '53300',
+  '53400',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|connection timeout|Connection ended/i;
 
 /** The error as a ServiceUnavailableError when it is one of the outage kind; otherwise unchanged. */
 export function classifyPgError(error: unknown): unknown {
@@ -58,7 +74,12 @@ const NOTHING_RUN = { command: null, rowCount: null, rows: [] };
  * `error` event (pg-pool listens only while a client is idle). With `statements`, a query with
  * parameters runs as a named prepared statement (see pg-prepared.ts).
  */
-export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, statements?: StatementNames, clientTimeoutMs?: number): DialectPool {
+export function resilientPool(
+  pool: pg.Pool,
+  onError: (error: Error) => void,
+  statements?: StatementNames,
+  clientTimeoutMs?: number,
+): DialectPool {
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   return {
@@ -72,7 +93,8 @@ export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, st
       }
       // The first statement gets what is left of the client-side bound after the wait for this
       // connection, so waiting plus running stays within it (a frozen server answers neither).
-      let firstTimeoutMs = clientTimeoutMs === undefined ? undefined : Math.max(1, Math.round(clientTimeoutMs - (performance.now() - asked)));
+      let firstTimeoutMs =
+        clientTimeoutMs === undefined ? undefined : Math.max(1, Math.round(clientTimeoutMs - (performance.now() - asked)));
       // A connection that failed with an outage-kind error is destroyed on release, not reused:
       // after a client-side timeout its query may still be pending on the server.
       let broken: Error | undefined;
@@ -82,11 +104,17 @@ export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, st
       let beginHeld = false;
       const run = (args: unknown[]): Promise<unknown> | unknown => {
         const [text, values] = args;
-        const name = statements && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statements.nameOf(text) : undefined;
+        const name =
+          statements && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statements.nameOf(text) : undefined;
         const timeout = firstTimeoutMs;
         firstTimeoutMs = undefined;
         const form = name !== undefined || (timeout !== undefined && typeof text === 'string');
-        const config = { ...(name === undefined ? {} : { name }), text, ...(Array.isArray(values) ? { values } : {}), ...(timeout === undefined ? {} : { query_timeout: timeout }) };
+        const config = {
+          ...(name === undefined ? {} : { name }),
+          text,
+          ...(Array.isArray(values) ? { values } : {}),
+          ...(timeout === undefined ? {} : { query_timeout: timeout }),
+        };
         const result = (client.query as (...a: unknown[]) => unknown)(...(form ? [config] : args));
         if (!(result instanceof Promise)) return result;
         return result.catch((error: unknown) => {
@@ -107,7 +135,9 @@ export function resilientPool(pool: pg.Pool, onError: (error: Error) => void, st
         if (plain && (text === 'commit' || text === 'rollback')) return Promise.resolve(NOTHING_RUN);
         if (!plain) return Promise.resolve(run(['begin'])).then(() => run(args));
         // Several statements in one simple query answer with one result each: Kysely wants the last.
-        return Promise.resolve(run([`begin; ${String(text)}`])).then((results) => (Array.isArray(results) ? (results.at(-1) as unknown) : results));
+        return Promise.resolve(run([`begin; ${String(text)}`])).then((results) =>
+          Array.isArray(results) ? (results.at(-1) as unknown) : results,
+        );
       };
       return new Proxy(client, {
         get(target, prop, receiver) {

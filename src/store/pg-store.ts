@@ -59,10 +59,22 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
     const own = schema ?? (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]?.s;
     await migrate(db, 'postgres', false, options.migrations, own);
     const recheckMs = options.versionRecheckMs ?? VERSION_RECHECK_MS;
-    if (!Number.isInteger(recheckMs) || recheckMs < 0) throw new Error(`versionRecheckMs must be a whole number of milliseconds >= 0 (got ${recheckMs})`);
+    if (!Number.isInteger(recheckMs) || recheckMs < 0)
+      throw new Error(`versionRecheckMs must be a whole number of milliseconds >= 0 (got ${recheckMs})`);
     const channel = versionChannel(own ?? 'public');
     const clock = options.clock ?? Date.now;
-    return new PostgresStore(db, channel, clock, recheckMs === 0 ? null : { recheckMs, newClient: () => new pg.Client({ ...connection, application_name: listenerName(channel) }), onError: onConnectionError });
+    return new PostgresStore(
+      db,
+      channel,
+      clock,
+      recheckMs === 0
+        ? null
+        : {
+            recheckMs,
+            newClient: () => new pg.Client({ ...connection, application_name: listenerName(channel) }),
+            onError: onConnectionError,
+          },
+    );
   } catch (error) {
     await db.destroy();
     throw error;
@@ -100,7 +112,11 @@ class PostgresStore extends StoreImpl {
     listener: ListenerSettings | null,
   ) {
     let watch: VersionWatch | null = null;
-    super(db, (fn) => fn(db), async (conn) => watch?.committed(CREDENTIALS_ROW, await bumpAndNotifyCredentials(conn, channel)));
+    super(
+      db,
+      (fn) => fn(db),
+      async (conn) => watch?.committed(CREDENTIALS_ROW, await bumpAndNotifyCredentials(conn, channel)),
+    );
     this.watch = watch = listener
       ? new VersionWatch({
           newClient: listener.newClient,
@@ -112,7 +128,12 @@ class PostgresStore extends StoreImpl {
           onError: listener.onError,
         })
       : null;
-    this.options = new CachedOptions(new KyselyOptionsBackend(db, this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version))));
+    this.options = new CachedOptions(
+      new KyselyOptionsBackend(
+        db,
+        this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version)),
+      ),
+    );
     // Speed: every cookie request reads the credentials version; with a listener it is known.
     const readCredentials = async () => {
       const startedAt = clock();
@@ -182,7 +203,14 @@ class PostgresStore extends StoreImpl {
   }
 
   private sharing(committed: VersionSharing['committed'], settling?: VersionSharing['settling']): VersionSharing {
-    return { channel: this.channel, watch: this.watch, clock: this.clock, committed, cached: (version, key) => this.options.at(version, key), ...(settling ? { settling } : {}) };
+    return {
+      channel: this.channel,
+      watch: this.watch,
+      clock: this.clock,
+      committed,
+      cached: (version, key) => this.options.at(version, key),
+      ...(settling ? { settling } : {}),
+    };
   }
 
   protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {

@@ -13,7 +13,9 @@ const RECONNECT_MAX_MS = 5000;
  * identifier is hashed so the channel stays a valid identifier of at most 63 bytes.
  */
 export function versionChannel(schema: string): string {
-  return /^[a-z_][a-z0-9_]{0,53}$/.test(schema) ? `siteward_${schema}` : `siteward_h${createHash('sha256').update(schema).digest('hex').slice(0, 40)}`;
+  return /^[a-z_][a-z0-9_]{0,53}$/.test(schema)
+    ? `siteward_${schema}`
+    : `siteward_h${createHash('sha256').update(schema).digest('hex').slice(0, 40)}`;
 }
 
 /** The payload of a version notification: `<state_version row>:<new version>`. */
@@ -144,7 +146,9 @@ export class VersionWatch {
       await client.query(`LISTEN "${this.opts.channel}"`);
       // After LISTEN: every later commit is notified, every earlier one is in these rows.
       const startedAt = this.opts.clock();
-      const result = await client.query<{ id: number; v: string | number }>('SELECT id, v FROM state_version WHERE id = ANY($1::int[])', [this.opts.rows]);
+      const result = await client.query<{ id: number; v: string | number }>('SELECT id, v FROM state_version WHERE id = ANY($1::int[])', [
+        this.opts.rows,
+      ]);
       if (lost || this.closed) return;
       const read = new Map(result.rows.map((r) => [Number(r.id), Number(r.v)]));
       // Not a plain overwrite: a notification handled before this answer may already be newer.

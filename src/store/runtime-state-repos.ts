@@ -44,7 +44,9 @@ export class KyselyStatus implements StatusRepo {
   constructor(private readonly run: DbRun) {}
 
   async get(key: string): Promise<{ value: JsonValue; updated: number } | undefined> {
-    const row = await this.run((db) => db.selectFrom('status_values').select(['value', 'updated']).where('key', '=', key).executeTakeFirst());
+    const row = await this.run((db) =>
+      db.selectFrom('status_values').select(['value', 'updated']).where('key', '=', key).executeTakeFirst(),
+    );
     return row && { value: parseJson(row.value, 'status_values.value'), updated: toInt(row.updated, 'status_values.updated') };
   }
 

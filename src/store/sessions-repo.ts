@@ -36,9 +36,7 @@ export class KyselySessions implements SessionsRepo {
   }
 
   async find(tokenHash: string): Promise<SessionRecord | undefined> {
-    const row = await this.run((db) =>
-      db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst(),
-    );
+    const row = await this.run((db) => db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst());
     return row && toSession(row);
   }
 
@@ -60,7 +58,11 @@ export class KyselySessions implements SessionsRepo {
 
   async destroyOthersForUser(userId: number, keepTokenHash: string): Promise<number> {
     return this.run(async (db) => {
-      const result = await db.deleteFrom('sessions').where('user_id', '=', userId).where('token_hash', '<>', keepTokenHash).executeTakeFirst();
+      const result = await db
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('token_hash', '<>', keepTokenHash)
+        .executeTakeFirst();
       if (result.numDeletedRows > 0n) await this.bump(db);
       return Number(result.numDeletedRows);
     });
@@ -71,9 +73,7 @@ export class KyselySessions implements SessionsRepo {
   }
 
   async listForUser(userId: number): Promise<SessionRecord[]> {
-    const rows = await this.run((db) =>
-      db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('created').execute(),
-    );
+    const rows = await this.run((db) => db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('created').execute());
     return rows.map(toSession);
   }
 

@@ -41,9 +41,11 @@ function connect(file: string, settings: ConnectionSettings): BetterSqlite3.Data
  * the database file's mode), and tightens the files of an existing database to 0600.
  */
 async function makePrivate(file: string): Promise<void> {
-  const ignore = (...codes: string[]) => (error: NodeJS.ErrnoException) => {
-    if (!codes.includes(error.code ?? '')) throw error;
-  };
+  const ignore =
+    (...codes: string[]) =>
+    (error: NodeJS.ErrnoException) => {
+      if (!codes.includes(error.code ?? '')) throw error;
+    };
   await open(file, 'wx', 0o600).then((handle) => handle.close(), ignore('EEXIST'));
   // Another user's files (EPERM) are the operator's choice; they are left as they are.
   for (const path of [file, `${file}-wal`, `${file}-shm`]) await chmod(path, 0o600).catch(ignore('ENOENT', 'EPERM'));
@@ -175,7 +177,10 @@ class SqliteStore extends StoreImpl {
     guard = (op) => this.guard(op);
     this.holder = holder;
     const shared = new ReopenableOptions(() => new SqliteOptionsBackend(holder.sqlite, gate), guard);
-    const inTx = new ReopenableOptions(() => new SqliteOptionsBackend(holder.sqlite, null), (op) => op());
+    const inTx = new ReopenableOptions(
+      () => new SqliteOptionsBackend(holder.sqlite, null),
+      (op) => op(),
+    );
     this.optionsBackends = [shared, inTx];
     this.options = new CachedOptions(shared);
     this.txOptions = new DirectOptions(inTx);
@@ -203,7 +208,9 @@ class SqliteStore extends StoreImpl {
         throw new ServiceUnavailableError('store', `SQLite ${code}: the disk is full or failing; nothing was written`, { cause: error });
       }
       if (code !== null && isBusyCode(code)) {
-        throw new ServiceUnavailableError('store', `SQLite ${code}: another process held the database lock past the busy timeout`, { cause: error });
+        throw new ServiceUnavailableError('store', `SQLite ${code}: another process held the database lock past the busy timeout`, {
+          cause: error,
+        });
       }
       if (code === null || !isReadOnlyCode(code)) throw error;
       this.readOnly = true;
@@ -228,7 +235,9 @@ class SqliteStore extends StoreImpl {
     if (failure === null) return;
     await this.guard(() =>
       this.gate.run(() => {
-        this.holder.sqlite.prepare("INSERT OR REPLACE INTO status_values (key, value, updated) VALUES ('siteward.disk-probe', hex(zeroblob(32768)), 0)").run();
+        this.holder.sqlite
+          .prepare("INSERT OR REPLACE INTO status_values (key, value, updated) VALUES ('siteward.disk-probe', hex(zeroblob(32768)), 0)")
+          .run();
         this.holder.sqlite.prepare("DELETE FROM status_values WHERE key = 'siteward.disk-probe'").run();
       }),
     );

@@ -76,7 +76,12 @@ export async function migrate(
   extra?: Readonly<Record<string, MigrationFactory>>,
   migrationTableSchema?: string,
 ): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect, extra), disableTransactions, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect, extra),
+    disableTransactions,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
 }

@@ -101,9 +101,7 @@ describe.each(testStores())('store on $name', (backend: TestBackend) => {
   it('refuses a duplicate login or e-mail with a UniqueViolationError naming it', async () => {
     const store = await backend.open();
     await store.users.create(newUser('unique'));
-    await expect(store.users.create(newUser('UNIQUE', { email: 'other@example.com' }))).rejects.toEqual(
-      new UniqueViolationError('login'),
-    );
+    await expect(store.users.create(newUser('UNIQUE', { email: 'other@example.com' }))).rejects.toEqual(new UniqueViolationError('login'));
     await expect(store.users.create(newUser('distinct', { email: 'Unique@example.com' }))).rejects.toMatchObject({
       field: 'email',
     });
@@ -130,7 +128,14 @@ describe.each(testStores())('store on $name', (backend: TestBackend) => {
     expect((await store.users.byId(user.id))?.passHash).toBe('new-hash');
     await store.userMeta.set(user.id, 'color', 'blue');
     const now = Date.now();
-    await store.sessions.create({ tokenHash: 'h-leaver', userId: user.id, expiresAt: now + 1000, userAgent: 'ua', ip: '::1', created: now });
+    await store.sessions.create({
+      tokenHash: 'h-leaver',
+      userId: user.id,
+      expiresAt: now + 1000,
+      userAgent: 'ua',
+      ip: '::1',
+      created: now,
+    });
     await store.appPasswords.create({ uuid: 'u-leaver', userId: user.id, name: 'app', hash: 'ah-leaver', created: now });
     expect(await store.users.delete(user.id)).toBe(true);
     expect(await store.users.delete(user.id)).toBe(false);

@@ -52,9 +52,7 @@ export class KyselyUsers implements UsersRepo {
       registered: user.registered ?? Date.now(),
     };
     try {
-      const row = await this.run((db) =>
-        db.insertInto('users').values(values).returning(userColumns).executeTakeFirstOrThrow(),
-      );
+      const row = await this.run((db) => db.insertInto('users').values(values).returning(userColumns).executeTakeFirstOrThrow());
       return toUser(row);
     } catch (error) {
       const target = uniqueViolationTarget(error);
@@ -64,9 +62,7 @@ export class KyselyUsers implements UsersRepo {
   }
 
   async byId(id: number): Promise<UserRecord | undefined> {
-    const row = await this.run((db) =>
-      db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst(),
-    );
+    const row = await this.run((db) => db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst());
     return row && toUser(row);
   }
 
@@ -213,9 +209,7 @@ export class KyselyUserMeta implements UserMetaRepo {
   }
 
   async all(userId: number): Promise<Map<string, JsonValue>> {
-    const rows = await this.run((db) =>
-      db.selectFrom('user_meta').select(['key', 'value']).where('user_id', '=', userId).execute(),
-    );
+    const rows = await this.run((db) => db.selectFrom('user_meta').select(['key', 'value']).where('user_id', '=', userId).execute());
     return new Map(rows.map((r) => [toText(r.key, 'user_meta.key'), parseJson(r.value, 'user_meta.value')]));
   }
 }

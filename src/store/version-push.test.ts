@@ -37,7 +37,10 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
 
   /** A plain connection to the test schema (for writes that bypass the store). */
   async function raw<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: db.storeOptions().databaseUrl, options: `-c search_path=${db.storeOptions().schema}` });
+    const client = new pg.Client({
+      connectionString: db.storeOptions().databaseUrl,
+      options: `-c search_path=${db.storeOptions().schema}`,
+    });
     await client.connect();
     try {
       return await fn(client);
@@ -51,15 +54,31 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
     const reader = await db.open({ versionRecheckMs: RARELY });
     await Promise.all([listening(writer), listening(reader)]);
     await writer.options.set('pushed_toggle', false);
-    await until(() => reader.options.get('pushed_toggle'), (v) => v === false, 'the first value');
+    await until(
+      () => reader.options.get('pushed_toggle'),
+      (v) => v === false,
+      'the first value',
+    );
     await writer.options.set('pushed_toggle', true);
     // The writer sees its own write at once, without waiting for its own notification.
     expect(await writer.options.get('pushed_toggle')).toBe(true);
-    expect(await until(() => reader.options.get('pushed_toggle'), (v) => v === true, 'the toggle')).toBe(true);
+    expect(
+      await until(
+        () => reader.options.get('pushed_toggle'),
+        (v) => v === true,
+        'the toggle',
+      ),
+    ).toBe(true);
     // Writes inside a transaction count once committed, also for the writer itself.
     await writer.transaction((tx) => tx.options.set('pushed_toggle', 'tx'));
     expect(await writer.options.get('pushed_toggle')).toBe('tx');
-    expect(await until(() => reader.options.get('pushed_toggle'), (v) => v === 'tx', 'the transaction’s write')).toBe('tx');
+    expect(
+      await until(
+        () => reader.options.get('pushed_toggle'),
+        (v) => v === 'tx',
+        'the transaction’s write',
+      ),
+    ).toBe('tx');
   });
 
   it('reads with a healthy listener send no query at all; without one each read asks for the version', async () => {
@@ -122,12 +141,22 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
       const killed = await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [listener]);
       expect(killed.rowCount).toBeGreaterThan(0);
     });
-    await until(() => versionFeed(reader), (feed) => feed.listening && feed.connects > before, 'the reconnect');
+    await until(
+      () => versionFeed(reader),
+      (feed) => feed.listening && feed.connects > before,
+      'the reconnect',
+    );
     expect(await reader.options.get('killed')).toBe('after');
     // And notifications flow again on the new connection.
     const writer = await db.open({ versionRecheckMs: RARELY });
     await writer.options.set('killed', 'again');
-    expect(await until(() => reader.options.get('killed'), (v) => v === 'again', 'a notification after the reconnect')).toBe('again');
+    expect(
+      await until(
+        () => reader.options.get('killed'),
+        (v) => v === 'again',
+        'a notification after the reconnect',
+      ),
+    ).toBe('again');
   });
 
   it('asks the database on every read while its listener cannot reconnect, and stops once it is back', async (ctx) => {
@@ -137,14 +166,25 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
     const schema = `${role}_s`;
     const admin = <T>(fn: (client: pg.Client) => Promise<T>) => raw(fn);
     const onDatabase = (grant: string) => `DO $$ BEGIN EXECUTE format('${grant}', current_database()); END $$`;
-    await admin((c) => c.query(`CREATE ROLE ${role} LOGIN; CREATE SCHEMA ${schema} AUTHORIZATION ${role}; ${onDatabase(`GRANT CREATE ON DATABASE %I TO ${role}`)}`));
+    await admin((c) =>
+      c.query(
+        `CREATE ROLE ${role} LOGIN; CREATE SCHEMA ${schema} AUTHORIZATION ${role}; ${onDatabase(`GRANT CREATE ON DATABASE %I TO ${role}`)}`,
+      ),
+    );
     let store: Store | undefined;
     try {
       const url = new URL(db.storeOptions().databaseUrl!);
       url.username = role;
       const queries: string[] = [];
       try {
-        store = await openStore({ dataDir: db.dataDir, databaseUrl: url.toString(), schema, poolSize: 1, versionRecheckMs: RARELY, onQuery: (text) => void queries.push(text) });
+        store = await openStore({
+          dataDir: db.dataDir,
+          databaseUrl: url.toString(),
+          schema,
+          poolSize: 1,
+          versionRecheckMs: RARELY,
+          onQuery: (text) => void queries.push(text),
+        });
       } catch (error) {
         // A server that lets only its superuser in (no trust for other roles) cannot run this.
         if ((error as { code?: string }).code === '28P01' || (error as { code?: string }).code === '28000') ctx.skip();
@@ -157,11 +197,21 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
       const before = versionFeed(s).connects;
       await admin(async (c) => {
         await c.query(`ALTER ROLE ${role} CONNECTION LIMIT 1`);
-        await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [listenerName(versionChannel(schema))]);
+        await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+          listenerName(versionChannel(schema)),
+        ]);
       });
-      await until(() => versionFeed(s).listening, (up) => !up, 'the listener to be lost');
+      await until(
+        () => versionFeed(s).listening,
+        (up) => !up,
+        'the listener to be lost',
+      );
       // A change nobody notifies: seen on the very next read, because every read asks.
-      await admin((c) => c.query(`UPDATE ${schema}.options SET value = '"two"' WHERE name = 'fallback'; UPDATE ${schema}.state_version SET v = v + 1 WHERE id = 1`));
+      await admin((c) =>
+        c.query(
+          `UPDATE ${schema}.options SET value = '"two"' WHERE name = 'fallback'; UPDATE ${schema}.state_version SET v = v + 1 WHERE id = 1`,
+        ),
+      );
       queries.length = 0;
       expect(await s.options.get('fallback')).toBe('two');
       await s.sessions.credentialsVersion();
@@ -183,7 +233,11 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
       expect(queries).toEqual([]);
     } finally {
       await store?.close();
-      await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; ${onDatabase(`REVOKE ALL ON DATABASE %I FROM ${role}`)}; DROP ROLE IF EXISTS ${role}`));
+      await admin((c) =>
+        c.query(
+          `DROP SCHEMA IF EXISTS ${schema} CASCADE; ${onDatabase(`REVOKE ALL ON DATABASE %I FROM ${role}`)}; DROP ROLE IF EXISTS ${role}`,
+        ),
+      );
     }
   }, 30_000);
 
@@ -192,22 +246,47 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
     const b = await db.open({ versionRecheckMs: RARELY });
     await Promise.all([listening(a), listening(b)]);
     const user = await a.users.create({ login: 'pushed_user', email: 'pushed@example.org', displayName: 'P', passHash: 'x' });
-    await a.sessions.create({ tokenHash: 'pushed-token', userId: user.id, expiresAt: Date.now() + 60_000, userAgent: '', ip: '', created: Date.now() });
+    await a.sessions.create({
+      tokenHash: 'pushed-token',
+      userId: user.id,
+      expiresAt: Date.now() + 60_000,
+      userAgent: '',
+      ip: '',
+      created: Date.now(),
+    });
     const version = await b.sessions.credentialsVersion();
     expect(await a.sessions.destroy('pushed-token')).toBe(true);
     // Read-your-writes for the instance that logged out, the other by notification.
     expect(await a.sessions.credentialsVersion()).toBe(version + 1);
-    expect(await until(() => b.sessions.credentialsVersion(), (v) => v === version + 1, 'the logout')).toBe(version + 1);
+    expect(
+      await until(
+        () => b.sessions.credentialsVersion(),
+        (v) => v === version + 1,
+        'the logout',
+      ),
+    ).toBe(version + 1);
     // A change inside a transaction, once committed.
     await a.transaction((tx) => tx.users.setPassword(user.id, 'y').then(() => undefined));
     expect(await a.sessions.credentialsVersion()).toBe(version + 2);
-    expect(await until(() => b.sessions.credentialsVersion(), (v) => v === version + 2, 'the password change')).toBe(version + 2);
+    expect(
+      await until(
+        () => b.sessions.credentialsVersion(),
+        (v) => v === version + 2,
+        'the password change',
+      ),
+    ).toBe(version + 2);
   });
 
   it('closes its listener with the store (no connection left behind)', async () => {
     const store = await db.open({ versionRecheckMs: RARELY });
     await listening(store);
-    const count = () => raw(async (client) => Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [listener])).rows[0]!.n));
+    const count = () =>
+      raw(async (client) =>
+        Number(
+          (await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [listener])).rows[0]!
+            .n,
+        ),
+      );
     const open = await count();
     await store.close();
     expect(versionFeed(store).listening).toBe(false);

@@ -103,7 +103,16 @@ export interface ConnectionStatus {
   devMode: { isActive: boolean; constant: boolean; url: boolean; filter: boolean };
 }
 
-export type UserPermission = 'admin_page' | 'connect' | 'disconnect' | 'manage_modules' | 'manage_options' | 'view_stats' | 'edit_posts' | 'network_admin' | 'network_sites_page';
+export type UserPermission =
+  | 'admin_page'
+  | 'connect'
+  | 'disconnect'
+  | 'manage_modules'
+  | 'manage_options'
+  | 'view_stats'
+  | 'edit_posts'
+  | 'network_admin'
+  | 'network_sites_page';
 
 export interface CurrentUser {
   isConnected: boolean;
@@ -149,7 +158,9 @@ export interface PluginUpdates extends CodeMessage {
 }
 
 /** GET /akismet/stats/get (§3.23): the stats object, or a bare string error code. */
-export type AkismetStats = { all?: { spam?: number; ham?: number; accuracy?: number; time_saved?: number; false_positives?: number; missed_spam?: number } } | string;
+export type AkismetStats =
+  | { all?: { spam?: number; ham?: number; accuracy?: number; time_saved?: number; false_positives?: number; missed_spam?: number } }
+  | string;
 
 /** What module/vaultpress/data says of one backup target (a Siteward addition). */
 export interface BackupTargetState {
@@ -164,7 +175,15 @@ export interface BackupTargetState {
 export interface VaultPressData extends CodeMessage {
   data?: {
     /** Siteward adds status, size, count, next_backup and targets to the reference's last_backup. */
-    backups?: { last_backup?: number | string | null; status?: string; size?: number | null; count?: number; next_backup?: number | null; targets?: BackupTargetState[]; [k: string]: unknown };
+    backups?: {
+      last_backup?: number | string | null;
+      status?: string;
+      size?: number | null;
+      count?: number;
+      next_backup?: number | null;
+      targets?: BackupTargetState[];
+      [k: string]: unknown;
+    };
     security?: { notice_count?: number };
     [k: string]: unknown;
   };

@@ -46,14 +46,27 @@ export interface MonitorCheck extends MonitorCheckState {
   readonly lastError: string | null;
   readonly lastResponseMs: number | null;
   readonly uptime: Readonly<Record<'24h' | '7d' | '30d' | '365d', number | null>>;
-  readonly certificate: { readonly validTo: string; readonly daysLeft: number; readonly subject: string; readonly issuer: string; readonly error: string | null } | null;
+  readonly certificate: {
+    readonly validTo: string;
+    readonly daysLeft: number;
+    readonly subject: string;
+    readonly issuer: string;
+    readonly error: string | null;
+  } | null;
   readonly hosts: readonly { readonly host: string; readonly down: boolean; readonly at: string; readonly reason: string | null }[];
 }
 
 /** A maintenance window as it travels (ISO times; days 0 = Sunday). */
 export type MaintenanceWindowJson =
   | { readonly id: number; readonly kind: 'once'; readonly starts: string; readonly ends: string; readonly note: string }
-  | { readonly id: number; readonly kind: 'weekly'; readonly days: readonly number[]; readonly time: string; readonly durationMinutes: number; readonly note: string }
+  | {
+      readonly id: number;
+      readonly kind: 'weekly';
+      readonly days: readonly number[];
+      readonly time: string;
+      readonly durationMinutes: number;
+      readonly note: string;
+    }
   | { readonly id: number; readonly kind: 'cron'; readonly cron: string; readonly durationMinutes: number; readonly note: string };
 
 /** Who is told of a downtime, and how often while it lasts. */
@@ -71,7 +84,10 @@ export interface MonitorOverview {
   readonly now: string;
   readonly timeZone: string;
   readonly checks: readonly MonitorCheck[];
-  readonly maintenance: { readonly current: (MaintenanceWindowJson & { readonly until: string }) | null; readonly windows: readonly MaintenanceWindowJson[] };
+  readonly maintenance: {
+    readonly current: (MaintenanceWindowJson & { readonly until: string }) | null;
+    readonly windows: readonly MaintenanceWindowJson[];
+  };
   readonly notifications: MonitorNotifications;
   readonly administrators: readonly { readonly id: number; readonly name: string }[];
 }
@@ -81,7 +97,13 @@ export interface MonitorCheckHistory {
   readonly check: number;
   readonly days: number;
   readonly bucketSeconds: number;
-  readonly points: readonly { readonly at: string; readonly ms: number | null; readonly checks: number; readonly down: number; readonly slow: number }[];
+  readonly points: readonly {
+    readonly at: string;
+    readonly ms: number | null;
+    readonly checks: number;
+    readonly down: number;
+    readonly slow: number;
+  }[];
   readonly downtimes: readonly DownInterval[];
 }
 

@@ -10,13 +10,23 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.SITEWARD_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 export const chromiumAvailable = existsSync(CHROMIUM_PATH);
 export const onCi = process.env.CI === 'true';
 
 if (!chromiumAvailable && !onCi) {
   const line = '!'.repeat(78);
-  console.warn(`\n${line}\n!! BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.\n!! Install it (Debian: apt-get install -y chromium) or set SITEWARD_CHROMIUM.\n${line}\n`);
+  console.warn(
+    `\n${line}\n!! BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.\n!! Install it (Debian: apt-get install -y chromium) or set SITEWARD_CHROMIUM.\n${line}\n`,
+  );
 }
 
 export function launchChromium(): Promise<Browser> {

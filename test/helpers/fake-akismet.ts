@@ -19,7 +19,9 @@ export function fakeAkismetStats(from: string, spam = 1234): Record<string, unkn
     false_positives: 1,
     accuracy: 99.92,
     time_saved: 7200,
-    breakdown: { [all ? '2016' : '2016-08']: { spam: 40, ham: 5, missed_spam: 0, false_positives: 1, da: all ? '2016-01-01' : '2016-08-01' } },
+    breakdown: {
+      [all ? '2016' : '2016-08']: { spam: 40, ham: 5, missed_spam: 0, false_positives: 1, da: all ? '2016-01-01' : '2016-08-01' },
+    },
   };
 }
 
@@ -65,8 +67,12 @@ export class FakeAkismet {
     const valid = (params.get('key') ?? params.get('api_key')) === this.key && params.get('blog') === this.blog;
     if (req.method !== 'POST') res.writeHead(405).end();
     else if (req.url === '/1.1/verify-key') res.writeHead(200, { 'content-type': 'text/plain' }).end(valid ? 'valid' : 'invalid');
-    else if (req.url === '/1.1/get-stats' && valid) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(fakeAkismetStats(params.get('from') ?? '6-months', this.spam)));
-    else if (req.url === '/1.1/get-stats') res.writeHead(200, { 'content-type': 'text/plain', 'x-akismet-debug-help': 'Invalid key' }).end('invalid');
+    else if (req.url === '/1.1/get-stats' && valid)
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(fakeAkismetStats(params.get('from') ?? '6-months', this.spam)));
+    else if (req.url === '/1.1/get-stats')
+      res.writeHead(200, { 'content-type': 'text/plain', 'x-akismet-debug-help': 'Invalid key' }).end('invalid');
     else res.writeHead(404).end();
   }
 }

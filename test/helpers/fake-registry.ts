@@ -26,7 +26,14 @@ export class FakeRegistry {
     if (latest === undefined) res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
     else {
       res.writeHead(200, { 'content-type': 'application/vnd.npm.install-v1+json' });
-      res.end(JSON.stringify({ name, modified: '2024-01-01T00:00:00.000Z', 'dist-tags': { latest }, versions: { [latest]: { name, version: latest } } }));
+      res.end(
+        JSON.stringify({
+          name,
+          modified: '2024-01-01T00:00:00.000Z',
+          'dist-tags': { latest },
+          versions: { [latest]: { name, version: latest } },
+        }),
+      );
     }
   });
 
@@ -38,4 +45,3 @@ export class FakeRegistry {
     return closeServer(this.server);
   }
 }
-

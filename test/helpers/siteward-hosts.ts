@@ -37,14 +37,28 @@ export function hostGroup(dir: string, env: Record<string, string>, startMs: num
   return {
     hosts,
     async start(name, port, extra = {}) {
-      const child = spawn(process.execPath, [bin, 'start'], { cwd: dir, env: { ...hostEnv(name), ...extra, PORT: String(port) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'start'], {
+        cwd: dir,
+        env: { ...hostEnv(name), ...extra, PORT: String(port) },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise((resolve) => child.on('exit', resolve));
       const host: Host = { name, child, base: `http://127.0.0.1:${port}`, exited, output: () => out };
       hosts.push(host);
-      await within(startMs, () => fetch(`${host.base}/healthz`).then((r) => r.status, () => 0), (s) => s === 200, `${name} to start (${out})`);
+      await within(
+        startMs,
+        () =>
+          fetch(`${host.base}/healthz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (s) => s === 200,
+        `${name} to start (${out})`,
+      );
       return host;
     },
     run(name, args, timeoutMs) {

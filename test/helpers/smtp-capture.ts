@@ -29,7 +29,11 @@ export async function startSmtpCapture(onMail?: (mail: CapturedMail) => void): P
       stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
       stream.on('end', () => {
         const from = session.envelope.mailFrom;
-        const mail = { from: from === false ? '' : from.address, to: session.envelope.rcptTo.map((r) => r.address), data: data.replace(/=\r\n/g, '') };
+        const mail = {
+          from: from === false ? '' : from.address,
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: data.replace(/=\r\n/g, ''),
+        };
         mails.push(mail);
         onMail?.(mail);
         callback();

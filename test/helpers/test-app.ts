@@ -74,7 +74,6 @@ export interface TestAppOptions {
   port?: number;
 }
 
-
 let counter = 0;
 
 /** The app of a test with its own data directory (removed by `dispose` unless it was given). */
@@ -96,7 +95,15 @@ async function startApp(options: TestAppOptions, warnings: string[]): Promise<{ 
     configFile: null,
   });
   try {
-    const app = await createApp(config, { logger: options.logger ?? false, cwd: dataDir, plugins: options.plugins, features: options.features, clock: options.clock, startJobs: options.startJobs, onWarning: (w) => warnings.push(w) });
+    const app = await createApp(config, {
+      logger: options.logger ?? false,
+      cwd: dataDir,
+      plugins: options.plugins,
+      features: options.features,
+      clock: options.clock,
+      startJobs: options.startJobs,
+      onWarning: (w) => warnings.push(w),
+    });
     return { app, dispose };
   } catch (error) {
     dispose();
@@ -116,7 +123,10 @@ function framed(req: TestRequest): { headers: Record<string, string>; payload: s
     }
   }
   // GET and DELETE bodies are sent unframed by node:http unless their length is given.
-  if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length' || h.toLowerCase() === 'transfer-encoding')) {
+  if (
+    payload !== undefined &&
+    !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length' || h.toLowerCase() === 'transfer-encoding')
+  ) {
     headers['content-length'] = String(Buffer.byteLength(payload));
   }
   return { headers, payload };
@@ -130,7 +140,8 @@ function testResponse(status: number, headers: Record<string, string | string[] 
     json = undefined;
   }
   const outHeaders: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(headers)) outHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v === undefined ? undefined : String(v);
+  for (const [k, v] of Object.entries(headers))
+    outHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v === undefined ? undefined : String(v);
   return { status, headers: outHeaders, text: body, json };
 }
 
@@ -170,16 +181,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const request = async (req: TestRequest): Promise<TestResponse> => {
     const { headers, payload } = framed(req);
     // Over a real socket through the production request path (node:http → REST handler or Fastify).
-    const res = await new Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-      const out = httpRequest({ host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.path, headers, agent: false }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      });
-      out.on('error', reject);
-      out.end(payload);
-    });
+    const res = await new Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+      (resolve, reject) => {
+        const out = httpRequest(
+          { host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.path, headers, agent: false },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (c: Buffer) => chunks.push(c));
+            response.on('end', () =>
+              resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+            );
+            response.on('error', reject);
+          },
+        );
+        out.on('error', reject);
+        out.end(payload);
+      },
+    );
     return testResponse(res.statusCode, res.headers, res.body);
   };
 

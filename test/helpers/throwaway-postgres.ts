@@ -30,7 +30,6 @@ export function postgresBinDir(): string | null {
   return null;
 }
 
-
 /** initdb refuses to run as root: then the cluster belongs to the `postgres` OS user. */
 function run(bin: string, args: string[]): void {
   const asRoot = process.getuid?.() === 0;
@@ -53,7 +52,10 @@ export async function startThrowawayPostgres(binDir: string): Promise<ThrowawayP
   const start = () => run(pgCtl, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '20', 'start']);
   const pids = (): number[] => {
     const postmaster = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' }).split('\n').map(Number).filter((n) => n > 0);
+    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+      .split('\n')
+      .map(Number)
+      .filter((n) => n > 0);
     return [postmaster, ...children];
   };
   const signal = (name: NodeJS.Signals) => {

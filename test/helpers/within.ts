@@ -2,7 +2,12 @@
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `read` until `done` (bounded); returns the value and the time it took. */
-export async function within<T>(ms: number, read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<{ value: T; took: number }> {
+export async function within<T>(
+  ms: number,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+): Promise<{ value: T; took: number }> {
   const started = Date.now();
   for (;;) {
     const value = await read();

@@ -8,7 +8,12 @@ import { createAdminPageCache } from './admin-page-cache.js';
 import { adminPage, adminPageTemplate } from './admin-page-html.js';
 
 const bundle = { script: '/admin/assets/main-abcdefgh.js', styles: ['/admin/assets/main-abcdefgh.css'], preloads: [] };
-const state = { WP_API_root: 'http://x/wp-json/', WP_API_nonce: '', getModules: { markdown: { name: 'Markdown </script><!--', activated: true } }, line: '\u2028&' };
+const state = {
+  WP_API_root: 'http://x/wp-json/',
+  WP_API_nonce: '',
+  getModules: { markdown: { name: 'Markdown </script><!--', activated: true } },
+  line: '\u2028&',
+};
 
 describe('adminPageTemplate', () => {
   it('fills to exactly the page rendered whole, with every part escaped as there', () => {
@@ -16,7 +21,14 @@ describe('adminPageTemplate', () => {
     for (const notice of [null, { tone: 'error' as const, text: `<img src=x onerror=alert(1)> & "'` }]) {
       const parts = { restNonce: 'abc"</script>', logoutNonce: '"><b>', cspNonce: 'n+/=', notice };
       expect(template.fill(parts)).toBe(
-        adminPage({ initialState: { ...state, WP_API_nonce: parts.restNonce }, userLogin: `o'<b>&"x`, logoutNonce: parts.logoutNonce, nonce: parts.cspNonce, bundle, notice }),
+        adminPage({
+          initialState: { ...state, WP_API_nonce: parts.restNonce },
+          userLogin: `o'<b>&"x`,
+          logoutNonce: parts.logoutNonce,
+          nonce: parts.cspNonce,
+          bundle,
+          notice,
+        }),
       );
     }
   });
@@ -45,7 +57,8 @@ describe('createAdminPageCache', () => {
     const big = { ...state, filler: 'x'.repeat(25_000) + '—' };
     const one = adminPageTemplate({ initialState: big, userLogin: 'u0', bundle });
     expect(one.bytes).toBeGreaterThan(50_000);
-    for (let user = 1; user <= 100; user++) await cache.get(user, 'v', bundle, async () => adminPageTemplate({ initialState: big, userLogin: `u${user}`, bundle }));
+    for (let user = 1; user <= 100; user++)
+      await cache.get(user, 'v', bundle, async () => adminPageTemplate({ initialState: big, userLogin: `u${user}`, bundle }));
     expect(cache.calculatedSize).toBeGreaterThan(150_000);
     expect(cache.calculatedSize).toBeLessThanOrEqual(max);
   });

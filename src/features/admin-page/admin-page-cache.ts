@@ -27,7 +27,10 @@ export interface AdminPageCache {
 }
 
 export function createAdminPageCache(maxBytes: number = ADMIN_PAGE_CACHE_MAX_BYTES): AdminPageCache {
-  const entries = new LRUCache<number, Entry>({ maxSize: maxBytes, sizeCalculation: (entry) => Math.max(1, entry.template.bytes + entry.key.length) });
+  const entries = new LRUCache<number, Entry>({
+    maxSize: maxBytes,
+    sizeCalculation: (entry) => Math.max(1, entry.template.bytes + entry.key.length),
+  });
   return {
     async get(userId, key, bundle, render) {
       const hit = entries.get(userId);

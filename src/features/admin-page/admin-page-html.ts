@@ -74,10 +74,17 @@ export interface AdminPageTemplate {
  * characters no escaping changes, so they survive into the text unaltered, and being random per
  * template they cannot be forged by any rendered value (a user name, an option).
  */
-export function adminPageTemplate(opts: { initialState: Record<string, unknown>; userLogin: string; bundle: AdminBundle | null }): AdminPageTemplate {
+export function adminPageTemplate(opts: {
+  initialState: Record<string, unknown>;
+  userLogin: string;
+  bundle: AdminBundle | null;
+}): AdminPageTemplate {
   const mark = randomBytes(12).toString('hex');
   const slot = { rest: `swslot${mark}rest`, logout: `swslot${mark}logout`, csp: `swslot${mark}csp`, notice: `swslot${mark}notice` };
-  const html = renderAdminPage({ ...opts, initialState: { ...opts.initialState, WP_API_nonce: slot.rest }, logoutNonce: slot.logout, nonce: slot.csp }, slot.notice);
+  const html = renderAdminPage(
+    { ...opts, initialState: { ...opts.initialState, WP_API_nonce: slot.rest }, logoutNonce: slot.logout, nonce: slot.csp },
+    slot.notice,
+  );
   // `"slot.rest"` with its JSON quotes: the nonce goes in as a JSON string.
   const pieces = html.split(new RegExp(`("${slot.rest}"|${slot.logout}|${slot.csp}|${slot.notice})`));
   const statics: string[] = [];

@@ -102,7 +102,11 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
   });
 
   function newContext(opts: { width?: number; dark?: boolean } = {}): Promise<BrowserContext> {
-    return browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 }, colorScheme: opts.dark ? 'dark' : 'light', baseURL: base });
+    return browser.newContext({
+      viewport: { width: opts.width ?? 1280, height: 900 },
+      colorScheme: opts.dark ? 'dark' : 'light',
+      baseURL: base,
+    });
   }
 
   /** A page whose console errors, uncaught errors and CSP violations land in `problems`. */
@@ -115,7 +119,8 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     });
     p.on('pageerror', (e) => problems.push(String(e)));
     await p.addInitScript({
-      content: "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));",
+      content:
+        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));",
     });
     return p;
   }
@@ -134,15 +139,35 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     return res.json as T;
   }
   const modules = () =>
-    api<Record<string, { activated: boolean; available: boolean; options: Record<string, { current_value: unknown }> | null; option_texts: Record<string, { label: string; help: string; rule: string }> | null }>>('GET', 'jetpack/v4/module/all');
+    api<
+      Record<
+        string,
+        {
+          activated: boolean;
+          available: boolean;
+          options: Record<string, { current_value: unknown }> | null;
+          option_texts: Record<string, { label: string; help: string; rule: string }> | null;
+        }
+      >
+    >('GET', 'jetpack/v4/module/all');
 
   async function axe(p: Page): Promise<string[]> {
     await p.evaluate(AXE_SOURCE);
     const result = await p.evaluate(async () => {
-      const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } };
+      const w = globalThis as unknown as {
+        document: unknown;
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: object,
+          ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      };
       return w.axe.run(w.document, { resultTypes: ['violations'] });
     });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
 
   /** A notice of the page (not its copy in the screen-reader live region). */
@@ -181,7 +206,9 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
 
   it('shows modules that need a connection greyed, with the reason, never hidden', async () => {
     await go(page, '#/modules', 'Modules');
-    const unavailable = Object.entries(await modules()).filter(([, m]) => !m.available).map(([slug]) => slug);
+    const unavailable = Object.entries(await modules())
+      .filter(([, m]) => !m.available)
+      .map(([slug]) => slug);
     expect(unavailable).toContain('stats');
     const stats = page.getByTestId('module-stats');
     await expect(stats.textContent()).resolves.toContain('Needs a connection');
@@ -192,7 +219,10 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
 
   it('connects to the local account service and comes back with the notice', async () => {
     await go(page, '#/dashboard', 'At a Glance');
-    await Promise.all([page.waitForURL((u) => u.origin !== base), page.getByRole('button', { name: 'Connect to the account service' }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.origin !== base),
+      page.getByRole('button', { name: 'Connect to the account service' }).click(),
+    ]);
     await page.fill('input[name=login]', ANN.login);
     await page.fill('input[name=password]', ANN.password);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -224,7 +254,15 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
 
   it('rolls an optimistic toggle back with the API message when the API refuses', async () => {
     await page.route('**/jetpack/v4/module/latex/active**', (route) =>
-      route.fulfill({ status: 424, contentType: 'application/json', body: JSON.stringify({ code: 'activation_failed', message: 'The requested Jetpack module could not be activated.', data: { status: 424 } }) }),
+      route.fulfill({
+        status: 424,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          code: 'activation_failed',
+          message: 'The requested Jetpack module could not be activated.',
+          data: { status: 424 },
+        }),
+      }),
     );
     const toggle = page.getByTestId('module-latex').locator('input[type=checkbox]');
     const was = await toggle.isChecked();
@@ -243,7 +281,9 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await field.fill('-3');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByTestId('field-jetpack_portfolio_posts_per_page').getByRole('alert').waitFor();
-    await expect(page.getByTestId('field-jetpack_portfolio_posts_per_page').getByRole('alert').textContent()).resolves.toBe((await modules())['custom-content-types']!.option_texts!.jetpack_portfolio_posts_per_page!.rule);
+    await expect(page.getByTestId('field-jetpack_portfolio_posts_per_page').getByRole('alert').textContent()).resolves.toBe(
+      (await modules())['custom-content-types']!.option_texts!.jetpack_portfolio_posts_per_page!.rule,
+    );
     expect((await modules())['custom-content-types']!.options!.jetpack_portfolio_posts_per_page!.current_value).toBe(10);
     await field.fill('7');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -258,7 +298,9 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await go(page, '#/modules/sharedaddy', 'Sharing');
     const option = async (key: string) => (await modules()).sharedaddy!.options![key]!.current_value;
     const tokens = (testId: string, label?: string) =>
-      (label ? page.getByTestId(testId).locator('.components-form-token-field').filter({ hasText: label }) : page.getByTestId(testId)).locator('.components-form-token-field__token-text [aria-hidden="true"]').allTextContents();
+      (label ? page.getByTestId(testId).locator('.components-form-token-field').filter({ hasText: label }) : page.getByTestId(testId))
+        .locator('.components-form-token-field__token-text [aria-hidden="true"]')
+        .allTextContents();
     const show = page.getByTestId('field-show');
     const shownOn = (await option('show')) as string[];
     expect(await tokens('field-show')).toEqual(shownOn);
@@ -297,7 +339,9 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     // Not the address the protect test blocks (203.0.113.9).
     await field.locator('textarea').fill('198.51.100.7\nnot an address');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect(field.getByRole('alert').textContent()).resolves.toBe((await modules()).protect!.option_texts!.jetpack_protect_global_whitelist!.rule);
+    await expect(field.getByRole('alert').textContent()).resolves.toBe(
+      (await modules()).protect!.option_texts!.jetpack_protect_global_whitelist!.rule,
+    );
     expect(await allowList()).toEqual({ local: [] });
     await field.locator('textarea').fill('198.51.100.7\n198.51.100.10 - 198.51.100.20');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -349,7 +393,9 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.reload();
     await page.getByTestId('module-markdown').waitFor();
     await page.unroute('**/admin/');
-    expect(await page.evaluate(() => (globalThis as unknown as { Initial_State: { WP_API_nonce: string } }).Initial_State.WP_API_nonce)).toBe('0000000000');
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { Initial_State: { WP_API_nonce: string } }).Initial_State.WP_API_nonce),
+    ).toBe('0000000000');
     const toggle = page.getByTestId('module-markdown').locator('input[type=checkbox]');
     const before = (await modules()).markdown!.activated;
     await toggle.click();
@@ -359,13 +405,23 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
   });
 
   it('shows protect blocks made in the test, with the chart', async () => {
-    for (let i = 0; i < 5; i++) await app.request({ method: 'POST', path: '/login', body: { username: 'boss', password: 'wrong password' }, headers: { 'X-Forwarded-For': '203.0.113.9' } });
+    for (let i = 0; i < 5; i++)
+      await app.request({
+        method: 'POST',
+        path: '/login',
+        body: { username: 'boss', password: 'wrong password' },
+        headers: { 'X-Forwarded-For': '203.0.113.9' },
+      });
     const history = await api<{ total: number; history: { count: number }[] }>('GET', 'siteward/v1/protect/history?days=30');
     expect(history.total).toBeGreaterThan(0);
     await page.goto('/admin/#/dashboard');
     await page.getByTestId('protect-total').waitFor();
     expect(await page.getByTestId('protect-total').textContent()).toBe(history.total.toLocaleString('en-US'));
-    const bars = await page.locator('[data-testid=protect-chart] rect.sw-chart-bar').evaluateAll((rects) => rects.map((r) => Number((r as unknown as { getAttribute(name: string): string | null }).getAttribute('data-count'))));
+    const bars = await page
+      .locator('[data-testid=protect-chart] rect.sw-chart-bar')
+      .evaluateAll((rects) =>
+        rects.map((r) => Number((r as unknown as { getAttribute(name: string): string | null }).getAttribute('data-count'))),
+      );
     expect(bars).toEqual(history.history.map((d) => d.count));
     expect(bars.some((n) => n > 0)).toBe(true);
   });
@@ -374,7 +430,10 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.getByTestId('card-monitor').getByRole('button', { name: 'Turn on Monitor' }).click();
     await expect.poll(async () => (await modules()).monitor!.activated).toBe(true);
     await expect
-      .poll(async () => (await api<{ intervals: unknown[] }>('GET', 'siteward/v1/monitor/history?days=30')).intervals.length, { timeout: 40_000, interval: 1000 })
+      .poll(async () => (await api<{ intervals: unknown[] }>('GET', 'siteward/v1/monitor/history?days=30')).intervals.length, {
+        timeout: 40_000,
+        interval: 1000,
+      })
       .toBeGreaterThan(0);
     await page.reload();
     await page.getByTestId('monitor-timeline').waitFor();
@@ -400,7 +459,11 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     const res = await app.request({ path: `/wp-json/${route}`, headers: app.auth(admin) });
     return { status: res.status, json: res.json as T };
   }
-  type Backups = { code: string; message: string; data: { backups: { last_backup: number | null; status: string; size: number | null; id: string | null; count: number } } };
+  type Backups = {
+    code: string;
+    message: string;
+    data: { backups: { last_backup: number | null; status: string; size: number | null; id: string | null; count: number } };
+  };
   type Refusal = { code: string; message: string; data: { status: number } };
 
   it('shows backups, spam statistics and plugin updates as the real endpoints answer them, failing peers included', async () => {
@@ -451,14 +514,21 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     // Seconds ago reads "1 min" (WordPress's human_time_diff), in the card as in the API.
     expect(backups.json.message).toBe('Your site was successfully backed-up 1 min ago.');
     await expect(page.getByTestId('backups-message').textContent()).resolves.toBe(backups.json.message);
-    const when = await page.evaluate((s) => new Date(s * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), backups.json.data.backups.last_backup!);
-    await expect(page.getByTestId('backups-facts').textContent()).resolves.toBe(`Last backup: ${when} (${Math.round(backups.json.data.backups.size! / 1024)}\u00a0KB)Backups kept: 1`);
+    const when = await page.evaluate(
+      (s) => new Date(s * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+      backups.json.data.backups.last_backup!,
+    );
+    await expect(page.getByTestId('backups-facts').textContent()).resolves.toBe(
+      `Last backup: ${when} (${Math.round(backups.json.data.backups.size! / 1024)}\u00a0KB)Backups kept: 1`,
+    );
   });
 
   it('tells a network failure and a proxy error page apart from an API refusal', async () => {
     // Neither can come from Siteward itself: they happen between the browser and the server.
     await page.route('**/jetpack/v4/akismet/stats/get**', (r) => r.abort('connectionrefused'));
-    await page.route('**/jetpack/v4/module/vaultpress/data**', (r) => r.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' }));
+    await page.route('**/jetpack/v4/module/vaultpress/data**', (r) =>
+      r.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' }),
+    );
     await page.reload();
     await expect(page.getByTestId('card-spam').getByRole('alert').textContent()).resolves.toContain('could not be reached');
     await expect(page.getByTestId('card-backups').getByRole('alert').textContent()).resolves.toContain('not the expected data');
@@ -496,7 +566,8 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
           for (const tab of await p.locator('.sw-nav-link').all()) {
             const box = (await tab.boundingBox())!;
             const text = await tab.textContent();
-            if (box.x < 0 || box.x + box.width > width) overflows.push(`${name} ${width}: the "${text}" tab is cut at ${Math.round(box.x)}..${Math.round(box.x + box.width)} px`);
+            if (box.x < 0 || box.x + box.width > width)
+              overflows.push(`${name} ${width}: the "${text}" tab is cut at ${Math.round(box.x)}..${Math.round(box.x + box.width)} px`);
             if (box.height > 60) overflows.push(`${name} ${width}: the "${text}" tab wraps`);
           }
         }

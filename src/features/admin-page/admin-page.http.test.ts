@@ -59,7 +59,12 @@ describe('/admin/', () => {
     const before = await page();
     expect(before.state.getModules.markdown!.activated).toBe(false);
     // Through the REST API (an option write).
-    const on = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/markdown/active', headers: { ...app.auth(admin), 'Content-Type': 'application/json' }, body: JSON.stringify({ active: true }) });
+    const on = await app.request({
+      method: 'POST',
+      path: '/wp-json/jetpack/v4/module/markdown/active',
+      headers: { ...app.auth(admin), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ active: true }),
+    });
     expect(on.status).toBe(200);
     const after = await page();
     expect(after.state.getModules.markdown!.activated).toBe(true);
@@ -71,10 +76,16 @@ describe('/admin/', () => {
     // The user's roles (the credentials version): an editor may not manage modules.
     const editor = await app.loginAs('administrator', { login: 'soon-editor' });
     const asAdmin = pageParts(await app.request({ path: '/admin/', headers: { Cookie: editor.cookie } }));
-    expect((asAdmin.state.userData as unknown as { currentUser: { permissions: { manage_options: boolean } } }).currentUser.permissions.manage_options).toBe(true);
+    expect(
+      (asAdmin.state.userData as unknown as { currentUser: { permissions: { manage_options: boolean } } }).currentUser.permissions
+        .manage_options,
+    ).toBe(true);
     await app.store.users.setRoles(editor.userId, ['editor']);
     const asEditor = pageParts(await app.request({ path: '/admin/', headers: { Cookie: editor.cookie } }));
-    expect((asEditor.state.userData as unknown as { currentUser: { permissions: { manage_options: boolean } } }).currentUser.permissions.manage_options).toBe(false);
+    expect(
+      (asEditor.state.userData as unknown as { currentUser: { permissions: { manage_options: boolean } } }).currentUser.permissions
+        .manage_options,
+    ).toBe(false);
   });
 
   it('gives each user their own login, nonces and module list, and each response its own CSP nonce', async () => {
@@ -103,7 +114,15 @@ describe('/admin/', () => {
     const res = await app.request({ path: '/admin/', headers: { Cookie: admin.cookie } });
     const state = JSON.parse(/var Initial_State = (.*?);<\/script>/.exec(res.text)![1]!) as Record<string, unknown>;
     const text = res.text.toLowerCase();
-    for (const word of ['test-secret', admin.password.toLowerCase(), 'client_secret', 'access_token', 'refresh_token', admin.cookie.split('=')[1]!.toLowerCase()]) expect(text).not.toContain(word);
+    for (const word of [
+      'test-secret',
+      admin.password.toLowerCase(),
+      'client_secret',
+      'access_token',
+      'refresh_token',
+      admin.cookie.split('=')[1]!.toLowerCase(),
+    ])
+      expect(text).not.toContain(word);
     expect(state.WP_API_nonce).toMatch(/^[0-9a-f]{10}$/);
   });
 

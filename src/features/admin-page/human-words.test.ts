@@ -14,12 +14,9 @@ import { optionTextsOf } from '../jetpack/catalog/option-texts.js';
 const catalog = new ModuleCatalog();
 
 /** Option keys and storage option names that look like identifiers (a plain word like `show` could be prose). */
-const rawKeys = [
-  ...new Set([
-    ...catalog.all().flatMap((mod) => Object.keys(mod.options ?? {})),
-    ...catalog.storageOptionNames(),
-  ]),
-].filter((key) => /[_-]/.test(key));
+const rawKeys = [...new Set([...catalog.all().flatMap((mod) => Object.keys(mod.options ?? {})), ...catalog.storageOptionNames()])].filter(
+  (key) => /[_-]/.test(key),
+);
 
 const FORBIDDEN: readonly RegExp[] = [
   /wordpress\.com/i,
@@ -33,7 +30,22 @@ function offences(text: string): string[] {
 }
 
 /** JSX attributes and object properties whose strings are not shown (classes, test ids, keys, routes). */
-const HIDDEN_NAMES = new Set(['className', 'data-testid', 'id', 'key', 'href', 'type', 'role', 'name', 'status', 'method', 'autoComplete', 'htmlFor', 'variant', 'size']);
+const HIDDEN_NAMES = new Set([
+  'className',
+  'data-testid',
+  'id',
+  'key',
+  'href',
+  'type',
+  'role',
+  'name',
+  'status',
+  'method',
+  'autoComplete',
+  'htmlFor',
+  'variant',
+  'size',
+]);
 
 function nameOf(node: ts.Node): string | undefined {
   if (ts.isJsxAttribute(node) || ts.isPropertyAssignment(node)) return node.name.getText();
@@ -53,7 +65,10 @@ function shownStrings(file: string, text = readFileSync(file, 'utf8')): string[]
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
     const name = nameOf(node);
     // Arguments of calls such as api(jp('options/…')) or classNames are addresses, not words; JSX children are not calls.
-    const inHidden = hidden || (name !== undefined && HIDDEN_NAMES.has(name)) || (ts.isCallExpression(node) && !ts.isJsxExpression(node.parent) && isAddressCall(node));
+    const inHidden =
+      hidden ||
+      (name !== undefined && HIDDEN_NAMES.has(name)) ||
+      (ts.isCallExpression(node) && !ts.isJsxExpression(node.parent) && isAddressCall(node));
     if (onlyMessages) {
       if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && isMessage(node)) found.push(node.text);
     } else if (!inHidden) {
@@ -114,20 +129,22 @@ describe('the words a person reads', () => {
     expect(bad).toEqual([]);
   });
 
-  it.each(catalog.all().filter((mod) => mod.options).map((mod) => [mod.slug, mod] as const))(
-    'module %s labels, explains and rules its options in Siteward’s words (the option catalogue)',
-    (_slug, mod) => {
-      const texts = optionTextsOf(mod)!;
-      expect(Object.keys(texts)).toEqual(Object.keys(mod.options!));
-      const bad = Object.entries(texts).flatMap(([key, { label, help, rule }]) =>
-        Object.entries({ label, help, rule }).flatMap(([field, text]) => [
-          ...(text.trim() === '' ? [`${key}.${field} is empty`] : []),
-          ...offences(text).map((pattern) => `${key}.${field}: ${pattern} in "${text}"`),
-        ]),
-      );
-      expect(bad).toEqual([]);
-    },
-  );
+  it.each(
+    catalog
+      .all()
+      .filter((mod) => mod.options)
+      .map((mod) => [mod.slug, mod] as const),
+  )('module %s labels, explains and rules its options in Siteward’s words (the option catalogue)', (_slug, mod) => {
+    const texts = optionTextsOf(mod)!;
+    expect(Object.keys(texts)).toEqual(Object.keys(mod.options!));
+    const bad = Object.entries(texts).flatMap(([key, { label, help, rule }]) =>
+      Object.entries({ label, help, rule }).flatMap(([field, text]) => [
+        ...(text.trim() === '' ? [`${key}.${field} is empty`] : []),
+        ...offences(text).map((pattern) => `${key}.${field}: ${pattern} in "${text}"`),
+      ]),
+    );
+    expect(bad).toEqual([]);
+  });
 
   it('lists Jump Start features in Siteward’s words', () => {
     const list = catalog.jumpstartModules();
@@ -160,8 +177,11 @@ describe('the words a person reads', () => {
     expect(shownStrings('sample.ts', 'export const jp = (path: string) => `/jetpack/v4/${path}`;')).toEqual([]);
   });
 
-  it.each(adminFiles.map((file) => [file.slice(ADMIN_DIR.length + 1), file] as const))('admin page %s shows only Siteward’s words', (_name, file) => {
-    const bad = shownStrings(file).flatMap((text) => offences(text).map((pattern) => `${pattern} in "${text}"`));
-    expect(bad).toEqual([]);
-  });
+  it.each(adminFiles.map((file) => [file.slice(ADMIN_DIR.length + 1), file] as const))(
+    'admin page %s shows only Siteward’s words',
+    (_name, file) => {
+      const bad = shownStrings(file).flatMap((text) => offences(text).map((pattern) => `${pattern} in "${text}"`));
+      expect(bad).toEqual([]);
+    },
+  );
 });

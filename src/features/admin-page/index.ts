@@ -21,7 +21,11 @@ export const adminPageFeature: Feature = {
     const pages = createAdminPageCache();
     const store = ctx.store;
     // Hashed file names: a new build means new names, so a year of caching is safe.
-    ctx.addAssets({ urlPrefix: ADMIN_ASSETS_PREFIX, dir: `${ADMIN_BUILD_DIR}/assets`, cacheControl: 'public, max-age=31536000, immutable' });
+    ctx.addAssets({
+      urlPrefix: ADMIN_ASSETS_PREFIX,
+      dir: `${ADMIN_BUILD_DIR}/assets`,
+      cacheControl: 'public, max-age=31536000, immutable',
+    });
     ctx.addPage({ method: 'GET', path: '/admin', handle: async () => redirect('/admin/', 301) });
     ctx.addPage({
       method: 'GET',
@@ -30,7 +34,8 @@ export const adminPageFeature: Feature = {
         const identity = await req.identity();
         if (identity.kind !== 'cookie') return redirect(`/login?redirect_to=${encodeURIComponent('/admin/')}`);
         // A role that must use two-factor reaches the dashboard only once enrolled.
-        if (await twoFactor.mustEnrol(identity.principal.id, identity.principal.roles)) return redirect(`${ENROL_PATH}?redirect_to=${encodeURIComponent('/admin/')}`);
+        if (await twoFactor.mustEnrol(identity.principal.id, identity.principal.roles))
+          return redirect(`${ENROL_PATH}?redirect_to=${encodeURIComponent('/admin/')}`);
         const user = identity.principal;
         const built = bundle();
         // Everything the page shows besides the per-response parts (see admin-page-cache.ts); the tick sample is the one GET /module/all uses.
@@ -43,7 +48,12 @@ export const adminPageFeature: Feature = {
         // After a login at the account service (`/connect/callback` redirects here with a code).
         const notice = connection.noticeFor(req.query.connection);
         const cspNonce = randomBytes(16).toString('base64');
-        const body = template.fill({ restNonce: authenticator.createNonce('wp_rest', identity), logoutNonce: authenticator.createNonce('log-out', identity), cspNonce, notice });
+        const body = template.fill({
+          restNonce: authenticator.createNonce('wp_rest', identity),
+          logoutNonce: authenticator.createNonce('log-out', identity),
+          cspNonce,
+          notice,
+        });
         return htmlPage(200, body, {
           'Content-Security-Policy': adminPageCsp(cspNonce),
           'X-Frame-Options': 'DENY',

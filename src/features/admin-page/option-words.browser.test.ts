@@ -25,7 +25,12 @@ describe.skipIf(!chromiumAvailable)('option fields in plain words, in Chromium',
     base = `http://127.0.0.1:${port}`;
     app = await createTestApp({ port, startJobs: false, env: { SITEWARD_HOME_URL: base } });
     admin = await app.loginAs('administrator', { login: 'boss' });
-    await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/sharedaddy/active', headers: app.auth(admin), body: { active: true } });
+    await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/sharedaddy/active',
+      headers: app.auth(admin),
+      body: { active: true },
+    });
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -61,9 +66,14 @@ describe.skipIf(!chromiumAvailable)('option fields in plain words, in Chromium',
     const sharing = await record('sharedaddy');
     const tag = sharing.option_texts!['jetpack-twitter-cards-site-tag']!;
     // The API keeps its message, which names the key.
-    const refused = await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/sharedaddy', headers: app.auth(admin), body: { 'jetpack-twitter-cards-site-tag': 'not a name!' } });
+    const refused = await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/sharedaddy',
+      headers: app.auth(admin),
+      body: { 'jetpack-twitter-cards-site-tag': 'not a name!' },
+    });
     expect(refused.status).toBe(400);
-    const wire = (refused.json as { code: string; data: { params: Record<string, string> } });
+    const wire = refused.json as { code: string; data: { params: Record<string, string> } };
     expect(wire.code).toBe('rest_invalid_param');
     expect(wire.data.params['jetpack-twitter-cards-site-tag']).toBe('jetpack-twitter-cards-site-tag must be a Twitter username.');
 

@@ -63,7 +63,10 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
   async function seriousAxe(p: Page): Promise<string[]> {
     await p.evaluate(AXE_SOURCE);
     const result = await p.evaluate(async () => {
-      const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string }[] }> } };
+      const w = globalThis as unknown as {
+        document: unknown;
+        axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string }[] }> };
+      };
       return w.axe.run(w.document, { resultTypes: ['violations'] });
     });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
@@ -85,7 +88,8 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
     for (const slug of ['vaultpress', 'monitor']) {
       const row = p.getByTestId(`module-${slug}`);
       await expect(row.getByTestId(`unavailable-${slug}`).textContent()).resolves.toContain(all[slug]!.unavailable_reason!.message);
-      for (const name of all[slug]!.unavailable_reason!.settings) expect(await row.getByTestId(`unavailable-${slug}`).textContent()).toContain(name);
+      for (const name of all[slug]!.unavailable_reason!.settings)
+        expect(await row.getByTestId(`unavailable-${slug}`).textContent()).toContain(name);
       expect(await p.getByTestId(`toggle-${slug}`).isDisabled()).toBe(true);
       expect(await p.getByTestId(`toggle-${slug}`).isChecked()).toBe(false);
     }
@@ -111,9 +115,20 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
     const { ctx, p } = await pageAt(1280);
     await go(p, '#/dashboard', 'At a Glance');
     await p.getByTestId('card-monitor').getByTestId('unavailable-monitor').waitFor();
-    expect(await p.getByTestId('card-monitor').getByRole('button', { name: /Turn on/ }).count()).toBe(0);
-    await p.getByTestId('card-spam').getByText(/no anti-spam key is set on this server\. Set SITEWARD_AKISMET_KEY/).waitFor();
-    await p.getByTestId('card-backups').getByText((backups.json as { message: string }).message).waitFor();
+    expect(
+      await p
+        .getByTestId('card-monitor')
+        .getByRole('button', { name: /Turn on/ })
+        .count(),
+    ).toBe(0);
+    await p
+      .getByTestId('card-spam')
+      .getByText(/no anti-spam key is set on this server\. Set SITEWARD_AKISMET_KEY/)
+      .waitFor();
+    await p
+      .getByTestId('card-backups')
+      .getByText((backups.json as { message: string }).message)
+      .waitFor();
     await p.waitForLoadState('networkidle');
     await p.screenshot({ path: path.join(shots, 'dashboard-1280.png'), fullPage: true });
     expect(await seriousAxe(p)).toEqual([]);

@@ -50,7 +50,9 @@ export function scryptRecipient(passphrase: string, logN: number, Stanza: Stanza
   return {
     async wrapFileKey(fileKey) {
       const salt = randomBytes(16);
-      const cipher = createCipheriv('chacha20-poly1305', await deriveKey(passphrase, salt, logN), Buffer.alloc(12), { authTagLength: TAG_BYTES });
+      const cipher = createCipheriv('chacha20-poly1305', await deriveKey(passphrase, salt, logN), Buffer.alloc(12), {
+        authTagLength: TAG_BYTES,
+      });
       const body = Buffer.concat([cipher.update(fileKey), cipher.final(), cipher.getAuthTag()]);
       return [new Stanza(['scrypt', salt.toString('base64').replace(/=+$/, ''), String(logN)], body)];
     },
@@ -68,12 +70,15 @@ export function scryptIdentity(passphrase: string): Identity {
       if (s === undefined) return null;
       if (stanzas.length !== 1) throw new Error('scrypt recipient is not the only one in the header');
       const [, saltText, logNText] = s.args;
-      if (s.args.length !== 3 || saltText === undefined || logNText === undefined || !/^[1-9][0-9]*$/.test(logNText)) throw new Error('invalid scrypt stanza');
+      if (s.args.length !== 3 || saltText === undefined || logNText === undefined || !/^[1-9][0-9]*$/.test(logNText))
+        throw new Error('invalid scrypt stanza');
       const salt = Buffer.from(saltText, 'base64');
       if (salt.length !== 16 || /[=]/.test(saltText) || s.body.length !== 32) throw new Error('invalid scrypt stanza');
       const logN = Number(logNText);
       if (logN > MAX_OPEN_LOG_N) throw new Error(`scrypt work factor 2^${logN} is too high (at most 2^${MAX_OPEN_LOG_N})`);
-      const decipher = createDecipheriv('chacha20-poly1305', await openingKey(passphrase, salt, logN), Buffer.alloc(12), { authTagLength: TAG_BYTES });
+      const decipher = createDecipheriv('chacha20-poly1305', await openingKey(passphrase, salt, logN), Buffer.alloc(12), {
+        authTagLength: TAG_BYTES,
+      });
       decipher.setAuthTag(s.body.subarray(16));
       try {
         return new Uint8Array(Buffer.concat([decipher.update(s.body.subarray(0, 16)), decipher.final()]));

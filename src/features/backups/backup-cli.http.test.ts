@@ -31,7 +31,11 @@ const notesFeature: Feature = {
   migrations: {
     '9000_backup_test_notes': () => ({
       up: async (db: Kysely<unknown>) => {
-        await db.schema.createTable('backup_test_notes').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('body', 'text', (c) => c.notNull()).execute();
+        await db.schema
+          .createTable('backup_test_notes')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .execute();
       },
     }),
   },
@@ -50,7 +54,11 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
   const schema = `sw_e2e_${randomBytes(5).toString('hex')}`;
   const databaseUrl = PG && name === 'postgres' ? `${PG}${PG.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : undefined;
   const location: StoreLocation = databaseUrl ? { backend: 'postgres', url: databaseUrl, schema, dataDir } : { backend: 'sqlite', dataDir };
-  const env = { SITEWARD_BACKUP_DIR: backupDir, SITEWARD_BACKUP_SCHEDULE: 'off', ...(databaseUrl && { SITEWARD_DATABASE_URL: databaseUrl }) };
+  const env = {
+    SITEWARD_BACKUP_DIR: backupDir,
+    SITEWARD_BACKUP_SCHEDULE: 'off',
+    ...(databaseUrl && { SITEWARD_DATABASE_URL: databaseUrl }),
+  };
   let t: TestApp;
   let admin: LoggedIn;
 
@@ -97,20 +105,34 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
   async function write(i: number, app: TestApp): Promise<void> {
     switch (i % 5) {
       case 0: {
-        const created = await app.app.users.create({ login: `user${i}`, email: `user${i}@example.org`, role: 'author', password: `password-${i}-long` });
+        const created = await app.app.users.create({
+          login: `user${i}`,
+          email: `user${i}@example.org`,
+          role: 'author',
+          password: `password-${i}-long`,
+        });
         if (!created.ok) throw new Error(created.error.message);
         return;
       }
       case 1:
-        expect((await app.request({ method: 'POST', path: '/login', body: { username: 'admin', password: admin.password } })).status).toBe(200);
+        expect((await app.request({ method: 'POST', path: '/login', body: { username: 'admin', password: admin.password } })).status).toBe(
+          200,
+        );
         return;
       case 2:
         return app.store.options.set('counter', i);
       case 3:
-        expect((await call(app, 'POST', '/module/carousel/active', { as: admin, body: { active: ((i - 3) / 5) % 2 === 0 } })).status).toBe(200);
+        expect((await call(app, 'POST', '/module/carousel/active', { as: admin, body: { active: ((i - 3) / 5) % 2 === 0 } })).status).toBe(
+          200,
+        );
         return;
       default:
-        await app.store.tables.run<NotesTable, unknown>((db) => db.insertInto('backup_test_notes').values({ id: i, body: `note ${i}` }).execute());
+        await app.store.tables.run<NotesTable, unknown>((db) =>
+          db
+            .insertInto('backup_test_notes')
+            .values({ id: i, body: `note ${i}` })
+            .execute(),
+        );
     }
   }
 
@@ -148,13 +170,33 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     const listed = await cli('backup', 'list', '--format', 'json');
     const storeId = (await readStoreId(t.store)) as string;
     expect(JSON.parse(listed.out)).toEqual([
-      { target: 'local', where: backupDir, id, time: expect.any(String), size: expect.any(Number), status: 'ok', backend: name, store: storeId, own: true, encrypted: false, verification: null },
+      {
+        target: 'local',
+        where: backupDir,
+        id,
+        time: expect.any(String),
+        size: expect.any(Number),
+        status: 'ok',
+        backend: name,
+        store: storeId,
+        own: true,
+        encrypted: false,
+        verification: null,
+      },
     ]);
     // A heading per target, then a header row and each cell under its title.
     const [heading, header, row, ...rest] = (await cli('backup', 'list')).out.split('\n');
     expect(heading).toBe(`Local: ${backupDir}  (this store: ${storeId}, ${name})`);
     expect(header).toMatch(/^ {2}ID {2,}TIME {2,}SIZE {2}STATUS {2,}BACKEND {2,}STORE {2,}ENCRYPTED {2}VERIFIED$/);
-    expect(cellsUnder(header!, row!, ['ID', 'TIME', 'STATUS', 'BACKEND', 'STORE', 'ENCRYPTED', 'VERIFIED'])).toEqual([id, expect.stringMatching(/Z$/), 'ok', name, storeId, 'no', '-']);
+    expect(cellsUnder(header!, row!, ['ID', 'TIME', 'STATUS', 'BACKEND', 'STORE', 'ENCRYPTED', 'VERIFIED'])).toEqual([
+      id,
+      expect.stringMatching(/Z$/),
+      'ok',
+      name,
+      storeId,
+      'no',
+      '-',
+    ]);
     // SIZE is right-aligned: the bytes end where its title does.
     expect(row!.slice(0, header!.indexOf('SIZE') + 4)).toMatch(/ \d+$/);
     expect(rest).toEqual([]);
@@ -166,7 +208,9 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     const beforeRefusal = await dumpNow();
     const refused = await cli('backup', 'restore', id);
     expect(refused.code).toBe(1);
-    expect(refused.err).toMatch(/^a Siteward server is running on this store \(background-jobs lease held until .*\); stop it before restoring$/);
+    expect(refused.err).toMatch(
+      /^a Siteward server is running on this store \(background-jobs lease held until .*\); stop it before restoring$/,
+    );
     expect(await dumpNow()).toBe(beforeRefusal);
 
     await t.close();
@@ -201,7 +245,9 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     const restored = await cli('backup', 'restore', id);
     expect([restored.code, restored.err]).toEqual([1, `backup ${id} is corrupted (payload checksum mismatch); refusing to use it`]);
     expect(await dumpNow()).toBe(before);
-    expect(JSON.parse((await cli('backup', 'list', '--format', 'json')).out)).toContainEqual(expect.objectContaining({ id, status: 'corrupt', problem: 'payload checksum mismatch' }));
+    expect(JSON.parse((await cli('backup', 'list', '--format', 'json')).out)).toContainEqual(
+      expect.objectContaining({ id, status: 'corrupt', problem: 'payload checksum mismatch' }),
+    );
   });
 
   it('shows the result and time of the scheduled verification in backup list and module/vaultpress/data', async () => {
@@ -213,21 +259,40 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     await t.app.jobs.tick();
     const after = Date.now();
 
-    const rows = JSON.parse((await cli('backup', 'list', '--format', 'json')).out) as { id: string; verification: { time: string; ok: boolean; message: string } | null }[];
+    const rows = JSON.parse((await cli('backup', 'list', '--format', 'json')).out) as {
+      id: string;
+      verification: { time: string; ok: boolean; message: string } | null;
+    }[];
     const verified = rows.find((r) => r.id === id)?.verification;
-    expect(verified).toEqual({ time: expect.any(String), ok: true, message: 'restored into a temporary store: integrity, row counts and an administrator login checked' });
+    expect(verified).toEqual({
+      time: expect.any(String),
+      ok: true,
+      message: 'restored into a temporary store: integrity, row counts and an administrator login checked',
+    });
     const time = Date.parse(verified?.time ?? '');
     expect(time).toBeGreaterThanOrEqual(before);
     expect(time).toBeLessThanOrEqual(after);
     expect(rows.filter((r) => r.verification !== null).map((r) => r.id)).toEqual([id]);
     const [, header, ...lines] = (await cli('backup', 'list')).out.split('\n');
-    expect(cellsUnder(header!, lines.find((l) => l.includes(id))!, ['ID', 'VERIFIED'])).toEqual([id, `verified ${verified?.time ?? ''}`]);
+    expect(
+      cellsUnder(
+        header!,
+        lines.find((l) => l.includes(id))!,
+        ['ID', 'VERIFIED'],
+      ),
+    ).toEqual([id, `verified ${verified?.time ?? ''}`]);
 
     const viewer = await t.loginAs('administrator', { login: 'verification-viewer' });
-    const data = (await call(t, 'GET', '/module/vaultpress/data', { as: viewer })).json as { data: { backups: { verification: unknown; targets: unknown[] } } };
+    const data = (await call(t, 'GET', '/module/vaultpress/data', { as: viewer })).json as {
+      data: { backups: { verification: unknown; targets: unknown[] } };
+    };
     expect(data.data.backups.verification).toEqual({ time: Math.floor(time / 1000), ok: true });
     expect(data.data.backups.targets).toEqual([
-      expect.objectContaining({ kind: 'local', where: backupDir, verification: { time: Math.floor(time / 1000), ok: true, id, message: verified?.message } }),
+      expect.objectContaining({
+        kind: 'local',
+        where: backupDir,
+        verification: { time: Math.floor(time / 1000), ok: true, id, message: verified?.message },
+      }),
     ]);
   });
 
@@ -236,7 +301,9 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     writeFileSync(bare, JSON.stringify({ dataDir, homeUrl: 'http://example.org', ...(databaseUrl && { databaseUrl }) }));
     const out: string[] = [];
     expect(await main(['backup', 'now', '--config', bare], { out: (l) => out.push(l), err: (l) => out.push(l) }, { features })).toBe(1);
-    expect(out).toEqual(['Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir") and/or SITEWARD_BACKUP_S3_URL (config "backupS3Url").']);
+    expect(out).toEqual([
+      'Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir") and/or SITEWARD_BACKUP_S3_URL (config "backupS3Url").',
+    ]);
     expect((await cli('backup', 'restore')).code).toBe(2);
     expect((await cli('backup')).err).toContain('siteward backup list [--format json]');
   });

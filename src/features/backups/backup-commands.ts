@@ -19,7 +19,7 @@ export interface BackupCommandDeps {
 }
 
 export const BACKUP_USAGE = [
-  'backup now                       Back up the store now (to every target); prints the new backup\'s id',
+  "backup now                       Back up the store now (to every target); prints the new backup's id",
   'backup list [--format json] [--all-stores]',
   '                                 Backups per target with id, time, size, status, backend, store and verification',
   'backup verify <id> [--target local|s3] [--from-store <store id>]',
@@ -29,7 +29,8 @@ export const BACKUP_USAGE = [
   'backup prune [--dry-run]         Apply retention to each target now (--dry-run: only show what would go)',
 ] as const;
 
-const NOT_CONFIGURED = 'Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir") and/or SITEWARD_BACKUP_S3_URL (config "backupS3Url").';
+const NOT_CONFIGURED =
+  'Backups are not configured: set SITEWARD_BACKUP_DIR (config "backupDir") and/or SITEWARD_BACKUP_S3_URL (config "backupS3Url").';
 const LEGACY = 'legacy';
 
 const LIST_HEADER = ['ID', 'TIME', 'SIZE', 'STATUS', 'BACKEND', 'STORE', 'ENCRYPTED', 'VERIFIED'];
@@ -56,7 +57,11 @@ function listRow(entry: BackupListEntry, target: AnyTarget, verification: Verifi
 }
 
 async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, options: { format: { type: 'string', default: 'text' }, 'all-stores': { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { format: { type: 'string', default: 'text' }, 'all-stores': { type: 'boolean', default: false } },
+    strict: true,
+  });
   if (values.format !== 'text' && values.format !== 'json') {
     io.err(`--format must be text or json (got "${values.format}")`);
     return 2;
@@ -90,14 +95,25 @@ async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise
     }
     io.out(`${target.kind === 'local' ? 'Local' : 'Off-site'}: ${target.where}  (this store: ${own}, ${deps.setup.location.backend})`);
     if (entries.length === 0) io.out('  no backups');
-    else for (const line of textTable(LIST_HEADER, entries.map((entry) => listRow(entry, target, verification)), { right: [2], indent: '  ' })) io.out(line);
+    else
+      for (const line of textTable(
+        LIST_HEADER,
+        entries.map((entry) => listRow(entry, target, verification)),
+        { right: [2], indent: '  ' },
+      ))
+        io.out(line);
   }
   if (values.format === 'json') io.out(JSON.stringify(json));
   return 0;
 }
 
 /** The backup `id` of `storeId` in the first target (of those allowed) that holds it, or why not. */
-async function find(deps: BackupCommandDeps, id: string, storeId: string | null, only: string | undefined): Promise<{ ok: true; ref: BackupRef } | { ok: false; message: string }> {
+async function find(
+  deps: BackupCommandDeps,
+  id: string,
+  storeId: string | null,
+  only: string | undefined,
+): Promise<{ ok: true; ref: BackupRef } | { ok: false; message: string }> {
   const targets = deps.setup.targets.filter((t) => only === undefined || t.kind === only);
   if (targets.length === 0) return { ok: false, message: `no ${only} backup target is configured` };
   for (const target of targets) {
@@ -107,7 +123,10 @@ async function find(deps: BackupCommandDeps, id: string, storeId: string | null,
   for (const target of targets) {
     for (const other of [...(await target.stores()), null]) {
       if (other !== storeId && (await target.list(other)).some((b) => b.id === id)) {
-        return { ok: false, message: `backup ${id} in ${target.where} belongs to store ${other ?? LEGACY}, not to this store (${storeId ?? LEGACY}); add --from-store ${other ?? LEGACY} to use it` };
+        return {
+          ok: false,
+          message: `backup ${id} in ${target.where} belongs to store ${other ?? LEGACY}, not to this store (${storeId ?? LEGACY}); add --from-store ${other ?? LEGACY} to use it`,
+        };
       }
     }
   }
@@ -115,7 +134,12 @@ async function find(deps: BackupCommandDeps, id: string, storeId: string | null,
 }
 
 async function useOne(deps: BackupCommandDeps, sub: 'verify' | 'restore', args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: { target: { type: 'string' }, 'from-store': { type: 'string' } }, strict: true, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { target: { type: 'string' }, 'from-store': { type: 'string' } },
+    strict: true,
+    allowPositionals: true,
+  });
   const id = positionals[0];
   if (id === undefined || positionals.length > 1 || (values.target !== undefined && values.target !== 'local' && values.target !== 's3')) {
     io.err(`Usage: siteward backup ${sub} <id> [--target local|s3] [--from-store <store id>]`);
@@ -136,7 +160,9 @@ async function useOne(deps: BackupCommandDeps, sub: 'verify' | 'restore', args: 
       io.err(verified.error.message);
       return 1;
     }
-    io.out(`Backup ${id} is good: checksum ${verified.trialRestore === 'passed' ? 'and trial restore passed' : 'passed (no trial restore without a PostgreSQL URL)'}.`);
+    io.out(
+      `Backup ${id} is good: checksum ${verified.trialRestore === 'passed' ? 'and trial restore passed' : 'passed (no trial restore without a PostgreSQL URL)'}.`,
+    );
     return 0;
   }
   const restored = await restoreBackup(found.ref, setup.location, { now: deps.clock(), migrations: setup.migrations, key: setup.key });
@@ -144,7 +170,9 @@ async function useOne(deps: BackupCommandDeps, sub: 'verify' | 'restore', args: 
     io.err(restored.error.message);
     return 1;
   }
-  io.out(`Restored backup ${id} from ${found.ref.target.where}.${restored.previous === null ? '' : ` The replaced store was kept as ${restored.previous}.`}`);
+  io.out(
+    `Restored backup ${id} from ${found.ref.target.where}.${restored.previous === null ? '' : ` The replaced store was kept as ${restored.previous}.`}`,
+  );
   return 0;
 }
 

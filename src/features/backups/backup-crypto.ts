@@ -42,7 +42,9 @@ export function encryptStep(key: BackupKey): Step {
   return async function* encrypt(source) {
     const { Encrypter, identityToRecipient, Stanza } = await age();
     const encrypter = new Encrypter();
-    encrypter.addRecipient(key.kind === 'identity' ? await identityToRecipient(key.secret) : scryptRecipient(key.secret, SCRYPT_LOG_N, Stanza));
+    encrypter.addRecipient(
+      key.kind === 'identity' ? await identityToRecipient(key.secret) : scryptRecipient(key.secret, SCRYPT_LOG_N, Stanza),
+    );
     const out = await encrypter.encrypt(Readable.toWeb(Readable.from(source)) as ReadableStream<Uint8Array>);
     yield* out;
   };

@@ -13,7 +13,8 @@ import { escapeHtml } from '../../core/html.js';
 export const DOWNLOAD_PATH = '/admin/backups/download';
 
 export function backupDownloadPage(setup: BackupSetup): PageDefinition {
-  const refuse = (status: number, text: string) => htmlPage(status, `<!doctype html><title>Backup download</title><p>${escapeHtml(text)}</p>`);
+  const refuse = (status: number, text: string) =>
+    htmlPage(status, `<!doctype html><title>Backup download</title><p>${escapeHtml(text)}</p>`);
   return {
     method: 'GET',
     path: DOWNLOAD_PATH,

@@ -187,19 +187,31 @@ export async function checkPayload(file: string, manifest: BackupManifest): Prom
  * its length and SHA-256 equal the manifest's (a restore checks this before it commits). An
  * encrypted backup needs the key (callers check it first: `checkedBackup`).
  */
-export function openContent(file: string, manifest: BackupManifest, key: BackupKey | null = null): { stream: Readable; matches: () => boolean } {
+export function openContent(
+  file: string,
+  manifest: BackupManifest,
+  key: BackupKey | null = null,
+): { stream: Readable; matches: () => boolean } {
   return contentOf(payloadStream(file, manifest), manifest, key);
 }
 
 /** `openContent` over any payload stream (the bounded-memory test watches how far it was read). */
-export function contentOf(payload: Readable, manifest: BackupManifest, key: BackupKey | null): { stream: Readable; matches: () => boolean } {
+export function contentOf(
+  payload: Readable,
+  manifest: BackupManifest,
+  key: BackupKey | null,
+): { stream: Readable; matches: () => boolean } {
   const digest = new Digester();
   // pipeline (not .pipe) so a gzip or read error destroys the returned stream and reaches the reader.
   const stream =
     manifest.encryption === undefined
       ? pipe(payload, createGunzip(), digest, () => undefined)
       : key === null
-        ? new Readable({ read() { this.destroy(new Error('the backup is encrypted and no key was given')); } })
+        ? new Readable({
+            read() {
+              this.destroy(new Error('the backup is encrypted and no key was given'));
+            },
+          })
         : pipe(payload, decryptStep(key), createGunzip(), digest, () => undefined);
   return {
     stream,

@@ -41,9 +41,22 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
     location = locationOf(backend);
     store = await backend.open();
     for (const login of ['admin', 'editor', 'author']) {
-      const user = await store.users.create({ login, email: `${login}@example.com`, displayName: login, passHash: `hash-${login}`, registered: 1_700_000_000_000 });
+      const user = await store.users.create({
+        login,
+        email: `${login}@example.com`,
+        displayName: login,
+        passHash: `hash-${login}`,
+        registered: 1_700_000_000_000,
+      });
       await store.users.setRoles(user.id, [login === 'admin' ? 'administrator' : login]);
-      await store.sessions.create({ tokenHash: `t-${login}`, userId: user.id, expiresAt: 1_800_000_000_000, userAgent: 'ua', ip: '127.0.0.1', created: 1_700_000_000_000 });
+      await store.sessions.create({
+        tokenHash: `t-${login}`,
+        userId: user.id,
+        expiresAt: 1_800_000_000_000,
+        userAgent: 'ua',
+        ip: '127.0.0.1',
+        created: 1_700_000_000_000,
+      });
     }
     await store.options.set('blogname', 'Round trip');
     await store.options.set('counter', 0);
@@ -60,8 +73,21 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
   /** One atomic write: a user (every third one deleted again), a session and the counter. */
   async function write(i: number): Promise<void> {
     await store.transaction(async (tx) => {
-      const user = await tx.users.create({ login: `u${i}`, email: `u${i}@example.com`, displayName: `User ${i}`, passHash: 'h', registered: 1_700_000_000_000 + i });
-      await tx.sessions.create({ tokenHash: `s${i}`, userId: user.id, expiresAt: 1_800_000_000_000 + i, userAgent: 'ua', ip: '::1', created: 1_700_000_000_000 + i });
+      const user = await tx.users.create({
+        login: `u${i}`,
+        email: `u${i}@example.com`,
+        displayName: `User ${i}`,
+        passHash: 'h',
+        registered: 1_700_000_000_000 + i,
+      });
+      await tx.sessions.create({
+        tokenHash: `s${i}`,
+        userId: user.id,
+        expiresAt: 1_800_000_000_000 + i,
+        userAgent: 'ua',
+        ip: '::1',
+        created: 1_700_000_000_000 + i,
+      });
       if (i % 3 === 0) await tx.users.delete(user.id);
       await tx.options.set('counter', i);
     });
@@ -89,7 +115,9 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
     expect(created.ok).toBe(true);
     if (!created.ok) return;
     expect(created.manifest.schemaVersion).toEqual(['0001_initial', '0002_runtime_state', '0130_app_password_details']);
-    expect(created.manifest.tables.map((t) => t.name)).toEqual(expect.arrayContaining(['kysely_migration', 'kysely_migration_lock', 'users', 'options', 'sessions']));
+    expect(created.manifest.tables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['kysely_migration', 'kysely_migration_lock', 'users', 'options', 'sessions']),
+    );
     const info = await stat(join(backupDir, STORE, `${created.id}.swbak`));
     expect(info.mode & 0o777).toBe(0o600);
     expect((await stat(backupDir)).mode & 0o777).toBe(0o700);
@@ -122,7 +150,10 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
     const list = await listBackups(localTarget(backupDir), STORE);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ status: 'ok', backend: backend.name });
-    const verified = await verifyBackup({ target: localTarget(backupDir), storeId: STORE, id: list[0].id }, { postgresUrl: process.env.SITEWARD_TEST_PG });
+    const verified = await verifyBackup(
+      { target: localTarget(backupDir), storeId: STORE, id: list[0].id },
+      { postgresUrl: process.env.SITEWARD_TEST_PG },
+    );
     expect(verified).toMatchObject({ ok: true, trialRestore: 'passed' });
   });
 });

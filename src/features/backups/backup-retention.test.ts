@@ -71,12 +71,24 @@ describe('backup retention', () => {
       const id = newBackupId(new Date(NOW - daysAgo * DAY));
       ids.push(id);
       await writeBackupFile(join(dir, STORE), id, Readable.from([Buffer.from('x')]), (digest) => ({
-        format: 'siteward-backup', formatVersion: 1, id, time: new Date(NOW - daysAgo * DAY).toISOString(),
-        backend: 'sqlite', schemaVersion: ['0001_initial'], tables: [], storeId: STORE, ...digest,
+        format: 'siteward-backup',
+        formatVersion: 1,
+        id,
+        time: new Date(NOW - daysAgo * DAY).toISOString(),
+        backend: 'sqlite',
+        schemaVersion: ['0001_initial'],
+        tables: [],
+        storeId: STORE,
+        ...digest,
       }));
     }
     const result = await applyRetention(localTarget(dir), STORE, policy, new Date(NOW));
     expect(result.deleted.sort()).toEqual([ids[3], ids[4]].sort());
-    expect((await readdir(join(dir, STORE))).sort()).toEqual(ids.slice(0, 3).map((id) => `${id}.swbak`).sort());
+    expect((await readdir(join(dir, STORE))).sort()).toEqual(
+      ids
+        .slice(0, 3)
+        .map((id) => `${id}.swbak`)
+        .sort(),
+    );
   });
 });

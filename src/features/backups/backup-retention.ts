@@ -35,7 +35,8 @@ function weekOf(t: Date): string {
 }
 
 function checkPolicy(policy: RetentionPolicy): void {
-  if (!Number.isInteger(policy.keepCount) || policy.keepCount < 1) throw new RangeError(`keepCount must be an integer ≥ 1 (got ${policy.keepCount})`);
+  if (!Number.isInteger(policy.keepCount) || policy.keepCount < 1)
+    throw new RangeError(`keepCount must be an integer ≥ 1 (got ${policy.keepCount})`);
   if (!(policy.maxAgeDays > 0)) throw new RangeError(`maxAgeDays must be > 0 (got ${policy.maxAgeDays})`);
   for (const key of ['keepDaily', 'keepWeekly', 'keepMonthly'] as const) {
     const n = policy[key] ?? 0;
@@ -77,13 +78,18 @@ export function retentionDecisions(entries: readonly BackupListEntry[], policy: 
     }
   }
   // Corrupt backups take no place in any rule and go by age only, so they stay around long enough to be looked at.
-  for (const e of newestFirst) if (e.status !== 'ok' && now - e.time.getTime() <= maxAgeMs) reasons.get(e.id)?.push('corrupt, kept for a look');
+  for (const e of newestFirst)
+    if (e.status !== 'ok' && now - e.time.getTime() <= maxAgeMs) reasons.get(e.id)?.push('corrupt, kept for a look');
   return newestFirst.map((e) => ({ id: e.id, keptBy: reasons.get(e.id) ?? [] }));
 }
 
 /** The ids that no rule keeps, in the entries' order. */
 export function expiredBackups(entries: readonly BackupListEntry[], policy: RetentionPolicy, now: number): string[] {
-  const gone = new Set(retentionDecisions(entries, policy, now).filter((d) => d.keptBy.length === 0).map((d) => d.id));
+  const gone = new Set(
+    retentionDecisions(entries, policy, now)
+      .filter((d) => d.keptBy.length === 0)
+      .map((d) => d.id),
+  );
   return entries.filter((e) => gone.has(e.id)).map((e) => e.id);
 }
 

@@ -87,18 +87,28 @@ describe.each(testStores())('backup safety on $name', (backend) => {
     expect(listed).toMatchObject({ status: 'corrupt', problem: 'payload checksum mismatch' });
     expect(await verifyBackup(ref(broken))).toMatchObject({ ok: false, error: { code: 'corrupt' } });
     const restored = await restoreBackup(ref(broken), location, { now: Date.now() });
-    expect(restored).toMatchObject({ ok: false, error: { code: 'corrupt', message: `backup ${broken} is corrupted (payload checksum mismatch); refusing to use it` } });
+    expect(restored).toMatchObject({
+      ok: false,
+      error: { code: 'corrupt', message: `backup ${broken} is corrupted (payload checksum mismatch); refusing to use it` },
+    });
     expect(await liveDump()).toEqual(before);
   });
 
   it('lists a truncated backup as corrupt', async () => {
     const cut = await withEditedManifest(dir, id, (m) => m);
     await truncate(backupFile(dir, cut), 100);
-    expect((await listBackups(target(), STORE, { checksums: false })).find((b) => b.id === cut)).toMatchObject({ status: 'corrupt', problem: 'truncated or damaged (bad footer)' });
+    expect((await listBackups(target(), STORE, { checksums: false })).find((b) => b.id === cut)).toMatchObject({
+      status: 'corrupt',
+      problem: 'truncated or damaged (bad footer)',
+    });
   });
 
   it('leaves the live store untouched when a restore fails half-way', async () => {
-    const lying = await withEditedManifest(dir, id, (m) => ({ ...m, tables: m.tables.map((t) => (t.name === 'users' ? { ...t, rows: t.rows + 1 } : t)) }) as BackupManifest);
+    const lying = await withEditedManifest(
+      dir,
+      id,
+      (m) => ({ ...m, tables: m.tables.map((t) => (t.name === 'users' ? { ...t, rows: t.rows + 1 } : t)) }) as BackupManifest,
+    );
     const before = await liveDump();
     const restored = await restoreBackup(ref(lying), location, { now: Date.now() });
     expect(restored).toMatchObject({ ok: false, error: { message: expect.stringContaining('the live store is unchanged') } });
@@ -120,7 +130,11 @@ describe.each(testStores())('backup safety on $name', (backend) => {
     expect(await store.leases.acquire('background-jobs', 'other-process', 30_000, now)).toBe(true);
     await store.close();
     const restored = await restoreBackup(ref(id), location, { now });
-    expect(restored).toMatchObject({ ok: false, error: { code: 'server_running' }, server: { evidence: 'job-lease', holder: 'other-process' } });
+    expect(restored).toMatchObject({
+      ok: false,
+      error: { code: 'server_running' },
+      server: { evidence: 'job-lease', holder: 'other-process' },
+    });
     expect(await checkServerRunning(location, now + 30_000)).toEqual({ running: false });
   });
 
@@ -133,7 +147,8 @@ describe.each(testStores())('backup safety on $name', (backend) => {
   });
 
   it('refuses to restore a backup into the other backend', async () => {
-    const other: StoreLocation = location.backend === 'sqlite' ? { backend: 'postgres', url: 'postgres://127.0.0.1:1/none' } : { backend: 'sqlite', dataDir: dir };
+    const other: StoreLocation =
+      location.backend === 'sqlite' ? { backend: 'postgres', url: 'postgres://127.0.0.1:1/none' } : { backend: 'sqlite', dataDir: dir };
     expect(await restoreBackup(ref(id), other, { now: Date.now() })).toMatchObject({ ok: false, error: { code: 'backend_mismatch' } });
   });
 });

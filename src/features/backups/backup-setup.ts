@@ -50,7 +50,12 @@ export function configuredKey(config: Pick<Config, 'backupEncryptionKey' | 'back
   return null;
 }
 
-export function backupSetup(config: Config, store: Pick<Store, 'backend' | 'tables'>, migrations: FeatureMigrations, tuning: BackupTuning = {}): BackupSetup {
+export function backupSetup(
+  config: Config,
+  store: Pick<Store, 'backend' | 'tables'>,
+  migrations: FeatureMigrations,
+  tuning: BackupTuning = {},
+): BackupSetup {
   return {
     targets: backupTargets(config, tuning.s3),
     key: configuredKey(config),

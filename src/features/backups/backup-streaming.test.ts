@@ -50,7 +50,16 @@ describe('a backup streams through gzip and encryption', { timeout: 120_000 }, (
       dir,
       id,
       source(),
-      (digest) => ({ format: 'siteward-backup', formatVersion: 1, id, time: new Date().toISOString(), backend: 'sqlite', schemaVersion: ['0001_initial'], tables: [], ...digest }),
+      (digest) => ({
+        format: 'siteward-backup',
+        formatVersion: 1,
+        id,
+        time: new Date().toISOString(),
+        backend: 'sqlite',
+        schemaVersion: ['0001_initial'],
+        tables: [],
+        ...digest,
+      }),
       key,
     );
     file = written.file;

@@ -97,7 +97,10 @@ export function localTarget(dir: string): LocalTarget {
     },
     async stores() {
       try {
-        return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && isStoreId(e.name)).map((e) => e.name).sort();
+        return (await readdir(dir, { withFileTypes: true }))
+          .filter((e) => e.isDirectory() && isStoreId(e.name))
+          .map((e) => e.name)
+          .sort();
       } catch (error) {
         if (missing(error)) return [];
         throw error;

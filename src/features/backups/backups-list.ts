@@ -26,7 +26,9 @@ export async function backupsList(setup: BackupSetup, verification: Verification
           status: e.status,
           problem: e.problem ?? null,
           verification:
-            verification !== null && checked !== undefined && checked.id === e.id ? { time: Math.floor(verification.time / 1000), ok: checked.ok, message: checked.message } : null,
+            verification !== null && checked !== undefined && checked.id === e.id
+              ? { time: Math.floor(verification.time / 1000), ok: checked.ok, message: checked.message }
+              : null,
         }));
         return { ...base, error: null, backups };
       } catch (error) {

@@ -20,7 +20,9 @@ import { readStoreId } from './store-id.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const features = builtInFeatures.map((f) => (f.name === 'backups' ? backupsFeatureWith({ retry: { delaysMs: [1], sleep: async () => undefined }, s3: { sdkMaxAttempts: 1 } }) : f));
+const features = builtInFeatures.map((f) =>
+  f.name === 'backups' ? backupsFeatureWith({ retry: { delaysMs: [1], sleep: async () => undefined }, s3: { sdkMaxAttempts: 1 } }) : f,
+);
 
 describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'siteward-backups-browser-'));
@@ -67,7 +69,10 @@ describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
   async function axe(p: Page): Promise<string[]> {
     await p.evaluate(AXE_SOURCE);
     const result = await p.evaluate(async () => {
-      const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string }[] }> } };
+      const w = globalThis as unknown as {
+        document: unknown;
+        axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string }[] }> };
+      };
       return w.axe.run(w.document, { resultTypes: ['violations'] });
     });
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
@@ -93,7 +98,9 @@ describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
     await page.getByRole('button', { name: 'Back up now' }).click();
     await page.getByTestId('backups-target-failure').waitFor();
     s3.heal();
-    await expect(page.getByTestId('backups-summary').textContent()).resolves.toMatch(/^The last backup failed .*copying it off-site failed/);
+    await expect(page.getByTestId('backups-summary').textContent()).resolves.toMatch(
+      /^The last backup failed .*copying it off-site failed/,
+    );
     await expect(page.getByTestId('backups-target-local').getByTestId('backup-row').count()).resolves.toBe(1);
     await expect(page.getByTestId('backups-target-s3').textContent()).resolves.toContain('No backups here yet.');
 

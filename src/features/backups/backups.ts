@@ -48,7 +48,13 @@ export type TargetCopy =
   | { readonly kind: TargetKind; readonly where: string; readonly ok: false; readonly attempts: number; readonly message: string };
 
 export type CreateBackupResult =
-  | { readonly ok: true; readonly id: string; readonly size: number; readonly manifest: BackupManifest; readonly copies: readonly TargetCopy[] }
+  | {
+      readonly ok: true;
+      readonly id: string;
+      readonly size: number;
+      readonly manifest: BackupManifest;
+      readonly copies: readonly TargetCopy[];
+    }
   | { readonly ok: false; readonly id: string; readonly error: BackupError; readonly copies: readonly TargetCopy[] };
 
 export interface CreateOptions {
@@ -92,7 +98,17 @@ export async function createBackup(source: StoreLocation, now: Date, options: Cr
           folder,
           id,
           createReadStream(snapshot),
-          (digest) => ({ format: 'siteward-backup', formatVersion: 1, id, time, backend: 'sqlite', schemaVersion: info.schemaVersion, tables: info.tables, storeId, ...digest }),
+          (digest) => ({
+            format: 'siteward-backup',
+            formatVersion: 1,
+            id,
+            time,
+            backend: 'sqlite',
+            schemaVersion: info.schemaVersion,
+            tables: info.tables,
+            storeId,
+            ...digest,
+          }),
           key,
         );
       } finally {
@@ -106,14 +122,31 @@ export async function createBackup(source: StoreLocation, now: Date, options: Cr
         exported.content,
         (digest) => {
           const { tables, sequences, schemaVersion } = exported.result();
-          return { format: 'siteward-backup', formatVersion: 1, id, time, backend: 'postgres', schemaVersion, tables, sequences, storeId, ...digest };
+          return {
+            format: 'siteward-backup',
+            formatVersion: 1,
+            id,
+            time,
+            backend: 'postgres',
+            schemaVersion,
+            tables,
+            sequences,
+            storeId,
+            ...digest,
+          };
         },
         key,
       );
     }
   } catch (error) {
     if (staging !== null) await rm(staging, { recursive: true, force: true });
-    const copies = options.targets.map((t): TargetCopy => ({ kind: t.kind, where: t.where, ok: false, attempts: 0, message: 'no backup was made' }));
+    const copies = options.targets.map((t): TargetCopy => ({
+      kind: t.kind,
+      where: t.where,
+      ok: false,
+      attempts: 0,
+      message: 'no backup was made',
+    }));
     return { ok: false, id, error: { code: 'backup_failed', message: `backup failed: ${(error as Error).message}` }, copies };
   }
   try {
@@ -124,13 +157,22 @@ export async function createBackup(source: StoreLocation, now: Date, options: Cr
         continue;
       }
       const outcome = await uploadWithRetry(() => target.upload(storeId, id, written.file), options.retry);
-      copies.push(outcome.ok ? { kind: target.kind, where: target.where, ok: true, attempts: outcome.attempts } : { kind: target.kind, where: target.where, ok: false, attempts: outcome.attempts, message: outcome.message });
+      copies.push(
+        outcome.ok
+          ? { kind: target.kind, where: target.where, ok: true, attempts: outcome.attempts }
+          : { kind: target.kind, where: target.where, ok: false, attempts: outcome.attempts, message: outcome.message },
+      );
     }
     const failed = copies.filter((c) => !c.ok);
     if (failed.length > 0) {
       const kept = local === undefined ? 'nowhere' : `in ${local.where}`;
       const why = failed.map((c) => `${c.where}: ${c.ok ? '' : c.message} (${c.attempts} attempts)`).join('; ');
-      return { ok: false, id, error: { code: 'upload_failed', message: `backup ${id} was made but is kept ${kept}: copying it off-site failed (${why})` }, copies };
+      return {
+        ok: false,
+        id,
+        error: { code: 'upload_failed', message: `backup ${id} was made but is kept ${kept}: copying it off-site failed (${why})` },
+        copies,
+      };
     }
     return { ok: true, id, size: written.size, manifest: written.manifest, copies };
   } finally {
@@ -175,13 +217,30 @@ export async function listBackups(target: BackupTarget, storeId: string | null, 
     const header = await target.header(storeId, id);
     if (header === null) continue; // removed meanwhile
     if (!header.ok) {
-      entries.push({ id, time: fallbackTime, size: header.size, status: 'corrupt', backend: null, storeId, encrypted: false, problem: header.reason });
+      entries.push({
+        id,
+        time: fallbackTime,
+        size: header.size,
+        status: 'corrupt',
+        backend: null,
+        storeId,
+        encrypted: false,
+        problem: header.reason,
+      });
       continue;
     }
     const { manifest, size } = header;
-    const base = { id, time: new Date(manifest.time), size, backend: manifest.backend, storeId, encrypted: manifest.encryption !== undefined };
+    const base = {
+      id,
+      time: new Date(manifest.time),
+      size,
+      backend: manifest.backend,
+      storeId,
+      encrypted: manifest.encryption !== undefined,
+    };
     if (manifest.id !== id) entries.push({ ...base, status: 'corrupt', problem: 'manifest belongs to another backup' });
-    else if ((manifest.storeId ?? null) !== storeId) entries.push({ ...base, status: 'corrupt', problem: 'manifest belongs to another store' });
+    else if ((manifest.storeId ?? null) !== storeId)
+      entries.push({ ...base, status: 'corrupt', problem: 'manifest belongs to another store' });
     else if (options.checksums !== false && target.kind === 'local' && !(await checksumMatches(target, storeId, id, manifest))) {
       entries.push({ ...base, status: 'corrupt', problem: 'payload checksum mismatch' });
     } else entries.push({ ...base, status: 'ok' });
@@ -213,13 +272,22 @@ async function checkedBackup(ref: BackupRef, key: BackupKey | null, tempDir: str
   const header = await target.header(storeId, id);
   const place = storeId === null ? target.where : `${target.where} (store ${storeId})`;
   if (header === null) return { ok: false, error: { code: 'not_found', message: `no backup ${id} in ${place}` } };
-  const corrupt = (why: string): Checked => ({ ok: false, error: { code: 'corrupt', message: `backup ${id} is corrupted (${why}); refusing to use it` } });
+  const corrupt = (why: string): Checked => ({
+    ok: false,
+    error: { code: 'corrupt', message: `backup ${id} is corrupted (${why}); refusing to use it` },
+  });
   if (!header.ok) return corrupt(header.reason);
   const { manifest } = header;
   if (manifest.id !== id) return corrupt('its manifest belongs to another backup');
   if ((manifest.storeId ?? null) !== storeId) return corrupt('its manifest belongs to another store');
   if (manifest.encryption !== undefined && key === null) {
-    return { ok: false, error: { code: 'key_missing', message: `backup ${id} is encrypted: set SITEWARD_BACKUP_ENCRYPTION_KEY (or SITEWARD_BACKUP_ENCRYPTION_KEY_FILE) to the key it was made with` } };
+    return {
+      ok: false,
+      error: {
+        code: 'key_missing',
+        message: `backup ${id} is encrypted: set SITEWARD_BACKUP_ENCRYPTION_KEY (or SITEWARD_BACKUP_ENCRYPTION_KEY_FILE) to the key it was made with`,
+      },
+    };
   }
   if (manifest.encryption !== undefined && key !== null) {
     // A passphrase's scrypt (32 MiB for a moment) runs now, on top of the process's floor,
@@ -236,7 +304,13 @@ async function checkedBackup(ref: BackupRef, key: BackupKey | null, tempDir: str
   };
   if (!(await checkPayload(copy.file, manifest))) return refuse(corrupt('payload checksum mismatch'));
   if (manifest.encryption !== undefined && key !== null && !(await keyOpens(payloadStream(copy.file, manifest), key))) {
-    return refuse({ ok: false, error: { code: 'key_wrong', message: `backup ${id} is encrypted with another key: the configured SITEWARD_BACKUP_ENCRYPTION_KEY does not open it` } });
+    return refuse({
+      ok: false,
+      error: {
+        code: 'key_wrong',
+        message: `backup ${id} is encrypted with another key: the configured SITEWARD_BACKUP_ENCRYPTION_KEY does not open it`,
+      },
+    });
   }
   return { ok: true, file: copy.file, manifest, release: () => copy.release() };
 }
@@ -338,7 +412,13 @@ export async function restoreBackup(from: BackupRef, target: StoreLocation, opti
   }
 }
 
-async function restoreChecked(id: string, file: string, manifest: BackupManifest, target: StoreLocation, options: RestoreOptions): Promise<RestoreResult> {
+async function restoreChecked(
+  id: string,
+  file: string,
+  manifest: BackupManifest,
+  target: StoreLocation,
+  options: RestoreOptions,
+): Promise<RestoreResult> {
   const fail = (code: BackupErrorCode, message: string): RestoreResult => ({ ok: false, id, error: { code, message } });
   const key = options.key ?? null;
   if (manifest.backend !== target.backend) {
@@ -347,7 +427,10 @@ async function restoreChecked(id: string, file: string, manifest: BackupManifest
   if (options.skipServerCheck !== true) {
     const server = await checkServerRunning(target, options.now);
     if (server.running) {
-      const why = server.evidence === 'pid-file' ? `process ${server.pid} on ${server.host} (server.pid)` : `background-jobs lease held until ${new Date(server.until).toISOString()}`;
+      const why =
+        server.evidence === 'pid-file'
+          ? `process ${server.pid} on ${server.host} (server.pid)`
+          : `background-jobs lease held until ${new Date(server.until).toISOString()}`;
       const message = `a Siteward server is running on this store (${why}); stop it before restoring`;
       return { ok: false, id, error: { code: 'server_running', message }, server };
     }
@@ -375,11 +458,16 @@ async function restoreChecked(id: string, file: string, manifest: BackupManifest
     if (!loaded.ok) return fail('restore_failed', `restore of ${id} failed: ${loaded.reason}; the live store is unchanged`);
     try {
       await clearRestoredLeases({ url: target.url, schema: staging });
-      const previous = await (await postgresRestore()).swapSchemas(target.url, staging, schema, `${schema.slice(0, 45)}_before_${suffix}`, options.keepPrevious ?? false);
+      const previous = await (
+        await postgresRestore()
+      ).swapSchemas(target.url, staging, schema, `${schema.slice(0, 45)}_before_${suffix}`, options.keepPrevious ?? false);
       return { ok: true, id, previous };
     } catch (error) {
       await (await postgresRestore()).dropSchema(target.url, staging).catch(() => undefined);
-      return fail('restore_failed', `restore of ${id} failed while swapping schemas: ${(error as Error).message}; the live store is unchanged`);
+      return fail(
+        'restore_failed',
+        `restore of ${id} failed while swapping schemas: ${(error as Error).message}; the live store is unchanged`,
+      );
     }
   }
   return fail('backend_mismatch', `backup ${id} cannot be restored into ${target.backend}`);

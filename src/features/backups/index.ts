@@ -37,7 +37,13 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       // Without a target the module is unavailable (so never `activated`), and Backups says so.
       jetpack.registerServiceCheck('vaultpress', () => (setup.targets.length === 0 ? backupsServiceGap : null));
       const active = jetpack.whenModuleActive('vaultpress', async () =>
-        vaultpressData({ setup, schedule: config.backupSchedule, verifySchedule: config.backupVerifySchedule, ...(await state()), now: clock() }),
+        vaultpressData({
+          setup,
+          schedule: config.backupSchedule,
+          verifySchedule: config.backupVerifySchedule,
+          ...(await state()),
+          now: clock(),
+        }),
       );
       // Unconfigured keeps its 2016 answer (`not_registered`, what to set) rather than `not_active`.
       const data = async () => (setup.targets.length === 0 ? vaultpressNotRegistered() : active());

@@ -34,7 +34,11 @@ const blobFeature: Feature = {
   migrations: {
     '9001_backup_test_blobs': () => ({
       up: async (db: Kysely<unknown>) => {
-        await db.schema.createTable('backup_test_blobs').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('data', 'blob', (c) => c.notNull()).execute();
+        await db.schema
+          .createTable('backup_test_blobs')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('data', 'blob', (c) => c.notNull())
+          .execute();
       },
     }),
   },
@@ -45,7 +49,14 @@ const PART = 5 * 1024 * 1024;
 /** Each retry wait runs this instead of sleeping (the test heals the bucket here). */
 let onRetryWait: () => void = () => undefined;
 const features = [
-  ...builtInFeatures.map((f) => (f.name === 'backups' ? backupsFeatureWith({ retry: { delaysMs: [1000, 1000], sleep: async () => onRetryWait() }, s3: { sdkMaxAttempts: 1, partBytes: PART } }) : f)),
+  ...builtInFeatures.map((f) =>
+    f.name === 'backups'
+      ? backupsFeatureWith({
+          retry: { delaysMs: [1000, 1000], sleep: async () => onRetryWait() },
+          s3: { sdkMaxAttempts: 1, partBytes: PART },
+        })
+      : f,
+  ),
   blobFeature,
 ];
 
@@ -82,10 +93,20 @@ describe('off-site backups to an S3-compatible server', () => {
     s3 = await startTestS3();
     Object.assign(process.env, S3_TEST_ENV, { TMPDIR: staging });
     s3Url = `s3://${s3.bucket}/site-a?endpoint=${encodeURIComponent(s3.endpoint)}&region=us-east-1&forcePathStyle=true`;
-    t = await createTestApp({ dataDir, env: { SITEWARD_BACKUP_S3_URL: s3Url, SITEWARD_BACKUP_ENCRYPTION_KEY: KEY, SITEWARD_BACKUP_SCHEDULE: 'off' }, features, startJobs: false });
+    t = await createTestApp({
+      dataDir,
+      env: { SITEWARD_BACKUP_S3_URL: s3Url, SITEWARD_BACKUP_ENCRYPTION_KEY: KEY, SITEWARD_BACKUP_SCHEDULE: 'off' },
+      features,
+      startJobs: false,
+    });
     admin = await t.loginAs('administrator', { login: 'admin' });
     for (let i = 0; i < 12; i++) {
-      await t.store.tables.run<BlobTable, unknown>((db) => db.insertInto('backup_test_blobs').values({ id: i, data: randomBytes(1024 * 1024) }).execute());
+      await t.store.tables.run<BlobTable, unknown>((db) =>
+        db
+          .insertInto('backup_test_blobs')
+          .values({ id: i, data: randomBytes(1024 * 1024) })
+          .execute(),
+      );
     }
   });
 
@@ -113,11 +134,17 @@ describe('off-site backups to an S3-compatible server', () => {
     // Encrypted before it left: the payload is an age file.
     const parsed = parseS3Url(s3Url);
     if (!parsed.ok) throw new Error(parsed.message);
-    const head = await (await s3Client(parsed.location)).send(new GetObjectCommand({ Bucket: s3.bucket, Key: stored[0].key, Range: 'bytes=0-38' }));
-    expect(Buffer.from((await head.Body?.transformToByteArray()) ?? []).toString('latin1')).toBe('SWBAK1\nage-encryption.org/v1\n-> scrypt ');
+    const head = await (
+      await s3Client(parsed.location)
+    ).send(new GetObjectCommand({ Bucket: s3.bucket, Key: stored[0].key, Range: 'bytes=0-38' }));
+    expect(Buffer.from((await head.Body?.transformToByteArray()) ?? []).toString('latin1')).toBe(
+      'SWBAK1\nage-encryption.org/v1\n-> scrypt ',
+    );
 
     const listed = JSON.parse((await cli(cfg(), 'backup', 'list', '--format', 'json')).out) as Record<string, unknown>[];
-    expect(listed).toEqual([expect.objectContaining({ target: 's3', id, status: 'ok', backend: 'sqlite', store: storeId, encrypted: true })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ target: 's3', id, status: 'ok', backend: 'sqlite', store: storeId, encrypted: true }),
+    ]);
     expect((await cli(cfg(), 'backup', 'verify', id)).out).toBe(`Backup ${id} is good: checksum and trial restore passed.`);
   });
 
@@ -129,7 +156,10 @@ describe('off-site backups to an S3-compatible server', () => {
       err: `backup ${id} is encrypted: set SITEWARD_BACKUP_ENCRYPTION_KEY (or SITEWARD_BACKUP_ENCRYPTION_KEY_FILE) to the key it was made with`,
     });
     const wrong = config(path.join(root, 'wrong-key.json'), { dataDir, backupS3Url: s3Url, backupEncryptionKey: 'not the key' });
-    expect(await cli(wrong, 'backup', 'verify', id)).toMatchObject({ code: 1, err: `backup ${id} is encrypted with another key: the configured SITEWARD_BACKUP_ENCRYPTION_KEY does not open it` });
+    expect(await cli(wrong, 'backup', 'verify', id)).toMatchObject({
+      code: 1,
+      err: `backup ${id} is encrypted with another key: the configured SITEWARD_BACKUP_ENCRYPTION_KEY does not open it`,
+    });
     expect((await cli(wrong, 'backup', 'restore', id)).err).toContain('is encrypted with another key');
   });
 
@@ -147,7 +177,11 @@ describe('off-site backups to an S3-compatible server', () => {
       if ((listed.json as { running: boolean }).running === false) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const run = (await t.store.status.get('backups.last-scheduled-run'))?.value as { ok: boolean; id: string; copies: { attempts: number }[] };
+    const run = (await t.store.status.get('backups.last-scheduled-run'))?.value as {
+      ok: boolean;
+      id: string;
+      copies: { attempts: number }[];
+    };
     expect(run).toMatchObject({ ok: true, copies: [{ kind: 's3', ok: true, attempts: 2 }] });
     expect((await objects()).length).toBe(before + 1);
     expect((await cli(cfg(), 'backup', 'verify', run.id)).code).toBe(0);
@@ -160,12 +194,23 @@ describe('off-site backups to an S3-compatible server', () => {
     const made = await cli(cfg(), 'backup', 'now');
     s3.heal();
     expect(made.code).toBe(1);
-    expect(made.err).toMatch(/^backup \S+ was made but is kept nowhere: copying it off-site failed \(s3:\/\/siteward-backups\/site-a: .* \(3 attempts\)\)$/);
+    expect(made.err).toMatch(
+      /^backup \S+ was made but is kept nowhere: copying it off-site failed \(s3:\/\/siteward-backups\/site-a: .* \(3 attempts\)\)$/,
+    );
     expect(await objects()).toEqual(before);
-    const vp = (await call(t, 'GET', '/module/vaultpress/data', { as: admin })).json as { message: string; data: { backups: { status: string; targets: { kind: string; status: string; last_failure: unknown }[] } } };
+    const vp = (await call(t, 'GET', '/module/vaultpress/data', { as: admin })).json as {
+      message: string;
+      data: { backups: { status: string; targets: { kind: string; status: string; last_failure: unknown }[] } };
+    };
     expect(vp.message).toMatch(/^The last backup failed .* ago: backup \S+ was made but is kept nowhere/);
     expect(vp.data.backups.status).toBe('failed');
-    expect(vp.data.backups.targets).toEqual([expect.objectContaining({ kind: 's3', status: 'failed', last_failure: expect.objectContaining({ message: expect.stringContaining('(3 attempts)') }) })]);
+    expect(vp.data.backups.targets).toEqual([
+      expect.objectContaining({
+        kind: 's3',
+        status: 'failed',
+        last_failure: expect.objectContaining({ message: expect.stringContaining('(3 attempts)') }),
+      }),
+    ]);
   });
 
   it('restores on a new machine from the off-site copy alone (docs/operations.md, "Restore on a new machine")', async () => {
@@ -178,13 +223,24 @@ describe('off-site backups to an S3-compatible server', () => {
     // Step 2: find the old store's backups.
     const all = (await cli(fresh, 'backup', 'list', '--all-stores')).out;
     const header = all.split('\n').find((l) => l.trim().startsWith('ID '))!;
-    expect(cellsUnder(header, all.split('\n').find((l) => l.includes(id))!, ['ID', 'STORE', 'ENCRYPTED'])).toEqual([id, oldStore, 'yes']);
+    expect(
+      cellsUnder(
+        header,
+        all.split('\n').find((l) => l.includes(id))!,
+        ['ID', 'STORE', 'ENCRYPTED'],
+      ),
+    ).toEqual([id, oldStore, 'yes']);
     // Step 3: restore naming the old store.
     expect((await cli(fresh, 'backup', 'restore', id)).err).toContain(`add --from-store ${oldStore}`);
     const restored = await cli(fresh, 'backup', 'restore', id, '--from-store', oldStore);
     expect(restored.code, restored.err).toBe(0);
     // Step 4: start the server: the old site's administrator logs in with the old password, and it is the old store again.
-    t = await createTestApp({ dataDir: newData, env: { SITEWARD_BACKUP_S3_URL: s3Url, SITEWARD_BACKUP_ENCRYPTION_KEY: KEY }, features, startJobs: false });
+    t = await createTestApp({
+      dataDir: newData,
+      env: { SITEWARD_BACKUP_S3_URL: s3Url, SITEWARD_BACKUP_ENCRYPTION_KEY: KEY },
+      features,
+      startJobs: false,
+    });
     expect((await t.request({ method: 'POST', path: '/login', body: { username: 'admin', password: admin.password } })).status).toBe(200);
     expect(await readStoreId(t.store)).toBe(oldStore);
   });

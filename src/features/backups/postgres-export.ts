@@ -131,7 +131,9 @@ export async function exportPostgres(location: PostgresLocation): Promise<Postgr
       if (!found.some((t) => t.name === required)) throw new Error(`the schema has no ${required} table: not a migrated Siteward store`);
     }
     tables = await orderByForeignKeys(client, found);
-    schemaVersion = (await client.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name COLLATE "C"')).rows.map((r) => r.name);
+    schemaVersion = (await client.query<{ name: string }>('SELECT name FROM kysely_migration ORDER BY name COLLATE "C"')).rows.map(
+      (r) => r.name,
+    );
     // Sequences are outside transactions: this reads their value now, which is at least the
     // snapshot's, so a restored store never hands out an id the snapshot already used.
     sequences = await sequenceValues(client);

@@ -121,7 +121,11 @@ async function fillSchema(file: string, manifest: PostgresManifest, url: string,
   try {
     await client.query('BEGIN');
     const tables = await schemaTables(client);
-    const names = (list: readonly { name: string }[]) => list.map((t) => t.name).sort().join();
+    const names = (list: readonly { name: string }[]) =>
+      list
+        .map((t) => t.name)
+        .sort()
+        .join();
     if (names(tables) !== names(manifest.tables)) throw new Error('the rebuilt schema has other tables than the backup');
     for (const entry of manifest.tables) {
       const columns = tables.find((t) => t.name === entry.name)?.columns ?? [];
@@ -152,7 +156,13 @@ async function fillSchema(file: string, manifest: PostgresManifest, url: string,
  * The old schema is dropped in the same transaction, except `public` (it may hold extensions
  * and other objects that are not the store's): that one is kept under `previous`.
  */
-export async function swapSchemas(url: string, loaded: string, target: string, previous: string, keepPrevious: boolean): Promise<string | null> {
+export async function swapSchemas(
+  url: string,
+  loaded: string,
+  target: string,
+  previous: string,
+  keepPrevious: boolean,
+): Promise<string | null> {
   const client = pgClient(url);
   await client.connect();
   try {

@@ -53,7 +53,11 @@ export async function s3Client(location: S3Location, options: S3TargetOptions = 
   const config: S3ClientConfig = {
     forcePathStyle: location.forcePathStyle,
     ...(location.endpoint !== null && { endpoint: location.endpoint }),
-    ...(location.region !== null ? { region: location.region } : !process.env.AWS_REGION && !process.env.AWS_PROFILE ? { region: 'us-east-1' } : {}),
+    ...(location.region !== null
+      ? { region: location.region }
+      : !process.env.AWS_REGION && !process.env.AWS_PROFILE
+        ? { region: 'us-east-1' }
+        : {}),
     ...(options.sdkMaxAttempts !== undefined && { maxAttempts: options.sdkMaxAttempts }),
     // Plain checksums only when an operation requires them: several S3-compatible services
     // (older MinIO, B2, test servers) do not understand the SDK's streamed trailing checksums,
@@ -80,7 +84,9 @@ export function s3Target(location: S3Location, options: S3TargetOptions = {}): R
     const { client, sdk } = await s3();
     let token: string | undefined;
     do {
-      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }));
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: '/', ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) if (object.Key !== undefined) names.set(object.Key.slice(prefix.length), object.Size ?? 0);
       for (const p of page.CommonPrefixes ?? []) if (p.Prefix !== undefined) folders.push(p.Prefix.slice(prefix.length).replace(/\/$/, ''));
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
@@ -91,7 +97,9 @@ export function s3Target(location: S3Location, options: S3TargetOptions = {}): R
   async function range(storeId: string | null, id: string, position: number, length: number): Promise<Buffer> {
     if (length === 0) return Buffer.alloc(0);
     const { client, sdk } = await s3();
-    const answer = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key(storeId, id), Range: `bytes=${position}-${position + length - 1}` }));
+    const answer = await client.send(
+      new sdk.GetObjectCommand({ Bucket: bucket, Key: key(storeId, id), Range: `bytes=${position}-${position + length - 1}` }),
+    );
     return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
   }
 

@@ -27,12 +27,27 @@ describe('the scheduled backup job', () => {
     const dir = path.join(root, 'not-a-dir');
     writeFileSync(dir, '');
     const errors: unknown[] = [];
-    const log: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined, error: (obj, msg) => void errors.push([obj, msg]) };
-    const setup: BackupSetup = {
-      targets: [localTarget(dir)], key: null, location: { backend: 'sqlite', dataDir: backend.dataDir },
-      retention: { keepCount: 14, maxAgeDays: 14 }, migrations: {}, storeId: async () => '00000000-0000-4000-8000-000000000004',
+    const log: Logger = {
+      info: () => undefined,
+      warn: () => undefined,
+      debug: () => undefined,
+      error: (obj, msg) => void errors.push([obj, msg]),
     };
-    const job = scheduledBackupJob({ setup, schedule: { kind: 'interval', everyMs: 86_400_000 }, status: store.status, log, clock: () => 1_700_000_000_000 });
+    const setup: BackupSetup = {
+      targets: [localTarget(dir)],
+      key: null,
+      location: { backend: 'sqlite', dataDir: backend.dataDir },
+      retention: { keepCount: 14, maxAgeDays: 14 },
+      migrations: {},
+      storeId: async () => '00000000-0000-4000-8000-000000000004',
+    };
+    const job = scheduledBackupJob({
+      setup,
+      schedule: { kind: 'interval', everyMs: 86_400_000 },
+      status: store.status,
+      log,
+      clock: () => 1_700_000_000_000,
+    });
     await job.run();
     expect(errors).toEqual([[{ targets: [dir], problem: expect.stringMatching(/^backup failed: /) }, 'backup failed']]);
     expect(await readLastRun(store.status)).toMatchObject({ ok: false, time: 1_700_000_000_000 });

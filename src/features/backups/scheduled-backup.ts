@@ -25,7 +25,14 @@ const RETRY_AFTER_FAILURE_MS = 3_600_000;
 const CHECK_EVERY_MS = 60_000;
 
 export type ScheduledRun =
-  | { readonly ok: true; readonly time: number; readonly id: string; readonly size: number; readonly deleted: readonly string[]; readonly copies: readonly TargetCopy[] }
+  | {
+      readonly ok: true;
+      readonly time: number;
+      readonly id: string;
+      readonly size: number;
+      readonly deleted: readonly string[];
+      readonly copies: readonly TargetCopy[];
+    }
   | { readonly ok: false; readonly time: number; readonly message: string; readonly copies: readonly TargetCopy[] };
 
 function parseCopies(value: unknown): TargetCopy[] {
@@ -85,7 +92,12 @@ export async function runBackup(deps: Omit<ScheduledBackupDeps, 'schedule'>): Pr
     await deps.status.set(LAST_RUN_KEY, JSON.parse(JSON.stringify(run)) as JsonValue, now);
     return run;
   }
-  const created = await createBackup(setup.location, new Date(now), { targets: setup.targets, storeId, key: setup.key, retry: setup.retry });
+  const created = await createBackup(setup.location, new Date(now), {
+    targets: setup.targets,
+    storeId,
+    key: setup.key,
+    retry: setup.retry,
+  });
   if (created.ok) {
     // Retention only after a good backup, and only where it landed: a failing schedule must never eat the last good ones.
     const deleted: string[] = [];

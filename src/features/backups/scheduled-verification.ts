@@ -39,10 +39,12 @@ export interface VerificationRun {
 
 export async function readLastVerification(status: StatusRepo): Promise<VerificationRun | null> {
   const value = (await status.get(LAST_VERIFICATION_KEY))?.value;
-  if (!isPlainObject(value) || typeof value.time !== 'number' || typeof value.ok !== 'boolean' || !Array.isArray(value.targets)) return null;
+  if (!isPlainObject(value) || typeof value.time !== 'number' || typeof value.ok !== 'boolean' || !Array.isArray(value.targets))
+    return null;
   const targets = (value.targets as unknown[]).filter(isPlainObject).flatMap((t): TargetVerification[] => {
     const { kind, where, ok, id, message } = t;
-    if ((kind !== 'local' && kind !== 's3') || typeof where !== 'string' || typeof ok !== 'boolean' || typeof message !== 'string') return [];
+    if ((kind !== 'local' && kind !== 's3') || typeof where !== 'string' || typeof ok !== 'boolean' || typeof message !== 'string')
+      return [];
     return [{ kind, where, ok, id: typeof id === 'string' ? id : null, message }];
   });
   return { time: value.time, ok: value.ok, targets };
@@ -56,7 +58,9 @@ export async function readLastVerification(status: StatusRepo): Promise<Verifica
 export function loginCheck(migrations: FeatureMigrations): TrialCheck {
   return async (location) => {
     const store = await openStore(
-      location.backend === 'sqlite' ? { dataDir: location.dataDir, migrations } : { databaseUrl: location.url, schema: location.schema, dataDir: location.dataDir ?? '', migrations },
+      location.backend === 'sqlite'
+        ? { dataDir: location.dataDir, migrations }
+        : { databaseUrl: location.url, schema: location.schema, dataDir: location.dataDir ?? '', migrations },
     );
     try {
       const users = await store.users.list();
@@ -72,7 +76,14 @@ export function loginCheck(migrations: FeatureMigrations): TrialCheck {
       if (adminId === null) return { ok: false, reason: 'the restored store has no administrator who could log in' };
       const tokenHash = `verify-${randomBytes(16).toString('hex')}`;
       const now = Date.now();
-      await store.sessions.create({ tokenHash, userId: adminId, expiresAt: now + 60_000, userAgent: 'siteward-backup-verify', ip: '127.0.0.1', created: now });
+      await store.sessions.create({
+        tokenHash,
+        userId: adminId,
+        expiresAt: now + 60_000,
+        userAgent: 'siteward-backup-verify',
+        ip: '127.0.0.1',
+        created: now,
+      });
       const found = await store.sessions.find(tokenHash);
       await store.sessions.destroy(tokenHash);
       return found?.userId === adminId ? { ok: true } : { ok: false, reason: 'a login session could not be stored and read back' };
@@ -101,7 +112,12 @@ export async function runVerification(setup: BackupSetup, status: StatusRepo, lo
       );
       targets.push(
         verified.ok
-          ? { ...base, ok: true, id: newest.id, message: 'restored into a temporary store: integrity, row counts and an administrator login checked' }
+          ? {
+              ...base,
+              ok: true,
+              id: newest.id,
+              message: 'restored into a temporary store: integrity, row counts and an administrator login checked',
+            }
           : { ...base, ok: false, id: newest.id, message: verified.error.message },
       );
     } catch (error) {
@@ -115,7 +131,13 @@ export async function runVerification(setup: BackupSetup, status: StatusRepo, lo
   return run;
 }
 
-export function scheduledVerificationJob(deps: { setup: BackupSetup; schedule: BackupSchedule; status: StatusRepo; log: Logger; clock: () => number }): BackgroundJob {
+export function scheduledVerificationJob(deps: {
+  setup: BackupSetup;
+  schedule: BackupSchedule;
+  status: StatusRepo;
+  log: Logger;
+  clock: () => number;
+}): BackgroundJob {
   return {
     name: 'backup-verification',
     everyMs: 60_000,

@@ -76,7 +76,8 @@ async function readPidFile(dataDir: string): Promise<PidFileContent | null> {
   try {
     const value = JSON.parse(text) as Partial<Record<keyof PidFileContent, unknown>>;
     const { pid, host, started, url } = value;
-    if (typeof pid === 'number' && typeof host === 'string' && typeof started === 'number') return { pid, host, started, ...(typeof url === 'string' ? { url } : {}) };
+    if (typeof pid === 'number' && typeof host === 'string' && typeof started === 'number')
+      return { pid, host, started, ...(typeof url === 'string' ? { url } : {}) };
   } catch {
     // A damaged file proves nothing either way; the lease check still runs.
   }
@@ -99,19 +100,28 @@ interface LeaseRow {
 }
 
 function leaseCheck(row: LeaseRow | undefined, now: number): ServerCheck {
-  return row !== undefined && row.until > now ? { running: true, evidence: 'job-lease', holder: row.holder, until: row.until } : { running: false };
+  return row !== undefined && row.until > now
+    ? { running: true, evidence: 'job-lease', holder: row.holder, until: row.until }
+    : { running: false };
 }
 
 /** The background-jobs lease row (src/jobs/job-runner.ts), read without opening a store. */
 async function readLease(target: StoreLocation): Promise<LeaseRow | undefined> {
   if (target.backend === 'sqlite') {
     const file = sqliteFile(target.dataDir);
-    if (!(await access(file).then(() => true, () => false))) return undefined;
+    if (
+      !(await access(file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return undefined;
     const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: 5000 });
     try {
       const hasTable = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'leases'`).get();
       if (hasTable === undefined) return undefined;
-      const row = db.prepare('SELECT holder, until FROM leases WHERE name = ?').get(JOB_LEASE) as { holder: string; until: number | bigint } | undefined;
+      const row = db.prepare('SELECT holder, until FROM leases WHERE name = ?').get(JOB_LEASE) as
+        { holder: string; until: number | bigint } | undefined;
       return row && { holder: row.holder, until: Number(row.until) };
     } finally {
       db.close();
@@ -155,7 +165,9 @@ export async function checkServerRunning(target: StoreLocation, now: number): Pr
  * holds that server's job lease; restored, it would make the store look in use (refusing the
  * next restore) and keep the jobs paused until it expired, though its holder is long gone.
  */
-export async function clearRestoredLeases(target: { readonly sqliteFile: string } | { readonly url: string; readonly schema: string }): Promise<void> {
+export async function clearRestoredLeases(
+  target: { readonly sqliteFile: string } | { readonly url: string; readonly schema: string },
+): Promise<void> {
   if ('sqliteFile' in target) {
     const db = new BetterSqlite3(target.sqliteFile, { fileMustExist: true });
     try {

@@ -34,7 +34,10 @@ describe('two stores sharing one backup directory', () => {
     const env = { SITEWARD_BACKUP_DIR: backupDir, SITEWARD_BACKUP_KEEP: '2', ...(databaseUrl && { SITEWARD_DATABASE_URL: databaseUrl }) };
     const t = await createTestApp({ dataDir, env, clock: () => now, startJobs: false });
     const config = path.join(root, `${name}.json`);
-    writeFileSync(config, JSON.stringify({ dataDir, backupDir, backupKeep: 2, homeUrl: 'http://example.org', ...(databaseUrl && { databaseUrl }) }));
+    writeFileSync(
+      config,
+      JSON.stringify({ dataDir, backupDir, backupKeep: 2, homeUrl: 'http://example.org', ...(databaseUrl && { databaseUrl }) }),
+    );
     return { t, config, backend: databaseUrl ? 'postgres' : 'sqlite' };
   }
 
@@ -63,25 +66,37 @@ describe('two stores sharing one backup directory', () => {
     expect(b).not.toBe(a);
   });
 
-  it('shows, lists, prunes and restores only the store\'s own backups', async () => {
+  it("shows, lists, prunes and restores only the store's own backups", async () => {
     const [a, b] = sites;
     // Three days of scheduled backups on both, interleaved; each keeps 2.
     const taken: Record<string, string[]> = { a: [], b: [] };
     for (let day = 0; day < 3; day++) {
       now = T0 + day * DAY;
-      for (const [name, s] of [['a', a], ['b', b]] as const) {
+      for (const [name, s] of [
+        ['a', a],
+        ['b', b],
+      ] as const) {
         await s.t.app.jobs.tick();
         const run = (await s.t.store.status.get('backups.last-scheduled-run'))?.value as { ok: boolean; id: string };
         expect(run.ok).toBe(true);
         taken[name].push(run.id);
       }
     }
-    for (const [name, s] of [['a', a], ['b', b]] as const) {
+    for (const [name, s] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
       const admin = await s.t.loginAs('administrator', { login: `admin-${name}` });
-      const data = (await call(s.t, 'GET', '/module/vaultpress/data', { as: admin })).json as { data: { backups: { count: number; id: string; store_id: string; backend: string } } };
+      const data = (await call(s.t, 'GET', '/module/vaultpress/data', { as: admin })).json as {
+        data: { backups: { count: number; id: string; store_id: string; backend: string } };
+      };
       expect(data.data.backups).toMatchObject({ count: 2, id: taken[name][2], store_id: await readStoreId(s.t.store), backend: s.backend });
 
-      const listed = JSON.parse((await cli(s, 'backup', 'list', '--format', 'json')).out) as { id: string; store: string; backend: string }[];
+      const listed = JSON.parse((await cli(s, 'backup', 'list', '--format', 'json')).out) as {
+        id: string;
+        store: string;
+        backend: string;
+      }[];
       expect(listed.map((e) => e.id)).toEqual(taken[name].slice(1));
       expect(listed.every((e) => e.store === data.data.backups.store_id && e.backend === s.backend)).toBe(true);
       const text = (await cli(s, 'backup', 'list')).out;
@@ -93,7 +108,12 @@ describe('two stores sharing one backup directory', () => {
     writeFileSync(keepOne, JSON.stringify({ ...JSON.parse(readFileSync(a.config, 'utf8')), backupKeep: 1 }));
     const dry = await cli({ ...a, config: keepOne }, 'backup', 'prune', '--dry-run');
     // (The CLI's clock is today's: the 2024 backups are past the max age, and the newest always stays.)
-    expect(dry.out.split('\n')).toEqual([`${backupDir}:`, `  ${taken.a[1]}  would delete`, `  ${taken.a[2]}  keep (newest)`, '  1 would be deleted, 1 kept']);
+    expect(dry.out.split('\n')).toEqual([
+      `${backupDir}:`,
+      `  ${taken.a[1]}  would delete`,
+      `  ${taken.a[2]}  keep (newest)`,
+      '  1 would be deleted, 1 kept',
+    ]);
     expect(JSON.parse((await cli(a, 'backup', 'list', '--format', 'json')).out)).toHaveLength(2);
     // Restoring the other store's backup by its id is refused with who owns it.
     await a.t.close();
@@ -102,6 +122,14 @@ describe('two stores sharing one backup directory', () => {
     expect(refused.err).toBe(
       `backup ${taken.b[2]} in ${backupDir} belongs to store ${await readStoreId(b.t.store)}, not to this store (${JSON.parse((await cli(a, 'backup', 'list', '--format', 'json')).out)[0].store}); add --from-store ${await readStoreId(b.t.store)} to use it`,
     );
-    sites[0] = { ...a, t: await createTestApp({ dataDir: path.join(root, 'a'), env: { SITEWARD_BACKUP_DIR: backupDir }, clock: () => now, startJobs: false }) };
+    sites[0] = {
+      ...a,
+      t: await createTestApp({
+        dataDir: path.join(root, 'a'),
+        env: { SITEWARD_BACKUP_DIR: backupDir },
+        clock: () => now,
+        startJobs: false,
+      }),
+    };
   });
 });

@@ -56,9 +56,9 @@ export async function snapshotSqlite(dataDir: string, dest: string): Promise<Sql
 /** Tables (discovered, never listed by hand) with row counts, and the applied migrations. */
 export function describeSqlite(db: BetterSqlite3.Database): SqliteSnapshotInfo {
   const names = (
-    db
-      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`)
-      .all() as { name: string }[]
+    db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`).all() as {
+      name: string;
+    }[]
   ).map((r) => r.name);
   for (const required of MIGRATION_TABLES) {
     if (!names.includes(required)) throw new Error(`the store has no ${required} table: not a migrated Siteward store`);
@@ -67,16 +67,19 @@ export function describeSqlite(db: BetterSqlite3.Database): SqliteSnapshotInfo {
     const { n } = db.prepare(`SELECT count(*) AS n FROM "${name.replace(/"/g, '""')}"`).get() as { n: number };
     return { name, rows: n };
   });
-  const schemaVersion = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map(
-    (r) => r.name,
-  );
+  const schemaVersion = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map((r) => r.name);
   return { tables, schemaVersion };
 }
 
 export type TrialResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** Decompresses the backup into `dest` (mode 0600, fsynced) and checks it against the manifest. */
-export async function unpackSqlite(file: string, manifest: SqliteManifest, dest: string, key: BackupKey | null = null): Promise<TrialResult> {
+export async function unpackSqlite(
+  file: string,
+  manifest: SqliteManifest,
+  dest: string,
+  key: BackupKey | null = null,
+): Promise<TrialResult> {
   const content = openContent(file, manifest, key);
   await pipeline(content.stream, createWriteStream(dest, { flags: 'wx', mode: 0o600 }));
   const written = await open(dest, 'r+');
@@ -129,7 +132,12 @@ export interface SqliteSwapResult {
  * The old file is hard-linked (or copied) aside before one atomic rename replaces the live
  * name, so until that rename succeeds the old database is complete and in place.
  */
-export async function swapSqlite(dataDir: string, restored: string, previousName: string, keepPrevious: boolean): Promise<SqliteSwapResult> {
+export async function swapSqlite(
+  dataDir: string,
+  restored: string,
+  previousName: string,
+  keepPrevious: boolean,
+): Promise<SqliteSwapResult> {
   const live = sqliteFile(dataDir);
   if (!(await exists(live))) {
     await rename(restored, live);

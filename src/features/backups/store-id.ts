@@ -21,7 +21,10 @@ export interface StoreIdTables {
 export function storeIdMigration(_dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.createTable(STORE_ID_TABLE).addColumn('id', 'text', (c) => c.primaryKey()).execute();
+      await db.schema
+        .createTable(STORE_ID_TABLE)
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .execute();
       await (db as unknown as Kysely<StoreIdTables>).insertInto('backup_store_id').values({ id: randomUUID() }).execute();
     },
   };

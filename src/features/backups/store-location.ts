@@ -8,5 +8,7 @@ export type StoreLocation =
 
 /** The store a configuration opens (the URL's own schema on PostgreSQL, as `openConfiguredStore` uses it). */
 export function configuredLocation(config: { readonly dataDir: string; readonly databaseUrl: string | null }): StoreLocation {
-  return config.databaseUrl === null ? { backend: 'sqlite', dataDir: config.dataDir } : { backend: 'postgres', url: config.databaseUrl, dataDir: config.dataDir };
+  return config.databaseUrl === null
+    ? { backend: 'sqlite', dataDir: config.dataDir }
+    : { backend: 'postgres', url: config.databaseUrl, dataDir: config.dataDir };
 }

@@ -13,7 +13,8 @@ export interface RetryPolicy {
 /** 4 attempts over about 2½ minutes. */
 export const DEFAULT_RETRY: RetryPolicy = { delaysMs: [5_000, 30_000, 120_000] };
 
-export type RetryOutcome = { readonly ok: true; readonly attempts: number } | { readonly ok: false; readonly attempts: number; readonly message: string };
+export type RetryOutcome =
+  { readonly ok: true; readonly attempts: number } | { readonly ok: false; readonly attempts: number; readonly message: string };
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -45,14 +45,22 @@ describe('GET module/vaultpress/data', () => {
     const offline = await createTestApp({ env: { SITEWARD_OFFLINE: '1' } });
     apps.push(offline);
     const subscriber = await offline.loginAs('subscriber');
-    expect((await call(offline, 'GET', '/module/vaultpress/data', { as: subscriber })).json).toEqual(permissionBody('invalid_user_permission_view_admin', 403));
+    expect((await call(offline, 'GET', '/module/vaultpress/data', { as: subscriber })).json).toEqual(
+      permissionBody('invalid_user_permission_view_admin', 403),
+    );
   });
 
   it('answers not_registered while no backup directory is configured', async () => {
     const { t } = await appWithClock({});
     const admin = await t.loginAs('administrator');
     const res = await call(t, 'GET', '/module/vaultpress/data', { as: admin });
-    expect([res.status, res.json]).toEqual([200, { code: 'not_registered', message: 'Backups are not set up on this site: set SITEWARD_BACKUP_DIR or SITEWARD_BACKUP_S3_URL to turn them on.' }]);
+    expect([res.status, res.json]).toEqual([
+      200,
+      {
+        code: 'not_registered',
+        message: 'Backups are not set up on this site: set SITEWARD_BACKUP_DIR or SITEWARD_BACKUP_S3_URL to turn them on.',
+      },
+    ]);
   });
 
   it('shows Data Backups unavailable, not on, with what to set, and refuses to turn it on while no target is configured', async () => {
@@ -60,14 +68,25 @@ describe('GET module/vaultpress/data', () => {
     const admin = await t.loginAs('administrator');
     const reason = {
       code: 'not_configured',
-      message: 'It needs a place to keep backups, and none is set: set SITEWARD_BACKUP_DIR (a directory) or SITEWARD_BACKUP_S3_URL (a bucket), then restart Siteward.',
+      message:
+        'It needs a place to keep backups, and none is set: set SITEWARD_BACKUP_DIR (a directory) or SITEWARD_BACKUP_S3_URL (a bucket), then restart Siteward.',
       settings: ['SITEWARD_BACKUP_DIR', 'SITEWARD_BACKUP_S3_URL'],
     };
     const all = (await call(t, 'GET', '/module/all', { as: admin })).json as Record<string, Record<string, unknown>>;
     expect(all.vaultpress).toMatchObject({ available: false, activated: false, unavailable_reason: reason });
-    expect((await call(t, 'GET', '/module/vaultpress', { as: admin })).json).toMatchObject({ activated: false, unavailable_reason: reason });
+    expect((await call(t, 'GET', '/module/vaultpress', { as: admin })).json).toMatchObject({
+      activated: false,
+      unavailable_reason: reason,
+    });
     const refused = await call(t, 'POST', '/module/vaultpress/active', { as: admin, body: { active: true } });
-    expect([refused.status, refused.json]).toEqual([424, { code: 'activation_failed', message: `The requested Jetpack module could not be activated. ${reason.message}`, data: { status: 424 } }]);
+    expect([refused.status, refused.json]).toEqual([
+      424,
+      {
+        code: 'activation_failed',
+        message: `The requested Jetpack module could not be activated. ${reason.message}`,
+        data: { status: 424 },
+      },
+    ]);
 
     const { t: configured } = await appWithClock({ SITEWARD_BACKUP_DIR: tempDir() });
     const boss = await configured.loginAs('administrator');
@@ -80,7 +99,10 @@ describe('GET module/vaultpress/data', () => {
     const admin = await t.loginAs('administrator');
     expect((await call(t, 'POST', '/module/vaultpress/active', { as: admin, body: { active: false } })).status).toBe(200);
     const res = await call(t, 'GET', '/module/vaultpress/data', { as: admin });
-    expect([res.status, res.json]).toEqual([404, { code: 'not_active', message: 'The requested Jetpack module is not active.', data: { status: 404 } }]);
+    expect([res.status, res.json]).toEqual([
+      404,
+      { code: 'not_active', message: 'The requested Jetpack module is not active.', data: { status: 404 } },
+    ]);
   });
 
   it('says it will back up soon, then reports the scheduled backup the job took, to any logged-in user outside dev mode', async () => {
@@ -103,7 +125,19 @@ describe('GET module/vaultpress/data', () => {
           store_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
           backend: 'sqlite',
           encrypted: false,
-          targets: [{ kind: 'local', where: dir, status: 'none', count: 0, last_backup: null, id: null, size: null, last_failure: null, verification: null }],
+          targets: [
+            {
+              kind: 'local',
+              where: dir,
+              status: 'none',
+              count: 0,
+              last_backup: null,
+              id: null,
+              size: null,
+              last_failure: null,
+              verification: null,
+            },
+          ],
           verification: null,
           next_verification: T0 / 1000,
         },
@@ -114,9 +148,18 @@ describe('GET module/vaultpress/data', () => {
     await t.app.jobs.tick();
     expect(ids(dir)).toHaveLength(1);
     at(T0 + 2 * 3_600_000);
-    const after = (await call(t, 'GET', '/module/vaultpress/data', { as: subscriber })).json as { message: string; data: { backups: Record<string, unknown> } };
+    const after = (await call(t, 'GET', '/module/vaultpress/data', { as: subscriber })).json as {
+      message: string;
+      data: { backups: Record<string, unknown> };
+    };
     expect(after.message).toBe('Your site was successfully backed-up 2 hours ago.');
-    expect(after.data.backups).toMatchObject({ last_backup: T0 / 1000, status: 'ok', count: 1, next_backup: (T0 - (T0 % DAY) + DAY) / 1000, last_failure: null }); // `1d` runs at 00:00 UTC
+    expect(after.data.backups).toMatchObject({
+      last_backup: T0 / 1000,
+      status: 'ok',
+      count: 1,
+      next_backup: (T0 - (T0 % DAY) + DAY) / 1000,
+      last_failure: null,
+    }); // `1d` runs at 00:00 UTC
     expect(after.data.backups.size).toBeGreaterThan(1000);
     expect(`${String(after.data.backups.id)}.swbak`).toBe(ids(dir)[0]);
   });
@@ -124,9 +167,15 @@ describe('GET module/vaultpress/data', () => {
   it('does not promise a backup soon while the schedule is off, and says how to take one', async () => {
     const { t } = await appWithClock({ SITEWARD_BACKUP_DIR: tempDir(), SITEWARD_BACKUP_SCHEDULE: 'off' });
     const admin = await t.loginAs('administrator');
-    const res = (await call(t, 'GET', '/module/vaultpress/data', { as: admin })).json as { code: string; message: string; data: { backups: Record<string, unknown> } };
+    const res = (await call(t, 'GET', '/module/vaultpress/data', { as: admin })).json as {
+      code: string;
+      message: string;
+      data: { backups: Record<string, unknown> };
+    };
     expect(res.code).toBe('success');
-    expect(res.message).toBe('No backup yet, and automatic backups are off (SITEWARD_BACKUP_SCHEDULE=off): run `siteward backup now` to take one.');
+    expect(res.message).toBe(
+      'No backup yet, and automatic backups are off (SITEWARD_BACKUP_SCHEDULE=off): run `siteward backup now` to take one.',
+    );
     expect(res.data.backups).toMatchObject({ status: 'none', next_backup: null, count: 0 });
   });
 
@@ -139,15 +188,29 @@ describe('GET module/vaultpress/data', () => {
     const stored = await t.store.status.get(LAST_RUN_KEY);
     expect(stored?.value).toMatchObject({ ok: false, time: T0, message: expect.stringMatching(/^backup failed: /) });
     at(T0 + 10 * 60_000);
-    const res = (await call(t, 'GET', '/module/vaultpress/data', { as: admin })).json as { code: string; message: string; data: { backups: Record<string, unknown> } };
+    const res = (await call(t, 'GET', '/module/vaultpress/data', { as: admin })).json as {
+      code: string;
+      message: string;
+      data: { backups: Record<string, unknown> };
+    };
     expect(res.code).toBe('success');
     expect(res.message).toMatch(/^The last backup failed 10 mins ago: backup failed: /);
-    expect(res.data.backups).toMatchObject({ status: 'failed', last_backup: null, next_backup: (T0 + 3_600_000) / 1000, last_failure: { time: T0 / 1000 } });
+    expect(res.data.backups).toMatchObject({
+      status: 'failed',
+      last_backup: null,
+      next_backup: (T0 + 3_600_000) / 1000,
+      last_failure: { time: T0 / 1000 },
+    });
   });
 
   it('keeps exactly the backups retention allows as the daily job runs', async () => {
     const dir = tempDir();
-    const { t, at } = await appWithClock({ SITEWARD_BACKUP_DIR: dir, SITEWARD_BACKUP_SCHEDULE: '1d', SITEWARD_BACKUP_KEEP: '3', SITEWARD_BACKUP_MAX_AGE_DAYS: '14' });
+    const { t, at } = await appWithClock({
+      SITEWARD_BACKUP_DIR: dir,
+      SITEWARD_BACKUP_SCHEDULE: '1d',
+      SITEWARD_BACKUP_KEEP: '3',
+      SITEWARD_BACKUP_MAX_AGE_DAYS: '14',
+    });
     const taken: string[] = [];
     for (let day = 0; day < 6; day++) {
       // Each day: one tick at the slot takes a backup, a second tick the same day takes none.

@@ -82,13 +82,20 @@ interface Failure {
   message: string;
 }
 
-async function targetData(target: AnyTarget, storeId: string, lastRun: ScheduledRun | null, verification: VerificationRun | null): Promise<TargetData> {
+async function targetData(
+  target: AnyTarget,
+  storeId: string,
+  lastRun: ScheduledRun | null,
+  verification: VerificationRun | null,
+): Promise<TargetData> {
   let good: BackupListEntry[] = [];
   let unreadable: Failure | null = null;
   try {
     // A directory: framing only (a checksum pass over every file on each view would read
     // gigabytes); a bucket: the listing only (three requests per backup would be slow).
-    good = (await listBackups(target, storeId, target.kind === 'local' ? { checksums: false } : { namesOnly: true })).filter((e) => e.status === 'ok');
+    good = (await listBackups(target, storeId, target.kind === 'local' ? { checksums: false } : { namesOnly: true })).filter(
+      (e) => e.status === 'ok',
+    );
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     unreadable = { time: lastRun?.time ?? 0, message: `${target.where} cannot be read (${e.code ?? e.message})` };
@@ -111,7 +118,8 @@ async function targetData(target: AnyTarget, storeId: string, lastRun: Scheduled
     id: newest?.id ?? null,
     size: newest?.size ?? null,
     last_failure: failure && { time: seconds(failure.time), message: failure.message },
-    verification: verification && checked ? { time: seconds(verification.time), ok: checked.ok, id: checked.id, message: checked.message } : null,
+    verification:
+      verification && checked ? { time: seconds(verification.time), ok: checked.ok, id: checked.id, message: checked.message } : null,
   };
 }
 
@@ -122,7 +130,8 @@ export function vaultpressNotRegistered(): VaultpressBody {
 
 /** Why the `vaultpress` module is unavailable without a target (its record's `unavailable_reason`). */
 export const backupsServiceGap: { readonly message: string; readonly settings: readonly string[] } = {
-  message: 'It needs a place to keep backups, and none is set: set SITEWARD_BACKUP_DIR (a directory) or SITEWARD_BACKUP_S3_URL (a bucket), then restart Siteward.',
+  message:
+    'It needs a place to keep backups, and none is set: set SITEWARD_BACKUP_DIR (a directory) or SITEWARD_BACKUP_S3_URL (a bucket), then restart Siteward.',
   settings: ['SITEWARD_BACKUP_DIR', 'SITEWARD_BACKUP_S3_URL'],
 };
 
@@ -134,7 +143,8 @@ export async function vaultpressData(inputs: VaultpressInputs): Promise<Vaultpre
   // The newest good backup anywhere; a run that failed in any target at or after it is the state.
   const newest = targets.filter((t) => t.last_backup !== null).sort((a, b) => (b.id ?? '').localeCompare(a.id ?? ''))[0] ?? null;
   const failedTarget = targets.find((t) => t.status === 'failed') ?? null;
-  const runFailed = lastRun !== null && !lastRun.ok && (newest?.last_backup == null || seconds(lastRun.time) >= newest.last_backup) ? lastRun : null;
+  const runFailed =
+    lastRun !== null && !lastRun.ok && (newest?.last_backup == null || seconds(lastRun.time) >= newest.last_backup) ? lastRun : null;
   const failure = runFailed ? { time: seconds(runFailed.time), message: runFailed.message } : (failedTarget?.last_failure ?? null);
   const due = nextDue(inputs.schedule, lastRun);
   const verifyDue = nextDue(inputs.verifySchedule, inputs.lastVerification);
@@ -158,6 +168,7 @@ export async function vaultpressData(inputs: VaultpressInputs): Promise<Vaultpre
   };
   const ago = (s: number) => humanTimeDiff(s, seconds(now));
   if (failure !== null) return { code: 'success', message: vaultpressMessages.failed(ago(failure.time), failure.message), data };
-  if (newest?.last_backup == null) return { code: 'success', message: due === null ? vaultpressMessages.scheduleOff : vaultpressMessages.soon, data };
+  if (newest?.last_backup == null)
+    return { code: 'success', message: due === null ? vaultpressMessages.scheduleOff : vaultpressMessages.soon, data };
   return { code: 'success', message: vaultpressMessages.done(ago(newest.last_backup)), data };
 }

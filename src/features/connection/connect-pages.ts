@@ -33,7 +33,10 @@ function page(status: number, title: string, text: string, notice?: NoticeCode):
   const tone = status >= 400 ? 'error' : 'notice';
   return htmlPage(
     status,
-    simplePage(title, `<p id="reason" class="${tone}"${status >= 400 ? ' role="alert"' : ''}>${escapeHtml(text)}</p><p><a class="sw-button sw-button-block" href="${escapeHtml(back)}">Back to the admin page</a></p>`),
+    simplePage(
+      title,
+      `<p id="reason" class="${tone}"${status >= 400 ? ' role="alert"' : ''}>${escapeHtml(text)}</p><p><a class="sw-button sw-button-block" href="${escapeHtml(back)}">Back to the admin page</a></p>`,
+    ),
   );
 }
 
@@ -54,14 +57,22 @@ export function connectStart(deps: ConnectPageDeps) {
     const identity = await request.identity();
     if (identity.kind !== 'cookie') return redirect(`/login?redirect_to=${encodeURIComponent('/admin/')}`);
     if (deps.devMode()) {
-      return page(403, 'Connecting is off', 'The site is in development (offline) mode, so it cannot connect to the central account service.');
+      return page(
+        403,
+        'Connecting is off',
+        'The site is in development (offline) mode, so it cannot connect to the central account service.',
+      );
     }
     if (deps.service.engine === null) {
       return page(503, 'Connecting is not set up', 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).');
     }
     const nonce = typeof request.query._wpnonce === 'string' ? request.query._wpnonce : '';
     if (deps.authenticator.verifyNonce(nonce, CONNECT_NONCE_ACTION, identity) === false) {
-      return page(403, 'This connect link has expired', 'The link is old or belongs to another login session. Go back to the admin page and start again.');
+      return page(
+        403,
+        'This connect link has expired',
+        'The link is old or belongs to another login session. Go back to the admin page and start again.',
+      );
     }
     const user = identity.principal;
     // Connecting the site needs manage_options; once it is connected, any user may link their own account (docs/spec/jetpack-v4-reference.md §2).

@@ -40,7 +40,9 @@ describe('connection/test on a site without an account service', () => {
   it('needs manage_modules', async () => {
     expect((await call(site, 'GET', '/connection/test')).json).toEqual(permissionBody('invalid_user_permission_manage_modules', 401));
     const editor = await site.loginAs('editor');
-    expect((await call(site, 'GET', '/connection/test', { as: editor })).json).toEqual(permissionBody('invalid_user_permission_manage_modules', 403));
+    expect((await call(site, 'GET', '/connection/test', { as: editor })).json).toEqual(
+      permissionBody('invalid_user_permission_manage_modules', 403),
+    );
   });
 });
 
@@ -52,7 +54,11 @@ describe('the 4.3+ connection routes with the real account service', () => {
   beforeAll(async () => {
     provider = await startProvider();
     site = await createTestApp({
-      env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken, SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS) },
+      env: {
+        SITEWARD_ACCOUNTS_ISSUER: provider.issuer,
+        SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken,
+        SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS),
+      },
     });
     admin = await site.loginAs('administrator');
   });
@@ -70,18 +76,27 @@ describe('the 4.3+ connection routes with the real account service', () => {
     const url = await call(site, 'GET', '/connection/url?from=landing-page&redirect=x', { as: admin });
     expect(url.json).toMatch(/^http:\/\/example\.org\/connect\/start\?_wpnonce=[0-9a-f]{10}$/);
     expect((await call(site, 'GET', '/connection')).json).toEqual({
-      isActive: false, isStaging: false, devMode: { isActive: false, constant: false, url: false, filter: false },
-      isRegistered: false, isUserConnected: false, hasConnectedOwner: false,
+      isActive: false,
+      isStaging: false,
+      devMode: { isActive: false, constant: false, url: false, filter: false },
+      isRegistered: false,
+      isUserConnected: false,
+      hasConnectedOwner: false,
       offlineMode: { isActive: false, constant: false, url: false, filter: false, wpLocalConstant: false },
       isPublic: true,
     });
   });
 
-  it('passes every check once an administrator linked, renewing the owner\'s tokens at the provider', async () => {
+  it("passes every check once an administrator linked, renewing the owner's tokens at the provider", async () => {
     expect((await link(site, admin, ANN)).headers.location).toBe('/admin/?connection=connected');
     const res = await call(site, 'GET', '/connection/test', { as: admin });
     expect([res.status, res.json]).toEqual([200, { code: 'success', message: 'All connection tests passed.' }]);
-    expect((await call(site, 'GET', '/connection', { as: admin })).json).toMatchObject({ isActive: true, isRegistered: true, isUserConnected: true, hasConnectedOwner: true });
+    expect((await call(site, 'GET', '/connection', { as: admin })).json).toMatchObject({
+      isActive: true,
+      isRegistered: true,
+      isUserConnected: true,
+      hasConnectedOwner: true,
+    });
     const data = (await call(site, 'GET', '/connection/data', { as: admin })).json as Record<string, unknown>;
     expect(Object.keys(data)).toEqual(['currentUser', 'connectionOwner']);
     expect(data.currentUser).toMatchObject({ isConnected: true, isMaster: true, wpcomUser: { login: 'ann' } });
@@ -104,7 +119,9 @@ describe('the 4.3+ connection routes with the real account service', () => {
   it('fails `tokens_decryptable` when the stored tokens were altered, and does not try to renew them', async () => {
     const key = 'connection_account';
     const stored = await site.store.userMeta.get(admin.userId, key);
-    const altered = JSON.parse(JSON.stringify(stored).replace(/"accessToken":"(.)/, (_m, c: string) => `"accessToken":"${c === 'A' ? 'B' : 'A'}`));
+    const altered = JSON.parse(
+      JSON.stringify(stored).replace(/"accessToken":"(.)/, (_m, c: string) => `"accessToken":"${c === 'A' ? 'B' : 'A'}`),
+    );
     await site.store.userMeta.set(admin.userId, key, altered);
     try {
       const res = await call(site, 'GET', '/connection/test', { as: admin });
@@ -149,7 +166,9 @@ describe('unlinking and disconnecting through the 4.3+ names', () => {
   let admin: LoggedIn;
   beforeAll(async () => {
     provider = await startProvider();
-    site = await createTestApp({ env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken } });
+    site = await createTestApp({
+      env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken },
+    });
     admin = await site.loginAs('administrator');
     expect((await link(site, admin, ANN)).headers.location).toBe('/admin/?connection=connected');
   });
@@ -169,16 +188,27 @@ describe('unlinking and disconnecting through the 4.3+ names', () => {
 
   it('connection/user refuses a caller who is not linked, and nobody, with invalid_user_permission_unlink_user (Jetpack)', async () => {
     const stranger = await site.loginAs('editor');
-    expect(await call(site, 'POST', '/connection/user', { as: stranger, body: { linked: false } })).toMatchObject({ status: 403, json: permissionBody('invalid_user_permission_unlink_user', 403) });
-    expect(await call(site, 'POST', '/connection/user', { body: { linked: false } })).toMatchObject({ status: 401, json: permissionBody('invalid_user_permission_unlink_user', 401) });
+    expect(await call(site, 'POST', '/connection/user', { as: stranger, body: { linked: false } })).toMatchObject({
+      status: 403,
+      json: permissionBody('invalid_user_permission_unlink_user', 403),
+    });
+    expect(await call(site, 'POST', '/connection/user', { body: { linked: false } })).toMatchObject({
+      status: 401,
+      json: permissionBody('invalid_user_permission_unlink_user', 401),
+    });
   });
 
   it('connection {isActive:false} disconnects; anything else is rest_invalid_param; again is disconnect_failed', async () => {
     let res = await call(site, 'POST', '/connection', { as: admin, body: { isActive: true } });
-    expect(res.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { isActive: 'The isActive argument should be set to false.' } } });
+    expect(res.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { isActive: 'The isActive argument should be set to false.' } },
+    });
     expect((await call(site, 'POST', '/connection', { as: admin, body: {} })).json).toMatchObject({ code: 'rest_missing_callback_param' });
     const editor = await site.loginAs('editor');
-    expect((await call(site, 'POST', '/connection', { as: editor, body: { isActive: false } })).json).toEqual(permissionBody('invalid_user_permission_jetpack_disconnect', 403));
+    expect((await call(site, 'POST', '/connection', { as: editor, body: { isActive: false } })).json).toEqual(
+      permissionBody('invalid_user_permission_jetpack_disconnect', 403),
+    );
     res = await call(site, 'POST', '/connection', { as: admin, body: { isActive: false } });
     expect([res.status, res.json]).toEqual([200, { code: 'success' }]);
     expect((await call(site, 'GET', '/connection-status')).json).toMatchObject({ isActive: false });

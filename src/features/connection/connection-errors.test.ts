@@ -9,9 +9,13 @@ describe('toConnectionError', () => {
   const issuer = 'https://accounts.example';
 
   it('maps ID token claim failures to their kinds', () => {
-    expect(toConnectionError(opError('OAUTH_JWT_CLAIM_COMPARISON_FAILED', { claim: 'aud' }), 'token', issuer).kind).toBe('audience_mismatch');
+    expect(toConnectionError(opError('OAUTH_JWT_CLAIM_COMPARISON_FAILED', { claim: 'aud' }), 'token', issuer).kind).toBe(
+      'audience_mismatch',
+    );
     expect(toConnectionError(opError('OAUTH_JWT_CLAIM_COMPARISON_FAILED', { claim: 'iss' }), 'token', issuer).kind).toBe('issuer_mismatch');
-    expect(toConnectionError(opError('OAUTH_JWT_CLAIM_COMPARISON_FAILED', { claim: 'nonce' }), 'token', issuer).kind).toBe('id_token_invalid');
+    expect(toConnectionError(opError('OAUTH_JWT_CLAIM_COMPARISON_FAILED', { claim: 'nonce' }), 'token', issuer).kind).toBe(
+      'id_token_invalid',
+    );
     expect(toConnectionError(new Error('JWT signature verification failed'), 'token', issuer).kind).toBe('id_token_invalid');
   });
 

@@ -33,7 +33,16 @@ export function failure(kind: ConnectionErrorKind, message: string): Failure {
 /** The step that failed, so the same library error can be told apart (a 401 at registration vs at userinfo). */
 export type Stage = 'discovery' | 'registration' | 'callback' | 'token' | 'userinfo' | 'refresh' | 'revocation';
 
-const DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET']);
+const DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+]);
 
 /**
  * Turns whatever openid-client (or fetch under it) threw into a typed error. The rules follow
@@ -45,7 +54,12 @@ export function toConnectionError(error: unknown, stage: Stage, issuer: string):
   const names = new Set(chain.map((e) => (e instanceof Error ? e.name : undefined)));
   const where = `${stage} at ${issuer}`;
 
-  if (names.has('TimeoutError') || codes.has('OAUTH_TIMEOUT') || codes.has('UND_ERR_HEADERS_TIMEOUT') || codes.has('UND_ERR_BODY_TIMEOUT')) {
+  if (
+    names.has('TimeoutError') ||
+    codes.has('OAUTH_TIMEOUT') ||
+    codes.has('UND_ERR_HEADERS_TIMEOUT') ||
+    codes.has('UND_ERR_BODY_TIMEOUT')
+  ) {
     return { kind: 'provider_timeout', message: `the account service did not answer in time (${where})` };
   }
   for (const code of codes) {
@@ -83,8 +97,13 @@ export function toConnectionError(error: unknown, stage: Stage, issuer: string):
     return { kind: 'audience_mismatch', message: `the ID token was issued for another client (${stage})` };
   }
   if (/"state"/.test(text)) return { kind: 'state_invalid', message: `the callback's state does not match (${stage})` };
-  if (stage === 'token' && (codes.has('OAUTH_JWT_CLAIM_COMPARISON_FAILED') || codes.has('OAUTH_JWT_TIMESTAMP_CHECK_FAILED') ||
-    codes.has('OAUTH_KEY_SELECTION_FAILED') || /signature|ID Token|JWT/i.test(text))) {
+  if (
+    stage === 'token' &&
+    (codes.has('OAUTH_JWT_CLAIM_COMPARISON_FAILED') ||
+      codes.has('OAUTH_JWT_TIMESTAMP_CHECK_FAILED') ||
+      codes.has('OAUTH_KEY_SELECTION_FAILED') ||
+      /signature|ID Token|JWT/i.test(text))
+  ) {
     return { kind: 'id_token_invalid', message: `the ID token is not valid: ${firstMessage(chain)}` };
   }
   return { kind: 'provider_invalid', message: `the account service gave an unusable answer (${where}): ${firstMessage(chain)}` };

@@ -128,7 +128,10 @@ describe('connection failures', () => {
       const result = await other.connection.ensureRegistered();
       expect(result).toMatchObject({ ok: false, error: { kind: 'registration_refused' } });
       expect(other.vault.entries.size).toBe(0);
-      expect(await other.connection.startAuthorization({ sessionKey: 's', userId: 1 })).toMatchObject({ ok: false, error: { kind: 'not_registered' } });
+      expect(await other.connection.startAuthorization({ sessionKey: 's', userId: 1 })).toMatchObject({
+        ok: false,
+        error: { kind: 'not_registered' },
+      });
     }
   });
 

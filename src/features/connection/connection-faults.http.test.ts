@@ -87,7 +87,11 @@ describe('a callback that does not belong to a login of this browser', () => {
 
   it('brings the browser back to the admin page when the login is cancelled at the provider', async () => {
     const authorizationUrl = new URL(await startLogin(site, admin));
-    const cancelled = await visit(site, `/connect/callback?error=access_denied&state=${authorizationUrl.searchParams.get('state')}&iss=${encodeURIComponent(provider.issuer)}`, admin);
+    const cancelled = await visit(
+      site,
+      `/connect/callback?error=access_denied&state=${authorizationUrl.searchParams.get('state')}&iss=${encodeURIComponent(provider.issuer)}`,
+      admin,
+    );
     expect(cancelled.status).toBe(302);
     expect(cancelled.headers.location).toBe('/admin/?connection=access_denied');
     await expectNothingLinked();
@@ -102,7 +106,11 @@ describe('an account service that is down or silent', () => {
   beforeAll(async () => {
     provider = await startProvider();
     site = await createTestApp({
-      env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken, SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS) },
+      env: {
+        SITEWARD_ACCOUNTS_ISSUER: provider.issuer,
+        SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken,
+        SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS),
+      },
     });
     admin = await site.loginAs('administrator');
     expect((await link(site, admin, ANN)).headers.location).toBe('/admin/?connection=connected');
@@ -124,7 +132,11 @@ describe('an account service that is down or silent', () => {
     await provider.close();
     const answer = await timed(() => call(site, 'POST', '/disconnect/site', { as: admin }));
     expect(answer.status).toBe(502);
-    expect(answer.json).toMatchObject({ code: 'account_service_unreachable', message: 'The central account service could not be reached.', data: { status: 502, detail: expect.stringContaining('ECONNREFUSED') } });
+    expect(answer.json).toMatchObject({
+      code: 'account_service_unreachable',
+      message: 'The central account service could not be reached.',
+      data: { status: 502, detail: expect.stringContaining('ECONNREFUSED') },
+    });
     expect(answer.ms).toBeLessThan(3500);
     expect((await call(site, 'GET', '/connection-status')).json).toMatchObject({ isActive: true });
   });
@@ -144,7 +156,9 @@ describe('an account service that is down or silent', () => {
   });
 
   it('answers the connect start page with a 502 page when a new site cannot reach its provider', async () => {
-    const other = await createTestApp({ env: { SITEWARD_ACCOUNTS_ISSUER: `http://127.0.0.1:${await closedPort()}`, SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS) } });
+    const other = await createTestApp({
+      env: { SITEWARD_ACCOUNTS_ISSUER: `http://127.0.0.1:${await closedPort()}`, SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS) },
+    });
     try {
       const otherAdmin = await other.loginAs('administrator');
       const url = String((await call(other, 'GET', '/connect-url', { as: otherAdmin })).json);

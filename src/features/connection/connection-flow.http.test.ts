@@ -108,12 +108,21 @@ describe('connecting the site to the central account service, end to end over HT
         isConnected: true,
         isMaster: true,
         username: 'admin',
-        wpcomUser: { login: 'ann', email: 'ann@example.com', display_name: 'Ann Example', avatar: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\//) },
+        wpcomUser: {
+          login: 'ann',
+          email: 'ann@example.com',
+          display_name: 'Ann Example',
+          avatar: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\//),
+        },
         permissions: { connect: true, disconnect: true, manage_options: true },
       },
     });
     expect((data.json as { currentUser: { wpcomUser: { ID: string } } }).currentUser.wpcomUser.ID).toMatch(/^\d+$/);
-    secrets.push(await storedSecret(admin.userId, 'accessToken'), await storedSecret(admin.userId, 'refreshToken'), (await registration()).clientSecret);
+    secrets.push(
+      await storedSecret(admin.userId, 'accessToken'),
+      await storedSecret(admin.userId, 'refreshToken'),
+      (await registration()).clientSecret,
+    );
   });
 
   it('lets a second administrator link and unlink, but never unlinks the master user', async () => {
@@ -127,7 +136,10 @@ describe('connecting the site to the central account service, end to end over HT
     expect(await call(site, 'POST', '/unlink', { as: second, body: { id: admin.userId } })).toMatchObject({ status: 400, json: failed });
     expect(await call(site, 'PUT', '/unlink', { as: second })).toMatchObject({ status: 200, json: { code: 'success' } });
     expect(await call(site, 'POST', '/unlink', { as: second })).toMatchObject({ status: 400, json: failed });
-    expect((await call(worker2, 'GET', '/user-connection-data', { as: second })).json).toMatchObject({ othersLinked: false, currentUser: { isConnected: false } });
+    expect((await call(worker2, 'GET', '/user-connection-data', { as: second })).json).toMatchObject({
+      othersLinked: false,
+      currentUser: { isConnected: false },
+    });
     expect((await call(site, 'GET', '/connection-status')).json).toMatchObject({ isActive: true });
   });
 
@@ -149,7 +161,9 @@ describe('connecting the site to the central account service, end to end over HT
   it('disconnects: the provider reports the tokens revoked, and every worker sees the site disconnected', async () => {
     const refreshToken = await storedSecret(admin.userId, 'refreshToken');
     const { clientId, clientSecret } = await registration();
-    const client = await oidc.discovery(new URL(provider.issuer), clientId, clientSecret, undefined, { execute: [oidc.allowInsecureRequests] });
+    const client = await oidc.discovery(new URL(provider.issuer), clientId, clientSecret, undefined, {
+      execute: [oidc.allowInsecureRequests],
+    });
     expect((await oidc.tokenIntrospection(client, refreshToken)).active).toBe(true);
 
     expect(await call(site, 'POST', '/disconnect/site', { as: admin })).toMatchObject({ status: 200, json: { code: 'success' } });

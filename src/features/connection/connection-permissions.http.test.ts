@@ -20,7 +20,9 @@ describe('who may use the connection routes', () => {
   let admin: LoggedIn;
   beforeAll(async () => {
     provider = await startProvider();
-    site = await createTestApp({ env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken } });
+    site = await createTestApp({
+      env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken },
+    });
     subscriber = await site.loginAs('subscriber');
     admin = await site.loginAs('administrator');
   });
@@ -33,23 +35,46 @@ describe('who may use the connection routes', () => {
     expect((await call(site, 'GET', '/connection-status')).status).toBe(200);
     for (const route of ROUTES) {
       for (const method of route.method === 'GET' ? ['GET'] : ['POST', 'PUT', 'PATCH']) {
-        expect(await call(site, method, route.path), `${method} ${route.path}`).toMatchObject({ status: 401, json: permissionBody(route.code, 401) });
+        expect(await call(site, method, route.path), `${method} ${route.path}`).toMatchObject({
+          status: 401,
+          json: permissionBody(route.code, 401),
+        });
       }
     }
   });
 
   it('answers a subscriber 403 where the reference needs manage_options, and serves what needs only read', async () => {
     // Connecting a site that has no master user yet is for administrators (jetpack_connect).
-    expect(await call(site, 'GET', '/connect-url', { as: subscriber })).toMatchObject({ status: 403, json: permissionBody('invalid_user_permission_jetpack_connect', 403) });
-    expect(await call(site, 'POST', '/disconnect/site', { as: subscriber })).toMatchObject({ status: 403, json: permissionBody('invalid_user_permission_jetpack_disconnect', 403) });
-    expect(await call(site, 'POST', '/unlink', { as: subscriber, body: { id: admin.userId } })).toMatchObject({ status: 403, json: permissionBody('invalid_user_permission_link_user', 403) });
+    expect(await call(site, 'GET', '/connect-url', { as: subscriber })).toMatchObject({
+      status: 403,
+      json: permissionBody('invalid_user_permission_jetpack_connect', 403),
+    });
+    expect(await call(site, 'POST', '/disconnect/site', { as: subscriber })).toMatchObject({
+      status: 403,
+      json: permissionBody('invalid_user_permission_jetpack_disconnect', 403),
+    });
+    expect(await call(site, 'POST', '/unlink', { as: subscriber, body: { id: admin.userId } })).toMatchObject({
+      status: 403,
+      json: permissionBody('invalid_user_permission_link_user', 403),
+    });
     // jetpack_connect_user and jetpack_admin_page are `read` outside dev mode.
     expect(await call(site, 'GET', '/user-connection-data', { as: subscriber })).toMatchObject({
       status: 200,
-      json: { othersLinked: false, currentUser: { isConnected: false, isMaster: false, username: subscriber.login, permissions: { connect: false, disconnect: false, admin_page: true } } },
+      json: {
+        othersLinked: false,
+        currentUser: {
+          isConnected: false,
+          isMaster: false,
+          username: subscriber.login,
+          permissions: { connect: false, disconnect: false, admin_page: true },
+        },
+      },
     });
     expect(await call(site, 'POST', '/unlink', { as: subscriber })).toMatchObject({ status: 400, json: { code: 'unlink_user_failed' } });
-    expect(await call(site, 'POST', '/recheck-ssl', { as: subscriber })).toMatchObject({ status: 200, json: { enabled: false, message: expect.stringMatching(/plain http/) } });
+    expect(await call(site, 'POST', '/recheck-ssl', { as: subscriber })).toMatchObject({
+      status: 200,
+      json: { enabled: false, message: expect.stringMatching(/plain http/) },
+    });
     const start = await visit(site, '/connect/start?_wpnonce=whatever', subscriber);
     expect(start.status).toBe(403);
   });
@@ -75,7 +100,13 @@ describe('development (offline) mode', () => {
   let admin: LoggedIn;
   beforeAll(async () => {
     provider = await startProvider();
-    site = await createTestApp({ env: { SITEWARD_OFFLINE: '1', SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken } });
+    site = await createTestApp({
+      env: {
+        SITEWARD_OFFLINE: '1',
+        SITEWARD_ACCOUNTS_ISSUER: provider.issuer,
+        SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken,
+      },
+    });
     admin = await site.loginAs('administrator');
   });
   afterAll(async () => {
@@ -84,10 +115,23 @@ describe('development (offline) mode', () => {
   });
 
   it('reports dev mode in connection-status and refuses an administrator every route that needs a connection', async () => {
-    expect((await call(site, 'GET', '/connection-status')).json).toEqual({ isActive: false, isStaging: false, devMode: { isActive: true, constant: true, url: false, filter: false } });
-    expect(await call(site, 'GET', '/connect-url', { as: admin })).toMatchObject({ status: 403, json: permissionBody('invalid_user_permission_jetpack_connect', 403) });
-    expect(await call(site, 'GET', '/user-connection-data', { as: admin })).toMatchObject({ status: 403, json: permissionBody('invalid_user_permission_user_connection_data', 403) });
-    expect(await call(site, 'POST', '/unlink', { as: admin })).toMatchObject({ status: 403, json: permissionBody('invalid_user_permission_link_user', 403) });
+    expect((await call(site, 'GET', '/connection-status')).json).toEqual({
+      isActive: false,
+      isStaging: false,
+      devMode: { isActive: true, constant: true, url: false, filter: false },
+    });
+    expect(await call(site, 'GET', '/connect-url', { as: admin })).toMatchObject({
+      status: 403,
+      json: permissionBody('invalid_user_permission_jetpack_connect', 403),
+    });
+    expect(await call(site, 'GET', '/user-connection-data', { as: admin })).toMatchObject({
+      status: 403,
+      json: permissionBody('invalid_user_permission_user_connection_data', 403),
+    });
+    expect(await call(site, 'POST', '/unlink', { as: admin })).toMatchObject({
+      status: 403,
+      json: permissionBody('invalid_user_permission_link_user', 403),
+    });
     // jetpack_disconnect is manage_options in every mode: nothing is connected, so it fails as the reference says.
     expect(await call(site, 'POST', '/disconnect/site', { as: admin })).toMatchObject({ status: 400, json: { code: 'disconnect_failed' } });
     const start = await visit(site, '/connect/start?_wpnonce=x', admin);
@@ -108,10 +152,18 @@ describe('a site without an account service', () => {
 
   it('says so on the connect URL and the SSL check, and has nothing to disconnect or unlink', async () => {
     expect((await call(site, 'GET', '/connection-status')).json).toMatchObject({ isActive: false });
-    expect(await call(site, 'GET', '/connect-url', { as: admin })).toMatchObject({ status: 503, json: { code: 'connection_not_configured' } });
-    expect(await call(site, 'POST', '/recheck-ssl', { as: admin })).toMatchObject({ status: 200, json: { enabled: false, message: expect.stringContaining('SITEWARD_ACCOUNTS_ISSUER') } });
+    expect(await call(site, 'GET', '/connect-url', { as: admin })).toMatchObject({
+      status: 503,
+      json: { code: 'connection_not_configured' },
+    });
+    expect(await call(site, 'POST', '/recheck-ssl', { as: admin })).toMatchObject({
+      status: 200,
+      json: { enabled: false, message: expect.stringContaining('SITEWARD_ACCOUNTS_ISSUER') },
+    });
     expect(await call(site, 'POST', '/disconnect/site', { as: admin })).toMatchObject({ status: 400, json: { code: 'disconnect_failed' } });
     expect(await call(site, 'POST', '/unlink', { as: admin })).toMatchObject({ status: 400, json: { code: 'unlink_user_failed' } });
-    expect((await call(site, 'GET', '/user-connection-data', { as: admin })).json).toMatchObject({ currentUser: { isConnected: false, isMaster: false } });
+    expect((await call(site, 'GET', '/user-connection-data', { as: admin })).json).toMatchObject({
+      currentUser: { isConnected: false, isMaster: false },
+    });
   });
 });

@@ -97,16 +97,19 @@ export class ConnectionRecords {
 
   async writeRegistration(reg: Registration): Promise<void> {
     const key = KEYS.registration;
-    await this.vault.set(key, compact({
-      issuer: reg.issuer,
-      redirectUri: reg.redirectUri,
-      redirectUris: reg.redirectUris,
-      clientId: reg.clientId,
-      clientSecret: this.#sealOptional(reg.clientSecret, key, 'clientSecret'),
-      registrationAccessToken: this.#sealOptional(reg.registrationAccessToken, key, 'registrationAccessToken'),
-      registrationClientUri: reg.registrationClientUri,
-      registeredAt: reg.registeredAt,
-    }));
+    await this.vault.set(
+      key,
+      compact({
+        issuer: reg.issuer,
+        redirectUri: reg.redirectUri,
+        redirectUris: reg.redirectUris,
+        clientId: reg.clientId,
+        clientSecret: this.#sealOptional(reg.clientSecret, key, 'clientSecret'),
+        registrationAccessToken: this.#sealOptional(reg.registrationAccessToken, key, 'registrationAccessToken'),
+        registrationClientUri: reg.registrationClientUri,
+        registeredAt: reg.registeredAt,
+      }),
+    );
   }
 
   async readUser(userId: string): Promise<LinkedUser | undefined> {
@@ -130,17 +133,20 @@ export class ConnectionRecords {
   async writeUser(userId: string, user: LinkedUser): Promise<void> {
     const key = userKey(userId);
     const userinfo: Record<string, JsonValue> = { ...user.userinfo };
-    await this.vault.set(key, compact({
-      issuer: user.issuer,
-      subject: user.subject,
-      accessToken: this.sealer.seal(user.accessToken, `${key}#accessToken`),
-      refreshToken: this.#sealOptional(user.refreshToken, key, 'refreshToken'),
-      idToken: this.#sealOptional(user.idToken, key, 'idToken'),
-      accessTokenExpiresAt: user.accessTokenExpiresAt,
-      userinfo,
-      userinfoFetchedAt: user.userinfoFetchedAt,
-      linkedAt: user.linkedAt,
-    }));
+    await this.vault.set(
+      key,
+      compact({
+        issuer: user.issuer,
+        subject: user.subject,
+        accessToken: this.sealer.seal(user.accessToken, `${key}#accessToken`),
+        refreshToken: this.#sealOptional(user.refreshToken, key, 'refreshToken'),
+        idToken: this.#sealOptional(user.idToken, key, 'idToken'),
+        accessTokenExpiresAt: user.accessTokenExpiresAt,
+        userinfo,
+        userinfoFetchedAt: user.userinfoFetchedAt,
+        linkedAt: user.linkedAt,
+      }),
+    );
   }
 
   /** Issuer and subject of a linked user, read without opening any sealed field; undefined when absent or malformed. */
@@ -172,16 +178,19 @@ export class ConnectionRecords {
 
   async writePending(state: string, pending: Pending): Promise<void> {
     const key = pendingKey(state);
-    await this.vault.set(key, compact({
-      purpose: pending.purpose,
-      sessionHash: pending.sessionHash,
-      userId: pending.userId,
-      returnTo: pending.returnTo,
-      verifier: this.#sealOptional(pending.verifier, key, 'verifier'),
-      nonce: this.#sealOptional(pending.nonce, key, 'nonce'),
-      expiresAt: pending.expiresAt,
-      usedAt: pending.usedAt,
-    }));
+    await this.vault.set(
+      key,
+      compact({
+        purpose: pending.purpose,
+        sessionHash: pending.sessionHash,
+        userId: pending.userId,
+        returnTo: pending.returnTo,
+        verifier: this.#sealOptional(pending.verifier, key, 'verifier'),
+        nonce: this.#sealOptional(pending.nonce, key, 'nonce'),
+        expiresAt: pending.expiresAt,
+        usedAt: pending.usedAt,
+      }),
+    );
   }
 
   /** Deletes pending authorizations (and replay markers) whose time is over. */

@@ -37,7 +37,11 @@ function unlinkTarget(request: RestRequest): number | undefined {
 export interface ConnectionHandlers {
   readonly require: (check: PermissionCheck, also?: (user: Principal) => boolean | Promise<boolean>) => PermissionCallback;
   /** The `connection-status` body. */
-  readonly status: () => Promise<{ isActive: boolean; isStaging: false; devMode: { isActive: boolean; constant: boolean; url: boolean; filter: false } }>;
+  readonly status: () => Promise<{
+    isActive: boolean;
+    isStaging: false;
+    devMode: { isActive: boolean; constant: boolean; url: boolean; filter: false };
+  }>;
   readonly connectUrlPermission: PermissionCallback;
   readonly connectUrl: EndpointCallback;
   readonly userData: (request: RestRequest) => Promise<JsonValue | RestError>;
@@ -50,7 +54,10 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
   const { service } = deps;
   const site = { site: { devMode: deps.devModeState } };
   const require = (check: PermissionCheck, also: (user: Principal) => boolean | Promise<boolean> = () => true): PermissionCallback =>
-    labelPermission(async (request) => (passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user)), check);
+    labelPermission(
+      async (request) => (passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user)),
+      check,
+    );
   const handlers: ConnectionHandlers = {
     require,
     status: async () => {

@@ -86,7 +86,8 @@ export class ConnectionService {
     const result = await withDeadline(this.#config.accountsTimeoutMs, async () => {
       const registered = await engine.ensureRegistered();
       if (!registered.ok) return registered;
-      if (registered.registered) this.#log.info({ clientId: registered.clientId }, 'connection: the site registered at the account service');
+      if (registered.registered)
+        this.#log.info({ clientId: registered.clientId }, 'connection: the site registered at the account service');
       return engine.startAuthorization({ sessionKey, userId });
     });
     if (!result.ok) this.#log.warn({ kind: result.error.kind, reason: result.error.message }, 'connection: could not start a login');
@@ -94,10 +95,17 @@ export class ConnectionService {
   }
 
   /** `/connect/callback`: links the user; the first linked administrator becomes the master user. */
-  async finish(callbackUrl: string, userId: number, sessionKey: string, isAdministrator: boolean): Promise<Result<{ user: WpcomUser; master: boolean }>> {
+  async finish(
+    callbackUrl: string,
+    userId: number,
+    sessionKey: string,
+    isAdministrator: boolean,
+  ): Promise<Result<{ user: WpcomUser; master: boolean }>> {
     const engine = this.engine;
     if (engine === null) return failure('invalid_config', 'no account service is configured');
-    const done = await withDeadline(this.#config.accountsTimeoutMs, () => engine.completeAuthorization({ callbackUrl, sessionKey, userId }));
+    const done = await withDeadline(this.#config.accountsTimeoutMs, () =>
+      engine.completeAuthorization({ callbackUrl, sessionKey, userId }),
+    );
     if (!done.ok) {
       this.#log.warn({ kind: done.error.kind, reason: done.error.message, userId }, 'connection: a login callback was refused');
       return done;

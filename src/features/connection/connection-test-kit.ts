@@ -21,10 +21,12 @@ export async function startProvider(dataFile?: string, port?: number): Promise<A
   if (ownDir === null) return service;
   // A directory made here is removed with the provider, so test runs leave nothing in /tmp.
   const close = service.close.bind(service);
-  return Object.assign(service, { close: async () => {
-    await close();
-    await rm(ownDir, { recursive: true, force: true });
-  } });
+  return Object.assign(service, {
+    close: async () => {
+      await close();
+      await rm(ownDir, { recursive: true, force: true });
+    },
+  });
 }
 
 export interface Site {
@@ -34,7 +36,11 @@ export interface Site {
   clock: { now: number; advance(ms: number): void };
 }
 
-export function makeSite(config: Partial<ConnectionConfig> & { issuer: string }, vault = new MemoryVault(), master: Buffer = randomBytes(32)): Site {
+export function makeSite(
+  config: Partial<ConnectionConfig> & { issuer: string },
+  vault = new MemoryVault(),
+  master: Buffer = randomBytes(32),
+): Site {
   const clock = {
     now: Date.now(),
     advance(ms: number) {
@@ -54,7 +60,9 @@ export async function browserLogin(site: Site, sessionKey: string, userId: numbe
 }
 
 /** A server on 127.0.0.1:0 with the given handler; `close` also cuts open connections. */
-export async function startServer(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; close(): Promise<void>; server: Server }> {
+export async function startServer(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ url: string; close(): Promise<void>; server: Server }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -29,7 +29,7 @@ const catalogue: Record<ConnectionCheck, { message: (detail: string) => string; 
   configured: {
     message: () => 'No central account service is configured for this site.',
     resolution:
-      'Set SITEWARD_ACCOUNTS_ISSUER (config accountsIssuer) to the account service\'s issuer URL, with SITEWARD_ACCOUNTS_CLIENT_ID or SITEWARD_ACCOUNTS_REGISTRATION_TOKEN, and restart Siteward.',
+      "Set SITEWARD_ACCOUNTS_ISSUER (config accountsIssuer) to the account service's issuer URL, with SITEWARD_ACCOUNTS_CLIENT_ID or SITEWARD_ACCOUNTS_REGISTRATION_TOKEN, and restart Siteward.",
   },
   provider_reachable: {
     message: (detail) => `The central account service could not be reached: ${detail}.`,
@@ -44,7 +44,7 @@ const catalogue: Record<ConnectionCheck, { message: (detail: string) => string; 
   tokens_decryptable: {
     message: (detail) => `Stored connection data cannot be read: ${detail}.`,
     resolution:
-      'The site\'s secrets changed or the stored data was altered: restore the data directory\'s secrets (or SITEWARD_SECRET) from before, or disconnect the site and connect it again.',
+      "The site's secrets changed or the stored data was altered: restore the data directory's secrets (or SITEWARD_SECRET) from before, or disconnect the site and connect it again.",
   },
   master_user: {
     message: (detail) => detail,
@@ -56,13 +56,14 @@ const catalogue: Record<ConnectionCheck, { message: (detail: string) => string; 
   },
   refresh_possible: {
     message: (detail) => `The account service did not renew the connection owner's tokens: ${detail}.`,
-    resolution: 'Have the connection owner connect again from the admin page; if the account service is only slow, raise SITEWARD_ACCOUNTS_TIMEOUT_MS.',
+    resolution:
+      'Have the connection owner connect again from the admin page; if the account service is only slow, raise SITEWARD_ACCOUNTS_TIMEOUT_MS.',
   },
 };
 
 /** Why there is no usable master user (the `master_user` check's message). */
 const masterProblems = {
-  none: 'No administrator is linked as the connection\'s owner: the site is not connected.',
+  none: "No administrator is linked as the connection's owner: the site is not connected.",
   gone: 'The user who set up the connection no longer exists on this site.',
 } as const;
 
@@ -88,7 +89,8 @@ export async function runConnectionTest(service: ConnectionService, users: Users
     failures.push({ check: 'master_user', detail: facts.master === null ? masterProblems.none : masterProblems.gone });
     return failures;
   }
-  if (!(await users.roles(master.id)).includes('administrator')) failures.push({ check: 'master_user_administrator', detail: master.login });
+  if (!(await users.roles(master.id)).includes('administrator'))
+    failures.push({ check: 'master_user_administrator', detail: master.login });
 
   // Renewing needs the provider and the owner's readable tokens; without them it is not tried.
   if (providerUp && !unreadable.some((key) => key.endsWith(`:${master.id}`))) {
@@ -99,7 +101,10 @@ export async function runConnectionTest(service: ConnectionService, users: Users
 }
 
 /** The wire answer: 200 success, or the failures as one error (the first on top, the rest in `additional_errors`). */
-export function connectionTestAnswer(failures: readonly CheckFailure[], successMessage: string): { code: 'success'; message: string } | RestError {
+export function connectionTestAnswer(
+  failures: readonly CheckFailure[],
+  successMessage: string,
+): { code: 'success'; message: string } | RestError {
   if (failures.length === 0) return { code: 'success', message: successMessage };
   const [first, ...rest] = failures.map(({ check, detail }) => {
     const entry = catalogue[check];

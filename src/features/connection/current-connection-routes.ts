@@ -88,6 +88,9 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
     methods: 'GET',
     permissionCallback: require('manage_modules'),
     callback: async () =>
-      connectionTestAnswer(await runConnectionTest(service, deps.store.users, deps.accountsTimeoutMs), successMessages.connectionTestsPassed),
+      connectionTestAnswer(
+        await runConnectionTest(service, deps.store.users, deps.accountsTimeoutMs),
+        successMessages.connectionTestsPassed,
+      ),
   });
 }

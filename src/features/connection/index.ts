@@ -77,7 +77,13 @@ export const connectionFeature: Feature = {
   name: 'connection',
   settings: connectionSettings,
   register(ctx) {
-    const service = new ConnectionService({ config: ctx.config, store: ctx.store, clock: ctx.clock, masterSecret: ctx.secrets.encryptionKey, log: ctx.log });
+    const service = new ConnectionService({
+      config: ctx.config,
+      store: ctx.store,
+      clock: ctx.clock,
+      masterSecret: ctx.secrets.encryptionKey,
+      log: ctx.log,
+    });
     const devModeState = () => {
       const mode = ctx.site.devMode();
       return { constant: mode.constant, url: mode.url, filter: false as const };
@@ -107,8 +113,23 @@ export const connectionFeature: Feature = {
 };
 
 // The OpenID Connect engine behind the routes and pages above (see README.md in this folder), for tests and tools.
-export { createSiteConnection, SiteConnection, SCOPE, LOGIN_SCOPE, PENDING_TTL_MS, type SiteConnectionOptions, type Result, type LoginIdentity } from './site-connection.js';
-export { validateConnectionConfig, isLoopbackHost, DEFAULT_TIMEOUT_MS, type ConnectionConfig, type ValidConnectionConfig } from './connection-config.js';
+export {
+  createSiteConnection,
+  SiteConnection,
+  SCOPE,
+  LOGIN_SCOPE,
+  PENDING_TTL_MS,
+  type SiteConnectionOptions,
+  type Result,
+  type LoginIdentity,
+} from './site-connection.js';
+export {
+  validateConnectionConfig,
+  isLoopbackHost,
+  DEFAULT_TIMEOUT_MS,
+  type ConnectionConfig,
+  type ValidConnectionConfig,
+} from './connection-config.js';
 export type { ConnectionError, ConnectionErrorKind } from './connection-errors.js';
 export { MemoryVault, TokenSealer, SealError, type ConnectionVault, type JsonValue } from './connection-vault.js';
 export { toWpcomUser, type WpcomUser } from './wpcom-user.js';

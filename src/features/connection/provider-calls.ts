@@ -27,7 +27,11 @@ export async function withDeadline<T>(ms: number, run: () => Promise<Result<T>>)
 export async function probeProvider(issuer: string, timeoutMs: number): Promise<Result<object>> {
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
   try {
-    const response = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await response.text();
     if (!response.ok) return failure('provider_invalid', `the account service answered ${response.status} to discovery at ${issuer}`);
     let named: unknown;

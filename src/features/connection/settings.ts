@@ -1,7 +1,16 @@
 /** The connection's settings: the central account service (an OpenID Connect provider) and the site's client there. */
 import { Type } from '@sinclair/typebox';
 import { isLoopbackHost } from '../../core/loopback-host.js';
-import { ConfigError, custom, defineSettings, integer, optionalText, parseUrl, readOptionalText, type SettingValues } from '../../config/setting.js';
+import {
+  ConfigError,
+  custom,
+  defineSettings,
+  integer,
+  optionalText,
+  parseUrl,
+  readOptionalText,
+  type SettingValues,
+} from '../../config/setting.js';
 
 export const connectionSettings = defineSettings(
   {
@@ -17,10 +26,14 @@ export const connectionSettings = defineSettings(
         const url = parseUrl(issuer);
         if (url === null) throw new ConfigError(`${input.label} must be an absolute https URL (got ${JSON.stringify(issuer)})`);
         if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-          throw new ConfigError(`${input.label} must be a plain issuer URL without query, fragment or credentials (got ${JSON.stringify(issuer)})`);
+          throw new ConfigError(
+            `${input.label} must be a plain issuer URL without query, fragment or credentials (got ${JSON.stringify(issuer)})`,
+          );
         }
         if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return issuer;
-        throw new ConfigError(`${input.label} must use https; plain http is allowed only for 127.0.0.1, ::1 and localhost (got ${JSON.stringify(issuer)})`);
+        throw new ConfigError(
+          `${input.label} must use https; plain http is allowed only for 127.0.0.1, ::1 and localhost (got ${JSON.stringify(issuer)})`,
+        );
       },
     }),
     accountsClientId: optionalText({
@@ -28,7 +41,11 @@ export const connectionSettings = defineSettings(
       defaultDoc: '—',
       doc: 'a client registered by hand at the provider; unset: the site registers itself (dynamic client registration)',
     }),
-    accountsClientSecret: optionalText({ env: 'SITEWARD_ACCOUNTS_CLIENT_SECRET', defaultDoc: '—', doc: "that client's secret (needs the client id)" }),
+    accountsClientSecret: optionalText({
+      env: 'SITEWARD_ACCOUNTS_CLIENT_SECRET',
+      defaultDoc: '—',
+      doc: "that client's secret (needs the client id)",
+    }),
     accountsRegistrationToken: optionalText({
       env: 'SITEWARD_ACCOUNTS_REGISTRATION_TOKEN',
       defaultDoc: '—',

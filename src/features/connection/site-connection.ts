@@ -56,7 +56,9 @@ export type Result<T> = ({ ok: true } & T) | Failure;
  * const start = await made.connection.startAuthorization({ sessionKey, userId: 1 });
  * if (start.ok) redirectTo(start.url);
  */
-export function createSiteConnection(options: SiteConnectionOptions): { ok: true; connection: SiteConnection } | { ok: false; error: ConnectionError } {
+export function createSiteConnection(
+  options: SiteConnectionOptions,
+): { ok: true; connection: SiteConnection } | { ok: false; error: ConnectionError } {
   const valid = validateConnectionConfig(options.config);
   if (!valid.ok) return valid;
   return { ok: true, connection: new SiteConnection(valid.config, options) };
@@ -154,7 +156,11 @@ export class SiteConnection {
   }
 
   /** Checks the callback's state, exchanges the code, validates the ID token, fetches userinfo, stores the tokens. */
-  async completeAuthorization(input: { callbackUrl: string; sessionKey: string; userId: string | number }): Promise<Result<{ user: WpcomUser }>> {
+  async completeAuthorization(input: {
+    callbackUrl: string;
+    sessionKey: string;
+    userId: string | number;
+  }): Promise<Result<{ user: WpcomUser }>> {
     const userId = String(input.userId);
     let callback: URL;
     try {
@@ -291,7 +297,13 @@ export class SiteConnection {
       if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
       const client = await this.#oidcClient(registration);
       // Single use, as for linking: marked before the exchange.
-      await this.#records.writePending(state, { purpose: 'login', sessionHash: pending.sessionHash, userId: '', expiresAt: pending.expiresAt, usedAt: now });
+      await this.#records.writePending(state, {
+        purpose: 'login',
+        sessionHash: pending.sessionHash,
+        userId: '',
+        expiresAt: pending.expiresAt,
+        usedAt: now,
+      });
 
       const tokens = await oidc.authorizationCodeGrant(client, callback, {
         pkceCodeVerifier: pending.verifier,
@@ -316,7 +328,14 @@ export class SiteConnection {
           userinfo,
           emailVerified: claims.email_verified === true,
           returnTo: pending.returnTo ?? '',
-          link: { issuer: this.#config.issuer, subject, ...this.#tokenFields(tokens, undefined), userinfo, userinfoFetchedAt: at, linkedAt: at },
+          link: {
+            issuer: this.#config.issuer,
+            subject,
+            ...this.#tokenFields(tokens, undefined),
+            userinfo,
+            userinfoFetchedAt: at,
+            linkedAt: at,
+          },
         },
       };
     });
@@ -460,7 +479,10 @@ export class SiteConnection {
     }
   }
 
-  #tokenFields(tokens: oidc.TokenEndpointResponse, previous: LinkedUser | undefined): Pick<LinkedUser, 'accessToken' | 'refreshToken' | 'idToken' | 'accessTokenExpiresAt'> {
+  #tokenFields(
+    tokens: oidc.TokenEndpointResponse,
+    previous: LinkedUser | undefined,
+  ): Pick<LinkedUser, 'accessToken' | 'refreshToken' | 'idToken' | 'accessTokenExpiresAt'> {
     return {
       accessToken: tokens.access_token,
       refreshToken: tokens.refresh_token ?? previous?.refreshToken,
@@ -470,7 +492,9 @@ export class SiteConnection {
   }
 
   #redirectUris(): string[] {
-    return this.#config.loginRedirectUri === undefined ? [this.#config.redirectUri] : [this.#config.redirectUri, this.#config.loginRedirectUri];
+    return this.#config.loginRedirectUri === undefined
+      ? [this.#config.redirectUri]
+      : [this.#config.redirectUri, this.#config.loginRedirectUri];
   }
 
   /** Sweeps expired pending logins, at most once a minute per process (each is also checked for expiry when read). */
@@ -483,7 +507,13 @@ export class SiteConnection {
   /** The configured client, or the stored registration when it was made for this issuer and redirect URI. */
   async #registration(): Promise<Registration | undefined> {
     if (this.#config.clientId !== undefined) {
-      return { issuer: this.#config.issuer, redirectUri: this.#config.redirectUri, clientId: this.#config.clientId, clientSecret: this.#config.clientSecret, registeredAt: 0 };
+      return {
+        issuer: this.#config.issuer,
+        redirectUri: this.#config.redirectUri,
+        clientId: this.#config.clientId,
+        clientSecret: this.#config.clientSecret,
+        registeredAt: 0,
+      };
     }
     const stored = await this.#records.readRegistration();
     if (stored === undefined || stored.issuer !== this.#config.issuer || stored.redirectUri !== this.#config.redirectUri) return undefined;

@@ -101,7 +101,8 @@ export class StoreVault implements ConnectionVault {
   async keys(prefix: string): Promise<string[]> {
     const overlaps = (group: string) => group.startsWith(prefix) || prefix.startsWith(group);
     const keys: string[] = [];
-    if (overlaps(KEYS.registration) && (await this.store.options.get(OPTION_NAMES.registration)) !== undefined) keys.push(KEYS.registration);
+    if (overlaps(KEYS.registration) && (await this.store.options.get(OPTION_NAMES.registration)) !== undefined)
+      keys.push(KEYS.registration);
     if (overlaps(KEYS.userPrefix)) {
       // A user deleted from the site takes their meta along; the list may still name them.
       for (const id of await this.#linkedIds()) {

@@ -18,7 +18,11 @@ export const healthFeature: Feature = {
           await ctx.store.ping();
           return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ status: 'ok', store: ctx.store.backend }) };
         } catch {
-          return { status: 503, headers: { ...JSON_HEADERS, 'Retry-After': '5' }, body: JSON.stringify({ status: 'unavailable', store: ctx.store.backend }) };
+          return {
+            status: 503,
+            headers: { ...JSON_HEADERS, 'Retry-After': '5' },
+            body: JSON.stringify({ status: 'unavailable', store: ctx.store.backend }),
+          };
         }
       },
     });

@@ -17,8 +17,16 @@ export const pluginError = errorCatalogue(
   {
     module_not_found: { code: 'not_found', message: 'The requested Jetpack module was not found.', status: 404 },
     module_already_inactive: { code: 'already_inactive', message: 'The requested Jetpack module was already inactive.', status: 409 },
-    module_deactivation_failed: { code: 'deactivation_failed', message: 'The requested Jetpack module could not be deactivated.', status: 400 },
-    module_cannot_publish: { code: 'rest_cannot_publish', message: 'This module requires your site to be set to publicly accessible.', status: 424 },
+    module_deactivation_failed: {
+      code: 'deactivation_failed',
+      message: 'The requested Jetpack module could not be deactivated.',
+      status: 400,
+    },
+    module_cannot_publish: {
+      code: 'rest_cannot_publish',
+      message: 'This module requires your site to be set to publicly accessible.',
+      status: 424,
+    },
     module_inactive: { code: 'inactive', message: 'The requested Jetpack module is inactive.', status: 409 },
     missing_options: { code: 'missing_options', message: 'Missing options.', status: 404 },
     missing_setting: { code: 'missing_setting', message: 'Missing setting.', status: 404 },
@@ -30,29 +38,69 @@ export const pluginError = errorCatalogue(
     invalid_param: { code: 'invalid_param', message: 'Invalid Parameter', status: 404 },
     invalid_dismissed: { code: 'invalid_param', message: 'Invalid parameter "dismissed".', status: 404 },
     // Siteward counts no visits, so `module/stats/data` has nothing true to answer (docs/spec/current-clients.md A.6).
-    stats_not_kept: { code: 'stats_not_available', message: 'Siteward keeps no visit statistics for this site, so there are no stats to show.', status: 404 },
+    stats_not_kept: {
+      code: 'stats_not_available',
+      message: 'Siteward keeps no visit statistics for this site, so there are no stats to show.',
+      status: 404,
+    },
     // The connection to the central account service (docs/spec/jetpack-v4-reference.md §3.2–§3.6; docs/spec/compat.md §9).
     unlink_user_failed: { code: 'unlink_user_failed', message: 'Was not able to unlink the user.  Please try again.', status: 400 },
     disconnect_failed: { code: 'disconnect_failed', message: 'Was not able to disconnect the site.  Please try again.', status: 400 },
-    connection_not_configured: { code: 'connection_not_configured', message: 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).', status: 503 },
-    account_service_unreachable: { code: 'account_service_unreachable', message: 'The central account service could not be reached.', status: 502 },
-    account_service_timeout: { code: 'account_service_timeout', message: 'The central account service did not answer in time.', status: 504 },
-    account_service_invalid: { code: 'account_service_invalid_response', message: 'The central account service gave an unusable answer.', status: 502 },
+    connection_not_configured: {
+      code: 'connection_not_configured',
+      message: 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).',
+      status: 503,
+    },
+    account_service_unreachable: {
+      code: 'account_service_unreachable',
+      message: 'The central account service could not be reached.',
+      status: 502,
+    },
+    account_service_timeout: {
+      code: 'account_service_timeout',
+      message: 'The central account service did not answer in time.',
+      status: 504,
+    },
+    account_service_invalid: {
+      code: 'account_service_invalid_response',
+      message: 'The central account service gave an unusable answer.',
+      status: 502,
+    },
     account_service_refused: { code: 'account_service_refused', message: 'The central account service refused the request.', status: 502 },
-    connection_storage_invalid: { code: 'connection_storage_invalid', message: 'The stored connection data could not be read.', status: 500 },
+    connection_storage_invalid: {
+      code: 'connection_storage_invalid',
+      message: 'The stored connection data could not be read.',
+      status: 500,
+    },
     module_not_active: { code: 'not_active', message: 'The requested Jetpack module is not active.', status: 404 },
     verification_empty: { code: 'empty', message: 'Site not verified with any service.', status: 404 },
     site_id_missing: { code: 'site_id_missing', message: 'The ID of this site does not exist.', status: 404 },
     updates_check_failed: { code: 'not_found', message: 'Could not check updates for plugins on this site.', status: 404 },
     // Siteward's own backups (src/features/backups).
-    backups_not_configured: { code: 'backups_not_configured', message: 'Backups are not set up on this site (SITEWARD_BACKUP_DIR or SITEWARD_BACKUP_S3_URL).', status: 503 },
+    backups_not_configured: {
+      code: 'backups_not_configured',
+      message: 'Backups are not set up on this site (SITEWARD_BACKUP_DIR or SITEWARD_BACKUP_S3_URL).',
+      status: 503,
+    },
     backup_running: { code: 'backup_running', message: 'A backup is already running.', status: 409 },
     // Messages that name what went wrong; parameter values are HTML-escaped (WordPress's esc_html).
-    feature_not_available: { code: 'feature_not_available', message: '{feature} is not available on this site: Siteward has no equivalent of it.', status: 400 },
-    service_unavailable: { code: 'service_unavailable', message: 'The {service} service at {host} could not be reached. Try again later.', status: 502 },
+    feature_not_available: {
+      code: 'feature_not_available',
+      message: '{feature} is not available on this site: Siteward has no equivalent of it.',
+      status: 400,
+    },
+    service_unavailable: {
+      code: 'service_unavailable',
+      message: 'The {service} service at {host} could not be reached. Try again later.',
+      status: 502,
+    },
     activation_failed: { code: 'activation_failed', message: 'The requested Jetpack module could not be activated. {reason}', status: 424 },
     bulk_activation_failed_one: { code: 'activation_failed', message: 'The module {module} failed to be activated. {reason}', status: 424 },
-    bulk_activation_failed_many: { code: 'activation_failed', message: 'The modules {modules} failed to be activated. {reason}', status: 424 },
+    bulk_activation_failed_many: {
+      code: 'activation_failed',
+      message: 'The modules {modules} failed to be activated. {reason}',
+      status: 424,
+    },
     jumpstart_failed_one: { code: 'jumpstart_failed', message: 'Jumpstart failed activating this module: {module}.', status: 400 },
     jumpstart_failed_many: { code: 'jumpstart_failed', message: 'Jumpstart failed activating these modules: {modules}.', status: 400 },
     /** Sentences of `someUpdated()` (several may apply to one request). */

@@ -44,13 +44,17 @@ describe('the historical admin client', () => {
     expect(checkStatus(await client('GET', 'settings'))).toEqual({ jetpack_holiday_snow_enabled: false });
 
     // activateModule / deactivateModule (the latter never reads the answer)
-    expect(checkStatus(await client('PUT', 'module/carousel/active', { contentType: true, body: '{"active":true}' }))).toMatchObject({ code: 'success' });
+    expect(checkStatus(await client('PUT', 'module/carousel/active', { contentType: true, body: '{"active":true}' }))).toMatchObject({
+      code: 'success',
+    });
     const off = await client('PUT', 'module/carousel/active', { contentType: true, body: '{"active":false}' });
     expect(off.status).toBe(200);
 
     // updateModuleOptions: every key sent must exist in `options` (the reducer writes current_value)
     const stats = { admin_bar: false, roles: ['administrator', 'editor'] };
-    expect(checkStatus(await client('PUT', 'module/stats', { contentType: true, body: JSON.stringify(stats) }))).toMatchObject({ code: 'success' });
+    expect(checkStatus(await client('PUT', 'module/stats', { contentType: true, body: JSON.stringify(stats) }))).toMatchObject({
+      code: 'success',
+    });
     const after = checkStatus(await client('GET', 'module/all')) as Modules;
     for (const [key, value] of Object.entries(stats)) expect(after.stats!.options![key]!.current_value).toEqual(value);
 
@@ -59,15 +63,22 @@ describe('the historical admin client', () => {
     expect([pbe.status, (pbe.json as { code: string }).code]).toEqual([400, 'feature_not_available']);
 
     // updateSetting uses the historical singular path
-    expect(checkStatus(await client('PUT', 'setting/update', { contentType: true, body: '{"jetpack_holiday_snow_enabled":true}' }))).toEqual({
-      code: 'success', message: 'Setting updated.', value: true,
+    expect(
+      checkStatus(await client('PUT', 'setting/update', { contentType: true, body: '{"jetpack_holiday_snow_enabled":true}' })),
+    ).toEqual({
+      code: 'success',
+      message: 'Setting updated.',
+      value: true,
     });
 
     // dismissJetpackNotice: PUT, Content-type, no body; the client merges the map
     expect(checkStatus(await client('PUT', 'notice/welcome/dismiss', { contentType: true }))).toEqual({ welcome: true });
 
     // resetOptions: POST, Content-type, no body
-    expect(checkStatus(await client('POST', 'reset/options', { contentType: true }))).toEqual({ code: 'success', message: 'Jetpack options reset.' });
+    expect(checkStatus(await client('POST', 'reset/options', { contentType: true }))).toEqual({
+      code: 'success',
+      message: 'Jetpack options reset.',
+    });
     expect(checkStatus(await client('GET', 'settings'))).toEqual({ jetpack_holiday_snow_enabled: false });
   });
 

@@ -32,13 +32,33 @@ describe('the documented module example', () => {
   it('is listed, can be activated and configured like a built-in module', async () => {
     const all = await app.request({ path: '/wp-json/jetpack/v4/module/all', headers: app.auth(admin) });
     expect((all.json as Record<string, { activated: boolean }>)['status-banner']).toMatchObject({ activated: false });
-    const on = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/status-banner/active', headers: app.auth(admin), body: { active: true } });
+    const on = await app.request({
+      method: 'POST',
+      path: '/wp-json/jetpack/v4/module/status-banner/active',
+      headers: app.auth(admin),
+      body: { active: true },
+    });
     expect(on.status).toBe(200);
-    const set = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/status-banner', headers: app.auth(admin), body: { status_banner_text: 'Back soon', status_banner_on: true } });
+    const set = await app.request({
+      method: 'POST',
+      path: '/wp-json/jetpack/v4/module/status-banner',
+      headers: app.auth(admin),
+      body: { status_banner_text: 'Back soon', status_banner_on: true },
+    });
     expect(set.status).toBe(200);
-    const bad = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/status-banner', headers: app.auth(admin), body: { status_banner_on: 'maybe' } });
-    expect(bad.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { status_banner_on: 'status_banner_on must be true, false, 0 or 1.' } } });
+    const bad = await app.request({
+      method: 'POST',
+      path: '/wp-json/jetpack/v4/module/status-banner',
+      headers: app.auth(admin),
+      body: { status_banner_on: 'maybe' },
+    });
+    expect(bad.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { status_banner_on: 'status_banner_on must be true, false, 0 or 1.' } },
+    });
     const one = await app.request({ path: '/wp-json/jetpack/v4/module/status-banner', headers: app.auth(admin) });
-    expect((one.json as { options: Record<string, { current_value: unknown }> }).options.status_banner_text!.current_value).toBe('Back soon');
+    expect((one.json as { options: Record<string, { current_value: unknown }> }).options.status_banner_text!.current_value).toBe(
+      'Back soon',
+    );
   });
 });

@@ -41,9 +41,7 @@ export function someUpdated(invalid: readonly string[], notUpdated: ReadonlyMap<
   let message = '';
   if (invalid.length > 0) {
     message =
-      invalid.length === 1
-        ? `Invalid option for this module: ${invalid[0]}.`
-        : `Invalid options for this module: ${invalid.join(', ')}.`;
+      invalid.length === 1 ? `Invalid option for this module: ${invalid[0]}.` : `Invalid options for this module: ${invalid.join(', ')}.`;
   }
   if (notUpdated.size > 0) {
     const keys = [...notUpdated.keys()];

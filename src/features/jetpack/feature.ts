@@ -10,7 +10,11 @@ import type { PluginContext } from './context.js';
 import { jetpackSettings } from './settings.js';
 
 /** What other features get of the plugin: its module registrar, `Initial_State`, catalog, permission checks and module state. */
-export type JetpackHandle = Pick<SiteManagementPlugin, 'registerModule' | 'registerModuleData' | 'registerServiceCheck' | 'initialState' | 'catalog'> & PluginGuards;
+export type JetpackHandle = Pick<
+  SiteManagementPlugin,
+  'registerModule' | 'registerModuleData' | 'registerServiceCheck' | 'initialState' | 'catalog'
+> &
+  PluginGuards;
 
 declare module '../contract.js' {
   interface FeatureServices {

@@ -12,9 +12,25 @@ afterEach(() => fx.close());
 const admin = principal('administrator', 1);
 
 const KEYS = [
-  'WP_API_root', 'WP_API_nonce', 'pluginBaseUrl', 'connectionStatus', 'dismissedNotices', 'isDevVersion', 'currentVersion',
-  'happinessGravIds', 'getModules', 'showJumpstart', 'rawUrl', 'adminUrl', 'stats', 'settingNames', 'userData', 'locale',
-  'localeSlug', 'jetpackStateNotices', 'tracksUserData',
+  'WP_API_root',
+  'WP_API_nonce',
+  'pluginBaseUrl',
+  'connectionStatus',
+  'dismissedNotices',
+  'isDevVersion',
+  'currentVersion',
+  'happinessGravIds',
+  'getModules',
+  'showJumpstart',
+  'rawUrl',
+  'adminUrl',
+  'stats',
+  'settingNames',
+  'userData',
+  'locale',
+  'localeSlug',
+  'jetpackStateNotices',
+  'tracksUserData',
 ];
 
 describe('Initial_State', () => {
@@ -26,7 +42,12 @@ describe('Initial_State', () => {
       WP_API_root: 'http://example.org/wp-json/',
       WP_API_nonce: 'abc123',
       pluginBaseUrl: 'http://example.org/admin',
-      connectionStatus: { isActive: false, isStaging: false, devMode: { isActive: false, constant: false, url: false, filter: false }, isPublic: true },
+      connectionStatus: {
+        isActive: false,
+        isStaging: false,
+        devMode: { isActive: false, constant: false, url: false, filter: false },
+        isPublic: true,
+      },
       dismissedNotices: [],
       isDevVersion: '',
       currentVersion: '0.1.0',
@@ -68,10 +89,19 @@ describe('Initial_State', () => {
         isMaster: false,
         username: 'editor',
         wpcomUser: { avatar: expect.stringMatching(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?s=64&d=mm&r=g$/) },
-        gravatar: expect.stringMatching(/^<img alt='' src='https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?s=40&d=mm&r=g' class='avatar avatar-40 photo' height='40' width='40' \/>$/),
+        gravatar: expect.stringMatching(
+          /^<img alt='' src='https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?s=40&d=mm&r=g' class='avatar avatar-40 photo' height='40' width='40' \/>$/,
+        ),
         permissions: {
-          admin_page: true, connect: false, disconnect: false, manage_modules: false, network_admin: false,
-          network_sites_page: false, edit_posts: true, manage_options: false, view_stats: false,
+          admin_page: true,
+          connect: false,
+          disconnect: false,
+          manage_modules: false,
+          network_admin: false,
+          network_sites_page: false,
+          edit_posts: true,
+          manage_options: false,
+          view_stats: false,
         },
       },
     });
@@ -82,7 +112,9 @@ describe('Initial_State', () => {
     const user = { ...principal('editor', 3), email: ' ÄNNE@Example.ORG\n' };
     const state = await buildInitialState(fx.ctx, { user, nonce: 'n' });
     const hash = createHash('md5').update('Änne@example.org', 'utf8').digest('hex');
-    expect(state.userData).toMatchObject({ currentUser: { wpcomUser: { avatar: `https://secure.gravatar.com/avatar/${hash}?s=64&d=mm&r=g` } } });
+    expect(state.userData).toMatchObject({
+      currentUser: { wpcomUser: { avatar: `https://secure.gravatar.com/avatar/${hash}?s=64&d=mm&r=g` } },
+    });
   });
 
   it('follows the stored state: dismissed notices, Jump Start, dev mode, a dev version', async () => {

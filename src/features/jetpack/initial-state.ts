@@ -112,7 +112,11 @@ export async function buildInitialState(ctx: PluginContext, opts: InitialStateOp
     // Only for users who may read GET /module/all (in dev mode that needs manage_options).
     getModules: passes('view_admin', user, ctx) ? (JSON.parse(JSON.stringify(await listModules(ctx, catalog, user))) as JsonObject) : {},
     showJumpstart: (await readJumpstartState(options)) === 'new_connection',
-    rawUrl: ctx.site.homeUrl().replace(/^.*?:\/\//, '').replace(/\/+$/, '').replace(/\//g, '::'),
+    rawUrl: ctx.site
+      .homeUrl()
+      .replace(/^.*?:\/\//, '')
+      .replace(/\/+$/, '')
+      .replace(/\//g, '::'),
     adminUrl,
     stats: {
       data: { general: false, day: false, week: false, month: false },

@@ -19,7 +19,11 @@ let nonce: string;
 beforeAll(async () => {
   provider = await startProvider();
   site = await createTestApp({
-    env: { SITEWARD_SETTINGS_SHAPE: 'current', SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken },
+    env: {
+      SITEWARD_SETTINGS_SHAPE: 'current',
+      SITEWARD_ACCOUNTS_ISSUER: provider.issuer,
+      SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken,
+    },
   });
   admin = await site.loginAs('administrator');
   expect((await link(site, admin, ANN)).headers.location).toBe('/admin/?connection=connected');
@@ -55,7 +59,9 @@ type Settings = Record<string, unknown>;
 describe('a Jetpack 4.4 admin client', () => {
   it('reads the connection and the linked user', async () => {
     expect(ok(await client('GET', 'connection'))).toMatchObject({ isActive: true, isStaging: false, devMode: { isActive: false } });
-    expect(ok(await client('GET', 'connection/data'))).toMatchObject({ currentUser: { isConnected: true, isMaster: true, username: admin.login } });
+    expect(ok(await client('GET', 'connection/data'))).toMatchObject({
+      currentUser: { isConnected: true, isMaster: true, username: admin.login },
+    });
     expect(ok(await client('GET', 'connection/test'))).toEqual({ code: 'success', message: 'All connection tests passed.' });
   });
 
@@ -63,8 +69,13 @@ describe('a Jetpack 4.4 admin client', () => {
     const before = ok<Settings>(await client('GET', 'settings'));
     expect(before).toMatchObject({ protect: true, monitor: false, sso: false, jetpack_holiday_snow_enabled: false });
     // The WordPress.com stats widget's call, then the settings screen's: a toggle of a module that needs the connection plus options.
-    expect(ok(await client('POST', 'settings', { protect: true }))).toEqual({ code: 'success', message: 'The requested Jetpack data updates were successful.' });
-    ok(await client('POST', 'settings', { monitor: true, sso: true, monitor_receive_notifications: true, jetpack_sso_match_by_email: true }));
+    expect(ok(await client('POST', 'settings', { protect: true }))).toEqual({
+      code: 'success',
+      message: 'The requested Jetpack data updates were successful.',
+    });
+    ok(
+      await client('POST', 'settings', { monitor: true, sso: true, monitor_receive_notifications: true, jetpack_sso_match_by_email: true }),
+    );
     const after = ok<Settings>(await client('GET', 'settings'));
     expect(after).toMatchObject({ monitor: true, sso: true, monitor_receive_notifications: true, jetpack_sso_match_by_email: true });
     const modules = ok<Record<string, { activated: boolean }>>(await client('GET', 'module/all'));

@@ -24,16 +24,30 @@ describe('what closes the Jump Start offer', () => {
   it('is not an activation of a module that is already active', async () => {
     await resetOptions();
     expect(await showJumpstart()).toBe('1');
-    const res = await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/protect/active', headers: { ...app.auth(admin), 'Content-type': 'application/json' }, body: '{"active":true}' });
+    const res = await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/protect/active',
+      headers: { ...app.auth(admin), 'Content-type': 'application/json' },
+      body: '{"active":true}',
+    });
     expect(res.status).toBe(200);
-    const bulk = await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/modules/activate', headers: app.auth(admin), body: { modules: ['protect', 'widgets'] } });
+    const bulk = await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/modules/activate',
+      headers: app.auth(admin),
+      body: { modules: ['protect', 'widgets'] },
+    });
     expect(bulk.status).toBe(200);
     expect(await showJumpstart()).toBe('1');
   });
 
   it('is not a subscriber dismissing a notice, but is an administrator doing so', async () => {
     await resetOptions();
-    const bySubscriber = await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/notice/welcome/dismiss', headers: app.auth(subscriber) });
+    const bySubscriber = await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/notice/welcome/dismiss',
+      headers: app.auth(subscriber),
+    });
     expect(bySubscriber.json).toEqual({ welcome: true });
     expect(await showJumpstart()).toBe('1');
     await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/notice/feedback_dash_request/dismiss', headers: app.auth(admin) });
@@ -42,7 +56,12 @@ describe('what closes the Jump Start offer', () => {
 
   it('is a real activation by the administrator', async () => {
     await resetOptions();
-    await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/markdown/active', headers: app.auth(admin), body: { active: true } });
+    await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/markdown/active',
+      headers: app.auth(admin),
+      body: { active: true },
+    });
     expect(await showJumpstart()).toBe('');
   });
 });
@@ -67,14 +86,31 @@ describe('Initial_State in development mode', () => {
 
 describe('option values', () => {
   it('refuses a positive integer beyond the safe range', async () => {
-    await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/custom-content-types/active', headers: app.auth(admin), body: { active: true } });
-    const res = await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/custom-content-types', headers: app.auth(admin), body: { jetpack_portfolio_posts_per_page: '99999999999999999999999' } });
+    await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/custom-content-types/active',
+      headers: app.auth(admin),
+      body: { active: true },
+    });
+    const res = await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/custom-content-types',
+      headers: app.auth(admin),
+      body: { jetpack_portfolio_posts_per_page: '99999999999999999999999' },
+    });
     expect(res.status).toBe(400);
-    expect((res.json as { data: { params: unknown } }).data.params).toEqual({ jetpack_portfolio_posts_per_page: 'jetpack_portfolio_posts_per_page must be a positive integer.' });
+    expect((res.json as { data: { params: unknown } }).data.params).toEqual({
+      jetpack_portfolio_posts_per_page: 'jetpack_portfolio_posts_per_page must be a positive integer.',
+    });
   });
 
   it('lets a null `active` fall back to its default (activate), as get_param skips unset values', async () => {
-    const res = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/carousel/active', headers: app.auth(admin), body: { active: null } });
+    const res = await app.request({
+      method: 'POST',
+      path: '/wp-json/jetpack/v4/module/carousel/active',
+      headers: app.auth(admin),
+      body: { active: null },
+    });
     expect(res.json).toEqual({ code: 'success', message: 'The requested Jetpack module was activated.' });
   });
 });

@@ -11,7 +11,10 @@ freshAppWithAdmin((app, user) => {
   admin = user;
 });
 
-type Records = Record<string, { activated: boolean; available: boolean; configurable: string | false; options: Record<string, { current_value: unknown }> | null }>;
+type Records = Record<
+  string,
+  { activated: boolean; available: boolean; configurable: string | false; options: Record<string, { current_value: unknown }> | null }
+>;
 
 describe('GET /module/all', () => {
   it('lists the 37 modules for an administrator', async () => {
@@ -46,8 +49,24 @@ describe('GET /module/:slug', () => {
     const res = await call(t, 'GET', '/module/protect', { as: admin });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json as object)).toEqual([
-      'name', 'description', 'jumpstart_desc', 'sort', 'recommendation_order', 'introduced', 'changed', 'deactivate', 'free',
-      'requires_connection', 'auto_activate', 'module_tags', 'feature', 'additional_search_queries', 'options', 'runtime', 'unavailable_reason', 'option_texts',
+      'name',
+      'description',
+      'jumpstart_desc',
+      'sort',
+      'recommendation_order',
+      'introduced',
+      'changed',
+      'deactivate',
+      'free',
+      'requires_connection',
+      'auto_activate',
+      'module_tags',
+      'feature',
+      'additional_search_queries',
+      'options',
+      'runtime',
+      'unavailable_reason',
+      'option_texts',
     ]);
   });
 
@@ -76,7 +95,10 @@ describe('POST /module/:slug/active', () => {
     res = await call(t, 'PATCH', '/module/carousel/active', { as: admin, body: { active: false } });
     expect([res.status, res.json]).toEqual([200, { code: 'success', message: 'The requested Jetpack module was deactivated.' }]);
     res = await call(t, 'POST', '/module/carousel/active', { as: admin, body: { active: 0 } });
-    expect([res.status, res.json]).toEqual([409, { code: 'already_inactive', message: 'The requested Jetpack module was already inactive.', data: { status: 409 } }]);
+    expect([res.status, res.json]).toEqual([
+      409,
+      { code: 'already_inactive', message: 'The requested Jetpack module was already inactive.', data: { status: 409 } },
+    ]);
   });
 
   it('activates when `active` is absent', async () => {
@@ -89,9 +111,14 @@ describe('POST /module/:slug/active', () => {
   it('is 400 rest_invalid_param for an `active` that is not a boolean, even when anonymous', async () => {
     for (const as of [admin, undefined]) {
       const res = await call(t, 'PUT', '/module/carousel/active', { as, body: { active: 'yes' } });
-      expect([res.status, res.json]).toEqual([400, {
-        code: 'rest_invalid_param', message: 'Invalid parameter(s): active', data: { status: 400, params: { active: 'active must be true, false, 0 or 1.' } },
-      }]);
+      expect([res.status, res.json]).toEqual([
+        400,
+        {
+          code: 'rest_invalid_param',
+          message: 'Invalid parameter(s): active',
+          data: { status: 400, params: { active: 'active must be true, false, 0 or 1.' } },
+        },
+      ]);
     }
   });
 
@@ -122,15 +149,23 @@ describe('POST /module/activate and /modules/activate', () => {
 
   it('without `modules` is 400 "modules must be an array"', async () => {
     const res = await call(t, 'POST', '/module/activate', { as: admin });
-    expect([res.status, res.json]).toEqual([400, {
-      code: 'rest_invalid_param', message: 'Invalid parameter(s): modules', data: { status: 400, params: { modules: 'modules must be an array' } },
-    }]);
+    expect([res.status, res.json]).toEqual([
+      400,
+      {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): modules',
+        data: { status: 400, params: { modules: 'modules must be an array' } },
+      },
+    ]);
   });
 
   it('with an unknown module is 400 "modules must be a list of valid modules"', async () => {
     for (const modules of [['carousel', 'nope'], [5]]) {
       const res = await call(t, 'POST', '/module/activate', { as: admin, body: { modules } });
-      expect([res.status, (res.json as { data: unknown }).data]).toEqual([400, { status: 400, params: { modules: 'modules must be a list of valid modules' } }]);
+      expect([res.status, (res.json as { data: unknown }).data]).toEqual([
+        400,
+        { status: 400, params: { modules: 'modules must be a list of valid modules' } },
+      ]);
     }
   });
 
@@ -140,7 +175,8 @@ describe('POST /module/activate and /modules/activate', () => {
       424,
       {
         code: 'activation_failed',
-        message: 'The module likes failed to be activated. It needs a connection to the central account service, and the site is not connected. ',
+        message:
+          'The module likes failed to be activated. It needs a connection to the central account service, and the site is not connected. ',
         data: { status: 424 },
       },
     ]);
@@ -155,8 +191,12 @@ describe('POST /module/activate and /modules/activate', () => {
 
   it('is 401/403 invalid_user_permission_manage_modules', async () => {
     const editor = await t.loginAs('editor');
-    expect((await call(t, 'POST', '/module/activate', { body: { modules: ['carousel'] } })).json).toEqual(permissionBody('invalid_user_permission_manage_modules', 401));
-    expect((await call(t, 'POST', '/modules/activate', { as: editor, body: { modules: ['carousel'] } })).json).toEqual(permissionBody('invalid_user_permission_manage_modules', 403));
+    expect((await call(t, 'POST', '/module/activate', { body: { modules: ['carousel'] } })).json).toEqual(
+      permissionBody('invalid_user_permission_manage_modules', 401),
+    );
+    expect((await call(t, 'POST', '/modules/activate', { as: editor, body: { modules: ['carousel'] } })).json).toEqual(
+      permissionBody('invalid_user_permission_manage_modules', 403),
+    );
   });
 });
 
@@ -172,7 +212,9 @@ describe('POST /module/:slug (options)', () => {
   it('answers the checks in order: not_found, inactive, missing_options', async () => {
     expect((await call(t, 'PUT', '/module/nope', { as: admin, body: { a: 1 } })).json).toEqual(NOT_FOUND);
     expect((await call(t, 'PUT', '/module/carousel', { as: admin, body: { carousel_display_exif: true } })).json).toEqual({
-      code: 'inactive', message: 'The requested Jetpack module is inactive.', data: { status: 409 },
+      code: 'inactive',
+      message: 'The requested Jetpack module is inactive.',
+      data: { status: 409 },
     });
     const missing = await call(t, 'PUT', '/module/stats', { as: admin });
     expect([missing.status, missing.json]).toEqual([404, { code: 'missing_options', message: 'Missing options.', data: { status: 404 } }]);
@@ -180,15 +222,23 @@ describe('POST /module/:slug (options)', () => {
 
   it('is 400 rest_invalid_param with every bad value and saves nothing', async () => {
     const res = await call(t, 'PUT', '/module/stats', { as: admin, body: { admin_bar: false, version: 0 } });
-    expect([res.status, res.json]).toEqual([400, {
-      code: 'rest_invalid_param', message: 'Invalid parameter(s): version', data: { status: 400, params: { version: 'version must be a positive integer.' } },
-    }]);
+    expect([res.status, res.json]).toEqual([
+      400,
+      {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): version',
+        data: { status: 400, params: { version: 'version must be a positive integer.' } },
+      },
+    ]);
     expect(await t.store.options.get('stats_options')).toBeUndefined();
   });
 
   it('is 400 some_updated for unknown keys while valid ones are saved', async () => {
     const res = await call(t, 'PUT', '/module/stats', { as: admin, body: { admin_bar: false, colour: 'red' } });
-    expect([res.status, res.json]).toEqual([400, { code: 'some_updated', message: 'Invalid option for this module: colour.', data: { status: 400 } }]);
+    expect([res.status, res.json]).toEqual([
+      400,
+      { code: 'some_updated', message: 'Invalid option for this module: colour.', data: { status: 400 } },
+    ]);
     expect(await t.store.options.get('stats_options')).toEqual({ admin_bar: false });
   });
 
@@ -199,7 +249,11 @@ describe('POST /module/:slug (options)', () => {
 
   it('is 401/403 invalid_user_permission_configure_modules', async () => {
     const editor = await t.loginAs('editor');
-    expect((await call(t, 'PUT', '/module/stats', { body: { admin_bar: false } })).json).toEqual(permissionBody('invalid_user_permission_configure_modules', 401));
-    expect((await call(t, 'PUT', '/module/stats', { as: editor, body: { admin_bar: false } })).json).toEqual(permissionBody('invalid_user_permission_configure_modules', 403));
+    expect((await call(t, 'PUT', '/module/stats', { body: { admin_bar: false } })).json).toEqual(
+      permissionBody('invalid_user_permission_configure_modules', 401),
+    );
+    expect((await call(t, 'PUT', '/module/stats', { as: editor, body: { admin_bar: false } })).json).toEqual(
+      permissionBody('invalid_user_permission_configure_modules', 403),
+    );
   });
 });

@@ -38,7 +38,12 @@ describe('extra fields on module records (docs/spec/site-management-api.md §2.6
   });
 
   it('sets a field through its updater and returns it afterwards', async () => {
-    const set = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/protect', headers: app.auth(admin), body: { team_note: 'keep on' } });
+    const set = await app.request({
+      method: 'POST',
+      path: '/wp-json/jetpack/v4/module/protect',
+      headers: app.auth(admin),
+      body: { team_note: 'keep on' },
+    });
     expect(set.status).toBe(200);
     expect(set.json).toEqual({ code: 'success', message: 'The requested Jetpack module was updated.' });
     const one = await app.request({ path: '/wp-json/jetpack/v4/module/protect', headers: app.auth(admin) });
@@ -46,13 +51,23 @@ describe('extra fields on module records (docs/spec/site-management-api.md §2.6
   });
 
   it('passes an updater’s error through', async () => {
-    const res = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/protect', headers: app.auth(admin), body: { team_note: 5 } });
+    const res = await app.request({
+      method: 'POST',
+      path: '/wp-json/jetpack/v4/module/protect',
+      headers: app.auth(admin),
+      body: { team_note: 5 },
+    });
     expect(res.status).toBe(400);
     expect((res.json as { code: string }).code).toBe('bad_note');
   });
 
   it('refuses to set a field without updater like any unknown key', async () => {
-    const res = await app.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/protect', headers: app.auth(admin), body: { read_only_badge: 'x' } });
+    const res = await app.request({
+      method: 'POST',
+      path: '/wp-json/jetpack/v4/module/protect',
+      headers: app.auth(admin),
+      body: { read_only_badge: 'x' },
+    });
     expect(res.status).toBe(400);
     expect((res.json as { code: string }).code).toBe('some_updated');
   });

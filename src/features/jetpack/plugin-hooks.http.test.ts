@@ -12,11 +12,21 @@ describe('hooks for third-party plugins', () => {
   it('hear module, option, setting and reset events, and register their own modules', async () => {
     const heard: Array<[string, unknown]> = [];
     const listen = (api: SitewardApi) => {
-      for (const event of ['module.activated', 'module.deactivated', 'module.option_updated', 'setting.updated', 'options.reset'] as const) {
+      for (const event of [
+        'module.activated',
+        'module.deactivated',
+        'module.option_updated',
+        'setting.updated',
+        'options.reset',
+      ] as const) {
         api.on(event, (payload: SitewardEvents[typeof event]) => void heard.push([event, payload]));
       }
       api.registerModule({
-        slug: 'hello-world', name: 'Hello World', description: 'Says hello.', introduced: '1.0', requires_connection: false,
+        slug: 'hello-world',
+        name: 'Hello World',
+        description: 'Says hello.',
+        introduced: '1.0',
+        requires_connection: false,
         options: { hello_world_greeting: { description: 'Greeting', type: 'string', default: 'Hello' } },
       });
     };
@@ -36,7 +46,9 @@ describe('hooks for third-party plugins', () => {
       ['module.deactivated', { slug: 'hello-world' }],
       ['options.reset', { kind: 'options' }],
     ]);
-    const mod = (await call(t, 'GET', '/module/hello-world', { as: admin })).json as { options: { hello_world_greeting: { current_value: string } } };
+    const mod = (await call(t, 'GET', '/module/hello-world', { as: admin })).json as {
+      options: { hello_world_greeting: { current_value: string } };
+    };
     expect(mod.options.hello_world_greeting.current_value).toBe('Hello');
   });
 });

@@ -23,7 +23,18 @@ function methodsOf(route: RecordedRoute): string[][] {
 
 function fakeRequest(user: Principal, params: Record<string, unknown> = {}, json?: unknown): RestRequest {
   return {
-    method: 'POST', route: '', matchedRoute: '', params, urlParams: {}, query: {}, bodyParams: {}, json, body: '', headers: {}, user, origin: { secure: false, hostname: '' },
+    method: 'POST',
+    route: '',
+    matchedRoute: '',
+    params,
+    urlParams: {},
+    query: {},
+    bodyParams: {},
+    json,
+    body: '',
+    headers: {},
+    user,
+    origin: { secure: false, hostname: '' },
     param: (name) => params[name],
     header: () => undefined,
     deprecatedFunction: () => undefined,
@@ -107,7 +118,9 @@ describe('registerSiteManagementPlugin', () => {
     const modules = routes.find((r) => r.route === '/module/activate')!.endpoints[0]!.args!.modules!.validateCallback!;
     expect(await modules(['carousel', 'protect'], fakeRequest(admin), 'modules')).toBe(true);
     expect(((await modules('', fakeRequest(admin), 'modules')) as RestError).message).toBe('modules must be an array');
-    expect(((await modules(['carousel', 'nope'], fakeRequest(admin), 'modules')) as RestError).message).toBe('modules must be a list of valid modules');
+    expect(((await modules(['carousel', 'nope'], fakeRequest(admin), 'modules')) as RestError).message).toBe(
+      'modules must be a list of valid modules',
+    );
     // Not available while the site is not connected.
     // Unavailable but known: the handler answers 424 with the reason instead.
     expect(await modules(['likes'], fakeRequest(admin), 'modules')).toBe(true);
@@ -116,7 +129,12 @@ describe('registerSiteManagementPlugin', () => {
   /** Reference §2 with docs/spec/compat.md §9: which role passes which endpoint (dev mode off). */
   const PERMISSIONS: Array<[string, number, string, string[]]> = [
     ['/module/all', 0, 'invalid_user_permission_view_admin', ['administrator', 'editor', 'author', 'contributor', 'subscriber']],
-    ['/module/(?P<slug>[a-z\\-]+)', 0, 'invalid_user_permission_view_admin', ['administrator', 'editor', 'author', 'contributor', 'subscriber']],
+    [
+      '/module/(?P<slug>[a-z\\-]+)',
+      0,
+      'invalid_user_permission_view_admin',
+      ['administrator', 'editor', 'author', 'contributor', 'subscriber'],
+    ],
     ['/module/(?P<slug>[a-z\\-]+)', 1, 'invalid_user_permission_configure_modules', ['administrator']],
     ['/module/(?P<slug>[a-z\\-]+)/active', 0, 'invalid_user_permission_manage_modules', ['administrator']],
     ['/module/activate', 0, 'invalid_user_permission_manage_modules', ['administrator']],
@@ -127,26 +145,35 @@ describe('registerSiteManagementPlugin', () => {
     ['/jumpstart/activate', 0, 'invalid_user_permission_manage_modules', ['administrator']],
     ['/jumpstart/deactivate', 0, 'invalid_user_permission_manage_modules', ['administrator']],
     ['/reset/(?P<options_or_modules>[a-z\\-]+)', 0, 'invalid_user_permission_manage_modules', ['administrator']],
-    ['/notice/(?P<notice>[a-z\\-_]+)/dismiss', 0, 'invalid_user_permission_view_admin', ['administrator', 'editor', 'author', 'contributor', 'subscriber']],
+    [
+      '/notice/(?P<notice>[a-z\\-_]+)/dismiss',
+      0,
+      'invalid_user_permission_view_admin',
+      ['administrator', 'editor', 'author', 'contributor', 'subscriber'],
+    ],
   ];
 
-  it.each(PERMISSIONS)('%s (endpoint %i) fails with %s: 401 anonymous, 403 for roles without the capability', async (route, index, code, allowed) => {
-    const { routes } = await setup();
-    const check = routes.find((r) => r.route === route)!.endpoints[index]!.permissionCallback!;
-    for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber', null]) {
-      const result = await check(fakeRequest(principal(role, role ? 5 : 0)));
-      if (role && allowed.includes(role)) {
-        expect(result, `${role}`).toBe(true);
-        continue;
+  it.each(PERMISSIONS)(
+    '%s (endpoint %i) fails with %s: 401 anonymous, 403 for roles without the capability',
+    async (route, index, code, allowed) => {
+      const { routes } = await setup();
+      const check = routes.find((r) => r.route === route)!.endpoints[index]!.permissionCallback!;
+      for (const role of ['administrator', 'editor', 'author', 'contributor', 'subscriber', null]) {
+        const result = await check(fakeRequest(principal(role, role ? 5 : 0)));
+        if (role && allowed.includes(role)) {
+          expect(result, `${role}`).toBe(true);
+          continue;
+        }
+        expect(isRestError(result), `${role}`).toBe(true);
+        expect((result as RestError).toJSON()).toEqual({
+          code,
+          message:
+            'You do not have the correct user permissions to perform this action. Please contact your site admin if you think this is a mistake.',
+          data: { status: role ? 403 : 401 },
+        });
       }
-      expect(isRestError(result), `${role}`).toBe(true);
-      expect((result as RestError).toJSON()).toEqual({
-        code,
-        message: 'You do not have the correct user permissions to perform this action. Please contact your site admin if you think this is a mistake.',
-        data: { status: role ? 403 : 401 },
-      });
-    }
-  });
+    },
+  );
 
   it('asks for manage_options to view the admin endpoints in dev mode', async () => {
     const { routes } = await setup();
@@ -172,6 +199,8 @@ describe('registerSiteManagementPlugin', () => {
     const list = routes.find((r) => r.route === '/module/all')!.endpoints[0]!.callback!;
     const body = (await list(fakeRequest(principal('administrator')))) as Record<string, { activated: boolean; available: boolean }>;
     expect(body['my-feature']).toMatchObject({ activated: false, available: true });
-    expect(() => plugin.registerModule({ slug: 'my-feature', name: 'Again', description: 'x', introduced: '1' })).toThrow(/already registered/);
+    expect(() => plugin.registerModule({ slug: 'my-feature', name: 'Again', description: 'x', introduced: '1' })).toThrow(
+      /already registered/,
+    );
   });
 });

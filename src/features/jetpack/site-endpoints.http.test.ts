@@ -25,7 +25,10 @@ describe('GET /settings and POST /settings/update (alias /setting/update)', () =
     let res = await call(t, 'PUT', '/setting/update', { as: admin, body: { jetpack_holiday_snow_enabled: false } });
     expect(res.status).toBe(200);
     res = await call(t, 'PUT', '/setting/update', { as: admin, body: { jetpack_holiday_snow_enabled: false } });
-    expect([res.status, res.json]).toEqual([400, { code: 'setting_not_updated', message: 'The setting was not updated.', data: { status: 400 } }]);
+    expect([res.status, res.json]).toEqual([
+      400,
+      { code: 'setting_not_updated', message: 'The setting was not updated.', data: { status: 400 } },
+    ]);
     res = await call(t, 'PUT', '/setting/update', { as: admin });
     expect([res.status, res.json]).toEqual([404, { code: 'missing_setting', message: 'Missing setting.', data: { status: 404 } }]);
   });
@@ -34,20 +37,37 @@ describe('GET /settings and POST /settings/update (alias /setting/update)', () =
     const editor = await t.loginAs('editor');
     expect((await call(t, 'GET', '/settings')).json).toEqual(permissionBody('invalid_user_permission_view_admin', 401));
     expect((await call(t, 'GET', '/settings', { as: editor })).status).toBe(200);
-    expect((await call(t, 'PUT', '/setting/update', { body: { jetpack_holiday_snow_enabled: true } })).json).toEqual(permissionBody('invalid_user_permission_manage_settings', 401));
-    expect((await call(t, 'PUT', '/settings/update', { as: editor, body: { jetpack_holiday_snow_enabled: true } })).json).toEqual(permissionBody('invalid_user_permission_manage_settings', 403));
+    expect((await call(t, 'PUT', '/setting/update', { body: { jetpack_holiday_snow_enabled: true } })).json).toEqual(
+      permissionBody('invalid_user_permission_manage_settings', 401),
+    );
+    expect((await call(t, 'PUT', '/settings/update', { as: editor, body: { jetpack_holiday_snow_enabled: true } })).json).toEqual(
+      permissionBody('invalid_user_permission_manage_settings', 403),
+    );
   });
 });
 
 describe('Jump Start', () => {
   it('activate then deactivate undoes it', async () => {
     let res = await call(t, 'POST', '/jumpstart/activate', { as: admin });
-    expect([res.status, res.json]).toEqual([200, {
-      code: 'success', message: 'Jumpstart done.',
-      data: { activated_modules: ['carousel', 'contact-form', 'gravatar-hovercards', 'sharedaddy'], failed_modules: [], jumpstart_activated: true, sharing_options: true, sharing_services: true },
-    }]);
+    expect([res.status, res.json]).toEqual([
+      200,
+      {
+        code: 'success',
+        message: 'Jumpstart done.',
+        data: {
+          activated_modules: ['carousel', 'contact-form', 'gravatar-hovercards', 'sharedaddy'],
+          failed_modules: [],
+          jumpstart_activated: true,
+          sharing_options: true,
+          sharing_services: true,
+        },
+      },
+    ]);
     res = await call(t, 'POST', '/jumpstart/deactivate', { as: admin });
-    expect([res.status, res.json]).toEqual([200, { code: 'success', message: 'Jumpstart deactivated.', data: { deactivated_modules: ['carousel'] } }]);
+    expect([res.status, res.json]).toEqual([
+      200,
+      { code: 'success', message: 'Jumpstart deactivated.', data: { deactivated_modules: ['carousel'] } },
+    ]);
     res = await call(t, 'POST', '/jumpstart/deactivate', { as: admin });
     expect(res.json).toEqual({ code: 'success', message: 'Nothing to dismiss. This was not a new connection.' });
   });
@@ -59,7 +79,10 @@ describe('Jump Start', () => {
 
   it('a module toggle closes the offer', async () => {
     await call(t, 'PUT', '/module/markdown/active', { as: admin, body: { active: true } });
-    expect((await call(t, 'PUT', '/jumpstart/deactivate', { as: admin })).json).toEqual({ code: 'success', message: 'Nothing to dismiss. This was not a new connection.' });
+    expect((await call(t, 'PUT', '/jumpstart/deactivate', { as: admin })).json).toEqual({
+      code: 'success',
+      message: 'Nothing to dismiss. This was not a new connection.',
+    });
   });
 
   it('is 401/403 invalid_user_permission_manage_modules', async () => {
@@ -83,14 +106,18 @@ describe('POST /reset/:kind', () => {
     expect(await t.store.options.get('jetpack_dismissed_notices')).toBeUndefined();
     expect(await t.store.options.get('jumpstart')).toBe('new_connection');
     expect(await t.store.options.get('jetpack_protect_blocked_attempts')).toBe('12');
-    expect(((await call(t, 'GET', '/module/all', { as: admin })).json as Record<string, { activated: boolean }>).protect!.activated).toBe(true);
+    expect(((await call(t, 'GET', '/module/all', { as: admin })).json as Record<string, { activated: boolean }>).protect!.activated).toBe(
+      true,
+    );
   });
 
   it('modules restores the default active set', async () => {
     await call(t, 'PUT', '/module/markdown/active', { as: admin, body: { active: true } });
     const res = await call(t, 'PUT', '/reset/modules', { as: admin });
     expect([res.status, res.json]).toEqual([200, { code: 'success', message: 'Modules reset to default.' }]);
-    expect(((await call(t, 'GET', '/module/all', { as: admin })).json as Record<string, { activated: boolean }>).markdown!.activated).toBe(false);
+    expect(((await call(t, 'GET', '/module/all', { as: admin })).json as Record<string, { activated: boolean }>).markdown!.activated).toBe(
+      false,
+    );
   });
 
   it('another kind is 404 invalid_param; an empty one has no route', async () => {
@@ -103,7 +130,9 @@ describe('POST /reset/:kind', () => {
   it('is 401/403 invalid_user_permission_manage_modules', async () => {
     const editor = await t.loginAs('editor');
     expect((await call(t, 'POST', '/reset/options')).json).toEqual(permissionBody('invalid_user_permission_manage_modules', 401));
-    expect((await call(t, 'POST', '/reset/options', { as: editor })).json).toEqual(permissionBody('invalid_user_permission_manage_modules', 403));
+    expect((await call(t, 'POST', '/reset/options', { as: editor })).json).toEqual(
+      permissionBody('invalid_user_permission_manage_modules', 403),
+    );
   });
 });
 
@@ -131,7 +160,9 @@ describe('dev mode (SITEWARD_OFFLINE)', () => {
     const offline = await createTestApp({ env: { SITEWARD_OFFLINE: '1' } });
     try {
       const [boss, editor] = [await offline.loginAs('administrator'), await offline.loginAs('editor')];
-      expect((await call(offline, 'GET', '/module/all', { as: editor })).json).toEqual(permissionBody('invalid_user_permission_view_admin', 403));
+      expect((await call(offline, 'GET', '/module/all', { as: editor })).json).toEqual(
+        permissionBody('invalid_user_permission_view_admin', 403),
+      );
       const res = await call(offline, 'PUT', '/module/stats/active', { as: boss, body: { active: true } });
       expect([res.status, (res.json as { message: string }).message]).toEqual([424, expect.stringContaining('development (offline) mode')]);
     } finally {

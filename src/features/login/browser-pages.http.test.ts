@@ -76,7 +76,12 @@ describe('paths a browser visits', () => {
   it('says a used setup link is used, in a page, and the login page after setup says the administrator exists', async () => {
     const token = (await ensureSetupToken(app.store))!;
     const body = new URLSearchParams({ token, login: 'boss', email: 'boss@example.org', password: 'long-enough-pw' }).toString();
-    const done = await app.request({ method: 'POST', path: '/setup', headers: { ...BROWSER, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' }, body });
+    const done = await app.request({
+      method: 'POST',
+      path: '/setup',
+      headers: { ...BROWSER, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' },
+      body,
+    });
     expect(done.status).toBe(302);
     const login = await app.request({ path: done.headers.location!, headers: BROWSER });
     expect(login.text).toContain('The administrator account was created');

@@ -50,8 +50,11 @@ export function loginChallenge(opts: { encryptionKey: Uint8Array; used: UsedToke
       if (!decoded) return false;
       const { challenge, solution } = decoded;
       const expiresAt = challenge.parameters.expiresAt;
-      if (challenge.parameters.data?.form !== formDigest(formToken) || typeof expiresAt !== 'number' || expiresAt * 1000 <= opts.clock()) return false;
-      const result = await verifySolution({ challenge, solution, deriveKey, hmacSignatureSecret, hmacKeySignatureSecret }).catch(() => null);
+      if (challenge.parameters.data?.form !== formDigest(formToken) || typeof expiresAt !== 'number' || expiresAt * 1000 <= opts.clock())
+        return false;
+      const result = await verifySolution({ challenge, solution, deriveKey, hmacSignatureSecret, hmacKeySignatureSecret }).catch(
+        () => null,
+      );
       if (!result?.verified || typeof challenge.signature !== 'string') return false;
       return opts.used.use(`challenge:${challenge.signature}`, expiresAt * 1000);
     },
@@ -87,7 +90,10 @@ function decodePayload(payload: unknown): { challenge: Challenge; solution: { co
     ...(typeof p.expiresAt === 'number' ? { expiresAt: p.expiresAt } : {}),
     ...(data ? { data } : {}),
   };
-  return { challenge: { parameters, signature: challenge.signature }, solution: { counter: solution.counter, derivedKey: solution.derivedKey } };
+  return {
+    challenge: { parameters, signature: challenge.signature },
+    solution: { counter: solution.counter, derivedKey: solution.derivedKey },
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -70,12 +70,25 @@ export const loginFeature: Feature = {
     for (const path of ['/wp-admin', '/wp-admin/']) ctx.addPage({ method: 'GET', path, handle: async () => redirect('/admin/') });
     // 307 keeps a POSTed login form a POST.
     for (const method of ['GET', 'POST'] as const) {
-      ctx.addPage({ method, path: '/wp-login.php', crossSiteCheck: 'page', handle: async (req) => redirect(`/login${req.search}`, method === 'POST' ? 307 : 302) });
+      ctx.addPage({
+        method,
+        path: '/wp-login.php',
+        crossSiteCheck: 'page',
+        handle: async (req) => redirect(`/login${req.search}`, method === 'POST' ? 307 : 302),
+      });
     }
     // The challenge widget, from this origin (no third-party request; the login page's CSP allows only 'self' scripts and workers).
     ctx.addAssets({ urlPrefix: ALTCHA_ASSETS_PREFIX, dir: ALTCHA_EXTERNAL_DIR });
     ctx.addAssets({ urlPrefix: ALTCHA_WORKERS_PREFIX, dir: join(ALTCHA_EXTERNAL_DIR, '..', 'workers') });
-    ctx.addPage({ method: 'GET', path: CHALLENGE_SCRIPT_PATH, handle: async () => ({ status: 200, headers: { 'Content-Type': 'text/javascript; charset=UTF-8', 'Cache-Control': 'public, max-age=3600' }, body: CHALLENGE_SCRIPT }) });
+    ctx.addPage({
+      method: 'GET',
+      path: CHALLENGE_SCRIPT_PATH,
+      handle: async () => ({
+        status: 200,
+        headers: { 'Content-Type': 'text/javascript; charset=UTF-8', 'Cache-Control': 'public, max-age=3600' },
+        body: CHALLENGE_SCRIPT,
+      }),
+    });
     ctx.addJob({ name: 'login-used-tokens-purge', everyMs: 3_600_000, run: async () => void (await used.purge(ctx.clock())) });
   },
 };

@@ -12,7 +12,12 @@ async function openForm(app: TestApp, cookie?: string): Promise<{ cookie: string
   const jar = cookie ?? (page.headers['set-cookie'] ?? '').split(';')[0]!;
   const token = /name="_siteward_form" value="([^"]+)"/.exec(page.text)![1]!;
   const attr = /<altcha-widget challenge="([^"]+)"/.exec(page.text)?.[1];
-  const json = attr?.replaceAll('&quot;', '"').replaceAll('&#039;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+  const json = attr
+    ?.replaceAll('&quot;', '"')
+    .replaceAll('&#039;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
   return { cookie: jar, token, challenge: json ? (JSON.parse(json) as Challenge) : null };
 }
 
@@ -20,11 +25,18 @@ async function openForm(app: TestApp, cookie?: string): Promise<{ cookie: string
 async function solve(challenge: Challenge): Promise<string> {
   const solution = await solveChallenge({ challenge, deriveKey });
   if (!solution) throw new Error('no solution');
-  return Buffer.from(JSON.stringify({ challenge: { parameters: challenge.parameters, signature: challenge.signature }, solution })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ challenge: { parameters: challenge.parameters, signature: challenge.signature }, solution }),
+  ).toString('base64');
 }
 
 function post(app: TestApp, cookie: string, fields: Record<string, string>) {
-  return app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, cookie }, body: new URLSearchParams(fields).toString() });
+  return app.request({
+    method: 'POST',
+    path: '/login',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, cookie },
+    body: new URLSearchParams(fields).toString(),
+  });
 }
 
 describe('the login form’s challenge before the lockout', () => {
@@ -47,7 +59,12 @@ describe('the login form’s challenge before the lockout', () => {
     expect(page.text).toContain('<link rel="stylesheet" href="/login/assets/altcha/altcha.css">');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.text).not.toMatch(/<script>(?!<\/script>)/);
-    for (const asset of ['/login/assets/challenge.js', '/login/assets/altcha/altcha.min.js', '/login/assets/altcha/altcha.css', '/login/assets/altcha-workers/pbkdf2.js']) {
+    for (const asset of [
+      '/login/assets/challenge.js',
+      '/login/assets/altcha/altcha.min.js',
+      '/login/assets/altcha/altcha.css',
+      '/login/assets/altcha-workers/pbkdf2.js',
+    ]) {
       expect((await app.request({ path: asset })).status, asset).toBe(200);
     }
 
@@ -62,7 +79,10 @@ describe('the login form’s challenge before the lockout', () => {
     const payload = await solve(after.challenge!);
     const decoded = JSON.parse(Buffer.from(payload, 'base64').toString()) as { solution: { derivedKey: string } };
     decoded.solution.derivedKey = decoded.solution.derivedKey.replace(/^./, (c) => (c === '0' ? '1' : '0'));
-    expect((await post(app, browser.cookie, { log: 'ann', pwd: PASSWORD, altcha: Buffer.from(JSON.stringify(decoded)).toString('base64') })).status).toBe(403);
+    expect(
+      (await post(app, browser.cookie, { log: 'ann', pwd: PASSWORD, altcha: Buffer.from(JSON.stringify(decoded)).toString('base64') }))
+        .status,
+    ).toBe(403);
     expect((await post(app, browser.cookie, { log: 'ann', pwd: PASSWORD, altcha: 'not base64 json' })).status).toBe(403);
 
     // Bound to the form: another browser's solution does not open this one.

@@ -32,7 +32,12 @@ describe('page forms sent from another site (login CSRF)', () => {
   });
 
   it('refuses a JSON login with a foreign Origin too', async () => {
-    const res = await app.request({ method: 'POST', path: '/login', headers: { origin: EVIL }, body: { username: 'ann', password: 'ann-password-1' } });
+    const res = await app.request({
+      method: 'POST',
+      path: '/login',
+      headers: { origin: EVIL },
+      body: { username: 'ann', password: 'ann-password-1' },
+    });
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ code: 'siteward_cross_site_form' });
   });
@@ -61,10 +66,16 @@ describe('page forms sent from another site (login CSRF)', () => {
 
   it('refuses foreign forms on /setup and the password-reset forms before they act', async () => {
     const token = (await ensureSetupToken(app.store))!;
-    const setup = await post('/setup', { token, login: 'mallory', email: 'm@example.org', password: 'correct horse battery staple' }, { origin: EVIL });
+    const setup = await post(
+      '/setup',
+      { token, login: 'mallory', email: 'm@example.org', password: 'correct horse battery staple' },
+      { origin: EVIL },
+    );
     expect(setup.status).toBe(403);
     expect(await app.store.users.byLogin('mallory')).toBeUndefined();
     expect((await post('/login/lost-password', { user_login: 'ann' }, { origin: EVIL })).status).toBe(403);
-    expect((await post('/login/reset-password', { login: 'ann', key: 'x', password: 'correct horse battery staple' }, { origin: EVIL })).status).toBe(403);
+    expect(
+      (await post('/login/reset-password', { login: 'ann', key: 'x', password: 'correct horse battery staple' }, { origin: EVIL })).status,
+    ).toBe(403);
   });
 });

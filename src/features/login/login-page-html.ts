@@ -6,7 +6,16 @@ import { simplePage } from '../../core/simple-page.js';
 /** `alternatives`: other ways to log in (already-escaped HTML), shown under the form. */
 /** `after`: already-escaped HTML at the end (the 429 page's way back, protect/unlock-html.ts). */
 /** `challenge`: the proof-of-work challenge (JSON) the form must solve before the password is checked. */
-export function loginPage(opts: { formField: string; redirectTo?: string; error?: string; notice?: string; login?: string; alternatives?: readonly string[]; after?: string; challenge?: string }): string {
+export function loginPage(opts: {
+  formField: string;
+  redirectTo?: string;
+  error?: string;
+  notice?: string;
+  login?: string;
+  alternatives?: readonly string[];
+  after?: string;
+  challenge?: string;
+}): string {
   return simplePage(
     'Log in',
     `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}${opts.notice ? `<p class="notice">${escapeHtml(opts.notice)}</p>` : ''}${opts.challenge ? CHALLENGE_ASSETS : ''}

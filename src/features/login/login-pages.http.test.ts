@@ -6,7 +6,11 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { ensureSetupToken } from '../../auth/setup-token.js';
 import { safeRedirect } from './login-pages.js';
 
-const form = (fields: Record<string, string>) => ({ 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org', body: new URLSearchParams(fields).toString() });
+const form = (fields: Record<string, string>) => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  origin: 'http://example.org',
+  body: new URLSearchParams(fields).toString(),
+});
 
 describe('first-run setup', () => {
   let app: TestApp;
@@ -99,7 +103,10 @@ describe('login and logout pages', () => {
   });
 
   it('answers wrong credentials with 401 and one generic message, as form or JSON', async () => {
-    for (const [user, pw] of [['ann', 'wrong'], ['nobody', 'ann-password-1']]) {
+    for (const [user, pw] of [
+      ['ann', 'wrong'],
+      ['nobody', 'ann-password-1'],
+    ]) {
       const json = await app.request({ method: 'POST', path: '/login', body: { username: user, password: pw } });
       expect(json.status).toBe(401);
       expect(json.json).toEqual({ code: 'invalid_login', message: 'Unknown username or incorrect password.', data: { status: 401 } });
@@ -116,7 +123,12 @@ describe('login and logout pages', () => {
     const proxied = await createTestApp({ env: { SITEWARD_TRUST_PROXY: '1' } });
     try {
       await proxied.app.users.create({ login: 'sec', email: 'sec@example.org', role: 'subscriber', password: 'sec-password-1' });
-      const res = await proxied.request({ method: 'POST', path: '/login', headers: { 'X-Forwarded-Proto': 'https' }, body: { username: 'sec', password: 'sec-password-1' } });
+      const res = await proxied.request({
+        method: 'POST',
+        path: '/login',
+        headers: { 'X-Forwarded-Proto': 'https' },
+        body: { username: 'sec', password: 'sec-password-1' },
+      });
       expect(res.headers['set-cookie']).toContain('Secure');
     } finally {
       await proxied.close();
@@ -140,12 +152,21 @@ describe('login and logout pages', () => {
     const state = JSON.parse(/var Initial_State = (.*?);<\/script>/.exec(res.text)![1]!);
     expect(state.WP_API_root).toBe('http://example.org/wp-json/');
     expect(state.WP_API_nonce).toMatch(/^[0-9a-f]{10}$/);
-    const call = await app.request({ path: '/wp-json/jetpack/v4/settings', headers: { Cookie: user.cookie, 'X-WP-Nonce': state.WP_API_nonce } });
+    const call = await app.request({
+      path: '/wp-json/jetpack/v4/settings',
+      headers: { Cookie: user.cookie, 'X-WP-Nonce': state.WP_API_nonce },
+    });
     expect(call.status).toBe(200);
   });
 
   it('never sends CORS headers on login, setup, admin or logout pages', async () => {
-    for (const [method, p] of [['GET', '/login'], ['POST', '/login'], ['GET', '/setup'], ['GET', '/admin/'], ['POST', '/logout']] as const) {
+    for (const [method, p] of [
+      ['GET', '/login'],
+      ['POST', '/login'],
+      ['GET', '/setup'],
+      ['GET', '/admin/'],
+      ['POST', '/logout'],
+    ] as const) {
       const res = await app.request({ method, path: p, headers: { Origin: 'https://evil.example' } });
       expect(res.headers['access-control-allow-origin'], `${method} ${p}`).toBeUndefined();
     }
@@ -158,7 +179,12 @@ describe('a restart', () => {
     try {
       const first = await createTestApp({ dataDir });
       const user = await first.loginAs('administrator');
-      const toggled = await first.request({ method: 'POST', path: '/wp-json/jetpack/v4/module/markdown/active', headers: first.auth(user), body: { active: true } });
+      const toggled = await first.request({
+        method: 'POST',
+        path: '/wp-json/jetpack/v4/module/markdown/active',
+        headers: first.auth(user),
+        body: { active: true },
+      });
       expect(toggled.status).toBe(200);
       await first.close();
 

@@ -65,27 +65,62 @@ export function loginPages(deps: LoginPageDeps) {
   };
 
   /** The login form, with a challenge when the guards want one from this address. */
-  const loginForm = async (req: PageRequest, status: number, opts: { redirectTo: string; error?: string; notice?: string; login?: string }, headers: Readonly<Record<string, string>> = {}): Promise<PageResponse> => {
+  const loginForm = async (
+    req: PageRequest,
+    status: number,
+    opts: { redirectTo: string; error?: string; notice?: string; login?: string },
+    headers: Readonly<Record<string, string>> = {},
+  ): Promise<PageResponse> => {
     const wanted = await authenticator.guards.wantsChallenge({ via: 'login-form', login: '', ip: req.ip });
     const challenge = wanted ? JSON.stringify(await deps.challenge.create(req.formToken())) : undefined;
     // A blocked address gets its way back on the 429 page.
-    const after = status === 429 ? unlockOffer({ formField: formTokenInput(req), mail: deps.mailConfigured, address: keyOf(req.ip), login: opts.login ?? '' }) : undefined;
-    return htmlPage(status, loginPage({ formField: formTokenInput(req), ...opts, challenge, alternatives: await alternatives(req, opts.redirectTo), after }), headers);
+    const after =
+      status === 429
+        ? unlockOffer({ formField: formTokenInput(req), mail: deps.mailConfigured, address: keyOf(req.ip), login: opts.login ?? '' })
+        : undefined;
+    return htmlPage(
+      status,
+      loginPage({ formField: formTokenInput(req), ...opts, challenge, alternatives: await alternatives(req, opts.redirectTo), after }),
+      headers,
+    );
   };
 
   const showLogin = async (req: PageRequest): Promise<PageResponse> => {
     const q = req.query;
-    const notice = q.loggedout ? 'You are now logged out.' : q.setup === 'done' ? 'The administrator account was created. Log in with it to continue.' : q.password_reset === 'done' ? 'Your password has been reset. Log in with the new one.' : undefined;
+    const notice = q.loggedout
+      ? 'You are now logged out.'
+      : q.setup === 'done'
+        ? 'The administrator account was created. Log in with it to continue.'
+        : q.password_reset === 'done'
+          ? 'Your password has been reset. Log in with the new one.'
+          : undefined;
     return loginForm(req, 200, { redirectTo: str(q.redirect_to), notice });
   };
 
   /** A session is open: the cookie, then where to go (enrolment first for a role that must use two-factor). */
-  const loggedIn = async (req: PageRequest, result: Extract<LoginWithIdentity, { ok: true }>, json: boolean, redirectTo: string): Promise<PageResponse> => {
-    const cookie = { 'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember: result.remember, secure: req.origin.secure }) };
+  const loggedIn = async (
+    req: PageRequest,
+    result: Extract<LoginWithIdentity, { ok: true }>,
+    json: boolean,
+    redirectTo: string,
+  ): Promise<PageResponse> => {
+    const cookie = {
+      'Set-Cookie': loginCookieHeader(result.cookie, { expiresAt: result.expiresAt, remember: result.remember, secure: req.origin.secure }),
+    };
     const mustEnrol = await twoFactor.mustEnrol(result.user.id, result.roles);
     if (json) {
       const nonce = authenticator.createNonce('wp_rest', result.identity);
-      return jsonPage(200, { id: result.user.id, login: result.user.login, nonce, restRoot: req.restRoot, ...(mustEnrol ? { two_factor_setup: ENROL_PATH } : {}) }, cookie);
+      return jsonPage(
+        200,
+        {
+          id: result.user.id,
+          login: result.user.login,
+          nonce,
+          restRoot: req.restRoot,
+          ...(mustEnrol ? { two_factor_setup: ENROL_PATH } : {}),
+        },
+        cookie,
+      );
     }
     const next = safeRedirect(redirectTo, homeUrl) ?? '/admin/';
     const to = redirect(mustEnrol ? `${ENROL_PATH}?redirect_to=${encodeURIComponent(next)}` : next);
@@ -97,7 +132,11 @@ export function loginPages(deps: LoginPageDeps) {
    * as a password login does: the code page when the user has two-factor, enrolment first when
    * their role requires it, then the session and `redirectTo`.
    */
-  const finishLogin = async (req: PageRequest, user: UserRecord, opts: { redirectTo: string; remember?: boolean }): Promise<PageResponse> => {
+  const finishLogin = async (
+    req: PageRequest,
+    user: UserRecord,
+    opts: { redirectTo: string; remember?: boolean },
+  ): Promise<PageResponse> => {
     const remember = opts.remember === true;
     if (await twoFactor.enabled(user.id)) {
       const token = deps.pending.issue(user, { remember, redirectTo: opts.redirectTo });
@@ -117,8 +156,13 @@ export function loginPages(deps: LoginPageDeps) {
       return loginForm(req, error.status, { redirectTo: claims?.redirectTo ?? '', error: error.message });
     }
     const code = str(req.body[CODE_FIELD]);
-    const check = async () => !(await deps.pending.used(claims)) && (await twoFactor.verify(user.id, code)) && (await deps.pending.consume(claims));
-    const result = await authenticator.completeLogin(user, check, { remember: claims.remember, userAgent: str(req.headers['user-agent']), ip: req.ip });
+    const check = async () =>
+      !(await deps.pending.used(claims)) && (await twoFactor.verify(user.id, code)) && (await deps.pending.consume(claims));
+    const result = await authenticator.completeLogin(user, check, {
+      remember: claims.remember,
+      userAgent: str(req.headers['user-agent']),
+      ip: req.ip,
+    });
     if (result.ok) return loggedIn(req, result, false, claims.redirectTo);
     if (result.error === 'refused') {
       const error = refusalError(result.refusal);
@@ -159,7 +203,12 @@ export function loginPages(deps: LoginPageDeps) {
       const token = deps.pending.issue(result.user, { remember, redirectTo });
       return htmlPage(200, twoFactorPage({ formField: formTokenInput(req), token }));
     }
-    const error = result.error === 'refused' ? refusalError(result.refusal) : result.error === 'second_factor_invalid' ? authError('two_factor_invalid') : authError('invalid_login');
+    const error =
+      result.error === 'refused'
+        ? refusalError(result.refusal)
+        : result.error === 'second_factor_invalid'
+          ? authError('two_factor_invalid')
+          : authError('invalid_login');
     if (json) return errorResponse(error);
     return loginForm(req, error.status, { redirectTo, error: error.message, login }, errorHeaders(error));
   };
@@ -185,7 +234,10 @@ export function loginPages(deps: LoginPageDeps) {
       const identity = await authenticator.identify(req.headers);
       if (!logoutAllowed(req, identity)) {
         if (wantsJson(req)) return errorResponse(restError('rest_cookie_invalid_nonce'));
-        return htmlPage(403, simplePage('Log out', '<p>This log-out request did not come from this site. <a href="/admin/">Back to the dashboard</a>.</p>'));
+        return htmlPage(
+          403,
+          simplePage('Log out', '<p>This log-out request did not come from this site. <a href="/admin/">Back to the dashboard</a>.</p>'),
+        );
       }
       await authenticator.logout(value);
     }
@@ -207,7 +259,10 @@ export function loginPages(deps: LoginPageDeps) {
 
   /** A setup token attempt from `ip`, through the password guards; a refusal (too many attempts) is an error page. */
   const checkToken = async (token: string, ip: string): Promise<true | PageResponse> => {
-    const checked = token === '' ? { ok: false } : await authenticator.guards.around({ via: 'setup', login: '', ip }, async () => ({ ok: await checkSetupToken(store, token) }));
+    const checked =
+      token === ''
+        ? { ok: false }
+        : await authenticator.guards.around({ via: 'setup', login: '', ip }, async () => ({ ok: await checkSetupToken(store, token) }));
     if ('refused' in checked) {
       const error = refusalError(checked.refused);
       return htmlPage(error.status, simplePage('Setup', escapeHtml(error.message)), errorHeaders(error));
@@ -217,7 +272,14 @@ export function loginPages(deps: LoginPageDeps) {
 
   const showSetup = async (req: PageRequest): Promise<PageResponse> => {
     // A used setup link (or a bookmark of it) says so, in a page rather than an API error.
-    if (!(await setupNeeded(store))) return htmlPage(404, simplePage('Setup', '<p>This site is already set up: its administrator exists, so this setup link no longer works.</p><p><a href="/login">Log in</a></p>'));
+    if (!(await setupNeeded(store)))
+      return htmlPage(
+        404,
+        simplePage(
+          'Setup',
+          '<p>This site is already set up: its administrator exists, so this setup link no longer works.</p><p><a href="/login">Log in</a></p>',
+        ),
+      );
     const token = str(req.query.token);
     const checked = await checkToken(token, req.ip);
     if (checked !== true) return checked;
@@ -231,9 +293,17 @@ export function loginPages(deps: LoginPageDeps) {
     if (checked !== true) return checked;
     const input = { login: str(req.body.login).trim(), email: str(req.body.email).trim(), password: str(req.body.password) };
     const weak = await newPasswordProblem(input.password, [input.login, input.email]);
-    if (weak) return htmlPage(400, setupPage({ formField: formTokenInput(req), token, error: weak.message, login: input.login, email: input.email }));
+    if (weak)
+      return htmlPage(
+        400,
+        setupPage({ formField: formTokenInput(req), token, error: weak.message, login: input.login, email: input.email }),
+      );
     const result = await completeSetup(store, token, input);
-    if (!result.ok) return htmlPage(400, setupPage({ formField: formTokenInput(req), token, error: result.error.message, login: input.login, email: input.email }));
+    if (!result.ok)
+      return htmlPage(
+        400,
+        setupPage({ formField: formTokenInput(req), token, error: result.error.message, login: input.login, email: input.email }),
+      );
     return redirect('/login?redirect_to=%2Fadmin%2F&setup=done');
   };
 

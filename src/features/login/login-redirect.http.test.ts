@@ -11,7 +11,12 @@ describe('the redirect after a form login', () => {
 
   // The raw body keeps the attacker's percent-encoding exactly as a browser would send it.
   const loginWith = (encodedRedirect: string) =>
-    app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' }, body: `log=ann&pwd=ann-password-1&redirect_to=${encodedRedirect}` });
+    app.request({
+      method: 'POST',
+      path: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' },
+      body: `log=ann&pwd=ann-password-1&redirect_to=${encodedRedirect}`,
+    });
 
   /** Where a browser goes with the Location header, resolved on the site's own page. */
   const resolvedHost = (location: string) => new URL(location, 'http://example.org/login').host;

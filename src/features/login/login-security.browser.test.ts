@@ -51,7 +51,12 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
   it('solves the challenge with the real widget after 3 failures, then logs in', async () => {
     // Three failures from this address (the browser's too: both come from 127.0.0.1).
     for (let i = 0; i < 3; i++) {
-      const res = await app.request({ method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: 'log=ann&pwd=wrong' });
+      const res = await app.request({
+        method: 'POST',
+        path: '/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+        body: 'log=ann&pwd=wrong',
+      });
       expect(res.status).toBe(401);
     }
     for (const width of [1280, 360]) {
@@ -81,10 +86,14 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
     await p.fill('#user_pass', PASSWORD);
     await Promise.all([p.waitForURL((url) => url.pathname === '/login/two-factor/setup'), p.click('button[type=submit]')]);
     // The admin page stays closed until enrolled.
-    expect(new URL((await p.request.get('/admin/', { maxRedirects: 0 })).headers().location ?? '', base).pathname).toBe('/login/two-factor/setup');
+    expect(new URL((await p.request.get('/admin/', { maxRedirects: 0 })).headers().location ?? '', base).pathname).toBe(
+      '/login/two-factor/setup',
+    );
     await expect(p.getByText('Your role must use two-factor authentication').isVisible()).resolves.toBe(true);
     await expect(p.getByText('Application passwords are not asked for a second factor').isVisible()).resolves.toBe(true);
-    await expect(p.locator('#two-factor-qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).resolves.toBeGreaterThan(0);
+    await expect(
+      p.locator('#two-factor-qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).resolves.toBeGreaterThan(0);
     const both = async (name: string) => {
       for (const width of [1280, 360]) {
         await p.setViewportSize({ width, height: 900 });
@@ -126,10 +135,14 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
     await p.goto('/admin/#/two-factor');
     await p.getByRole('heading', { level: 1, name: 'Two-factor' }).waitFor();
     await p.getByTestId('two-factor-state').waitFor();
-    await expect(p.getByTestId('two-factor-screen').textContent()).resolves.toContain('Application passwords are not asked for a second factor');
+    await expect(p.getByTestId('two-factor-screen').textContent()).resolves.toContain(
+      'Application passwords are not asked for a second factor',
+    );
     await p.getByRole('button', { name: 'Set up two-factor' }).click();
     const secret = (await p.getByTestId('two-factor-secret').textContent())!.trim();
-    await expect(p.locator('.sw-two-factor-qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).resolves.toBeGreaterThan(0);
+    await expect(
+      p.locator('.sw-two-factor-qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).resolves.toBeGreaterThan(0);
     for (const width of [1280, 360]) {
       await p.setViewportSize({ width, height: 900 });
       await p.screenshot({ path: path.join(shots, `admin-enrol-${width}.png`), fullPage: true });

@@ -28,7 +28,14 @@ export function pendingLogins(opts: { encryptionKey: Uint8Array; used: UsedToken
 
   return {
     issue(user: UserRecord, o: { remember: boolean; redirectTo: string }): string {
-      const claims: PendingLogin = { userId: user.id, remember: o.remember, redirectTo: o.redirectTo.slice(0, 2000), expires: opts.clock() + LIFETIME_MS, nonce: randomBytes(16).toString('base64url'), password: fingerprint(user) };
+      const claims: PendingLogin = {
+        userId: user.id,
+        remember: o.remember,
+        redirectTo: o.redirectTo.slice(0, 2000),
+        expires: opts.clock() + LIFETIME_MS,
+        nonce: randomBytes(16).toString('base64url'),
+        password: fingerprint(user),
+      };
       const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
       return `${body}.${sign(body)}`;
     },
@@ -49,7 +56,15 @@ export function pendingLogins(opts: { encryptionKey: Uint8Array; used: UsedToken
       }
       if (typeof value !== 'object' || value === null) return null;
       const c = value as Record<string, unknown>;
-      if (typeof c.userId !== 'number' || typeof c.remember !== 'boolean' || typeof c.redirectTo !== 'string' || typeof c.expires !== 'number' || typeof c.nonce !== 'string' || typeof c.password !== 'string') return null;
+      if (
+        typeof c.userId !== 'number' ||
+        typeof c.remember !== 'boolean' ||
+        typeof c.redirectTo !== 'string' ||
+        typeof c.expires !== 'number' ||
+        typeof c.nonce !== 'string' ||
+        typeof c.password !== 'string'
+      )
+        return null;
       if (c.expires <= opts.clock()) return null;
       return { userId: c.userId, remember: c.remember, redirectTo: c.redirectTo, expires: c.expires, nonce: c.nonce, password: c.password };
     },

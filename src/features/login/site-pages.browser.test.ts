@@ -65,7 +65,10 @@ describe.skipIf(!chromiumAvailable)("the server's own pages in Chromium", () => 
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
     });
     page.on('pageerror', (e) => problems.push(String(e)));
-    await page.addInitScript({ content: "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI));" });
+    await page.addInitScript({
+      content:
+        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI));",
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -77,10 +80,20 @@ describe.skipIf(!chromiumAvailable)("the server's own pages in Chromium", () => 
   async function axe(): Promise<string[]> {
     await page.evaluate(AXE_SOURCE);
     const result = await page.evaluate(async () => {
-      const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } };
+      const w = globalThis as unknown as {
+        document: unknown;
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: object,
+          ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      };
       return w.axe.run(w.document, { resultTypes: ['violations'] });
     });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
 
   /** The page as it is now, in each width and colour scheme: a screenshot, then the checks. */
@@ -91,14 +104,20 @@ describe.skipIf(!chromiumAvailable)("the server's own pages in Chromium", () => 
       const label = `${name}-${width}-${dark ? 'dark' : 'light'}`;
       await page.screenshot({ path: path.join(shots, `${label}.png`), fullPage: true });
       const { scrollWidth, clientWidth } = await page.evaluate(() => {
-        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+          .documentElement;
         return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
       });
       if (scrollWidth > clientWidth) failures.push(`${label}: ${scrollWidth} px wide in ${clientWidth}`);
       failures.push(...(await axe()).map((v) => `${label}: ${v}`));
     }
     // The stylesheet came: the card is styled (a browser-default page has no border on main).
-    const border = await page.locator('main.sw-card').evaluate((el) => (globalThis as unknown as { getComputedStyle: (e: unknown) => { borderTopWidth: string } }).getComputedStyle(el).borderTopWidth);
+    const border = await page
+      .locator('main.sw-card')
+      .evaluate(
+        (el) =>
+          (globalThis as unknown as { getComputedStyle: (e: unknown) => { borderTopWidth: string } }).getComputedStyle(el).borderTopWidth,
+      );
     if (border !== '1px') failures.push(`${name}: the shared stylesheet did not apply`);
   }
 
@@ -157,7 +176,10 @@ describe.skipIf(!chromiumAvailable)("the server's own pages in Chromium", () => 
     await page.goto('/login');
     await page.fill('#user_login', 'boss');
     await page.fill('#user_pass', admin.password);
-    const [blocked] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/login') && r.request().method() === 'POST'), page.click('button[type=submit]')]);
+    const [blocked] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/login') && r.request().method() === 'POST'),
+      page.click('button[type=submit]'),
+    ]);
     expect(blocked.status()).toBe(429);
     await capture('login-blocked');
 

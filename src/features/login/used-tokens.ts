@@ -32,7 +32,14 @@ export class UsedTokens {
 
   /** Marks `hash` used until `expires` (ms); true only for the first use, on any process. */
   async use(hash: string, expires: number): Promise<boolean> {
-    const rows = await this.db.run((db) => db.insertInto('login_used_tokens').values({ hash, expires }).onConflict((oc) => oc.column('hash').doNothing()).returning('hash').execute());
+    const rows = await this.db.run((db) =>
+      db
+        .insertInto('login_used_tokens')
+        .values({ hash, expires })
+        .onConflict((oc) => oc.column('hash').doNothing())
+        .returning('hash')
+        .execute(),
+    );
     return rows.length === 1;
   }
 

@@ -86,7 +86,13 @@ export class HostProber {
 }
 
 function certificateJson(certificate: CertificateInfo, at: number): JsonValue {
-  return { validTo: certificate.validTo, subject: certificate.subject, issuer: certificate.issuer, error: certificate.error, checkedAt: at };
+  return {
+    validTo: certificate.validTo,
+    subject: certificate.subject,
+    issuer: certificate.issuer,
+    error: certificate.error,
+    checkedAt: at,
+  };
 }
 
 /** A stored certificate row, read leniently. */
@@ -94,5 +100,11 @@ export function readCertificate(value: JsonValue | undefined): (CertificateInfo 
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return null;
   const { validTo, subject, issuer, error, checkedAt } = value;
   if (typeof validTo !== 'number' || typeof checkedAt !== 'number') return null;
-  return { validTo, checkedAt, subject: typeof subject === 'string' ? subject : '', issuer: typeof issuer === 'string' ? issuer : '', error: typeof error === 'string' ? error : null };
+  return {
+    validTo,
+    checkedAt,
+    subject: typeof subject === 'string' ? subject : '',
+    issuer: typeof issuer === 'string' ? issuer : '',
+    error: typeof error === 'string' ? error : null,
+  };
 }

@@ -106,7 +106,12 @@ export function checkUrl(target: CheckTarget, options: ProbeOptions): Promise<Ch
       const judge = (): void => {
         const found = Buffer.concat(chunks).toString('utf8').includes(keyword);
         if (found === !target.keywordAbsent) finish({ up: true, status });
-        else finish({ up: false, kind: 'keyword', reason: target.keywordAbsent ? `keyword "${keyword}" found` : `keyword "${keyword}" missing` });
+        else
+          finish({
+            up: false,
+            kind: 'keyword',
+            reason: target.keywordAbsent ? `keyword "${keyword}" found` : `keyword "${keyword}" missing`,
+          });
       };
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
@@ -129,7 +134,10 @@ export function checkUrl(target: CheckTarget, options: ProbeOptions): Promise<Ch
       },
       onResponse,
     );
-    const timer = setTimeout(() => finish({ up: false, kind: 'timeout', reason: `timeout after ${options.timeoutMs / 1000} s` }), options.timeoutMs);
+    const timer = setTimeout(
+      () => finish({ up: false, kind: 'timeout', reason: `timeout after ${options.timeoutMs / 1000} s` }),
+      options.timeoutMs,
+    );
     req.on('error', (error: NodeJS.ErrnoException) => finish({ up: false, kind: 'connection', reason: error.code ?? error.message }));
     req.end();
   });
@@ -143,7 +151,10 @@ function readCertificate(socket: TLSSocket): CertificateInfo | null {
     validTo: Date.parse(peer.valid_to),
     subject: typeof peer.subject?.CN === 'string' ? peer.subject.CN : '',
     issuer: typeof peer.issuer?.CN === 'string' ? peer.issuer.CN : '',
-    error: error === null || error === undefined ? null : String(error instanceof Error ? (error as NodeJS.ErrnoException).code ?? error.message : error),
+    error:
+      error === null || error === undefined
+        ? null
+        : String(error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : error),
   };
 }
 
@@ -152,7 +163,8 @@ export function certificateRefusal(certificate: CertificateInfo | null, now: num
   if (certificate === null) return 'no certificate';
   if (certificate.validTo <= now) return `certificate expired on ${new Date(certificate.validTo).toISOString()}`;
   // Date errors are judged by `now` above, not by the machine's clock.
-  if (certificate.error !== null && certificate.error !== 'CERT_HAS_EXPIRED' && certificate.error !== 'CERT_NOT_YET_VALID') return `certificate invalid: ${certificate.error}`;
+  if (certificate.error !== null && certificate.error !== 'CERT_HAS_EXPIRED' && certificate.error !== 'CERT_NOT_YET_VALID')
+    return `certificate invalid: ${certificate.error}`;
   return null;
 }
 

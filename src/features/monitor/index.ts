@@ -76,7 +76,10 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         timeoutMs,
         intervalMs,
         siteUrl,
-        probeOptions: { ...(config.monitorSourceAddress !== null ? { localAddress: config.monitorSourceAddress } : {}), ...(tuning.ca !== undefined ? { ca: tuning.ca } : {}) },
+        probeOptions: {
+          ...(config.monitorSourceAddress !== null ? { localAddress: config.monitorSourceAddress } : {}),
+          ...(tuning.ca !== undefined ? { ca: tuning.ca } : {}),
+        },
         inMaintenance,
       });
       // One prober per host: the processes of one host (workers) share a lease named after it.
@@ -160,7 +163,8 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         administrators: async () => {
           const found: { id: number; name: string }[] = [];
           for (const user of await ctx.store.users.list()) {
-            if ((await ctx.store.users.roles(user.id)).includes('administrator')) found.push({ id: user.id, name: user.displayName || user.login });
+            if ((await ctx.store.users.roles(user.id)).includes('administrator'))
+              found.push({ id: user.id, name: user.displayName || user.login });
           }
           return found;
         },
@@ -217,8 +221,13 @@ function transitionNotifier(ctx: FeatureContext, tuning: MonitorTuning) {
     webhookFormat: config.monitorWebhookFormat,
     siteName: config.siteName,
     onResult: (result) => {
-      if (result.ok) ctx.log.info({ event: 'monitor.notified', channel: result.channel, transition: result.event.kind }, 'monitor notification sent');
-      else ctx.log.warn({ event: 'monitor.notify_failed', channel: result.channel, attempts: result.attempts, error: result.error }, 'monitor notification failed');
+      if (result.ok)
+        ctx.log.info({ event: 'monitor.notified', channel: result.channel, transition: result.event.kind }, 'monitor notification sent');
+      else
+        ctx.log.warn(
+          { event: 'monitor.notify_failed', channel: result.channel, attempts: result.attempts, error: result.error },
+          'monitor notification failed',
+        );
     },
     ...tuning.notifier,
   });

@@ -7,7 +7,14 @@ import { CronExpressionParser } from 'cron-parser';
  */
 export type MaintenanceWindow =
   | { readonly id: number; readonly kind: 'once'; readonly starts: number; readonly ends: number; readonly note: string }
-  | { readonly id: number; readonly kind: 'weekly'; readonly days: readonly number[]; readonly time: string; readonly durationMinutes: number; readonly note: string }
+  | {
+      readonly id: number;
+      readonly kind: 'weekly';
+      readonly days: readonly number[];
+      readonly time: string;
+      readonly durationMinutes: number;
+      readonly note: string;
+    }
   | { readonly id: number; readonly kind: 'cron'; readonly cron: string; readonly durationMinutes: number; readonly note: string };
 
 export type MaintenanceInput = DistributiveOmit<MaintenanceWindow, 'id'>;
@@ -32,7 +39,8 @@ export function maintenanceProblem(window: MaintenanceInput, timeZone: string): 
     case 'once':
       return window.ends > window.starts ? null : 'ends must be after starts';
     case 'weekly':
-      if (window.days.length === 0 || window.days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)) return 'days must be weekday numbers from 0 (Sunday) to 6';
+      if (window.days.length === 0 || window.days.some((d) => !Number.isInteger(d) || d < 0 || d > 6))
+        return 'days must be weekday numbers from 0 (Sunday) to 6';
       if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(window.time)) return 'time must be HH:MM';
       return durationProblem(window.durationMinutes);
     case 'cron':
@@ -46,7 +54,9 @@ export function maintenanceProblem(window: MaintenanceInput, timeZone: string): 
 }
 
 function durationProblem(minutes: number): string | null {
-  return Number.isInteger(minutes) && minutes >= 1 && minutes <= MAX_DURATION_MINUTES ? null : `durationMinutes must be a whole number from 1 to ${MAX_DURATION_MINUTES}`;
+  return Number.isInteger(minutes) && minutes >= 1 && minutes <= MAX_DURATION_MINUTES
+    ? null
+    : `durationMinutes must be a whole number from 1 to ${MAX_DURATION_MINUTES}`;
 }
 
 /** The occurrence of `window` that contains `at`, as [start, end), or null. */
@@ -55,13 +65,19 @@ export function occurrenceAt(window: MaintenanceInput, at: number, timeZone: str
   const cron = windowCron(window);
   if (cron === null) return null;
   // The latest occurrence at or before `at` (cron-parser's prev() is strictly before its start).
-  const previous = CronExpressionParser.parse(cron, { currentDate: new Date(at + 1), tz: timeZone }).prev().getTime();
+  const previous = CronExpressionParser.parse(cron, { currentDate: new Date(at + 1), tz: timeZone })
+    .prev()
+    .getTime();
   const end = previous + window.durationMinutes * 60_000;
   return at < end ? [previous, end] : null;
 }
 
 /** The window in force at `at` and its end, or null. */
-export function activeMaintenance(windows: readonly MaintenanceWindow[], at: number, timeZone: string): { window: MaintenanceWindow; until: number } | null {
+export function activeMaintenance(
+  windows: readonly MaintenanceWindow[],
+  at: number,
+  timeZone: string,
+): { window: MaintenanceWindow; until: number } | null {
   for (const window of windows) {
     const occurrence = occurrenceAt(window, at, timeZone);
     if (occurrence !== null) return { window, until: occurrence[1] };

@@ -39,7 +39,9 @@ export const MONITOR_CHECKS_MIGRATION_NAME = '0140_monitor_checks';
 export function monitorChecksMigration(dialect: SqlDialect): Migration {
   const millis = dialect === 'postgres' ? 'bigint' : 'integer';
   const serial = (t: CreateTableBuilder<string, never>) =>
-    dialect === 'postgres' ? t.addColumn('id', 'serial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    dialect === 'postgres'
+      ? t.addColumn('id', 'serial', (c) => c.primaryKey())
+      : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
@@ -56,7 +58,10 @@ export function monitorChecksMigration(dialect: SqlDialect): Migration {
       await sql`INSERT INTO monitor_checks (id, url, expected_status, keyword_absent, created) VALUES (1, NULL, '', 0, 0)`.execute(db);
       if (dialect === 'postgres') await sql`SELECT setval(pg_get_serial_sequence('monitor_checks', 'id'), 1)`.execute(db);
       // Downtimes existing before are the site check's.
-      await db.schema.alterTable('monitor_intervals').addColumn('check_id', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema
+        .alterTable('monitor_intervals')
+        .addColumn('check_id', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
       await db.schema.createIndex('monitor_intervals_check').on('monitor_intervals').columns(['check_id', 'started']).execute();
       await db.schema
         .createTable('monitor_samples')

@@ -54,7 +54,8 @@ let app: TestApp;
 let admin: LoggedIn;
 
 const tick = () => app.app.jobs.tick();
-const call = (method: string, path: string, body?: object) => app.request({ method, path: `/wp-json/siteward/v1/monitor${path}`, headers: app.auth(admin), ...(body ? { body } : {}) });
+const call = (method: string, path: string, body?: object) =>
+  app.request({ method, path: `/wp-json/siteward/v1/monitor${path}`, headers: app.auth(admin), ...(body ? { body } : {}) });
 interface CheckJson {
   id: number;
   url: string;
@@ -79,7 +80,9 @@ beforeAll(async () => {
   expired = await httpsPeer(new Date(START - 400 * DAY), new Date(START - DAY));
   expiring = await httpsPeer(new Date(START - DAY), new Date(START + 30 * DAY));
   hooks = await startWebhookReceiver();
-  const features = builtInFeatures.map((f) => (f.name === 'monitor' ? createMonitorFeature({ probeTimeoutMs: 2000, ca: [expiring.cert], notifier: { backoffMs: () => 1 } }) : f));
+  const features = builtInFeatures.map((f) =>
+    f.name === 'monitor' ? createMonitorFeature({ probeTimeoutMs: 2000, ca: [expiring.cert], notifier: { backoffMs: () => 1 } }) : f,
+  );
   app = await createTestApp({
     clock,
     startJobs: false,
@@ -88,7 +91,12 @@ beforeAll(async () => {
   });
   admin = await app.loginAs('administrator');
   await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/monitor/active', headers: app.auth(admin), body: { active: true } });
-  await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/monitor', headers: app.auth(admin), body: { monitor_receive_notifications: true } });
+  await app.request({
+    method: 'PUT',
+    path: '/wp-json/jetpack/v4/module/monitor',
+    headers: app.auth(admin),
+    body: { monitor_receive_notifications: true },
+  });
 });
 afterAll(async () => {
   await app.close();
@@ -114,14 +122,24 @@ describe('monitor checks', () => {
   });
 
   it('counts the site down when the keyword is missing from the page, and notifies with the reason', async () => {
-    expect((await call('POST', '/checks/1', { expectedStatus: '', keyword: 'Welcome' })).json).toMatchObject({ id: 1, keyword: 'Welcome', keywordAbsent: false });
+    expect((await call('POST', '/checks/1', { expectedStatus: '', keyword: 'Welcome' })).json).toMatchObject({
+      id: 1,
+      keyword: 'Welcome',
+      keywordAbsent: false,
+    });
     advance(10_000);
     await tick();
     siteMode = 'no-keyword';
     hooks.clear();
     await twoRounds();
     expect(await check(1)).toMatchObject({ state: 'down', lastError: 'keyword "Welcome" missing' });
-    expect(await hooks.next()).toMatchObject({ event: 'down', url: siteUrl, reason: 'keyword "Welcome" missing', lastError: 'keyword "Welcome" missing', durationSeconds: 10 });
+    expect(await hooks.next()).toMatchObject({
+      event: 'down',
+      url: siteUrl,
+      reason: 'keyword "Welcome" missing',
+      lastError: 'keyword "Welcome" missing',
+      durationSeconds: 10,
+    });
     siteMode = 'ok';
     advance(10_000);
     await tick();
@@ -153,7 +171,10 @@ describe('monitor checks', () => {
   });
 
   it('refuses a check that is not a URL, a bad status list, and the removal of the site check', async () => {
-    expect((await call('POST', '/checks', { url: 'ftp://x' })).json).toMatchObject({ code: 'monitor_invalid', data: { status: 400, detail: 'url must be an absolute http(s) URL' } });
+    expect((await call('POST', '/checks', { url: 'ftp://x' })).json).toMatchObject({
+      code: 'monitor_invalid',
+      data: { status: 400, detail: 'url must be an absolute http(s) URL' },
+    });
     expect((await call('POST', '/checks/1', { expectedStatus: 'abc' })).status).toBe(400);
     expect((await call('DELETE', '/checks/1')).json).toMatchObject({ code: 'monitor_site_check_kept', data: { status: 409 } });
     expect((await call('DELETE', '/checks/99')).status).toBe(404);
@@ -185,7 +206,11 @@ describe('monitor checks', () => {
     expect(seen.state).toBe('down');
     expect(seen.lastError).toMatch(/^certificate expired on /);
     expect(seen.certificate).toMatchObject({ validTo: new Date(Math.floor((START - DAY) / 1000) * 1000).toISOString() });
-    expect(await hooks.next()).toMatchObject({ event: 'down', url: expired.url, reason: expect.stringMatching(/^certificate expired on /) as unknown });
+    expect(await hooks.next()).toMatchObject({
+      event: 'down',
+      url: expired.url,
+      reason: expect.stringMatching(/^certificate expired on /) as unknown,
+    });
     // At a Glance's route lists every check with its state, the site first.
     const glance = await app.request({ path: '/wp-json/siteward/v1/monitor/history?days=30', headers: app.auth(admin) });
     expect((glance.json as { checks: unknown[] }).checks).toEqual([
@@ -197,11 +222,13 @@ describe('monitor checks', () => {
 
   it('warns 14, 7 and 1 days before a certificate expires, once each, and counts it down once expired', async () => {
     const added = (await call('POST', '/checks', { url: expiring.url })).json as { id: number };
-    const validTo = (await (async () => {
-      advance(10_000);
-      await tick();
-      return (await check(added.id)).certificate!;
-    })()).validTo;
+    const validTo = (
+      await (async () => {
+        advance(10_000);
+        await tick();
+        return (await check(added.id)).certificate!;
+      })()
+    ).validTo;
     expect(await check(added.id)).toMatchObject({ state: 'up', certificate: { error: null } });
     hooks.clear();
     const expiry = Date.parse(validTo);

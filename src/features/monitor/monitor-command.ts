@@ -37,7 +37,8 @@ function describeCheck(check: CheckStatus): string {
     .map(([period, value]) => `${period} ${percent(value)}`)
     .join(', ');
   const state = check.state === 'down' ? `down since ${check.downSince ?? '?'} (${check.lastError ?? ''})` : check.state;
-  const certificate = check.certificate === null ? '' : `; certificate until ${check.certificate.validTo} (${check.certificate.daysLeft} days)`;
+  const certificate =
+    check.certificate === null ? '' : `; certificate until ${check.certificate.validTo} (${check.certificate.daysLeft} days)`;
   return `${check.id}\t${check.url}\t${state}\tuptime ${uptime}${certificate}`;
 }
 
@@ -66,7 +67,10 @@ export function monitorCommand(service: MonitorService): CliCommand {
       for (const result of outcome.value) io.out(`${result.channel}: ${result.ok ? 'sent' : `failed (${result.error})`}`);
       return outcome.value.every((r) => r.ok) ? EXIT_OK : EXIT_FAILED;
     }
-    if (sub !== 'maintenance') throw new UsageError(`${sub === undefined ? 'missing' : 'unknown'} monitor command; use one of: status | maintenance | test-notification`);
+    if (sub !== 'maintenance')
+      throw new UsageError(
+        `${sub === undefined ? 'missing' : 'unknown'} monitor command; use one of: status | maintenance | test-notification`,
+      );
     const [action, ...more] = rest;
     if (action === 'list') {
       for (const window of await service.windows()) io.out(describeWindow(window));

@@ -33,13 +33,15 @@ export function parseCheck(body: Readonly<Record<string, unknown>>, current: Che
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return fail('url must be an absolute http(s) URL');
   }
   const expectedStatus = 'expectedStatus' in body ? body.expectedStatus : base.expectedStatus;
-  if (typeof expectedStatus !== 'string' || parseExpectedStatus(expectedStatus) === null) return fail('expectedStatus must be statuses, classes or ranges like "200", "2xx", "200-299", comma-separated');
+  if (typeof expectedStatus !== 'string' || parseExpectedStatus(expectedStatus) === null)
+    return fail('expectedStatus must be statuses, classes or ranges like "200", "2xx", "200-299", comma-separated');
   const keyword = 'keyword' in body ? optionalText(body, 'keyword') : base.keyword;
   if (keyword === undefined) return fail('keyword must be a string');
   const keywordAbsent = 'keywordAbsent' in body ? body.keywordAbsent : base.keywordAbsent;
   if (typeof keywordAbsent !== 'boolean') return fail('keywordAbsent must be true or false');
   const slowMs = 'slowMs' in body ? body.slowMs : base.slowMs;
-  if (slowMs !== null && (typeof slowMs !== 'number' || !Number.isInteger(slowMs) || slowMs < 1 || slowMs > 600_000)) return fail('slowMs must be null or whole milliseconds from 1 to 600000');
+  if (slowMs !== null && (typeof slowMs !== 'number' || !Number.isInteger(slowMs) || slowMs < 1 || slowMs > 600_000))
+    return fail('slowMs must be null or whole milliseconds from 1 to 600000');
   return { ok: true, value: { url, expectedStatus: expectedStatus.trim(), keyword, keywordAbsent, slowMs } };
 }
 
@@ -65,7 +67,8 @@ export function parseMaintenance(body: Readonly<Record<string, unknown>>, timeZo
     }
     case 'weekly': {
       const days = body.days;
-      if (!Array.isArray(days) || !days.every((d): d is number => typeof d === 'number')) return fail('days must be a list of weekday numbers from 0 (Sunday) to 6');
+      if (!Array.isArray(days) || !days.every((d): d is number => typeof d === 'number'))
+        return fail('days must be a list of weekday numbers from 0 (Sunday) to 6');
       if (typeof body.time !== 'string') return fail('time must be HH:MM');
       input = { kind: 'weekly', days: [...new Set(days)], time: body.time, durationMinutes: Number(body.durationMinutes), note };
       break;
@@ -97,14 +100,22 @@ const EMAIL = /^[^\s@<>,;]+@[^\s@<>,;]+$/;
 
 export function parseNotifications(body: Readonly<Record<string, unknown>>, current: NotificationSettings): Parsed<NotificationSettings> {
   const administrators = 'administrators' in body ? body.administrators : current.administrators;
-  if (administrators !== null && (!Array.isArray(administrators) || !administrators.every((id): id is number => Number.isInteger(id) && (id as number) > 0))) {
+  if (
+    administrators !== null &&
+    (!Array.isArray(administrators) || !administrators.every((id): id is number => Number.isInteger(id) && (id as number) > 0))
+  ) {
     return fail('administrators must be null (all) or a list of user ids');
   }
   const emails = 'emails' in body ? body.emails : current.emails;
-  if (!Array.isArray(emails) || emails.length > 20 || !emails.every((e): e is string => typeof e === 'string' && EMAIL.test(e))) return fail('emails must be a list of at most 20 e-mail addresses');
+  if (!Array.isArray(emails) || emails.length > 20 || !emails.every((e): e is string => typeof e === 'string' && EMAIL.test(e)))
+    return fail('emails must be a list of at most 20 e-mail addresses');
   const repeatMinutes = 'repeatMinutes' in body ? body.repeatMinutes : current.repeatMinutes;
-  if (typeof repeatMinutes !== 'number' || !Number.isInteger(repeatMinutes) || repeatMinutes < 0 || repeatMinutes > 10_080) return fail('repeatMinutes must be whole minutes from 0 (off) to 10080');
-  return { ok: true, value: { administrators: administrators === null ? null : [...new Set(administrators)], emails: [...new Set(emails)], repeatMinutes } };
+  if (typeof repeatMinutes !== 'number' || !Number.isInteger(repeatMinutes) || repeatMinutes < 0 || repeatMinutes > 10_080)
+    return fail('repeatMinutes must be whole minutes from 0 (off) to 10080');
+  return {
+    ok: true,
+    value: { administrators: administrators === null ? null : [...new Set(administrators)], emails: [...new Set(emails)], repeatMinutes },
+  };
 }
 
 /** The stored settings (an option), read leniently: anything unreadable falls back to the defaults. */

@@ -24,7 +24,9 @@ const site = createServer((_req, res) => {
   res.end('ok');
 });
 
-const features = builtInFeatures.map((f) => (f.name === 'monitor' ? createMonitorFeature({ probeTimeoutMs: 2000, notifier: { backoffMs: () => 1 } }) : f));
+const features = builtInFeatures.map((f) =>
+  f.name === 'monitor' ? createMonitorFeature({ probeTimeoutMs: 2000, notifier: { backoffMs: () => 1 } }) : f,
+);
 const root = mkdtempSync(path.join(tmpdir(), 'siteward-monitor-maintenance-'));
 const dataDir = path.join(root, 'data');
 const configFile = path.join(root, 'siteward.config.json');
@@ -43,7 +45,9 @@ let second: LoggedIn;
 const tick = () => app.app.jobs.tick();
 const call = (method: string, route: string, body?: object, user: LoggedIn = admin) =>
   app.request({ method, path: `/wp-json/siteward/v1/monitor${route}`, headers: app.auth(user), ...(body ? { body } : {}) });
-const downtimes = async () => ((await call('GET', '/checks/1/history?days=1')).json as { downtimes: { start: string; end: string | null; reason: string }[] }).downtimes;
+const downtimes = async () =>
+  ((await call('GET', '/checks/1/history?days=1')).json as { downtimes: { start: string; end: string | null; reason: string }[] })
+    .downtimes;
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -67,13 +71,27 @@ beforeAll(async () => {
     for (const wake of mailWaiters.splice(0)) wake();
   });
   hooks = await startWebhookReceiver();
-  const env = { SITEWARD_MONITOR_URL: siteUrl, SITEWARD_MONITOR_INTERVAL: '10', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url, SITEWARD_MAIL_FROM: 'monitor@example.org' };
-  writeFileSync(configFile, JSON.stringify({ dataDir, homeUrl: 'http://example.org', monitorUrl: siteUrl, smtpUrl: smtp.url, monitorWebhook: hooks.url }));
+  const env = {
+    SITEWARD_MONITOR_URL: siteUrl,
+    SITEWARD_MONITOR_INTERVAL: '10',
+    SITEWARD_SMTP_URL: smtp.url,
+    SITEWARD_MONITOR_WEBHOOK: hooks.url,
+    SITEWARD_MAIL_FROM: 'monitor@example.org',
+  };
+  writeFileSync(
+    configFile,
+    JSON.stringify({ dataDir, homeUrl: 'http://example.org', monitorUrl: siteUrl, smtpUrl: smtp.url, monitorWebhook: hooks.url }),
+  );
   app = await createTestApp({ clock, startJobs: false, features, env, dataDir });
   admin = await app.loginAs('administrator', { login: 'first' });
   second = await app.loginAs('administrator', { login: 'second' });
   await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/monitor/active', headers: app.auth(admin), body: { active: true } });
-  await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/monitor', headers: app.auth(admin), body: { monitor_receive_notifications: true } });
+  await app.request({
+    method: 'PUT',
+    path: '/wp-json/jetpack/v4/module/monitor',
+    headers: app.auth(admin),
+    body: { monitor_receive_notifications: true },
+  });
   await tick();
 });
 afterAll(async () => {
@@ -87,7 +105,10 @@ afterAll(async () => {
 describe('maintenance windows', () => {
   it('are added, listed and removed from the CLI, and refused with a clear message when wrong', async () => {
     const added = await cli('monitor', 'maintenance', 'add', 'cron', '--cron', '0 3 * * 0', '--duration', '30', '--note', 'backups');
-    expect(added).toMatchObject({ code: 0, out: expect.stringMatching(/^added maintenance window \d+\tcron\t"0 3 \* \* 0" for 30 min\tbackups$/) as unknown });
+    expect(added).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^added maintenance window \d+\tcron\t"0 3 \* \* 0" for 30 min\tbackups$/) as unknown,
+    });
     const bad = await cli('monitor', 'maintenance', 'add', 'cron', '--cron', '61 * * * *', '--duration', '30');
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/^error: The monitor setting is not valid\. \(cron: /);
@@ -132,7 +153,9 @@ describe('maintenance windows', () => {
     // Next Monday 11:30–12:30 UTC.
     const monday = START + 7 * 24 * HOUR;
     expect((await call('POST', '/maintenance', { kind: 'weekly', days: [1], time: '11:30', durationMinutes: 60 })).status).toBe(200);
-    expect((await call('POST', '/maintenance', { kind: 'weekly', days: [9], time: '11:30', durationMinutes: 60 })).json).toMatchObject({ code: 'monitor_invalid' });
+    expect((await call('POST', '/maintenance', { kind: 'weekly', days: [9], time: '11:30', durationMinutes: 60 })).json).toMatchObject({
+      code: 'monitor_invalid',
+    });
     now = monday - HOUR;
     await tick();
     siteUp = false;
@@ -159,8 +182,12 @@ describe('notifications', () => {
     const secondId = second.userId;
     const set = await call('POST', '/notifications', { administrators: [secondId], emails: ['ops@example.net'], repeatMinutes: 1 });
     expect(set.json).toEqual({ administrators: [secondId], emails: ['ops@example.net'], repeatMinutes: 1 });
-    expect((await call('POST', '/notifications', { emails: ['not an address'] })).json).toMatchObject({ code: 'monitor_invalid', data: { status: 400 } });
-    for (const w of ((await call('GET', '/maintenance')).json as { windows: { id: number }[] }).windows) await call('DELETE', `/maintenance/${w.id}`);
+    expect((await call('POST', '/notifications', { emails: ['not an address'] })).json).toMatchObject({
+      code: 'monitor_invalid',
+      data: { status: 400 },
+    });
+    for (const w of ((await call('GET', '/maintenance')).json as { windows: { id: number }[] }).windows)
+      await call('DELETE', `/maintenance/${w.id}`);
     now += 2 * HOUR;
     await tick();
     mails.length = 0;
@@ -177,7 +204,11 @@ describe('notifications', () => {
       [`${second.login}@example.org`, 'ops@example.net'],
       [`${second.login}@example.org`, 'ops@example.net'],
     ]);
-    expect(mails.map((m) => /^Subject: (.*)$/m.exec(m.data)?.[1])).toEqual(['My Site is down', 'My Site is still down', 'My Site is back up']);
+    expect(mails.map((m) => /^Subject: (.*)$/m.exec(m.data)?.[1])).toEqual([
+      'My Site is down',
+      'My Site is still down',
+      'My Site is back up',
+    ]);
     for (const mail of mails) {
       expect(mail.data).toContain('Down since: ');
       expect(mail.data).toContain('Duration: ');
@@ -189,7 +220,12 @@ describe('notifications', () => {
     mails.length = 0;
     hooks.clear();
     const res = await call('POST', '/notifications/test');
-    expect(res.json).toEqual({ results: [{ channel: 'email', ok: true }, { channel: 'webhook', ok: true }] });
+    expect(res.json).toEqual({
+      results: [
+        { channel: 'email', ok: true },
+        { channel: 'webhook', ok: true },
+      ],
+    });
     expect(mails).toHaveLength(1);
     expect(mails[0]!.data).toContain('test notification');
     expect(await hooks.next()).toMatchObject({ event: 'test' });

@@ -49,14 +49,25 @@ export class KyselyMonitorRepo implements MonitorRepo {
 
   async openInterval(): Promise<DowntimeInterval | null> {
     const row = await this.db.run((db) =>
-      db.selectFrom('monitor_intervals').selectAll()  .where('check_id', '=', this.checkId).where('ended', 'is', null).orderBy('started', 'desc').limit(1).executeTakeFirst(),
+      db
+        .selectFrom('monitor_intervals')
+        .selectAll()
+        .where('check_id', '=', this.checkId)
+        .where('ended', 'is', null)
+        .orderBy('started', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
     );
     return row === undefined ? null : toInterval(row);
   }
 
   async startInterval(start: number, reason: string): Promise<number> {
     const row = await this.db.run((db) =>
-      db.insertInto('monitor_intervals').values({ started: start, ended: null, reason, check_id: this.checkId }).returning('id').executeTakeFirstOrThrow(),
+      db
+        .insertInto('monitor_intervals')
+        .values({ started: start, ended: null, reason, check_id: this.checkId })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
     );
     return toInt(row.id, 'monitor_intervals.id');
   }
@@ -66,12 +77,21 @@ export class KyselyMonitorRepo implements MonitorRepo {
   }
 
   async addInterval(start: number, end: number, reason: string): Promise<void> {
-    await this.db.run((db) => db.insertInto('monitor_intervals').values({ started: start, ended: end, reason, check_id: this.checkId }).execute());
+    await this.db.run((db) =>
+      db.insertInto('monitor_intervals').values({ started: start, ended: end, reason, check_id: this.checkId }).execute(),
+    );
   }
 
   async latest(): Promise<DowntimeInterval | null> {
     const row = await this.db.run((db) =>
-      db.selectFrom('monitor_intervals').selectAll().where('check_id', '=', this.checkId).orderBy('started', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),
+      db
+        .selectFrom('monitor_intervals')
+        .selectAll()
+        .where('check_id', '=', this.checkId)
+        .orderBy('started', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
     );
     return row === undefined ? null : toInterval(row);
   }
@@ -91,7 +111,9 @@ export class KyselyMonitorRepo implements MonitorRepo {
   }
 
   async heartbeat(): Promise<number | null> {
-    const row = await this.db.run((db) => db.selectFrom('monitor_heartbeat').select('at').where('id', '=', this.checkId).executeTakeFirst());
+    const row = await this.db.run((db) =>
+      db.selectFrom('monitor_heartbeat').select('at').where('id', '=', this.checkId).executeTakeFirst(),
+    );
     return row === undefined ? null : toInt(row.at, 'monitor_heartbeat.at');
   }
 

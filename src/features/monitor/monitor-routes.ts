@@ -53,7 +53,12 @@ const notificationArgs: LooseArgs = {
 
 /** The JSON body is validated by the operation (one parser for REST and the CLI), so the schema sanitizing is off. */
 function loose(args: LooseArgs): Record<string, ArgDefinition> {
-  return Object.fromEntries(Object.entries(args).map(([name, [type, description]]): [string, ArgDefinition] => [name, { description, type, sanitizeCallback: null, validateCallback: () => true }]));
+  return Object.fromEntries(
+    Object.entries(args).map(([name, [type, description]]): [string, ArgDefinition] => [
+      name,
+      { description, type, sanitizeCallback: null, validateCallback: () => true },
+    ]),
+  );
 }
 
 const deleted = () => ({ deleted: true });
@@ -61,14 +66,26 @@ const deleted = () => ({ deleted: true });
 export function registerMonitorRoutes(api: SitewardApi, service: MonitorService, permission: PermissionCallback): void {
   /** Registers `siteward/v1{path}`, every endpoint behind `permission`. */
   const route = (path: string, ...endpoints: EndpointDefinition[]) =>
-    api.registerRoute(SITEWARD_NAMESPACE, path, endpoints.map((endpoint) => ({ permissionCallback: permission, ...endpoint })));
+    api.registerRoute(
+      SITEWARD_NAMESPACE,
+      path,
+      endpoints.map((endpoint) => ({ permissionCallback: permission, ...endpoint })),
+    );
   /** An endpoint that writes the JSON body with `run` and answers its outcome. */
-  const write = <T>(methods: string, args: LooseArgs, run: (request: RestRequest) => Promise<Outcome<T>>, json?: (value: T) => unknown): EndpointDefinition => ({
+  const write = <T>(
+    methods: string,
+    args: LooseArgs,
+    run: (request: RestRequest) => Promise<Outcome<T>>,
+    json?: (value: T) => unknown,
+  ): EndpointDefinition => ({
     methods,
     args: loose(args),
     callback: async (request) => answer(await run(request), json),
   });
-  const remove = (run: (id: number) => Promise<Outcome<unknown>>): EndpointDefinition => ({ methods: 'DELETE', callback: async (request) => answer(await run(id(request)), deleted) });
+  const remove = (run: (id: number) => Promise<Outcome<unknown>>): EndpointDefinition => ({
+    methods: 'DELETE',
+    callback: async (request) => answer(await run(id(request)), deleted),
+  });
 
   route('/monitor', { methods: 'GET', callback: () => service.overview() });
   route(
@@ -81,13 +98,18 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
     write('POST, PUT, PATCH', checkArgs, (request) => service.updateCheck(id(request), body(request))),
     remove((checkId) => service.removeCheck(checkId)),
   );
-  registerHistoryRoute(api, `/monitor/checks/${ID}/history`, permission, async (days, request) => answer(await service.history(id(request), days)));
+  registerHistoryRoute(api, `/monitor/checks/${ID}/history`, permission, async (days, request) =>
+    answer(await service.history(id(request), days)),
+  );
   route(
     '/monitor/maintenance',
     { methods: 'GET', callback: async () => ({ windows: (await service.windows()).map(windowJson) }) },
     write('POST', windowArgs, (request) => service.addWindow(body(request)), windowJson),
   );
-  route(`/monitor/maintenance/${ID}`, remove((windowId) => service.removeWindow(windowId)));
+  route(
+    `/monitor/maintenance/${ID}`,
+    remove((windowId) => service.removeWindow(windowId)),
+  );
   route(
     '/monitor/notifications',
     { methods: 'GET', callback: () => service.notifications() },

@@ -16,7 +16,9 @@ export interface MonitorRunnerOptions {
   readonly afterTick?: (check: StoredCheck, tick: TickResult) => Promise<void>;
 }
 
-export type RoundResult = { readonly kind: 'paused' } | { readonly kind: 'checked'; readonly ticks: readonly { readonly checkId: number; readonly tick: TickResult }[] };
+export type RoundResult =
+  | { readonly kind: 'paused' }
+  | { readonly kind: 'checked'; readonly ticks: readonly { readonly checkId: number; readonly tick: TickResult }[] };
 
 /**
  * Starts and stops the uptime checkers (one per check) of one process. `round()` is the

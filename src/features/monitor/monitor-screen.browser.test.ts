@@ -43,7 +43,7 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
   let base: string;
   const shots = artifactsDir('monitor');
 
-  const api = async <T,>(method: string, route: string, body?: object): Promise<T> => {
+  const api = async <T>(method: string, route: string, body?: object): Promise<T> => {
     const res = await app.request({ method, path: `/wp-json/${route}`, headers: app.auth(admin), ...(body ? { body } : {}) });
     expect(res.status, res.text).toBeLessThan(300);
     return res.json as T;
@@ -72,7 +72,10 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
 
   beforeAll(async () => {
     siteUrl = `${await listenOnLoopback(site)}/`;
-    const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], { notBeforeDate: new Date(now - 90 * DAY), notAfterDate: new Date(now - 2 * DAY) });
+    const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      notBeforeDate: new Date(now - 90 * DAY),
+      notAfterDate: new Date(now - 2 * DAY),
+    });
     expired = createHttpsServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => expired.listen(0, '127.0.0.1', resolve));
     expiredUrl = `https://127.0.0.1:${(expired.address() as AddressInfo).port}/`;
@@ -84,7 +87,13 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
       port,
       clock,
       startJobs: false,
-      env: { SITEWARD_HOME_URL: base, SITEWARD_MONITOR_URL: siteUrl, SITEWARD_MONITOR_INTERVAL: '60', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url },
+      env: {
+        SITEWARD_HOME_URL: base,
+        SITEWARD_MONITOR_URL: siteUrl,
+        SITEWARD_MONITOR_INTERVAL: '60',
+        SITEWARD_SMTP_URL: smtp.url,
+        SITEWARD_MONITOR_WEBHOOK: hooks.url,
+      },
     });
     admin = await app.loginAs('administrator', { login: 'boss' });
     await api('PUT', 'jetpack/v4/module/monitor/active', { active: true });
@@ -167,9 +176,16 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
       await p.screenshot({ path: path.join(shots, `monitor-${width}-final.png`), fullPage: true });
       await p.evaluate(AXE_SOURCE);
       const violations = await p.evaluate(async () => {
-        const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } };
+        const w = globalThis as unknown as {
+          document: unknown;
+          axe: {
+            run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+          };
+        };
         const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
-        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       });
       expect(violations).toEqual([]);
       expect(await p.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);

@@ -12,7 +12,13 @@ import { SITE_CHECK_ID, type MonitorStore, type StoredCheck } from './monitor-st
 import type { DeliveryResult } from './notifier.js';
 import { uptimeFigures } from './uptime.js';
 import { DAY_MS } from '../../core/time.js';
-import type { MaintenanceWindowJson, MonitorCheck, MonitorCheckHistory, MonitorCheckState, MonitorOverview } from '../../wire/siteward-v1.js';
+import type {
+  MaintenanceWindowJson,
+  MonitorCheck,
+  MonitorCheckHistory,
+  MonitorCheckState,
+  MonitorOverview,
+} from '../../wire/siteward-v1.js';
 
 export const NOTIFICATION_SETTINGS_OPTION = 'siteward_monitor_notifications';
 /** Checks besides the site's own URL. */
@@ -20,8 +26,13 @@ export const MAX_EXTRA_CHECKS = 5;
 /** A chart of a year of minutes would be 525,600 points: response times are averaged into at most this many buckets. */
 const MAX_POINTS = 480;
 
-export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: MonitorErrorId; readonly detail?: string };
-const refuse = (error: MonitorErrorId, detail?: string): Outcome<never> => ({ ok: false, error, ...(detail === undefined ? {} : { detail }) });
+export type Outcome<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: MonitorErrorId; readonly detail?: string };
+const refuse = (error: MonitorErrorId, detail?: string): Outcome<never> => ({
+  ok: false,
+  error,
+  ...(detail === undefined ? {} : { detail }),
+});
 
 export interface MonitorServiceDeps {
   readonly store: MonitorStore;
@@ -64,7 +75,11 @@ export class MonitorService {
   async setNotifications(body: Readonly<Record<string, unknown>>): Promise<Outcome<NotificationSettings>> {
     const parsed = parseNotifications(body, await this.notifications());
     if (!parsed.ok) return refuse('invalid', parsed.problem);
-    await this.deps.options.set(NOTIFICATION_SETTINGS_OPTION, { ...parsed.value, administrators: parsed.value.administrators === null ? null : [...parsed.value.administrators], emails: [...parsed.value.emails] });
+    await this.deps.options.set(NOTIFICATION_SETTINGS_OPTION, {
+      ...parsed.value,
+      administrators: parsed.value.administrators === null ? null : [...parsed.value.administrators],
+      emails: [...parsed.value.emails],
+    });
     return { ok: true, value: parsed.value };
   }
 
@@ -82,7 +97,10 @@ export class MonitorService {
       now: iso(now),
       timeZone: zone,
       checks,
-      maintenance: { current: active === null ? null : { ...windowJson(active.window), until: iso(active.until) }, windows: windows.map(windowJson) },
+      maintenance: {
+        current: active === null ? null : { ...windowJson(active.window), until: iso(active.until) },
+        windows: windows.map(windowJson),
+      },
       notifications: await this.notifications(),
       administrators: await this.deps.administrators(),
     };
@@ -93,8 +111,16 @@ export class MonitorService {
     const now = this.deps.clock();
     return Promise.all(
       (await this.deps.store.checks()).map(async (check) => {
-        const [open, samples] = await Promise.all([this.deps.repoFor(check.id).openInterval(), this.deps.store.samples(check.id, now - this.deps.freshMs)]);
-        return { id: check.id, site: check.id === SITE_CHECK_ID, url: checkTargetUrl(check, this.deps.siteUrl), ...stateOf(open, samples.length > 0) };
+        const [open, samples] = await Promise.all([
+          this.deps.repoFor(check.id).openInterval(),
+          this.deps.store.samples(check.id, now - this.deps.freshMs),
+        ]);
+        return {
+          id: check.id,
+          site: check.id === SITE_CHECK_ID,
+          url: checkTargetUrl(check, this.deps.siteUrl),
+          ...stateOf(open, samples.length > 0),
+        };
       }),
     );
   }
@@ -127,7 +153,13 @@ export class MonitorService {
       certificate:
         certificate === null
           ? null
-          : { validTo: iso(certificate.validTo), daysLeft: Math.floor((certificate.validTo - now) / DAY_MS), subject: certificate.subject, issuer: certificate.issuer, error: certificate.error },
+          : {
+              validTo: iso(certificate.validTo),
+              daysLeft: Math.floor((certificate.validTo - now) / DAY_MS),
+              subject: certificate.subject,
+              issuer: certificate.issuer,
+              error: certificate.error,
+            },
       hosts: votes.map((v) => ({ host: v.host, down: v.down, at: iso(v.at), reason: v.reason })),
     };
   }
@@ -160,8 +192,19 @@ export class MonitorService {
         check: checkId,
         days,
         bucketSeconds: bucketMs / 1000,
-        points: [...buckets.entries()].map(([at, b]) => ({ at: iso(at), ms: b.n === 0 ? null : Math.round(b.sum / b.n), checks: b.total, down: b.down, slow: b.slow })),
-        downtimes: downtimes.map((d) => ({ start: iso(d.start), end: d.end === null ? null : iso(d.end), duration: Math.round(((d.end ?? now) - d.start) / 1000), reason: d.reason })),
+        points: [...buckets.entries()].map(([at, b]) => ({
+          at: iso(at),
+          ms: b.n === 0 ? null : Math.round(b.sum / b.n),
+          checks: b.total,
+          down: b.down,
+          slow: b.slow,
+        })),
+        downtimes: downtimes.map((d) => ({
+          start: iso(d.start),
+          end: d.end === null ? null : iso(d.end),
+          duration: Math.round(((d.end ?? now) - d.start) / 1000),
+          reason: d.reason,
+        })),
       },
     };
   }

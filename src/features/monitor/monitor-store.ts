@@ -54,7 +54,8 @@ function toCheck(row: Selectable<MonitorChecksTable>): StoredCheck {
 function toWindow(row: Selectable<MonitorMaintenanceTable>): MaintenanceWindow {
   const id = toInt(row.id, 'monitor_maintenance.id');
   const durationMinutes = row.duration_minutes ?? 0;
-  if (row.kind === 'once') return { id, kind: 'once', starts: toIntOrNull(row.starts, 'starts') ?? 0, ends: toIntOrNull(row.ends, 'ends') ?? 0, note: row.note };
+  if (row.kind === 'once')
+    return { id, kind: 'once', starts: toIntOrNull(row.starts, 'starts') ?? 0, ends: toIntOrNull(row.ends, 'ends') ?? 0, note: row.note };
   const cron = row.cron ?? '';
   if (row.kind === 'weekly') {
     // Stored as the cron expression windowCron() wrote: "M H * * d,d".
@@ -78,7 +79,14 @@ export class MonitorStore {
     const row = await this.db.run((db) =>
       db
         .insertInto('monitor_checks')
-        .values({ url: input.url, expected_status: input.expectedStatus, keyword: input.keyword, keyword_absent: input.keywordAbsent ? 1 : 0, slow_ms: input.slowMs, created: now })
+        .values({
+          url: input.url,
+          expected_status: input.expectedStatus,
+          keyword: input.keyword,
+          keyword_absent: input.keywordAbsent ? 1 : 0,
+          slow_ms: input.slowMs,
+          created: now,
+        })
         .returningAll()
         .executeTakeFirstOrThrow(),
     );
@@ -90,7 +98,13 @@ export class MonitorStore {
     const row = await this.db.run((db) =>
       db
         .updateTable('monitor_checks')
-        .set({ url: input.url, expected_status: input.expectedStatus, keyword: input.keyword, keyword_absent: input.keywordAbsent ? 1 : 0, slow_ms: input.slowMs })
+        .set({
+          url: input.url,
+          expected_status: input.expectedStatus,
+          keyword: input.keyword,
+          keyword_absent: input.keywordAbsent ? 1 : 0,
+          slow_ms: input.slowMs,
+        })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst(),
@@ -114,7 +128,14 @@ export class MonitorStore {
     await this.db.run((db) =>
       db
         .insertInto('monitor_samples')
-        .values({ check_id: checkId, at: sample.at, host: sample.host, ms: sample.ms, outcome: OUTCOME_CODES[sample.outcome], maintenance: sample.maintenance ? 1 : 0 })
+        .values({
+          check_id: checkId,
+          at: sample.at,
+          host: sample.host,
+          ms: sample.ms,
+          outcome: OUTCOME_CODES[sample.outcome],
+          maintenance: sample.maintenance ? 1 : 0,
+        })
         .execute(),
     );
   }
@@ -135,7 +156,11 @@ export class MonitorStore {
   /** The earliest stored response time of a check (when its history starts), or null. */
   async firstSampleAt(checkId: number): Promise<number | null> {
     const row = await this.db.run((db) =>
-      db.selectFrom('monitor_samples').select((eb) => eb.fn.min('at').as('first')).where('check_id', '=', checkId).executeTakeFirst(),
+      db
+        .selectFrom('monitor_samples')
+        .select((eb) => eb.fn.min('at').as('first'))
+        .where('check_id', '=', checkId)
+        .executeTakeFirst(),
     );
     return toIntOrNull(row?.first ?? null, 'monitor_samples.at');
   }

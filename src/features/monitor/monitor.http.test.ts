@@ -58,7 +58,8 @@ const hooks = inbox<Record<string, unknown>>();
 let smtp: SmtpCapture;
 let hookServer: Server;
 
-const features = (): Feature[] => builtInFeatures.map((f) => (f.name === 'monitor' ? createMonitorFeature({ probeTimeoutMs: 300, notifier: { backoffMs: () => 1 } }) : f));
+const features = (): Feature[] =>
+  builtInFeatures.map((f) => (f.name === 'monitor' ? createMonitorFeature({ probeTimeoutMs: 300, notifier: { backoffMs: () => 1 } }) : f));
 let env: Record<string, string> = {};
 // Owned here, not by an app: the restart test closes the first app and starts another on it.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'siteward-monitor-'));
@@ -69,7 +70,11 @@ let admin: LoggedIn;
 const tick = (target: TestApp = app) => target.app.jobs.tick();
 const api = (target: TestApp, path: string) => target.request({ path: `/wp-json/${path}`, headers: target.auth(admin) });
 const history = async (target: TestApp = app) =>
-  ((await api(target, 'siteward/v1/monitor/history')).json as { intervals: { start: string; end: string | null; duration: number; reason: string }[] }).intervals;
+  (
+    (await api(target, 'siteward/v1/monitor/history')).json as {
+      intervals: { start: string; end: string | null; duration: number; reason: string }[];
+    }
+  ).intervals;
 
 beforeAll(async () => {
   await startPeer();
@@ -109,14 +114,27 @@ afterAll(async () => {
 describe('the uptime monitor', () => {
   it('answers not_active and checks nothing while the module is off (its default)', async () => {
     const res = await api(app, 'jetpack/v4/module/monitor/downtime/last');
-    expect([res.status, res.json]).toEqual([404, { code: 'not_active', message: 'The requested Jetpack module is not active.', data: { status: 404 } }]);
+    expect([res.status, res.json]).toEqual([
+      404,
+      { code: 'not_active', message: 'The requested Jetpack module is not active.', data: { status: 404 } },
+    ]);
     await tick();
     expect(peerHits).toBe(0);
   });
 
   it('checks the URL once it is turned on, and has no downtime to tell yet', async () => {
-    await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/monitor/active', headers: app.auth(admin), body: { active: true } });
-    await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/monitor', headers: app.auth(admin), body: { monitor_receive_notifications: true } });
+    await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/monitor/active',
+      headers: app.auth(admin),
+      body: { active: true },
+    });
+    await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/monitor',
+      headers: app.auth(admin),
+      body: { monitor_receive_notifications: true },
+    });
     advance(10);
     await tick();
     expect(peerHits).toBe(1);
@@ -159,7 +177,12 @@ describe('the uptime monitor', () => {
     expect(sent.to).toEqual([`${admin.login}@example.org`]);
     expect(sent.data).toContain('is down');
     expect(sent.data).toContain(`http://127.0.0.1:${peerPort}/`);
-    expect(await hook).toMatchObject({ event: 'down', url: `http://127.0.0.1:${peerPort}/`, reason: 'ECONNREFUSED', since: new Date(downAt).toISOString() });
+    expect(await hook).toMatchObject({
+      event: 'down',
+      url: `http://127.0.0.1:${peerPort}/`,
+      reason: 'ECONNREFUSED',
+      since: new Date(downAt).toISOString(),
+    });
   });
 
   it('closes the downtime when the peer is back, and says so', async () => {
@@ -229,7 +252,12 @@ describe('the uptime monitor', () => {
   });
 
   it('stops checking in every worker when the module is turned off, and answers not_active', async () => {
-    const off = await second.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/monitor/active', headers: second.auth(admin), body: { active: false } });
+    const off = await second.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/monitor/active',
+      headers: second.auth(admin),
+      body: { active: false },
+    });
     expect(off.status).toBe(200);
     const hits = peerHits;
     advance(10);
@@ -241,7 +269,12 @@ describe('the uptime monitor', () => {
     }
     // A week later, turned on again: the pause is not downtime.
     advance(7 * 86_400);
-    await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/monitor/active', headers: app.auth(admin), body: { active: true } });
+    await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/monitor/active',
+      headers: app.auth(admin),
+      body: { active: true },
+    });
     await tick(app);
     expect(peerHits).toBe(hits + 1);
     const intervals = await history();

@@ -6,8 +6,23 @@ import { MonitorNotifier, type DeliveryResult, type NotifierOptions } from './no
 import type { MonitorTransition } from './uptime-checker.js';
 
 const AT = Date.UTC(2024, 5, 1, 12, 0, 0);
-const down: MonitorTransition = { kind: 'down', url: 'https://example.org/', at: AT + 10_000, since: AT, reason: 'HTTP 503', lastError: 'HTTP 503' };
-const up: MonitorTransition = { kind: 'up', url: 'https://example.org/', at: AT + 300_000, since: AT, downtimeSeconds: 300, reason: 'HTTP 503', lastError: 'HTTP 502' };
+const down: MonitorTransition = {
+  kind: 'down',
+  url: 'https://example.org/',
+  at: AT + 10_000,
+  since: AT,
+  reason: 'HTTP 503',
+  lastError: 'HTTP 503',
+};
+const up: MonitorTransition = {
+  kind: 'up',
+  url: 'https://example.org/',
+  at: AT + 300_000,
+  since: AT,
+  downtimeSeconds: 300,
+  reason: 'HTTP 503',
+  lastError: 'HTTP 502',
+};
 
 interface Mail {
   from: string;
@@ -106,7 +121,14 @@ describe('monitor notifier', () => {
 
   it('puts the start, the duration and the last error into every e-mail', async () => {
     const n = notifier();
-    n.notify({ kind: 'still-down', url: 'https://example.org/', at: AT + 3_600_000, since: AT, reason: 'HTTP 503', lastError: 'ECONNREFUSED' });
+    n.notify({
+      kind: 'still-down',
+      url: 'https://example.org/',
+      at: AT + 3_600_000,
+      since: AT,
+      reason: 'HTTP 503',
+      lastError: 'ECONNREFUSED',
+    });
     await n.close();
     const text = mails[0]?.data.replace(/=\r?\n/g, '') ?? '';
     expect(text).toContain('Subject: Example is still down');
@@ -116,8 +138,22 @@ describe('monitor notifier', () => {
   });
 
   it.each([
-    ['slack', { text: expect.stringMatching(/^\*Example is down\*\nSiteward Monitor could not reach https:\/\/example.org\/ \(HTTP 503\)/) as unknown }],
-    ['discord', { content: expect.stringMatching(/^\*\*Example is down\*\*\n.*\nDown since: 2024-06-01T12:00:00.000Z\nDuration: 1 min\nLast error: HTTP 503$/s) as unknown }],
+    [
+      'slack',
+      {
+        text: expect.stringMatching(
+          /^\*Example is down\*\nSiteward Monitor could not reach https:\/\/example.org\/ \(HTTP 503\)/,
+        ) as unknown,
+      },
+    ],
+    [
+      'discord',
+      {
+        content: expect.stringMatching(
+          /^\*\*Example is down\*\*\n.*\nDown since: 2024-06-01T12:00:00.000Z\nDuration: 1 min\nLast error: HTTP 503$/s,
+        ) as unknown,
+      },
+    ],
   ] as const)('posts the %s format to a chat webhook', async (format, expected) => {
     const n = notifier({ webhookFormat: format, smtpUrl: undefined });
     n.notify(down);

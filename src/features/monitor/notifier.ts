@@ -88,16 +88,15 @@ export class MonitorNotifier {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.transport =
       options.transport ??
-      (options.smtpUrl !== undefined && options.smtpUrl !== ''
-        ? smtpTransport(options.smtpUrl, this.timeoutMs)
-        : undefined);
+      (options.smtpUrl !== undefined && options.smtpUrl !== '' ? smtpTransport(options.smtpUrl, this.timeoutMs) : undefined);
   }
 
   /** Queues the deliveries for one transition; `recipients` (default: the configured ones) are who is asked at the time. */
   notify(event: MonitorEvent, recipients: readonly string[] = this.options.recipients ?? []): void {
     if (this.closed) return;
     if (this.transport !== undefined && recipients.length > 0) this.enqueue({ channel: 'email', event, attempt: 1, recipients });
-    if (this.options.webhookUrl !== undefined && this.options.webhookUrl !== '') this.enqueue({ channel: 'webhook', event, attempt: 1, recipients });
+    if (this.options.webhookUrl !== undefined && this.options.webhookUrl !== '')
+      this.enqueue({ channel: 'webhook', event, attempt: 1, recipients });
   }
 
   /** Sends `event` once on every configured channel, now, and says how each went (the "send a test notification" button). */
@@ -135,7 +134,8 @@ export class MonitorNotifier {
     const limit = this.options.maxQueue ?? 100;
     while (this.queue.length >= limit) {
       const dropped = this.queue.shift();
-      if (dropped) this.report({ ok: false, channel: dropped.channel, event: dropped.event, attempts: dropped.attempt - 1, error: 'queue full' });
+      if (dropped)
+        this.report({ ok: false, channel: dropped.channel, event: dropped.event, attempts: dropped.attempt - 1, error: 'queue full' });
     }
     this.queue.push(job);
     if (!this.working) void this.work();
@@ -222,7 +222,10 @@ export class MonitorNotifier {
     const at = iso(event.at);
     switch (event.kind) {
       case 'test':
-        return { subject: `${site}: test notification`, text: `This is a test notification from Siteward Monitor for ${event.url}, sent at ${at}. Nothing is wrong.` };
+        return {
+          subject: `${site}: test notification`,
+          text: `This is a test notification from Siteward Monitor for ${event.url}, sent at ${at}. Nothing is wrong.`,
+        };
       case 'certificate':
         return {
           subject: `${site}: certificate expires in ${event.daysLeft} ${event.daysLeft === 1 ? 'day' : 'days'}`,
@@ -231,9 +234,17 @@ export class MonitorNotifier {
       default: {
         const lasted = humanTimeDiff(0, Math.round((event.at - event.since) / 1000));
         const facts = `Down since: ${iso(event.since)}\nDuration: ${lasted}\nLast error: ${event.lastError}`;
-        if (event.kind === 'down') return { subject: `${site} is down`, text: `Siteward Monitor could not reach ${event.url} (${event.reason}); confirmed at ${at}.\n${facts}` };
-        if (event.kind === 'still-down') return { subject: `${site} is still down`, text: `${event.url} still does not answer as of ${at}.\n${facts}` };
-        return { subject: `${site} is back up`, text: `${event.url} answers again as of ${at}, after ${lasted} of downtime (${event.reason}).\n${facts}` };
+        if (event.kind === 'down')
+          return {
+            subject: `${site} is down`,
+            text: `Siteward Monitor could not reach ${event.url} (${event.reason}); confirmed at ${at}.\n${facts}`,
+          };
+        if (event.kind === 'still-down')
+          return { subject: `${site} is still down`, text: `${event.url} still does not answer as of ${at}.\n${facts}` };
+        return {
+          subject: `${site} is back up`,
+          text: `${event.url} answers again as of ${at}, after ${lasted} of downtime (${event.reason}).\n${facts}`,
+        };
       }
     }
   }

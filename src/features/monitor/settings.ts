@@ -5,7 +5,12 @@ import { Type } from '@sinclair/typebox';
 import { ConfigError, choice, custom, defineSettings, integer, optionalUrl, readString, type SettingValues } from '../../config/setting.js';
 
 export const monitorSettings = defineSettings({
-  monitorUrl: optionalUrl({ env: 'SITEWARD_MONITOR_URL', protocols: ['http:', 'https:'], defaultDoc: 'the home URL', doc: 'Monitor: the http(s) URL checked' }),
+  monitorUrl: optionalUrl({
+    env: 'SITEWARD_MONITOR_URL',
+    protocols: ['http:', 'https:'],
+    defaultDoc: 'the home URL',
+    doc: 'Monitor: the http(s) URL checked',
+  }),
   monitorInterval: integer({
     env: 'SITEWARD_MONITOR_INTERVAL',
     default: 60,
@@ -27,7 +32,7 @@ export const monitorSettings = defineSettings({
   }),
   monitorSourceAddress: custom({
     env: 'SITEWARD_MONITOR_SOURCE_ADDRESS',
-    defaultDoc: 'the system\'s choice',
+    defaultDoc: "the system's choice",
     doc: 'Monitor: the local IP address checks leave from (a host with several addresses or networks)',
     schema: Type.Union([Type.String(), Type.Null()], { default: null }),
     read(input) {
@@ -39,8 +44,8 @@ export const monitorSettings = defineSettings({
   }),
   hostId: custom({
     env: 'SITEWARD_HOST_ID',
-    defaultDoc: 'the machine\'s host name',
-    doc: 'This host\'s name among several sharing one PostgreSQL: Monitor counts its quorum by host (give each host its own)',
+    defaultDoc: "the machine's host name",
+    doc: "This host's name among several sharing one PostgreSQL: Monitor counts its quorum by host (give each host its own)",
     schema: Type.String(),
     read: (input) => readString(input, hostname()).trim() || hostname(),
   }),

@@ -31,8 +31,22 @@ export interface UptimeCheckerOptions {
 
 /** A change to tell people about. `reason` is why the downtime started; `lastError` the latest failure seen. */
 export type MonitorTransition =
-  | { readonly kind: 'down'; readonly url: string; readonly at: number; readonly since: number; readonly reason: string; readonly lastError: string }
-  | { readonly kind: 'still-down'; readonly url: string; readonly at: number; readonly since: number; readonly reason: string; readonly lastError: string }
+  | {
+      readonly kind: 'down';
+      readonly url: string;
+      readonly at: number;
+      readonly since: number;
+      readonly reason: string;
+      readonly lastError: string;
+    }
+  | {
+      readonly kind: 'still-down';
+      readonly url: string;
+      readonly at: number;
+      readonly since: number;
+      readonly reason: string;
+      readonly lastError: string;
+    }
   | {
       readonly kind: 'up';
       readonly url: string;
@@ -192,7 +206,15 @@ export class UptimeChecker {
       await repo.closeInterval(phase.interval.id, now);
       this.phase = { name: 'up' };
       const downtimeSeconds = Math.round((now - phase.interval.start) / 1000);
-      this.emit({ kind: 'up', url, at: now, since: phase.interval.start, downtimeSeconds, reason: phase.interval.reason, lastError: phase.lastError });
+      this.emit({
+        kind: 'up',
+        url,
+        at: now,
+        since: phase.interval.start,
+        downtimeSeconds,
+        reason: phase.interval.reason,
+        lastError: phase.lastError,
+      });
       return { kind: 'recovered', downtimeSeconds };
     }
 
@@ -203,7 +225,12 @@ export class UptimeChecker {
         return { kind: 'suspect', reason: result.reason, retryAt: this.nextCheckAt };
       case 'suspect': {
         const id = await repo.startInterval(phase.since, phase.reason);
-        this.phase = { name: 'down', interval: { id, start: phase.since, end: null, reason: phase.reason }, lastError: result.reason, notifiedAt: now };
+        this.phase = {
+          name: 'down',
+          interval: { id, start: phase.since, end: null, reason: phase.reason },
+          lastError: result.reason,
+          notifiedAt: now,
+        };
         this.emit({ kind: 'down', url, at: now, since: phase.since, reason: phase.reason, lastError: result.reason });
         return { kind: 'down', reason: phase.reason, since: phase.since };
       }
@@ -211,7 +238,15 @@ export class UptimeChecker {
         const repeatMs = (await this.options.repeatMs?.()) ?? 0;
         const repeat = repeatMs > 0 && now - phase.notifiedAt >= repeatMs;
         this.phase = { ...phase, lastError: result.reason, notifiedAt: repeat ? now : phase.notifiedAt };
-        if (repeat) this.emit({ kind: 'still-down', url, at: now, since: phase.interval.start, reason: phase.interval.reason, lastError: result.reason });
+        if (repeat)
+          this.emit({
+            kind: 'still-down',
+            url,
+            at: now,
+            since: phase.interval.start,
+            reason: phase.interval.reason,
+            lastError: result.reason,
+          });
         return { kind: 'still-down' };
       }
     }

@@ -16,8 +16,10 @@ import { lostPasswordPage, resetPasswordPage } from './reset-pages.js';
 const RESET_META = 'password_reset';
 const LINK_LIFETIME_MS = 3_600_000;
 const LIMITS = { perAddress: 10, perAccount: 3, windowMs: 3_600_000 };
-const SENT = 'If that account exists, a link to choose a new password is on its way to its e-mail address. The link works once, for one hour.';
-const NO_MAIL = 'E-mail is not configured on this site, so no reset link can be sent. Ask an administrator to set a new password for you: on the server they run siteward user set-password <login>.';
+const SENT =
+  'If that account exists, a link to choose a new password is on its way to its e-mail address. The link works once, for one hour.';
+const NO_MAIL =
+  'E-mail is not configured on this site, so no reset link can be sent. Ask an administrator to set a new password for you: on the server they run siteward user set-password <login>.';
 const BAD_LINK = 'This password reset link is invalid, used or expired. Ask for a new one.';
 
 function text(v: unknown): string {
@@ -45,7 +47,14 @@ export const passwordResetFeature: Feature = {
       const user = await store.users.byLogin(login);
       if (!user) return undefined;
       const stored = await store.userMeta.get(user.id, RESET_META);
-      if (!stored || typeof stored !== 'object' || Array.isArray(stored) || typeof stored.hash !== 'string' || typeof stored.expires !== 'number') return undefined;
+      if (
+        !stored ||
+        typeof stored !== 'object' ||
+        Array.isArray(stored) ||
+        typeof stored.hash !== 'string' ||
+        typeof stored.expires !== 'number'
+      )
+        return undefined;
       const expected = Buffer.from(stored.hash, 'hex');
       const given = sha256(key);
       if (expected.length !== given.length || !timingSafeEqual(expected, given) || stored.expires <= clock()) return undefined;
@@ -61,7 +70,11 @@ export const passwordResetFeature: Feature = {
       });
     };
 
-    ctx.addPage({ method: 'GET', path: '/login/lost-password', handle: async (req) => htmlPage(200, lostPasswordPage({ formField: formTokenInput(req), ...(mailer ? {} : { notice: NO_MAIL }) })) });
+    ctx.addPage({
+      method: 'GET',
+      path: '/login/lost-password',
+      handle: async (req) => htmlPage(200, lostPasswordPage({ formField: formTokenInput(req), ...(mailer ? {} : { notice: NO_MAIL }) })),
+    });
 
     ctx.addPage({
       method: 'POST',
@@ -69,21 +82,35 @@ export const passwordResetFeature: Feature = {
       async handle(req) {
         if (!mailer) return htmlPage(200, lostPasswordPage({ formField: formTokenInput(req), notice: NO_MAIL }));
         const who = text(req.body.user_login).trim();
-        if (who === '') return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: 'Enter a username or e-mail address.' }));
+        if (who === '')
+          return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: 'Enter a username or e-mail address.' }));
         if (!(await allow(`password-reset:address:${req.ip}`, LIMITS.perAddress))) {
-          return htmlPage(429, lostPasswordPage({ formField: formTokenInput(req), error: 'Too many password reset requests from your address. Try again in an hour.' }), { 'Retry-After': '3600' });
+          return htmlPage(
+            429,
+            lostPasswordPage({
+              formField: formTokenInput(req),
+              error: 'Too many password reset requests from your address. Try again in an hour.',
+            }),
+            { 'Retry-After': '3600' },
+          );
         }
         const user = await findUserByLoginOrEmail(store, who);
         // A limiter count and the site name's read whether or not the account exists, and the mail
         // started only after this answer has gone out: the answer's time should not tell who has
         // an account (the Protect unlock request does the same).
-        const limited = await allow(user ? `password-reset:user:${user.id}` : `password-reset:unknown:${sha256(who.toLowerCase()).toString('hex')}`, LIMITS.perAccount);
+        const limited = await allow(
+          user ? `password-reset:user:${user.id}` : `password-reset:unknown:${sha256(who.toLowerCase()).toString('hex')}`,
+          LIMITS.perAccount,
+        );
         const site = await store.options.get('blogname');
         if (user && limited) {
           const token = randomBytes(32).toString('base64url');
           await store.userMeta.set(user.id, RESET_META, { hash: sha256(token).toString('hex'), expires: clock() + LINK_LIFETIME_MS });
           const link = `${config.homeUrl}/login/reset-password?login=${encodeURIComponent(user.login)}&key=${token}`;
-          const mail = () => void send(user.email, link, typeof site === 'string' ? site : config.siteName).catch((error: unknown) => log.error({ err: error }, 'password reset e-mail could not be sent'));
+          const mail = () =>
+            void send(user.email, link, typeof site === 'string' ? site : config.siteName).catch((error: unknown) =>
+              log.error({ err: error }, 'password reset e-mail could not be sent'),
+            );
           setTimeout(mail, 50).unref();
         }
         return htmlPage(200, lostPasswordPage({ formField: formTokenInput(req), notice: SENT }));
@@ -109,10 +136,15 @@ export const passwordResetFeature: Feature = {
         const password = text(req.body.password);
         // A refused password keeps the link: the person tries another one.
         const problem = await newPasswordProblem(password, [found.user.login, found.user.email]);
-        if (problem) return htmlPage(400, resetPasswordPage({ formField: formTokenInput(req), login: found.user.login, key: found.key, error: problem.message }));
+        if (problem)
+          return htmlPage(
+            400,
+            resetPasswordPage({ formField: formTokenInput(req), login: found.user.login, key: found.key, error: problem.message }),
+          );
         // Single use, even for parallel posts of the same link: it is consumed (deleted only
         // while it still holds what was checked, one statement) before the password is set.
-        if (!(await store.userMeta.deleteIf(found.user.id, RESET_META, found.stored))) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
+        if (!(await store.userMeta.deleteIf(found.user.id, RESET_META, found.stored)))
+          return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
         const result = await ctx.auth.users.setPassword(found.user.login, password);
         if (!result.ok) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: result.error.message }));
         return redirect('/login?password_reset=done');

@@ -8,7 +8,15 @@ let smtp: SmtpCapture;
 let app: TestApp;
 
 // One browser: the same pre-session cookie on every form, so answers compare byte for byte.
-const form = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org', cookie: 'siteward_form=AAAAAAAAAAAAAAAAAAAAAAAA' }, body });
+const form = (body: string) => ({
+  method: 'POST',
+  headers: {
+    'content-type': 'application/x-www-form-urlencoded',
+    origin: 'http://example.org',
+    cookie: 'siteward_form=AAAAAAAAAAAAAAAAAAAAAAAA',
+  },
+  body,
+});
 
 /** Waits (polling, bounded well inside the test's timeout, so a loaded machine only slows it) for the `count`th e-mail. */
 async function nextMail(count: number): Promise<{ to: string[]; data: string }> {
@@ -64,11 +72,17 @@ describe('password reset by e-mail', () => {
     expect(saved.status).toBe(302);
     expect(saved.headers.location).toBe('/login?password_reset=done');
     expect((await app.request({ path: '/login?password_reset=done' })).text).toContain('Your password has been reset.');
-    expect((await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: 'old-password-1' } })).status).toBe(401);
-    expect((await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: 'new-password-2' } })).status).toBe(200);
+    expect((await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: 'old-password-1' } })).status).toBe(
+      401,
+    );
+    expect((await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: 'new-password-2' } })).status).toBe(
+      200,
+    );
     // Single use.
     expect((await app.request({ path: link })).status).toBe(400);
-    expect((await app.request({ path: '/login/reset-password', ...form(`login=rita&key=${key}&password=third-password-3`) })).status).toBe(400);
+    expect((await app.request({ path: '/login/reset-password', ...form(`login=rita&key=${key}&password=third-password-3`) })).status).toBe(
+      400,
+    );
   });
 
   it('refuses a link after one hour and a forged key', async () => {
@@ -125,12 +139,17 @@ describe('a password reset link posted several times at once', () => {
       expect(weak.text).toContain('This password is too easy to guess');
       expect(weak.text).toContain('name="key"');
       const posts = await Promise.all(
-        ['first', 'second', 'third', 'fourth'].map((n) => site.request({ path: '/login/reset-password', ...form(`login=tess&key=${key}&password=${n}-Quartz-Lantern-93`) })),
+        ['first', 'second', 'third', 'fourth'].map((n) =>
+          site.request({ path: '/login/reset-password', ...form(`login=tess&key=${key}&password=${n}-Quartz-Lantern-93`) }),
+        ),
       );
       expect(posts.map((p) => p.status).sort()).toEqual([302, 400, 400, 400]);
       for (const lost of posts.filter((p) => p.status === 400)) expect(lost.text).toContain('invalid, used or expired');
       const winner = ['first', 'second', 'third', 'fourth'][posts.findIndex((p) => p.status === 302)]!;
-      expect((await site.request({ method: 'POST', path: '/login', body: { username: 'tess', password: `${winner}-Quartz-Lantern-93` } })).status).toBe(200);
+      expect(
+        (await site.request({ method: 'POST', path: '/login', body: { username: 'tess', password: `${winner}-Quartz-Lantern-93` } }))
+          .status,
+      ).toBe(200);
     } finally {
       await site.close();
     }

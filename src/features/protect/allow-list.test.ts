@@ -43,7 +43,12 @@ describe('parseAllowList', () => {
   });
 
   it('accepts CIDR blocks of both families, shown with the host bits cleared', () => {
-    expect(allowListTexts(entries('10.0.0.0/8, 192.168.1.77/24\n2001:DB8:0:0:1::/64\n0.0.0.0/0'))).toEqual(['10.0.0.0/8', '192.168.1.0/24', '2001:db8::/64', '0.0.0.0/0']);
+    expect(allowListTexts(entries('10.0.0.0/8, 192.168.1.77/24\n2001:DB8:0:0:1::/64\n0.0.0.0/0'))).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.0/24',
+      '2001:db8::/64',
+      '0.0.0.0/0',
+    ]);
   });
 
   it('uses the reference message', () => {

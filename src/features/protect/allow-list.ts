@@ -67,7 +67,8 @@ export function isAllowed(address: string | ClientAddress, entries: readonly All
   if (client === null) return false;
   return entries.some((entry) => {
     if (entry.kind === 'single') return entry.address.family === client.family && entry.address.value === client.value;
-    if (entry.kind === 'cidr') return entry.network.family === client.family && client.value >> hostBits(entry) === entry.network.value >> hostBits(entry);
+    if (entry.kind === 'cidr')
+      return entry.network.family === client.family && client.value >> hostBits(entry) === entry.network.value >> hostBits(entry);
     if (entry.low.family !== client.family || entry.high.family !== client.family) return false;
     const [min, max] = entry.low.value <= entry.high.value ? [entry.low.value, entry.high.value] : [entry.high.value, entry.low.value];
     return client.value >= min && client.value <= max;

@@ -81,7 +81,7 @@ function ipv6Text(value: bigint): string {
   for (let shift = 112n; shift >= 0n; shift -= 16n) words.push(Number((value >> shift) & 0xffffn));
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (words[i] !== 0) {
       i += 1;
       continue;

@@ -50,7 +50,10 @@ export const protectFeature: Feature = {
       log: ctx.log,
       mailer,
       recipients: () => service.recipients(),
-      webhook: async () => (config.monitorWebhook !== null && config.monitorWebhook !== undefined && (await service.notifications()).webhook ? { url: config.monitorWebhook, format: config.monitorWebhookFormat } : null),
+      webhook: async () =>
+        config.monitorWebhook !== null && config.monitorWebhook !== undefined && (await service.notifications()).webhook
+          ? { url: config.monitorWebhook, format: config.monitorWebhookFormat }
+          : null,
       siteName: () => siteNameOf(ctx.store.options, config.siteName),
     });
     // Read per attempt (options cache): an activation in any worker applies to the next attempt.
@@ -81,7 +84,10 @@ export const protectFeature: Feature = {
       }),
     );
 
-    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'), { mail: mailer !== null, webhook: Boolean(config.monitorWebhook) });
+    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'), {
+      mail: mailer !== null,
+      webhook: Boolean(config.monitorWebhook),
+    });
     registerUnlockPages(ctx, { blocks, policy, mailer });
     ctx.addCommand(protectCommand(service));
     // The blocks a lockout did not tell at once (within the hour after a digest) go out with the next one.
@@ -94,14 +100,26 @@ export const protectFeature: Feature = {
       run: async () => {
         const purged = await policy.purge(ctx.clock(), config.historyRetentionDays * DAY_MS);
         await blocks.purgeUnlocks(ctx.clock());
-        if (purged.failures + purged.blocks + purged.events > 0) ctx.log.info({ event: 'protect.purged', ...purged }, 'protect history purged');
+        if (purged.failures + purged.blocks + purged.events > 0)
+          ctx.log.info({ event: 'protect.purged', ...purged }, 'protect history purged');
       },
     });
   },
 };
 
-function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () => Promise<boolean>, onLockout: () => Promise<unknown>): void {
-  const guard = createPasswordGuard({ policy, clock: ctx.clock, allowList: allowListReader(ctx.store.options), active: isActive, challengeAfter: ctx.config.protectChallengeAfter });
+function registerGuard(
+  ctx: FeatureContext,
+  policy: ProtectPolicy,
+  isActive: () => Promise<boolean>,
+  onLockout: () => Promise<unknown>,
+): void {
+  const guard = createPasswordGuard({
+    policy,
+    clock: ctx.clock,
+    allowList: allowListReader(ctx.store.options),
+    active: isActive,
+    challengeAfter: ctx.config.protectChallengeAfter,
+  });
   const at = () => new Date(ctx.clock()).toISOString();
   ctx.addPasswordGuard({
     wantsChallenge: (attempt) => guard.wantsChallenge(attempt),
@@ -109,7 +127,17 @@ function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () 
       const verdict = await guard.before(attempt);
       // The attempt as an event: time, address, login, entry point. Never the password.
       if (!verdict.allow) {
-        ctx.log.warn({ event: 'protect.blocked', at: at(), address: attempt.ip, login: attempt.login, via: attempt.via, retryAfter: verdict.retryAfterSeconds }, 'login attempt refused: address blocked');
+        ctx.log.warn(
+          {
+            event: 'protect.blocked',
+            at: at(),
+            address: attempt.ip,
+            login: attempt.login,
+            via: attempt.via,
+            retryAfter: verdict.retryAfterSeconds,
+          },
+          'login attempt refused: address blocked',
+        );
       }
       return verdict;
     },
@@ -117,7 +145,10 @@ function registerGuard(ctx: FeatureContext, policy: ProtectPolicy, isActive: () 
       const record = await guard.after(attempt, outcome, ticket);
       if (record.recorded && record.outcome.kind === 'blocked') {
         const { level, until } = record.outcome;
-        ctx.log.warn({ event: 'protect.lockout', at: at(), address: attempt.ip, login: attempt.login, level, until: new Date(until).toISOString() }, 'address blocked after failed logins');
+        ctx.log.warn(
+          { event: 'protect.lockout', at: at(), address: attempt.ip, login: attempt.login, level, until: new Date(until).toISOString() },
+          'address blocked after failed logins',
+        );
         // The digest's claim is decided here (one store transaction); the sending happens in the background.
         await onLockout().catch((error: unknown) => ctx.log.error({ err: error }, 'protect digest failed'));
       }

@@ -7,7 +7,9 @@ export const PROTECT_MIGRATION_NAME = '0101_protect';
 /** An auto-numbered `id` primary key in either dialect. */
 function idColumn(dialect: SqlDialect) {
   return <T extends CreateTableBuilder<string, never>>(t: T) =>
-    dialect === 'postgres' ? t.addColumn('id', 'bigserial', (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    dialect === 'postgres'
+      ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
+      : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
 
 /** Creates the protect tables (see protect-tables.ts). Never edit once released: add another. */
@@ -90,8 +92,14 @@ export function protectDetailsMigration(dialect: SqlDialect): Migration {
   const millis = dialect === 'postgres' ? 'bigint' : 'integer';
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('protect_blocks').addColumn('address', 'text', (c) => c.notNull().defaultTo('')).execute();
-      await db.schema.alterTable('protect_blocks').addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('protect_blocks')
+        .addColumn('address', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('protect_blocks')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('protect_blocks').addColumn('first_at', millis).execute();
       await db.schema.alterTable('protect_blocks').addColumn('lifted_at', millis).execute();
       await db.schema.alterTable('protect_blocks').addColumn('lifted_by', 'text').execute();

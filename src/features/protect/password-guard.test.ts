@@ -34,7 +34,13 @@ describe.each(featureTestBackends(PROTECT_MIGRATIONS))('password guard on $name'
   }
 
   it('wants a challenge from the login form only, from the 3rd failure until the block, and never while blocked or allowed', async () => {
-    const challenging = createPasswordGuard({ policy, clock: () => now, allowList: () => allowList, active: () => active, challengeAfter: 3 });
+    const challenging = createPasswordGuard({
+      policy,
+      clock: () => now,
+      allowList: () => allowList,
+      active: () => active,
+      challengeAfter: 3,
+    });
     const ip = '192.0.2.40';
     const fail = async () => {
       const verdict = await challenging.before(attempt(ip));
@@ -45,7 +51,8 @@ describe.each(featureTestBackends(PROTECT_MIGRATIONS))('password guard on $name'
     expect(await challenging.wantsChallenge(attempt(ip))).toBe(false);
     await fail();
     expect(await challenging.wantsChallenge(attempt(ip))).toBe(true);
-    for (const via of ['login-json', 'basic', 'setup', 'two-factor'] as const) expect(await challenging.wantsChallenge(attempt(ip, via)), via).toBe(false);
+    for (const via of ['login-json', 'basic', 'setup', 'two-factor'] as const)
+      expect(await challenging.wantsChallenge(attempt(ip, via)), via).toBe(false);
     const listed = parseAllowList('192.0.2.40');
     if (!listed.ok) throw new Error('bad list');
     allowList = listed.entries;
@@ -126,7 +133,10 @@ describe.each(featureTestBackends(PROTECT_MIGRATIONS))('password guard on $name'
     for (const v of running.slice(1)) await guard.after(attempt(ip), { ok: false }, v.allow ? v.ticket : undefined);
     const fifth = await guard.before(attempt(ip));
     expect(fifth).toMatchObject({ allow: true });
-    expect(await guard.after(attempt(ip), { ok: false }, fifth.allow ? fifth.ticket : undefined)).toMatchObject({ recorded: true, outcome: { kind: 'blocked' } });
+    expect(await guard.after(attempt(ip), { ok: false }, fifth.allow ? fifth.ticket : undefined)).toMatchObject({
+      recorded: true,
+      outcome: { kind: 'blocked' },
+    });
     expect(await guard.before(attempt(ip))).toMatchObject({ allow: false, message: expect.stringContaining('15 minutes') });
   });
 

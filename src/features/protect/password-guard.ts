@@ -17,7 +17,9 @@ export type GuardDecision =
       readonly retryAfterSeconds: number;
     };
 
-export type GuardRecord = { readonly recorded: false; readonly why: 'inactive' | 'allowed' | 'success' } | { readonly recorded: true; readonly outcome: FailureOutcome };
+export type GuardRecord =
+  | { readonly recorded: false; readonly why: 'inactive' | 'allowed' | 'success' }
+  | { readonly recorded: true; readonly outcome: FailureOutcome };
 
 export interface PasswordGuard {
   /** True when a login-form attempt must carry a solved challenge: `challengeAfter` failures and not yet blocked. */

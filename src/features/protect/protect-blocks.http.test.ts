@@ -37,7 +37,12 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
 }
 
 function loginFrom(address: string, login: string, password: string, target: TestApp = app): Promise<TestResponse> {
-  return target.request({ method: 'POST', path: '/login', headers: { ...FORM, 'X-Forwarded-For': address }, body: `log=${encodeURIComponent(login)}&pwd=${encodeURIComponent(password)}` });
+  return target.request({
+    method: 'POST',
+    path: '/login',
+    headers: { ...FORM, 'X-Forwarded-For': address },
+    body: `log=${encodeURIComponent(login)}&pwd=${encodeURIComponent(password)}`,
+  });
 }
 
 /** Five failures (the default threshold) from `address`, trying `logins` in turn. */
@@ -92,8 +97,17 @@ describe.each(stores)('on %s', (backend) => {
     smtp = await startSmtpCapture((mail) => mails.push(mail));
     const database: Record<string, string> = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
     // The login form's challenge (after 3 failures) has its own tests (login/login-challenge.http.test.ts).
-    const env = { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_PROTECT_BLOCK: '3600', SITEWARD_PROTECT_CHALLENGE_AFTER: '0', ...database };
-    writeFileSync(configFile, JSON.stringify({ dataDir, homeUrl: 'http://example.org', protectBlock: 3600, ...(schema ? { databaseUrl: schema.url } : {}) }));
+    const env = {
+      SITEWARD_TRUST_PROXY: '1',
+      SITEWARD_SMTP_URL: smtp.url,
+      SITEWARD_PROTECT_BLOCK: '3600',
+      SITEWARD_PROTECT_CHALLENGE_AFTER: '0',
+      ...database,
+    };
+    writeFileSync(
+      configFile,
+      JSON.stringify({ dataDir, homeUrl: 'http://example.org', protectBlock: 3600, ...(schema ? { databaseUrl: schema.url } : {}) }),
+    );
     app = await createTestApp({ clock, startJobs: false, env, dataDir });
     second = await createTestApp({ clock, startJobs: false, env, dataDir });
     admin = await app.loginAs('administrator', { login: 'boss' });
@@ -167,9 +181,12 @@ describe.each(stores)('on %s', (backend) => {
       expect((await app.request({ path: '/wp-json/siteward/v1/protect/blocks', headers: app.auth(editor) })).status).toBe(403);
       expect((await app.request({ path: '/wp-json/siteward/v1/protect/blocks' })).status).toBe(401);
       const index = await app.request({ path: '/wp-json/siteward/v1' });
-      const routes = (index.json as { routes: Record<string, { endpoints: { methods: string[]; args: Record<string, unknown> }[] }> }).routes;
+      const routes = (index.json as { routes: Record<string, { endpoints: { methods: string[]; args: Record<string, unknown> }[] }> })
+        .routes;
       expect(Object.keys(routes)).toEqual(expect.arrayContaining(['/siteward/v1/protect/blocks', '/siteward/v1/protect/attempts']));
-      expect(Object.keys(routes['/siteward/v1/protect/blocks']!.endpoints[0]!.args)).toEqual(expect.arrayContaining(['page', 'per_page', 'active']));
+      expect(Object.keys(routes['/siteward/v1/protect/blocks']!.endpoints[0]!.args)).toEqual(
+        expect.arrayContaining(['page', 'per_page', 'active']),
+      );
     });
 
     it('prints the blocks in force with `siteward protect list`', async () => {
@@ -188,13 +205,21 @@ describe.each(stores)('on %s', (backend) => {
   describe('lifting a block', () => {
     it('by REST: logged in the list and in force on the other worker at once', async () => {
       expect((await loginFrom('203.0.113.5', 'victim', PASSWORD, second)).status).toBe(429);
-      const res = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks/203.0.113.5', headers: app.auth(admin) });
+      const res = await app.request({
+        method: 'DELETE',
+        path: '/wp-json/siteward/v1/protect/blocks/203.0.113.5',
+        headers: app.auth(admin),
+      });
       expect(res.status).toBe(200);
       expect(res.json).toEqual({ unblocked: true, address: '203.0.113.5' });
       expect((await loginFrom('203.0.113.5', 'victim', PASSWORD, second)).status).toBe(302);
       const lifted = (await blocks()).items.find((b) => b.address === '203.0.113.5');
       expect(lifted).toMatchObject({ active: false, lifted_at: new Date(now).toISOString(), lifted_by: 'rest:boss' });
-      const again = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks/203.0.113.5', headers: app.auth(admin) });
+      const again = await app.request({
+        method: 'DELETE',
+        path: '/wp-json/siteward/v1/protect/blocks/203.0.113.5',
+        headers: app.auth(admin),
+      });
       expect(again.status).toBe(404);
       expect((again.json as { code: string }).code).toBe('protect_not_blocked');
       const bad = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks/1.2.3', headers: app.auth(admin) });
@@ -202,7 +227,11 @@ describe.each(stores)('on %s', (backend) => {
     });
 
     it('by REST for an IPv6 /64, given with its suffix', async () => {
-      const res = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/protect/blocks/2001:db8:1:2::/64', headers: app.auth(admin) });
+      const res = await app.request({
+        method: 'DELETE',
+        path: '/wp-json/siteward/v1/protect/blocks/2001:db8:1:2::/64',
+        headers: app.auth(admin),
+      });
       expect(res.json).toEqual({ unblocked: true, address: '2001:db8:1:2::/64' });
       expect((await loginFrom('2001:db8:1:2:ffff::1', 'victim', PASSWORD, second)).status).toBe(302);
     });
@@ -245,7 +274,13 @@ describe.each(stores)('on %s', (backend) => {
 
   describe('the e-mailed unlock link', () => {
     const ADDRESS = '192.0.2.44';
-    const unlockForm = (login: string, from = ADDRESS) => app.request({ method: 'POST', path: '/login/unlock', headers: { ...FORM, 'X-Forwarded-For': from }, body: `user_login=${encodeURIComponent(login)}` });
+    const unlockForm = (login: string, from = ADDRESS) =>
+      app.request({
+        method: 'POST',
+        path: '/login/unlock',
+        headers: { ...FORM, 'X-Forwarded-For': from },
+        body: `user_login=${encodeURIComponent(login)}`,
+      });
 
     it('is offered on the 429 page of the login form', async () => {
       await block(ADDRESS);
@@ -261,7 +296,9 @@ describe.each(stores)('on %s', (backend) => {
       await nextMail(1);
       const unknown = await unlockForm('nobody@example.org');
       expect(unknown.status).toBe(known.status);
-      expect(unknown.text.replace(/name="_siteward_form" value="[^"]*"/g, '')).toBe(known.text.replace(/name="_siteward_form" value="[^"]*"/g, ''));
+      expect(unknown.text.replace(/name="_siteward_form" value="[^"]*"/g, '')).toBe(
+        known.text.replace(/name="_siteward_form" value="[^"]*"/g, ''),
+      );
       // Another request after it: a mail for the unknown account would have been handed over first.
       await unlockForm('victim@example.org');
       await nextMail(2);
@@ -276,7 +313,13 @@ describe.each(stores)('on %s', (backend) => {
       expect(page.text).toContain(`This lifts the block on ${ADDRESS}`);
       expect((await loginFrom(ADDRESS, 'victim', PASSWORD)).status).toBe(429);
       const key = new URL(link, 'http://example.org').searchParams.get('key')!;
-      const confirm = () => app.request({ method: 'POST', path: '/login/unlock/confirm', headers: { ...FORM, 'X-Forwarded-For': '203.0.113.200' }, body: `key=${key}` });
+      const confirm = () =>
+        app.request({
+          method: 'POST',
+          path: '/login/unlock/confirm',
+          headers: { ...FORM, 'X-Forwarded-For': '203.0.113.200' },
+          body: `key=${key}`,
+        });
       const used = await confirm();
       expect(used.status).toBe(200);
       expect(used.text).toContain(`The block on ${ADDRESS} is lifted.`);
@@ -306,7 +349,12 @@ describe.each(stores)('on %s', (backend) => {
       expect((await unlockForm('other')).status).toBe(200); // the 5th from this address
       const mail = await nextMail(4);
       // Sent after the one for the unblocked address would have been.
-      expect(mails.map((m) => m.to)).toEqual([['victim@example.org'], ['victim@example.org'], ['victim@example.org'], ['other@example.org']]);
+      expect(mails.map((m) => m.to)).toEqual([
+        ['victim@example.org'],
+        ['victim@example.org'],
+        ['victim@example.org'],
+        ['other@example.org'],
+      ]);
       expect(mail.data).toContain(ADDRESS);
       expect((await unlockForm('other')).status).toBe(429);
     });
@@ -327,7 +375,12 @@ describe.each(stores)('on %s', (backend) => {
       expect(page.text).not.toContain('E-mail me an unlock link');
       expect(page.text).toContain('E-mail is not configured on this site');
       expect(page.text).toContain('siteward protect unblock 203.0.113.77');
-      const asked = await bare.request({ method: 'POST', path: '/login/unlock', headers: { ...FORM, 'X-Forwarded-For': '203.0.113.77' }, body: 'user_login=victim' });
+      const asked = await bare.request({
+        method: 'POST',
+        path: '/login/unlock',
+        headers: { ...FORM, 'X-Forwarded-For': '203.0.113.77' },
+        body: 'user_login=victim',
+      });
       expect(asked.status).toBe(200);
       expect(asked.text).toContain('siteward protect unblock 203.0.113.77');
     });
@@ -350,7 +403,12 @@ describe.each(stores)('on %s', (backend) => {
       }
       await block('100.64.1.1');
       await block('2001:db8:aaab::1');
-      const bad = await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/protect', headers: app.auth(admin), body: { jetpack_protect_global_whitelist: '10.0.0.0/33' } });
+      const bad = await app.request({
+        method: 'PUT',
+        path: '/wp-json/jetpack/v4/module/protect',
+        headers: app.auth(admin),
+        body: { jetpack_protect_global_whitelist: '10.0.0.0/33' },
+      });
       expect(bad.status).toBe(400);
     });
   });

@@ -62,7 +62,12 @@ export class ProtectBlocks {
   constructor(private readonly db: FeatureDb<ProtectTables>) {}
 
   /** Blocks, newest first; `activeOnly` keeps those in force at `now`. */
-  async list(input: { readonly page: number; readonly perPage: number; readonly now: number; readonly activeOnly: boolean }): Promise<Page<BlockView>> {
+  async list(input: {
+    readonly page: number;
+    readonly perPage: number;
+    readonly now: number;
+    readonly activeOnly: boolean;
+  }): Promise<Page<BlockView>> {
     const { page, perPage, now, activeOnly } = input;
     return this.db.run(async (db) => {
       let base = db.selectFrom('protect_blocks');
@@ -141,7 +146,14 @@ export class ProtectBlocks {
         .execute();
       return {
         total: counted === undefined ? 0 : num(counted.n, 'count'),
-        items: rows.map((r) => ({ id: num(r.id, 'protect_events.id'), at: num(r.at, 'protect_events.at'), address: r.address, key: r.key, login: r.login, outcome: r.kind === 'failure' ? 'failed' : 'refused' })),
+        items: rows.map((r) => ({
+          id: num(r.id, 'protect_events.id'),
+          at: num(r.at, 'protect_events.at'),
+          address: r.address,
+          key: r.key,
+          login: r.login,
+          outcome: r.kind === 'failure' ? 'failed' : 'refused',
+        })),
       };
     });
   }
@@ -157,7 +169,13 @@ export class ProtectBlocks {
       if (key !== null) active = active.where('key', '=', key);
       const keys = (await active.execute()).map((r) => r.key);
       if (keys.length === 0) return [];
-      await db.updateTable('protect_blocks').set({ lifted_at: now, lifted_by: by }).where('until', '>', now).where('lifted_at', 'is', null).where('key', 'in', keys).execute();
+      await db
+        .updateTable('protect_blocks')
+        .set({ lifted_at: now, lifted_by: by })
+        .where('until', '>', now)
+        .where('lifted_at', 'is', null)
+        .where('key', 'in', keys)
+        .execute();
       await db.deleteFrom('protect_failures').where('key', 'in', keys).execute();
       await db
         .insertInto('protect_events')
@@ -169,14 +187,29 @@ export class ProtectBlocks {
 
   async addUnlock(input: UnlockTicket & { readonly hash: string; readonly now: number; readonly expires: number }): Promise<void> {
     await this.db.run((db) =>
-      db.insertInto('protect_unlocks').values({ hash: input.hash, key: input.key, address: input.address, user_id: input.userId, created: input.now, expires: input.expires }).execute(),
+      db
+        .insertInto('protect_unlocks')
+        .values({
+          hash: input.hash,
+          key: input.key,
+          address: input.address,
+          user_id: input.userId,
+          created: input.now,
+          expires: input.expires,
+        })
+        .execute(),
     );
   }
 
   /** Unlock links asked for `userId` since `since` (the per-account limit). */
   async unlocksSince(userId: number, since: number): Promise<number> {
     const row = await this.db.run((db) =>
-      db.selectFrom('protect_unlocks').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).where('created', '>', since).executeTakeFirst(),
+      db
+        .selectFrom('protect_unlocks')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .where('created', '>', since)
+        .executeTakeFirst(),
     );
     return row === undefined ? 0 : num(row.n, 'count');
   }
@@ -184,7 +217,13 @@ export class ProtectBlocks {
   /** The ticket of an unused, unexpired link, without using it (the confirmation page). */
   async peekUnlock(hash: string, now: number): Promise<UnlockTicket | null> {
     const row = await this.db.run((db) =>
-      db.selectFrom('protect_unlocks').select(['key', 'address', 'user_id']).where('hash', '=', hash).where('used_at', 'is', null).where('expires', '>', now).executeTakeFirst(),
+      db
+        .selectFrom('protect_unlocks')
+        .select(['key', 'address', 'user_id'])
+        .where('hash', '=', hash)
+        .where('used_at', 'is', null)
+        .where('expires', '>', now)
+        .executeTakeFirst(),
     );
     return row === undefined ? null : { key: row.key, address: row.address, userId: row.user_id };
   }
@@ -192,9 +231,19 @@ export class ProtectBlocks {
   /** Uses a link: one statement marks it, so of two parallel uses only one gets the ticket. */
   async useUnlock(hash: string, now: number): Promise<UnlockTicket | null> {
     return this.db.transaction(async (db) => {
-      const used = await db.updateTable('protect_unlocks').set({ used_at: now }).where('hash', '=', hash).where('used_at', 'is', null).where('expires', '>', now).executeTakeFirst();
+      const used = await db
+        .updateTable('protect_unlocks')
+        .set({ used_at: now })
+        .where('hash', '=', hash)
+        .where('used_at', 'is', null)
+        .where('expires', '>', now)
+        .executeTakeFirst();
       if (used.numUpdatedRows !== 1n) return null;
-      const row = await db.selectFrom('protect_unlocks').select(['key', 'address', 'user_id']).where('hash', '=', hash).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('protect_unlocks')
+        .select(['key', 'address', 'user_id'])
+        .where('hash', '=', hash)
+        .executeTakeFirstOrThrow();
       return { key: row.key, address: row.address, userId: row.user_id };
     });
   }
@@ -208,22 +257,51 @@ export class ProtectBlocks {
       const row = await db.selectFrom('protect_stats').select('value').where('name', '=', 'digest_sent_at').executeTakeFirst();
       const last = row === undefined ? 0 : num(row.value, 'protect_stats.value');
       if (now - last < gapMs) return null;
-      const claimed = await db.updateTable('protect_stats').set({ value: now }).where('name', '=', 'digest_sent_at').where('value', '=', last).executeTakeFirst();
+      const claimed = await db
+        .updateTable('protect_stats')
+        .set({ value: now })
+        .where('name', '=', 'digest_sent_at')
+        .where('value', '=', last)
+        .executeTakeFirst();
       return claimed.numUpdatedRows === 1n ? last : null;
     });
   }
 
   /** Gives a claim back (nothing to send), so the next block is told at once. */
   async releaseDigest(claimedAt: number, previous: number): Promise<void> {
-    await this.db.run((db) => db.updateTable('protect_stats').set({ value: previous }).where('name', '=', 'digest_sent_at').where('value', '=', claimedAt).execute());
+    await this.db.run((db) =>
+      db
+        .updateTable('protect_stats')
+        .set({ value: previous })
+        .where('name', '=', 'digest_sent_at')
+        .where('value', '=', claimedAt)
+        .execute(),
+    );
   }
 
   /** Blocks that started in `(since, until]`, oldest first. */
-  async startedBetween(since: number, until: number): Promise<{ key: string; address: string; at: number; until: number; level: number; failures: number }[]> {
+  async startedBetween(
+    since: number,
+    until: number,
+  ): Promise<{ key: string; address: string; at: number; until: number; level: number; failures: number }[]> {
     const rows = await this.db.run((db) =>
-      db.selectFrom('protect_blocks').select(['key', 'address', 'at', 'until', 'level', 'failures']).where('at', '>', since).where('at', '<=', until).orderBy('at').limit(500).execute(),
+      db
+        .selectFrom('protect_blocks')
+        .select(['key', 'address', 'at', 'until', 'level', 'failures'])
+        .where('at', '>', since)
+        .where('at', '<=', until)
+        .orderBy('at')
+        .limit(500)
+        .execute(),
     );
-    return rows.map((r) => ({ key: r.key, address: r.address, at: num(r.at, 'protect_blocks.at'), until: num(r.until, 'protect_blocks.until'), level: r.level, failures: num(r.failures, 'protect_blocks.failures') }));
+    return rows.map((r) => ({
+      key: r.key,
+      address: r.address,
+      at: num(r.at, 'protect_blocks.at'),
+      until: num(r.until, 'protect_blocks.until'),
+      level: r.level,
+      failures: num(r.failures, 'protect_blocks.failures'),
+    }));
   }
 
   /** Forgets unlock links that can no longer be used. */

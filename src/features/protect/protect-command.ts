@@ -17,9 +17,21 @@ const HEADER = ['ADDRESS', 'STATE', 'FAILURES', 'REFUSED', 'FIRST', 'LAST', 'USE
 
 /** One block as a row of the table (the CLI's shared style: a header row, aligned columns). */
 function row(block: BlockView): string[] {
-  const state = block.active ? `blocked until ${iso(block.blockedUntil)}` : block.liftedAt !== null ? `lifted ${iso(block.liftedAt)} by ${block.liftedBy ?? '?'}` : `ended ${iso(block.blockedUntil)}`;
+  const state = block.active
+    ? `blocked until ${iso(block.blockedUntil)}`
+    : block.liftedAt !== null
+      ? `lifted ${iso(block.liftedAt)} by ${block.liftedBy ?? '?'}`
+      : `ended ${iso(block.blockedUntil)}`;
   const level = block.level === 2 ? ' (escalated)' : '';
-  return [block.address, `${state}${level}`, String(block.failures), String(block.blockedAttempts), iso(block.firstAttempt), iso(block.lastAttempt), block.usernames.join(', ') || '-'];
+  return [
+    block.address,
+    `${state}${level}`,
+    String(block.failures),
+    String(block.blockedAttempts),
+    iso(block.firstAttempt),
+    iso(block.lastAttempt),
+    block.usernames.join(', ') || '-',
+  ];
 }
 
 export function protectCommand(service: ProtectService): CliCommand {

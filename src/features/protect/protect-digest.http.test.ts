@@ -42,7 +42,17 @@ describe.each(stores)('on %s', (backend) => {
     smtp = await startSmtpCapture((mail) => mails.push(mail));
     hooks = await startWebhookReceiver();
     const database: Record<string, string> = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
-    app = await createTestApp({ clock: () => now, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_SMTP_URL: smtp.url, SITEWARD_MONITOR_WEBHOOK: hooks.url, SITEWARD_PROTECT_CHALLENGE_AFTER: '0', ...database } });
+    app = await createTestApp({
+      clock: () => now,
+      startJobs: false,
+      env: {
+        SITEWARD_TRUST_PROXY: '1',
+        SITEWARD_SMTP_URL: smtp.url,
+        SITEWARD_MONITOR_WEBHOOK: hooks.url,
+        SITEWARD_PROTECT_CHALLENGE_AFTER: '0',
+        ...database,
+      },
+    });
     boss = await app.loginAs('administrator', { login: 'boss' });
     await app.app.users.create({ login: 'deputy', email: 'deputy@example.org', role: 'administrator', password: 'deputy-password-1' });
   });
@@ -63,10 +73,20 @@ describe.each(stores)('on %s', (backend) => {
 
     it('take only administrators', async () => {
       const editor = await app.loginAs('editor');
-      const refused = await app.request({ method: 'POST', path: '/wp-json/siteward/v1/protect/notifications', headers: app.auth(boss), body: { administrators: [editor.userId] } });
+      const refused = await app.request({
+        method: 'POST',
+        path: '/wp-json/siteward/v1/protect/notifications',
+        headers: app.auth(boss),
+        body: { administrators: [editor.userId] },
+      });
       expect(refused.status).toBe(400);
       expect((refused.json as { code: string }).code).toBe('protect_invalid_notifications');
-      const saved = await app.request({ method: 'POST', path: '/wp-json/siteward/v1/protect/notifications', headers: app.auth(boss), body: { administrators: [boss.userId], webhook: true } });
+      const saved = await app.request({
+        method: 'POST',
+        path: '/wp-json/siteward/v1/protect/notifications',
+        headers: app.auth(boss),
+        body: { administrators: [boss.userId], webhook: true },
+      });
       expect(saved.status).toBe(200);
       expect(saved.json).toEqual({ administrators: [boss.userId], webhook: true });
     });

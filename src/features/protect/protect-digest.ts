@@ -42,11 +42,16 @@ export function protectDigest(deps: DigestDeps): { run(): Promise<DigestResult> 
       }
       const site = await deps.siteName();
       const subject = `[${site}] Protect blocked ${started.length === 1 ? `${started[0]?.key ?? ''}` : `${started.length} addresses`}`;
-      const lines = started.map((b) => `${b.key}\tblocked ${new Date(b.at).toISOString()} until ${new Date(b.until).toISOString()}${b.level === 2 ? ' (escalated)' : ''} after ${b.failures} failed logins (last from ${b.address})`);
+      const lines = started.map(
+        (b) =>
+          `${b.key}\tblocked ${new Date(b.at).toISOString()} until ${new Date(b.until).toISOString()}${b.level === 2 ? ' (escalated)' : ''} after ${b.failures} failed logins (last from ${b.address})`,
+      );
       const text = `Protect blocked these addresses after failed logins on ${site}:\n\n${lines.join('\n')}\n\nThe Protect screen of the admin page lists them with the usernames tried; "siteward protect unblock <address>" lifts a block.\nYou get at most one of these e-mails an hour.\n`;
       // Sent in the background: the lockout that triggered the digest must not wait for a mail server.
       if (deps.mailer !== null && recipients.length > 0) {
-        void deps.mailer.send({ to: recipients, subject, text }).catch((error: unknown) => deps.log.error({ err: error }, 'protect digest e-mail could not be sent'));
+        void deps.mailer
+          .send({ to: recipients, subject, text })
+          .catch((error: unknown) => deps.log.error({ err: error }, 'protect digest e-mail could not be sent'));
       }
       if (webhook !== null) {
         const bodyOf = (): unknown => {
@@ -57,17 +62,32 @@ export function protectDigest(deps: DigestDeps): { run(): Promise<DigestResult> 
             at: new Date(now).toISOString(),
             message: subject,
             text,
-            blocks: started.map((b) => ({ address: b.key, last_address: b.address, blocked_at: new Date(b.at).toISOString(), blocked_until: new Date(b.until).toISOString(), level: b.level, failures: b.failures })),
+            blocks: started.map((b) => ({
+              address: b.key,
+              last_address: b.address,
+              blocked_at: new Date(b.at).toISOString(),
+              blocked_until: new Date(b.until).toISOString(),
+              level: b.level,
+              failures: b.failures,
+            })),
           };
         };
-        void fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bodyOf()), signal: AbortSignal.timeout(10_000) })
+        void fetch(webhook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(bodyOf()),
+          signal: AbortSignal.timeout(10_000),
+        })
           .then(async (response) => {
             await response.body?.cancel();
             if (!response.ok) deps.log.error({ status: response.status }, 'protect digest webhook refused');
           })
           .catch((error: unknown) => deps.log.error({ err: error }, 'protect digest webhook could not be posted'));
       }
-      deps.log.info({ event: 'protect.digest', blocks: started.length, recipients: recipients.length, webhook: webhook !== null }, 'protect digest sent');
+      deps.log.info(
+        { event: 'protect.digest', blocks: started.length, recipients: recipients.length, webhook: webhook !== null },
+        'protect digest sent',
+      );
       return 'sent';
     },
   };

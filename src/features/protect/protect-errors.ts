@@ -2,10 +2,22 @@
 import { errorCatalogue, type CatalogueId } from '../../rest/errors.js';
 
 export const protectError = errorCatalogue({
-  invalid_address: { code: 'protect_invalid_address', message: '"{address}" is not an IP address (IPv6 may be given as its /64).', status: 400 },
+  invalid_address: {
+    code: 'protect_invalid_address',
+    message: '"{address}" is not an IP address (IPv6 may be given as its /64).',
+    status: 400,
+  },
   not_blocked: { code: 'protect_not_blocked', message: '{address} is not blocked.', status: 404 },
-  invalid_page_number: { code: 'rest_invalid_page_number', message: 'The page number requested is larger than the number of pages available.', status: 400 },
-  invalid_notifications: { code: 'protect_invalid_notifications', message: 'administrators must be a list of administrator user ids and webhook true or false.', status: 400 },
+  invalid_page_number: {
+    code: 'rest_invalid_page_number',
+    message: 'The page number requested is larger than the number of pages available.',
+    status: 400,
+  },
+  invalid_notifications: {
+    code: 'protect_invalid_notifications',
+    message: 'administrators must be a list of administrator user ids and webhook true or false.',
+    status: 400,
+  },
 });
 
 export type ProtectErrorId = CatalogueId<typeof protectError>;

@@ -6,8 +6,7 @@ export function createProtectKey(random: (size: number) => Buffer = randomBytes)
 }
 
 export type ProtectKeyUpdate =
-  | { readonly ok: true; readonly key: string; readonly created: boolean }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly key: string; readonly created: boolean } | { readonly ok: false; readonly message: string };
 
 /**
  * Handles `POST /module/protect` with `jetpack_protect_key`: `"create"` makes a new local key

@@ -136,9 +136,7 @@ describe.each(featureTestBackends(PROTECT_MIGRATIONS))('ProtectPolicy on $name',
     const a = new ProtectPolicy(new KyselyProtectRepo(db), { maxFailures: 40 });
     const b = new ProtectPolicy(new KyselyProtectRepo(other), { maxFailures: 40 });
     const ip = freshIp();
-    const outcomes = await Promise.all(
-      Array.from({ length: 45 }, (_, i) => (i % 2 === 0 ? a : b).recordFailure(ip, 'admin', T0 + 1000)),
-    );
+    const outcomes = await Promise.all(Array.from({ length: 45 }, (_, i) => (i % 2 === 0 ? a : b).recordFailure(ip, 'admin', T0 + 1000)));
     const kinds = outcomes.map((o) => o.kind);
     expect(kinds.filter((k) => k === 'blocked')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'counted')).toHaveLength(39);

@@ -1,13 +1,19 @@
 import { counterKey } from './client-address.js';
 import { dayBuckets } from './day-buckets.js';
 import type { ProtectRepo, PurgeCounts, Reservation } from './protect-repo.js';
-import { protectRules, retryAfterSeconds, type CheckResult, type DayCount, type FailureOutcome, type ProtectRules } from './protect-rules.js';
+import {
+  protectRules,
+  retryAfterSeconds,
+  type CheckResult,
+  type DayCount,
+  type FailureOutcome,
+  type ProtectRules,
+} from './protect-rules.js';
 
 export * from './protect-rules.js';
 
 /** A check that has not reported back within this long (its process died) stops holding a slot. */
 export const RESERVATION_TTL_MS = 60_000;
-
 
 /**
  * The brute-force policy over the store: times are milliseconds since the epoch from the

@@ -89,10 +89,18 @@ export class KyselyProtectRepo implements ProtectRepo {
       const active = await selectActiveBlock(db, key, now);
       if (active !== null) return { kind: 'blocked', until: active.until, retryAfterSeconds: retryAfterSeconds(active.until, now) };
       const failures = await countRows(
-        db.selectFrom('protect_failures').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', now - rules.windowSeconds * 1000),
+        db
+          .selectFrom('protect_failures')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('key', '=', key)
+          .where('at', '>', now - rules.windowSeconds * 1000),
       );
       const running = await countRows(
-        db.selectFrom('protect_attempts').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', pendingSince),
+        db
+          .selectFrom('protect_attempts')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('key', '=', key)
+          .where('at', '>', pendingSince),
       );
       if (failures + running >= rules.maxFailures) return { kind: 'busy' };
       const row = await db.insertInto('protect_attempts').values({ key, at: now }).returning('id').executeTakeFirstOrThrow();
@@ -116,7 +124,11 @@ export class KyselyProtectRepo implements ProtectRepo {
       // The failure as an event too: the block list shows who tried which logins after the window is gone.
       await db.insertInto('protect_events').values({ at: now, address, login, kind: 'failure', key }).execute();
       const failures = await countRows(
-        db.selectFrom('protect_failures').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', now - rules.windowSeconds * 1000),
+        db
+          .selectFrom('protect_failures')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('key', '=', key)
+          .where('at', '>', now - rules.windowSeconds * 1000),
       );
       const earlierBlocks = await countRows(
         db
@@ -137,7 +149,10 @@ export class KyselyProtectRepo implements ProtectRepo {
         .where('at', '>', now - rules.windowSeconds * 1000)
         .executeTakeFirst();
       const firstAt = first?.first === null || first?.first === undefined ? now : toInt(first.first, 'protect_failures.at');
-      await db.insertInto('protect_blocks').values({ key, at: now, until: decision.until, level: decision.level, address, failures, first_at: firstAt }).execute();
+      await db
+        .insertInto('protect_blocks')
+        .values({ key, at: now, until: decision.until, level: decision.level, address, failures, first_at: firstAt })
+        .execute();
       // A new block starts a new count: the failures that caused it must not cause the next one.
       await db.deleteFrom('protect_failures').where('key', '=', key).execute();
       await db.insertInto('protect_events').values({ at: now, address, login, kind: 'lockout', key }).execute();
@@ -158,7 +173,15 @@ export class KyselyProtectRepo implements ProtectRepo {
   }
 
   failureCount(key: string, since: number): Promise<number> {
-    return this.db.run((db) => countRows(db.selectFrom('protect_failures').select((eb) => eb.fn.countAll().as('n')).where('key', '=', key).where('at', '>', since)));
+    return this.db.run((db) =>
+      countRows(
+        db
+          .selectFrom('protect_failures')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('key', '=', key)
+          .where('at', '>', since),
+      ),
+    );
   }
 
   async blockedCount(): Promise<number> {
@@ -178,7 +201,13 @@ export class KyselyProtectRepo implements ProtectRepo {
       return sql<unknown>`sum(case when at >= ${start} and at < ${end} then 1 else 0 end)`.as(`b${i}`);
     });
     const row = await this.db.run((db) =>
-      db.selectFrom('protect_events').select(buckets).where('kind', '=', kind).where('at', '>=', first).where('at', '<', last).executeTakeFirst(),
+      db
+        .selectFrom('protect_events')
+        .select(buckets)
+        .where('kind', '=', kind)
+        .where('at', '>=', first)
+        .where('at', '<', last)
+        .executeTakeFirst(),
     );
     const values: Record<string, unknown> = row ?? {};
     // sum() over no rows is NULL.

@@ -15,7 +15,13 @@ import type { ProtectService } from './protect-service.js';
 
 const PAGE_ARGS: Record<string, ArgDefinition> = {
   page: { type: 'integer', minimum: 1, default: 1, description: 'Current page of the collection.' },
-  per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Maximum number of items to be returned in result set.' },
+  per_page: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Maximum number of items to be returned in result set.',
+  },
 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -59,15 +65,32 @@ function body(request: RestRequest): Record<string, unknown> {
 }
 
 /** `channels`: whether SMTP and the monitor webhook are configured (the screen says what a choice does). */
-export function registerProtectRoutes(api: SitewardApi, service: ProtectService, permission: PermissionCallback, channels: { readonly mail: boolean; readonly webhook: boolean }): void {
+export function registerProtectRoutes(
+  api: SitewardApi,
+  service: ProtectService,
+  permission: PermissionCallback,
+  channels: { readonly mail: boolean; readonly webhook: boolean },
+): void {
   const by = (request: RestRequest) => `rest:${request.user.login}`;
   api.registerRoute(SITEWARD_NAMESPACE, '/protect/blocks', [
     {
       methods: 'GET',
       permissionCallback: permission,
-      args: { ...PAGE_ARGS, active: { type: 'boolean', default: false, description: 'Only blocks in force now; otherwise current and recent ones (kept for the escalation window, 24 hours after they end).' } },
+      args: {
+        ...PAGE_ARGS,
+        active: {
+          type: 'boolean',
+          default: false,
+          description:
+            'Only blocks in force now; otherwise current and recent ones (kept for the escalation window, 24 hours after they end).',
+        },
+      },
       callback: async (request) => {
-        const result = await service.blocksPage(Number(request.params.page), Number(request.params.per_page), request.params.active === true);
+        const result = await service.blocksPage(
+          Number(request.params.page),
+          Number(request.params.per_page),
+          request.params.active === true,
+        );
         return paged(request, api.restUrl('/siteward/v1/protect/blocks'), result, blockJson);
       },
     },
@@ -96,12 +119,22 @@ export function registerProtectRoutes(api: SitewardApi, service: ProtectService,
       return paged(request, api.restUrl('/siteward/v1/protect/attempts'), result, attemptJson);
     },
   });
-  const loose = (description: string, type: string): ArgDefinition => ({ type, description, sanitizeCallback: null, validateCallback: () => true });
+  const loose = (description: string, type: string): ArgDefinition => ({
+    type,
+    description,
+    sanitizeCallback: null,
+    validateCallback: () => true,
+  });
   api.registerRoute(SITEWARD_NAMESPACE, '/protect/notifications', [
     {
       methods: 'GET',
       permissionCallback: permission,
-      callback: async (): Promise<ProtectNotificationsAnswer> => ({ ...(await service.notifications()), choices: await service.administrators(), mail_configured: channels.mail, webhook_configured: channels.webhook }),
+      callback: async (): Promise<ProtectNotificationsAnswer> => ({
+        ...(await service.notifications()),
+        choices: await service.administrators(),
+        mail_configured: channels.mail,
+        webhook_configured: channels.webhook,
+      }),
     },
     {
       methods: 'POST, PUT, PATCH',

@@ -27,7 +27,8 @@ export const DEFAULT_PROTECT_RULES: ProtectRules = {
 export function protectRules(overrides: Partial<ProtectRules> = {}): ProtectRules {
   const rules = { ...DEFAULT_PROTECT_RULES, ...overrides };
   for (const [name, value] of Object.entries(rules)) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`protect rule ${name} must be a positive integer, got ${String(value)}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`protect rule ${name} must be a positive integer, got ${String(value)}`);
   }
   return rules;
 }
@@ -35,8 +36,7 @@ export function protectRules(overrides: Partial<ProtectRules> = {}): ProtectRule
 export type BlockLevel = 1 | 2;
 
 export type BlockDecision =
-  | { readonly block: false; readonly remaining: number }
-  | { readonly block: true; readonly level: BlockLevel; readonly until: number };
+  { readonly block: false; readonly remaining: number } | { readonly block: true; readonly level: BlockLevel; readonly until: number };
 
 /** Pure decision after a failure: `failures` in the window (the new one included), `earlierBlocks` in the escalation window. */
 export function decideBlock(failures: number, earlierBlocks: number, rules: ProtectRules, now: number): BlockDecision {

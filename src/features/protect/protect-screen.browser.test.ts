@@ -55,7 +55,12 @@ describe.skipIf(!chromiumAvailable)('the Protect screen in Chromium', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     // Blocked by form failures: without the login form's challenge, which has its own browser test.
-    app = await createTestApp({ port, clock: () => now, startJobs: false, env: { SITEWARD_HOME_URL: base, SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' } });
+    app = await createTestApp({
+      port,
+      clock: () => now,
+      startJobs: false,
+      env: { SITEWARD_HOME_URL: base, SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' },
+    });
     admin = await app.loginAs('administrator', { login: 'boss' });
     await app.app.users.create({ login: 'victim', email: 'victim@example.org', role: 'editor', password: PASSWORD });
     await block('203.0.113.5', ['admin', 'victim', 'root']);
@@ -83,13 +88,21 @@ describe.skipIf(!chromiumAvailable)('the Protect screen in Chromium', () => {
 
     await v4.getByRole('button', { name: 'Unblock 203.0.113.5' }).click();
     await p.locator('.components-notice__content', { hasText: '203.0.113.5 is unblocked: it may log in again.' }).waitFor();
-    await p.getByTestId('protect-summary').filter({ hasText: /^1 address is blocked\.$/ }).waitFor();
+    await p
+      .getByTestId('protect-summary')
+      .filter({ hasText: /^1 address is blocked\.$/ })
+      .waitFor();
     expect((await loginFrom('203.0.113.5', 'victim', PASSWORD)).status).toBe(302);
     const listed = await app.request({ path: '/wp-json/siteward/v1/protect/blocks', headers: app.auth(admin) });
-    expect((listed.json as { address: string; lifted_by: string | null }[]).find((b) => b.address === '203.0.113.5')?.lifted_by).toBe('rest:boss');
+    expect((listed.json as { address: string; lifted_by: string | null }[]).find((b) => b.address === '203.0.113.5')?.lifted_by).toBe(
+      'rest:boss',
+    );
 
     await p.getByLabel('Show recent blocks too').check();
-    await p.getByTestId('protect-summary').filter({ hasText: /^2 blocks, current or recent\.$/ }).waitFor();
+    await p
+      .getByTestId('protect-summary')
+      .filter({ hasText: /^2 blocks, current or recent\.$/ })
+      .waitFor();
     await p.getByText(/Lifted .* by boss \(admin page\)/).waitFor();
     await p.context().close();
   }, 60_000);
@@ -108,9 +121,16 @@ describe.skipIf(!chromiumAvailable)('the Protect screen in Chromium', () => {
       await p.screenshot({ path: path.join(shots, `protect-${width}.png`), fullPage: true });
       await p.evaluate(AXE_SOURCE);
       const violations = await p.evaluate(async () => {
-        const w = globalThis as unknown as { document: unknown; axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } };
+        const w = globalThis as unknown as {
+          document: unknown;
+          axe: {
+            run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+          };
+        };
         const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
-        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       });
       expect(violations).toEqual([]);
       expect(await p.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);

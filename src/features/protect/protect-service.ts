@@ -77,7 +77,8 @@ export class ProtectService {
     let webhook = current.webhook;
     if (input.administrators !== undefined) {
       const ids = input.administrators;
-      if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id) && typeof id === 'number' && id > 0)) return { ok: false, error: protectError('invalid_notifications') };
+      if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id) && typeof id === 'number' && id > 0))
+        return { ok: false, error: protectError('invalid_notifications') };
       const admins = new Set(await this.administratorIds());
       if (!ids.every((id: number) => admins.has(id))) return { ok: false, error: protectError('invalid_notifications') };
       administrators = [...new Set(ids as number[])];
@@ -108,7 +109,8 @@ export class ProtectService {
   async administrators(): Promise<{ id: number; name: string }[]> {
     const found: { id: number; name: string }[] = [];
     for (const user of await this.deps.store.users.list()) {
-      if ((await this.deps.store.users.roles(user.id)).includes('administrator')) found.push({ id: user.id, name: user.displayName || user.login });
+      if ((await this.deps.store.users.roles(user.id)).includes('administrator'))
+        found.push({ id: user.id, name: user.displayName || user.login });
     }
     return found;
   }
@@ -120,6 +122,8 @@ export class ProtectService {
 
 function readNotifications(stored: JsonValue | undefined): ProtectNotifications {
   if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return { administrators: [], webhook: false };
-  const ids = Array.isArray(stored.administrators) ? stored.administrators.filter((id): id is number => typeof id === 'number' && Number.isInteger(id)) : [];
+  const ids = Array.isArray(stored.administrators)
+    ? stored.administrators.filter((id): id is number => typeof id === 'number' && Number.isInteger(id))
+    : [];
   return { administrators: ids, webhook: stored.webhook === true };
 }

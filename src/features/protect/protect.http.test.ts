@@ -19,14 +19,24 @@ let appPassword = '';
 
 beforeAll(async () => {
   app = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' } });
-  second = await createTestApp({ clock, startJobs: false, env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' }, dataDir: app.app.config.dataDir });
+  second = await createTestApp({
+    clock,
+    startJobs: false,
+    env: { SITEWARD_TRUST_PROXY: '1', SITEWARD_PROTECT_CHALLENGE_AFTER: '0' },
+    dataDir: app.app.config.dataDir,
+  });
   admin = await app.loginAs('administrator');
   const created = await app.app.users.create({ login: 'victim', email: 'victim@example.org', role: 'administrator', password: PASSWORD });
   if (!created.ok) throw new Error(created.error.message);
   const key = await app.app.authenticator.appPasswords.create('victim', 'cli');
   if (!key.ok) throw new Error(key.message);
   appPassword = key.password;
-  const allow = await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/protect', headers: app.auth(admin), body: { jetpack_protect_global_whitelist: '198.51.100.1 - 198.51.100.99, 2001:db8::1' } });
+  const allow = await app.request({
+    method: 'PUT',
+    path: '/wp-json/jetpack/v4/module/protect',
+    headers: app.auth(admin),
+    body: { jetpack_protect_global_whitelist: '198.51.100.1 - 198.51.100.99, 2001:db8::1' },
+  });
   expect(allow.status).toBe(200);
 });
 afterAll(async () => {
@@ -82,7 +92,10 @@ describe('brute-force protection over HTTP', () => {
     expect(json.status).toBe(429);
     expect(json.headers['retry-after']).toBe('900');
     expect(json.headers['set-cookie']).toBeUndefined();
-    expect(json.json).toMatchObject({ code: 'siteward_protect_blocked', message: 'Too many failed login attempts from your address. Try again in 15 minutes.' });
+    expect(json.json).toMatchObject({
+      code: 'siteward_protect_blocked',
+      message: 'Too many failed login attempts from your address. Try again in 15 minutes.',
+    });
     const form = await attempt(ATTACKER, 'form', PASSWORD);
     expect([form.status, form.headers['content-type']]).toEqual([429, expect.stringMatching(/^text\/html/)]);
     expect(form.text).toContain('Too many failed login attempts');
@@ -161,7 +174,12 @@ describe('brute-force protection over HTTP', () => {
   });
 
   it('stops guarding and answers not_active while the module is off', async () => {
-    const off = await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/protect/active', headers: app.auth(admin), body: { active: false } });
+    const off = await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/protect/active',
+      headers: app.auth(admin),
+      body: { active: false },
+    });
     expect(off.status).toBe(200);
     const notActive = { code: 'not_active', message: 'The requested Jetpack module is not active.', data: { status: 404 } };
     for (const target of [app, second]) {
@@ -173,7 +191,12 @@ describe('brute-force protection over HTTP', () => {
     // The attacker is still in its 24-hour block, but nothing guards any more: the password is checked.
     expect((await attempt(ATTACKER, 'json', PASSWORD, second)).status).toBe(200);
     expect(await failTimes('192.0.2.99', [...FIVE, ...FIVE])).not.toContain(429);
-    await app.request({ method: 'PUT', path: '/wp-json/jetpack/v4/module/protect/active', headers: app.auth(admin), body: { active: true } });
+    await app.request({
+      method: 'PUT',
+      path: '/wp-json/jetpack/v4/module/protect/active',
+      headers: app.auth(admin),
+      body: { active: true },
+    });
     // Failures while inactive were not counted: five more are needed.
     expect(await failTimes('192.0.2.99', ['json', 'json', 'json', 'json'])).not.toContain(429);
     expect(await failTimes('192.0.2.99', ['json', 'basic'])).toEqual([401, 429]);

@@ -9,7 +9,13 @@ export const protectSettings = defineSettings({
     max: 1000,
     doc: 'Protect: failed logins from one address (IPv6: its /64) that block it; the 4th block within 24 h lasts 24 h',
   }),
-  protectWindow: integer({ env: 'SITEWARD_PROTECT_WINDOW', default: 900, min: 1, max: 30 * 86400, doc: 'Protect: seconds within which those failures count' }),
+  protectWindow: integer({
+    env: 'SITEWARD_PROTECT_WINDOW',
+    default: 900,
+    min: 1,
+    max: 30 * 86400,
+    doc: 'Protect: seconds within which those failures count',
+  }),
   protectChallengeAfter: integer({
     env: 'SITEWARD_PROTECT_CHALLENGE_AFTER',
     default: 3,

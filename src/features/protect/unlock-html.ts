@@ -48,5 +48,8 @@ export function unlockConfirmPage(opts: { formField: string; key: string; addres
 }
 
 export function unlockDonePage(address: string): string {
-  return simplePage('Unlock your address', `<p class="notice" role="status">The block on ${escapeHtml(address)} is lifted.</p>\n<p><a href="/login">Log in</a></p>`);
+  return simplePage(
+    'Unlock your address',
+    `<p class="notice" role="status">The block on ${escapeHtml(address)} is lifted.</p>\n<p><a href="/login">Log in</a></p>`,
+  );
 }

@@ -16,13 +16,17 @@ import { noMailText, UNLOCK_PATH, unlockConfirmPage, unlockDonePage, unlockReque
 /** How long a link works: long enough to read the mail, short enough that an old mail is worthless. */
 export const UNLOCK_LINK_LIFETIME_MS = 15 * 60_000;
 const LIMITS = { perAddress: 5, perAccount: 3, windowMs: 3_600_000 };
-const SENT = 'If that account exists and your address is blocked, an unlock link is on its way to the account’s e-mail address. It works once, for 15 minutes.';
+const SENT =
+  'If that account exists and your address is blocked, an unlock link is on its way to the account’s e-mail address. It works once, for 15 minutes.';
 const BAD_LINK = 'This unlock link is invalid, used or expired. Ask for a new one from the login page.';
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
-export function registerUnlockPages(ctx: FeatureContext, deps: { blocks: ProtectBlocks; policy: ProtectPolicy; mailer: Mailer | null }): void {
+export function registerUnlockPages(
+  ctx: FeatureContext,
+  deps: { blocks: ProtectBlocks; policy: ProtectPolicy; mailer: Mailer | null },
+): void {
   const { store, clock, log, config } = ctx;
   const { blocks, policy, mailer } = deps;
 
@@ -60,7 +64,16 @@ export function registerUnlockPages(ctx: FeatureContext, deps: { blocks: Protect
       if (who === '') return requestPage(req, 400, { error: 'Enter a username or e-mail address.' });
       const now = clock();
       if (!(await allowRequest(store.status, `protect-unlock:address:${keyOf(req.ip)}`, LIMITS.perAddress, LIMITS.windowMs, now))) {
-        return htmlPage(429, unlockRequestPage({ formField: formTokenInput(req), mail: true, address: keyOf(req.ip), error: 'Too many unlock requests from your address. Try again in an hour.' }), { 'Retry-After': '3600' });
+        return htmlPage(
+          429,
+          unlockRequestPage({
+            formField: formTokenInput(req),
+            mail: true,
+            address: keyOf(req.ip),
+            error: 'Too many unlock requests from your address. Try again in an hour.',
+          }),
+          { 'Retry-After': '3600' },
+        );
       }
       const user = await findUserByLoginOrEmail(store, who);
       // The same queries and writes whether the account exists or not (an unknown one gets a
@@ -70,13 +83,23 @@ export function registerUnlockPages(ctx: FeatureContext, deps: { blocks: Protect
       if (blocked.blocked && recent < LIMITS.perAccount) {
         const token = randomBytes(32).toString('base64url');
         const key = keyOf(req.ip);
-        await blocks.addUnlock({ hash: sha256(token), key, address: req.ip, userId: user?.id ?? 0, now, expires: now + UNLOCK_LINK_LIFETIME_MS });
+        await blocks.addUnlock({
+          hash: sha256(token),
+          key,
+          address: req.ip,
+          userId: user?.id ?? 0,
+          now,
+          expires: now + UNLOCK_LINK_LIFETIME_MS,
+        });
         if (user !== undefined) {
           const link = `${config.homeUrl}${UNLOCK_PATH}?key=${token}`;
           log.info({ event: 'protect.unlock_requested', address: key, user: user.login }, 'protect unlock link requested');
           // In the background, after this answer has gone out: waiting for the mail server (or
           // even sharing the event loop with its start) would tell who has an account.
-          const mail = () => void send(user.email, link, key).catch((error: unknown) => log.error({ err: error }, 'protect unlock e-mail could not be sent'));
+          const mail = () =>
+            void send(user.email, link, key).catch((error: unknown) =>
+              log.error({ err: error }, 'protect unlock e-mail could not be sent'),
+            );
           setTimeout(mail, 50).unref();
         }
       }
@@ -95,7 +118,10 @@ export function registerUnlockPages(ctx: FeatureContext, deps: { blocks: Protect
       const user = await store.users.byId(ticket.userId);
       const by = `link:${user?.login ?? ticket.userId}`;
       const lifted = await blocks.lift(ticket.key, clock(), by);
-      log.info({ event: 'protect.unblocked', address: ticket.key, by, lifted: lifted.length > 0 }, 'protect block lifted by an unlock link');
+      log.info(
+        { event: 'protect.unblocked', address: ticket.key, by, lifted: lifted.length > 0 },
+        'protect block lifted by an unlock link',
+      );
       return htmlPage(200, unlockDonePage(ticket.key));
     },
   });

@@ -21,12 +21,14 @@ export async function fetchText(url: string, init: RequestInit, timeoutMs: numbe
   try {
     const response = await fetch(url, { ...init, signal: controller.signal, redirect: 'follow' });
     const buffer = Buffer.from(await response.arrayBuffer());
-    if (buffer.length > MAX_BODY_BYTES) return { ok: false, error: { kind: 'bad_response', message: `response larger than ${MAX_BODY_BYTES} bytes` } };
+    if (buffer.length > MAX_BODY_BYTES)
+      return { ok: false, error: { kind: 'bad_response', message: `response larger than ${MAX_BODY_BYTES} bytes` } };
     return { ok: true, status: response.status, headers: response.headers, body: buffer.toString('utf8') };
   } catch (error) {
     if (controller.signal.aborted) return { ok: false, error: { kind: 'timeout', ms: timeoutMs } };
     const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-    const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : (error as Error).message;
+    const detail =
+      typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : (error as Error).message;
     return { ok: false, error: { kind: 'unavailable', message: `${new URL(url).host}: ${detail}` } };
   } finally {
     clearTimeout(timer);

@@ -4,7 +4,8 @@ import { LRUCache } from 'lru-cache';
 export type Loaded<T, E> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 /** `cached`: answered from the cache; `stale`: an expired cached answer, because the load failed. */
-export type CachedResult<T, E> = { readonly ok: true; readonly value: T; readonly cached: boolean; readonly stale: boolean } | { readonly ok: false; readonly error: E };
+export type CachedResult<T, E> =
+  { readonly ok: true; readonly value: T; readonly cached: boolean; readonly stale: boolean } | { readonly ok: false; readonly error: E };
 
 /** A failed load on lru-cache's rejection path, which is what lets the stale value answer instead. */
 class LoadFailure<E> extends Error {

@@ -13,7 +13,8 @@ const switchableConnection: Feature = {
     realConnection.register({
       ...ctx,
       provide: ((key, value) => {
-        const switched = key === 'connection' ? { ...(value as FeatureServices['connection']), isConnected: () => Promise.resolve(connected) } : value;
+        const switched =
+          key === 'connection' ? { ...(value as FeatureServices['connection']), isConnected: () => Promise.resolve(connected) } : value;
         ctx.provide(key, switched as never);
       }) as FeatureContext['provide'],
     }),
@@ -28,7 +29,11 @@ afterEach(async () => {
 });
 
 async function app(env: Record<string, string> = {}): Promise<TestApp> {
-  const t = await createTestApp({ env: { SITEWARD_SITE_NAME: 'Field Notes', SITEWARD_TIMEZONE: 'Europe/Paris', SITEWARD_LOCALE: 'de_DE', ...env }, features, startJobs: false });
+  const t = await createTestApp({
+    env: { SITEWARD_SITE_NAME: 'Field Notes', SITEWARD_TIMEZONE: 'Europe/Paris', SITEWARD_LOCALE: 'de_DE', ...env },
+    features,
+    startJobs: false,
+  });
   apps.push(t);
   return t;
 }
@@ -38,13 +43,18 @@ describe('GET site', () => {
     const t = await app();
     expect((await call(t, 'GET', '/site')).json).toEqual(permissionBody('invalid_user_permission_view_admin', 401));
     const offline = await app({ SITEWARD_OFFLINE: '1' });
-    expect((await call(offline, 'GET', '/site', { as: await offline.loginAs('subscriber') })).json).toEqual(permissionBody('invalid_user_permission_view_admin', 403));
+    expect((await call(offline, 'GET', '/site', { as: await offline.loginAs('subscriber') })).json).toEqual(
+      permissionBody('invalid_user_permission_view_admin', 403),
+    );
   });
 
   it('is 404 site_id_missing while the site is not connected', async () => {
     const t = await app();
     const res = await call(t, 'GET', '/site', { as: await t.loginAs('administrator') });
-    expect([res.status, res.json]).toEqual([404, { code: 'site_id_missing', message: 'The ID of this site does not exist.', data: { status: 404 } }]);
+    expect([res.status, res.json]).toEqual([
+      404,
+      { code: 'site_id_missing', message: 'The ID of this site does not exist.', data: { status: 404 } },
+    ]);
   });
 
   it('answers the site record as a JSON string once connected, with the free plan', async () => {
@@ -62,10 +72,19 @@ describe('GET site', () => {
       urls: { home: 'http://example.org', rest: 'http://example.org/wp-json/', admin: 'http://example.org/admin/' },
       locale: 'de_DE',
       timezone: 'Europe/Paris',
-      plan: { product_id: 2002, product_slug: 'jetpack_free', product_name_short: 'Free', free_trial: false, expired: false, user_is_owner: true },
+      plan: {
+        product_id: 2002,
+        product_slug: 'jetpack_free',
+        product_name_short: 'Free',
+        free_trial: false,
+        expired: false,
+        user_is_owner: true,
+      },
     });
     const author = await t.loginAs('author');
-    const asAuthor = JSON.parse(((await call(t, 'GET', '/site', { as: author })).json as { data: string }).data) as { plan: { user_is_owner: boolean } };
+    const asAuthor = JSON.parse(((await call(t, 'GET', '/site', { as: author })).json as { data: string }).data) as {
+      plan: { user_is_owner: boolean };
+    };
     expect(asAuthor.plan.user_is_owner).toBe(false);
   });
 });

@@ -42,7 +42,18 @@ export const ssoFeature: Feature = {
       methods: 'GET',
       permissionCallback: jetpack.requirePermission('manage_settings'),
       callback: async (): Promise<SsoOverview> => {
-        if (signIn === null) return { configured: false, active: await jetpack.isModuleActive(MODULE), provider: null, issuer: null, redirectUri: null, ready: false, problem: 'No account service is configured (SITEWARD_ACCOUNTS_ISSUER).', linkedUsers: 0, matchByEmail: false };
+        if (signIn === null)
+          return {
+            configured: false,
+            active: await jetpack.isModuleActive(MODULE),
+            provider: null,
+            issuer: null,
+            redirectUri: null,
+            ready: false,
+            problem: 'No account service is configured (SITEWARD_ACCOUNTS_ISSUER).',
+            linkedUsers: 0,
+            matchByEmail: false,
+          };
         const ready = await signIn.ready();
         return {
           configured: true,

@@ -41,7 +41,10 @@ describe.skipIf(!chromiumAvailable)('single sign-on in Chromium', () => {
     admin = await app.loginAs('administrator', { login: 'boss' });
     // Connect over HTTP (the admin page's own connect button has its browser test): boss ↔ ann, master user.
     const connectUrl = await app.request({ path: '/wp-json/jetpack/v4/connect-url', headers: app.auth(admin) });
-    const start = await app.request({ path: new URL(String(connectUrl.json)).pathname + new URL(String(connectUrl.json)).search, headers: { Cookie: admin.cookie } });
+    const start = await app.request({
+      path: new URL(String(connectUrl.json)).pathname + new URL(String(connectUrl.json)).search,
+      headers: { Cookie: admin.cookie },
+    });
     const callback = await loginAndConsent(new TestBrowser(), start.headers.location ?? '', ANN, `${base}/connect/callback`);
     const linked = await app.request({ path: new URL(callback).pathname + new URL(callback).search, headers: { Cookie: admin.cookie } });
     expect(linked.headers.location).toBe('/admin/?connection=connected');
@@ -63,7 +66,10 @@ describe.skipIf(!chromiumAvailable)('single sign-on in Chromium', () => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
     });
     page.on('pageerror', (e) => problems.push(String(e)));
-    await page.addInitScript({ content: "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI));" });
+    await page.addInitScript({
+      content:
+        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI));",
+    });
     return { context, page };
   }
 
@@ -132,4 +138,3 @@ describe.skipIf(!chromiumAvailable)('single sign-on in Chromium', () => {
     }
   });
 });
-

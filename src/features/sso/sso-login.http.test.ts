@@ -59,7 +59,10 @@ describe('logging in through the connection (the sso module), over HTTP with the
   const settings = (body: Record<string, boolean>) => call(site, 'POST', '/settings', { as: admin, body });
 
   /** /login/sso → the provider's login (and consent, the first time) → the callback URL, not yet visited. */
-  async function atProvider(account: { login: string; password: string }, query = ''): Promise<{ callback: string; cookie: string; start: TestResponse }> {
+  async function atProvider(
+    account: { login: string; password: string },
+    query = '',
+  ): Promise<{ callback: string; cookie: string; start: TestResponse }> {
     const start = await get(`/login/sso${query}`);
     expect(start.status, start.text).toBe(302);
     const cookie = (start.headers['set-cookie'] ?? '').split(';')[0] ?? '';
@@ -169,7 +172,10 @@ describe('logging in through the connection (the sso module), over HTTP with the
     expect(matched.status, matched.text).toBe(302);
     expect(await whoIs(matched.headers['set-cookie'])).toBe('carol');
     const carol = await site.store.users.byLogin('carol');
-    expect(await site.store.userMeta.get(carol!.id, 'connection_account')).toMatchObject({ subject: expect.any(String), userinfo: { preferred_username: 'carol' } });
+    expect(await site.store.userMeta.get(carol!.id, 'connection_account')).toMatchObject({
+      subject: expect.any(String),
+      userinfo: { preferred_username: 'carol' },
+    });
 
     // Linked now: matching may be turned off again and carol still gets in.
     expect((await settings({ jetpack_sso_match_by_email: false })).status).toBe(200);
@@ -197,10 +203,18 @@ describe('logging in through the connection (the sso module), over HTTP with the
   it('is a first factor only: a user with two-factor gets the code page, a role that must use it goes to enrolment', async () => {
     // carol (linked above) enrols with a first code; her recovery codes finish the SSO login.
     const carol = await site.request({ method: 'POST', path: '/login', body: { username: 'carol', password: 'pw-carol-secret' } });
-    const carolAuth = { Cookie: (carol.headers['set-cookie'] ?? '').split(';')[0] ?? '', 'X-WP-Nonce': (carol.json as { nonce: string }).nonce };
+    const carolAuth = {
+      Cookie: (carol.headers['set-cookie'] ?? '').split(';')[0] ?? '',
+      'X-WP-Nonce': (carol.json as { nonce: string }).nonce,
+    };
     const started = await site.request({ method: 'POST', path: '/wp-json/siteward/v1/two-factor/enrol', headers: carolAuth });
     const { secret } = started.json as { secret: string };
-    const confirmed = await site.request({ method: 'POST', path: '/wp-json/siteward/v1/two-factor/confirm', headers: carolAuth, body: { code: await generate({ secret }) } });
+    const confirmed = await site.request({
+      method: 'POST',
+      path: '/wp-json/siteward/v1/two-factor/confirm',
+      headers: carolAuth,
+      body: { code: await generate({ secret }) },
+    });
     expect(confirmed.status, confirmed.text).toBe(200);
     const [recovery] = (confirmed.json as { recovery_codes: string[] }).recovery_codes;
 
@@ -209,9 +223,19 @@ describe('logging in through the connection (the sso module), over HTTP with the
     expect(first.headers['set-cookie'] ?? '').not.toContain('siteward_logged_in');
     const token = /name="two_factor_token" value="([^"]+)"/.exec(first.text)?.[1] ?? '';
     const form = { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org', ...from() };
-    const wrong = await site.request({ method: 'POST', path: '/login', headers: form, body: new URLSearchParams({ two_factor_token: token, two_factor_code: '000000' }).toString() });
+    const wrong = await site.request({
+      method: 'POST',
+      path: '/login',
+      headers: form,
+      body: new URLSearchParams({ two_factor_token: token, two_factor_code: '000000' }).toString(),
+    });
     expect(wrong.status).toBe(401);
-    const done = await site.request({ method: 'POST', path: '/login', headers: form, body: new URLSearchParams({ two_factor_token: token, two_factor_code: recovery ?? '' }).toString() });
+    const done = await site.request({
+      method: 'POST',
+      path: '/login',
+      headers: form,
+      body: new URLSearchParams({ two_factor_token: token, two_factor_code: recovery ?? '' }).toString(),
+    });
     expect(done.status, done.text).toBe(302);
     expect(await whoIs(done.headers['set-cookie'])).toBe('carol');
 
@@ -260,7 +284,12 @@ describe('logging in through the connection (the sso module), over HTTP with the
     expect(blocked.text).toContain('Too many failed logins');
     expect(blocked.headers['retry-after']).toMatch(/^\d+$/);
     expect((await site.request({ path: '/login/sso', headers: attacker })).status).toBe(429);
-    const password = await site.request({ method: 'POST', path: '/login', headers: attacker, body: { username: 'admin', password: admin.password } });
+    const password = await site.request({
+      method: 'POST',
+      path: '/login',
+      headers: attacker,
+      body: { username: 'admin', password: admin.password },
+    });
     expect(password.status).toBe(429);
   });
 

@@ -55,19 +55,31 @@ const PROBLEMS: Partial<Record<SignInProblem, Explanation>> = {
     title: 'Single sign-on is not set up',
     text: 'This site is not registered at {provider} for logging in (its sign-in address is not registered there). An administrator can fix it: see the Single Sign On module in the admin page. Meanwhile, log in with your password.',
   },
-  blocked: { title: 'Too many failed logins', text: 'This address is blocked after too many failed logins, through {provider} or with a password. Nobody was logged in.' },
+  blocked: {
+    title: 'Too many failed logins',
+    text: 'This address is blocked after too many failed logins, through {provider} or with a password. Nobody was logged in.',
+  },
   cancelled: { title: 'Login cancelled', text: 'The login was cancelled at {provider}. Nobody was logged in.' },
   state_invalid: {
     title: 'This login cannot be completed',
     text: 'The answer from {provider} does not belong to a login started in this browser (unknown, foreign or forged state). Nobody was logged in. Start again from the login page.',
   },
-  state_expired: { title: 'This login took too long', text: 'The login at {provider} took longer than 10 minutes. Nobody was logged in. Start again from the login page.' },
+  state_expired: {
+    title: 'This login took too long',
+    text: 'The login at {provider} took longer than 10 minutes. Nobody was logged in. Start again from the login page.',
+  },
   state_replayed: {
     title: 'This login was already used',
     text: 'This answer from {provider} was already used once (a replayed state). Nobody was logged in. Start again from the login page.',
   },
-  provider_down: { title: '{provider} cannot be reached', text: '{provider} did not answer, so nobody was logged in. Try again later, or log in with your password.' },
-  provider_timeout: { title: '{provider} is too slow', text: '{provider} did not answer in time, so nobody was logged in. Try again later, or log in with your password.' },
+  provider_down: {
+    title: '{provider} cannot be reached',
+    text: '{provider} did not answer, so nobody was logged in. Try again later, or log in with your password.',
+  },
+  provider_timeout: {
+    title: '{provider} is too slow',
+    text: '{provider} did not answer in time, so nobody was logged in. Try again later, or log in with your password.',
+  },
 };
 
 const FALLBACK: Explanation = {

@@ -57,7 +57,14 @@ const NOT_JUDGED: ReadonlySet<ConnectionErrorKind> = new Set<ConnectionErrorKind
 
 function statusOf(kind: ConnectionErrorKind): number {
   if (kind === 'provider_timeout') return 504;
-  if (kind === 'provider_down' || kind === 'provider_invalid' || kind === 'issuer_mismatch' || kind === 'not_registered' || kind === 'registration_refused') return 502;
+  if (
+    kind === 'provider_down' ||
+    kind === 'provider_invalid' ||
+    kind === 'issuer_mismatch' ||
+    kind === 'not_registered' ||
+    kind === 'registration_refused'
+  )
+    return 502;
   if (kind === 'invalid_config' || kind === 'storage_invalid') return 500;
   return 400;
 }
@@ -68,7 +75,14 @@ function problemOf(error: ConnectionError): SignInProblem {
 
 /** The browser key cookie: only sent back to the sign-in pages, Lax so the provider's top-level redirect carries it. */
 function ssoCookieHeader(value: string, secure: boolean): string {
-  return [`${SSO_COOKIE_NAME}=${value}`, `Path=${SSO_START_PATH}`, 'HttpOnly', 'SameSite=Lax', `Max-Age=${SSO_COOKIE_MAX_AGE_S}`, ...(secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${SSO_COOKIE_NAME}=${value}`,
+    `Path=${SSO_START_PATH}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${SSO_COOKIE_MAX_AGE_S}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 /** The callback's OpenID parameters, flat strings only (as the connection's callback reads them). */
@@ -91,7 +105,8 @@ export function ssoPages(deps: SsoPageDeps) {
   /** The connection when sign-in is offered right now, otherwise the page saying why not. */
   const available = async (): Promise<{ ok: true; signIn: SignInConnection } | { ok: false; page: PageResponse }> => {
     const signIn = deps.signIn;
-    if (signIn === null || !(await deps.isActive())) return { ok: false, page: htmlPage(404, problemPage('off', signIn?.providerName ?? 'the account service')) };
+    if (signIn === null || !(await deps.isActive()))
+      return { ok: false, page: htmlPage(404, problemPage('off', signIn?.providerName ?? 'the account service')) };
     return { ok: true, signIn };
   };
 
@@ -124,7 +139,12 @@ export function ssoPages(deps: SsoPageDeps) {
     if (!started.ok) return htmlPage(statusOf(started.error.kind), problemPage(problemOf(started.error), provider));
     return {
       status: 302,
-      headers: { Location: started.url, 'Set-Cookie': ssoCookieHeader(browserKey, req.origin.secure), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+      headers: {
+        Location: started.url,
+        'Set-Cookie': ssoCookieHeader(browserKey, req.origin.secure),
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      },
     };
   };
 
@@ -147,11 +167,20 @@ export function ssoPages(deps: SsoPageDeps) {
         const { identity } = done;
         const decision = await decideSignIn({ store: deps.store, signIn }, identity, await deps.matchByEmail());
         if (!decision.ok) {
-          deps.log.warn({ event: 'sso.refused', refusal: decision.refusal, subject: identity.subject, ip: req.ip }, 'sign-in: nobody was logged in');
-          const who = [identity.userinfo.preferred_username, identity.userinfo.email ? `<${identity.userinfo.email}>` : undefined].filter(Boolean).join(' ');
+          deps.log.warn(
+            { event: 'sso.refused', refusal: decision.refusal, subject: identity.subject, ip: req.ip },
+            'sign-in: nobody was logged in',
+          );
+          const who = [identity.userinfo.preferred_username, identity.userinfo.email ? `<${identity.userinfo.email}>` : undefined]
+            .filter(Boolean)
+            .join(' ');
           return { ok: false, page: htmlPage(403, refusalPage(decision.refusal, provider, who)) };
         }
-        if (decision.linkedNow) deps.log.info({ event: 'sso.linked_by_email', userId: decision.user.id, subject: identity.subject }, 'sign-in: user linked by verified e-mail');
+        if (decision.linkedNow)
+          deps.log.info(
+            { event: 'sso.linked_by_email', userId: decision.user.id, subject: identity.subject },
+            'sign-in: user linked by verified e-mail',
+          );
         return { ok: true, user: decision.user, returnTo: identity.returnTo };
       });
     } catch (error) {

@@ -20,7 +20,8 @@ export type SsoRefusal =
   /** Several site users are linked to the same account: which one is meant is not guessed. */
   | 'ambiguous';
 
-export type SsoDecision = { readonly ok: true; readonly user: UserRecord; readonly linkedNow: boolean } | { readonly ok: false; readonly refusal: SsoRefusal };
+export type SsoDecision =
+  { readonly ok: true; readonly user: UserRecord; readonly linkedNow: boolean } | { readonly ok: false; readonly refusal: SsoRefusal };
 
 export async function decideSignIn(
   deps: { readonly store: Store; readonly signIn: SignInConnection },

@@ -73,7 +73,12 @@ describe('Akismet client', () => {
     await fake.stop();
     try {
       now += 2 * HOUR;
-      expect(await client.getStats(GOOD_KEY, BLOG, '6-months')).toEqual({ ok: true, value: statsFor('6-months'), cached: true, stale: true });
+      expect(await client.getStats(GOOD_KEY, BLOG, '6-months')).toEqual({
+        ok: true,
+        value: statsFor('6-months'),
+        cached: true,
+        stale: true,
+      });
     } finally {
       baseUrl = await fake.start();
     }
@@ -112,11 +117,17 @@ describe('Akismet client', () => {
     const client = new AkismetClient({ baseUrl, clock });
     expect(await akismetStatsAnswer(client, null)).toEqual({ kind: 'body', body: 'not_installed' });
     expect(await akismetStatsAnswer(client, { key: 'wrongkey1234', blog: BLOG })).toMatchObject({ kind: 'body', body: 'invalid_key' });
-    expect(await akismetStatsAnswer(client, { key: GOOD_KEY, blog: BLOG })).toEqual({ kind: 'body', body: { '6-months': statsFor('6-months'), all: statsFor('all') } });
+    expect(await akismetStatsAnswer(client, { key: GOOD_KEY, blog: BLOG })).toEqual({
+      kind: 'body',
+      body: { '6-months': statsFor('6-months'), all: statsFor('all') },
+    });
   });
 
   it('answers unavailable, not invalid_key, when the service is down and nothing is cached', async () => {
     const client = new AkismetClient({ baseUrl: await closedPortUrl(), clock });
-    expect(await akismetStatsAnswer(client, { key: GOOD_KEY, blog: BLOG })).toMatchObject({ kind: 'unavailable', problem: { kind: 'unavailable' } });
+    expect(await akismetStatsAnswer(client, { key: GOOD_KEY, blog: BLOG })).toMatchObject({
+      kind: 'unavailable',
+      problem: { kind: 'unavailable' },
+    });
   });
 });

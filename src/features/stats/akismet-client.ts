@@ -126,7 +126,8 @@ export class AkismetClient {
         return { ok: false, error: { kind: 'bad_response', message: 'get-stats answered something that is not JSON' } };
       }
       // The 2016 plugin stored any JSON and crashed on non-objects later; only objects are stats.
-      if (!isPlainObject(parsed)) return { ok: false, error: { kind: 'bad_response', message: 'get-stats answered JSON that is not an object' } };
+      if (!isPlainObject(parsed))
+        return { ok: false, error: { kind: 'bad_response', message: 'get-stats answered JSON that is not an object' } };
       return { ok: true, value: toAkismetStats(parsed) };
     });
   }

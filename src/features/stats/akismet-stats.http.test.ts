@@ -43,7 +43,9 @@ describe('GET akismet/stats/get', () => {
     const t = await app({ SITEWARD_AKISMET_KEY: GOOD_KEY });
     expect((await call(t, 'GET', '/akismet/stats/get')).json).toEqual(permissionBody('invalid_user_permission_view_admin', 401));
     const offline = await app({ SITEWARD_AKISMET_KEY: GOOD_KEY, SITEWARD_OFFLINE: '1' });
-    expect((await call(offline, 'GET', '/akismet/stats/get', { as: await offline.loginAs('subscriber') })).json).toEqual(permissionBody('invalid_user_permission_view_admin', 403));
+    expect((await call(offline, 'GET', '/akismet/stats/get', { as: await offline.loginAs('subscriber') })).json).toEqual(
+      permissionBody('invalid_user_permission_view_admin', 403),
+    );
   });
 
   it('answers the bare string "not_installed" without a key', async () => {
@@ -65,7 +67,11 @@ describe('GET akismet/stats/get', () => {
     const host = new URL(url).host;
     expect(await statsAs(t)).toEqual([
       502,
-      { code: 'service_unavailable', message: `The Akismet service at ${host} could not be reached. Try again later.`, data: { status: 502, service: 'Akismet' } },
+      {
+        code: 'service_unavailable',
+        message: `The Akismet service at ${host} could not be reached. Try again later.`,
+        data: { status: 502, service: 'Akismet' },
+      },
     ]);
   });
 

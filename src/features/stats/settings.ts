@@ -3,7 +3,11 @@ import { Type } from '@sinclair/typebox';
 import { custom, defineSettings, httpUrl, readString, type SettingValues } from '../../config/setting.js';
 
 export const statsSettings = defineSettings({
-  akismetUrl: httpUrl({ env: 'SITEWARD_AKISMET_URL', default: 'https://rest.akismet.com', doc: 'Akismet-compatible spam-filter service for `akismet/stats/get`' }),
+  akismetUrl: httpUrl({
+    env: 'SITEWARD_AKISMET_URL',
+    default: 'https://rest.akismet.com',
+    doc: 'Akismet-compatible spam-filter service for `akismet/stats/get`',
+  }),
   akismetKey: custom({
     env: 'SITEWARD_AKISMET_KEY',
     doc: 'its API key',

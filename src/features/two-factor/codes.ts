@@ -31,7 +31,13 @@ export async function qrDataUrl(uri: string): Promise<string> {
  */
 export async function totpStep(secret: string, code: string, nowMs: number, afterStep: number): Promise<number | null> {
   if (!/^\d{6}$/.test(code)) return null;
-  const result = await verify({ secret, token: code, epoch: Math.floor(nowMs / 1000), epochTolerance: PERIOD_SECONDS, afterTimeStep: afterStep });
+  const result = await verify({
+    secret,
+    token: code,
+    epoch: Math.floor(nowMs / 1000),
+    epochTolerance: PERIOD_SECONDS,
+    afterTimeStep: afterStep,
+  });
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 

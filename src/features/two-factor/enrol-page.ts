@@ -62,7 +62,13 @@ export function enrolPages(service: TwoFactorService, store: Store, homeUrl: str
     if ('status' in found) return found;
     const redirectTo = nextOf(req, req.query);
     if (await service.enabled(found.user.id)) {
-      return htmlPage(200, simplePage(TITLE, `<p class="notice">Two-factor authentication is on for your account.</p><p><a href="${escapeHtml(redirectTo)}">Continue</a></p>`));
+      return htmlPage(
+        200,
+        simplePage(
+          TITLE,
+          `<p class="notice">Two-factor authentication is on for your account.</p><p><a href="${escapeHtml(redirectTo)}">Continue</a></p>`,
+        ),
+      );
     }
     const enrolment = (await service.current(found.user)) ?? (await service.begin(found.user));
     if (!enrolment) return redirect(redirectTo);
@@ -78,7 +84,14 @@ export function enrolPages(service: TwoFactorService, store: Store, homeUrl: str
     if (result.why === 'already-enabled') return redirect(redirectTo);
     const enrolment = (await service.current(found.user)) ?? (await service.begin(found.user));
     if (!enrolment) return redirect(redirectTo);
-    return htmlPage(400, enrolForm(req, enrolment, { required: await service.required(found.roles), redirectTo, error: twoFactorError('invalid_code').message }));
+    return htmlPage(
+      400,
+      enrolForm(req, enrolment, {
+        required: await service.required(found.roles),
+        redirectTo,
+        error: twoFactorError('invalid_code').message,
+      }),
+    );
   };
 
   return { show, submit };

@@ -13,9 +13,15 @@ export class TwoFactorRepo {
   constructor(private readonly db: FeatureDb<TwoFactorTables>) {}
 
   async find(userId: number): Promise<TwoFactorRow | null> {
-    const row = await this.db.run((db) => db.selectFrom('two_factor_users').select(['secret', 'enabled', 'last_step']).where('user_id', '=', userId).executeTakeFirst());
+    const row = await this.db.run((db) =>
+      db.selectFrom('two_factor_users').select(['secret', 'enabled', 'last_step']).where('user_id', '=', userId).executeTakeFirst(),
+    );
     if (!row) return null;
-    return { secret: row.secret, enabled: toInt(row.enabled, 'two_factor_users.enabled') === 1, lastStep: toInt(row.last_step, 'two_factor_users.last_step') };
+    return {
+      secret: row.secret,
+      enabled: toInt(row.enabled, 'two_factor_users.enabled') === 1,
+      lastStep: toInt(row.last_step, 'two_factor_users.last_step'),
+    };
   }
 
   /** A new, not yet confirmed secret (replaces an unconfirmed one; never an enabled one). */
@@ -24,7 +30,10 @@ export class TwoFactorRepo {
       const row = await db.selectFrom('two_factor_users').select('enabled').where('user_id', '=', userId).executeTakeFirst();
       if (row && toInt(row.enabled, 'two_factor_users.enabled') === 1) return false;
       await db.deleteFrom('two_factor_users').where('user_id', '=', userId).execute();
-      await db.insertInto('two_factor_users').values({ user_id: userId, secret: sealedSecret, enabled: 0, last_step: 0, created: now }).execute();
+      await db
+        .insertInto('two_factor_users')
+        .values({ user_id: userId, secret: sealedSecret, enabled: 0, last_step: 0, created: now })
+        .execute();
       return true;
     });
   }
@@ -49,21 +58,36 @@ export class TwoFactorRepo {
   async setRecovery(userId: number, hashes: readonly string[]): Promise<void> {
     await this.db.transaction(async (db) => {
       await db.deleteFrom('two_factor_recovery').where('user_id', '=', userId).execute();
-      if (hashes.length > 0) await db.insertInto('two_factor_recovery').values(hashes.map((hash) => ({ user_id: userId, hash, used_at: null }))).execute();
+      if (hashes.length > 0)
+        await db
+          .insertInto('two_factor_recovery')
+          .values(hashes.map((hash) => ({ user_id: userId, hash, used_at: null })))
+          .execute();
     });
   }
 
   /** Uses a recovery code once: true only for the first caller. */
   async useRecovery(userId: number, hash: string, now: number): Promise<boolean> {
     const result = await this.db.run((db) =>
-      db.updateTable('two_factor_recovery').set({ used_at: now }).where('user_id', '=', userId).where('hash', '=', hash).where('used_at', 'is', null).executeTakeFirst(),
+      db
+        .updateTable('two_factor_recovery')
+        .set({ used_at: now })
+        .where('user_id', '=', userId)
+        .where('hash', '=', hash)
+        .where('used_at', 'is', null)
+        .executeTakeFirst(),
     );
     return Number(result.numUpdatedRows) === 1;
   }
 
   async recoveryLeft(userId: number): Promise<number> {
     const row = await this.db.run((db) =>
-      db.selectFrom('two_factor_recovery').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).where('used_at', 'is', null).executeTakeFirst(),
+      db
+        .selectFrom('two_factor_recovery')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .executeTakeFirst(),
     );
     return row === undefined ? 0 : toInt(row.n, 'count');
   }

@@ -15,10 +15,17 @@ import type { TwoFactorCodes, TwoFactorEnrolment, TwoFactorStatus as StatusAnswe
 import type { TwoFactorService, TwoFactorStatus } from './service.js';
 
 /** Said by the status and the enrolment screens (docs too): what two-factor does not cover. */
-export const APP_PASSWORDS_NOTE = 'Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.';
+export const APP_PASSWORDS_NOTE =
+  'Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.';
 
 function statusBody(status: TwoFactorStatus): StatusAnswer {
-  return { enabled: status.enabled, pending: status.pending, recovery_codes_left: status.recoveryCodesLeft, required: status.required, application_passwords: APP_PASSWORDS_NOTE };
+  return {
+    enabled: status.enabled,
+    pending: status.pending,
+    recovery_codes_left: status.recoveryCodesLeft,
+    required: status.required,
+    application_passwords: APP_PASSWORDS_NOTE,
+  };
 }
 
 export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorService, store: Store): void {
@@ -56,7 +63,12 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
     callback: async (request: RestRequest) => {
       const enrolment = await service.begin(await userOf(request));
       if (!enrolment) return twoFactorError('already_enabled');
-      const answer: TwoFactorEnrolment = { secret: enrolment.secret, uri: enrolment.uri, qr: enrolment.qr, application_passwords: APP_PASSWORDS_NOTE };
+      const answer: TwoFactorEnrolment = {
+        secret: enrolment.secret,
+        uri: enrolment.uri,
+        qr: enrolment.qr,
+        application_passwords: APP_PASSWORDS_NOTE,
+      };
       return answer;
     },
   });
@@ -66,7 +78,10 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
     args: { code: { type: 'string', required: true, description: 'The current 6-digit code of the authenticator app.' } },
     callback: async (request: RestRequest) => {
       const result = await service.confirm(request.user.id, String(request.params.code));
-      if (!result.ok) return twoFactorError(result.why === 'not-started' ? 'not_started' : result.why === 'already-enabled' ? 'already_enabled' : 'invalid_code');
+      if (!result.ok)
+        return twoFactorError(
+          result.why === 'not-started' ? 'not_started' : result.why === 'already-enabled' ? 'already_enabled' : 'invalid_code',
+        );
       const answer: TwoFactorCodes = { enabled: true, recovery_codes: result.recoveryCodes };
       return answer;
     },

@@ -28,7 +28,9 @@ export interface Enrolment {
   readonly qr: string;
 }
 
-export type ConfirmResult = { readonly ok: true; readonly recoveryCodes: string[] } | { readonly ok: false; readonly why: 'not-started' | 'already-enabled' | 'invalid-code' };
+export type ConfirmResult =
+  | { readonly ok: true; readonly recoveryCodes: string[] }
+  | { readonly ok: false; readonly why: 'not-started' | 'already-enabled' | 'invalid-code' };
 
 export interface TwoFactorServiceOptions {
   readonly repo: TwoFactorRepo;
@@ -119,7 +121,10 @@ export class TwoFactorService {
   /** New recovery codes (the old ones stop working); shown once, stored as HMACs. */
   async regenerate(userId: number): Promise<string[]> {
     const codes = newRecoveryCodes();
-    await this.o.repo.setRecovery(userId, codes.map((c) => recoveryHash(this.#recoveryKey, c)));
+    await this.o.repo.setRecovery(
+      userId,
+      codes.map((c) => recoveryHash(this.#recoveryKey, c)),
+    );
     return codes;
   }
 

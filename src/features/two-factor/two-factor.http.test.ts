@@ -20,7 +20,12 @@ async function enrol(app: TestApp, user: LoggedIn): Promise<{ secret: string; re
   const { secret, qr, uri } = started.json as { secret: string; qr: string; uri: string };
   expect(qr).toMatch(/^data:image\/svg\+xml;base64,/);
   expect(uri).toContain(`secret=${secret}`);
-  const confirmed = await app.request({ method: 'POST', path: '/wp-json/siteward/v1/two-factor/confirm', headers: app.auth(user), body: { code: await codeFor(secret) } });
+  const confirmed = await app.request({
+    method: 'POST',
+    path: '/wp-json/siteward/v1/two-factor/confirm',
+    headers: app.auth(user),
+    body: { code: await codeFor(secret) },
+  });
   expect(confirmed.status).toBe(200);
   const recovery = (confirmed.json as { recovery_codes: string[] }).recovery_codes;
   return { secret, recovery };
@@ -28,7 +33,12 @@ async function enrol(app: TestApp, user: LoggedIn): Promise<{ secret: string; re
 
 /** The form's first step: the password, answered by the code page and its pending-login token. */
 async function passwordStep(app: TestApp, login: string, password: string): Promise<string> {
-  const res = await app.request({ method: 'POST', path: '/login', headers: FORM, body: form({ log: login, pwd: password, redirect_to: '/admin/' }) });
+  const res = await app.request({
+    method: 'POST',
+    path: '/login',
+    headers: FORM,
+    body: form({ log: login, pwd: password, redirect_to: '/admin/' }),
+  });
   expect(res.status).toBe(200);
   expect(res.headers['set-cookie'] ?? '').not.toContain('siteward_logged_in');
   return /name="two_factor_token" value="([^"]+)"/.exec(res.text)![1]!;
@@ -42,7 +52,14 @@ describe.each(stores)('two-factor authentication on %s', (backend) => {
   let schema: PgSchema | null = null;
   beforeAll(async () => {
     if (backend === 'postgres') schema = await freshPgSchema();
-    app = await createTestApp({ clock: () => now, env: { SITEWARD_PROTECT_MAX_FAILURES: '50', SITEWARD_PROTECT_CHALLENGE_AFTER: '0', ...(schema ? { SITEWARD_DATABASE_URL: schema.url } : {}) } });
+    app = await createTestApp({
+      clock: () => now,
+      env: {
+        SITEWARD_PROTECT_MAX_FAILURES: '50',
+        SITEWARD_PROTECT_CHALLENGE_AFTER: '0',
+        ...(schema ? { SITEWARD_DATABASE_URL: schema.url } : {}),
+      },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -57,9 +74,14 @@ describe.each(stores)('two-factor authentication on %s', (backend) => {
     const { secret, recovery } = await enrol(app, user);
     expect(recovery).toHaveLength(10);
     expect(new Set(recovery).size).toBe(10);
-    expect((await app.request({ path: '/wp-json/siteward/v1/two-factor', headers: app.auth(user) })).json).toMatchObject({ enabled: true, recovery_codes_left: 10 });
+    expect((await app.request({ path: '/wp-json/siteward/v1/two-factor', headers: app.auth(user) })).json).toMatchObject({
+      enabled: true,
+      recovery_codes_left: 10,
+    });
     // The secret is sealed at rest, never stored as the app's base32.
-    const rows = await app.store.tables.run<{ two_factor_users: { secret: string } }, { secret: string }[]>((db) => db.selectFrom('two_factor_users').select('secret').execute());
+    const rows = await app.store.tables.run<{ two_factor_users: { secret: string } }, { secret: string }[]>((db) =>
+      db.selectFrom('two_factor_users').select('secret').execute(),
+    );
     expect(rows[0]!.secret).toMatch(/^v1\./);
     expect(rows[0]!.secret).not.toContain(secret);
 
@@ -91,14 +113,20 @@ describe.each(stores)('two-factor authentication on %s', (backend) => {
     expect((await codeStep(app, token, recovery[0]!.toUpperCase())).status).toBe(302);
     const token2 = await passwordStep(app, 'rita', user.password);
     expect((await codeStep(app, token2, recovery[0]!)).status).toBe(401);
-    expect((await app.request({ path: '/wp-json/siteward/v1/two-factor', headers: app.auth(user) })).json).toMatchObject({ recovery_codes_left: 9 });
+    expect((await app.request({ path: '/wp-json/siteward/v1/two-factor', headers: app.auth(user) })).json).toMatchObject({
+      recovery_codes_left: 9,
+    });
 
     const missing = await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: user.password } });
     expect(missing.status).toBe(401);
     expect(missing.json).toMatchObject({ code: 'siteward_two_factor_required' });
     expect(missing.headers['set-cookie']).toBeUndefined();
     step();
-    const json = await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: user.password, two_factor_code: await codeFor(secret) } });
+    const json = await app.request({
+      method: 'POST',
+      path: '/login',
+      body: { username: 'rita', password: user.password, two_factor_code: await codeFor(secret) },
+    });
     expect(json.status).toBe(200);
 
     // New codes replace the old ones; turning off needs the password.
@@ -107,9 +135,19 @@ describe.each(stores)('two-factor authentication on %s', (backend) => {
     expect(codes).toHaveLength(10);
     const token3 = await passwordStep(app, 'rita', user.password);
     expect((await codeStep(app, token3, recovery[1]!)).status).toBe(401);
-    const off = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/two-factor', headers: app.auth(user), body: { password: 'not-it' } });
+    const off = await app.request({
+      method: 'DELETE',
+      path: '/wp-json/siteward/v1/two-factor',
+      headers: app.auth(user),
+      body: { password: 'not-it' },
+    });
     expect(off.status).toBe(403);
-    const offOk = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/two-factor', headers: app.auth(user), body: { password: user.password } });
+    const offOk = await app.request({
+      method: 'DELETE',
+      path: '/wp-json/siteward/v1/two-factor',
+      headers: app.auth(user),
+      body: { password: user.password },
+    });
     expect(offOk.json).toMatchObject({ enabled: false });
     expect((await app.request({ method: 'POST', path: '/login', body: { username: 'rita', password: user.password } })).status).toBe(200);
   });
@@ -117,11 +155,21 @@ describe.each(stores)('two-factor authentication on %s', (backend) => {
   it('refuses to manage two-factor with an application password, which is never second-factored', async () => {
     const user = await app.loginAs('editor', { login: 'apw' });
     await enrol(app, user);
-    const created = await app.request({ method: 'POST', path: `/wp-json/wp/v2/users/${user.userId}/application-passwords`, headers: app.auth(user), body: { name: 'script' } });
+    const created = await app.request({
+      method: 'POST',
+      path: `/wp-json/wp/v2/users/${user.userId}/application-passwords`,
+      headers: app.auth(user),
+      body: { name: 'script' },
+    });
     const password = (created.json as { password: string }).password;
     const basic = { authorization: `Basic ${Buffer.from(`apw:${password}`).toString('base64')}` };
     expect((await app.request({ path: '/wp-json/wp/v2/users/me', headers: basic })).status).toBe(200);
-    const refused = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/two-factor', headers: basic, body: { password: user.password } });
+    const refused = await app.request({
+      method: 'DELETE',
+      path: '/wp-json/siteward/v1/two-factor',
+      headers: basic,
+      body: { password: user.password },
+    });
     expect(refused.status).toBe(403);
     expect(refused.json).toMatchObject({ code: 'siteward_two_factor_session_only' });
   });
@@ -135,7 +183,9 @@ describe.each(stores)('two-factor authentication on %s', (backend) => {
     expect(code).toBe(0);
     expect(out.join('\n')).toContain('Two-factor authentication of lost is off');
     expect((await app.request({ method: 'POST', path: '/login', body: { username: 'lost', password: user.password } })).status).toBe(200);
-    expect(await command.run(['2fa', 'reset', 'nobody'], { out: (l) => out.push(l), err: (l) => out.push(l), stdin: process.stdin })).toBe(1);
+    expect(await command.run(['2fa', 'reset', 'nobody'], { out: (l) => out.push(l), err: (l) => out.push(l), stdin: process.stdin })).toBe(
+      1,
+    );
   });
 });
 
@@ -165,7 +215,12 @@ describe('two-factor required for a role', () => {
 
   it('sends an editor to enrolment after the password login and keeps the admin page closed until enrolled', async () => {
     await app.app.users.create({ login: 'eve', email: 'eve@example.org', role: 'editor', password: 'eve-password-1' });
-    const res = await app.request({ method: 'POST', path: '/login', headers: FORM, body: form({ log: 'eve', pwd: 'eve-password-1', redirect_to: '/admin/' }) });
+    const res = await app.request({
+      method: 'POST',
+      path: '/login',
+      headers: FORM,
+      body: form({ log: 'eve', pwd: 'eve-password-1', redirect_to: '/admin/' }),
+    });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/login/two-factor/setup?redirect_to=%2Fadmin%2F');
     const cookie = res.headers['set-cookie']!.split(';')[0]!;
@@ -180,7 +235,12 @@ describe('two-factor required for a role', () => {
     const secret = /id="two-factor-secret">([A-Z2-7]+)</.exec(page.text)![1]!;
     const formToken = /name="_siteward_form" value="([^"]+)"/.exec(page.text)![1]!;
     step();
-    const done = await app.request({ method: 'POST', path: '/login/two-factor/setup', headers: { ...FORM, cookie }, body: form({ _siteward_form: formToken, code: await codeFor(secret), redirect_to: '/admin/' }) });
+    const done = await app.request({
+      method: 'POST',
+      path: '/login/two-factor/setup',
+      headers: { ...FORM, cookie },
+      body: form({ _siteward_form: formToken, code: await codeFor(secret), redirect_to: '/admin/' }),
+    });
     expect(done.status).toBe(200);
     expect(done.text.match(/<li><code>[a-z2-7]{5}-[a-z2-7]{5}<\/code><\/li>/g)).toHaveLength(10);
     expect((await app.request({ path: '/admin/', headers: { cookie } })).status).toBe(200);
@@ -193,6 +253,9 @@ describe('two-factor required for a role', () => {
     const gated = await app.request({ path: '/admin/', headers: { cookie: admin.cookie } });
     expect(gated.status).toBe(302);
     expect(gated.headers.location).toMatch(/^\/login\/two-factor\/setup/);
-    expect((await app.request({ path: '/wp-json/siteward/v1/two-factor', headers: app.auth(admin) })).json).toMatchObject({ required: true, enabled: false });
+    expect((await app.request({ path: '/wp-json/siteward/v1/two-factor', headers: app.auth(admin) })).json).toMatchObject({
+      required: true,
+      enabled: false,
+    });
   });
 });

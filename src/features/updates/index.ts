@@ -27,7 +27,8 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
         callback: async () => {
           const answer = await pluginUpdatesAnswer(ctx.config.plugins, ctx.cwd, registry);
           const problems = answer.details.filter((detail) => detail.problem !== undefined);
-          if (problems.length > 0) ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
+          if (problems.length > 0)
+            ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
           return answer.ok ? answer.body : pluginError('updates_check_failed');
         },
       });

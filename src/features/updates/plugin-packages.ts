@@ -14,7 +14,11 @@ export interface PluginPackage {
 
 export type PluginPackageLookup =
   | { readonly kind: 'package'; readonly pkg: PluginPackage }
-  | { readonly kind: 'not-counted'; readonly entry: string; readonly reason: 'no-package-json' | 'private' | 'no-name-or-version' | 'site-project' };
+  | {
+      readonly kind: 'not-counted';
+      readonly entry: string;
+      readonly reason: 'no-package-json' | 'private' | 'no-name-or-version' | 'site-project';
+    };
 
 /** Same rule as the plugin loader: these entries are files, everything else a package name. */
 function isPath(entry: string): boolean {
@@ -76,11 +80,18 @@ async function installedPackageJson(name: string, from: string): Promise<{ file:
  * first, then from where Siteward itself is installed.
  */
 export async function findPluginPackage(entry: string, cwd: string): Promise<PluginPackageLookup> {
-  const notCounted = (reason: 'no-package-json' | 'private' | 'no-name-or-version' | 'site-project'): PluginPackageLookup => ({ kind: 'not-counted', entry, reason });
+  const notCounted = (reason: 'no-package-json' | 'private' | 'no-name-or-version' | 'site-project'): PluginPackageLookup => ({
+    kind: 'not-counted',
+    entry,
+    reason,
+  });
   let found: { file: string; json: Json } | null;
   if (isPath(entry)) {
     const target = resolve(cwd, entry);
-    const isDir = await stat(target).then((s) => s.isDirectory(), () => false);
+    const isDir = await stat(target).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     found = await nearestPackageJson(isDir ? target : dirname(target));
     if (found !== null && within(resolve(cwd), dirname(found.file))) return notCounted('site-project');
   } else {

@@ -56,9 +56,20 @@ describe('plugin updates', () => {
 
   it('counts the plugins with a newer latest, pre-releases included', async () => {
     const client = new RegistryClient({ baseUrl });
-    const entries = ['siteward-plugin-seo', '@acme/siteward-forms/extra', 'siteward-plugin-old', 'internal-plugin', './plugins/local.js', 'unpublished-plugin'];
+    const entries = [
+      'siteward-plugin-seo',
+      '@acme/siteward-forms/extra',
+      'siteward-plugin-old',
+      'internal-plugin',
+      './plugins/local.js',
+      'unpublished-plugin',
+    ];
     const answer = await pluginUpdatesAnswer(entries, site, client);
-    expect(answer).toMatchObject({ ok: true, status: 200, body: { code: 'updates-available', message: '2 plugins need updating.', count: 2 } });
+    expect(answer).toMatchObject({
+      ok: true,
+      status: 200,
+      body: { code: 'updates-available', message: '2 plugins need updating.', count: 2 },
+    });
   });
 
   it('uses the reference messages for none, one and several', () => {

@@ -12,7 +12,8 @@ const HOUR = 3_600_000;
 const PLUGINS = 'sw-gallery,@acme/sw-forms,./plugins/local.js';
 
 /** Two installed packages (one scoped) and a local file. */
-const makeSite = () => makePluginSite({ 'sw-gallery': '1.2.0', '@acme/sw-forms': '2.0.0' }, { 'plugins/local.js': 'export default () => {};' });
+const makeSite = () =>
+  makePluginSite({ 'sw-gallery': '1.2.0', '@acme/sw-forms': '2.0.0' }, { 'plugins/local.js': 'export default () => {};' });
 
 /** A URL nobody listens on. */
 const closedPortUrl = async () => `http://127.0.0.1:${await freePort()}`;
@@ -41,7 +42,13 @@ async function app(env: Record<string, string> = {}): Promise<TestApp> {
   sites.push(site);
   // A short timeout so the slow registry is given up on quickly (production: 5 s).
   const features = builtInFeatures.map((f) => (f.name === 'updates' ? createUpdatesFeature({ timeoutMs: 300 }) : f));
-  const t = await createTestApp({ dataDir: site, env: { SITEWARD_PLUGINS: PLUGINS, SITEWARD_NPM_REGISTRY: registryUrl, ...env }, features, clock: () => now, startJobs: false });
+  const t = await createTestApp({
+    dataDir: site,
+    env: { SITEWARD_PLUGINS: PLUGINS, SITEWARD_NPM_REGISTRY: registryUrl, ...env },
+    features,
+    clock: () => now,
+    startJobs: false,
+  });
   apps.push(t);
   return t;
 }
@@ -58,13 +65,18 @@ describe('GET updates/plugins', () => {
     const t = await app();
     expect((await call(t, 'GET', '/updates/plugins')).json).toEqual(permissionBody('invalid_user_permission_view_admin', 401));
     const offline = await app({ SITEWARD_OFFLINE: '1' });
-    expect((await call(offline, 'GET', '/updates/plugins', { as: await offline.loginAs('subscriber') })).json).toEqual(permissionBody('invalid_user_permission_view_admin', 403));
+    expect((await call(offline, 'GET', '/updates/plugins', { as: await offline.loginAs('subscriber') })).json).toEqual(
+      permissionBody('invalid_user_permission_view_admin', 403),
+    );
   });
 
   it('counts the installed plugin packages with a newer latest, in the reference wording', async () => {
     registry.packages.set('sw-gallery', '1.2.0');
     registry.packages.set('@acme/sw-forms', '2.0.0');
-    expect(await updatesAs(await app())).toEqual([200, { code: 'success', message: 'All plugins are up-to-date. Keep up the good work!', count: 0 }]);
+    expect(await updatesAs(await app())).toEqual([
+      200,
+      { code: 'success', message: 'All plugins are up-to-date. Keep up the good work!', count: 0 },
+    ]);
     registry.packages.set('sw-gallery', '1.3.0');
     expect(await updatesAs(await app())).toEqual([200, { code: 'updates-available', message: '1 plugin need updating.', count: 1 }]);
     registry.packages.set('@acme/sw-forms', '3.0.0-rc.1');

@@ -37,8 +37,10 @@ async function check(pkg: PluginPackage, registry: RegistryClient): Promise<Plug
   // Strict SemVer 2.0.0 (a leading `v` tolerated); `latest` is already the registry's pick, so no ranges.
   const current = semver.parse(pkg.version.trim());
   const latest = semver.parse(answer.latest.trim());
-  if (current === null) return { ...base, latest: answer.latest, updateAvailable: false, problem: { kind: 'unparsable_version', version: pkg.version } };
-  if (latest === null) return { ...base, latest: answer.latest, updateAvailable: false, problem: { kind: 'unparsable_version', version: answer.latest } };
+  if (current === null)
+    return { ...base, latest: answer.latest, updateAvailable: false, problem: { kind: 'unparsable_version', version: pkg.version } };
+  if (latest === null)
+    return { ...base, latest: answer.latest, updateAvailable: false, problem: { kind: 'unparsable_version', version: answer.latest } };
   return { ...base, latest: answer.latest, updateAvailable: semver.gt(latest, current) };
 }
 
@@ -59,7 +61,9 @@ export async function pluginUpdatesAnswer(entries: readonly string[], cwd: strin
   }
   const details: PluginUpdateDetail[] = [];
   for (const pkg of packages.values()) details.push(await check(pkg, registry));
-  const answered = details.filter((d) => d.problem === undefined || d.problem.kind === 'not_found' || d.problem.kind === 'unparsable_version');
+  const answered = details.filter(
+    (d) => d.problem === undefined || d.problem.kind === 'not_found' || d.problem.kind === 'unparsable_version',
+  );
   if (details.length > 0 && answered.length === 0) {
     return { ok: false, details };
   }

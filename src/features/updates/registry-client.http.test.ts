@@ -47,7 +47,10 @@ describe('npm registry client', () => {
   it('stays away after a 429 until Retry-After has passed', async () => {
     const client = new RegistryClient({ baseUrl, clock });
     registry.mode = 'rate-limited';
-    expect(await client.latestVersion('siteward-plugin-seo')).toEqual({ ok: false, error: { kind: 'rate_limited', retryAt: now + 30_000 } });
+    expect(await client.latestVersion('siteward-plugin-seo')).toEqual({
+      ok: false,
+      error: { kind: 'rate_limited', retryAt: now + 30_000 },
+    });
     registry.mode = 'normal';
     now += 29_999;
     expect(await client.latestVersion('siteward-plugin-seo')).toMatchObject({ ok: false, error: { kind: 'rate_limited' } });

@@ -101,7 +101,8 @@ export class RegistryClient {
     }
     const tags = (document as { 'dist-tags'?: unknown } | null)?.['dist-tags'];
     const latest = (tags as { latest?: unknown } | null | undefined)?.latest;
-    if (typeof latest !== 'string') return { ok: false, error: { kind: 'bad_response', message: 'registry document has no dist-tags.latest' } };
+    if (typeof latest !== 'string')
+      return { ok: false, error: { kind: 'bad_response', message: 'registry document has no dist-tags.latest' } };
     return { ok: true, value: { latest } };
   }
 }

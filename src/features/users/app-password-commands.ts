@@ -49,7 +49,12 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     return EXIT_FAILED;
   }
   if (values.format === 'json') {
-    const rows = passwords.map((p) => ({ uuid: p.uuid, name: p.name, created: formatTime(p.created), last_used: p.lastUsed && formatTime(p.lastUsed) }));
+    const rows = passwords.map((p) => ({
+      uuid: p.uuid,
+      name: p.name,
+      created: formatTime(p.created),
+      last_used: p.lastUsed && formatTime(p.lastUsed),
+    }));
     ctx.out(JSON.stringify(rows));
     return EXIT_OK;
   }

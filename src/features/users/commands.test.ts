@@ -58,23 +58,55 @@ describe('the user and app-password commands, end to end on SQLite', () => {
   });
 
   it.each([
-    [['create', 'alice', '--email', 'other@example.com', '--role', 'editor', '--password', 'Brisk Otter Lamp 47'], 1, 'error: Sorry, that username already exists!'],
-    [['create', 'dan', '--email', 'alice@example.com', '--role', 'editor', '--password', 'Brisk Otter Lamp 47'], 1, 'error: Sorry, that email address is already used!'],
-    [['create', 'dan', '--email', 'dan@example.com', '--role', 'king', '--password', 'Brisk Otter Lamp 47'], 1, /^error: Unknown role "king"/],
-    [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'short'], 1, 'error: The password must be at least 8 characters long.'],
+    [
+      ['create', 'alice', '--email', 'other@example.com', '--role', 'editor', '--password', 'Brisk Otter Lamp 47'],
+      1,
+      'error: Sorry, that username already exists!',
+    ],
+    [
+      ['create', 'dan', '--email', 'alice@example.com', '--role', 'editor', '--password', 'Brisk Otter Lamp 47'],
+      1,
+      'error: Sorry, that email address is already used!',
+    ],
+    [
+      ['create', 'dan', '--email', 'dan@example.com', '--role', 'king', '--password', 'Brisk Otter Lamp 47'],
+      1,
+      /^error: Unknown role "king"/,
+    ],
+    [
+      ['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'short'],
+      1,
+      'error: The password must be at least 8 characters long.',
+    ],
     [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', ''], 1, 'error: Please enter a password.'],
     [['create', 'dan', '--role', 'editor'], 2, /^error: --email is required/],
     [['create', '--email', 'dan@example.com', '--role', 'editor'], 2, /^error: missing <login>/],
-    [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'x', '--password-stdin'], 2, 'error: use either --password or --password-stdin, not both'],
+    [
+      ['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'x', '--password-stdin'],
+      2,
+      'error: use either --password or --password-stdin, not both',
+    ],
     [['create', 'dan', '--mail', 'dan@example.com'], 2, /^error: Unknown option '--mail'/],
     [['frobnicate'], 2, /^error: unknown user command "frobnicate"/],
     [[], 2, /^error: missing user command/],
     [['delete', 'nobody'], 1, 'error: Unknown user "nobody".'],
     [['set-password', 'nobody', '--password', 'Brisk Otter Lamp 47'], 1, 'error: Unknown user "nobody".'],
     // Weak passwords, refused with the reason (the estimator's own words) and no user made.
-    [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'password'], 1, /^error: This password is too easy to guess \(strength 0 of 4; at least 3 is needed\)\. This is a heavily used password\./],
-    [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', '12345678'], 1, /^error: This password is too easy to guess \(strength 0 of 4/],
-    [['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'dan@example.com1'], 1, /^error: This password is too easy to guess/],
+    [
+      ['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'password'],
+      1,
+      /^error: This password is too easy to guess \(strength 0 of 4; at least 3 is needed\)\. This is a heavily used password\./,
+    ],
+    [
+      ['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', '12345678'],
+      1,
+      /^error: This password is too easy to guess \(strength 0 of 4/,
+    ],
+    [
+      ['create', 'dan', '--email', 'dan@example.com', '--role', 'editor', '--password', 'dan@example.com1'],
+      1,
+      /^error: This password is too easy to guess/,
+    ],
     [['set-password', 'alice', '--password', 'password'], 1, /^error: This password is too easy to guess \(strength 0 of 4/],
   ])('user %j exits %i with one clear line', async (argv, code, message) => {
     const r = await user(argv);
@@ -169,7 +201,13 @@ describe('deleting the last administrator', () => {
   async function user(argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runUserCommand(argv, { store, stdin: Readable.from(['']), out: (l) => out.push(l), err: (l) => err.push(l), homeUrl: 'http://example.org' });
+    const code = await runUserCommand(argv, {
+      store,
+      stdin: Readable.from(['']),
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      homeUrl: 'http://example.org',
+    });
     return { code, out, err };
   }
 
@@ -192,7 +230,9 @@ describe('deleting the last administrator', () => {
     const r = await user(['delete', 'boss', '--force']);
     expect(r.code).toBe(0);
     const link = r.out.find((l) => l.includes('/setup?token='));
-    expect(link).toMatch(/^No administrator is left\. Create one: open \/setup\?token=[\w-]+ on the server's address \(no server runs on this data directory now; started with these settings that is http:\/\/example\.org\/setup\?token=[\w-]+\)\.$/);
+    expect(link).toMatch(
+      /^No administrator is left\. Create one: open \/setup\?token=[\w-]+ on the server's address \(no server runs on this data directory now; started with these settings that is http:\/\/example\.org\/setup\?token=[\w-]+\)\.$/,
+    );
     const token = /token=([\w-]+)/.exec(link!)![1]!;
     expect(await checkSetupToken(store, token)).toBe(true);
     expect(await setupNeeded(store)).toBe(true);

@@ -23,11 +23,21 @@ export const usersFeature: Feature = {
         'user 2fa reset <login>          Turns off the two-factor authentication of a user who lost their device',
       ],
       run: (args, io) =>
-        runUserCommand(args, { store, homeUrl: ctx.site.homeUrl, runningServerUrl: async () => (await runningServer(ctx.config.dataDir))?.url ?? null, resetTwoFactor: (id) => twoFactor.remove(id), ...io }),
+        runUserCommand(args, {
+          store,
+          homeUrl: ctx.site.homeUrl,
+          runningServerUrl: async () => (await runningServer(ctx.config.dataDir))?.url ?? null,
+          resetTwoFactor: (id) => twoFactor.remove(id),
+          ...io,
+        }),
     });
     ctx.addCommand({
       name: 'app-password',
-      usage: ['app-password create <login> <name>      Prints a new application password once', 'app-password list <login>', 'app-password revoke <login> <uuid>'],
+      usage: [
+        'app-password create <login> <name>      Prints a new application password once',
+        'app-password list <login>',
+        'app-password revoke <login> <uuid>',
+      ],
       run: (args, io) => runAppPasswordCommand(args, { store, ...io }),
     });
   },

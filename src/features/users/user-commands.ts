@@ -87,7 +87,13 @@ async function list(args: string[], ctx: CliContext): Promise<number> {
     return EXIT_OK;
   }
   if (values.format !== 'table') throw new UsageError(`unknown format "${values.format}"; use table or json`);
-  const rows = users.map(({ user, roles }) => [String(user.id), user.login, user.email, roles.join(',') || '-', formatTime(user.registered)]);
+  const rows = users.map(({ user, roles }) => [
+    String(user.id),
+    user.login,
+    user.email,
+    roles.join(',') || '-',
+    formatTime(user.registered),
+  ]);
   for (const line of textTable(['ID', 'LOGIN', 'EMAIL', 'ROLES', 'REGISTERED'], rows)) ctx.out(line);
   return EXIT_OK;
 }
@@ -122,8 +128,15 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   const { store } = ctx;
   const target = await store.users.byLogin(login);
   // Without an administrator nobody can manage the site: never by accident.
-  if (target && values.force !== true && (await store.users.roles(target.id)).includes('administrator') && (await store.users.countByRole('administrator')) <= 1) {
-    ctx.err(`error: ${target.login} is the last administrator; create another one first, or add --force (setup then reopens with a new link).`);
+  if (
+    target &&
+    values.force !== true &&
+    (await store.users.roles(target.id)).includes('administrator') &&
+    (await store.users.countByRole('administrator')) <= 1
+  ) {
+    ctx.err(
+      `error: ${target.login} is the last administrator; create another one first, or add --force (setup then reopens with a new link).`,
+    );
     return EXIT_FAILED;
   }
   const result = await createUserService(store).delete(login);
@@ -139,7 +152,10 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
     const running = (await ctx.runningServerUrl?.()) ?? null;
     const link = `/setup?token=${token}`;
     if (running !== null) ctx.out(`No administrator is left. Create one: ${running}${link}`);
-    else ctx.out(`No administrator is left. Create one: open ${link} on the server's address (no server runs on this data directory now; started with these settings that is ${ctx.homeUrl ?? ''}${link}).`);
+    else
+      ctx.out(
+        `No administrator is left. Create one: open ${link} on the server's address (no server runs on this data directory now; started with these settings that is ${ctx.homeUrl ?? ''}${link}).`,
+      );
   }
   return EXIT_OK;
 }
@@ -156,6 +172,10 @@ async function twoFactor(args: string[], ctx: CliContext): Promise<number> {
   }
   if (!ctx.resetTwoFactor) throw new Error('two-factor is not available to this command');
   const was = await ctx.resetTwoFactor(user.id);
-  ctx.out(was ? `Two-factor authentication of ${user.login} is off; they log in with their password alone and can enrol again.` : `${user.login} had no two-factor authentication; nothing changed.`);
+  ctx.out(
+    was
+      ? `Two-factor authentication of ${user.login} is off; they log in with their password alone and can enrol again.`
+      : `${user.login} had no two-factor authentication; nothing changed.`,
+  );
   return EXIT_OK;
 }

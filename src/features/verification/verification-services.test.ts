@@ -39,7 +39,9 @@ describe('verification meta tags', () => {
   });
 
   it('escapes the code', () => {
-    expect(verificationMetaTags(codes({ bing: '"><script>&\'' }))).toEqual(['<meta name="msvalidate.01" content="&quot;&gt;&lt;script&gt;&amp;&#039;" />']);
+    expect(verificationMetaTags(codes({ bing: '"><script>&\'' }))).toEqual([
+      '<meta name="msvalidate.01" content="&quot;&gt;&lt;script&gt;&amp;&#039;" />',
+    ]);
   });
 });
 
@@ -54,7 +56,9 @@ describe('verification services answer', () => {
 
   it('joins two services with "and"', () => {
     const answer = verificationServicesAnswer(codes({ google: 'g', pinterest: 'p' }));
-    expect(answer).toMatchObject({ body: { message: 'Your site is verified with Google and Pinterest.', services: ['Google', 'Pinterest'] } });
+    expect(answer).toMatchObject({
+      body: { message: 'Your site is verified with Google and Pinterest.', services: ['Google', 'Pinterest'] },
+    });
   });
 
   it('lists three services with a comma and "and"', () => {

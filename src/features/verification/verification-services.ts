@@ -37,7 +37,9 @@ export function validateVerificationCode(param: string, value: unknown): CodeVal
 
 /** The `<meta>` tags for the home page's `<head>`, only for services with a code. */
 export function verificationMetaTags(codes: VerificationCodes): string[] {
-  return VERIFICATION_SERVICES.filter((s) => codes[s.key] !== '').map((s) => `<meta name="${s.metaName}" content="${escapeAttribute(codes[s.key])}" />`);
+  return VERIFICATION_SERVICES.filter((s) => codes[s.key] !== '').map(
+    (s) => `<meta name="${s.metaName}" content="${escapeAttribute(codes[s.key])}" />`,
+  );
 }
 
 export type ServicesAnswer =
@@ -53,7 +55,11 @@ export type ServicesAnswer =
 export function verificationServicesAnswer(codes: VerificationCodes): ServicesAnswer {
   const services = VERIFICATION_SERVICES.filter((s) => codes[s.key] !== '').map((s) => s.label);
   if (services.length === 0) return { kind: 'empty' };
-  return { kind: 'verified', status: 200, body: { code: 'success', message: `Your site is verified with ${joinNames(services)}.`, services } };
+  return {
+    kind: 'verified',
+    status: 200,
+    body: { code: 'success', message: `Your site is verified with ${joinNames(services)}.`, services },
+  };
 }
 
 /** "A", "A and B", "A, B and C". */

@@ -33,7 +33,13 @@ function chunked(password: string): string {
 
 type Context = 'view' | 'edit' | 'embed';
 
-function item(info: AppPasswordInfo, userId: number, context: Context, restUrl: (p: string) => string, password?: string): Record<string, unknown> {
+function item(
+  info: AppPasswordInfo,
+  userId: number,
+  context: Context,
+  restUrl: (p: string) => string,
+  password?: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { uuid: info.uuid, app_id: info.appId, name: info.name };
   if (context !== 'embed') Object.assign(out, { created: gmt(info.created), last_used: gmt(info.lastUsed), last_ip: info.lastIp });
   if (password !== undefined) out.password = chunked(password);
@@ -48,19 +54,67 @@ function schema(): JsonValue {
     title: 'application-password',
     type: 'object',
     properties: {
-      uuid: { description: 'The unique identifier for the application password.', type: 'string', format: 'uuid', context: all, readonly: true },
-      app_id: { description: 'A UUID provided by the application to uniquely identify it. It is recommended to use an UUID v5 with the URL or DNS namespace.', type: 'string', format: 'uuid', context: all },
-      name: { description: 'The name of the application password.', type: 'string', required: true, context: all, minLength: 1, pattern: '.*\\S.*' },
-      password: { description: 'The generated password. Only available after adding an application.', type: 'string', context: ['edit'], readonly: true },
-      created: { description: 'The GMT date the application password was created.', type: 'string', format: 'date-time', context: ['view', 'edit'], readonly: true },
-      last_used: { description: 'The GMT date the application password was last used.', type: ['string', 'null'], format: 'date-time', context: ['view', 'edit'], readonly: true },
-      last_ip: { description: 'The IP address the application password was last used by.', type: ['string', 'null'], format: 'ip', context: ['view', 'edit'], readonly: true },
+      uuid: {
+        description: 'The unique identifier for the application password.',
+        type: 'string',
+        format: 'uuid',
+        context: all,
+        readonly: true,
+      },
+      app_id: {
+        description:
+          'A UUID provided by the application to uniquely identify it. It is recommended to use an UUID v5 with the URL or DNS namespace.',
+        type: 'string',
+        format: 'uuid',
+        context: all,
+      },
+      name: {
+        description: 'The name of the application password.',
+        type: 'string',
+        required: true,
+        context: all,
+        minLength: 1,
+        pattern: '.*\\S.*',
+      },
+      password: {
+        description: 'The generated password. Only available after adding an application.',
+        type: 'string',
+        context: ['edit'],
+        readonly: true,
+      },
+      created: {
+        description: 'The GMT date the application password was created.',
+        type: 'string',
+        format: 'date-time',
+        context: ['view', 'edit'],
+        readonly: true,
+      },
+      last_used: {
+        description: 'The GMT date the application password was last used.',
+        type: ['string', 'null'],
+        format: 'date-time',
+        context: ['view', 'edit'],
+        readonly: true,
+      },
+      last_ip: {
+        description: 'The IP address the application password was last used by.',
+        type: ['string', 'null'],
+        format: 'ip',
+        context: ['view', 'edit'],
+        readonly: true,
+      },
     },
   };
 }
 
-const CONTEXT_ARG: ArgDefinition = { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view', 'embed', 'edit'], default: 'view' };
-const contextOf = (request: RestRequest): Context => (request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view');
+const CONTEXT_ARG: ArgDefinition = {
+  description: 'Scope under which the request is made; determines fields present in response.',
+  type: 'string',
+  enum: ['view', 'embed', 'edit'],
+  default: 'view',
+};
+const contextOf = (request: RestRequest): Context =>
+  request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view';
 
 export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const apps = deps.authenticator.appPasswords;
@@ -68,16 +122,17 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
   const targets = new WeakMap<RestRequest, UserRecord>();
 
   /** C.2: `me` logged out → 401; an unknown id → 404; then the meta capability (edit_user on the target). */
-  const permission = (refusal: Exclude<WpErrorId, 'unknown_role'>) => labelPermission(async (request: RestRequest): Promise<true | RestError> => {
-    const raw = String(request.params.user_id);
-    if (raw === 'me' && request.user.id === 0) return wpError('not_logged_in', request);
-    const id = raw === 'me' ? request.user.id : Number(raw);
-    const user = id > 0 ? await deps.store.users.byId(id) : undefined;
-    if (!user) return wpError('user_invalid_id', request);
-    targets.set(request, user);
-    const allowed = request.user.id !== 0 && (request.user.id === user.id || request.user.can('edit_users'));
-    return allowed ? true : wpError(refusal, request);
-  }, 'self or edit_users');
+  const permission = (refusal: Exclude<WpErrorId, 'unknown_role'>) =>
+    labelPermission(async (request: RestRequest): Promise<true | RestError> => {
+      const raw = String(request.params.user_id);
+      if (raw === 'me' && request.user.id === 0) return wpError('not_logged_in', request);
+      const id = raw === 'me' ? request.user.id : Number(raw);
+      const user = id > 0 ? await deps.store.users.byId(id) : undefined;
+      if (!user) return wpError('user_invalid_id', request);
+      targets.set(request, user);
+      const allowed = request.user.id !== 0 && (request.user.id === user.id || request.user.can('edit_users'));
+      return allowed ? true : wpError(refusal, request);
+    }, 'self or edit_users');
   const target = (request: RestRequest) => targets.get(request)!;
   const find = async (request: RestRequest): Promise<AppPasswordInfo | RestError> => {
     const records = await deps.store.appPasswords.listForUser(target(request).id);
@@ -104,7 +159,11 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       methods: 'POST',
       args: {
         name: { ...nameArg, required: true },
-        app_id: { description: 'A UUID provided by the application to uniquely identify it.', type: 'string', validateCallback: (v) => (v === '' || (typeof v === 'string' && UUID.test(v)) ? true : invalidParams(notUuid(v))) },
+        app_id: {
+          description: 'A UUID provided by the application to uniquely identify it.',
+          type: 'string',
+          validateCallback: (v) => (v === '' || (typeof v === 'string' && UUID.test(v)) ? true : invalidParams(notUuid(v))),
+        },
       },
       responseSchema: 'item',
       responseStatus: 201,
@@ -113,14 +172,26 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         const user = target(request);
         const appId = typeof request.params.app_id === 'string' ? request.params.app_id : '';
         const created = await apps.create(user.login, String(request.params.name), { appId });
-        if (!created.ok) return wpError(created.code === 'duplicate_name' ? 'app_password_duplicate_name' : created.code === 'invalid_name' ? 'app_password_empty_name' : 'user_invalid_id', request);
+        if (!created.ok)
+          return wpError(
+            created.code === 'duplicate_name'
+              ? 'app_password_duplicate_name'
+              : created.code === 'invalid_name'
+                ? 'app_password_empty_name'
+                : 'user_invalid_id',
+            request,
+          );
         const body = item(created.info, user.id, 'edit', restUrl, created.password);
         return new RestResponse(body, 201, { Location: restUrl(`/wp/v2/users/${user.id}/application-passwords/${created.info.uuid}`) });
       },
     },
     {
       methods: 'DELETE',
-      responseSchema: () => ({ type: 'object', properties: { deleted: { type: 'boolean' }, count: { type: 'integer' } }, required: ['deleted', 'count'] }),
+      responseSchema: () => ({
+        type: 'object',
+        properties: { deleted: { type: 'boolean' }, count: { type: 'integer' } },
+        required: ['deleted', 'count'],
+      }),
       permissionCallback: permission('cannot_delete_app_passwords'),
       callback: async (request) => {
         const user = target(request);

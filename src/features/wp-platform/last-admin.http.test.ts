@@ -41,7 +41,8 @@ describe.each(stores)('the last administrator on %s', (backend) => {
     for (let round = 0; round < 6; round++) {
       const a = await t.loginAs('administrator');
       const b = await t.loginAs('administrator');
-      for (const user of await t.store.users.list()) if (user.id !== a.userId && user.id !== b.userId) await t.store.users.setRoles(user.id, ['editor']);
+      for (const user of await t.store.users.list())
+        if (user.id !== a.userId && user.id !== b.userId) await t.store.users.setRoles(user.id, ['editor']);
       expect(await admins()).toBe(2);
       const answers = await Promise.all([
         as(a, 'PUT', `/users/${b.userId}`, { roles: ['editor'] }),

@@ -16,7 +16,17 @@ const require = createRequire(import.meta.url);
 function inert(): unknown {
   return new Proxy(function () {}, {
     get: (_t, key) =>
-      key === Symbol.iterator ? function* () {} : key === Symbol.toPrimitive ? () => '' : key === 'length' ? 0 : key === 'visibilityState' ? 'visible' : key === 'then' ? undefined : inert(),
+      key === Symbol.iterator
+        ? function* () {}
+        : key === Symbol.toPrimitive
+          ? () => ''
+          : key === 'length'
+            ? 0
+            : key === 'visibilityState'
+              ? 'visible'
+              : key === 'then'
+                ? undefined
+                : inert(),
     apply: () => inert(),
     construct: () => inert() as object,
   });
@@ -38,7 +48,8 @@ function loadBrowserLibraries() {
   g.window ??= globalThis;
   g.addEventListener ??= () => undefined;
   g.removeEventListener ??= () => undefined;
-  if (!('navigator' in globalThis)) Object.defineProperty(globalThis, 'navigator', { value: { platform: '', userAgent: 'node' }, configurable: true });
+  if (!('navigator' in globalThis))
+    Object.defineProperty(globalThis, 'navigator', { value: { platform: '', userAgent: 'node' }, configurable: true });
   const data = require('@wordpress/data') as { createRegistry: () => Registry };
   const coreData = require('@wordpress/core-data') as { store: unknown };
   const apiFetch = (require('@wordpress/api-fetch') as { default: ApiFetch }).default;
@@ -85,42 +96,50 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('@wordpress/core-data with @wordpress/data and @wordpress/api-fetch', () => {
-  it('reads the current user, reads and saves the site entity, and saves a user through core-data\'s batch', { timeout: 120_000 }, async () => {
-    const { data, coreData, apiFetch } = loadBrowserLibraries();
-    // What a WordPress admin page sets up from inline script: the root URL and the nonce; the login cookie as a browser would send it.
-    apiFetch.use(apiFetch.createRootURLMiddleware(root));
-    apiFetch.use(apiFetch.createNonceMiddleware(admin.nonce));
-    apiFetch.use((options, next) => {
-      seen.push(`${String(options.method ?? 'GET')} ${String(options.url ?? options.path)}`);
-      return next({ ...options, headers: { ...(options.headers as Record<string, string>), Cookie: admin.cookie } });
-    });
-    const registry = data.createRegistry();
-    registry.register(coreData.store);
-    const select = registry.resolveSelect(coreData.store);
+  it(
+    "reads the current user, reads and saves the site entity, and saves a user through core-data's batch",
+    { timeout: 120_000 },
+    async () => {
+      const { data, coreData, apiFetch } = loadBrowserLibraries();
+      // What a WordPress admin page sets up from inline script: the root URL and the nonce; the login cookie as a browser would send it.
+      apiFetch.use(apiFetch.createRootURLMiddleware(root));
+      apiFetch.use(apiFetch.createNonceMiddleware(admin.nonce));
+      apiFetch.use((options, next) => {
+        seen.push(`${String(options.method ?? 'GET')} ${String(options.url ?? options.path)}`);
+        return next({ ...options, headers: { ...(options.headers as Record<string, string>), Cookie: admin.cookie } });
+      });
+      const registry = data.createRegistry();
+      registry.register(coreData.store);
+      const select = registry.resolveSelect(coreData.store);
 
-    const me = (await select.getCurrentUser!()) as Json;
-    expect(me).toMatchObject({ id: admin.userId, name: 'root', slug: 'root' });
+      const me = (await select.getCurrentUser!()) as Json;
+      expect(me).toMatchObject({ id: admin.userId, name: 'root', slug: 'root' });
 
-    const site = (await select.getEntityRecord!('root', 'site')) as Json;
-    expect(site).toMatchObject({ title: 'Before', url: 'http://example.org' });
-    await registry.dispatch(coreData.store).editEntityRecord!('root', 'site', undefined, { title: 'After', description: 'Saved by core-data' });
-    await registry.dispatch(coreData.store).saveEditedEntityRecord!('root', 'site', undefined);
-    expect(registry.select(coreData.store).getLastEntitySaveError!('root', 'site')).toBeFalsy();
-    expect(((await t.request({ path: '/wp-json/' })).json as Json).name).toBe('After');
+      const site = (await select.getEntityRecord!('root', 'site')) as Json;
+      expect(site).toMatchObject({ title: 'Before', url: 'http://example.org' });
+      await registry.dispatch(coreData.store).editEntityRecord!('root', 'site', undefined, {
+        title: 'After',
+        description: 'Saved by core-data',
+      });
+      await registry.dispatch(coreData.store).saveEditedEntityRecord!('root', 'site', undefined);
+      expect(registry.select(coreData.store).getLastEntitySaveError!('root', 'site')).toBeFalsy();
+      expect(((await t.request({ path: '/wp-json/' })).json as Json).name).toBe('After');
 
-    const ed = await t.app.users.create({ login: 'ed', email: 'ed@example.org', password: 'long-enough-pw', role: 'editor' });
-    if (!ed.ok) throw new Error(ed.error.message);
-    const id = ed.value.user.id;
-    const results = (await registry.dispatch(coreData.store).__experimentalBatch!([
-      ({ saveEntityRecord }: { saveEntityRecord: (kind: string, name: string, record: Json) => Promise<unknown> }) => saveEntityRecord('root', 'user', { id, name: 'Ed Itor', description: 'batched' }),
-    ])) as Json[];
-    expect(results[0]).toMatchObject({ id, name: 'Ed Itor', description: 'batched' });
-    const stored = await t.request({ path: `/wp-json/wp/v2/users/${id}`, headers: t.auth(admin) });
-    expect(stored.json).toMatchObject({ name: 'Ed Itor' });
-    // The save went through batch/v1, after core-data asked OPTIONS batch/v1 for maxItems.
-    expect(seen.some((s) => s.startsWith('OPTIONS') && s.includes('batch/v1'))).toBe(true);
-    expect(seen.some((s) => s.startsWith('POST') && s.includes('batch/v1'))).toBe(true);
-  });
+      const ed = await t.app.users.create({ login: 'ed', email: 'ed@example.org', password: 'long-enough-pw', role: 'editor' });
+      if (!ed.ok) throw new Error(ed.error.message);
+      const id = ed.value.user.id;
+      const results = (await registry.dispatch(coreData.store).__experimentalBatch!([
+        ({ saveEntityRecord }: { saveEntityRecord: (kind: string, name: string, record: Json) => Promise<unknown> }) =>
+          saveEntityRecord('root', 'user', { id, name: 'Ed Itor', description: 'batched' }),
+      ])) as Json[];
+      expect(results[0]).toMatchObject({ id, name: 'Ed Itor', description: 'batched' });
+      const stored = await t.request({ path: `/wp-json/wp/v2/users/${id}`, headers: t.auth(admin) });
+      expect(stored.json).toMatchObject({ name: 'Ed Itor' });
+      // The save went through batch/v1, after core-data asked OPTIONS batch/v1 for maxItems.
+      expect(seen.some((s) => s.startsWith('OPTIONS') && s.includes('batch/v1'))).toBe(true);
+      expect(seen.some((s) => s.startsWith('POST') && s.includes('batch/v1'))).toBe(true);
+    },
+  );
 });
 
 describe('wpapi', () => {
@@ -132,7 +151,9 @@ describe('wpapi', () => {
 
     const listed = (await wp.users().param('context', 'edit').get()) as Json[];
     expect(listed.map((u) => u.username)).toContain('root');
-    const made = (await wp.users().create({ username: 'wpapi-user', email: 'wpapi@example.org', password: 'long-enough-pw', roles: ['author'] })) as Json;
+    const made = (await wp
+      .users()
+      .create({ username: 'wpapi-user', email: 'wpapi@example.org', password: 'long-enough-pw', roles: ['author'] })) as Json;
     expect(made).toMatchObject({ username: 'wpapi-user', roles: ['author'] });
     const id = made.id as number;
     const updated = (await wp.users().id(id).update({ name: 'Updated By wpapi' })) as Json;

@@ -44,8 +44,18 @@ const messages = {
 
 /** REST key → setting, in WordPress's order (docs/spec/current-clients.md §D.2). */
 const SETTINGS: Readonly<Record<string, Setting>> = {
-  title: { option: 'blogname', title: 'Title', schema: { type: 'string', description: 'Site title.' }, fallback: (ctx) => ctx.config.siteName },
-  description: { option: 'blogdescription', title: 'Tagline', schema: { type: 'string', description: 'Site tagline.' }, fallback: (ctx) => ctx.config.siteDescription },
+  title: {
+    option: 'blogname',
+    title: 'Title',
+    schema: { type: 'string', description: 'Site title.' },
+    fallback: (ctx) => ctx.config.siteName,
+  },
+  description: {
+    option: 'blogdescription',
+    title: 'Tagline',
+    schema: { type: 'string', description: 'Site tagline.' },
+    fallback: (ctx) => ctx.config.siteDescription,
+  },
   url: {
     option: 'siteurl',
     title: '',
@@ -60,13 +70,30 @@ const SETTINGS: Readonly<Record<string, Setting>> = {
     schema: { type: 'string', format: 'email', description: 'This address is used for admin purposes, like new user notification.' },
     // Until one is set, the first administrator's address (WordPress sets it at installation).
     fallback: async (ctx) => {
-      for (const user of await ctx.store.users.list()) if ((await ctx.store.users.roles(user.id)).includes('administrator')) return user.email;
+      for (const user of await ctx.store.users.list())
+        if ((await ctx.store.users.roles(user.id)).includes('administrator')) return user.email;
       return '';
     },
   },
-  timezone: { option: 'timezone_string', title: '', schema: { type: 'string', description: 'A city in the same timezone as you.' }, fallback: (ctx) => ctx.config.timezone, check: (v) => (isTimeZone(v) ? null : messages.timezone) },
-  date_format: { option: 'date_format', title: '', schema: { type: 'string', description: 'A date format for all date strings.' }, fallback: () => 'F j, Y' },
-  time_format: { option: 'time_format', title: '', schema: { type: 'string', description: 'A time format for all time strings.' }, fallback: () => 'g:i a' },
+  timezone: {
+    option: 'timezone_string',
+    title: '',
+    schema: { type: 'string', description: 'A city in the same timezone as you.' },
+    fallback: (ctx) => ctx.config.timezone,
+    check: (v) => (isTimeZone(v) ? null : messages.timezone),
+  },
+  date_format: {
+    option: 'date_format',
+    title: '',
+    schema: { type: 'string', description: 'A date format for all date strings.' },
+    fallback: () => 'F j, Y',
+  },
+  time_format: {
+    option: 'time_format',
+    title: '',
+    schema: { type: 'string', description: 'A time format for all time strings.' },
+    fallback: () => 'g:i a',
+  },
   start_of_week: {
     option: 'start_of_week',
     title: '',
@@ -125,33 +152,46 @@ export function registerSettingsRoute(ctx: FeatureContext): void {
     title: 'settings',
     type: 'object',
     properties: Object.fromEntries(
-      Object.entries(SETTINGS).map(([key, s]) => [key, { type: s.schema.type, title: s.title, description: s.schema.description ?? '', default: null, ...(s.schema.format ? { format: s.schema.format } : {}) }]),
+      Object.entries(SETTINGS).map(([key, s]) => [
+        key,
+        {
+          type: s.schema.type,
+          title: s.title,
+          description: s.schema.description ?? '',
+          default: null,
+          ...(s.schema.format ? { format: s.schema.format } : {}),
+        },
+      ]),
     ),
   });
 
-  ctx.api.registerRoute('wp/v2', '/settings', Object.assign(
-    [
-      { methods: 'GET', permissionCallback: canManage, callback: readAll, responseSchema: 'item' },
-      {
-        methods: ['POST', 'PUT', 'PATCH'],
-        responseSchema: 'item',
-        args: Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, settingArg(s, ctx)])),
-        permissionCallback: canManage,
-        callback: async (request: RestRequest) => {
-          // Arguments are all checked before this runs: any invalid key refused the request with nothing written.
-          const given = Object.keys(SETTINGS).filter((key) => Object.hasOwn(request.params, key) && request.params[key] !== undefined);
-          for (const key of given) {
-            // Checked equal to the configured address (or null): nothing to store.
-            if (key === 'url') continue;
-            const value = request.params[key];
-            const { option } = SETTINGS[key]!;
-            if (value === null) await options.delete(option);
-            else await options.set(option, option === 'WPLANG' && value === 'en_US' ? '' : (value as JsonValue));
-          }
-          return readAll();
+  ctx.api.registerRoute(
+    'wp/v2',
+    '/settings',
+    Object.assign(
+      [
+        { methods: 'GET', permissionCallback: canManage, callback: readAll, responseSchema: 'item' },
+        {
+          methods: ['POST', 'PUT', 'PATCH'],
+          responseSchema: 'item',
+          args: Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, settingArg(s, ctx)])),
+          permissionCallback: canManage,
+          callback: async (request: RestRequest) => {
+            // Arguments are all checked before this runs: any invalid key refused the request with nothing written.
+            const given = Object.keys(SETTINGS).filter((key) => Object.hasOwn(request.params, key) && request.params[key] !== undefined);
+            for (const key of given) {
+              // Checked equal to the configured address (or null): nothing to store.
+              if (key === 'url') continue;
+              const value = request.params[key];
+              const { option } = SETTINGS[key]!;
+              if (value === null) await options.delete(option);
+              else await options.set(option, option === 'WPLANG' && value === 'en_US' ? '' : (value as JsonValue));
+            }
+            return readAll();
+          },
         },
-      },
-    ],
-    { schema, invalidParamDetails: true },
-  ));
+      ],
+      { schema, invalidParamDetails: true },
+    ),
+  );
 }

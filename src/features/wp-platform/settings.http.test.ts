@@ -23,8 +23,15 @@ describe('wp/v2/settings', () => {
     const res = await settings(admin);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      title: 'My Site', description: '', url: 'http://example.org', email: 'root@example.org', timezone: 'Europe/Paris',
-      date_format: 'F j, Y', time_format: 'g:i a', start_of_week: 1, language: 'en_US',
+      title: 'My Site',
+      description: '',
+      url: 'http://example.org',
+      email: 'root@example.org',
+      timezone: 'Europe/Paris',
+      date_format: 'F j, Y',
+      time_format: 'g:i a',
+      start_of_week: 1,
+      language: 'en_US',
     });
   });
 
@@ -35,8 +42,19 @@ describe('wp/v2/settings', () => {
   });
 
   it('a change shows at once in the index document and the answer is the full object', async () => {
-    const res = await settings(admin, 'POST', { title: 'Renamed', description: 'A tagline', start_of_week: 0, timezone: 'America/New_York' });
-    expect(res.json).toMatchObject({ title: 'Renamed', description: 'A tagline', start_of_week: 0, timezone: 'America/New_York', language: 'en_US' });
+    const res = await settings(admin, 'POST', {
+      title: 'Renamed',
+      description: 'A tagline',
+      start_of_week: 0,
+      timezone: 'America/New_York',
+    });
+    expect(res.json).toMatchObject({
+      title: 'Renamed',
+      description: 'A tagline',
+      start_of_week: 0,
+      timezone: 'America/New_York',
+      language: 'en_US',
+    });
     const index = await t.request({ path: '/wp-json/' });
     expect(index.json).toMatchObject({ name: 'Renamed', description: 'A tagline' });
     expect((await settings(admin)).json).toMatchObject({ title: 'Renamed' });
@@ -47,7 +65,13 @@ describe('wp/v2/settings', () => {
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({
       code: 'rest_invalid_param',
-      data: { params: { start_of_week: 'start_of_week is not of type integer.', email: 'Invalid email address.', timezone: expect.stringContaining('time zone') } },
+      data: {
+        params: {
+          start_of_week: 'start_of_week is not of type integer.',
+          email: 'Invalid email address.',
+          timezone: expect.stringContaining('time zone'),
+        },
+      },
     });
     expect((await settings(admin)).json).toMatchObject({ title: 'My Site' });
   });
@@ -57,7 +81,10 @@ describe('wp/v2/settings', () => {
     expect((await settings(admin, 'POST', { date_format: null })).json).toMatchObject({ date_format: 'F j, Y' });
     expect((await settings(admin, 'POST', { url: 'http://example.org' })).status).toBe(200);
     const moved = await settings(admin, 'POST', { url: 'https://elsewhere.example' });
-    expect(moved.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { url: expect.stringContaining('SITEWARD_HOME_URL') } } });
+    expect(moved.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { url: expect.stringContaining('SITEWARD_HOME_URL') } },
+    });
   });
 
   it('answers OPTIONS with the schema to anyone (core-data reads the labels) and Allow by capability', async () => {

@@ -29,12 +29,23 @@ export const PREFERENCES_META = 'persisted_preferences';
 
 /** WordPress's `user_nicename` from a login (`sanitize_title` of the login, shortened to 50). */
 export function defaultSlug(login: string): string {
-  return login.toLowerCase().replace(/@/g, '').replace(/[^a-z0-9_-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 50);
+  return login
+    .toLowerCase()
+    .replace(/@/g, '')
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 50);
 }
 
 /** WordPress's `sanitize_title` for a requested slug. */
 export function sanitizeSlug(text: string): string {
-  return text.trim().toLowerCase().replace(/[^a-z0-9_\s-]/g, '').replace(/[\s-]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_\s-]/g, '')
+    .replace(/[\s-]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 export function slugOf(profile: UserProfile): string {
@@ -155,7 +166,12 @@ export function userItem(profile: UserProfile, context: Context, urls: ItemUrls)
 /** The item schema (title `user`), shown by OPTIONS and read by core-data. */
 export function userSchema(avatarSizes: readonly number[]): JsonValue {
   const all = ['embed', 'view', 'edit'];
-  const str = (description: string, context: string[], extra: Record<string, JsonValue> = {}): JsonValue => ({ description, type: 'string', context, ...extra });
+  const str = (description: string, context: string[], extra: Record<string, JsonValue> = {}): JsonValue => ({
+    description,
+    type: 'string',
+    context,
+    ...extra,
+  });
   return {
     $schema: 'http://json-schema.org/draft-04/schema#',
     title: 'user',
@@ -177,13 +193,23 @@ export function userSchema(avatarSizes: readonly number[]): JsonValue {
       roles: { description: 'Roles assigned to the user.', type: 'array', items: { type: 'string' }, context: ['edit'] },
       password: str('Password for the user (never included).', [], { required: true }),
       capabilities: { description: 'All capabilities assigned to the user.', type: 'object', context: ['edit'], readonly: true },
-      extra_capabilities: { description: 'Any extra capabilities assigned to the user.', type: 'object', context: ['edit'], readonly: true },
+      extra_capabilities: {
+        description: 'Any extra capabilities assigned to the user.',
+        type: 'object',
+        context: ['edit'],
+        readonly: true,
+      },
       avatar_urls: {
         description: 'Avatar URLs for the user.',
         type: 'object',
         context: all,
         readonly: true,
-        properties: Object.fromEntries(avatarSizes.map((size) => [String(size), { description: `Avatar URL with image size of ${size} pixels.`, type: 'string', format: 'uri', context: all }])),
+        properties: Object.fromEntries(
+          avatarSizes.map((size) => [
+            String(size),
+            { description: `Avatar URL with image size of ${size} pixels.`, type: 'string', format: 'uri', context: all },
+          ]),
+        ),
       },
       meta: {
         description: 'Meta fields.',
@@ -194,7 +220,9 @@ export function userSchema(avatarSizes: readonly number[]): JsonValue {
             description: 'Preferences persisted by the block editor and other admin screens.',
             type: 'object',
             context: ['edit'],
-            properties: { _modified: { description: 'The date and time the preferences were updated.', type: 'string', format: 'date-time' } },
+            properties: {
+              _modified: { description: 'The date and time the preferences were updated.', type: 'string', format: 'date-time' },
+            },
             additionalProperties: true,
           },
         },

@@ -90,7 +90,12 @@ async function checkSlug(store: Store, slug: string, selfId: number | null, requ
   return all.some((p) => p.user.id !== selfId && slugOf(p) === slug) ? wpError('invalid_slug', request) : null;
 }
 
-async function writeMeta(store: Pick<StoreTransaction, 'userMeta'>, userId: number, params: Record<string, unknown>, slug: string | undefined): Promise<void> {
+async function writeMeta(
+  store: Pick<StoreTransaction, 'userMeta'>,
+  userId: number,
+  params: Record<string, unknown>,
+  slug: string | undefined,
+): Promise<void> {
   for (const [param, key] of Object.entries(META_PARAMS)) {
     const value = params[param];
     if (typeof value === 'string') await store.userMeta.set(userId, key, value);
@@ -241,4 +246,3 @@ export function sanitizeReassign(value: unknown, request: RestRequest): number |
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
   return wpError('invalid_reassign_param', request);
 }
-

@@ -13,13 +13,24 @@ import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } 
 import { userServiceError, wpError } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
 
-const CONTEXT_ARG: ArgDefinition = { description: 'Scope under which the request is made; determines fields present in response.', type: 'string', enum: ['view', 'embed', 'edit'], default: 'view' };
+const CONTEXT_ARG: ArgDefinition = {
+  description: 'Scope under which the request is made; determines fields present in response.',
+  type: 'string',
+  enum: ['view', 'embed', 'edit'],
+  default: 'view',
+};
 const ID_ARG: ArgDefinition = { description: 'Unique identifier for the user.', type: 'integer' };
 
 const COLLECTION_ARGS: Record<string, ArgDefinition> = {
   context: CONTEXT_ARG,
   page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
-  per_page: { description: 'Maximum number of items to be returned in result set.', type: 'integer', default: 10, minimum: 1, maximum: 100 },
+  per_page: {
+    description: 'Maximum number of items to be returned in result set.',
+    type: 'integer',
+    default: 10,
+    minimum: 1,
+    maximum: 100,
+  },
   search: { description: 'Limit results to those matching a string.', type: 'string' },
   exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
   include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
@@ -27,7 +38,11 @@ const COLLECTION_ARGS: Record<string, ArgDefinition> = {
   order: { description: 'Order sort attribute ascending or descending.', type: 'string', enum: ['asc', 'desc'], default: 'asc' },
   orderby: { description: 'Sort collection by user attribute.', type: 'string', enum: ORDERBY, default: 'name' },
   slug: { description: 'Limit result set to users with one or more specific slugs.', type: 'array', items: { type: 'string' } },
-  roles: { description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.', type: 'array', items: { type: 'string' } },
+  roles: {
+    description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.',
+    type: 'array',
+    items: { type: 'string' },
+  },
   who: { description: 'Limit result set to users who are considered authors.', type: 'string', enum: ['authors'] },
 };
 
@@ -73,7 +88,8 @@ export const deletedSchema = (item: JsonValue | null): JsonValue => ({
   required: ['deleted', 'previous'],
 });
 
-const contextOf = (request: RestRequest): Context => (request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view');
+const contextOf = (request: RestRequest): Context =>
+  request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view';
 
 /** `edit_user` on a user: yourself always (logged in), anyone else with `edit_users`. */
 function canEditUser(request: RestRequest, id: number): boolean {
@@ -93,7 +109,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     found.set(request, profile);
     return profile;
   };
-  const respond = (request: RestRequest, profile: UserProfile, context: Context, status = 200) => new RestResponse(userItem(profile, context, urls), status);
+  const respond = (request: RestRequest, profile: UserProfile, context: Context, status = 200) =>
+    new RestResponse(userItem(profile, context, urls), status);
 
   const list: EndpointDefinition = {
     methods: 'GET',
@@ -103,7 +120,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       const canList = request.user.can('list_users');
       if (request.params.roles !== undefined && !canList) return wpError('cannot_filter_roles', request);
       if (request.params.context === 'edit' && !canList) return wpError('forbidden_context_list', request);
-      if ((request.params.orderby === 'email' || request.params.orderby === 'registered_date') && !canList) return wpError('forbidden_orderby', request);
+      if ((request.params.orderby === 'email' || request.params.orderby === 'registered_date') && !canList)
+        return wpError('forbidden_orderby', request);
       // No post types: whoever may write posts counts as able to see authors (docs/spec/current-clients.md §B.4 ⚠ decision).
       if (request.params.who === 'authors' && !request.user.can('edit_posts')) return wpError('forbidden_who', request);
       return true;
@@ -114,7 +132,11 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       const page = pageOf(selected, q, request, urls.rest('/wp/v2/users'));
       if (page.beyondLast) return wpError('invalid_page_number', request);
       const context = contextOf(request);
-      return new RestResponse(page.items.map((p) => userItem(p, context, urls)), 200, page.headers);
+      return new RestResponse(
+        page.items.map((p) => userItem(p, context, urls)),
+        200,
+        page.headers,
+      );
     },
   };
 
@@ -123,7 +145,10 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     args: itemArgs(true),
     responseSchema: 'item',
     responseStatus: 201,
-    permissionCallback: labelPermission((request) => (request.user.can('create_users') ? true : wpError('cannot_create', request)), 'create_users'),
+    permissionCallback: labelPermission(
+      (request) => (request.user.can('create_users') ? true : wpError('cannot_create', request)),
+      'create_users',
+    ),
     callback: async (request) => {
       const created = await createUser(deps, request);
       if (!('user' in created)) return created;
@@ -135,16 +160,19 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     methods: 'GET',
     args: me ? { context: CONTEXT_ARG } : { id: ID_ARG, context: CONTEXT_ARG },
     responseSchema: 'item',
-    permissionCallback: labelPermission(async (request) => {
-      if (me && request.user.id === 0) return wpError('not_logged_in', request);
-      const profile = await target(request);
-      if (!('user' in profile)) return profile;
-      const self = request.user.id === profile.user.id;
-      if (self) return true;
-      if (request.params.context === 'edit' && !canEditUser(request, profile.user.id)) return wpError('forbidden_context_item', request);
-      // Others are visible to who may edit or list users (nobody has published posts here).
-      return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
-    }, me ? 'logged in' : 'self or list_users'),
+    permissionCallback: labelPermission(
+      async (request) => {
+        if (me && request.user.id === 0) return wpError('not_logged_in', request);
+        const profile = await target(request);
+        if (!('user' in profile)) return profile;
+        const self = request.user.id === profile.user.id;
+        if (self) return true;
+        if (request.params.context === 'edit' && !canEditUser(request, profile.user.id)) return wpError('forbidden_context_item', request);
+        // Others are visible to who may edit or list users (nobody has published posts here).
+        return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
+      },
+      me ? 'logged in' : 'self or list_users',
+    ),
     callback: (request) => respond(request, found.get(request)!, contextOf(request)),
   });
 
@@ -178,7 +206,12 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     args: {
       ...(me ? {} : { id: ID_ARG }),
       force: { description: 'Required to be true, as users do not support trashing.', type: 'boolean', default: false },
-      reassign: { description: 'Reassign the deleted user\'s posts and links to this user ID.', type: 'integer', required: true, sanitizeCallback: sanitizeReassign },
+      reassign: {
+        description: "Reassign the deleted user's posts and links to this user ID.",
+        type: 'integer',
+        required: true,
+        sanitizeCallback: sanitizeReassign,
+      },
     },
     permissionCallback: labelPermission(async (request) => {
       const profile = await target(request);
@@ -196,6 +229,14 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const batch = { v1: true } as const;
   // Today's WordPress wire: rest_invalid_param carries `details` (docs/spec/compat.md §9).
   ctx.api.registerRoute('wp/v2', '/users', Object.assign([list, create], { schema, allowBatch: batch, invalidParamDetails: true }));
-  ctx.api.registerRoute('wp/v2', '/users/(?P<id>[\\d]+)', Object.assign([read(false), update(false), remove(false)], { schema, allowBatch: batch, invalidParamDetails: true }));
-  ctx.api.registerRoute('wp/v2', '/users/me', Object.assign([read(true), update(true), remove(true)], { schema, invalidParamDetails: true }));
+  ctx.api.registerRoute(
+    'wp/v2',
+    '/users/(?P<id>[\\d]+)',
+    Object.assign([read(false), update(false), remove(false)], { schema, allowBatch: batch, invalidParamDetails: true }),
+  );
+  ctx.api.registerRoute(
+    'wp/v2',
+    '/users/me',
+    Object.assign([read(true), update(true), remove(true)], { schema, invalidParamDetails: true }),
+  );
 }

@@ -39,7 +39,13 @@ describe('wp/v2/users: reading', () => {
   it('shows the edit field set only in edit context', async () => {
     const res = await as(admin, 'GET', '/users/me?context=edit');
     const body = res.json as Json;
-    expect(body).toMatchObject({ username: 'root', email: 'root@example.org', roles: ['administrator'], locale: 'en_US', nickname: 'root' });
+    expect(body).toMatchObject({
+      username: 'root',
+      email: 'root@example.org',
+      roles: ['administrator'],
+      locale: 'en_US',
+      nickname: 'root',
+    });
     expect(body.registered_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
     expect((body.capabilities as Json).list_users).toBe(true);
     expect(body.extra_capabilities).toEqual({ administrator: true });
@@ -72,13 +78,18 @@ describe('wp/v2/users: reading', () => {
     expect(anon.json).toEqual([]);
     expect(anon.headers['x-wp-total']).toBe('0');
     expect(anon.headers['x-wp-totalpages']).toBe('0');
-    expect((await as(sub, 'GET', '/users?roles=administrator')).json).toMatchObject({ code: 'rest_user_cannot_view', message: 'Sorry, you are not allowed to filter users by role.', data: { status: 403 } });
+    expect((await as(sub, 'GET', '/users?roles=administrator')).json).toMatchObject({
+      code: 'rest_user_cannot_view',
+      message: 'Sorry, you are not allowed to filter users by role.',
+      data: { status: 403 },
+    });
     expect((await as(null, 'GET', '/users?context=edit')).json).toMatchObject({ code: 'rest_forbidden_context', data: { status: 401 } });
     expect((await as(sub, 'GET', '/users?orderby=email')).json).toMatchObject({ code: 'rest_forbidden_orderby' });
   });
 
   it('pages the list with X-WP-Total, X-WP-TotalPages and Link prev/next', async () => {
-    for (let i = 0; i < 4; i++) await t.app.users.create({ login: `user${i}`, email: `user${i}@example.org`, password: 'long-enough-pw', role: 'author' });
+    for (let i = 0; i < 4; i++)
+      await t.app.users.create({ login: `user${i}`, email: `user${i}@example.org`, password: 'long-enough-pw', role: 'author' });
     const first = await as(admin, 'GET', '/users?per_page=2&orderby=id');
     expect(first.headers['x-wp-total']).toBe('5');
     expect(first.headers['x-wp-totalpages']).toBe('3');
@@ -91,11 +102,20 @@ describe('wp/v2/users: reading', () => {
     expect(beyond.status).toBe(400);
     expect((beyond.json as Json).code).toBe('rest_user_invalid_page_number');
     const bad = await as(admin, 'GET', '/users?per_page=101');
-    expect(bad.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' } } });
+    expect(bad.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' } },
+    });
   });
 
   it('filters by search, roles, slug, include and exclude, and orders both ways', async () => {
-    await t.app.users.create({ login: 'ada', email: 'ada@math.example', password: 'long-enough-pw', role: 'editor', displayName: 'Ada Lovelace' });
+    await t.app.users.create({
+      login: 'ada',
+      email: 'ada@math.example',
+      password: 'long-enough-pw',
+      role: 'editor',
+      displayName: 'Ada Lovelace',
+    });
     await t.app.users.create({ login: 'bob', email: 'bob@example.org', password: 'long-enough-pw', role: 'author', displayName: 'Bob' });
     const names = async (q: string) => ((await as(admin, 'GET', `/users?${q}`)).json as Json[]).map((u) => u.name);
     expect(await names('search=love')).toEqual(['Ada Lovelace']);
@@ -112,7 +132,14 @@ describe('wp/v2/users: reading', () => {
 
 describe('wp/v2/users: writing', () => {
   it('creates a user: 201, Location, edit context; the new user can log in with the password', async () => {
-    const res = await as(admin, 'POST', '/users', { username: 'newbie', email: 'newbie@example.org', password: 'a-good-password', name: 'New Bie', roles: ['editor'], first_name: 'New' });
+    const res = await as(admin, 'POST', '/users', {
+      username: 'newbie',
+      email: 'newbie@example.org',
+      password: 'a-good-password',
+      name: 'New Bie',
+      roles: ['editor'],
+      first_name: 'New',
+    });
     expect(res.status).toBe(201);
     const body = res.json as Json;
     expect(res.headers.location).toBe(`http://example.org/wp-json/wp/v2/users/${String(body.id)}`);
@@ -128,29 +155,48 @@ describe('wp/v2/users: writing', () => {
     const missing = await as(admin, 'POST', '/users', { username: 'x' });
     expect(missing.json).toMatchObject({ code: 'rest_missing_callback_param', data: { params: ['email', 'password'] } });
     const weak = await as(admin, 'POST', '/users', { username: 'weak', email: 'weak@example.org', password: 'short' });
-    expect(weak.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: 'The password must be at least 8 characters long.' } } });
+    expect(weak.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { password: 'The password must be at least 8 characters long.' } },
+    });
     const guessable = await as(admin, 'POST', '/users', { username: 'weak', email: 'weak@example.org', password: 'password123' });
     expect(guessable.status).toBe(400);
-    expect(guessable.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: expect.stringContaining('too easy to guess') } } });
+    expect(guessable.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { password: expect.stringContaining('too easy to guess') } },
+    });
     expect((await as(admin, 'GET', '/users?search=weak&context=edit')).json).toEqual([]);
     const empty = await as(admin, 'POST', '/users', { username: 'weak', email: 'weak@example.org', password: '' });
     expect(empty.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: 'Passwords cannot be empty.' } } });
-    const role = await as(admin, 'POST', '/users', { username: 'r', email: 'r@example.org', password: 'a-good-password', roles: ['pirate'] });
+    const role = await as(admin, 'POST', '/users', {
+      username: 'r',
+      email: 'r@example.org',
+      password: 'a-good-password',
+      roles: ['pirate'],
+    });
     expect(role.json).toMatchObject({ code: 'rest_user_invalid_role', message: 'The role pirate does not exist.', data: { status: 400 } });
     const sub = await t.loginAs('subscriber');
     const forbidden = await as(sub, 'POST', '/users', { username: 'y', email: 'y@example.org', password: 'a-good-password' });
     expect(forbidden.json).toMatchObject({ code: 'rest_cannot_create_user', data: { status: 403 } });
   });
 
-  it('updates a user, refuses a changed username and another user\'s e-mail, and lets users edit only themselves', async () => {
+  it("updates a user, refuses a changed username and another user's e-mail, and lets users edit only themselves", async () => {
     const ed = await t.loginAs('editor', { login: 'ed' });
     const res = await as(admin, 'PUT', `/users/${ed.userId}`, { name: 'Ed Itor', description: 'Edits.', url: 'https://ed.example' });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ name: 'Ed Itor', description: 'Edits.', url: 'https://ed.example', username: 'ed' });
-    expect((await as(admin, 'PUT', `/users/${ed.userId}`, { username: 'other' })).json).toMatchObject({ code: 'rest_user_invalid_argument', message: 'Username is not editable.' });
-    expect((await as(admin, 'PUT', `/users/${ed.userId}`, { email: 'root@example.org' })).json).toMatchObject({ code: 'rest_user_invalid_email' });
+    expect((await as(admin, 'PUT', `/users/${ed.userId}`, { username: 'other' })).json).toMatchObject({
+      code: 'rest_user_invalid_argument',
+      message: 'Username is not editable.',
+    });
+    expect((await as(admin, 'PUT', `/users/${ed.userId}`, { email: 'root@example.org' })).json).toMatchObject({
+      code: 'rest_user_invalid_email',
+    });
     expect((await as(ed, 'POST', '/users/me', { nickname: 'eddie' })).json).toMatchObject({ nickname: 'eddie' });
-    expect((await as(ed, 'PUT', `/users/${admin.userId}`, { name: 'hacked' })).json).toMatchObject({ code: 'rest_cannot_edit', data: { status: 403 } });
+    expect((await as(ed, 'PUT', `/users/${admin.userId}`, { name: 'hacked' })).json).toMatchObject({
+      code: 'rest_cannot_edit',
+      data: { status: 403 },
+    });
     expect((await as(ed, 'PUT', '/users/me', { roles: ['administrator'] })).json).toMatchObject({ code: 'rest_cannot_edit_roles' });
   });
 
@@ -159,17 +205,22 @@ describe('wp/v2/users: writing', () => {
     await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: ed.password } });
     expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(2);
     const weak = await as(admin, 'PUT', `/users/${ed.userId}`, { password: '12345678' });
-    expect(weak.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { password: expect.stringContaining('too easy to guess') } } });
+    expect(weak.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { password: expect.stringContaining('too easy to guess') } },
+    });
     expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(2);
     const changed = await as(admin, 'PUT', `/users/${ed.userId}`, { password: 'a-brand-new-password' });
     expect(changed.status).toBe(200);
     expect(await t.store.sessions.listForUser(ed.userId)).toHaveLength(0);
     // The old login no longer counts: its nonce is refused as a visitor's.
     expect((await as(ed, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
-    expect((await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: 'a-brand-new-password' } })).status).toBe(200);
+    expect((await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: 'a-brand-new-password' } })).status).toBe(
+      200,
+    );
   });
 
-  it('your own password change ends your other sessions and keeps this one, its cookie signed again (WordPress\'s wp_set_auth_cookie)', async () => {
+  it("your own password change ends your other sessions and keeps this one, its cookie signed again (WordPress's wp_set_auth_cookie)", async () => {
     const ed = await t.loginAs('editor', { login: 'ed' });
     const other = await t.request({ method: 'POST', path: '/login', body: { username: 'ed', password: ed.password } });
     const otherCookie = other.headers['set-cookie']!.split(';')[0]!;
@@ -186,10 +237,12 @@ describe('wp/v2/users: writing', () => {
     expect((await as(renewed, 'GET', '/users/me')).json).toMatchObject({ id: ed.userId });
     // The old cookie is signed with the old password; the other session is gone.
     expect((await as(ed, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
-    expect((await as({ ...ed, cookie: otherCookie, nonce: otherNonce }, 'GET', '/users/me')).json).toMatchObject({ code: 'rest_cookie_invalid_nonce' });
+    expect((await as({ ...ed, cookie: otherCookie, nonce: otherNonce }, 'GET', '/users/me')).json).toMatchObject({
+      code: 'rest_cookie_invalid_nonce',
+    });
   });
 
-  it('a role change by an administrator ends all of that user\'s sessions; an unchanged role does not', async () => {
+  it("a role change by an administrator ends all of that user's sessions; an unchanged role does not", async () => {
     const ed = await t.loginAs('editor', { login: 'ed' });
     await as(admin, 'PUT', `/users/${ed.userId}`, { id: ed.userId, roles: ['editor'] });
     expect((await as(ed, 'GET', '/users/me')).status).toBe(200);
@@ -201,7 +254,11 @@ describe('wp/v2/users: writing', () => {
 
   it('refuses demoting yourself (WordPress) and deleting the last administrator (409, says why)', async () => {
     const demote = await as(admin, 'PUT', '/users/me', { roles: ['editor'] });
-    expect(demote.json).toMatchObject({ code: 'rest_user_invalid_role', message: 'Sorry, you are not allowed to give users that role.', data: { status: 403 } });
+    expect(demote.json).toMatchObject({
+      code: 'rest_user_invalid_role',
+      message: 'Sorry, you are not allowed to give users that role.',
+      data: { status: 403 },
+    });
     const last = await as(admin, 'DELETE', '/users/me?force=true&reassign=false');
     expect(last.status).toBe(409);
     expect(last.json).toMatchObject({ code: 'rest_cannot_delete' });
@@ -221,7 +278,9 @@ describe('wp/v2/users: writing', () => {
     const badReassign = await as(admin, 'DELETE', `/users/${ed.userId}?force=true&reassign=abc`);
     expect(badReassign.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { reassign: 'Invalid user parameter(s).' } } });
     const sub = await t.loginAs('subscriber');
-    expect((await as(sub, 'DELETE', `/users/${ed.userId}?force=true&reassign=false`)).json).toMatchObject({ code: 'rest_user_cannot_delete' });
+    expect((await as(sub, 'DELETE', `/users/${ed.userId}?force=true&reassign=false`)).json).toMatchObject({
+      code: 'rest_user_cannot_delete',
+    });
     const done = await as(admin, 'DELETE', `/users/${ed.userId}?force=true&reassign=${admin.userId}`);
     expect(done.status).toBe(200);
     expect(done.json).toMatchObject({ deleted: true, previous: { id: ed.userId, username: 'ed' } });
@@ -243,9 +302,16 @@ describe('wp/v2/users: writing', () => {
     expect((await as(admin, 'GET', '/users/me?context=edit')).json).toMatchObject({ meta: { persisted_preferences: prefs } });
     expect((await as(admin, 'GET', '/users/me')).json).toMatchObject({ meta: [] });
     const bad = await as(admin, 'PUT', '/users/me', { meta: { persisted_preferences: 'dark' } });
-    expect(bad.json).toMatchObject({ code: 'rest_invalid_param', data: { params: { meta: 'meta.persisted_preferences is not of type object.' } } });
+    expect(bad.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { meta: 'meta.persisted_preferences is not of type object.' } },
+    });
     const schema = ((await as(admin, 'OPTIONS', '/users/me')).json as { schema: { properties: { meta: { properties: Json } } } }).schema;
-    expect(schema.properties.meta.properties.persisted_preferences).toMatchObject({ type: 'object', context: ['edit'], additionalProperties: true });
+    expect(schema.properties.meta.properties.persisted_preferences).toMatchObject({
+      type: 'object',
+      context: ['edit'],
+      additionalProperties: true,
+    });
   });
 
   it('answers OPTIONS with the user schema and Allow with what the caller may do', async () => {

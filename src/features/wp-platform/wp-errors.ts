@@ -12,16 +12,28 @@ const build = errorCatalogue({
   cannot_filter_roles: { code: 'rest_user_cannot_view', message: 'Sorry, you are not allowed to filter users by role.', status: 403 },
   forbidden_context_list: { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to edit users.', status: 403 },
   forbidden_context_item: { code: 'rest_forbidden_context', message: 'Sorry, you are not allowed to edit this user.', status: 403 },
-  forbidden_orderby: { code: 'rest_forbidden_orderby', message: 'Sorry, you are not allowed to order users by this parameter.', status: 403 },
+  forbidden_orderby: {
+    code: 'rest_forbidden_orderby',
+    message: 'Sorry, you are not allowed to order users by this parameter.',
+    status: 403,
+  },
   cannot_view: { code: 'rest_user_cannot_view', message: 'Sorry, you are not allowed to list users.', status: 403 },
   forbidden_who: { code: 'rest_forbidden_who', message: 'Sorry, you are not allowed to query users by this parameter.', status: 403 },
-  invalid_page_number: { code: 'rest_user_invalid_page_number', message: 'The page number requested is larger than the number of pages available.', status: 400 },
+  invalid_page_number: {
+    code: 'rest_user_invalid_page_number',
+    message: 'The page number requested is larger than the number of pages available.',
+    status: 400,
+  },
   cannot_create: { code: 'rest_cannot_create_user', message: 'Sorry, you are not allowed to create new users.', status: 403 },
   user_exists: { code: 'rest_user_exists', message: 'Cannot create existing user.', status: 400 },
   cannot_edit: { code: 'rest_cannot_edit', message: 'Sorry, you are not allowed to edit this user.', status: 403 },
   cannot_edit_roles: { code: 'rest_cannot_edit_roles', message: 'Sorry, you are not allowed to edit roles of this user.', status: 403 },
   cannot_delete: { code: 'rest_user_cannot_delete', message: 'Sorry, you are not allowed to delete this user.', status: 403 },
-  trash_not_supported: { code: 'rest_trash_not_supported', message: "Users do not support trashing. Set 'force=true' to delete.", status: 501 },
+  trash_not_supported: {
+    code: 'rest_trash_not_supported',
+    message: "Users do not support trashing. Set 'force=true' to delete.",
+    status: 501,
+  },
   invalid_reassign: { code: 'rest_user_invalid_reassign', message: 'Invalid user ID for reassignment.', status: 400 },
   invalid_reassign_param: { code: 'rest_invalid_param', message: 'Invalid user parameter(s).', status: 400 },
   username_not_editable: { code: 'rest_user_invalid_argument', message: 'Username is not editable.', status: 400 },
@@ -32,21 +44,66 @@ const build = errorCatalogue({
   role_not_allowed: { code: 'rest_user_invalid_role', message: 'Sorry, you are not allowed to give users that role.', status: 403 },
   self_demotion: { code: 'rest_user_invalid_role', message: 'Sorry, you are not allowed to give users that role.', status: 403 },
   // Siteward's own rule (docs/spec/current-clients.md §B.6 ⚠ decision): WordPress's codes, a message that says why.
-  last_admin_demotion: { code: 'rest_user_invalid_role', message: 'This is the last administrator: give another user the administrator role first, or nobody could manage the site.', status: 409 },
-  last_admin_deletion: { code: 'rest_cannot_delete', message: 'The user cannot be deleted: this is the last administrator, and nobody could manage the site without one. Give another user the administrator role first.', status: 409 },
+  last_admin_demotion: {
+    code: 'rest_user_invalid_role',
+    message: 'This is the last administrator: give another user the administrator role first, or nobody could manage the site.',
+    status: 409,
+  },
+  last_admin_deletion: {
+    code: 'rest_cannot_delete',
+    message:
+      'The user cannot be deleted: this is the last administrator, and nobody could manage the site without one. Give another user the administrator role first.',
+    status: 409,
+  },
   // Application passwords (§C.1, §C.2).
-  cannot_list_app_passwords: { code: 'rest_cannot_list_application_passwords', message: 'Sorry, you are not allowed to list application passwords for this user.', status: 403 },
-  cannot_create_app_passwords: { code: 'rest_cannot_create_application_passwords', message: 'Sorry, you are not allowed to create application passwords for this user.', status: 403 },
-  cannot_delete_app_passwords: { code: 'rest_cannot_delete_application_passwords', message: 'Sorry, you are not allowed to delete application passwords for this user.', status: 403 },
-  cannot_read_app_password: { code: 'rest_cannot_read_application_password', message: 'Sorry, you are not allowed to read this application password.', status: 403 },
-  cannot_edit_app_password: { code: 'rest_cannot_edit_application_password', message: 'Sorry, you are not allowed to edit this application password.', status: 403 },
-  cannot_delete_app_password: { code: 'rest_cannot_delete_application_password', message: 'Sorry, you are not allowed to delete this application password.', status: 403 },
-  cannot_introspect: { code: 'rest_cannot_introspect_app_password_for_non_authenticated_user', message: 'The authenticated application password can only be introspected for the current user.', status: 403 },
+  cannot_list_app_passwords: {
+    code: 'rest_cannot_list_application_passwords',
+    message: 'Sorry, you are not allowed to list application passwords for this user.',
+    status: 403,
+  },
+  cannot_create_app_passwords: {
+    code: 'rest_cannot_create_application_passwords',
+    message: 'Sorry, you are not allowed to create application passwords for this user.',
+    status: 403,
+  },
+  cannot_delete_app_passwords: {
+    code: 'rest_cannot_delete_application_passwords',
+    message: 'Sorry, you are not allowed to delete application passwords for this user.',
+    status: 403,
+  },
+  cannot_read_app_password: {
+    code: 'rest_cannot_read_application_password',
+    message: 'Sorry, you are not allowed to read this application password.',
+    status: 403,
+  },
+  cannot_edit_app_password: {
+    code: 'rest_cannot_edit_application_password',
+    message: 'Sorry, you are not allowed to edit this application password.',
+    status: 403,
+  },
+  cannot_delete_app_password: {
+    code: 'rest_cannot_delete_application_password',
+    message: 'Sorry, you are not allowed to delete this application password.',
+    status: 403,
+  },
+  cannot_introspect: {
+    code: 'rest_cannot_introspect_app_password_for_non_authenticated_user',
+    message: 'The authenticated application password can only be introspected for the current user.',
+    status: 403,
+  },
   app_password_not_found: { code: 'rest_application_password_not_found', message: 'Application password not found.', status: 404 },
   app_password_vanished: { code: 'rest_application_password_not_found', message: 'Application password not found.', status: 500 },
   no_app_password: { code: 'rest_no_authenticated_app_password', message: 'Cannot introspect application password.', status: 404 },
-  app_password_empty_name: { code: 'application_password_empty_name', message: 'An application name is required to create an application password.', status: 400 },
-  app_password_duplicate_name: { code: 'application_password_duplicate_name', message: 'Each application name should be unique.', status: 409 },
+  app_password_empty_name: {
+    code: 'application_password_empty_name',
+    message: 'An application name is required to create an application password.',
+    status: 400,
+  },
+  app_password_duplicate_name: {
+    code: 'application_password_duplicate_name',
+    message: 'Each application name should be unique.',
+    status: 409,
+  },
   unknown_role: { code: 'rest_user_invalid_role', message: 'The role {role} does not exist.', status: 400 },
 });
 
@@ -96,7 +153,12 @@ export function unknownRoleError(role: string): RestError {
  * code, so Siteward answers 400 (docs/spec/current-clients.md §B.4 ⚠ decision).
  */
 export function userServiceError(error: { readonly code: string; readonly message: string }): RestError {
-  const code = error.code.startsWith('password_') || error.code === 'empty_password' ? 'rest_user_invalid_password' : error.code === 'invalid_email' ? 'rest_user_invalid_email' : error.code;
+  const code =
+    error.code.startsWith('password_') || error.code === 'empty_password'
+      ? 'rest_user_invalid_password'
+      : error.code === 'invalid_email'
+        ? 'rest_user_invalid_email'
+        : error.code;
   return new RestError(code, error.message, { status: 400 });
 }
 

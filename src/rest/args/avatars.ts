@@ -15,7 +15,10 @@ export { DEFAULT_AVATAR_SIZES, parseAvatarSizes } from '../../core/gravatar.js';
  * @example
  * avatarUrls('Bob@Example.com ', [24])['24'] // 'https://secure.gravatar.com/avatar/4b9bb80620f03eb3719e0a061c14283d?s=24&d=mm&r=g'
  */
-export function avatarUrls(emailOrUser: string | { readonly email: string }, sizes: readonly number[] = DEFAULT_AVATAR_SIZES): Record<string, string> {
+export function avatarUrls(
+  emailOrUser: string | { readonly email: string },
+  sizes: readonly number[] = DEFAULT_AVATAR_SIZES,
+): Record<string, string> {
   const email = typeof emailOrUser === 'string' ? emailOrUser : emailOrUser.email;
   const hash = gravatarHash(email);
   const urls: Record<string, string> = {};

@@ -129,7 +129,7 @@ function offsetAt(timestamp: number, timeZone: string): number {
 /** Days since 1970-01-01 of a proleptic Gregorian date; month and day may overflow either way. */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y0 = year + Math.floor((month - 1) / 12);
-  const m0 = (((month - 1) % 12) + 12) % 12 + 1;
+  const m0 = ((((month - 1) % 12) + 12) % 12) + 1;
   // Howard Hinnant's days_from_civil, for day 1 of the month; then add the (possibly overflowing) day.
   const y = m0 <= 2 ? y0 - 1 : y0;
   const era = Math.floor(y / 400);

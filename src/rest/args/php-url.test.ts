@@ -5,7 +5,16 @@ describe('phpParseUrl matches PHP parse_url', () => {
   test.each<[string, UrlParts | null]>([
     [
       'http://username:password@hostname:9090/path?arg=value#anchor',
-      { scheme: 'http', user: 'username', pass: 'password', host: 'hostname', port: 9090, path: '/path', query: 'arg=value', fragment: 'anchor' },
+      {
+        scheme: 'http',
+        user: 'username',
+        pass: 'password',
+        host: 'hostname',
+        port: 9090,
+        path: '/path',
+        query: 'arg=value',
+        fragment: 'anchor',
+      },
     ],
     ['//www.example.com/path?googleguy=googley', { host: 'www.example.com', path: '/path', query: 'googleguy=googley' }],
     ['a.com:80', { host: 'a.com', port: 80 }],

@@ -1,5 +1,18 @@
 import { describe, expect, test } from 'vitest';
-import { asciiLower, isList, isNumeric, phpIdentical, phpTrim, phpTruthy, splitList, strval, toFloat, toInt, toIntBig, toList } from './php.js';
+import {
+  asciiLower,
+  isList,
+  isNumeric,
+  phpIdentical,
+  phpTrim,
+  phpTruthy,
+  splitList,
+  strval,
+  toFloat,
+  toInt,
+  toIntBig,
+  toList,
+} from './php.js';
 
 describe('isNumeric follows PHP 8 is_numeric', () => {
   test.each<[unknown, boolean]>([

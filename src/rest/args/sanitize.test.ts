@@ -19,7 +19,14 @@ describe('sanitizeValue casts by type, then by format, as WordPress 4.7 does', (
     ['1,2,', { type: 'array', items: { type: 'number' } }, [1, 2, 0]],
     ['1 true,0', { type: 'array', items: { type: 'boolean' } }, [true, true, false]],
     [{ 3: '1', 7: '2' }, { type: 'array', items: { type: 'integer' } }, [1, 2]],
-    [[['1', '2'], '3,4'], { type: 'array', items: { type: 'array', items: { type: 'integer' } } }, [[1, 2], [3, 4]]],
+    [
+      [['1', '2'], '3,4'],
+      { type: 'array', items: { type: 'array', items: { type: 'integer' } } },
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ],
     [5, { type: 'array', items: { type: 'string' } }, ['5']],
     [null, { type: 'array', items: { type: 'string' } }, ['']],
     // integer: PHP (int)

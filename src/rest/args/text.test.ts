@@ -78,20 +78,26 @@ describe('the linear-time rewrites give the same results as the WordPress loops'
 
   test('removeScriptAndStyleElements equals the regex on random markup', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((p) => p.join('')), (s) => {
-        expect(removeScriptAndStyleElements(s)).toBe(byRegex(s));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 30 }).map((p) => p.join('')),
+        (s) => {
+          expect(removeScriptAndStyleElements(s)).toBe(byRegex(s));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
   test('octet removal equals the loop on random text', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...octetPieces), { maxLength: 40 }).map((p) => p.join('')), (s) => {
-        const collapsed = s.replace(/[\r\n\t ]+/g, ' ').trim();
-        const loop = byLoop(collapsed);
-        expect(sanitizeTextField(s)).toBe(loop === collapsed ? loop : loop.replace(/ +/g, ' ').trim());
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...octetPieces), { maxLength: 40 }).map((p) => p.join('')),
+        (s) => {
+          const collapsed = s.replace(/[\r\n\t ]+/g, ' ').trim();
+          const loop = byLoop(collapsed);
+          expect(sanitizeTextField(s)).toBe(loop === collapsed ? loop : loop.replace(/ +/g, ' ').trim());
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -6,9 +6,15 @@ describe('escUrlRaw matches WordPress esc_url_raw', () => {
     // kept as is
     ['http://example.com', 'http://example.com'],
     ['https://example.com/path?a=1&b=2#frag', 'https://example.com/path?a=1&b=2#frag'],
-    ['http://user:pass@example.com:8080/path/to/file.php?q=foo&bar=baz#frag', 'http://user:pass@example.com:8080/path/to/file.php?q=foo&bar=baz#frag'],
+    [
+      'http://user:pass@example.com:8080/path/to/file.php?q=foo&bar=baz#frag',
+      'http://user:pass@example.com:8080/path/to/file.php?q=foo&bar=baz#frag',
+    ],
     ["http://example.com/'quoted'", "http://example.com/'quoted'"],
-    ['http://example.com/:@-._~!$&\'()*+,=;:@-._~!$&\'()*+,=:@-._~!$&\'()*+,==?/?:@-._~!$%27()*+,;=/?:@-._~!$%27()*+,;==#/?:@-._~!$&\'()*+,;=', 'http://example.com/:@-._~!$&\'()*+,=;:@-._~!$&\'()*+,=:@-._~!$&\'()*+,==?/?:@-._~!$%27()*+,;=/?:@-._~!$%27()*+,;==#/?:@-._~!$&\'()*+,;='],
+    [
+      "http://example.com/:@-._~!$&'()*+,=;:@-._~!$&'()*+,=:@-._~!$&'()*+,==?/?:@-._~!$%27()*+,;=/?:@-._~!$%27()*+,;==#/?:@-._~!$&'()*+,;=",
+      "http://example.com/:@-._~!$&'()*+,=;:@-._~!$&'()*+,=:@-._~!$&'()*+,==?/?:@-._~!$%27()*+,;=/?:@-._~!$%27()*+,;==#/?:@-._~!$&'()*+,;=",
+    ],
     ['http://例え.テスト/パス', 'http://例え.テスト/パス'],
     // empty and trimming (spec: trimmed first)
     ['', ''],

@@ -9,8 +9,25 @@ import { wpParseUrl } from './php-url.js';
 
 /** `wp_allowed_protocols()` of WordPress 4.7. */
 export const ALLOWED_PROTOCOLS: readonly string[] = [
-  'http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'gopher', 'nntp', 'feed',
-  'telnet', 'mms', 'rtsp', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn',
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'mailto',
+  'news',
+  'irc',
+  'gopher',
+  'nntp',
+  'feed',
+  'telnet',
+  'mms',
+  'rtsp',
+  'svn',
+  'tel',
+  'fax',
+  'xmpp',
+  'webcal',
+  'urn',
 ];
 
 /** Everything outside the URL character set; `\x80-\xff` in PHP's byte regex keeps every non-ASCII character. */

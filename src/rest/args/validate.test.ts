@@ -218,8 +218,16 @@ describe('minimum and maximum bound integers and numbers, printed truncated', ()
     [5, int({ minimum: 1, maximum: 5, exclusiveMinimum: true }), true],
     [5, int({ minimum: 1, maximum: 5, exclusiveMaximum: true }), param('n must be between 1 (inclusive) and 5 (exclusive)')],
     [1, int({ minimum: 1, maximum: 5, exclusiveMaximum: true }), true],
-    [1, int({ minimum: 1, maximum: 5, exclusiveMinimum: true, exclusiveMaximum: true }), param('n must be between 1 (exclusive) and 5 (exclusive)')],
-    [5, int({ minimum: 1, maximum: 5, exclusiveMinimum: true, exclusiveMaximum: true }), param('n must be between 1 (exclusive) and 5 (exclusive)')],
+    [
+      1,
+      int({ minimum: 1, maximum: 5, exclusiveMinimum: true, exclusiveMaximum: true }),
+      param('n must be between 1 (exclusive) and 5 (exclusive)'),
+    ],
+    [
+      5,
+      int({ minimum: 1, maximum: 5, exclusiveMinimum: true, exclusiveMaximum: true }),
+      param('n must be between 1 (exclusive) and 5 (exclusive)'),
+    ],
     [3, int({ minimum: 1, maximum: 5, exclusiveMinimum: true, exclusiveMaximum: true }), true],
     // Exclusive flags are PHP-truthy: "false" is a non-empty string, "0" and 0 are not.
     [1, int({ minimum: 1, exclusiveMinimum: 'false' }), param('n must be greater than 1 (exclusive)')],

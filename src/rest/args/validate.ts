@@ -22,7 +22,6 @@ const messages = {
     `${param} must be between ${min} (${minMode}) and ${max} (${maxMode})`,
 } as const;
 
-
 /**
  * WordPress `rest_is_boolean`: true, false, the strings `true`/`false`/`1`/`0` in any case, and the integers 0 and 1.
  *

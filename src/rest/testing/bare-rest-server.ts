@@ -8,7 +8,12 @@ const anonymous: Principal = { id: 0, login: '', email: '', displayName: '', rol
 export function createBareRestServer(warn: (message: string) => void = () => undefined): RestServer {
   return new RestServer({
     urls: (p = '/') => `http://example.org/wp-json${p}`,
-    authenticator: { identify: () => ({ kind: 'anonymous' }), verifyNonce: () => false, createNonce: () => 'n', anonymous: () => anonymous },
+    authenticator: {
+      identify: () => ({ kind: 'anonymous' }),
+      verifyNonce: () => false,
+      createNonce: () => 'n',
+      anonymous: () => anonymous,
+    },
     siteSummary: () => ({ name: 'Site', description: '', url: 'http://example.org', home: 'http://example.org' }),
     warn,
   });
@@ -24,4 +29,3 @@ export function header(out: RestOutput, name: string): string | undefined {
   for (let i = 0; i < out.headers.length; i += 2) if (out.headers[i]!.toLowerCase() === name.toLowerCase()) return out.headers[i + 1];
   return undefined;
 }
-

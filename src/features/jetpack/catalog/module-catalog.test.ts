@@ -45,10 +45,23 @@ const REFERENCE_TABLE = `
 
 const rows = REFERENCE_TABLE.trim()
   .split('\n')
-  .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()))
+  .map((line) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  )
   .map(([slug, name, sort, rec, intro, req, auto, tags, feat, js]) => ({
-    slug: slug!, name: name!, sort: Number(sort), rec: Number(rec), intro: intro!, req: req === 'yes', auto: auto!,
-    tags: tags!.split(', '), feature: feat!.split(', '), jumpstart: js === '✔',
+    slug: slug!,
+    name: name!,
+    sort: Number(sort),
+    rec: Number(rec),
+    intro: intro!,
+    req: req === 'yes',
+    auto: auto!,
+    tags: tags!.split(', '),
+    feature: feat!.split(', '),
+    jumpstart: js === '✔',
   }));
 
 /** docs/spec/compat.md §9: services Siteward runs itself. */
@@ -58,8 +71,23 @@ const SITEWARD_RUN = [...RUN_LOCALLY, 'sso'];
 
 /** Reference §6's list, plus contact-form, which §6 gives no options either (the list missed it). */
 const WITHOUT_OPTIONS = [
-  'contact-form', 'custom-css', 'enhanced-distribution', 'json-api', 'latex', 'manage', 'notes', 'omnisearch', 'photon', 'publicize',
-  'shortcodes', 'shortlinks', 'sitemaps', 'vaultpress', 'videopress', 'widget-visibility', 'widgets',
+  'contact-form',
+  'custom-css',
+  'enhanced-distribution',
+  'json-api',
+  'latex',
+  'manage',
+  'notes',
+  'omnisearch',
+  'photon',
+  'publicize',
+  'shortcodes',
+  'shortlinks',
+  'sitemaps',
+  'vaultpress',
+  'videopress',
+  'widget-visibility',
+  'widgets',
 ];
 
 const catalog = new ModuleCatalog();
@@ -95,7 +123,12 @@ describe('the built-in module catalog', () => {
     expect(catalog.get('protect')!.changed).toBe('');
     expect([catalog.get('vaultpress')!.deactivate, catalog.get('vaultpress')!.free]).toEqual([false, false]);
     expect([catalog.get('videopress')!.deactivate, catalog.get('videopress')!.free]).toEqual([true, false]);
-    expect(catalog.all().filter((m) => !m.deactivate).map((m) => m.slug)).toEqual(['vaultpress']);
+    expect(
+      catalog
+        .all()
+        .filter((m) => !m.deactivate)
+        .map((m) => m.slug),
+    ).toEqual(['vaultpress']);
   });
 
   it('uses the verbatim search queries the reference quotes', () => {
@@ -107,16 +140,52 @@ describe('the built-in module catalog', () => {
   });
 
   it('has Jump Start descriptions exactly on the Jump Start modules', () => {
-    const withDesc = catalog.all().filter((m) => m.jumpstart_desc !== '').map((m) => m.slug).sort();
-    expect(withDesc).toEqual(catalog.jumpstartModules().map((m) => m.slug).sort());
-    expect(withDesc).toEqual(['carousel', 'contact-form', 'gravatar-hovercards', 'manage', 'photon', 'related-posts', 'sharedaddy', 'sso', 'subscriptions']);
+    const withDesc = catalog
+      .all()
+      .filter((m) => m.jumpstart_desc !== '')
+      .map((m) => m.slug)
+      .sort();
+    expect(withDesc).toEqual(
+      catalog
+        .jumpstartModules()
+        .map((m) => m.slug)
+        .sort(),
+    );
+    expect(withDesc).toEqual([
+      'carousel',
+      'contact-form',
+      'gravatar-hovercards',
+      'manage',
+      'photon',
+      'related-posts',
+      'sharedaddy',
+      'sso',
+      'subscriptions',
+    ]);
   });
 
   it('computes the default set: "Yes" modules, plus "Public" ones on a public site', () => {
     const yes = [
-      'after-the-deadline', 'contact-form', 'custom-content-types', 'custom-css', 'gravatar-hovercards', 'latex', 'notes',
-      'omnisearch', 'post-by-email', 'protect', 'publicize', 'sharedaddy', 'shortcodes', 'shortlinks', 'stats', 'subscriptions',
-      'vaultpress', 'verification-tools', 'widget-visibility', 'widgets',
+      'after-the-deadline',
+      'contact-form',
+      'custom-content-types',
+      'custom-css',
+      'gravatar-hovercards',
+      'latex',
+      'notes',
+      'omnisearch',
+      'post-by-email',
+      'protect',
+      'publicize',
+      'sharedaddy',
+      'shortcodes',
+      'shortlinks',
+      'stats',
+      'subscriptions',
+      'vaultpress',
+      'verification-tools',
+      'widget-visibility',
+      'widgets',
     ];
     expect(catalog.defaultSlugs(false).sort()).toEqual(yes);
     expect(catalog.defaultSlugs(true).sort()).toEqual([...yes, 'enhanced-distribution', 'json-api', 'sitemaps'].sort());
@@ -142,9 +211,22 @@ describe('the built-in module catalog', () => {
   it('lists each storage option once for reset', () => {
     const names = catalog.storageOptionNames();
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(expect.arrayContaining(['stats_options', 'sharing-options', 'sharing-services', 'jetpack_relatedposts',
-      'verification_services_codes', 'jetpack_protect_key', 'jetpack_protect_whitelist', 'AtD_user_settings', 'monitor_receive_notifications',
-      'post_by_email_address', 'carousel_background_color', 'wp_mobile_excerpt']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'stats_options',
+        'sharing-options',
+        'sharing-services',
+        'jetpack_relatedposts',
+        'verification_services_codes',
+        'jetpack_protect_key',
+        'jetpack_protect_whitelist',
+        'AtD_user_settings',
+        'monitor_receive_notifications',
+        'post_by_email_address',
+        'carousel_background_color',
+        'wp_mobile_excerpt',
+      ]),
+    );
     expect(names).not.toContain('active_modules');
   });
 });
@@ -157,15 +239,27 @@ describe('registering a plugin module', () => {
     const mod = own.register(minimal);
     expect(own.size).toBe(38);
     expect(mod).toMatchObject({
-      jumpstart_desc: '', sort: 10, recommendation_order: 20, changed: '', deactivate: true, free: true,
-      requires_connection: true, auto_activate: 'No', module_tags: ['Other'], feature: ['Other'], runtime: 'site', options: null,
+      jumpstart_desc: '',
+      sort: 10,
+      recommendation_order: 20,
+      changed: '',
+      deactivate: true,
+      free: true,
+      requires_connection: true,
+      auto_activate: 'No',
+      module_tags: ['Other'],
+      feature: ['Other'],
+      runtime: 'site',
+      options: null,
     });
     expect(own.all().map((m) => m.slug)).toContain('my-feature');
   });
 
   it('refuses a duplicate slug with a clear error', () => {
     const own = new ModuleCatalog();
-    expect(() => own.register({ ...minimal, slug: 'protect' })).toThrow(new ModuleDefinitionError('A module with the slug "protect" is already registered.'));
+    expect(() => own.register({ ...minimal, slug: 'protect' })).toThrow(
+      new ModuleDefinitionError('A module with the slug "protect" is already registered.'),
+    );
   });
 
   it.each([
@@ -174,8 +268,14 @@ describe('registering a plugin module', () => {
     [{ ...minimal, sort: 1.5 }, /"sort" must be an integer/],
     [{ ...minimal, auto_activate: 'Maybe' as 'Yes' }, /"auto_activate" must be "Yes", "No" or "Public"/],
     [{ ...minimal, options: { x: { description: 'X', type: 'date' as 'string', default: '' } } }, /option "x": "type" must be one of/],
-    [{ ...minimal, options: { x: { description: 'X', type: 'string' as const, default: '', storage: { option: 'active_modules' } } } }, /storage option "active_modules" is already in use/],
-    [{ ...minimal, options: { stats_options: { description: 'X', type: 'string' as const, default: '' } } }, /storage option "stats_options" is already in use/],
+    [
+      { ...minimal, options: { x: { description: 'X', type: 'string' as const, default: '', storage: { option: 'active_modules' } } } },
+      /storage option "active_modules" is already in use/,
+    ],
+    [
+      { ...minimal, options: { stats_options: { description: 'X', type: 'string' as const, default: '' } } },
+      /storage option "stats_options" is already in use/,
+    ],
   ])('refuses an invalid definition (%#)', (def, message) => {
     expect(() => new ModuleCatalog().register(def)).toThrow(message);
   });

@@ -43,7 +43,8 @@ export function normalizeModule(def: ModuleDefinition, builtIn: boolean): Catalo
     if (def[field] !== undefined && typeof def[field] !== 'boolean') throw new ModuleDefinitionError(m.badField(slug, field, 'a boolean'));
   }
   for (const field of ['module_tags', 'feature'] as const) {
-    if (def[field] !== undefined && !isStringList(def[field])) throw new ModuleDefinitionError(m.badField(slug, field, 'a list of strings'));
+    if (def[field] !== undefined && !isStringList(def[field]))
+      throw new ModuleDefinitionError(m.badField(slug, field, 'a list of strings'));
   }
   for (const field of ['jumpstart_desc', 'changed', 'additional_search_queries', 'long_description'] as const) {
     if (def[field] !== undefined && typeof def[field] !== 'string') throw new ModuleDefinitionError(m.badField(slug, field, 'a string'));

@@ -1,19 +1,18 @@
 /** Short constructors for the catalog's option definitions (docs/spec/jetpack-v4-reference.md §6 types and validators). */
 import type { JsonValue } from '../../../core/json.js';
 import type { ModuleOptionDefinition, OptionStorage } from '../module-types.js';
-import {
-  toBoolean,
-  toInteger,
-  toPlainText,
-  validateBoolean,
-  validateEnum,
-  validatePosint,
-  validateString,
-} from './option-validators.js';
+import { toBoolean, toInteger, toPlainText, validateBoolean, validateEnum, validatePosint, validateString } from './option-validators.js';
 
 /** A boolean option; the default stays 0/1 as the reference shows it. */
 export function boolOption(description: string, defaultValue: 0 | 1, storage?: OptionStorage): ModuleOptionDefinition {
-  return { description, type: 'boolean', default: defaultValue, validate: validateBoolean, sanitize: toBoolean, ...(storage && { storage }) };
+  return {
+    description,
+    type: 'boolean',
+    default: defaultValue,
+    validate: validateBoolean,
+    sanitize: toBoolean,
+    ...(storage && { storage }),
+  };
 }
 
 /** A string option restricted to an enum (value → label). */
@@ -35,7 +34,14 @@ export function enumOption(
 }
 
 export function posintOption(description: string, defaultValue: number, storage?: OptionStorage): ModuleOptionDefinition {
-  return { description, type: 'integer', default: defaultValue, validate: validatePosint, sanitize: toInteger, ...(storage && { storage }) };
+  return {
+    description,
+    type: 'integer',
+    default: defaultValue,
+    validate: validatePosint,
+    sanitize: toInteger,
+    ...(storage && { storage }),
+  };
 }
 
 /**

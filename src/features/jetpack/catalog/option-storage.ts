@@ -6,7 +6,6 @@ import { isPlainObject } from '../../../core/objects.js';
 import type { JsonObject, JsonValue } from '../../../core/json.js';
 import type { OptionStorage } from '../module-types.js';
 
-
 function fullPath(storage: OptionStorage, userId: number): string[] {
   return [...(storage.perUser ? [String(userId)] : []), ...(storage.path ?? [])];
 }

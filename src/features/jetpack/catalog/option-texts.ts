@@ -33,13 +33,25 @@ export const OPTION_TEXTS: Readonly<Record<string, Readonly<Record<string, Optio
     },
   },
   stats: {
-    admin_bar: { label: 'Views chart in the toolbar', help: 'Kept for the site’s front end, which draws a 48-hour views chart in its toolbar.', rule: ON_OFF },
+    admin_bar: {
+      label: 'Views chart in the toolbar',
+      help: 'Kept for the site’s front end, which draws a 48-hour views chart in its toolbar.',
+      rule: ON_OFF,
+    },
     roles: { label: 'Who may see statistics', help: 'The roles that may open the statistics reports.', rule: ROLES },
-    count_roles: { label: 'Count visits of these roles', help: 'Page views by logged-in users with these roles are counted too.', rule: 'None, or some of the site’s roles.' },
+    count_roles: {
+      label: 'Count visits of these roles',
+      help: 'Page views by logged-in users with these roles are counted too.',
+      rule: 'None, or some of the site’s roles.',
+    },
     blog_id: { label: 'Site ID shown', help: 'Kept for the site’s front end; Siteward does not use it.', rule: ON_OFF },
     do_not_track: { label: 'Respect “Do Not Track”', help: 'Visitors whose browser asks not to be tracked are not counted.', rule: ON_OFF },
     hide_smile: { label: 'Hide the statistics image', help: 'Hides the small image the statistics code adds to pages.', rule: ON_OFF },
-    version: { label: 'Statistics settings version', help: 'A number the site’s front end uses to upgrade its settings; leave it as it is.', rule: COUNT },
+    version: {
+      label: 'Statistics settings version',
+      help: 'A number the site’s front end uses to upgrade its settings; leave it as it is.',
+      rule: COUNT,
+    },
   },
   'after-the-deadline': {
     onpublish: { label: 'Proofread on publish', help: 'Checks a post or page when it is first published.', rule: ON_OFF },
@@ -56,7 +68,11 @@ export const OPTION_TEXTS: Readonly<Record<string, Readonly<Record<string, Optio
     'Redundant Expression': proofread('Redundant expressions'),
     guess_lang: { label: 'Detect the language', help: 'Proofreads each post in the language it is written in.', rule: ON_OFF },
     ignored_phrases: { label: 'Phrases to ignore', help: 'Proofreading never flags these phrases.', rule: 'Phrases separated by commas.' },
-    unignore_phrase: { label: 'Stop ignoring a phrase', help: 'Removes one phrase from the phrases to ignore.', rule: 'One phrase from the list of phrases to ignore.' },
+    unignore_phrase: {
+      label: 'Stop ignoring a phrase',
+      help: 'Removes one phrase from the phrases to ignore.',
+      rule: 'One phrase from the list of phrases to ignore.',
+    },
   },
   sharedaddy: {
     sharing_services: {
@@ -66,13 +82,21 @@ export const OPTION_TEXTS: Readonly<Record<string, Readonly<Record<string, Optio
     },
     button_style: { label: 'Button style', help: 'How the sharing buttons look.', rule: 'One of the styles offered.' },
     sharing_label: { label: 'Heading above the buttons', help: 'The text shown before the sharing buttons.', rule: ANY_TEXT },
-    show: { label: 'Where buttons appear', help: 'The kinds of pages that show sharing buttons.', rule: 'None, or some of: index (the home page and archives), post, page, attachment, and portfolio pages.' },
+    show: {
+      label: 'Where buttons appear',
+      help: 'The kinds of pages that show sharing buttons.',
+      rule: 'None, or some of: index (the home page and archives), post, page, attachment, and portfolio pages.',
+    },
     'jetpack-twitter-cards-site-tag': {
       label: 'Site’s X (Twitter) account',
       help: 'Named in link previews on X (Twitter) as the site’s account.',
       rule: 'Empty, or a user name of up to 15 letters, digits or _, with or without the @.',
     },
-    sharedaddy_disable_resources: { label: 'Leave out the buttons’ styles and scripts', help: 'For themes that style the buttons themselves.', rule: ON_OFF },
+    sharedaddy_disable_resources: {
+      label: 'Leave out the buttons’ styles and scripts',
+      help: 'For themes that style the buttons themselves.',
+      rule: ON_OFF,
+    },
     custom: {
       label: 'Add your own sharing service',
       help: 'A button of your own: its name, the address the button opens and the address of its icon.',
@@ -85,11 +109,23 @@ export const OPTION_TEXTS: Readonly<Record<string, Readonly<Record<string, Optio
     },
   },
   subscriptions: {
-    stb_enabled: { label: 'Offer “follow the site” with comments', help: 'A box under the comment form to get new posts by e-mail.', rule: ON_OFF },
-    stc_enabled: { label: 'Offer “follow the comments”', help: 'A box under the comment form to get new comments by e-mail.', rule: ON_OFF },
+    stb_enabled: {
+      label: 'Offer “follow the site” with comments',
+      help: 'A box under the comment form to get new posts by e-mail.',
+      rule: ON_OFF,
+    },
+    stc_enabled: {
+      label: 'Offer “follow the comments”',
+      help: 'A box under the comment form to get new comments by e-mail.',
+      rule: ON_OFF,
+    },
   },
   'gravatar-hovercards': {
-    gravatar_disable_hovercards: { label: 'Profile cards on avatars', help: 'Shows a commenter’s profile card when the pointer rests on their avatar.', rule: 'Enabled or disabled.' },
+    gravatar_disable_hovercards: {
+      label: 'Profile cards on avatars',
+      help: 'Shows a commenter’s profile card when the pointer rests on their avatar.',
+      rule: 'Enabled or disabled.',
+    },
   },
   'post-by-email': {
     post_by_email_address: {
@@ -100,56 +136,124 @@ export const OPTION_TEXTS: Readonly<Record<string, Readonly<Record<string, Optio
   },
   comments: {
     highlander_comment_form_prompt: { label: 'Comment form greeting', help: 'The heading above the comment form.', rule: ANY_TEXT },
-    jetpack_comment_form_color_scheme: { label: 'Comment form colours', help: 'Matches the comment form to a light or dark theme.', rule: 'Light, dark or transparent.' },
+    jetpack_comment_form_color_scheme: {
+      label: 'Comment form colours',
+      help: 'Matches the comment form to a light or dark theme.',
+      rule: 'Light, dark or transparent.',
+    },
   },
   minileven: {
-    wp_mobile_excerpt: { label: 'Excerpts on phones', help: 'The mobile theme shows excerpts instead of whole posts on the front page.', rule: 'Enabled or disabled.' },
-    wp_mobile_featured_images: { label: 'Featured images on phones', help: 'The mobile theme shows each post’s featured image.', rule: 'Enabled or disabled.' },
+    wp_mobile_excerpt: {
+      label: 'Excerpts on phones',
+      help: 'The mobile theme shows excerpts instead of whole posts on the front page.',
+      rule: 'Enabled or disabled.',
+    },
+    wp_mobile_featured_images: {
+      label: 'Featured images on phones',
+      help: 'The mobile theme shows each post’s featured image.',
+      rule: 'Enabled or disabled.',
+    },
     wp_mobile_app_promos: { label: 'Mobile app promotion', help: 'A link to the mobile apps in the mobile theme’s footer.', rule: ON_OFF },
   },
   carousel: {
     carousel_background_color: { label: 'Slideshow background', help: 'The colour behind full-screen photos.', rule: 'Black or white.' },
-    carousel_display_exif: { label: 'Show photo details', help: 'Shows the camera details (Exif) under each photo when it has them.', rule: ON_OFF },
+    carousel_display_exif: {
+      label: 'Show photo details',
+      help: 'Shows the camera details (Exif) under each photo when it has them.',
+      rule: ON_OFF,
+    },
   },
   'site-icon': {
     site_icon_id: { label: 'Site icon image', help: 'The media item used as the site icon.', rule: COUNT },
     site_icon_url: { label: 'Site icon address', help: 'The web address of the site icon image.', rule: 'A web address, or empty.' },
   },
   likes: {
-    wpl_default: { label: 'Like buttons', help: 'Show Like buttons on every post, or only on posts where you turn them on.', rule: 'On for all posts, or turned on per post.' },
+    wpl_default: {
+      label: 'Like buttons',
+      help: 'Show Like buttons on every post, or only on posts where you turn them on.',
+      rule: 'On for all posts, or turned on per post.',
+    },
     social_notifications_like: { label: 'E-mail me about likes', help: 'Sends you an e-mail when someone likes a post.', rule: ON_OFF },
   },
   'tiled-gallery': {
     tiled_galleries: { label: 'Tiled galleries', help: 'Shows gallery images as a mosaic of tiles.', rule: ON_OFF },
   },
   'infinite-scroll': {
-    infinite_scroll: { label: 'Load more posts on scroll', help: 'Loads the next posts when the reader reaches the end of the page.', rule: ON_OFF },
-    infinite_scroll_google_analytics: { label: 'Count loaded pages as views', help: 'Tells Google Analytics about each page of posts loaded this way.', rule: ON_OFF },
+    infinite_scroll: {
+      label: 'Load more posts on scroll',
+      help: 'Loads the next posts when the reader reaches the end of the page.',
+      rule: ON_OFF,
+    },
+    infinite_scroll_google_analytics: {
+      label: 'Count loaded pages as views',
+      help: 'Tells Google Analytics about each page of posts loaded this way.',
+      rule: ON_OFF,
+    },
   },
   monitor: {
-    monitor_receive_notifications: { label: 'E-mail me about downtime', help: 'Administrators get an e-mail when the site goes down and when it is back.', rule: ON_OFF },
+    monitor_receive_notifications: {
+      label: 'E-mail me about downtime',
+      help: 'Administrators get an e-mail when the site goes down and when it is back.',
+      rule: ON_OFF,
+    },
   },
   'related-posts': {
     show_headline: { label: '“Related” heading', help: 'A heading that sets the related posts apart from the post.', rule: ON_OFF },
-    show_thumbnails: { label: 'Large layout with images', help: 'Shows related posts with their images, in a larger layout.', rule: ON_OFF },
+    show_thumbnails: {
+      label: 'Large layout with images',
+      help: 'Shows related posts with their images, in a larger layout.',
+      rule: ON_OFF,
+    },
   },
   sso: {
-    jetpack_sso_require_two_step: { label: 'Require two-step login at the account service', help: 'Only accounts that used two-step authentication at the account service may log in with it.', rule: ON_OFF },
-    jetpack_sso_match_by_email: { label: 'Match accounts by e-mail', help: 'Logs a person into the local user with the same e-mail address when their account is not linked yet.', rule: ON_OFF },
+    jetpack_sso_require_two_step: {
+      label: 'Require two-step login at the account service',
+      help: 'Only accounts that used two-step authentication at the account service may log in with it.',
+      rule: ON_OFF,
+    },
+    jetpack_sso_match_by_email: {
+      label: 'Match accounts by e-mail',
+      help: 'Logs a person into the local user with the same e-mail address when their account is not linked yet.',
+      rule: ON_OFF,
+    },
   },
   markdown: {
-    wpcom_publish_comments_with_markdown: { label: 'Markdown in comments', help: 'Commenters may format their comments with Markdown.', rule: ON_OFF },
+    wpcom_publish_comments_with_markdown: {
+      label: 'Markdown in comments',
+      help: 'Commenters may format their comments with Markdown.',
+      rule: ON_OFF,
+    },
   },
   'verification-tools': {
-    google: { label: 'Google Search Console code', help: 'Proves to Google that you own the site: Siteward puts the tag on the home page.', rule: VERIFY },
-    bing: { label: 'Bing Webmaster Tools code', help: 'Proves to Bing that you own the site: Siteward puts the tag on the home page.', rule: VERIFY },
-    pinterest: { label: 'Pinterest code', help: 'Proves to Pinterest that you own the site: Siteward puts the tag on the home page.', rule: VERIFY },
+    google: {
+      label: 'Google Search Console code',
+      help: 'Proves to Google that you own the site: Siteward puts the tag on the home page.',
+      rule: VERIFY,
+    },
+    bing: {
+      label: 'Bing Webmaster Tools code',
+      help: 'Proves to Bing that you own the site: Siteward puts the tag on the home page.',
+      rule: VERIFY,
+    },
+    pinterest: {
+      label: 'Pinterest code',
+      help: 'Proves to Pinterest that you own the site: Siteward puts the tag on the home page.',
+      rule: VERIFY,
+    },
   },
   'custom-content-types': {
     jetpack_portfolio: { label: 'Portfolio projects', help: 'Adds a content type for portfolio projects.', rule: ON_OFF },
-    jetpack_portfolio_posts_per_page: { label: 'Projects per page', help: 'How many portfolio projects a page lists at most.', rule: COUNT },
+    jetpack_portfolio_posts_per_page: {
+      label: 'Projects per page',
+      help: 'How many portfolio projects a page lists at most.',
+      rule: COUNT,
+    },
     jetpack_testimonial: { label: 'Testimonials', help: 'Adds a content type for testimonials.', rule: ON_OFF },
-    jetpack_testimonial_posts_per_page: { label: 'Testimonials per page', help: 'How many testimonials a page lists at most.', rule: COUNT },
+    jetpack_testimonial_posts_per_page: {
+      label: 'Testimonials per page',
+      help: 'How many testimonials a page lists at most.',
+      rule: COUNT,
+    },
   },
 };
 
@@ -164,7 +268,9 @@ export function optionTextsOf(mod: CatalogModule): Record<string, OptionTexts> |
   const out: Record<string, OptionTexts> = {};
   for (const [key, option] of Object.entries(mod.options)) {
     const texts = own?.[key] ?? option.texts;
-    out[key] = texts ? { label: texts.label, help: texts.help, rule: texts.rule } : { label: option.description || key, help: '', rule: '' };
+    out[key] = texts
+      ? { label: texts.label, help: texts.help, rule: texts.rule }
+      : { label: option.description || key, help: '', rule: '' };
   }
   return out;
 }

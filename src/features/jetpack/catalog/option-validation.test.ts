@@ -38,10 +38,25 @@ const BAD: Array<[string, string, unknown, string]> = [
   ['stats', 'count_roles', 'editor', 'count_roles must be administrator, editor, author, contributor, subscriber.'],
   ['sharedaddy', 'show', ['post', 'feed'], 'show must be index, post, page, attachment, jetpack-portfolio.'],
   ['sharedaddy', 'sharing_services', { visible: ['twitter'] }, 'sharing_services must be an array with visible and hidden items.'],
-  ['sharedaddy', 'sharing_services', { visible: ['myspace'], hidden: [] }, 'sharing_services must be an array with visible and hidden items.'],
-  ['sharedaddy', 'custom', { sharing_name: 'X', sharing_url: 'http://x.example' }, 'custom must be an array with sharing name, url and icon.'],
+  [
+    'sharedaddy',
+    'sharing_services',
+    { visible: ['myspace'], hidden: [] },
+    'sharing_services must be an array with visible and hidden items.',
+  ],
+  [
+    'sharedaddy',
+    'custom',
+    { sharing_name: 'X', sharing_url: 'http://x.example' },
+    'custom must be an array with sharing name, url and icon.',
+  ],
   ['sharedaddy', 'sharing_delete_service', 'twitter', 'sharing_delete_service must be the id of a custom sharing service.'],
-  ['protect', 'jetpack_protect_global_whitelist', '1.2.3.4, 300.1.1.1', 'jetpack_protect_global_whitelist must be a list of IP addresses, IP ranges (low - high) or CIDR blocks (192.168.0.0/24). One of your IP addresses was not valid.'],
+  [
+    'protect',
+    'jetpack_protect_global_whitelist',
+    '1.2.3.4, 300.1.1.1',
+    'jetpack_protect_global_whitelist must be a list of IP addresses, IP ranges (low - high) or CIDR blocks (192.168.0.0/24). One of your IP addresses was not valid.',
+  ],
 ];
 
 const GOOD: Array<[string, string, unknown]> = [
@@ -80,7 +95,9 @@ describe('module option validation', () => {
   it('gives every option of every module a validator that answers a message for a wrong type', () => {
     for (const mod of catalog.all()) {
       for (const key of Object.keys(mod.options ?? {})) {
-        expect(validate(mod.slug, key, { unexpected: Symbol.iterator.toString() }), `${mod.slug}.${key}`).toMatch(new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')} must be `));
+        expect(validate(mod.slug, key, { unexpected: Symbol.iterator.toString() }), `${mod.slug}.${key}`).toMatch(
+          new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')} must be `),
+        );
       }
     }
   });

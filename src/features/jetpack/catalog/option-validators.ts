@@ -17,8 +17,20 @@ export const SHARING_SHOW_PLACES = ['index', 'post', 'page', 'attachment', 'jetp
 
 /** The sharing services of the era; custom ones are `custom-<digits>`. */
 export const SHARING_SERVICE_IDS = [
-  'email', 'print', 'facebook', 'linkedin', 'reddit', 'twitter', 'press-this', 'google-plus-1',
-  'tumblr', 'pinterest', 'pocket', 'telegram', 'jetpack-whatsapp', 'skype',
+  'email',
+  'print',
+  'facebook',
+  'linkedin',
+  'reddit',
+  'twitter',
+  'press-this',
+  'google-plus-1',
+  'tumblr',
+  'pinterest',
+  'pocket',
+  'telegram',
+  'jetpack-whatsapp',
+  'skype',
 ] as const;
 
 export const CUSTOM_SERVICE_ID = /^custom-\d+$/;
@@ -35,8 +47,7 @@ export function isBooleanLike(value: unknown): boolean {
   return false;
 }
 
-export const validateBoolean: Validator = (value, param) =>
-  isBooleanLike(value) ? true : `${param} must be true, false, 0 or 1.`;
+export const validateBoolean: Validator = (value, param) => (isBooleanLike(value) ? true : `${param} must be true, false, 0 or 1.`);
 
 /** A whole number above zero, as a number or a string of digits. */
 export const validatePosint: Validator = (value, param) => {
@@ -54,8 +65,7 @@ export const validateTwitterUsername: Validator = (value, param) =>
 
 /** One of the enum's values (the reference's message has no final period). */
 export function validateEnum(values: readonly string[]): Validator {
-  return (value, param) =>
-    typeof value === 'string' && values.includes(value) ? true : `${param} must be one of ${values.join(', ')}`;
+  return (value, param) => (typeof value === 'string' && values.includes(value) ? true : `${param} must be one of ${values.join(', ')}`);
 }
 
 export const validateStatsRoles: Validator = (value, param) =>
@@ -171,7 +181,8 @@ export function validateByType(type: string): Validator {
           : `${param} must be an integer.`;
     case 'number':
       return (value, param) =>
-        (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+        (typeof value === 'number' && Number.isFinite(value)) ||
+        (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
           ? true
           : `${param} must be a number.`;
     case 'array':

@@ -6,9 +6,7 @@ export type JumpstartState = 'new_connection' | 'jumpstart_activated' | 'jetpack
 
 /** A fresh site has no stored state and is a `new_connection` (docs/spec/compat.md §9). */
 export function asJumpstartState(value: unknown): JumpstartState {
-  return value === 'jumpstart_activated' || value === 'jetpack_action_taken' || value === 'jumpstart_dismissed'
-    ? value
-    : 'new_connection';
+  return value === 'jumpstart_activated' || value === 'jetpack_action_taken' || value === 'jumpstart_dismissed' ? value : 'new_connection';
 }
 
 export async function readJumpstartState(options: OptionsRepo): Promise<JumpstartState> {
@@ -30,9 +28,28 @@ export async function markActionTaken(options: OptionsRepo): Promise<void> {
  * a change to any of them while `new_connection` counts as the administrator acting.
  */
 export const TRACKED_OPTIONS: ReadonlySet<string> = new Set([
-  'sharing-options', 'disabled_likes', 'disabled_reblogs', 'jetpack_comments_likes_enabled', 'wp_mobile_excerpt',
-  'wp_mobile_featured_images', 'wp_mobile_app_promos', 'stats_options', 'stats_dashboard_widget', 'safecss_preview_rev',
-  'safecss_rev', 'safecss_revision_migrated', 'nova_menu_order', 'jetpack_portfolio', 'jetpack_portfolio_posts_per_page',
-  'jetpack_testimonial', 'jetpack_testimonial_posts_per_page', 'wp_mobile_custom_css', 'sharedaddy_disable_resources',
-  'sharing-services', 'site_icon_temp_data', 'featured-content', 'site_logo', stateKeys.dismissedNotices,
+  'sharing-options',
+  'disabled_likes',
+  'disabled_reblogs',
+  'jetpack_comments_likes_enabled',
+  'wp_mobile_excerpt',
+  'wp_mobile_featured_images',
+  'wp_mobile_app_promos',
+  'stats_options',
+  'stats_dashboard_widget',
+  'safecss_preview_rev',
+  'safecss_rev',
+  'safecss_revision_migrated',
+  'nova_menu_order',
+  'jetpack_portfolio',
+  'jetpack_portfolio_posts_per_page',
+  'jetpack_testimonial',
+  'jetpack_testimonial_posts_per_page',
+  'wp_mobile_custom_css',
+  'sharedaddy_disable_resources',
+  'sharing-services',
+  'site_icon_temp_data',
+  'featured-content',
+  'site_logo',
+  stateKeys.dismissedNotices,
 ]);

@@ -11,7 +11,17 @@ afterEach(() => fx.close());
 const state = () => readJumpstartState(fx.store.options);
 const active = () => readActiveSlugs(fx.store.options, fx.catalog);
 
-const ALL_JUMPSTART = ['carousel', 'contact-form', 'gravatar-hovercards', 'manage', 'photon', 'related-posts', 'sharedaddy', 'sso', 'subscriptions'];
+const ALL_JUMPSTART = [
+  'carousel',
+  'contact-form',
+  'gravatar-hovercards',
+  'manage',
+  'photon',
+  'related-posts',
+  'sharedaddy',
+  'sso',
+  'subscriptions',
+];
 
 describe('Jump Start (docs/spec/compat.md §9)', () => {
   it('starts in new_connection on a fresh site', async () => {
@@ -24,7 +34,13 @@ describe('Jump Start (docs/spec/compat.md §9)', () => {
     expect(await activateJumpstart(fx.ctx, fx.catalog)).toEqual({
       code: 'success',
       message: 'Jumpstart done.',
-      data: { activated_modules: ALL_JUMPSTART, failed_modules: [], jumpstart_activated: true, sharing_options: true, sharing_services: true },
+      data: {
+        activated_modules: ALL_JUMPSTART,
+        failed_modules: [],
+        jumpstart_activated: true,
+        sharing_options: true,
+        sharing_services: true,
+      },
     });
     expect(await state()).toBe('jumpstart_activated');
     expect(await active()).toEqual(expect.arrayContaining(ALL_JUMPSTART));
@@ -46,7 +62,8 @@ describe('Jump Start (docs/spec/compat.md §9)', () => {
     await fx.store.options.set('jumpstart', 'jumpstart_dismissed');
     await fx.store.options.set('sharing-services', { visible: ['email'], hidden: [] });
     expect((await activateJumpstart(fx.ctx, fx.catalog)).data).toEqual({
-      activated_modules: ['carousel', 'contact-form', 'gravatar-hovercards', 'sharedaddy'], failed_modules: [],
+      activated_modules: ['carousel', 'contact-form', 'gravatar-hovercards', 'sharedaddy'],
+      failed_modules: [],
     });
     expect(await state()).toBe('jumpstart_activated');
     expect(await fx.store.options.get('sharing-services')).toEqual({ visible: ['email'], hidden: [] });
@@ -64,7 +81,9 @@ describe('Jump Start (docs/spec/compat.md §9)', () => {
     await activateJumpstart(fx.ctx, fx.catalog);
     fx.emitted.length = 0;
     expect(await deactivateJumpstart(fx.ctx, fx.catalog)).toEqual({
-      code: 'success', message: 'Jumpstart deactivated.', data: { deactivated_modules: ['carousel'] },
+      code: 'success',
+      message: 'Jumpstart deactivated.',
+      data: { deactivated_modules: ['carousel'] },
     });
     expect((await active()).sort()).toEqual([...before].sort());
     expect(await fx.store.options.get('sharing-services')).toBeUndefined();
@@ -86,7 +105,10 @@ describe('Jump Start (docs/spec/compat.md §9)', () => {
   it.each(['jumpstart_dismissed', 'jetpack_action_taken'])('deactivate in %s has nothing to dismiss', async (value) => {
     fx = await createPluginFixture();
     await fx.store.options.set('jumpstart', value);
-    expect(await deactivateJumpstart(fx.ctx, fx.catalog)).toEqual({ code: 'success', message: 'Nothing to dismiss. This was not a new connection.' });
+    expect(await deactivateJumpstart(fx.ctx, fx.catalog)).toEqual({
+      code: 'success',
+      message: 'Nothing to dismiss. This was not a new connection.',
+    });
     expect(await state()).toBe(value);
   });
 

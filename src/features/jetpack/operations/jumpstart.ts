@@ -86,10 +86,15 @@ async function emitSharing(ctx: PluginContext, set: boolean): Promise<void> {
 export async function activateJumpstart(ctx: PluginContext, catalog: ModuleCatalog) {
   const status = await siteStatus(ctx);
   // The set is the available Jump Start modules (docs/spec/compat.md §9), so none can fail to activate.
-  const set = catalog.jumpstartModules().filter((mod) => isAvailable(mod, status)).map((mod) => mod.slug).sort();
+  const set = catalog
+    .jumpstartModules()
+    .filter((mod) => isAvailable(mod, status))
+    .map((mod) => mod.slug)
+    .sort();
   const result = await ctx.store.transaction(async (tx) => {
     const state = asJumpstartState(await tx.options.get(stateKeys.jumpstart));
-    const earlier = state === 'jumpstart_activated' ? asChanges(await tx.options.get(stateKeys.jumpstartChanges)) : { modules: [], sharing: false };
+    const earlier =
+      state === 'jumpstart_activated' ? asChanges(await tx.options.get(stateKeys.jumpstartChanges)) : { modules: [], sharing: false };
     const list = await updateActiveSlugs(tx.options, catalog, (current) => [...current, ...set.filter((slug) => !current.includes(slug))]);
     const turnedOn = list.after.filter((slug) => !list.before.includes(slug));
     const sharing = await applySharing(tx.options);

@@ -18,7 +18,10 @@ const active = () => readActiveSlugs(fx.store.options, fx.catalog);
 describe('toggling one module', () => {
   it('activates a module, stores the list and emits module.activated', async () => {
     fx = await createPluginFixture();
-    expect(await activateModule(fx.ctx, fx.catalog, 'carousel')).toEqual({ code: 'success', message: 'The requested Jetpack module was activated.' });
+    expect(await activateModule(fx.ctx, fx.catalog, 'carousel')).toEqual({
+      code: 'success',
+      message: 'The requested Jetpack module was activated.',
+    });
     expect(await active()).toContain('carousel');
     expect(await fx.store.options.get('active_modules')).toEqual(expect.arrayContaining(['carousel', 'protect']));
     expect(fx.emitted).toEqual([{ event: 'module.activated', payload: { slug: 'carousel' } }]);
@@ -32,11 +35,16 @@ describe('toggling one module', () => {
 
   it('deactivates, then answers 409 already_inactive', async () => {
     fx = await createPluginFixture();
-    expect(await deactivateModule(fx.ctx, fx.catalog, 'protect')).toEqual({ code: 'success', message: 'The requested Jetpack module was deactivated.' });
+    expect(await deactivateModule(fx.ctx, fx.catalog, 'protect')).toEqual({
+      code: 'success',
+      message: 'The requested Jetpack module was deactivated.',
+    });
     expect(await active()).not.toContain('protect');
     expect(fx.emitted).toEqual([{ event: 'module.deactivated', payload: { slug: 'protect' } }]);
     expect(wire(await deactivateModule(fx.ctx, fx.catalog, 'protect'))).toEqual({
-      code: 'already_inactive', message: 'The requested Jetpack module was already inactive.', data: { status: 409 },
+      code: 'already_inactive',
+      message: 'The requested Jetpack module was already inactive.',
+      data: { status: 409 },
     });
   });
 
@@ -51,14 +59,16 @@ describe('toggling one module', () => {
     fx = await createPluginFixture();
     expect(wire(await activateModule(fx.ctx, fx.catalog, 'likes'))).toEqual({
       code: 'activation_failed',
-      message: 'The requested Jetpack module could not be activated. It needs a connection to the central account service, and the site is not connected.',
+      message:
+        'The requested Jetpack module could not be activated. It needs a connection to the central account service, and the site is not connected.',
       data: { status: 424 },
     });
     fx.site.connected = true;
     fx.site.devMode.constant = true;
     expect(wire(await activateModule(fx.ctx, fx.catalog, 'likes'))).toMatchObject({
       code: 'activation_failed',
-      message: 'The requested Jetpack module could not be activated. It needs a connection to the central account service, and the site is in development (offline) mode.',
+      message:
+        'The requested Jetpack module could not be activated. It needs a connection to the central account service, and the site is in development (offline) mode.',
     });
     expect(await active()).not.toContain('likes');
     fx.site.devMode.constant = false;
@@ -67,7 +77,10 @@ describe('toggling one module', () => {
 
   it('refuses a module whose service is not set up with 424 activation_failed naming what to set', async () => {
     fx = await createPluginFixture();
-    let gap: ServiceGap | null = { message: 'It needs the address visitors use: set SITEWARD_MONITOR_URL.', settings: ['SITEWARD_MONITOR_URL'] };
+    let gap: ServiceGap | null = {
+      message: 'It needs the address visitors use: set SITEWARD_MONITOR_URL.',
+      settings: ['SITEWARD_MONITOR_URL'],
+    };
     registerServiceCheck(fx.ctx, 'monitor', () => gap);
     expect(wire(await activateModule(fx.ctx, fx.catalog, 'monitor'))).toEqual({
       code: 'activation_failed',
@@ -87,7 +100,9 @@ describe('toggling one module', () => {
     fx = await createPluginFixture({ connected: true });
     await fx.store.options.set('public', false);
     expect(wire(await activateModule(fx.ctx, fx.catalog, 'photon'))).toEqual({
-      code: 'rest_cannot_publish', message: 'This module requires your site to be set to publicly accessible.', data: { status: 424 },
+      code: 'rest_cannot_publish',
+      message: 'This module requires your site to be set to publicly accessible.',
+      data: { status: 424 },
     });
   });
 
@@ -123,7 +138,10 @@ describe('toggling one module', () => {
 describe('activating several modules', () => {
   it('activates all and answers "All modules activated."', async () => {
     fx = await createPluginFixture();
-    expect(await activateModules(fx.ctx, fx.catalog, ['carousel', 'markdown', 'protect'])).toEqual({ code: 'success', message: 'All modules activated.' });
+    expect(await activateModules(fx.ctx, fx.catalog, ['carousel', 'markdown', 'protect'])).toEqual({
+      code: 'success',
+      message: 'All modules activated.',
+    });
     expect(await active()).toEqual(expect.arrayContaining(['carousel', 'markdown']));
     expect(fx.emitted.map((e) => e.payload)).toEqual([{ slug: 'carousel' }, { slug: 'markdown' }]);
   });
@@ -132,11 +150,13 @@ describe('activating several modules', () => {
     fx = await createPluginFixture();
     expect(wire(await activateModules(fx.ctx, fx.catalog, ['carousel', 'likes']))).toEqual({
       code: 'activation_failed',
-      message: 'The module likes failed to be activated. It needs a connection to the central account service, and the site is not connected. ',
+      message:
+        'The module likes failed to be activated. It needs a connection to the central account service, and the site is not connected. ',
       data: { status: 424 },
     });
     expect(wire(await activateModules(fx.ctx, fx.catalog, ['likes', 'sso', 'photon']))).toMatchObject({
-      message: 'The modules likes, sso and photon failed to be activated. They need a connection to the central account service, and the site is not connected. ',
+      message:
+        'The modules likes, sso and photon failed to be activated. They need a connection to the central account service, and the site is not connected. ',
     });
     expect(await active()).toContain('carousel');
   });

@@ -12,16 +12,23 @@ const admin = principal('administrator', 1);
 const update = (slug: string, body: unknown, user = admin) => updateModuleOptions(fx.ctx, fx.catalog, slug, body, user);
 const wire = (result: unknown) => (isRestError(result) ? (result as RestError).toJSON() : result);
 const current = async (slug: string, key: string, user = admin) =>
-  ((await getModule(fx.ctx, fx.catalog, slug, user)) as { options: Record<string, { current_value: unknown }> }).options[key]!.current_value;
+  ((await getModule(fx.ctx, fx.catalog, slug, user)) as { options: Record<string, { current_value: unknown }> }).options[key]!
+    .current_value;
 
 const success = { code: 'success', message: 'The requested Jetpack module was updated.' };
 
 describe('updating module options: the checks in order', () => {
   it('is 404 not_found, then 409 inactive, then 404 missing_options', async () => {
     fx = await createPluginFixture();
-    expect(wire(await update('nope', { a: 1 }))).toEqual({ code: 'not_found', message: 'The requested Jetpack module was not found.', data: { status: 404 } });
+    expect(wire(await update('nope', { a: 1 }))).toEqual({
+      code: 'not_found',
+      message: 'The requested Jetpack module was not found.',
+      data: { status: 404 },
+    });
     expect(wire(await update('carousel', { carousel_display_exif: true }))).toEqual({
-      code: 'inactive', message: 'The requested Jetpack module is inactive.', data: { status: 409 },
+      code: 'inactive',
+      message: 'The requested Jetpack module is inactive.',
+      data: { status: 409 },
     });
     for (const body of [undefined, null, 'text', [1], {}]) {
       expect(wire(await update('stats', body))).toEqual({ code: 'missing_options', message: 'Missing options.', data: { status: 404 } });
@@ -52,7 +59,9 @@ describe('updating module options: validation', () => {
   it('saves the valid keys and reports unknown ones as some_updated', async () => {
     fx = await createPluginFixture();
     expect(wire(await update('stats', { admin_bar: '0', bogus: 1 }))).toEqual({
-      code: 'some_updated', message: 'Invalid option for this module: bogus.', data: { status: 400 },
+      code: 'some_updated',
+      message: 'Invalid option for this module: bogus.',
+      data: { status: 400 },
     });
     expect(await current('stats', 'admin_bar')).toBe(false);
     expect(wire(await update('stats', { a: 1, '<b>': 2 }))).toMatchObject({ message: 'Invalid options for this module: a, &lt;b&gt;.' });
@@ -62,7 +71,8 @@ describe('updating module options: validation', () => {
     fx = await createPluginFixture();
     expect(wire(await update('sharedaddy', { sharing_delete_service: 'custom-1', x: 1 }))).toEqual({
       code: 'some_updated',
-      message: 'Invalid option for this module: x. Option not updated: sharing_delete_service. Extra info for sharing_delete_service: The sharing service does not exist',
+      message:
+        'Invalid option for this module: x. Option not updated: sharing_delete_service. Extra info for sharing_delete_service: The sharing service does not exist',
       data: { status: 400 },
     });
   });
@@ -72,7 +82,12 @@ describe('updating module options: storage', () => {
   it('updates several keys of one stored object at once and emits one event per changed key', async () => {
     fx = await createPluginFixture();
     expect(await update('stats', { admin_bar: false, roles: [], count_roles: ['editor'], version: '10' })).toEqual(success);
-    expect(await fx.store.options.get('stats_options')).toEqual({ admin_bar: false, roles: ['administrator'], count_roles: ['editor'], version: 10 });
+    expect(await fx.store.options.get('stats_options')).toEqual({
+      admin_bar: false,
+      roles: ['administrator'],
+      count_roles: ['editor'],
+      version: 10,
+    });
     expect(fx.emitted.map((e) => e.payload)).toEqual([
       { slug: 'stats', option: 'admin_bar', value: false },
       { slug: 'stats', option: 'roles', value: ['administrator'] },
@@ -108,14 +123,20 @@ describe('updating module options: storage', () => {
     fx = await createPluginFixture();
     await update('protect', { jetpack_protect_global_whitelist: '192.168.1.1, 10.0.0.1-10.0.0.255\n2001:db8::1' });
     expect(await fx.store.options.get('jetpack_protect_whitelist')).toEqual(['192.168.1.1', '10.0.0.1 - 10.0.0.255', '2001:db8::1']);
-    expect(await current('protect', 'jetpack_protect_global_whitelist')).toEqual({ local: ['192.168.1.1', '10.0.0.1 - 10.0.0.255', '2001:db8::1'] });
+    expect(await current('protect', 'jetpack_protect_global_whitelist')).toEqual({
+      local: ['192.168.1.1', '10.0.0.1 - 10.0.0.255', '2001:db8::1'],
+    });
   });
 
   it('refuses every post-by-email action with 400 feature_not_available and stores nothing', async () => {
     fx = await createPluginFixture();
     for (const action of ['create', 'regenerate', 'delete']) {
       const refused = await update('post-by-email', { post_by_email_address: action });
-      expect(refused).toMatchObject({ code: 'feature_not_available', message: 'Post by Email is not available on this site: Siteward has no equivalent of it.', data: { status: 400 } });
+      expect(refused).toMatchObject({
+        code: 'feature_not_available',
+        message: 'Post by Email is not available on this site: Siteward has no equivalent of it.',
+        data: { status: 400 },
+      });
     }
     expect(await fx.store.options.get('post_by_email_address')).toBeUndefined();
     expect(await current('post-by-email', 'post_by_email_address')).toBe('');
@@ -123,10 +144,17 @@ describe('updating module options: storage', () => {
 
   it('adds and deletes custom sharing services', async () => {
     fx = await createPluginFixture();
-    const added = (await update('sharedaddy', { custom: { sharing_name: 'Mastodon', sharing_url: 'https://m.example/share?u=%post_url%', sharing_icon: 'https://m.example/i.png' } })) as {
+    const added = (await update('sharedaddy', {
+      custom: { sharing_name: 'Mastodon', sharing_url: 'https://m.example/share?u=%post_url%', sharing_icon: 'https://m.example/i.png' },
+    })) as {
       custom: { id: string };
     };
-    expect(added.custom).toEqual({ id: expect.stringMatching(/^custom-\d+$/), name: 'Mastodon', url: 'https://m.example/share?u=%post_url%', icon: 'https://m.example/i.png' });
+    expect(added.custom).toEqual({
+      id: expect.stringMatching(/^custom-\d+$/),
+      name: 'Mastodon',
+      url: 'https://m.example/share?u=%post_url%',
+      icon: 'https://m.example/i.png',
+    });
     const id = added.custom.id;
     expect(await update('sharedaddy', { sharing_services: { visible: ['twitter', id], hidden: [] } })).toEqual(success);
     expect(await update('sharedaddy', { sharing_delete_service: id })).toEqual(success);
@@ -170,7 +198,15 @@ describe('updating module options: Jump Start and concurrency', () => {
       update('sharedaddy', { sharing_label: 'Share' }),
       update('sharedaddy', { show: ['post', 'page'] }),
     ]);
-    expect(await fx.store.options.get('stats_options')).toEqual({ admin_bar: false, blog_id: true, do_not_track: false, hide_smile: false, version: 12 });
-    expect(await fx.store.options.get('sharing-options')).toEqual({ global: { button_style: 'text', sharing_label: 'Share', show: ['post', 'page'] } });
+    expect(await fx.store.options.get('stats_options')).toEqual({
+      admin_bar: false,
+      blog_id: true,
+      do_not_track: false,
+      hide_smile: false,
+      version: 12,
+    });
+    expect(await fx.store.options.get('sharing-options')).toEqual({
+      global: { button_style: 'text', sharing_label: 'Share', show: ['post', 'page'] },
+    });
   });
 });

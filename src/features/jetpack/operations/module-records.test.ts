@@ -6,10 +6,32 @@ import { registerServiceCheck, type ServiceGap } from './site-status.js';
 
 /** Reference §5.1's field order, then Siteward's `runtime` and `unavailable_reason`. */
 const RECORD_FIELDS = [
-  'name', 'description', 'jumpstart_desc', 'sort', 'recommendation_order', 'introduced', 'changed', 'deactivate', 'free',
-  'requires_connection', 'auto_activate', 'module_tags', 'feature', 'additional_search_queries', 'module', 'activated',
-  'deactivate_nonce', 'activate_nonce', 'available', 'short_description', 'configure_url', 'learn_more_button',
-  'long_description', 'search_terms', 'configurable', 'options',
+  'name',
+  'description',
+  'jumpstart_desc',
+  'sort',
+  'recommendation_order',
+  'introduced',
+  'changed',
+  'deactivate',
+  'free',
+  'requires_connection',
+  'auto_activate',
+  'module_tags',
+  'feature',
+  'additional_search_queries',
+  'module',
+  'activated',
+  'deactivate_nonce',
+  'activate_nonce',
+  'available',
+  'short_description',
+  'configure_url',
+  'learn_more_button',
+  'long_description',
+  'search_terms',
+  'configurable',
+  'options',
 ];
 const HEADER_FIELDS = RECORD_FIELDS.slice(0, 14);
 
@@ -27,28 +49,49 @@ describe('GET /module/all records', () => {
       const expected = [...RECORD_FIELDS, ...(slug === 'sitemaps' ? ['extra'] : []), 'runtime', 'unavailable_reason', 'option_texts'];
       expect(Object.keys(record), slug).toEqual(expected);
     }
-    expect(all.sitemaps!.extra).toEqual({ sitemap_url: 'http://example.org/sitemap.xml', news_sitemap_url: 'http://example.org/news-sitemap.xml' });
+    expect(all.sitemaps!.extra).toEqual({
+      sitemap_url: 'http://example.org/sitemap.xml',
+      news_sitemap_url: 'http://example.org/news-sitemap.xml',
+    });
   });
 
   it('match the reference example for protect on a fresh, unconnected site', async () => {
     fx = await createPluginFixture();
     const protect = (await listModules(fx.ctx, fx.catalog, admin)).protect!;
     expect(protect).toEqual({
-      name: 'Protect', description: 'Prevent and block malicious login attempts.', jumpstart_desc: '', sort: 1,
-      recommendation_order: 4, introduced: '3.4', changed: '', deactivate: true, free: true, requires_connection: false,
-      auto_activate: 'Yes', module_tags: ['Recommended'], feature: ['Security'],
+      name: 'Protect',
+      description: 'Prevent and block malicious login attempts.',
+      jumpstart_desc: '',
+      sort: 1,
+      recommendation_order: 4,
+      introduced: '3.4',
+      changed: '',
+      deactivate: true,
+      free: true,
+      requires_connection: false,
+      auto_activate: 'Yes',
+      module_tags: ['Recommended'],
+      feature: ['Security'],
       additional_search_queries: 'security, secure, protection, botnet, brute force, protect, login',
-      module: 'protect', activated: true, deactivate_nonce: 'nonce:jetpack_deactivate-protect:1',
-      activate_nonce: 'nonce:jetpack_activate-protect:1', available: true,
+      module: 'protect',
+      activated: true,
+      deactivate_nonce: 'nonce:jetpack_deactivate-protect:1',
+      activate_nonce: 'nonce:jetpack_activate-protect:1',
+      available: true,
       short_description: 'Prevent and block malicious login attempts.',
-      configure_url: 'http://example.org/admin/#/modules/protect', learn_more_button: '',
+      configure_url: 'http://example.org/admin/#/modules/protect',
+      learn_more_button: '',
       long_description: expect.stringContaining('<p>'),
       search_terms: 'security, secure, protection, botnet, brute force, protect, login',
       configurable: '<a href="http://example.org/admin/#/modules/protect">Configure</a>',
       options: {
         jetpack_protect_key: { description: 'Protect API key', type: 'string', default: '', current_value: '' },
         jetpack_protect_global_whitelist: {
-          description: 'Protect global whitelist', type: 'string', default: '', sanitize_callback: 'esc_textarea', current_value: { local: [] },
+          description: 'Protect global whitelist',
+          type: 'string',
+          default: '',
+          sanitize_callback: 'esc_textarea',
+          current_value: { local: [] },
         },
       },
       runtime: 'siteward',
@@ -65,10 +108,17 @@ describe('GET /module/all records', () => {
     expect((await listModules(fx.ctx, fx.catalog, admin)).sso).toMatchObject({
       available: false,
       activated: false,
-      unavailable_reason: { code: 'not_connected', message: 'It needs a connection to the central account service, and the site is not connected.', settings: [] },
+      unavailable_reason: {
+        code: 'not_connected',
+        message: 'It needs a connection to the central account service, and the site is not connected.',
+        settings: [],
+      },
     });
     fx.site.devMode.constant = true;
-    expect((await listModules(fx.ctx, fx.catalog, admin)).sso!.unavailable_reason).toMatchObject({ code: 'dev_mode', settings: ['SITEWARD_OFFLINE', 'SITEWARD_HOME_URL'] });
+    expect((await listModules(fx.ctx, fx.catalog, admin)).sso!.unavailable_reason).toMatchObject({
+      code: 'dev_mode',
+      settings: ['SITEWARD_OFFLINE', 'SITEWARD_HOME_URL'],
+    });
     fx.site.devMode.constant = false;
     fx.site.connected = true;
     expect((await listModules(fx.ctx, fx.catalog, admin)).sso).toMatchObject({ available: true, unavailable_reason: null });
@@ -85,9 +135,16 @@ describe('GET /module/all records', () => {
       activated: false,
       unavailable_reason: { code: 'not_configured', message: 'It needs a place to keep backups.', settings: ['SITEWARD_BACKUP_DIR'] },
     });
-    expect(await getModule(fx.ctx, fx.catalog, 'vaultpress', admin)).toMatchObject({ activated: false, unavailable_reason: { code: 'not_configured' } });
+    expect(await getModule(fx.ctx, fx.catalog, 'vaultpress', admin)).toMatchObject({
+      activated: false,
+      unavailable_reason: { code: 'not_configured' },
+    });
     gap = null;
-    expect((await listModules(fx.ctx, fx.catalog, admin)).vaultpress).toMatchObject({ available: true, activated: true, unavailable_reason: null });
+    expect((await listModules(fx.ctx, fx.catalog, admin)).vaultpress).toMatchObject({
+      available: true,
+      activated: true,
+      unavailable_reason: null,
+    });
   });
 
   it('are in catalog order with connection-requiring modules last while not connected', async () => {
@@ -131,8 +188,11 @@ describe('GET /module/all records', () => {
     await fx.store.options.set('wp_mobile_excerpt', '1');
     const all = await listModules(fx.ctx, fx.catalog, admin);
     expect(all.likes!.options!.wpl_default).toEqual({
-      description: 'WordPress.com Likes are', type: 'string', default: 'on',
-      enum: { on: 'On for all posts', off: 'Turned on per post' }, current_value: 'on',
+      description: 'WordPress.com Likes are',
+      type: 'string',
+      default: 'on',
+      enum: { on: 'On for all posts', off: 'Turned on per post' },
+      current_value: 'on',
     });
     expect(all.stats!.options!.admin_bar!.current_value).toBe(false);
     expect(all.stats!.options!.admin_bar!.default).toBe(1);
@@ -173,7 +233,9 @@ describe('GET /module/:slug', () => {
     for (const slug of ['nope', 'Protect', 'all']) {
       const error = await getModule(fx.ctx, fx.catalog, slug, admin);
       expect(isRestError(error) && error.toJSON()).toEqual({
-        code: 'not_found', message: 'The requested Jetpack module was not found.', data: { status: 404 },
+        code: 'not_found',
+        message: 'The requested Jetpack module was not found.',
+        data: { status: 404 },
       });
     }
   });

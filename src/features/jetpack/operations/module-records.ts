@@ -101,11 +101,25 @@ export async function listModules(ctx: PluginContext, catalog: ModuleCatalog, us
   // The version was read before building: a concurrent write makes this entry stale but never wrong for its fields.
   cache.delete(user.id);
   if (cache.size >= LIST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(user.id, { version, catalogSize: catalog.size, tick, canManage, connected: status.connected, devMode: status.devMode.isActive, gaps, list });
+  cache.set(user.id, {
+    version,
+    catalogSize: catalog.size,
+    tick,
+    canManage,
+    connected: status.connected,
+    devMode: status.devMode.isActive,
+    gaps,
+    list,
+  });
   return list;
 }
 
-async function buildList(ctx: PluginContext, catalog: ModuleCatalog, user: Principal, status: SiteStatus): Promise<Record<string, ModuleRecord>> {
+async function buildList(
+  ctx: PluginContext,
+  catalog: ModuleCatalog,
+  user: Principal,
+  status: SiteStatus,
+): Promise<Record<string, ModuleRecord>> {
   const active = new Set(await readActiveSlugs(ctx.store.options, catalog));
   const modules = catalog.ordered(status.connected);
   const loaded = await loadOptionStorage(ctx.store.options, modules);

@@ -20,7 +20,11 @@ describe('notices', () => {
 
   it.each(['WELCOME', 'other', 'feedback-dash-request', ''])('"%s" is 404 invalid_param', async (notice) => {
     fx = await createPluginFixture();
-    expect(wire(await dismissNotice(fx.ctx, notice))).toEqual({ code: 'invalid_param', message: 'Invalid parameter "notice".', data: { status: 404 } });
+    expect(wire(await dismissNotice(fx.ctx, notice))).toEqual({
+      code: 'invalid_param',
+      message: 'Invalid parameter "notice".',
+      data: { status: 404 },
+    });
     expect(await fx.store.options.get('jetpack_dismissed_notices')).toBeUndefined();
   });
 
@@ -39,10 +43,18 @@ describe('settings', () => {
 
   it('turns snow on and off, answering the value as sent, and emits setting.updated', async () => {
     fx = await createPluginFixture();
-    expect(await updateSetting(fx.ctx, { jetpack_holiday_snow_enabled: true })).toEqual({ code: 'success', message: 'Setting updated.', value: true });
+    expect(await updateSetting(fx.ctx, { jetpack_holiday_snow_enabled: true })).toEqual({
+      code: 'success',
+      message: 'Setting updated.',
+      value: true,
+    });
     expect(await fx.store.options.get('jetpack_holiday_snow_enabled')).toBe('letitsnow');
     expect(await readSettings(fx.ctx)).toEqual({ jetpack_holiday_snow_enabled: true });
-    expect(await updateSetting(fx.ctx, { jetpack_holiday_snow_enabled: '0' })).toEqual({ code: 'success', message: 'Setting updated.', value: '0' });
+    expect(await updateSetting(fx.ctx, { jetpack_holiday_snow_enabled: '0' })).toEqual({
+      code: 'success',
+      message: 'Setting updated.',
+      value: '0',
+    });
     expect(await fx.store.options.get('jetpack_holiday_snow_enabled')).toBe('');
     expect(fx.emitted).toEqual([
       { event: 'setting.updated', payload: { name: 'jetpack_holiday_snow_enabled', value: true } },
@@ -60,6 +72,10 @@ describe('settings', () => {
 
   it.each([undefined, null, [], 'x', {}])('a missing body (%j) is 404 missing_setting', async (body) => {
     fx = await createPluginFixture();
-    expect(wire(await updateSetting(fx.ctx, body))).toEqual({ code: 'missing_setting', message: 'Missing setting.', data: { status: 404 } });
+    expect(wire(await updateSetting(fx.ctx, body))).toEqual({
+      code: 'missing_setting',
+      message: 'Missing setting.',
+      data: { status: 404 },
+    });
   });
 });

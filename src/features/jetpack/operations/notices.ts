@@ -37,7 +37,8 @@ export async function dismissNotice(ctx: PluginContext, notice: string, user?: P
     });
     // The notices option is one of the historically tracked options (jumpstart-state.ts); only an
     // administrator's dismissal counts as acting on the Jump Start offer (docs/spec/compat.md §9).
-    if (changed && TRACKED_OPTIONS.has(stateKeys.dismissedNotices) && (!user || user.can('manage_options'))) await markActionTaken(tx.options);
+    if (changed && TRACKED_OPTIONS.has(stateKeys.dismissedNotices) && (!user || user.can('manage_options')))
+      await markActionTaken(tx.options);
     return asMap(map);
   });
 }

@@ -32,7 +32,13 @@ async function dirtyEverything(): Promise<void> {
   await activateModule(fx.ctx, fx.catalog, 'markdown');
   await deactivateModule(fx.ctx, fx.catalog, 'protect');
   await activateModule(fx.ctx, fx.catalog, 'protect');
-  await updateModuleOptions(fx.ctx, fx.catalog, 'protect', { jetpack_protect_key: 'create', jetpack_protect_global_whitelist: '1.2.3.4' }, admin);
+  await updateModuleOptions(
+    fx.ctx,
+    fx.catalog,
+    'protect',
+    { jetpack_protect_key: 'create', jetpack_protect_global_whitelist: '1.2.3.4' },
+    admin,
+  );
   await updateModuleOptions(fx.ctx, fx.catalog, 'stats', { admin_bar: false }, admin);
   await updateModuleOptions(fx.ctx, fx.catalog, 'verification-tools', { google: 'abc' }, admin);
   await updateModuleOptions(fx.ctx, fx.catalog, 'after-the-deadline', { guess_lang: true }, admin);
@@ -65,7 +71,10 @@ describe('reset', () => {
       [...fx.catalog.storageOptionNames(), 'jetpack_dismissed_notices', 'jetpack_holiday_snow_enabled', 'jumpstart_changes'].sort(),
     );
     fx.catalog.register({
-      slug: 'my-feature', name: 'Mine', description: 'Mine.', introduced: '1.0',
+      slug: 'my-feature',
+      name: 'Mine',
+      description: 'Mine.',
+      introduced: '1.0',
       options: { my_feature_color: { description: 'Color', type: 'string', default: 'red' } },
     });
     expect(optionsClearedByReset(fx.catalog)).toContain('my_feature_color');

@@ -17,15 +17,14 @@ export type ResetKind = 'options' | 'modules';
 
 /** Every site option `reset/options` deletes (the active list and Jump Start state are rewritten instead). */
 export function optionsClearedByReset(catalog: ModuleCatalog): string[] {
-  return [
-    ...catalog.storageOptionNames(),
-    stateKeys.jumpstartChanges,
-    stateKeys.dismissedNotices,
-    ...Object.values(SETTING_OPTION_NAMES),
-  ];
+  return [...catalog.storageOptionNames(), stateKeys.jumpstartChanges, stateKeys.dismissedNotices, ...Object.values(SETTING_OPTION_NAMES)];
 }
 
-export async function reset(ctx: PluginContext, catalog: ModuleCatalog, kind: string): Promise<{ code: 'success'; message: string } | RestError> {
+export async function reset(
+  ctx: PluginContext,
+  catalog: ModuleCatalog,
+  kind: string,
+): Promise<{ code: 'success'; message: string } | RestError> {
   if (kind !== 'options' && kind !== 'modules') return pluginError('invalid_reset_kind');
   const change = await ctx.store.transaction(async (tx) => {
     const defaults = await defaultActiveSlugs(tx.options, catalog);

@@ -59,7 +59,9 @@ export function registerCurrentRoutes(
     {
       // 4.5–7.4: the stored state, `false` when never set (docs/spec/current-clients.md A.1).
       methods: 'GET',
-      callback: async () => ({ status: (await ctx.store.options.get(stateKeys.jumpstart)) === undefined ? false : await readJumpstartState(ctx.store.options) }),
+      callback: async () => ({
+        status: (await ctx.store.options.get(stateKeys.jumpstart)) === undefined ? false : await readJumpstartState(ctx.store.options),
+      }),
       permissionCallback: requirePermission('manage_settings', ctx),
     },
     {
@@ -71,21 +73,25 @@ export function registerCurrentRoutes(
           validateCallback: (value) => (isBooleanLike(value) ? true : invalidParams(argumentMessages.active)),
         },
       },
-      callback: (request) => (toBoolean(request.params.active) === true ? activateJumpstart(ctx, catalog) : deactivateJumpstart(ctx, catalog)),
+      callback: (request) =>
+        toBoolean(request.params.active) === true ? activateJumpstart(ctx, catalog) : deactivateJumpstart(ctx, catalog),
       permissionCallback: requirePermission('manage_modules', ctx),
     },
   ]);
 
   api.registerRoute(JETPACK_NAMESPACE, '/options/(?P<options>[a-z\\-]+)', {
     methods: EDITABLE_OR_DELETE,
-    callback: (request) => (flagged(request, 'reset', true) ? reset(ctx, catalog, urlParam(request, 'options')) : pluginError('invalid_param')),
+    callback: (request) =>
+      flagged(request, 'reset', true) ? reset(ctx, catalog, urlParam(request, 'options')) : pluginError('invalid_param'),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
 
   api.registerRoute(JETPACK_NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)', {
     methods: EDITABLE_OR_DELETE,
     callback: (request) =>
-      flagged(request, 'dismissed', true) ? dismissNotice(ctx, urlParam(request, 'notice'), request.user) : pluginError('invalid_dismissed'),
+      flagged(request, 'dismissed', true)
+        ? dismissNotice(ctx, urlParam(request, 'notice'), request.user)
+        : pluginError('invalid_dismissed'),
     permissionCallback: requirePermission('view_admin', ctx),
   });
 

@@ -22,7 +22,11 @@ const SLUG = '(?P<slug>[a-z\\-]+)';
 export const MODULE_OBJECT_TYPE = 'jetpack_module';
 
 /** Adds registered extra fields to one module record. */
-function withFields(ctx: PluginContext, record: Record<string, unknown>, request: RestRequest): Promise<Record<string, unknown>> | Record<string, unknown> {
+function withFields(
+  ctx: PluginContext,
+  record: Record<string, unknown>,
+  request: RestRequest,
+): Promise<Record<string, unknown>> | Record<string, unknown> {
   return ctx.fields ? ctx.fields.addToResponse(MODULE_OBJECT_TYPE, record, request) : record;
 }
 

@@ -12,7 +12,17 @@ import type { DevModeState, PluginContext } from '../context.js';
 
 /** docs/spec/compat.md §10: the capabilities that matter, per role. */
 const ROLE_CAPS: Record<string, readonly string[]> = {
-  administrator: ['manage_options', 'activate_plugins', 'list_users', 'edit_posts', 'edit_others_posts', 'publish_posts', 'moderate_comments', 'upload_files', 'read'],
+  administrator: [
+    'manage_options',
+    'activate_plugins',
+    'list_users',
+    'edit_posts',
+    'edit_others_posts',
+    'publish_posts',
+    'moderate_comments',
+    'upload_files',
+    'read',
+  ],
   editor: ['edit_posts', 'edit_others_posts', 'publish_posts', 'moderate_comments', 'read'],
   author: ['edit_posts', 'publish_posts', 'upload_files', 'read'],
   contributor: ['edit_posts', 'read'],

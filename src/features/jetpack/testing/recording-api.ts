@@ -37,7 +37,11 @@ export function recordingApi(events: EventBus, options: OptionsRepo): { api: Sit
 }
 
 /** The first route (in registration order) whose pattern matches `path` and has an endpoint for `method`, as WordPress matches. */
-export function matchRoute(routes: readonly RecordedRoute[], method: string, path: string): { route: RecordedRoute; endpoint: EndpointDefinition; params: Record<string, string> } | null {
+export function matchRoute(
+  routes: readonly RecordedRoute[],
+  method: string,
+  path: string,
+): { route: RecordedRoute; endpoint: EndpointDefinition; params: Record<string, string> } | null {
   for (const route of routes) {
     const source = `^/${route.namespace}${route.route}$`.replace(/\(\?P</g, '(?<');
     const match = new RegExp(source, 'i').exec(path);

@@ -12,13 +12,29 @@ export const ATD_OPTION = 'AtD_user_settings';
 const perUser = (key: string): OptionStorage => ({ option: ATD_OPTION, perUser: true, path: [key] });
 
 const STYLE_CHECKS = [
-  'Bias Language', 'Cliches', 'Complex Expression', 'Diacritical Marks', 'Double Negative',
-  'Hidden Verbs', 'Jargon Language', 'Passive voice', 'Phrases to Avoid', 'Redundant Expression',
+  'Bias Language',
+  'Cliches',
+  'Complex Expression',
+  'Diacritical Marks',
+  'Double Negative',
+  'Hidden Verbs',
+  'Jargon Language',
+  'Passive voice',
+  'Phrases to Avoid',
+  'Redundant Expression',
 ] as const;
 
 /** Phrases as a clean comma list (the whole list is replaced on each save). */
 function toPhraseList(value: unknown): JsonValue {
-  return [...new Set(String(value).replace(/<[^>]*>/g, '').split(',').map((p) => p.trim()).filter((p) => p !== ''))].join(',');
+  return [
+    ...new Set(
+      String(value)
+        .replace(/<[^>]*>/g, '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== ''),
+    ),
+  ].join(',');
 }
 
 const styleOptions = Object.fromEntries(STYLE_CHECKS.map((key) => [key, boolOption(key, 0, perUser(key))]));

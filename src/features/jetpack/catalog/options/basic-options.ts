@@ -44,11 +44,7 @@ export const carouselOptions: OptionSet = {
 
 export const commentsOptions: OptionSet = {
   highlander_comment_form_prompt: textOption('Greeting Text', 'Leave a Reply', 'sanitize_text_field'),
-  jetpack_comment_form_color_scheme: enumOption(
-    'Color Scheme',
-    { light: 'Light', dark: 'Dark', transparent: 'Transparent' },
-    'light',
-  ),
+  jetpack_comment_form_color_scheme: enumOption('Color Scheme', { light: 'Light', dark: 'Dark', transparent: 'Transparent' }, 'light'),
 };
 
 export const customContentTypesOptions: OptionSet = {
@@ -111,7 +107,11 @@ export const subscriptionsOptions: OptionSet = {
 };
 
 export const relatedPostsOptions: OptionSet = {
-  show_headline: boolOption('Show a "Related" header to more clearly separate the related section from posts', 1, relatedPosts('show_headline')),
+  show_headline: boolOption(
+    'Show a "Related" header to more clearly separate the related section from posts',
+    1,
+    relatedPosts('show_headline'),
+  ),
   show_thumbnails: boolOption('Use a large and visually striking layout', 0, relatedPosts('show_thumbnails')),
 };
 

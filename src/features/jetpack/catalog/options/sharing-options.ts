@@ -120,7 +120,7 @@ export const sharingOptions: Record<string, ModuleOptionDefinition> = {
     storage: globalField('show'),
   },
   'jetpack-twitter-cards-site-tag': {
-    ...textOption('The Twitter username of the owner of this site\'s domain.', '', 'esc_html', undefined, toTwitterUsername),
+    ...textOption("The Twitter username of the owner of this site's domain.", '', 'esc_html', undefined, toTwitterUsername),
     validate: validateTwitterUsername,
   },
   sharedaddy_disable_resources: boolOption('Disable CSS and JS', 0),
