@@ -137,4 +137,20 @@ describe.skipIf(!chromiumAvailable)('the Protect screen in Chromium', () => {
       await p.context().close();
     }
   }, 90_000);
+
+  it('keeps At a Glance’s blocked total in step with module/protect/count/get after a block made while the page was open', async () => {
+    const p = await openScreen(1280);
+    await p.goto('/admin/#/');
+    const total = p.getByTestId('protect-total');
+    await total.waitFor();
+    const before = Number((await total.textContent())?.replace(/\D/g, ''));
+    // Another refused attempt from the address still blocked, while the page stays open.
+    expect((await loginFrom('2001:db8:1:2::7', 'victim', PASSWORD)).status).toBe(429);
+    const counted = await app.request({ path: '/wp-json/jetpack/v4/module/protect/count/get', headers: app.auth(admin) });
+    expect(Number(counted.json)).toBe(before + 1);
+    // The administrator comes back to the tab: the card asks again and agrees with the count.
+    await p.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
+    await total.filter({ hasText: new RegExp(`^${before + 1}$`) }).waitFor();
+    await p.context().close();
+  }, 30_000);
 });

@@ -28,8 +28,9 @@ export const OPTION_TEXTS: Readonly<Record<string, Readonly<Record<string, Optio
     },
     jetpack_protect_global_whitelist: {
       label: 'Never block these addresses',
-      help: 'Logins from these addresses are never blocked, however often they fail.',
-      rule: 'One entry a line: an address (203.0.113.7, 2001:db8::1), a range (203.0.113.1 - 203.0.113.50) or a CIDR block (192.168.0.0/24).',
+      // The accepted forms belong in the help too: people type ranges and blocks before any refusal.
+      help: 'Logins from these addresses are never blocked, however often they fail. One entry a line: an address (203.0.113.7, 2001:db8::1), a range (203.0.113.1 - 203.0.113.50) or a CIDR block (192.168.0.0/24, 2001:db8:1::/48).',
+      rule: 'One entry a line: an address (203.0.113.7, 2001:db8::1), a range (203.0.113.1 - 203.0.113.50) or a CIDR block (192.168.0.0/24, 2001:db8:1::/48).',
     },
   },
   stats: {
