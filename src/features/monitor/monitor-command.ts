@@ -1,5 +1,5 @@
 /** `siteward monitor …`: the monitor's state, maintenance windows and a test notification from the shell. */
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, parse, positionals } from '../users/cli-args.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, guarded, parse, positionals } from '../users/cli-args.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import { monitorError } from './monitor-errors.js';
 import type { CheckStatus, MonitorService, Outcome } from './monitor-service.js';
@@ -113,14 +113,6 @@ export function monitorCommand(service: MonitorService): CliCommand {
   return {
     name: 'monitor',
     usage: USAGE,
-    run: async (args, io) => {
-      try {
-        return await run(args, io);
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        io.err(`error: ${error.message}`);
-        return EXIT_USAGE;
-      }
-    },
+    run: (args, io) => guarded(io, () => run(args, io)),
   };
 }

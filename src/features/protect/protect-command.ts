@@ -1,5 +1,5 @@
 /** `siteward protect …`: the blocks in force (or recent ones) and lifting them from the shell, e.g. for a locked-out administrator. */
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, parse, positionals } from '../users/cli-args.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, guarded, parse, positionals } from '../users/cli-args.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { BlockView } from './protect-blocks.js';
 import { textTable } from '../../core/text-table.js';
@@ -72,14 +72,6 @@ export function protectCommand(service: ProtectService): CliCommand {
   return {
     name: 'protect',
     usage: USAGE,
-    run: async (args, io) => {
-      try {
-        return await run(args, io);
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        io.err(`error: ${error.message}`);
-        return EXIT_USAGE;
-      }
-    },
+    run: (args, io) => guarded(io, () => run(args, io)),
   };
 }

@@ -84,7 +84,7 @@ export function generatePassword(): string {
 }
 
 /** Runs a command body, turning UsageErrors into one-line messages and exit code 2. */
-export async function guarded(ctx: CliContext, body: () => Promise<number>): Promise<number> {
+export async function guarded(ctx: Pick<CliContext, 'err'>, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (error) {
