@@ -167,6 +167,9 @@ describe.skipIf(!chromiumAvailable)("the server's own pages in Chromium", () => 
     await capture('accounts-consent');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((u) => u.origin === base && u.pathname === '/admin/');
+    // Leave the admin app before logging out: a card still loading would meet the cleared
+    // cookie with a 401 and send the page to /login?redirect_to=… in the middle of the next goto.
+    await page.goto('about:blank');
     await context.clearCookies();
 
     // Blocked: five failures from this address, then the form answers with the 429 page.
