@@ -20,6 +20,14 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 export const chromiumAvailable = existsSync(CHROMIUM_PATH);
+
+/**
+ * How long a page waits for what a step expects (Playwright's default timeout in every browser
+ * test): a bound, never a timing assertion. Generous because CI and developers' machines run the
+ * browser beside the server and other suites on two cores, where a page with six cards loading
+ * took over 10 s once under two full suites at once.
+ */
+export const BROWSER_WAIT_MS = 30_000;
 export const onCi = process.env.CI === 'true';
 
 if (!chromiumAvailable && !onCi) {

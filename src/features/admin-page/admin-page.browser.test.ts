@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
-import { artifactsDir, chromiumAvailable, CHROMIUM_PATH, launchChromium, onCi } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, CHROMIUM_PATH, launchChromium, onCi, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
 import { FakeAkismet } from '../../../test/helpers/fake-akismet.js';
 import { makePluginSite } from '../../../test/helpers/plugin-site.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
@@ -112,7 +112,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
   /** A page whose console errors, uncaught errors and CSP violations land in `problems`. */
   async function watchedPage(ctx: BrowserContext): Promise<Page> {
     const p = await ctx.newPage();
-    p.setDefaultTimeout(10_000);
+    p.setDefaultTimeout(BROWSER_WAIT_MS);
     // 404s of endpoints another branch adds are the cards' business (they say so), not a page error.
     p.on('console', (m) => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());

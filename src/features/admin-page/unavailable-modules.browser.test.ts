@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import type { ModuleRecord } from '../../wire/jetpack-v4.js';
 
@@ -41,7 +41,7 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
   async function pageAt(width: number): Promise<{ ctx: BrowserContext; p: Page }> {
     const ctx = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base });
     const p = await ctx.newPage();
-    p.setDefaultTimeout(10_000);
+    p.setDefaultTimeout(BROWSER_WAIT_MS);
     p.on('pageerror', (e) => problems.push(String(e)));
     p.on('console', (m) => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
 import { S3_TEST_ENV, startTestS3, type TestS3 } from '../../../test/helpers/s3-server.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
@@ -81,7 +81,7 @@ describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
   async function open(width: number): Promise<Page> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base, acceptDownloads: true });
     const p = await context.newPage();
-    p.setDefaultTimeout(20_000);
+    p.setDefaultTimeout(BROWSER_WAIT_MS);
     await p.goto('/admin/');
     await p.fill('#user_login', admin.login);
     await p.fill('#user_pass', admin.password);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type TestApp } from '../../../test/helpers/test-app.js';
 
 const PASSWORD = 'correct horse battery';
@@ -39,7 +39,7 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
   async function open(width: number): Promise<{ p: Page; refused: string[] }> {
     const ctx = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base });
     const p = await ctx.newPage();
-    p.setDefaultTimeout(20_000);
+    p.setDefaultTimeout(BROWSER_WAIT_MS);
     const refused: string[] = [];
     p.on('console', (m) => {
       if (/Content.Security.Policy|Refused to/i.test(m.text())) refused.push(m.text());

@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { ensureSetupToken } from '../../auth/setup-token.js';
-import { artifactsDir, chromiumAvailable, launchChromium } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { ANN, startProvider } from '../connection/connection-test-kit.js';
 
@@ -60,7 +60,7 @@ describe.skipIf(!chromiumAvailable)("the server's own pages in Chromium", () => 
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: base });
     page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(BROWSER_WAIT_MS);
     page.on('console', (m) => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
     });

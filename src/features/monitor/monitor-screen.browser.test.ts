@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
 import { closeServer, listenOnLoopback } from '../../../test/helpers/loopback-server.js';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
@@ -58,7 +58,7 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
   async function openScreen(width: number): Promise<Page> {
     const ctx = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base });
     const p = await ctx.newPage();
-    p.setDefaultTimeout(10_000);
+    p.setDefaultTimeout(BROWSER_WAIT_MS);
     await p.goto('/admin/');
     await p.fill('#user_login', admin.login);
     await p.fill('#user_pass', admin.password);

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { TestBrowser, loginAndConsent } from '../../accounts/test-browser.js';
-import { artifactsDir, chromiumAvailable, launchChromium } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { ANN, startProvider } from '../connection/connection-test-kit.js';
 
@@ -61,7 +61,7 @@ describe.skipIf(!chromiumAvailable)('single sign-on in Chromium', () => {
   async function contextAt(width: number): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base });
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(BROWSER_WAIT_MS);
     page.on('console', (m) => {
       if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
     });
