@@ -156,7 +156,12 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('Monitor on three hosts of one Po
     const b = hostNamed('b');
     siteUp = false;
     const down = await hooks.next();
-    expect(down).toMatchObject({ event: 'down', reason: expect.stringMatching(/^HTTP 503 \((2|3) of 3 hosts\)$/) as unknown });
+    // The reason is one down voter's: HTTP 503 from a and b, or the reset c always meets (when
+    // c's vote and only one of the others' make the majority, as happens on a loaded machine).
+    expect(down).toMatchObject({
+      event: 'down',
+      reason: expect.stringMatching(/^(HTTP 503 \((2|3)|ECONNRESET \(2) of 3 hosts\)$/) as unknown,
+    });
     expect(await downtimes(b)).toEqual([expect.objectContaining({ end: null })]);
     siteUp = true;
     const up = await hooks.next();
