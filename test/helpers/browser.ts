@@ -4,10 +4,11 @@
  * with a loud message, except under CI=true, where a missing Chromium fails the run (.ci/run
  * installs it with apt first).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.SITEWARD_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -46,4 +47,26 @@ export function artifactsDir(sub: string): string {
   const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts', sub);
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's serious and critical violations on the page as it is now, one line each
+ * (`rule: targets`). axe is evaluated as text, which the pages' strict CSP cannot refuse.
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const w = globalThis as unknown as {
+      document: unknown;
+      axe: {
+        run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
+    const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
 }

@@ -8,19 +8,15 @@ import { createServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
 import { closeServer, listenOnLoopback } from '../../../test/helpers/loopback-server.js';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.js';
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DAY = 86_400_000;
 // An hour ago, so that the page's "last 24 hours" shows what the test made.
 let now = Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000;
@@ -174,20 +170,7 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
       const p = await openScreen(width);
       await p.waitForLoadState('networkidle');
       await p.screenshot({ path: path.join(shots, `monitor-${width}-final.png`), fullPage: true });
-      await p.evaluate(AXE_SOURCE);
-      const violations = await p.evaluate(async () => {
-        const w = globalThis as unknown as {
-          document: unknown;
-          axe: {
-            run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-          };
-        };
-        const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      });
-      expect(violations).toEqual([]);
+      expect(await seriousAxeViolations(p)).toEqual([]);
       expect(await p.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
       await p.context().close();
     }

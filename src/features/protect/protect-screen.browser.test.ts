@@ -4,16 +4,12 @@
  * with its button and may log in again at once. Screenshots at 1280 and 360 px go to
  * test-artifacts/protect (gitignored).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 let now = Date.now();
 const PASSWORD = 'correct horse battery';
 
@@ -119,20 +115,7 @@ describe.skipIf(!chromiumAvailable)('the Protect screen in Chromium', () => {
       const p = await openScreen(width);
       await p.getByTestId('protect-block').first().waitFor();
       await p.screenshot({ path: path.join(shots, `protect-${width}.png`), fullPage: true });
-      await p.evaluate(AXE_SOURCE);
-      const violations = await p.evaluate(async () => {
-        const w = globalThis as unknown as {
-          document: unknown;
-          axe: {
-            run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-          };
-        };
-        const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      });
-      expect(violations).toEqual([]);
+      expect(await seriousAxeViolations(p)).toEqual([]);
       expect(await p.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
       await p.context().close();
     }
