@@ -146,8 +146,13 @@ export function formTokenInput(request: PageRequest): string {
 export interface PageResponse {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>>;
-  /** No body when absent (a redirect). */
-  readonly body?: string;
+  /**
+   * No body when absent (a redirect). Text is encoded for every response; byte chunks are
+   * written as they are, in order and without being joined, in one write: a large page kept
+   * encoded, with a few per-response parts between its fixed pieces, then costs neither the
+   * encoding nor a copy (the admin page). The adapter fills the site's name into text only.
+   */
+  readonly body?: string | readonly Uint8Array[];
   /** A body sent as it is read (a large download); wins over `body`. */
   readonly stream?: NodeJS.ReadableStream;
   /** Answer as if no page were here: the server's own 404 (HTML for browsers, JSON otherwise). */
@@ -193,7 +198,11 @@ export interface CliCommand {
 }
 
 /** An HTML page answer (no caching, no framing). */
-export function htmlPage(status: number, body: string, headers: Readonly<Record<string, string>> = {}): PageResponse {
+export function htmlPage(
+  status: number,
+  body: string | readonly Uint8Array[],
+  headers: Readonly<Record<string, string>> = {},
+): PageResponse {
   return {
     status,
     headers: { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', ...headers },

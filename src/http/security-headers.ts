@@ -23,8 +23,19 @@ const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Frame-Options': 'DENY',
 });
 
-export function htmlSecurityHeaders(): Readonly<Record<string, string>> {
-  return HTML_SECURITY_HEADERS;
+const SECURITY_HEADER_ENTRIES = Object.entries(HTML_SECURITY_HEADERS);
+
+/** The headers of an answer being built, as Fastify's reply has them. */
+export interface HeaderSink {
+  getHeader(name: string): unknown;
+  hasHeader(name: string): boolean;
+  header(name: string, value: string): unknown;
+}
+
+/** Adds the security headers an HTML answer lacks; a page that set its own (the admin page's per-response CSP) keeps them. */
+export function addHtmlSecurityHeaders(reply: HeaderSink): void {
+  if (!isHtmlType(reply.getHeader('content-type'))) return;
+  for (const [name, value] of SECURITY_HEADER_ENTRIES) if (!reply.hasHeader(name)) reply.header(name, value);
 }
 
 /** True for a Content-Type of an HTML document. */

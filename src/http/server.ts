@@ -23,7 +23,7 @@ import { extractRestRoute } from './rest-route.js';
 import { requestOrigin } from './request-origin.js';
 import { homePage, rsdDocument } from './site-pages.js';
 import { mountAssets, mountPages, type PageHelpers } from './feature-pages.js';
-import { htmlSecurityHeaders, isHtmlType } from './security-headers.js';
+import { addHtmlSecurityHeaders } from './security-headers.js';
 import { ShutdownGate } from './shutdown-gate.js';
 import { toOriginForm } from './request-target.js';
 import { notFoundPage, registerBrowserPaths, wantsHtml } from './browser-paths.js';
@@ -161,11 +161,9 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   // Every HTML answer, whichever part built it, leaves with the security headers.
+  // (A page body of byte chunks skips onSend: feature-pages.ts adds them there with the same function.)
   app.addHook('onSend', async (_req, reply, payload) => {
-    if (isHtmlType(reply.getHeader('content-type'))) {
-      // A page that set its own policy (the admin page's per-response nonce) keeps it.
-      for (const [name, value] of Object.entries(htmlSecurityHeaders())) if (!reply.hasHeader(name)) reply.header(name, value);
-    }
+    addHtmlSecurityHeaders(reply);
     return payload;
   });
 

@@ -10,7 +10,7 @@ import { LRUCache } from 'lru-cache';
 import type { AdminPageTemplate } from './admin-page-html.js';
 import type { AdminBundle } from './admin-bundle.js';
 
-/** Room for about 40 users' pages (~52 K characters, ~104 KB when the text has a character beyond Latin-1). */
+/** Room for about 60 users' pages (~67 KB of UTF-8 each). */
 export const ADMIN_PAGE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
 
 interface Entry {
@@ -22,7 +22,7 @@ interface Entry {
 export interface AdminPageCache {
   /** The user's template for `key`, rendered by `render` when absent or stale. */
   get(userId: number, key: string, bundle: AdminBundle | null, render: () => Promise<AdminPageTemplate>): Promise<AdminPageTemplate>;
-  /** Bytes held by all entries' text (what `maxSize` bounds). */
+  /** Bytes held by all entries' pages and keys (what `maxSize` bounds). */
   readonly calculatedSize: number;
 }
 
