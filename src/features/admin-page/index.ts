@@ -3,11 +3,11 @@
  * docs/spec/jetpack-v4-reference.md §11), for logged-in users only, and the built React app (src/admin,
  * served from /admin/assets/) that drives the public REST API with the cookie and nonce.
  */
-import { randomBytes } from 'node:crypto';
 import { htmlPage, redirect, type Feature } from '../contract.js';
 import { ADMIN_ASSETS_PREFIX, ADMIN_BUILD_DIR, adminBundleSource } from './admin-bundle.js';
 import { adminPageCsp, adminPageTemplate } from './admin-page-html.js';
 import { createAdminPageCache } from './admin-page-cache.js';
+import { cspNonce as newCspNonce } from './csp-nonce.js';
 import { ENROL_PATH } from '../two-factor/enrol-page.js';
 
 export const adminPageFeature: Feature = {
@@ -47,7 +47,7 @@ export const adminPageFeature: Feature = {
         });
         // After a login at the account service (`/connect/callback` redirects here with a code).
         const notice = connection.noticeFor(req.query.connection);
-        const cspNonce = randomBytes(16).toString('base64');
+        const cspNonce = newCspNonce();
         const body = template.fill({
           restNonce: authenticator.createNonce('wp_rest', identity),
           logoutNonce: authenticator.createNonce('log-out', identity),
