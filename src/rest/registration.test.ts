@@ -84,6 +84,49 @@ describe('route registration', () => {
     expect((json(await get(rest, '/ns/v1/r', 'OPTIONS')) as { schema: unknown }).schema).toEqual({ title: 'new' });
   });
 
+  it('describes a route on OPTIONS as registered at that moment, also after it was asked before', async () => {
+    const { rest } = server(
+      (r) => void r.registerRoute('ns/v1', 'r', { methods: 'GET', callback: () => 1, args: { a: { type: 'string' } } }),
+    );
+    const before = json(await get(rest, '/ns/v1/r', 'OPTIONS')) as { methods: string[]; endpoints: { args: object }[] };
+    expect(before.methods).toEqual(['GET']);
+    rest.registerRoute('ns/v1', 'r', { methods: 'POST', callback: () => 2, args: { b: { type: 'integer' } } });
+    const after = json(await get(rest, '/ns/v1/r', 'OPTIONS')) as { methods: string[]; endpoints: { args: object }[] };
+    expect(after.methods).toEqual(['GET', 'POST']);
+    expect(Object.keys(after.endpoints[1]!.args)).toEqual(['b']);
+    rest.registerRoute('ns/v1', 'r', { methods: 'PUT', callback: () => 3 }, true);
+    expect((json(await get(rest, '/ns/v1/r', 'OPTIONS')) as { methods: string[] }).methods).toEqual(['PUT']);
+  });
+
+  it('asks a route’s schema callback on every OPTIONS', async () => {
+    let calls = 0;
+    const { rest } = server(
+      (r) => void r.registerRoute('ns/v1', 'r', Object.assign([{ callback: () => 1 }], { schema: () => ({ n: ++calls }) })),
+    );
+    await get(rest, '/ns/v1/r', 'OPTIONS');
+    expect((json(await get(rest, '/ns/v1/r', 'OPTIONS')) as { schema: unknown }).schema).toEqual({ n: 2 });
+  });
+
+  it('links a route without variables to itself under the REST root the request came in on, per request', async () => {
+    // As the production builder does: https when the request came in over TLS.
+    const rest = createBareRestServer(undefined, (p = '/', o) => `${o?.secure ? 'https' : 'http'}://example.org/wp-json${p}`);
+    rest.registerRoute('ns/v1', 'r', { callback: () => 1 });
+    const self = async (secure: boolean) => {
+      const out = await rest.serve({
+        method: 'OPTIONS',
+        route: '/ns/v1/r',
+        query: {},
+        headers: {},
+        body: '',
+        origin: { secure, hostname: 'example.org' },
+      });
+      return (json(out) as { _links: { self: string } })._links.self;
+    };
+    expect(await self(false)).toBe('http://example.org/wp-json/ns/v1/r');
+    expect(await self(true)).toBe('https://example.org/wp-json/ns/v1/r');
+    expect(await self(false)).toBe('http://example.org/wp-json/ns/v1/r');
+  });
+
   it('replaces the route when registered with override', async () => {
     const { rest } = server((r) => {
       r.registerRoute('ns/v1', 'r', [

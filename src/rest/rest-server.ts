@@ -370,8 +370,7 @@ export class RestServer {
       request.matchedRoute = first.route.pattern.source;
       request.sources.url = { ...first.params };
       request.merge();
-      const help = describeRoute(first.route, (p) => this.options.urls(p, request.origin), true);
-      return { result: new RestResponse(help), route: first.route };
+      return { result: new RestResponse(this.routeHelp(first.route, request.origin)), route: first.route };
     }
 
     const chosen = this.choose(path, request.method);
@@ -386,6 +385,28 @@ export class RestServer {
     } catch (error) {
       return { result: this.caught(route, request, error), route };
     }
+  }
+
+  /** OPTIONS descriptions of routes without a schema callback, per route (see routeHelp). */
+  private readonly helpCache = new WeakMap<Route, { generation: number; root: string; help: Readonly<Record<string, unknown>> | null }>();
+
+  /**
+   * A route's OPTIONS description. Without a schema callback it depends only on the registration
+   * (and, for a route without variables, the REST root of its `self` link), so it is built once
+   * and returned frozen: the encoded-JSON cache then reuses its bytes too (speed: OPTIONS is
+   * answered without building or encoding the description per request). A schema callback is
+   * asked on every OPTIONS, as WordPress does.
+   */
+  private routeHelp(route: Route, origin: RequestOrigin): Record<string, unknown> | null {
+    const selfUrl = (p: string) => this.options.urls(p, origin);
+    if (route.options.schema) return describeRoute(route, selfUrl, true);
+    const root = route.pattern.hasVariables ? '' : selfUrl('/');
+    const cached = this.helpCache.get(route);
+    if (cached && cached.generation === this.registry.generation && cached.root === root) return cached.help;
+    const built = describeRoute(route, selfUrl, true);
+    const help = built === null ? null : Object.freeze(built);
+    this.helpCache.set(route, { generation: this.registry.generation, root, help });
+    return help;
   }
 
   /** The first endpoint, in registration order, of a route matching the path that serves the method (HEAD: GET's). */

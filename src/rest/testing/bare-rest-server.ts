@@ -1,13 +1,17 @@
 /** A REST server with no HTTP, store or auth behind it, for tests of the REST layer's own contracts. */
 import { RestServer, type RestOutput } from '../rest-server.js';
+import type { RestUrlBuilder } from '../rest-url.js';
 import type { Principal } from '../types.js';
 
 const anonymous: Principal = { id: 0, login: '', email: '', displayName: '', roles: [], can: () => false };
 
-/** Anonymous requests only; URLs under http://example.org/wp-json. `warn` receives developer warnings. */
-export function createBareRestServer(warn: (message: string) => void = () => undefined): RestServer {
+/** Anonymous requests only; URLs under http://example.org/wp-json unless `urls` says otherwise. `warn` receives developer warnings. */
+export function createBareRestServer(
+  warn: (message: string) => void = () => undefined,
+  urls: RestUrlBuilder = (p = '/') => `http://example.org/wp-json${p}`,
+): RestServer {
   return new RestServer({
-    urls: (p = '/') => `http://example.org/wp-json${p}`,
+    urls,
     authenticator: {
       identify: () => ({ kind: 'anonymous' }),
       verifyNonce: () => false,
