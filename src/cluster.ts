@@ -72,8 +72,8 @@ async function startWorker(config: Config, options: StartOptions): Promise<App> 
  * `siteward start`: a small primary process that prints the setup link and forks the serving
  * workers (node:cluster, one by default), all on one port and one store. Workers run with a
  * 4 MB V8 semi-space and at most two malloc arenas: together these keep a worker's memory
- * under its budget (about 110 MB instead of up to 150 MB under varied load) at no measurable
- * speed cost. A worker that dies after start-up is replaced; one that fails to start stops
+ * near its budget (RSS 104–118 MB under the bench's loads instead of up to 150 MB; the peak is
+ * the login's argon2 on a ~99 MB idle worker, docs/performance.md) at no measurable speed cost. A worker that dies after start-up is replaced; one that fails to start stops
  * the whole server with its error, unless the server had served before (then the primary
  * retries with back-off: see WorkerRestarts).
  */

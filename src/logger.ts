@@ -3,9 +3,15 @@
  * at a terminal (pino-pretty in the process, colours only on a terminal). `LOG_FORMAT` forces
  * either; `auto` picks human lines when standard output is a terminal.
  */
+import { createRequire } from 'node:module';
 import { pino, type Logger as PinoLogger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { Config } from './config/config.js';
+
+// pino-pretty (and what it pulls in) is loaded only when human lines are chosen: a server logging
+// JSON never needs it, and a module once loaded stays in the process's memory. makeLogger is
+// synchronous, so it is required, not imported.
+const require = createRequire(import.meta.url);
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -30,6 +36,7 @@ export function makeLogger(config: Config, quiet: boolean, output: { readonly is
   const options = { level: quiet && config.logLevel === 'info' ? 'warn' : config.logLevel, base: { pid: process.pid } };
   const isTTY = output.isTTY === true;
   if (logFormatFor(config.logFormat, isTTY) === 'json') return pino(options);
+  const pinoPretty = require('pino-pretty') as typeof PinoPretty;
   const pretty = pinoPretty({
     colorize: isTTY && process.env.NO_COLOR === undefined,
     translateTime: 'SYS:HH:MM:ss.l',

@@ -1,4 +1,5 @@
-import { AuthorizationResponseError, ResponseBodyError, WWWAuthenticateChallengeError } from 'openid-client';
+import type * as OpenidClient from 'openid-client';
+import { loadedOpenidClient } from './openid-client.js';
 
 /** Why a connection operation failed. `message` is for logs and admins: it never holds a secret. */
 export type ConnectionErrorKind =
@@ -68,25 +69,10 @@ export function toConnectionError(error: unknown, stage: Stage, issuer: string):
   if (codes.has('OAUTH_HTTP_REQUEST_FORBIDDEN')) {
     return { kind: 'invalid_config', message: `plain http is refused for ${issuer}; use https` };
   }
-  const top = chain[0];
-  if (top instanceof AuthorizationResponseError) {
-    const kind = top.error === 'access_denied' ? 'access_denied' : 'provider_refused';
-    return { kind, message: `the account service answered ${top.error}${describe(top.error_description)}` };
-  }
-  if (top instanceof WWWAuthenticateChallengeError || top instanceof ResponseBodyError) {
-    const status = top.status;
-    const oauthError = top instanceof ResponseBodyError ? top.error : (top.cause[0]?.parameters.error ?? 'unauthorized');
-    const description = top instanceof ResponseBodyError ? describe(top.error_description) : '';
-    // oidc-provider 8: no token → 400 invalid_request "no access token provided"; a wrong one → 401 invalid_token.
-    const tokenRefused = status === 401 || status === 403 || oauthError === 'invalid_token' || /access token/.test(description);
-    if (stage === 'registration' && (top instanceof WWWAuthenticateChallengeError || tokenRefused)) {
-      return { kind: 'registration_refused', message: `registration was refused (${status} ${oauthError}): check the registration token` };
-    }
-    if (oauthError === 'invalid_client') {
-      return { kind: 'not_registered', message: `the account service does not know this site's client (${where})` };
-    }
-    return { kind: 'provider_refused', message: `the account service refused the ${stage} (${status} ${oauthError}${description})` };
-  }
+  // openid-client's own errors can exist only once a connection operation has imported it.
+  const openid = loadedOpenidClient();
+  const answer = openid === undefined ? null : providerAnswer(chain[0], openid, stage, where);
+  if (answer !== null) return answer;
 
   const claim = chain.map((e) => nested(e, 'claim') ?? nested(e, 'attribute')).find((c) => c !== undefined);
   const text = chain.map((e) => (e instanceof Error ? e.message : '')).join(' | ');
@@ -107,6 +93,30 @@ export function toConnectionError(error: unknown, stage: Stage, issuer: string):
     return { kind: 'id_token_invalid', message: `the ID token is not valid: ${firstMessage(chain)}` };
   }
   return { kind: 'provider_invalid', message: `the account service gave an unusable answer (${where}): ${firstMessage(chain)}` };
+}
+
+/** What an error of openid-client's own classes (the provider's answer) means, or null for another error. */
+function providerAnswer(top: unknown, openid: typeof OpenidClient, stage: Stage, where: string): ConnectionError | null {
+  const { AuthorizationResponseError, ResponseBodyError, WWWAuthenticateChallengeError } = openid;
+  if (top instanceof AuthorizationResponseError) {
+    const kind = top.error === 'access_denied' ? 'access_denied' : 'provider_refused';
+    return { kind, message: `the account service answered ${top.error}${describe(top.error_description)}` };
+  }
+  if (top instanceof WWWAuthenticateChallengeError || top instanceof ResponseBodyError) {
+    const status = top.status;
+    const oauthError = top instanceof ResponseBodyError ? top.error : (top.cause[0]?.parameters.error ?? 'unauthorized');
+    const description = top instanceof ResponseBodyError ? describe(top.error_description) : '';
+    // oidc-provider 8: no token → 400 invalid_request "no access token provided"; a wrong one → 401 invalid_token.
+    const tokenRefused = status === 401 || status === 403 || oauthError === 'invalid_token' || /access token/.test(description);
+    if (stage === 'registration' && (top instanceof WWWAuthenticateChallengeError || tokenRefused)) {
+      return { kind: 'registration_refused', message: `registration was refused (${status} ${oauthError}): check the registration token` };
+    }
+    if (oauthError === 'invalid_client') {
+      return { kind: 'not_registered', message: `the account service does not know this site's client (${where})` };
+    }
+    return { kind: 'provider_refused', message: `the account service refused the ${stage} (${status} ${oauthError}${description})` };
+  }
+  return null;
 }
 
 function causes(error: unknown): unknown[] {

@@ -1,6 +1,7 @@
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import { systemClock, type Clock } from '../../auth/clock.js';
 import { boundedFetch } from './bounded-fetch.js';
+import { openidClient } from './openid-client.js';
 import { validateConnectionConfig, type ConnectionConfig, type ValidConnectionConfig } from './connection-config.js';
 import { failure, toConnectionError, type ConnectionError, type Failure, type Stage } from './connection-errors.js';
 import { ConnectionRecords, KEYS, RecordError, sha256, type LinkedUser, type Registration } from './connection-records.js';
@@ -87,13 +88,13 @@ export class SiteConnection {
 
   /** Discovery, plus dynamic registration when no client id is configured or stored. */
   async ensureRegistered(): Promise<Result<{ clientId: string; registered: boolean }>> {
-    return this.#guard<{ clientId: string; registered: boolean }>('registration', async () => {
+    return this.#guard<{ clientId: string; registered: boolean }>('registration', async (openid) => {
       const existing = await this.#registration();
       if (existing !== undefined) {
         const client = await this.#oidcClient(existing);
         return { ok: true, clientId: client.clientMetadata().client_id, registered: false };
       }
-      const client = await oidc.dynamicClientRegistration(
+      const client = await openid.dynamicClientRegistration(
         new URL(this.#config.issuer),
         {
           client_name: 'Siteward site',
@@ -103,8 +104,8 @@ export class SiteConnection {
           grant_types: ['authorization_code', 'refresh_token'],
           token_endpoint_auth_method: 'client_secret_basic',
         },
-        oidc.ClientSecretBasic(),
-        { ...this.#requestOptions(), initialAccessToken: this.#config.registrationToken },
+        openid.ClientSecretBasic(),
+        { ...this.#requestOptions(openid), initialAccessToken: this.#config.registrationToken },
       );
       const metadata = client.clientMetadata();
       const registration: Registration = {
@@ -125,15 +126,15 @@ export class SiteConnection {
 
   /** The provider's authorization URL for this browser session and site user. */
   async startAuthorization(input: { sessionKey: string; userId: string | number }): Promise<Result<{ url: string }>> {
-    return this.#guard('discovery', async () => {
+    return this.#guard('discovery', async (openid) => {
       const registration = await this.#registration();
       if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
       const client = await this.#oidcClient(registration);
       const now = this.#clock();
       await this.#purge(now);
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
+      const verifier = openid.randomPKCECodeVerifier();
+      const state = openid.randomState();
+      const nonce = openid.randomNonce();
       await this.#records.writePending(state, {
         sessionHash: sha256(input.sessionKey),
         userId: String(input.userId),
@@ -142,11 +143,11 @@ export class SiteConnection {
         expiresAt: now + PENDING_TTL_MS,
       });
       // prompt=consent: without it oidc-provider drops offline_access (no refresh token). Never `resource`.
-      const url = oidc.buildAuthorizationUrl(client, {
+      const url = openid.buildAuthorizationUrl(client, {
         redirect_uri: this.#config.redirectUri,
         scope: SCOPE,
         prompt: 'consent',
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge: await openid.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
         state,
         nonce,
@@ -171,7 +172,7 @@ export class SiteConnection {
     }
     const state = callback.searchParams.get('state');
     if (state === null || state === '') return failure('state_invalid', 'the callback has no state');
-    return this.#guard('token', async () => {
+    return this.#guard('token', async (openid) => {
       const pending = await this.#records.readPending(state);
       const now = this.#clock();
       if (pending === undefined) return failure('state_invalid', 'unknown state: this login was not started here');
@@ -187,7 +188,7 @@ export class SiteConnection {
       // Single use: mark before the exchange, keep the marker (without secrets) until it expires.
       await this.#records.writePending(state, { sessionHash: pending.sessionHash, userId, expiresAt: pending.expiresAt, usedAt: now });
 
-      const tokens = await oidc.authorizationCodeGrant(client, callback, {
+      const tokens = await openid.authorizationCodeGrant(client, callback, {
         pkceCodeVerifier: pending.verifier,
         expectedState: state,
         expectedNonce: pending.nonce,
@@ -238,15 +239,15 @@ export class SiteConnection {
     const ready = await this.loginRegistered();
     if (!ready.ok) return ready;
     const redirectUri = this.#config.loginRedirectUri ?? '';
-    return this.#guard('discovery', async () => {
+    return this.#guard('discovery', async (openid) => {
       const registration = await this.#registration();
       if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
       const client = await this.#oidcClient(registration);
       const now = this.#clock();
       await this.#purge(now);
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
+      const verifier = openid.randomPKCECodeVerifier();
+      const state = openid.randomState();
+      const nonce = openid.randomNonce();
       await this.#records.writePending(state, {
         purpose: 'login',
         sessionHash: sha256(input.browserKey),
@@ -256,10 +257,10 @@ export class SiteConnection {
         nonce,
         expiresAt: now + PENDING_TTL_MS,
       });
-      const url = oidc.buildAuthorizationUrl(client, {
+      const url = openid.buildAuthorizationUrl(client, {
         redirect_uri: redirectUri,
         scope: LOGIN_SCOPE,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge: await openid.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
         state,
         nonce,
@@ -285,7 +286,7 @@ export class SiteConnection {
     }
     const state = callback.searchParams.get('state');
     if (state === null || state === '') return failure('state_invalid', 'the callback has no state');
-    return this.#guard('token', async () => {
+    return this.#guard('token', async (openid) => {
       const pending = await this.#records.readPending(state);
       const now = this.#clock();
       if (pending === undefined) return failure('state_invalid', 'unknown state: this sign-in was not started here');
@@ -305,7 +306,7 @@ export class SiteConnection {
         usedAt: now,
       });
 
-      const tokens = await oidc.authorizationCodeGrant(client, callback, {
+      const tokens = await openid.authorizationCodeGrant(client, callback, {
         pkceCodeVerifier: pending.verifier,
         expectedState: state,
         expectedNonce: pending.nonce,
@@ -315,7 +316,7 @@ export class SiteConnection {
       if (subject === undefined) return failure('id_token_invalid', 'the token response has no ID token');
       let claims: oidc.UserInfoResponse;
       try {
-        claims = await oidc.fetchUserInfo(client, tokens.access_token, subject);
+        claims = await openid.fetchUserInfo(client, tokens.access_token, subject);
       } catch (error) {
         throw new StageError('userinfo', error);
       }
@@ -363,7 +364,7 @@ export class SiteConnection {
 
   /** The linked account of a site user; refreshed (refresh token, then userinfo) when the cache is older than the bound. */
   async getUser(userId: string | number, options: { maxAgeMs?: number } = {}): Promise<Result<{ user: WpcomUser; refreshed: boolean }>> {
-    return this.#guard('refresh', async () => {
+    return this.#guard('refresh', async (openid) => {
       const linked = await this.#records.readUser(String(userId));
       if (linked === undefined) return failure('not_linked', `site user ${userId} is not linked to an account`);
       if (this.#clock() - linked.userinfoFetchedAt < (options.maxAgeMs ?? this.#maxAge)) {
@@ -375,7 +376,7 @@ export class SiteConnection {
       let current = linked;
       const expired = linked.accessTokenExpiresAt !== undefined && linked.accessTokenExpiresAt - 30_000 <= this.#clock();
       if (linked.refreshToken !== undefined) {
-        const tokens = await oidc.refreshTokenGrant(client, linked.refreshToken);
+        const tokens = await openid.refreshTokenGrant(client, linked.refreshToken);
         // Stored at once: the provider may have rotated the refresh token.
         current = { ...linked, ...this.#tokenFields(tokens, linked) };
         await this.#records.writeUser(String(userId), current);
@@ -449,13 +450,15 @@ export class SiteConnection {
 
   async #revoke(linked: LinkedUser): Promise<boolean> {
     try {
+      const openid = await openidClient();
       const registration = await this.#registration();
       if (registration === undefined) return false;
       const client = await this.#oidcClient(registration);
       if (client.serverMetadata().revocation_endpoint === undefined) return false;
       // Revoking the refresh token ends the whole grant at oidc-provider; the access token goes too.
-      if (linked.refreshToken !== undefined) await oidc.tokenRevocation(client, linked.refreshToken, { token_type_hint: 'refresh_token' });
-      await oidc.tokenRevocation(client, linked.accessToken, { token_type_hint: 'access_token' });
+      if (linked.refreshToken !== undefined)
+        await openid.tokenRevocation(client, linked.refreshToken, { token_type_hint: 'refresh_token' });
+      await openid.tokenRevocation(client, linked.accessToken, { token_type_hint: 'access_token' });
       return true;
     } catch {
       return false;
@@ -473,7 +476,8 @@ export class SiteConnection {
 
   async #userinfo(client: oidc.Configuration, accessToken: string, subject: string) {
     try {
-      return pickUserinfo(await oidc.fetchUserInfo(client, accessToken, subject));
+      const openid = await openidClient();
+      return pickUserinfo(await openid.fetchUserInfo(client, accessToken, subject));
     } catch (error) {
       throw new StageError('userinfo', error);
     }
@@ -522,13 +526,14 @@ export class SiteConnection {
 
   async #oidcClient(registration: Registration): Promise<oidc.Configuration> {
     if (this.#client !== undefined && this.#client.clientMetadata().client_id === registration.clientId) return this.#client;
+    const openid = await openidClient();
     try {
-      this.#client = await oidc.discovery(
+      this.#client = await openid.discovery(
         new URL(this.#config.issuer),
         registration.clientId,
         registration.clientSecret === undefined ? undefined : { client_secret: registration.clientSecret },
-        registration.clientSecret === undefined ? oidc.None() : oidc.ClientSecretBasic(registration.clientSecret),
-        this.#requestOptions(),
+        registration.clientSecret === undefined ? openid.None() : openid.ClientSecretBasic(registration.clientSecret),
+        this.#requestOptions(openid),
       );
     } catch (error) {
       throw new StageError('discovery', error);
@@ -536,19 +541,19 @@ export class SiteConnection {
     return this.#client;
   }
 
-  #requestOptions(): oidc.DiscoveryRequestOptions {
+  #requestOptions(openid: typeof oidc): oidc.DiscoveryRequestOptions {
     return {
-      [oidc.customFetch]: this.#fetch,
+      [openid.customFetch]: this.#fetch,
       timeout: this.#config.timeoutMs / 1000,
       // Plain http only for loopback issuers (validated in connection-config).
-      execute: this.#config.insecure ? [oidc.allowInsecureRequests] : [],
+      execute: this.#config.insecure ? [openid.allowInsecureRequests] : [],
     };
   }
 
   /** Runs an operation and turns anything thrown into a typed error. */
-  async #guard<T>(stage: Stage, run: () => Promise<Result<T>>): Promise<Result<T>> {
+  async #guard<T>(stage: Stage, run: (openid: typeof oidc) => Promise<Result<T>>): Promise<Result<T>> {
     try {
-      return await run();
+      return await run(await openidClient());
     } catch (error) {
       if (error instanceof RecordError) return failure('storage_invalid', `stored connection data is unreadable: ${error.message}`);
       if (error instanceof StageError) return { ok: false, error: toConnectionError(error.cause, error.stage, this.#config.issuer) };

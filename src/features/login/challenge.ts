@@ -6,9 +6,27 @@
  * until then, so each is used once on every worker and host.
  */
 import { createHash, hkdfSync } from 'node:crypto';
-import { createChallenge, randomInt, verifySolution, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type * as AltchaLib from 'altcha-lib';
+import type { Challenge } from 'altcha-lib';
+import type * as AltchaPbkdf2 from 'altcha-lib/algorithms/pbkdf2';
 import type { UsedTokens } from './used-tokens.js';
+
+let loaded:
+  Promise<Pick<typeof AltchaLib, 'createChallenge' | 'randomInt' | 'verifySolution'> & Pick<typeof AltchaPbkdf2, 'deriveKey'>> | undefined;
+
+/**
+ * altcha-lib (with @noble/hashes) is imported at the first challenge, not at start: it is asked
+ * for only after failed logins, and a module once loaded stays in the worker's memory.
+ */
+function altcha() {
+  loaded ??= Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/pbkdf2')]).then(([lib, pbkdf2]) => ({
+    createChallenge: lib.createChallenge,
+    randomInt: lib.randomInt,
+    verifySolution: lib.verifySolution,
+    deriveKey: pbkdf2.deriveKey,
+  }));
+  return loaded;
+}
 
 export const CHALLENGE_FIELD = 'altcha';
 const ALGORITHM = 'PBKDF2/SHA-256';
@@ -32,7 +50,8 @@ export function loginChallenge(opts: { encryptionKey: Uint8Array; used: UsedToke
   const formDigest = (formToken: string) => createHash('sha256').update(`siteward challenge|${formToken}`).digest('base64url').slice(0, 32);
 
   return {
-    create(formToken) {
+    async create(formToken) {
+      const { createChallenge, randomInt, deriveKey } = await altcha();
       return createChallenge({
         algorithm: ALGORITHM,
         cost: COST,
@@ -52,6 +71,7 @@ export function loginChallenge(opts: { encryptionKey: Uint8Array; used: UsedToke
       const expiresAt = challenge.parameters.expiresAt;
       if (challenge.parameters.data?.form !== formDigest(formToken) || typeof expiresAt !== 'number' || expiresAt * 1000 <= opts.clock())
         return false;
+      const { verifySolution, deriveKey } = await altcha();
       const result = await verifySolution({ challenge, solution, deriveKey, hmacSignatureSecret, hmacKeySignatureSecret }).catch(
         () => null,
       );

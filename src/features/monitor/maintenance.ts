@@ -1,4 +1,15 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpressionParser as Parser } from 'cron-parser';
+
+// cron-parser (with luxon, about 500 KB of source) is required at the first weekly or cron window,
+// not at start: most servers have none, and a loaded module stays in the worker's memory. The
+// callers are synchronous, hence require rather than import().
+const require = createRequire(import.meta.url);
+let parser: typeof Parser | undefined;
+function cronParser(): typeof Parser {
+  parser ??= (require('cron-parser') as { CronExpressionParser: typeof Parser }).CronExpressionParser;
+  return parser;
+}
 
 /**
  * Maintenance windows: checks go on, but no downtime is counted and nobody is notified. A
@@ -45,7 +56,7 @@ export function maintenanceProblem(window: MaintenanceInput, timeZone: string): 
       return durationProblem(window.durationMinutes);
     case 'cron':
       try {
-        CronExpressionParser.parse(window.cron, { tz: timeZone });
+        cronParser().parse(window.cron, { tz: timeZone });
       } catch (error) {
         return `cron: ${(error as Error).message}`;
       }
@@ -65,7 +76,8 @@ export function occurrenceAt(window: MaintenanceInput, at: number, timeZone: str
   const cron = windowCron(window);
   if (cron === null) return null;
   // The latest occurrence at or before `at` (cron-parser's prev() is strictly before its start).
-  const previous = CronExpressionParser.parse(cron, { currentDate: new Date(at + 1), tz: timeZone })
+  const previous = cronParser()
+    .parse(cron, { currentDate: new Date(at + 1), tz: timeZone })
     .prev()
     .getTime();
   const end = previous + window.durationMinutes * 60_000;
@@ -99,7 +111,7 @@ export function maintenanceMs(windows: readonly MaintenanceWindow[], from: numbe
     const cron = windowCron(window);
     if (cron === null) continue;
     const durationMs = window.durationMinutes * 60_000;
-    const iterator = CronExpressionParser.parse(cron, { currentDate: new Date(from - durationMs), endDate: new Date(to), tz: timeZone });
+    const iterator = cronParser().parse(cron, { currentDate: new Date(from - durationMs), endDate: new Date(to), tz: timeZone });
     for (let n = 0; n < MAX_OCCURRENCES && iterator.hasNext(); n++) {
       const start = iterator.next().getTime();
       spans.push([start, start + durationMs]);

@@ -3,24 +3,28 @@
  * `otpauth://` URI) through otplib, and recovery codes.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
+
+// otplib and qrcode are imported where a code is made or checked, not at start: most processes
+// never enrol anyone, and loading them costs a worker memory it would keep (docs/performance.md).
 
 export const RECOVERY_CODE_COUNT = 10;
 const PERIOD_SECONDS = 30;
 /** 32 symbols (RFC 4648 base32, lower case): a byte modulo 32 is unbiased. */
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
-export function newTotpSecret(): string {
+export async function newTotpSecret(): Promise<string> {
+  const { generateSecret } = await import('otplib');
   return generateSecret();
 }
 
-export function totpUri(secret: string, issuer: string, account: string): string {
+export async function totpUri(secret: string, issuer: string, account: string): Promise<string> {
+  const { generateURI } = await import('otplib');
   return generateURI({ issuer, label: account, secret });
 }
 
 /** The QR code of an `otpauth://` URI as an SVG data URL: drawn here, no third party sees the secret. */
 export async function qrDataUrl(uri: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
 }
@@ -31,6 +35,7 @@ export async function qrDataUrl(uri: string): Promise<string> {
  */
 export async function totpStep(secret: string, code: string, nowMs: number, afterStep: number): Promise<number | null> {
   if (!/^\d{6}$/.test(code)) return null;
+  const { verify } = await import('otplib');
   const result = await verify({
     secret,
     token: code,

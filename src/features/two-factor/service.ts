@@ -81,7 +81,7 @@ export class TwoFactorService {
 
   /** Starts (or restarts) an enrolment: a new secret, not asked at login until confirmed. Null when already enabled. */
   async begin(user: UserRecord): Promise<Enrolment | null> {
-    const secret = newTotpSecret();
+    const secret = await newTotpSecret();
     if (!(await this.o.repo.begin(user.id, this.#sealer.seal(secret, context(user.id)), this.o.clock()))) return null;
     return this.#enrolment(user, secret);
   }
@@ -134,7 +134,7 @@ export class TwoFactorService {
   }
 
   async #enrolment(user: UserRecord, secret: string): Promise<Enrolment> {
-    const uri = totpUri(secret, this.o.issuer, user.login);
+    const uri = await totpUri(secret, this.o.issuer, user.login);
     return { secret, uri, qr: await qrDataUrl(uri) };
   }
 
