@@ -29,7 +29,8 @@ Commands:
         Run the local central account service (an OpenID Connect provider on
         127.0.0.1, for development and tests); prints the settings to paste
   accounts user add <login> --email E [--email-verified] [--name N] (--password P | --password-stdin) [--data FILE]
-  accounts user list [--data FILE]        Accounts of the local account service
+  accounts user list [--format table|json] [--data FILE]
+                                   Accounts of the local account service
   backup now                       Back up the store now (to every target); prints the new backup's id
   backup list [--format json] [--all-stores]
                                    Backups per target with id, time, size, status, backend, store and verification

@@ -139,7 +139,7 @@ describe('the siteward command', () => {
     );
     expect(added.status, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^Added ann \(sub \d+\)\./);
-    expect(run(['accounts', 'user', 'list'], env).stdout).toMatch(/ann\tann@example\.com\tno\tAnn/);
+    expect(run(['accounts', 'user', 'list'], env).stdout).toMatch(/ann +ann@example\.com +no +Ann/);
     expect(run(['accounts', '--help'], env).stdout).toContain('siteward accounts user add');
     expect(run(['--help']).stdout).toContain('accounts [start]');
     expect(existsSync(path.join(dir, 'site-never-opened'))).toBe(false);

@@ -56,13 +56,24 @@ describe('siteward accounts', () => {
     ).toBe(0);
     const list = io();
     expect(await runAccountsCommand(['user', 'list'], list.io, env)).toBe(0);
-    expect(list.out).toEqual(['ID\tLOGIN\tEMAIL\tVERIFIED\tNAME', '1\tann\tann@example.com\tno\tAnn', '2\tcy\tcy@example.com\tyes\tcy']);
+    expect(list.out).toEqual([
+      'ID  LOGIN  EMAIL            VERIFIED  NAME',
+      '1   ann    ann@example.com  no        Ann',
+      '2   cy     cy@example.com   yes       cy',
+    ]);
+    const json = io();
+    expect(await runAccountsCommand(['user', 'list', '--format', 'json'], json.io, env)).toBe(0);
+    expect(JSON.parse(json.out.join('\n'))).toEqual([
+      { id: '1', login: 'ann', email: 'ann@example.com', email_verified: false, name: 'Ann' },
+      { id: '2', login: 'cy', email: 'cy@example.com', email_verified: true, name: 'cy' },
+    ]);
   });
 
   it('answers a bad command line with one line and exit 2', async () => {
     for (const args of [
       ['user', 'add', 'bob'],
       ['user', 'add', 'bob', '--email', 'b@example.com'],
+      ['user', 'list', '--format', 'yaml'],
       ['start', '--port', 'x'],
       ['frobnicate'],
       ['--bogus'],

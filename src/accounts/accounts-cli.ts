@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { AccountStore } from './account-store.js';
 import { openAccountsDb } from './accounts-db.js';
 import { createAccountsService, type AccountsService } from './accounts-service.js';
+import { textTable } from '../core/text-table.js';
 
 /** What the command needs from its caller: the `siteward` binary, or a test. */
 export interface AccountsCliIo {
@@ -21,7 +22,7 @@ export const DEFAULT_DATA_FILE = './data/accounts.sqlite';
 const USAGE = `Usage:
   siteward accounts [start] [--port P] [--data FILE] [--users FILE.json]
   siteward accounts user add <login> --email E [--email-verified] [--name N] (--password P | --password-stdin) [--data FILE]
-  siteward accounts user list [--data FILE]
+  siteward accounts user list [--format table|json] [--data FILE]
 The data file defaults to $SITEWARD_ACCOUNTS_DATA, else ${DEFAULT_DATA_FILE}.`;
 
 /** A mistake on the `siteward accounts` command line (exit code 2); the site's commands have their own `UsageError`. */
@@ -131,15 +132,24 @@ async function userCommand(args: string[], io: AccountsCliIo, env: Readonly<Reco
       password: { type: 'string' },
       'password-stdin': { type: 'boolean' },
       data: { type: 'string' },
+      format: { type: 'string', default: 'table' },
     },
     allowPositionals: true,
     strict: true,
   });
   if (sub === 'list') {
     if (positionals.length > 0) throw new AccountsUsageError('user list takes no arguments');
+    if (values.format !== 'table' && values.format !== 'json')
+      throw new AccountsUsageError(`unknown format "${values.format}"; use table or json`);
     return withStore(dataFile(values.data, env), async (store) => {
-      io.out(['ID', 'LOGIN', 'EMAIL', 'VERIFIED', 'NAME'].join('\t'));
-      for (const a of store.list()) io.out([a.id, a.login, a.email, a.emailVerified ? 'yes' : 'no', a.name].join('\t'));
+      const accounts = store.list();
+      if (values.format === 'json') {
+        const rows = accounts.map((a) => ({ id: a.id, login: a.login, email: a.email, email_verified: a.emailVerified, name: a.name }));
+        io.out(JSON.stringify(rows));
+        return 0;
+      }
+      const rows = accounts.map((a) => [a.id, a.login, a.email, a.emailVerified ? 'yes' : 'no', a.name]);
+      for (const line of textTable(['ID', 'LOGIN', 'EMAIL', 'VERIFIED', 'NAME'], rows)) io.out(line);
       return 0;
     });
   }

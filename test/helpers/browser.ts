@@ -53,7 +53,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 
 /**
  * axe-core's serious and critical violations on the page as it is now, one line each
- * (`rule: targets`). axe is evaluated as text, which the pages' strict CSP cannot refuse.
+ * (`rule (impact): help — targets`). axe is evaluated as text, which the pages' strict CSP cannot refuse.
  */
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
@@ -61,12 +61,15 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     const w = globalThis as unknown as {
       document: unknown;
       axe: {
-        run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        run: (
+          ctx: unknown,
+          opts: object,
+        ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
       };
     };
     const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }

@@ -6,22 +6,26 @@
  * any screen. Screenshots (1280 and 360 px, light and dark) go to test-artifacts/admin
  * (gitignored). The tests run in order: they share one site whose state they move forward.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
-import { artifactsDir, chromiumAvailable, CHROMIUM_PATH, launchChromium, onCi, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
+import {
+  artifactsDir,
+  chromiumAvailable,
+  CHROMIUM_PATH,
+  launchChromium,
+  onCi,
+  BROWSER_WAIT_MS,
+  seriousAxeViolations,
+} from '../../../test/helpers/browser.js';
 import { FakeAkismet } from '../../../test/helpers/fake-akismet.js';
 import { makePluginSite } from '../../../test/helpers/plugin-site.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { main as cli } from '../../cli.js';
 import { ANN, startProvider } from '../connection/connection-test-kit.js';
 import { FakeRegistry } from '../../../test/helpers/fake-registry.js';
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.runIf(onCi && !chromiumAvailable)('browser tests on CI', () => {
   it('have Chromium', () => {
@@ -151,25 +155,6 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
       >
     >('GET', 'jetpack/v4/module/all');
 
-  async function axe(p: Page): Promise<string[]> {
-    await p.evaluate(AXE_SOURCE);
-    const result = await p.evaluate(async () => {
-      const w = globalThis as unknown as {
-        document: unknown;
-        axe: {
-          run: (
-            ctx: unknown,
-            opts: object,
-          ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
-        };
-      };
-      return w.axe.run(w.document, { resultTypes: ['violations'] });
-    });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
   /** A notice of the page (not its copy in the screen-reader live region). */
   function notice(p: Page, text: string | RegExp) {
     return p.locator('.sw-notices .components-notice', { hasText: text });
@@ -187,7 +172,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'At a Glance' }).waitFor();
     expect(await page.title()).toBe('At a Glance ‹ Siteward');
     await expect(page.getByTestId('connection-state').textContent()).resolves.toContain('not connected');
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 
@@ -214,7 +199,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await expect(stats.textContent()).resolves.toContain('Needs a connection');
     expect(await stats.locator('input[type=checkbox]').isDisabled()).toBe(true);
     expect(await page.locator('.sw-module').count()).toBe(37);
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   it('connects to the local account service and comes back with the notice', async () => {
@@ -289,7 +274,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await notice(page, 'Custom Content Types settings saved.').waitFor();
     expect((await modules())['custom-content-types']!.options!.jetpack_portfolio_posts_per_page!.current_value).toBe(7);
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   it('edits list options with token fields and shows the API refusal of a bad item under its field', async () => {
@@ -328,7 +313,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     expect(await custom.getByRole('textbox').count()).toBe(3);
     await custom.getByLabel('URL').waitFor();
     expect(await page.getByRole('textbox', { name: /JSON/ }).count()).toBe(0);
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
   it("edits Protect's allow list one entry a line, and the API reads it back as entries", async () => {
@@ -558,7 +543,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
           await go(p, hash, heading);
           await p.waitForLoadState('networkidle');
           await p.screenshot({ path: path.join(shots, `${name}-${width}-${dark ? 'dark' : 'light'}.png`), fullPage: true });
-          violations.push(...(await axe(p)).map((v) => `${name} ${width} ${dark ? 'dark' : 'light'}: ${v}`));
+          violations.push(...(await seriousAxeViolations(p)).map((v) => `${name} ${width} ${dark ? 'dark' : 'light'}: ${v}`));
           // Works at 360 px: no sideways scrolling (a table or form wider than a small phone).
           const scrollWidth = await p.evaluate<number>('document.documentElement.scrollWidth');
           if (scrollWidth > width) overflows.push(`${name} ${width}: ${scrollWidth} px wide`);

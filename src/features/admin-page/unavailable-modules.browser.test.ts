@@ -6,17 +6,13 @@
  * and offer no switch that cannot work. Screenshots at 1280 and 360 px go to
  * test-artifacts/admin-unavailable (gitignored).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import type { ModuleRecord } from '../../wire/jetpack-v4.js';
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chromium', () => {
   let app: TestApp;
@@ -60,18 +56,6 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
     await p.getByRole('heading', { level: 1, name: heading }).waitFor();
   }
 
-  async function seriousAxe(p: Page): Promise<string[]> {
-    await p.evaluate(AXE_SOURCE);
-    const result = await p.evaluate(async () => {
-      const w = globalThis as unknown as {
-        document: unknown;
-        axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string }[] }> };
-      };
-      return w.axe.run(w.document, { resultTypes: ['violations'] });
-    });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  }
-
   async function records(): Promise<Record<string, ModuleRecord>> {
     const res = await app.request({ path: '/wp-json/jetpack/v4/module/all', headers: app.auth(admin) });
     return res.json as Record<string, ModuleRecord>;
@@ -102,7 +86,7 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
     await go(p, '#/modules/monitor', 'Monitor');
     await p.getByTestId('unavailable-monitor').waitFor();
     expect(await p.getByText('Turn Monitor on to change its settings.').count()).toBe(0);
-    expect(await seriousAxe(p)).toEqual([]);
+    expect(await seriousAxeViolations(p)).toEqual([]);
     await ctx.close();
   });
 
@@ -131,7 +115,7 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
       .waitFor();
     await p.waitForLoadState('networkidle');
     await p.screenshot({ path: path.join(shots, 'dashboard-1280.png'), fullPage: true });
-    expect(await seriousAxe(p)).toEqual([]);
+    expect(await seriousAxeViolations(p)).toEqual([]);
     await ctx.close();
   });
 

@@ -6,20 +6,17 @@
  * go to test-artifacts/backups (gitignored).
  */
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
 import { S3_TEST_ENV, startTestS3, type TestS3 } from '../../../test/helpers/s3-server.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { builtInFeatures } from '../index.js';
 import { backupsFeatureWith } from './index.js';
 import { readStoreId } from './store-id.js';
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const features = builtInFeatures.map((f) =>
   f.name === 'backups' ? backupsFeatureWith({ retry: { delaysMs: [1], sleep: async () => undefined }, s3: { sdkMaxAttempts: 1 } }) : f,
 );
@@ -66,18 +63,6 @@ describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  async function axe(p: Page): Promise<string[]> {
-    await p.evaluate(AXE_SOURCE);
-    const result = await p.evaluate(async () => {
-      const w = globalThis as unknown as {
-        document: unknown;
-        axe: { run: (ctx: unknown, opts: object) => Promise<{ violations: { id: string; impact: string; help: string }[] }> };
-      };
-      return w.axe.run(w.document, { resultTypes: ['violations'] });
-    });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-  }
-
   async function open(width: number): Promise<Page> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base, acceptDownloads: true });
     const p = await context.newPage();
@@ -108,7 +93,7 @@ describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
     await page.getByTestId('backups-target-s3').getByTestId('backup-row').waitFor();
     await expect(page.getByTestId('backups-summary').textContent()).resolves.toMatch(/^Your site was successfully backed-up/);
     await expect(page.getByTestId('backups-target-local').getByTestId('backup-row').count()).resolves.toBe(2);
-    expect(await axe(page)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(shots, 'backups-1280.png'), fullPage: true });
   });
 

@@ -6,20 +6,17 @@
  * (test-artifacts/site-pages, gitignored), and fails on sideways scrolling, on a serious or
  * critical axe violation, or on anything the pages' CSP refused.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { ensureSetupToken } from '../../auth/setup-token.js';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { ANN, startProvider } from '../connection/connection-test-kit.js';
 
-const require = createRequire(import.meta.url);
 // Evaluated as text (page.evaluate), which the pages' CSP does not govern, unlike an injected script tag.
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const VIEWS = [
   { width: 1280, dark: false },
@@ -77,25 +74,6 @@ describe.skipIf(!chromiumAvailable)("the server's own pages in Chromium", () => 
     await provider?.close();
   });
 
-  async function axe(): Promise<string[]> {
-    await page.evaluate(AXE_SOURCE);
-    const result = await page.evaluate(async () => {
-      const w = globalThis as unknown as {
-        document: unknown;
-        axe: {
-          run: (
-            ctx: unknown,
-            opts: object,
-          ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
-        };
-      };
-      return w.axe.run(w.document, { resultTypes: ['violations'] });
-    });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
   /** The page as it is now, in each width and colour scheme: a screenshot, then the checks. */
   async function capture(name: string): Promise<void> {
     for (const { width, dark } of VIEWS) {
@@ -109,7 +87,7 @@ describe.skipIf(!chromiumAvailable)("the server's own pages in Chromium", () => 
         return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
       });
       if (scrollWidth > clientWidth) failures.push(`${label}: ${scrollWidth} px wide in ${clientWidth}`);
-      failures.push(...(await axe()).map((v) => `${label}: ${v}`));
+      failures.push(...(await seriousAxeViolations(page)).map((v) => `${label}: ${v}`));
     }
     // The stylesheet came: the card is styled (a browser-default page has no border on main).
     const border = await page
