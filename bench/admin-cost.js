@@ -5,40 +5,11 @@
 //
 // Set SERVE_COST_ROOT=<checkout> to measure another checkout's dist/ (A/B, one process each).
 import { Buffer } from 'node:buffer';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { inProcessApp } from './in-process-app.js';
 
 const N = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 5);
-const root = path.resolve(process.env.SERVE_COST_ROOT ?? path.join(path.dirname(new URL(import.meta.url).pathname), '..'));
-const load = (p) => import(pathToFileURL(path.join(root, 'dist', p)).href);
-
-const { createApp } = await load('compose.js');
-const { loadConfig } = await load('settings.js');
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'siteward-admin-cost-'));
-process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-const config = loadConfig({
-  env: {
-    SITEWARD_DATA_DIR: dataDir,
-    SITEWARD_HOME_URL: 'http://127.0.0.1:8080',
-    SITEWARD_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
-    LOG_LEVEL: 'silent',
-  },
-  cwd: dataDir,
-  configFile: null,
-});
-const app = await createApp(config, { logger: false, cwd: dataDir, startJobs: false });
-const created = await app.users.create({
-  login: 'benchadmin',
-  email: 'bench@example.org',
-  role: 'administrator',
-  password: 'bench-password-1',
-});
-if (!created.ok) throw new Error('user creation failed');
-const login = await app.authenticator.login('benchadmin', 'bench-password-1');
-if (!login.ok) throw new Error('login failed');
+const { app, login } = await inProcessApp('admin-cost');
 const request = { method: 'GET', url: '/admin/', headers: { host: '127.0.0.1:8080', cookie: `siteward_logged_in=${login.cookie}` } };
 
 async function run(n) {
