@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.SITEWARD_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -72,4 +72,43 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
+}
+
+/**
+ * A new browser context at `width` × 900 whose page has logged in through the login form on its
+ * way to /admin/. Uncaught page errors (and, with `consoleErrors`, console errors other than
+ * failed resource loads) are pushed to `problems`.
+ */
+export async function adminPageLoggedIn(
+  browser: Browser,
+  options: {
+    baseURL: string;
+    width: number;
+    user: { login: string; password: string };
+    problems: string[];
+    consoleErrors?: boolean;
+  },
+): Promise<{ ctx: BrowserContext; p: Page }> {
+  const ctx = await browser.newContext({ viewport: { width: options.width, height: 900 }, baseURL: options.baseURL });
+  const p = await ctx.newPage();
+  p.setDefaultTimeout(BROWSER_WAIT_MS);
+  p.on('pageerror', (e) => options.problems.push(String(e)));
+  if (options.consoleErrors) {
+    p.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) options.problems.push(m.text());
+    });
+  }
+  await p.goto('/admin/');
+  await p.fill('#user_login', options.user.login);
+  await p.fill('#user_pass', options.user.password);
+  await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
+  return { ctx, p };
+}
+
+/** Moves the admin app to `hash` and waits for the screen's `heading` (h1). */
+export async function goToScreen(p: Page, hash: string, heading: string): Promise<void> {
+  await p.evaluate((h) => {
+    (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+  }, hash);
+  await p.getByRole('heading', { level: 1, name: heading }).waitFor();
 }

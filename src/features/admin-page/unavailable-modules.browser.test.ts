@@ -8,9 +8,16 @@
  */
 
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
+import {
+  artifactsDir,
+  chromiumAvailable,
+  launchChromium,
+  adminPageLoggedIn,
+  goToScreen,
+  seriousAxeViolations,
+} from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import type { ModuleRecord } from '../../wire/jetpack-v4.js';
 
@@ -34,27 +41,8 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
     await app?.close();
   });
 
-  async function pageAt(width: number): Promise<{ ctx: BrowserContext; p: Page }> {
-    const ctx = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base });
-    const p = await ctx.newPage();
-    p.setDefaultTimeout(BROWSER_WAIT_MS);
-    p.on('pageerror', (e) => problems.push(String(e)));
-    p.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
-    });
-    await p.goto('/admin/');
-    await p.fill('#user_login', admin.login);
-    await p.fill('#user_pass', admin.password);
-    await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
-    return { ctx, p };
-  }
-
-  async function go(p: Page, hash: string, heading: string): Promise<void> {
-    await p.evaluate((h) => {
-      (globalThis as unknown as { location: { hash: string } }).location.hash = h;
-    }, hash);
-    await p.getByRole('heading', { level: 1, name: heading }).waitFor();
-  }
+  const pageAt = (width: number) => adminPageLoggedIn(browser, { baseURL: base, width, user: admin, problems, consoleErrors: true });
+  const go = goToScreen;
 
   async function records(): Promise<Record<string, ModuleRecord>> {
     const res = await app.request({ path: '/wp-json/jetpack/v4/module/all', headers: app.auth(admin) });
