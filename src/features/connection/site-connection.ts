@@ -45,6 +45,23 @@ export interface LoginIdentity {
 export type Result<T> = ({ ok: true } & T) | Failure;
 
 /**
+ * The callback as the provider must see it (our registered redirect URI with the query the
+ * browser brought back) and its `state`.
+ */
+function callbackState(redirectUri: string, callbackUrl: string): Result<{ callback: URL; state: string }> {
+  let callback: URL;
+  try {
+    callback = new URL(redirectUri);
+    callback.search = new URL(callbackUrl, redirectUri).search;
+  } catch {
+    return failure('state_invalid', 'the callback URL is not a URL');
+  }
+  const state = callback.searchParams.get('state');
+  if (state === null || state === '') return failure('state_invalid', 'the callback has no state');
+  return { ok: true, callback, state };
+}
+
+/**
  * The site's side of the connection to the central account service (openid-client 6): dynamic
  * registration, authorization code + PKCE + state + nonce, tokens sealed in the vault, userinfo
  * refresh, revocation. Framework-free: callers pass the browser session key and the site user id.
@@ -163,15 +180,9 @@ export class SiteConnection {
     userId: string | number;
   }): Promise<Result<{ user: WpcomUser }>> {
     const userId = String(input.userId);
-    let callback: URL;
-    try {
-      callback = new URL(this.#config.redirectUri);
-      callback.search = new URL(input.callbackUrl, this.#config.redirectUri).search;
-    } catch {
-      return failure('state_invalid', 'the callback URL is not a URL');
-    }
-    const state = callback.searchParams.get('state');
-    if (state === null || state === '') return failure('state_invalid', 'the callback has no state');
+    const found = callbackState(this.#config.redirectUri, input.callbackUrl);
+    if (!found.ok) return found;
+    const { callback, state } = found;
     return this.#guard('token', async (openid) => {
       const pending = await this.#records.readPending(state);
       const now = this.#clock();
@@ -277,15 +288,9 @@ export class SiteConnection {
   async completeLogin(input: { callbackUrl: string; browserKey: string }): Promise<Result<{ identity: LoginIdentity }>> {
     const redirectUri = this.#config.loginRedirectUri;
     if (redirectUri === undefined) return failure('invalid_config', 'no sign-in redirect URI is configured');
-    let callback: URL;
-    try {
-      callback = new URL(redirectUri);
-      callback.search = new URL(input.callbackUrl, redirectUri).search;
-    } catch {
-      return failure('state_invalid', 'the callback URL is not a URL');
-    }
-    const state = callback.searchParams.get('state');
-    if (state === null || state === '') return failure('state_invalid', 'the callback has no state');
+    const found = callbackState(redirectUri, input.callbackUrl);
+    if (!found.ok) return found;
+    const { callback, state } = found;
     return this.#guard('token', async (openid) => {
       const pending = await this.#records.readPending(state);
       const now = this.#clock();
