@@ -10,3 +10,19 @@
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Freezes a JSON-like value and every object and array inside it, and returns it: for answers
+ * that are built once and handed out many times (the REST layer reuses a frozen answer's JSON).
+ *
+ * @example
+ * const item = deepFreeze({ id: 1, _links: { self: [{ href: '…' }] } });
+ * Object.isFrozen(item._links.self[0]) // true
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -12,6 +12,7 @@ import { ORDERBY, pageOf, queryOf, selectUsers } from './users-query.js';
 import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } from './user-writes.js';
 import { userServiceError, wpError } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
+import { deepFreeze } from '../../core/objects.js';
 
 const CONTEXT_ARG: ArgDefinition = {
   description: 'Scope under which the request is made; determines fields present in response.',
@@ -109,8 +110,19 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     found.set(request, profile);
     return profile;
   };
+  // Speed: a profile object stands for its user until the user's data changes (loadProfile
+  // keeps it per credentials version), so its item is built once per context and frozen; the
+  // REST layer then reuses the item's encoded JSON too (users/me: docs/performance.md).
+  const items = new WeakMap<UserProfile, Map<Context, Readonly<Record<string, unknown>>>>();
+  const itemOf = (profile: UserProfile, context: Context): Readonly<Record<string, unknown>> => {
+    let byContext = items.get(profile);
+    if (!byContext) items.set(profile, (byContext = new Map()));
+    let item = byContext.get(context);
+    if (!item) byContext.set(context, (item = deepFreeze(userItem(profile, context, urls))));
+    return item;
+  };
   const respond = (request: RestRequest, profile: UserProfile, context: Context, status = 200) =>
-    new RestResponse(userItem(profile, context, urls), status);
+    new RestResponse(itemOf(profile, context), status);
 
   const list: EndpointDefinition = {
     methods: 'GET',

@@ -53,6 +53,22 @@ describe('wp/v2/users: reading', () => {
     expect(Object.keys(embed.json as Json)).toEqual(['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', '_links']);
   });
 
+  it('answers users/me with the change right after a write, in every context, though an unchanged item is built once', async () => {
+    const before = (await as(admin, 'GET', '/users/me?context=edit')).json as Json;
+    expect((await as(admin, 'GET', '/users/me')).json).toMatchObject({ description: before.description });
+    expect((await as(admin, 'PUT', '/users/me', { description: 'Changed between two reads.' })).status).toBe(200);
+    expect((await as(admin, 'GET', '/users/me')).json).toMatchObject({ description: 'Changed between two reads.' });
+    expect((await as(admin, 'GET', '/users/me?context=edit')).json).toMatchObject({
+      description: 'Changed between two reads.',
+      username: 'root',
+    });
+    expect((await as(admin, 'GET', `/users/${admin.userId}?_fields=id,description`)).json).toEqual({
+      id: admin.userId,
+      description: 'Changed between two reads.',
+    });
+    expect((await as(admin, 'PUT', '/users/me', { description: before.description })).status).toBe(200);
+  });
+
   it('answers 404 rest_user_invalid_id for an unknown id before any permission answer', async () => {
     for (const user of [admin, null]) {
       const res = await as(user, 'GET', '/users/999');
