@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
-import { ANN, startProvider } from './connection-test-kit.js';
+import { ANN, startProvider, accountServiceEnv } from './connection-test-kit.js';
 import { link } from './testing/connection-http-kit.js';
 
 // Long enough for a login on a busy machine; the silent provider's answer still comes within it.
@@ -54,11 +54,7 @@ describe('the 4.3+ connection routes with the real account service', () => {
   beforeAll(async () => {
     provider = await startProvider();
     site = await createTestApp({
-      env: {
-        SITEWARD_ACCOUNTS_ISSUER: provider.issuer,
-        SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken,
-        SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS),
-      },
+      env: accountServiceEnv(provider, { SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS) }),
     });
     admin = await site.loginAs('administrator');
   });
@@ -167,7 +163,7 @@ describe('unlinking and disconnecting through the 4.3+ names', () => {
   beforeAll(async () => {
     provider = await startProvider();
     site = await createTestApp({
-      env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken },
+      env: accountServiceEnv(provider),
     });
     admin = await site.loginAs('administrator');
     expect((await link(site, admin, ANN)).headers.location).toBe('/admin/?connection=connected');

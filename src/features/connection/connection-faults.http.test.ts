@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
-import { ANN, closedPort, startProvider } from './connection-test-kit.js';
+import { ANN, closedPort, startProvider, accountServiceEnv } from './connection-test-kit.js';
 import { link, loginAtProvider, sitePath, startLogin, visit } from './testing/connection-http-kit.js';
 
 const BOUND_MS = 400;
@@ -16,7 +16,7 @@ describe('a callback that does not belong to a login of this browser', () => {
   beforeAll(async () => {
     provider = await startProvider();
     site = await createTestApp({
-      env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken },
+      env: accountServiceEnv(provider),
       clock: () => clock.now,
     });
     admin = await site.loginAs('administrator');
@@ -106,11 +106,7 @@ describe('an account service that is down or silent', () => {
   beforeAll(async () => {
     provider = await startProvider();
     site = await createTestApp({
-      env: {
-        SITEWARD_ACCOUNTS_ISSUER: provider.issuer,
-        SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken,
-        SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS),
-      },
+      env: accountServiceEnv(provider, { SITEWARD_ACCOUNTS_TIMEOUT_MS: String(BOUND_MS) }),
     });
     admin = await site.loginAs('administrator');
     expect((await link(site, admin, ANN)).headers.location).toBe('/admin/?connection=connected');

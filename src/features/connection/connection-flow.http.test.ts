@@ -8,7 +8,7 @@ import { TestBrowser, loginAndConsent } from '../../accounts/test-browser.js';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
-import { ANN, startProvider } from './connection-test-kit.js';
+import { ANN, startProvider, accountServiceEnv } from './connection-test-kit.js';
 import { SITE_CALLBACK, link, sitePath, startLogin, visit, wrongPassword } from './testing/connection-http-kit.js';
 import { TokenSealer } from './connection-vault.js';
 
@@ -27,7 +27,7 @@ describe('connecting the site to the central account service, end to end over HT
   beforeAll(async () => {
     provider = await startProvider();
     await provider.addUser(BOB);
-    const env = { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken };
+    const env = accountServiceEnv(provider);
     const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => done(void logLines.push(chunk.toString('utf8'))) });
     site = await createTestApp({ env, logger: pino({ level: 'debug' }, sink) });
     // A second process on the same data: another worker of the same site.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
-import { startProvider } from './connection-test-kit.js';
+import { startProvider, accountServiceEnv } from './connection-test-kit.js';
 import { visit } from './testing/connection-http-kit.js';
 
 const ROUTES = [
@@ -21,7 +21,7 @@ describe('who may use the connection routes', () => {
   beforeAll(async () => {
     provider = await startProvider();
     site = await createTestApp({
-      env: { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken },
+      env: accountServiceEnv(provider),
     });
     subscriber = await site.loginAs('subscriber');
     admin = await site.loginAs('administrator');
@@ -101,11 +101,7 @@ describe('development (offline) mode', () => {
   beforeAll(async () => {
     provider = await startProvider();
     site = await createTestApp({
-      env: {
-        SITEWARD_OFFLINE: '1',
-        SITEWARD_ACCOUNTS_ISSUER: provider.issuer,
-        SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken,
-      },
+      env: accountServiceEnv(provider, { SITEWARD_OFFLINE: '1' }),
     });
     admin = await site.loginAs('administrator');
   });

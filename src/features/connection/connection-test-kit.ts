@@ -29,6 +29,14 @@ export async function startProvider(dataFile?: string, port?: number): Promise<A
   });
 }
 
+/**
+ * The settings that point a test site at `provider` (its issuer and the initial access token it
+ * registers with), plus `extra`.
+ */
+export function accountServiceEnv(provider: AccountsService, extra: Record<string, string> = {}): Record<string, string> {
+  return { SITEWARD_ACCOUNTS_ISSUER: provider.issuer, SITEWARD_ACCOUNTS_REGISTRATION_TOKEN: provider.initialAccessToken, ...extra };
+}
+
 export interface Site {
   connection: SiteConnection;
   vault: MemoryVault;
