@@ -18,6 +18,8 @@ import {
   moduleAll,
   parallelToggles,
   settings,
+  SETTINGS_CURRENT_ENV,
+  settingsCurrent,
   TOGGLE_CANDIDATES,
   userUpdatesBatch,
   userUpdatesOneByOne,
@@ -175,6 +177,14 @@ await onServer(
     .filter(([name]) => wanted(name))
     .map(([name, i]) => [name, (server, auth) => bench(server, mainScenarios(auth)[i], { group: 'main', measureBaseline: true })]),
 );
+
+// The 4.3+ settings object, on a server of its own (the shape is a server setting), with its own floor.
+if (wanted(settingsCurrent({}).name)) {
+  const currentDir = await freshDataDir('settings-current');
+  await onServer({ dataDir: currentDir, env: SETTINGS_CURRENT_ENV }, [
+    [settingsCurrent({}).name, (server, auth) => bench(server, settingsCurrent(auth), { group: 'main', measureBaseline: true })],
+  ]);
+}
 
 /**
  * `count` users to update (created once through wp/v2/users; the ids of those already there on

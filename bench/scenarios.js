@@ -19,6 +19,14 @@ export const moduleAll = (auth) => ({ name: 'GET module/all', requests: [get(MOD
 /** Authenticated GET settings: the read path of the sessions comparison. */
 export const settings = (auth) => ({ name: 'GET settings', requests: [get(SETTINGS, auth)], expect: '2xx' });
 
+/**
+ * The same route in Jetpack 4.3+'s shape (SITEWARD_SETTINGS_SHAPE=current): every module's
+ * options in one object, what today's Jetpack admin reads (docs/spec/current-clients.md A.4).
+ * It needs a server started with that setting.
+ */
+export const SETTINGS_CURRENT_ENV = { SITEWARD_SETTINGS_SHAPE: 'current' };
+export const settingsCurrent = (auth) => ({ name: 'GET settings (4.3+ shape)', requests: [get(SETTINGS, auth)], expect: '2xx' });
+
 /** Authenticated GET wp/v2/users/me (view context): what @wordpress/core-data asks for first. */
 export const usersMe = (auth) => ({ name: 'GET wp/v2/users/me', requests: [get('/wp-json/wp/v2/users/me', auth)], expect: '2xx' });
 

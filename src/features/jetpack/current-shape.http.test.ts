@@ -243,6 +243,26 @@ describe('GET settings: the spec answer by default, the 4.4+ object with SITEWAR
     expect(body).toMatchObject({ protect: false, carousel_display_exif: true });
     expect((await call(current, 'GET', '/settings')).json).toEqual(permissionBody('invalid_user_permission_view_admin', 401));
   });
+
+  it('shows a write made by another process on the same store in the next read, though an unchanged object is built once', async () => {
+    current = await createTestApp({ env: { SITEWARD_SETTINGS_SHAPE: 'current' } });
+    const other = await createTestApp({ env: { SITEWARD_SETTINGS_SHAPE: 'current' }, dataDir: current.app.config.dataDir });
+    try {
+      const boss = await current.loginAs('administrator');
+      const first = (await call(current, 'GET', '/settings', { as: boss })).json as Record<string, unknown>;
+      expect((await call(current, 'GET', '/settings', { as: boss })).json).toEqual(first);
+      expect(first).toMatchObject({ markdown: false, carousel_background_color: 'black' });
+      const elsewhere = await other.loginAs('administrator');
+      const res = await call(other, 'POST', '/settings', { as: elsewhere, body: { markdown: true, carousel_background_color: 'white' } });
+      expect(res.status).toBe(200);
+      expect((await call(current, 'GET', '/settings', { as: boss })).json).toMatchObject({
+        markdown: true,
+        carousel_background_color: 'white',
+      });
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('the other 4.3+ names answer as their 2016 twins', () => {

@@ -9,7 +9,7 @@
  * applies the valid part and answers `some_updated`.
  */
 import type { JsonValue } from '../../../core/json.js';
-import { isPlainObject } from '../../../core/objects.js';
+import { deepFreeze, isPlainObject } from '../../../core/objects.js';
 import { invalidParams, isRestError, type RestError } from '../../../rest/errors.js';
 import type { Principal } from '../../../rest/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
@@ -50,7 +50,52 @@ function settingKeys(catalog: ModuleCatalog): Map<string, SettingKey> {
 }
 
 /** GET settings (4.4+ shape): every key with its current value. */
-export async function readSettingsObject(ctx: PluginContext, catalog: ModuleCatalog, user: Principal): Promise<Record<string, JsonValue>> {
+/** The last settings object built for each user id, per context (bounded), as module/all keeps its list. */
+interface ObjectEntry {
+  readonly version: number;
+  readonly catalogSize: number;
+  readonly object: Readonly<Record<string, JsonValue>>;
+}
+const objectCaches = new WeakMap<PluginContext, Map<number, ObjectEntry>>();
+const OBJECT_CACHE_SIZE = 64;
+
+/** Whether some option of the catalog has its own `read` (a plugin's), per catalog size. */
+const customReads = new WeakMap<ModuleCatalog, { readonly size: number; readonly any: boolean }>();
+function hasCustomReads(catalog: ModuleCatalog): boolean {
+  const known = customReads.get(catalog);
+  if (known?.size === catalog.size) return known.any;
+  const any = catalog.all().some((mod) => Object.values(mod.options ?? {}).some((def) => def.read !== undefined));
+  customReads.set(catalog, { size: catalog.size, any });
+  return any;
+}
+
+/**
+ * GET settings in the 4.3+ shape. The object is frozen and reused while nothing it depends on
+ * changes, so that the REST layer reuses its JSON text too: it depends on the stored options
+ * (one state version covers them all, per-user values included), the catalog and the user.
+ * An option with its own `read` may depend on anything, so a catalog that has one is read
+ * afresh every time.
+ */
+export async function readSettingsObject(
+  ctx: PluginContext,
+  catalog: ModuleCatalog,
+  user: Principal,
+): Promise<Readonly<Record<string, JsonValue>>> {
+  if (hasCustomReads(catalog)) return buildSettingsObject(ctx, catalog, user);
+  const version = await ctx.store.options.version();
+  let cache = objectCaches.get(ctx);
+  if (!cache) objectCaches.set(ctx, (cache = new Map()));
+  const hit = cache.get(user.id);
+  if (hit !== undefined && hit.version === version && hit.catalogSize === catalog.size) return hit.object;
+  const object = deepFreeze(await buildSettingsObject(ctx, catalog, user));
+  // The version was read before building: a concurrent write makes this entry stale, never wrong.
+  cache.delete(user.id);
+  if (cache.size >= OBJECT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(user.id, { version, catalogSize: catalog.size, object });
+  return object;
+}
+
+async function buildSettingsObject(ctx: PluginContext, catalog: ModuleCatalog, user: Principal): Promise<Record<string, JsonValue>> {
   const modules = catalog.all();
   const [loaded, active, site] = await Promise.all([
     loadOptionStorage(ctx.store.options, modules),
