@@ -35,6 +35,20 @@ describe('wp/v2/settings', () => {
     });
   });
 
+  it("answers the first administrator's current address as email until one is set", async () => {
+    expect(((await settings(admin)).json as Json).email).toBe('root@example.org');
+    const changed = await t.request({
+      method: 'PUT',
+      path: '/wp-json/wp/v2/users/me',
+      headers: t.auth(admin),
+      body: { email: 'owner@example.org' },
+    });
+    expect(changed.status).toBe(200);
+    expect(((await settings(admin)).json as Json).email).toBe('owner@example.org');
+    await t.request({ method: 'PUT', path: '/wp-json/wp/v2/users/me', headers: t.auth(admin), body: { email: 'root@example.org' } });
+    expect(((await settings(admin)).json as Json).email).toBe('root@example.org');
+  });
+
   it('needs manage_options: 401 for visitors, 403 for editors', async () => {
     expect((await settings(null)).json).toMatchObject({ code: 'rest_forbidden', data: { status: 401 } });
     const ed = await t.loginAs('editor');
