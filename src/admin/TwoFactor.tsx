@@ -182,7 +182,17 @@ export function TwoFactorScreen() {
       />
     );
   } else if (enrolment) {
-    body = <Enrol enrolment={enrolment} onConfirmed={setCodes} />;
+    body = (
+      <Enrol
+        enrolment={enrolment}
+        onConfirmed={(confirmed) => {
+          setCodes(confirmed);
+          // Two-factor is on from here: fetch the status while the codes are read, so the screen
+          // that follows them says "on" at once rather than the status from before.
+          status.reload();
+        }}
+      />
+    );
   } else if (s.enabled) {
     body = (
       <div className="sw-stack">

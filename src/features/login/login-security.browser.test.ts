@@ -156,7 +156,8 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
       await p.screenshot({ path: path.join(shots, `admin-codes-${width}.png`), fullPage: true });
     }
     await p.getByRole('button', { name: 'I have saved them' }).click();
-    await expect(p.getByTestId('two-factor-state').textContent()).resolves.toContain('Two-factor authentication is on');
+    // The screen shows the status it fetched after the code was confirmed (a wait, not a timing).
+    await p.getByTestId('two-factor-state').filter({ hasText: 'Two-factor authentication is on' }).waitFor({ timeout: BROWSER_WAIT_MS });
     await p.screenshot({ path: path.join(shots, 'admin-on-360.png'), fullPage: true });
     expect(refused).toEqual([]);
     await p.context().close();
