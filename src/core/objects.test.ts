@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, isPlainObject } from './objects.js';
+import { frozenCopy, isPlainObject } from './objects.js';
 
 describe('object helpers', () => {
-  it('freezes a value and everything inside it, and hands back the same value', () => {
-    const value = { id: 1, avatar_urls: { 24: 'a' }, _links: { self: [{ href: 'b' }] }, meta: [] };
-    expect(deepFreeze(value)).toBe(value);
+  it('copies a value and freezes everything inside the copy, leaving the original as it was', () => {
+    const original = { id: 1, avatar_urls: { 24: 'a' }, _links: { self: [{ href: 'b' }] }, meta: [] };
+    const value = frozenCopy(original);
+    expect(value).toEqual(original);
     for (const part of [value, value.avatar_urls, value._links, value._links.self, value._links.self[0], value.meta])
       expect(Object.isFrozen(part)).toBe(true);
     expect(() => {
       (value._links.self[0] as { href: string }).href = 'changed';
     }).toThrow(TypeError);
-    expect(deepFreeze('text')).toBe('text');
-    expect(deepFreeze(null)).toBeNull();
+    expect(Object.isFrozen(original._links.self[0])).toBe(false);
+    original._links.self[0]!.href = 'changed';
+    expect(value._links.self[0]!.href).toBe('b');
+    expect(frozenCopy('text')).toBe('text');
+    expect(frozenCopy(null)).toBeNull();
   });
 
   it('tells a JSON object from an array and from null', () => {

@@ -12,15 +12,20 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Freezes a JSON-like value and every object and array inside it, and returns it: for answers
- * that are built once and handed out many times (the REST layer reuses a frozen answer's JSON).
+ * A deep copy of a JSON-like value, frozen throughout: for answers that are built once and
+ * handed out many times (the REST layer reuses a frozen answer's JSON). The copy keeps what it
+ * was built from (catalog defaults, cached records) unfrozen.
  *
  * @example
- * const item = deepFreeze({ id: 1, _links: { self: [{ href: '…' }] } });
+ * const item = frozenCopy({ id: 1, _links: { self: [{ href: '…' }] } });
  * Object.isFrozen(item._links.self[0]) // true
  */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+export function frozenCopy<T>(value: T): T {
+  return deepFreeze(structuredClone(value));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
     for (const inner of Object.values(value)) deepFreeze(inner);
     Object.freeze(value);
   }

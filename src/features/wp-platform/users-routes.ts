@@ -12,7 +12,7 @@ import { ORDERBY, pageOf, queryOf, selectUsers } from './users-query.js';
 import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } from './user-writes.js';
 import { userServiceError, wpError } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
-import { deepFreeze } from '../../core/objects.js';
+import { frozenCopy } from '../../core/objects.js';
 
 const CONTEXT_ARG: ArgDefinition = {
   description: 'Scope under which the request is made; determines fields present in response.',
@@ -118,7 +118,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     let byContext = items.get(profile);
     if (!byContext) items.set(profile, (byContext = new Map()));
     let item = byContext.get(context);
-    if (!item) byContext.set(context, (item = deepFreeze(userItem(profile, context, urls))));
+    if (!item) byContext.set(context, (item = frozenCopy(userItem(profile, context, urls))));
     return item;
   };
   const respond = (request: RestRequest, profile: UserProfile, context: Context, status = 200) =>

@@ -9,7 +9,7 @@
  * applies the valid part and answers `some_updated`.
  */
 import type { JsonValue } from '../../../core/json.js';
-import { deepFreeze, isPlainObject } from '../../../core/objects.js';
+import { frozenCopy, isPlainObject } from '../../../core/objects.js';
 import { invalidParams, isRestError, type RestError } from '../../../rest/errors.js';
 import type { Principal } from '../../../rest/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
@@ -49,7 +49,6 @@ function settingKeys(catalog: ModuleCatalog): Map<string, SettingKey> {
   return keys;
 }
 
-/** GET settings (4.4+ shape): every key with its current value. */
 /** The last settings object built for each user id, per context (bounded), as module/all keeps its list. */
 interface ObjectEntry {
   readonly version: number;
@@ -70,7 +69,7 @@ function hasCustomReads(catalog: ModuleCatalog): boolean {
 }
 
 /**
- * GET settings in the 4.3+ shape. The object is frozen and reused while nothing it depends on
+ * GET settings in the 4.4+ shape (the bench's "4.3+ shape" row). The object is frozen and reused while nothing it depends on
  * changes, so that the REST layer reuses its JSON text too: it depends on the stored options
  * (one state version covers them all, per-user values included), the catalog and the user.
  * An option with its own `read` may depend on anything, so a catalog that has one is read
@@ -87,7 +86,7 @@ export async function readSettingsObject(
   if (!cache) objectCaches.set(ctx, (cache = new Map()));
   const hit = cache.get(user.id);
   if (hit !== undefined && hit.version === version && hit.catalogSize === catalog.size) return hit.object;
-  const object = deepFreeze(await buildSettingsObject(ctx, catalog, user));
+  const object = frozenCopy(await buildSettingsObject(ctx, catalog, user));
   // The version was read before building: a concurrent write makes this entry stale, never wrong.
   cache.delete(user.id);
   if (cache.size >= OBJECT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -95,6 +94,7 @@ export async function readSettingsObject(
   return object;
 }
 
+/** GET settings (4.4+ shape): every key with its current value. */
 async function buildSettingsObject(ctx: PluginContext, catalog: ModuleCatalog, user: Principal): Promise<Record<string, JsonValue>> {
   const modules = catalog.all();
   const [loaded, active, site] = await Promise.all([
