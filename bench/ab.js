@@ -1,6 +1,7 @@
 // A/B comparison of two Siteward checkouts on the same scenarios, interleaved round by round so
 // that load from outside the bench hits both alike: `node bench/ab.js <other-checkout> [rounds]`.
-// Prints the median server CPU µs per request of each side per scenario. See docs/performance.md.
+// Prints the median server CPU µs per request of each side per scenario (BENCH_ONLY=<regex> picks
+// scenarios). See docs/performance.md.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,9 @@ import { mainScenarios } from './scenarios.js';
 const [otherRoot, roundsArg] = process.argv.slice(2);
 if (!otherRoot) throw new Error('usage: node bench/ab.js <other-checkout> [rounds]');
 const rounds = Number(roundsArg ?? 5);
+// BENCH_ONLY=<regex>: only the scenarios whose name matches, as in run.js.
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const scenariosOf = (auth) => mainScenarios(auth).filter((s) => !only || only.test(s.name));
 installExitHandlers({ deadlineMs: 60_000 + rounds * 8 * 2 * 12_000 });
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'siteward-ab-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -32,7 +36,7 @@ const sides = [await side('this', process.cwd()), await side('other', path.resol
 const results = new Map();
 for (let round = 0; round < rounds; round++) {
   for (const s of round % 2 === 0 ? sides : [...sides].reverse()) {
-    for (const scenario of mainScenarios(s.auth)) {
+    for (const scenario of scenariosOf(s.auth)) {
       const r = await measureScenario(s.server, scenario);
       const key = `${scenario.name}\t${s.name}`;
       results.set(key, [...(results.get(key) ?? []), r.cpuUsPerReq]);
@@ -41,7 +45,7 @@ for (let round = 0; round < rounds; round++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log('scenario\tthis µs/req\tother µs/req\tthis/other');
-for (const scenario of mainScenarios({})) {
+for (const scenario of scenariosOf({})) {
   const a = median(results.get(`${scenario.name}\tthis`));
   const b = median(results.get(`${scenario.name}\tother`));
   console.log(`${scenario.name}\t${a.toFixed(0)}\t${b.toFixed(0)}\t${(a / b).toFixed(2)}`);

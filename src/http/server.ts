@@ -109,7 +109,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       if (!restHandler.tryHandle(req, res)) fastifyHandler(req, res);
     });
     const server = tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
-    gate.watch(server);
+    gate.watch(server, tlsOptions !== null);
     return server;
   };
   // Malformed requests (bad header lines, oversized headers) get the JSON error layout too.

@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { connect as connectTls } from 'node:tls';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { SitewardApi } from '../plugins/api.js';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.js';
 
@@ -22,10 +27,13 @@ function slowRoute(gate: { release: () => void; arrived: Promise<void> }) {
 }
 
 /** A raw keep-alive connection: what was received so far, and whether the server closed it. */
-function rawConnection(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+function rawConnection(port: number, tls = false): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const socket = connect(port, '127.0.0.1', () => resolve({ socket, received: () => text, closed }));
+    const ready = () => resolve({ socket, received: () => text, closed });
+    const socket: Socket = tls
+      ? connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false }, ready)
+      : connect(port, '127.0.0.1', ready);
     const closed = new Promise<void>((done) => socket.on('close', () => done()));
     socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     socket.on('error', reject);
@@ -42,36 +50,56 @@ describe('shutting down', () => {
     app = null;
   });
 
-  it('finishes an in-flight request with Connection: close, and answers a request arriving afterwards with 503 and Connection: close', async () => {
-    const gate = { release: () => undefined, arrived: Promise.resolve() } as { release: () => void; arrived: Promise<void> };
-    app = await createTestApp({ plugins: [slowRoute(gate)] });
-    const port = (app.app.http.server.address() as { port: number }).port;
-    const busy = await rawConnection(port);
-    busy.socket.write('GET /wp-json/slow-test/v1/wait HTTP/1.1\r\nHost: example.org\r\n\r\n');
-    // A second connection is mid-request (headers not finished) when SIGTERM comes.
-    const late = await rawConnection(port);
-    late.socket.write('GET /wp-json/ HTTP/1.1\r\nHost: example.org\r\n');
-    await gate.arrived;
+  const certDir = mkdtempSync(path.join(tmpdir(), 'siteward-shutdown-'));
+  afterAll(() => rmSync(certDir, { recursive: true, force: true }));
+  /** A self-signed certificate for the TLS case (made once, when first asked). */
+  const tlsEnv = (): Record<string, string> => {
+    const cert = path.join(certDir, 'cert.pem');
+    const key = path.join(certDir, 'key.pem');
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'],
+      { stdio: 'ignore' },
+    );
+    return { SITEWARD_TLS_CERT: cert, SITEWARD_TLS_KEY: key };
+  };
 
-    const closing = app.app.close();
-    // The server stops listening once the close hooks (the gate's included) have run.
-    const server = app.app.http.server;
-    await until(() => !server.listening);
-    late.socket.write('\r\n');
-    await until(() => late.received().includes('\r\n\r\n'));
-    expect(late.received()).toMatch(/^HTTP\/1\.1 503 /);
-    expect(late.received()).toMatch(/\r\nconnection: close\r\n/i);
-    expect(late.received()).toMatch(/\r\nretry-after: \d+\r\n/i);
-    expect(late.received()).toContain('"code":"siteward_shutting_down"');
+  it.each([
+    ['plain HTTP', false],
+    ['TLS', true],
+  ])(
+    'finishes an in-flight request with Connection: close, and answers a request arriving afterwards with 503 and Connection: close (%s)',
+    async (_name, tls) => {
+      const gate = { release: () => undefined, arrived: Promise.resolve() } as { release: () => void; arrived: Promise<void> };
+      app = await createTestApp({ plugins: [slowRoute(gate)], ...(tls ? { env: tlsEnv() } : {}) });
+      const port = (app.app.http.server.address() as { port: number }).port;
+      const busy = await rawConnection(port, tls);
+      busy.socket.write('GET /wp-json/slow-test/v1/wait HTTP/1.1\r\nHost: example.org\r\n\r\n');
+      // A second connection is mid-request (headers not finished) when SIGTERM comes.
+      const late = await rawConnection(port, tls);
+      late.socket.write('GET /wp-json/ HTTP/1.1\r\nHost: example.org\r\n');
+      await gate.arrived;
 
-    gate.release();
-    await until(() => busy.received().includes('"done":true'));
-    expect(busy.received()).toMatch(/^HTTP\/1\.1 200 /);
-    expect(busy.received()).toMatch(/\r\nconnection: close\r\n/i);
-    await busy.closed;
-    await closing;
-    app = null;
-  });
+      const closing = app.app.close();
+      // The server stops listening once the close hooks (the gate's included) have run.
+      const server = app.app.http.server;
+      await until(() => !server.listening);
+      late.socket.write('\r\n');
+      await until(() => late.received().includes('\r\n\r\n'));
+      expect(late.received()).toMatch(/^HTTP\/1\.1 503 /);
+      expect(late.received()).toMatch(/\r\nconnection: close\r\n/i);
+      expect(late.received()).toMatch(/\r\nretry-after: \d+\r\n/i);
+      expect(late.received()).toContain('"code":"siteward_shutting_down"');
+
+      gate.release();
+      await until(() => busy.received().includes('"done":true'));
+      expect(busy.received()).toMatch(/^HTTP\/1\.1 200 /);
+      expect(busy.received()).toMatch(/\r\nconnection: close\r\n/i);
+      await busy.closed;
+      await closing;
+      app = null;
+    },
+  );
 
   it('closes connections still open at the deadline instead of waiting for them', async () => {
     const gate = { release: () => undefined, arrived: Promise.resolve() } as { release: () => void; arrived: Promise<void> };
