@@ -97,6 +97,8 @@ export interface UserMetaRepo {
    */
   deleteIf(userId: number, key: string, expected: JsonValue): Promise<boolean>;
   all(userId: number): Promise<Map<string, JsonValue>>;
+  /** The given keys of every user who has any of them, in one query: user id → key → value. */
+  ofEveryUser(keys: readonly string[]): Promise<Map<number, Map<string, JsonValue>>>;
 }
 
 /** A login session. Only the SHA-256 hash of the session token is stored. */

@@ -212,4 +212,23 @@ export class KyselyUserMeta implements UserMetaRepo {
     const rows = await this.run((db) => db.selectFrom('user_meta').select(['key', 'value']).where('user_id', '=', userId).execute());
     return new Map(rows.map((r) => [toText(r.key, 'user_meta.key'), parseJson(r.value, 'user_meta.value')]));
   }
+
+  async ofEveryUser(keys: readonly string[]): Promise<Map<number, Map<string, JsonValue>>> {
+    const out = new Map<number, Map<string, JsonValue>>();
+    if (keys.length === 0) return out;
+    const rows = await this.run((db) =>
+      db
+        .selectFrom('user_meta')
+        .select(['user_id', 'key', 'value'])
+        .where('key', 'in', [...keys])
+        .execute(),
+    );
+    for (const r of rows) {
+      const id = toInt(r.user_id, 'user_meta.user_id');
+      let entries = out.get(id);
+      if (!entries) out.set(id, (entries = new Map()));
+      entries.set(toText(r.key, 'user_meta.key'), parseJson(r.value, 'user_meta.value'));
+    }
+    return out;
+  }
 }

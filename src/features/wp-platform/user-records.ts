@@ -7,7 +7,7 @@ import { gravatarUrl } from '../../core/gravatar.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import { isPlainObject } from '../../core/objects.js';
 import { capabilitiesOfRoles } from '../../auth/roles.js';
-import type { Store, UserRecord } from '../../store/types.js';
+import { ROLES_META_KEY, type Store, type UserRecord } from '../../store/types.js';
 
 /** Profile fields of WordPress's user that Siteward's users table does not hold: user meta keys. */
 export const PROFILE_META = ['first_name', 'last_name', 'description', 'nickname', 'locale', 'user_url', 'nicename'] as const;
@@ -85,15 +85,65 @@ export async function loadProfile(store: Store, id: number): Promise<UserProfile
 
 export async function profileOf(store: Store, user: UserRecord): Promise<UserProfile> {
   const [roles, all] = await Promise.all([store.users.roles(user.id), store.userMeta.all(user.id)]);
-  const meta = Object.fromEntries(PROFILE_META.map((key) => [key, textOf(all.get(key))])) as Record<ProfileKey, string>;
-  const preferences = all.get(PREFERENCES_META);
-  return isPlainObject(preferences) ? { user, roles, meta, preferences: preferences as JsonObject } : { user, roles, meta };
+  return profileFrom(user, roles, all);
 }
 
-/** Every user's profile (a site has few users: the list is filtered and paged in memory). */
-export async function loadAllProfiles(store: Store): Promise<UserProfile[]> {
-  const users = await store.users.list();
-  return Promise.all(users.map((user) => profileOf(store, user)));
+function profileFrom(user: UserRecord, roles: readonly string[], meta: ReadonlyMap<string, JsonValue>): UserProfile {
+  const fields = Object.fromEntries(PROFILE_META.map((key) => [key, textOf(meta.get(key))])) as Record<ProfileKey, string>;
+  const preferences = meta.get(PREFERENCES_META);
+  return isPlainObject(preferences) ? { user, roles, meta: fields, preferences: preferences as JsonObject } : { user, roles, meta: fields };
+}
+
+/** The meta keys a profile is built from: roles, the profile fields, the editor's preferences. */
+const PROFILE_KEYS = [ROLES_META_KEY, ...PROFILE_META, PREFERENCES_META];
+
+/**
+ * The most bytes of profile text kept in the cache of every user's profile. A site's few users
+ * fit many times over; a store of many thousands is read afresh per request instead of held in
+ * every worker.
+ */
+export const PROFILE_LIST_CACHE_BYTES = 1 << 20;
+
+interface CachedList {
+  readonly version: number;
+  readonly profiles: readonly UserProfile[];
+}
+const listCaches = new WeakMap<Store, CachedList>();
+
+/** About how many bytes a profile's text takes (UTF-16 code units of its strings, preferences as JSON). */
+export function profileBytes(profile: UserProfile): number {
+  const { user } = profile;
+  let n = user.login.length + user.email.length + user.displayName.length + user.passHash.length;
+  for (const role of profile.roles) n += role.length;
+  for (const key of PROFILE_META) n += profile.meta[key].length;
+  if (profile.preferences !== undefined) n += JSON.stringify(profile.preferences).length;
+  return 2 * n;
+}
+
+/**
+ * Every user's profile, by id (the collection filters and pages them in memory). Speed: two
+ * queries in all (the users, then their profile meta in one read) instead of two a user, and
+ * the list is kept while the credentials version stays the same (every write to a user's
+ * record, roles or meta bumps it, in any process) and its text is within
+ * PROFILE_LIST_CACHE_BYTES. The version is read first: a write during the build makes the
+ * entry stale, never wrong.
+ */
+export async function loadAllProfiles(store: Store): Promise<readonly UserProfile[]> {
+  const version = await store.sessions.credentialsVersion();
+  const cached = listCaches.get(store);
+  if (cached !== undefined && cached.version === version) return cached.profiles;
+  const [users, meta] = await Promise.all([store.users.list(), store.userMeta.ofEveryUser(PROFILE_KEYS)]);
+  const none = new Map<string, JsonValue>();
+  const profiles = users.map((user) => {
+    const own = meta.get(user.id) ?? none;
+    const roles = own.get(ROLES_META_KEY);
+    return profileFrom(user, Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string') : [], own);
+  });
+  let bytes = 0;
+  for (const profile of profiles) bytes += profileBytes(profile);
+  if (bytes <= PROFILE_LIST_CACHE_BYTES) listCaches.set(store, { version, profiles });
+  else listCaches.delete(store);
+  return profiles;
 }
 
 function textOf(value: JsonValue | undefined): string {

@@ -145,7 +145,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       if (page.beyondLast) return wpError('invalid_page_number', request);
       const context = contextOf(request);
       return new RestResponse(
-        page.items.map((p) => userItem(p, context, urls)),
+        // The profiles are the cached list's (loadAllProfiles) while nobody changes: their items too.
+        page.items.map((p) => itemOf(p, context)),
         200,
         page.headers,
       );

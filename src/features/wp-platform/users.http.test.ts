@@ -372,6 +372,25 @@ describe('wp/v2/users/me: the cached profile', () => {
     expect(await me()).toMatchObject({ roles: ['editor'], extra_capabilities: { editor: true } });
   });
 
+  it('lists a user added, changed, re-roled or deleted by another store at the next request', async () => {
+    const root = await app.loginAs('administrator', { login: 'lister' });
+    const list = async (query = '') =>
+      (await app.request({ method: 'GET', path: `/wp-json/wp/v2/users?context=edit&per_page=100${query}`, headers: app.auth(root) }))
+        .json as Json[];
+    const named = async (login: string) => (await list()).find((u) => u.username === login);
+    expect(await named('cleo')).toBeUndefined();
+    const cleo = await other.users.create({ login: 'cleo', email: 'cleo@example.org', displayName: 'Cleo', passHash: 'x' });
+    await other.users.setRoles(cleo.id, ['subscriber']);
+    expect(await named('cleo')).toMatchObject({ id: cleo.id, name: 'Cleo', roles: ['subscriber'] });
+    await other.userMeta.set(cleo.id, 'nicename', 'cleo-p');
+    await other.users.updateProfile(cleo.id, { displayName: 'Cleopatra' });
+    expect(await named('cleo')).toMatchObject({ name: 'Cleopatra', slug: 'cleo-p' });
+    await other.users.setRoles(cleo.id, ['editor']);
+    expect((await list('&roles=editor')).map((u) => u.username)).toContain('cleo');
+    expect(await other.users.delete(cleo.id)).toBe(true);
+    expect(await named('cleo')).toBeUndefined();
+  });
+
   it('answers each user their own profile, and a deleted user no more', async () => {
     const ann = await app.loginAs('subscriber', { login: 'ann' });
     const bob = await app.loginAs('subscriber', { login: 'bob' });
