@@ -30,6 +30,17 @@ export const settingsCurrent = (auth) => ({ name: 'GET settings (4.3+ shape)', r
 /** Authenticated GET wp/v2/users/me (view context): what @wordpress/core-data asks for first. */
 export const usersMe = (auth) => ({ name: 'GET wp/v2/users/me', requests: [get('/wp-json/wp/v2/users/me', auth)], expect: '2xx' });
 
+/**
+ * Authenticated GET of the wp/v2/users collection, a page of 100 in view context (the block
+ * editor's and core-data's user lists; here the store holds the administrator only, the
+ * users of the update rows come later).
+ */
+export const usersList = (auth) => ({
+  name: 'GET wp/v2/users (collection)',
+  requests: [get('/wp-json/wp/v2/users?context=view&per_page=100', auth)],
+  expect: '2xx',
+});
+
 const putJson = (path, auth, value) => ({ ...postJson(path, auth, value), method: 'PUT' });
 /**
  * Connections of both user-update rows: every update is a durable write, one at a time on the
@@ -70,6 +81,7 @@ export function mainScenarios(auth) {
     moduleAll(auth),
     settings(auth),
     usersMe(auth),
+    usersList(auth),
     {
       // One connection alternating activate/deactivate: each request is a durable write and each
       // answer a 2xx. Parallel connections on one module would race, and a deactivation that

@@ -35,6 +35,7 @@ const scenarios = [
   ['OPTIONS markdown', () => req('OPTIONS', '/jetpack/v4/module/markdown', {}, {})],
   ['400 maybe', () => req('POST', '/jetpack/v4/module/markdown/active', {}, maybeHeaders, maybe)],
   ['users/me', () => req('GET', '/wp/v2/users/me', {}, auth)],
+  ['users (list)', () => req('GET', '/wp/v2/users', { context: 'view', per_page: '100' }, auth)],
 ].filter(([name]) => name.includes(ONLY));
 
 async function run(make, n) {

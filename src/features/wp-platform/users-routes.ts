@@ -97,6 +97,15 @@ function canEditUser(request: RestRequest, id: number): boolean {
   return request.user.id !== 0 && (request.user.id === id || request.user.can('edit_users'));
 }
 
+/** A built page of the collection: its items (frozen) and paging headers. */
+interface CollectionPage {
+  readonly items: readonly unknown[];
+  readonly headers: Readonly<Record<string, string>>;
+  readonly beyondLast: boolean;
+}
+/** Pages kept per profile list (cleared when full): a site's clients ask a handful of queries. */
+const PAGE_CACHE_SIZE = 32;
+
 export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const urls: ItemUrls = { rest: (path) => ctx.api.restUrl(path), home: ctx.site.homeUrl, avatarSizes: ctx.config.avatarSizes };
   const schema = () => userSchema(ctx.config.avatarSizes);
@@ -124,6 +133,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const respond = (request: RestRequest, profile: UserProfile, context: Context, status = 200) =>
     new RestResponse(itemOf(profile, context), status);
 
+  const pageCache = new WeakMap<readonly UserProfile[], Map<string, CollectionPage>>();
   const list: EndpointDefinition = {
     methods: 'GET',
     args: COLLECTION_ARGS,
@@ -140,16 +150,23 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     }, 'list_users for filters'),
     callback: async (request) => {
       const q = queryOf(request);
-      const selected = selectUsers(await loadAllProfiles(deps.store), q);
-      const page = pageOf(selected, q, request, urls.rest('/wp/v2/users'));
-      if (page.beyondLast) return wpError('invalid_page_number', request);
+      const all = await loadAllProfiles(deps.store);
       const context = contextOf(request);
-      return new RestResponse(
-        // The profiles are the cached list's (loadAllProfiles) while nobody changes: their items too.
-        page.items.map((p) => itemOf(p, context)),
-        200,
-        page.headers,
-      );
+      // Speed: while the list is the cached one, the same query gets the same frozen page (its
+      // JSON is then encoded once); the key holds everything the answer is made from.
+      let pages = pageCache.get(all);
+      if (!pages) pageCache.set(all, (pages = new Map()));
+      const key = `${context}\n${JSON.stringify(q)}\n${JSON.stringify(request.query)}`;
+      let page = pages.get(key);
+      if (!page) {
+        const found = pageOf(selectUsers(all, q), q, request, urls.rest('/wp/v2/users'));
+        page = { ...found, items: Object.freeze(found.items.map((p) => itemOf(p, context))) };
+        if (pages.size >= PAGE_CACHE_SIZE) pages.clear();
+        pages.set(key, page);
+      }
+      if (page.beyondLast) return wpError('invalid_page_number', request);
+      // A copy: the REST layer adds its own headers (Allow) to the response's.
+      return new RestResponse(page.items, 200, { ...page.headers });
     },
   };
 
