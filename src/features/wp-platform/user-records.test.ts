@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStores } from '../../store/test-store.js';
 import type { Store } from '../../store/types.js';
-import { loadAllProfiles, loadProfile, PROFILE_LIST_CACHE_BYTES, profileBytes } from './user-records.js';
+import { loadAllProfiles, loadProfile, PROFILE_LIST_CACHE_BYTES, PROFILE_OBJECT_BYTES, profileBytes } from './user-records.js';
 
 describe.each(testStores())('every user profile on $name', (backend) => {
   let store: Store;
@@ -37,7 +37,7 @@ describe.each(testStores())('every user profile on $name', (backend) => {
     expect(second.find((p) => p.user.login === 'ann')!.meta.last_name).toBe('Example');
   });
 
-  it('holds no list whose text exceeds PROFILE_LIST_CACHE_BYTES (the memory guard)', async () => {
+  it('holds no list whose size exceeds PROFILE_LIST_CACHE_BYTES (the memory guard)', async () => {
     const big = await store.users.create({ login: 'big', email: 'big@example.org', displayName: 'Big', passHash: 'x' });
     // Preferences alone just over the bound, counted as UTF-16 bytes.
     await store.userMeta.set(big.id, 'persisted_preferences', { note: 'p'.repeat(PROFILE_LIST_CACHE_BYTES / 2) });
@@ -50,7 +50,7 @@ describe.each(testStores())('every user profile on $name', (backend) => {
     expect(await loadAllProfiles(store)).toBe(under);
   });
 
-  it('counts a profile at two bytes a character of its strings, preferences as JSON', () => {
+  it('counts a profile as its objects plus two bytes a character of its strings, preferences as JSON', () => {
     const profile = {
       user: { id: 1, login: 'ab', email: 'c@d', displayName: 'E', passHash: 'hh', registered: 0 },
       roles: ['editor'],
@@ -58,6 +58,6 @@ describe.each(testStores())('every user profile on $name', (backend) => {
       preferences: { a: 1 },
     };
     // 2 + 3 + 1 + 2 (user) + 6 (role) + 3 (meta) + 7 ('{"a":1}') = 24 characters.
-    expect(profileBytes(profile)).toBe(48);
+    expect(profileBytes(profile)).toBe(PROFILE_OBJECT_BYTES + 48);
   });
 });
