@@ -66,4 +66,30 @@ describe('nonces', () => {
     const nonce = nonces.create('wp_rest', 0, '');
     expect(nonces.verify(nonce, 'wp_rest', 0, '')).toBe(1);
   });
+
+  it("remembers nonces without mixing users, actions, tokens or ticks (each equals a fresh service's)", () => {
+    const start = 40 * HALF_DAY_MS + 1;
+    const { nonces, advance } = servicesAt(start);
+    let now = start;
+    const fresh = (action: string, uid: number, token: string) => createNonceService({ key, clock: () => now }).create(action, uid, token);
+    // 40 users under the shared token '' (past the per-token list's length) and two sessions, asked twice each.
+    const subjects: [string, number, string][] = [];
+    for (let uid = 0; uid < 40; uid++) for (const action of ['wp_rest', 'page_form']) subjects.push([action, uid, '']);
+    subjects.push(['wp_rest', 1, 'session-a'], ['wp_rest', 1, 'session-b']);
+    for (let round = 0; round < 2; round++) {
+      for (const [action, uid, token] of subjects) {
+        const made = nonces.create(action, uid, token);
+        expect(made).toBe(fresh(action, uid, token));
+        expect(nonces.verify(made, action, uid, token)).toBe(1);
+      }
+      // The next tick: the memo's entries of the previous one count as 2, and new ones differ.
+      const before = subjects.map(([action, uid, token]) => nonces.create(action, uid, token));
+      advance(HALF_DAY_MS);
+      now += HALF_DAY_MS;
+      subjects.forEach(([action, uid, token], i) => {
+        expect(nonces.verify(before[i]!, action, uid, token)).toBe(2);
+        expect(nonces.create(action, uid, token)).toBe(fresh(action, uid, token));
+      });
+    }
+  });
 });
