@@ -147,7 +147,7 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       const hash = hashAppPassword(normalizeAppPassword(password));
       const key = `${login}\0${hash}`;
       const now = clock();
-      const version = await store.sessions.credentialsVersion();
+      const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());
       const cached = cache.get(key);
       if (cached && cached.version === version) return { ok: true, user: cached.user, roles: cached.roles, uuid: cached.uuid };
 

@@ -201,7 +201,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     async verify(value) {
       const now = clock();
       // Read before verifying: a change committed meanwhile leaves the entry tagged as stale.
-      const version = await store.sessions.credentialsVersion();
+      const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());
       const cached = cache.get(value);
       if (cached && cached.version === version) return cached.session.expiresAt > now ? cached.session : null;
       const started = generation;

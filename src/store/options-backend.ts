@@ -34,6 +34,8 @@ export interface ModifyResult {
 export interface OptionsBackend {
   /** The current state version (one cheap query). */
   version(): Promise<number>;
+  /** The state version when known without a query (what `version()` would answer at once); undefined otherwise. */
+  knownVersion?(): number | undefined;
   load(): Promise<OptionsSnapshot>;
   read(keys: readonly string[]): Promise<Map<string, OptionRow>>;
   /** Upserts and returns the new state version. */

@@ -80,6 +80,10 @@ export class KyselyOptionsBackend implements OptionsBackend {
     return trusted !== undefined ? Promise.resolve(trusted) : this.check.run();
   }
 
+  knownVersion(): number | undefined {
+    return this.trx ? undefined : this.sharing.watch?.trusted(OPTIONS_ROW);
+  }
+
   async load(): Promise<OptionsSnapshot> {
     const db = this.trx ?? this.db;
     // Version first: rows read afterwards are at least that new, so a cache tagged with this

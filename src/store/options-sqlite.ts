@@ -97,6 +97,14 @@ export class SqliteOptionsBackend implements OptionsBackend {
     return this.sync(() => this.readVersions().options);
   }
 
+  knownVersion(): number | undefined {
+    return this.gate?.cachedVersions()?.options;
+  }
+
+  knownCredentialsVersion(): number | undefined {
+    return this.gate?.cachedVersions()?.credentials;
+  }
+
   /** The credentials version (row 2), read with the options version (see SqliteGate). */
   credentialsVersion(): Promise<number> {
     const cached = this.gate?.cachedVersions();

@@ -146,6 +146,7 @@ class PostgresStore extends StoreImpl {
       const trusted = this.watch?.trusted(CREDENTIALS_ROW);
       return trusted !== undefined ? Promise.resolve(trusted) : credentials.run();
     };
+    this.sessions.knownCredentialsVersion = () => this.watch?.trusted(CREDENTIALS_ROW);
     this.watch?.start();
   }
 

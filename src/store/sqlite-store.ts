@@ -130,6 +130,9 @@ class ReopenableOptions implements OptionsBackend {
   version = () => this.guard(() => this.inner.version());
   /** Read-only, so without the reopen guard: the current connection's statement answers. */
   credentialsVersion = () => this.inner.credentialsVersion();
+  /** No query at all: nothing for the guard to do. */
+  knownVersion = () => this.inner.knownVersion();
+  knownCredentialsVersion = () => this.inner.knownCredentialsVersion();
   load = () => this.guard(() => this.inner.load());
   read = (keys: readonly string[]) => this.guard(() => this.inner.read(keys));
   write = (key: string, text: string, autoload: boolean) => this.guard(() => this.inner.write(key, text, autoload));
@@ -187,6 +190,7 @@ class SqliteStore extends StoreImpl {
     // Speed: every cookie request reads the credentials version; it comes with the options
     // version from one prepared statement, shared by the requests of a turn (see SqliteGate).
     this.sessions.credentialsVersion = shared.credentialsVersion;
+    this.sessions.knownCredentialsVersion = shared.knownCredentialsVersion;
     if (walCheckpointMs > 0) {
       this.checkpointTimer = setInterval(() => void this.truncateWal(), walCheckpointMs);
       this.checkpointTimer.unref();

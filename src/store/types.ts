@@ -23,6 +23,8 @@ export interface OptionsRepo {
   update(key: string, fn: (current: JsonValue | undefined) => JsonValue | undefined): Promise<JsonValue | undefined>;
   /** A number that changes whenever any option changes (in any process sharing the store). */
   version(): Promise<number>;
+  /** `version()`'s answer when known without a query (a fast path); undefined otherwise. */
+  knownVersion?(): number | undefined;
 }
 
 /** The part of the store available inside a transaction. */
@@ -133,6 +135,12 @@ export interface SessionsRepo {
    * application password deleted. Caches of verified logins compare it on every use.
    */
   credentialsVersion(): Promise<number>;
+  /**
+   * The credentials version when this process knows it without a query (read earlier in this
+   * request batch with nothing written since, or pushed by a healthy change listener);
+   * undefined otherwise. A fast path only: `credentialsVersion()` is always right.
+   */
+  knownCredentialsVersion?(): number | undefined;
 }
 
 /** An application password. `hash` is the hex SHA-256 of the (high-entropy) password. */

@@ -23,7 +23,7 @@ const administratorEmails = new WeakMap<Store, { readonly version: number; reado
  * the settings of a site without `admin_email` did it (issue 26: 203 µs a request with one user).
  */
 async function firstAdministratorEmail(store: Store): Promise<string> {
-  const version = await store.sessions.credentialsVersion();
+  const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());
   const known = administratorEmails.get(store);
   if (known?.version === version) return known.email;
   let email = '';

@@ -69,7 +69,7 @@ const profileCaches = new WeakMap<Store, Map<number, CachedProfile>>();
  */
 export async function loadProfile(store: Store, id: number): Promise<UserProfile | undefined> {
   if (!Number.isSafeInteger(id) || id <= 0) return undefined;
-  const version = await store.sessions.credentialsVersion();
+  const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());
   let cache = profileCaches.get(store);
   if (!cache) profileCaches.set(store, (cache = new Map()));
   const hit = cache.get(id);
@@ -135,7 +135,7 @@ export function profileBytes(profile: UserProfile): number {
  * entry stale, never wrong.
  */
 export async function loadAllProfiles(store: Store): Promise<readonly UserProfile[]> {
-  const version = await store.sessions.credentialsVersion();
+  const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());
   const cached = listCaches.get(store);
   if (cached !== undefined && cached.version === version) return cached.profiles;
   const [users, meta] = await Promise.all([store.users.list(), store.userMeta.ofEveryUser(PROFILE_KEYS)]);

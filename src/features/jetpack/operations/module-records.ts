@@ -78,7 +78,7 @@ const LIST_CACHE_SIZE = 64;
  */
 export async function listModules(ctx: PluginContext, catalog: ModuleCatalog, user: Principal): Promise<ModuleList> {
   const status = await siteStatus(ctx);
-  const version = await ctx.store.options.version();
+  const version = ctx.store.options.knownVersion?.() ?? (await ctx.store.options.version());
   const tick = ctx.createNonce('jetpack_activate-list', user);
   const canManage = user.can('manage_options');
   const gaps = gapsKey(status);

@@ -81,7 +81,7 @@ export async function readSettingsObject(
   user: Principal,
 ): Promise<Readonly<Record<string, JsonValue>>> {
   if (hasCustomReads(catalog)) return buildSettingsObject(ctx, catalog, user);
-  const version = await ctx.store.options.version();
+  const version = ctx.store.options.knownVersion?.() ?? (await ctx.store.options.version());
   let cache = objectCaches.get(ctx);
   if (!cache) objectCaches.set(ctx, (cache = new Map()));
   const hit = cache.get(user.id);
