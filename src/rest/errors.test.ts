@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { invalidParams, restError } from './errors.js';
+import { errorCatalogue, invalidParams, restError } from './errors.js';
 
 describe('the REST error catalogue', () => {
   test('message variants of a code are their own entries and send that code', () => {
@@ -42,5 +42,29 @@ describe('the REST error catalogue', () => {
       data: { status: 400, params: { a: 'a is bad.', b: 'b is bad.' } },
     });
     expect(invalidParams('a is bad.').toJSON()).toEqual({ code: 'rest_invalid_param', message: 'a is bad.', data: { status: 400 } });
+  });
+});
+
+describe('errorCatalogue templates', () => {
+  const catalogue = errorCatalogue(
+    {
+      two: { code: 'two', message: 'From {from} to {to}, then {from} again.', status: 409 },
+      edge: { code: 'edge', message: '{only}', status: 400 },
+      plain: { code: 'plain', message: 'Nothing to fill.', status: 404 },
+    },
+    (text) => text.replace(/</g, '&lt;'),
+  );
+
+  test('fills every placeholder, repeated ones too, with escaped values, and keeps the options after the parameters', () => {
+    const error = catalogue('two', { from: '<a>', to: 3 }, { data: { hint: 'x' }, status: 410 });
+    expect(error.message).toBe('From &lt;a> to 3, then &lt;a> again.');
+    expect(error.data).toEqual({ status: 410, hint: 'x' });
+    expect(catalogue('edge', { only: 'whole' }).message).toBe('whole');
+  });
+
+  test('takes the options first when the message has no placeholder', () => {
+    const error = catalogue('plain', { status: 410 });
+    expect(error.message).toBe('Nothing to fill.');
+    expect(error.status).toBe(410);
   });
 });
