@@ -67,6 +67,18 @@ const profileCaches = new WeakMap<Store, Map<number, CachedProfile>>();
  * meta bumps, in any process (`src/store/users-repo.ts`). The version is read before building:
  * a write during the build makes the entry stale, never wrong.
  */
+/**
+ * The cached profile, when the store knows its credentials version without a query and the
+ * entry is at it (speed: users/me's three permission checks per request then need no promise);
+ * undefined when only loadProfile can tell.
+ */
+export function knownProfile(store: Store, id: number): UserProfile | undefined {
+  const version = store.sessions.knownCredentialsVersion?.();
+  if (version === undefined) return undefined;
+  const hit = profileCaches.get(store)?.get(id);
+  return hit !== undefined && hit.version === version ? hit.profile : undefined;
+}
+
 export async function loadProfile(store: Store, id: number): Promise<UserProfile | undefined> {
   if (!Number.isSafeInteger(id) || id <= 0) return undefined;
   const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());

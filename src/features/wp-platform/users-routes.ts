@@ -7,7 +7,16 @@ import { RestResponse, type JsonValue, type ArgDefinition, type EndpointDefiniti
 import type { RestError } from '../../rest/errors.js';
 import { checkLogin, checkPassword } from '../../auth/user-validation.js';
 import type { FeatureContext } from '../contract.js';
-import { loadAllProfiles, loadProfile, userItem, userSchema, type Context, type ItemUrls, type UserProfile } from './user-records.js';
+import {
+  knownProfile,
+  loadAllProfiles,
+  loadProfile,
+  userItem,
+  userSchema,
+  type Context,
+  type ItemUrls,
+  type UserProfile,
+} from './user-records.js';
 import { ORDERBY, pageOf, queryOf, selectUsers } from './users-query.js';
 import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } from './user-writes.js';
 import { userServiceError, wpError } from './wp-errors.js';
@@ -113,11 +122,23 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const targetId = (request: RestRequest): number => (request.params.id === undefined ? request.user.id : Number(request.params.id));
   // The profile found by the permission check, for the handler that follows on the same request.
   const found = new WeakMap<RestRequest, UserProfile>();
-  const target = async (request: RestRequest): Promise<UserProfile | RestError> => {
-    const profile = await loadProfile(deps.store, targetId(request));
+  const targetFound = (request: RestRequest, profile: UserProfile | undefined): UserProfile | RestError => {
     if (!profile) return wpError('user_invalid_id', request);
-    found.set(request, profile);
+    if (found.get(request) !== profile) found.set(request, profile);
     return profile;
+  };
+  /** The target's profile; without a promise when it is cached and known to be current. */
+  const target = (request: RestRequest): UserProfile | RestError | Promise<UserProfile | RestError> => {
+    const id = targetId(request);
+    const known = knownProfile(deps.store, id);
+    if (known) return targetFound(request, known);
+    return loadProfile(deps.store, id).then((profile) => targetFound(request, profile));
+  };
+  /** Runs `judge` on the target's profile (or passes its error on), without a promise when the profile is known. */
+  const withTarget = <T>(request: RestRequest, judge: (profile: UserProfile) => T): T | RestError | Promise<T | RestError> => {
+    const profile = target(request);
+    const next = (p: UserProfile | RestError) => ('user' in p ? judge(p) : p);
+    return profile instanceof Promise ? profile.then(next) : next(profile);
   };
   // Speed: a profile object stands for its user until the user's data changes (loadProfile
   // keeps it per credentials version), so its item is built once per context and frozen; the
@@ -191,15 +212,16 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     args: me ? { context: CONTEXT_ARG } : { id: ID_ARG, context: CONTEXT_ARG },
     responseSchema: 'item',
     permissionCallback: labelPermission(
-      async (request) => {
+      (request) => {
         if (me && request.user.id === 0) return wpError('not_logged_in', request);
-        const profile = await target(request);
-        if (!('user' in profile)) return profile;
-        const self = request.user.id === profile.user.id;
-        if (self) return true;
-        if (request.params.context === 'edit' && !canEditUser(request, profile.user.id)) return wpError('forbidden_context_item', request);
-        // Others are visible to who may edit or list users (nobody has published posts here).
-        return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
+        return withTarget(request, (profile) => {
+          const self = request.user.id === profile.user.id;
+          if (self) return true;
+          if (request.params.context === 'edit' && !canEditUser(request, profile.user.id))
+            return wpError('forbidden_context_item', request);
+          // Others are visible to who may edit or list users (nobody has published posts here).
+          return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
+        });
       },
       me ? 'logged in' : 'self or list_users',
     ),
@@ -210,18 +232,20 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     methods: ['POST', 'PUT', 'PATCH'],
     args: me ? itemArgs(false) : { id: ID_ARG, ...itemArgs(false) },
     responseSchema: 'item',
-    permissionCallback: labelPermission(async (request) => {
-      const profile = await target(request);
-      if (!('user' in profile)) return profile;
-      if (request.params.roles !== undefined) {
-        if (!request.user.can('promote_users')) return wpError('cannot_edit_roles', request);
-        // Only id and roles: promote_users suffices (core-data sends the record's id with the change).
-        // `_locale` is api-fetch's, on every request (docs/spec/current-clients.md §0).
-        const others = Object.keys(request.params).filter((k) => k !== 'id' && k !== 'roles' && k !== '_locale');
-        if (others.length === 0) return true;
-      }
-      return canEditUser(request, profile.user.id) ? true : wpError('cannot_edit', request);
-    }, 'self or edit_users; roles: promote_users'),
+    permissionCallback: labelPermission(
+      (request) =>
+        withTarget(request, (profile) => {
+          if (request.params.roles !== undefined) {
+            if (!request.user.can('promote_users')) return wpError('cannot_edit_roles', request);
+            // Only id and roles: promote_users suffices (core-data sends the record's id with the change).
+            // `_locale` is api-fetch's, on every request (docs/spec/current-clients.md §0).
+            const others = Object.keys(request.params).filter((k) => k !== 'id' && k !== 'roles' && k !== '_locale');
+            if (others.length === 0) return true;
+          }
+          return canEditUser(request, profile.user.id) ? true : wpError('cannot_edit', request);
+        }),
+      'self or edit_users; roles: promote_users',
+    ),
     callback: async (request) => {
       const updated = await updateUser(deps, request, found.get(request)!);
       if (!('user' in updated)) return updated;
@@ -243,11 +267,10 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
         sanitizeCallback: sanitizeReassign,
       },
     },
-    permissionCallback: labelPermission(async (request) => {
-      const profile = await target(request);
-      if (!('user' in profile)) return profile;
-      return request.user.can('delete_users') ? true : wpError('cannot_delete', request);
-    }, 'delete_users'),
+    permissionCallback: labelPermission(
+      (request) => withTarget(request, () => (request.user.can('delete_users') ? true : wpError('cannot_delete', request))),
+      'delete_users',
+    ),
     callback: async (request) => {
       const profile = found.get(request)!;
       const previous = userItem(profile, 'edit', urls);
