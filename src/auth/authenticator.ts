@@ -8,7 +8,7 @@ import { createNonceService, type NonceService } from './nonce.js';
 import { PasswordGuards, type GuardRefusal, type PasswordCheckVia } from './password-guards.js';
 import { RestError } from '../rest/errors.js';
 import type { Secrets } from './secrets.js';
-import { createSessionManager, type LoginOptions, type LoginResult, type SessionManager } from './sessions.js';
+import { createSessionManager, type LoginOptions, type LoginResult, type SessionManager, type VerifiedSession } from './sessions.js';
 
 export interface AuthenticatorOptions {
   store: Store;
@@ -90,6 +90,9 @@ export function parseBasicAuthorization(header: string | undefined): { login: st
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** Nobody: one frozen identity for every request without credentials. */
+const ANONYMOUS: Identity = Object.freeze({ kind: 'anonymous' });
+
 /**
  * Turns request headers into an identity (docs/spec/site-management-api.md §5; docs/spec/compat.md §6):
  * - a valid `siteward_logged_in` cookie → `cookie` with its session token (the nonce check applies);
@@ -134,35 +137,45 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
   }
 
+  /** A verified session as an identity; its principal is kept with the (cached) session object. */
+  const cookieIdentity = (session: VerifiedSession): Identity => {
+    let principal = principals.get(session);
+    if (!principal) {
+      principal = makePrincipal(session.user, session.roles, { devMode });
+      principals.set(session, principal);
+    }
+    return { kind: 'cookie', principal, sessionToken: session.sessionToken };
+  };
+
+  /** Who asks without a valid login cookie: an application password (Basic), or nobody. */
+  const withoutSession = (headers: Readonly<Record<string, string>>, clientIp: string): Identity | Promise<Identity> => {
+    const basic = parseBasicAuthorization(headers.authorization);
+    if (!basic) return ANONYMOUS;
+    const attempt = { via: 'basic', login: basic.login, ip: clientIp } as const;
+    return guards
+      .around(attempt, () => appPasswords.authenticate(basic.login, basic.password, clientIp))
+      .then((result): Identity => {
+        if (!result.ok) return { kind: 'error', error: 'refused' in result ? refusalError(result.refused) : result.error };
+        return { kind: 'other', principal: makePrincipal(result.user, result.roles, { devMode }), credential: result.uuid };
+      });
+  };
+
   return {
     sessions,
     appPasswords,
     nonces,
     guards,
 
-    async identify(headers, clientIp = ''): Promise<Identity> {
+    identify(headers, clientIp = '') {
       // The login cookie first, as WordPress does (cookie auth before application passwords):
       // a valid session is not undone by a Basic header meant for something else (e.g. an
       // htpasswd-protected staging site).
       const cookie = readCookie(headers.cookie, LOGIN_COOKIE_NAME);
-      const session = cookie === undefined || cookie === '' ? null : await sessions.verify(cookie);
-      if (session) {
-        // A verified session is cached (the same object) for a few seconds: so is its principal.
-        let principal = principals.get(session);
-        if (!principal) {
-          principal = makePrincipal(session.user, session.roles, { devMode });
-          principals.set(session, principal);
-        }
-        return { kind: 'cookie', principal, sessionToken: session.sessionToken };
-      }
-      const basic = parseBasicAuthorization(headers.authorization);
-      if (basic) {
-        const attempt = { via: 'basic', login: basic.login, ip: clientIp } as const;
-        const result = await guards.around(attempt, () => appPasswords.authenticate(basic.login, basic.password, clientIp));
-        if (!result.ok) return { kind: 'error', error: 'refused' in result ? refusalError(result.refused) : result.error };
-        return { kind: 'other', principal: makePrincipal(result.user, result.roles, { devMode }), credential: result.uuid };
-      }
-      return { kind: 'anonymous' };
+      if (cookie === undefined || cookie === '') return withoutSession(headers, clientIp);
+      // Speed: a cached verification the store confirms without a query needs no promise.
+      const known = sessions.knownSession(cookie);
+      if (known !== undefined) return known ? cookieIdentity(known) : withoutSession(headers, clientIp);
+      return sessions.verify(cookie).then((session) => (session ? cookieIdentity(session) : withoutSession(headers, clientIp)));
     },
 
     verifyNonce(nonce, action, identity) {

@@ -71,6 +71,11 @@ export interface SessionManager {
   logout(cookieValue: string): Promise<boolean>;
   /** The session behind a cookie value, or null when malformed, expired, tampered or destroyed. */
   verify(cookieValue: string): Promise<VerifiedSession | null>;
+  /**
+   * `verify`'s answer when it is known without waiting (a cached verification at a credentials
+   * version the store knows without a query); undefined when only `verify` can tell.
+   */
+  knownSession(cookieValue: string): VerifiedSession | null | undefined;
   /** Destroys every session of a user (e.g. after a password change). */
   destroyUserSessions(userId: number): Promise<number>;
   /** Drops this process's cached verifications of a user (after a role or password change). */
@@ -196,6 +201,14 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const cookie = parseLoginCookie(value);
       if (!cookie) return false;
       return store.sessions.destroy(hashSessionToken(cookie.token));
+    },
+
+    knownSession(value) {
+      const version = store.sessions.knownCredentialsVersion?.();
+      if (version === undefined) return undefined;
+      const cached = cache.get(value);
+      if (cached === undefined || cached.version !== version) return undefined;
+      return cached.session.expiresAt > clock() ? cached.session : null;
     },
 
     async verify(value) {

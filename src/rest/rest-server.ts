@@ -323,7 +323,8 @@ export class RestServer {
     // Awaited only when it is a promise (multipart): every await costs a microtask turn.
     const body = decoded instanceof Promise ? await decoded : decoded;
     const auth = this.options.authenticator;
-    const identity = incoming.identity ?? (await auth.identify(incoming.headers, incoming.clientIp));
+    const asked = incoming.identity ?? auth.identify(incoming.headers, incoming.clientIp);
+    const identity = asked instanceof Promise ? await asked : asked;
     const loggedIn = identity.kind === 'cookie' || identity.kind === 'other';
     const nonceMissing =
       identity.kind === 'cookie' && (body.form._wpnonce ?? incoming.query._wpnonce ?? incoming.headers['x-wp-nonce']) === undefined;
