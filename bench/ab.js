@@ -20,7 +20,7 @@ const scenariosOf = (auth) => mainScenarios(auth).filter((s) => !only || only.te
 installExitHandlers({ deadlineMs: 60_000 + rounds * 8 * 2 * 12_000 });
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'siteward-ab-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
-const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: randomBytes(12).toString('base64url') };
+const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: `pw${randomBytes(12).toString('base64url')}` };
 
 async function side(name, root) {
   const proc = await import(pathToFileURL(path.join(root, 'bench/siteward-process.js')).href);

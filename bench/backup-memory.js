@@ -114,7 +114,7 @@ async function run(backend) {
         '--role',
         'administrator',
         '--password',
-        randomBytes(12).toString('base64url'),
+        `pw${randomBytes(12).toString('base64url')}`,
         '--config',
         config,
       ],

@@ -30,7 +30,7 @@ import { createAdmin, login, startSiteward } from './siteward-process.js';
 
 const started = Date.now();
 const PLUGIN = fileURLToPath(new URL('./fixtures/many-routes-plugin.js', import.meta.url));
-const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: randomBytes(12).toString('base64url') };
+const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: `pw${randomBytes(12).toString('base64url')}` };
 // Upper bound: 9 scenarios + their 9 identical-bytes floors + at most 9 body-only floors,
 // 2 batch rows, 5 scaling runs, 4 PostgreSQL runs (+ the admin page's first paint).
 const LOAD_RUNS = 38;
