@@ -14,14 +14,21 @@ export interface ParamSources {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Until the REST layer sets the request's own (one frozen object, not one per request). */
+const NO_ORIGIN: RequestOrigin = Object.freeze({ secure: false, hostname: '' });
+
 /** The request object handed to permission callbacks and callbacks. */
 export class DispatchRequest implements RestRequest {
   matchedRoute = '';
   params: Record<string, unknown> = {};
   /** Scheme and host of the request, for building URLs (docs/spec/site-management-api.md §4.3 rule 3). */
-  origin: RequestOrigin = { secure: false, hostname: '' };
-  /** Permission callback answers already obtained during dispatch, reused for the Allow header. */
-  readonly permissionResults = new Map<object, unknown>();
+  origin: RequestOrigin = NO_ORIGIN;
+  /**
+   * The dispatched endpoint and its permission callback's answer, reused for the Allow header
+   * (two fields rather than a Map per request: only that one answer is ever kept).
+   */
+  permissionAsked: object | null = null;
+  permissionAnswer: unknown = undefined;
   /** Why a JSON body was refused (reported at dispatch, docs/spec/compat.md §3), or false. */
   jsonError: false | 'syntax' | 'depth' | 'values' = false;
   readonly sources: ParamSources;

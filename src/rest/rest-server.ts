@@ -557,7 +557,8 @@ export class RestServer {
     request: DispatchRequest,
     permission: unknown,
   ): RestResponse | RestError | Promise<RestResponse | RestError> {
-    request.permissionResults.set(endpoint, permission);
+    request.permissionAsked = endpoint;
+    request.permissionAnswer = permission;
     if (isRestError(permission)) return permission;
     if (permission === false || permission === null || permission === undefined) return forbidden(request.user.id !== 0);
     return this.runCallback(endpoint, request);
@@ -606,7 +607,7 @@ export class RestServer {
     if (!endpoint.permissionCallback) return true;
     if (!request) return false;
     // The dispatched endpoint's answer is already known; WordPress would ask again and get the same.
-    if (request.permissionResults.has(endpoint)) return request.permissionResults.get(endpoint);
+    if (request.permissionAsked === endpoint) return request.permissionAnswer;
     try {
       const answer = withSink(request.deprecations, () => endpoint.permissionCallback!(request));
       return answer instanceof Promise ? answer.catch(() => false) : answer;
