@@ -180,8 +180,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       const key = `${context}\n${JSON.stringify(q)}\n${JSON.stringify(request.query)}`;
       let page = pages.get(key);
       if (!page) {
-        const found = pageOf(selectUsers(all, q), q, request, urls.rest('/wp/v2/users'));
-        page = { ...found, items: Object.freeze(found.items.map((p) => itemOf(p, context))) };
+        const built = pageOf(selectUsers(all, q), q, request, urls.rest('/wp/v2/users'));
+        page = { ...built, items: Object.freeze(built.items.map((p) => itemOf(p, context))) };
         if (pages.size >= PAGE_CACHE_SIZE) pages.clear();
         pages.set(key, page);
       }
