@@ -16,6 +16,14 @@ export interface NonceService {
   verify(nonce: string, action: string, uid: number, sessionToken: string): 1 | 2 | false;
 }
 
+/** A remembered nonce of one session token. */
+interface MemoEntry {
+  readonly tick: number;
+  readonly action: string;
+  readonly uid: number;
+  readonly nonce: string;
+}
+
 /**
  * WordPress nonces (docs/spec/compat.md §6, docs/spec/wp-rest-reference.md §7) with HMAC-SHA256 under the nonce key
  * instead of HMAC-MD5: characters −12…−3 of the hex digest of `tick|action|uid|token`.
@@ -25,14 +33,6 @@ export interface NonceService {
  * const n = nonces.create('wp_rest', user.id, sessionToken);
  * nonces.verify(n, 'wp_rest', user.id, sessionToken); // 1
  */
-/** A remembered nonce of one session token. */
-interface MemoEntry {
-  readonly tick: number;
-  readonly action: string;
-  readonly uid: number;
-  readonly nonce: string;
-}
-
 export function createNonceService(options: { key: Uint8Array; clock?: Clock }): NonceService {
   const { key } = options;
   const clock = options.clock ?? systemClock;

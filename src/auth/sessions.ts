@@ -154,6 +154,13 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     return { user, roles, sessionToken: cookie.token, expiresAt: Math.min(session.expiresAt, cookie.expiration * 1000) };
   }
 
+  /** The cached verification's answer at `version` (null once expired); undefined when none is cached at it. */
+  function cachedAnswer(value: string, version: number, now: number): VerifiedSession | null | undefined {
+    const cached = cache.get(value);
+    if (cached === undefined || cached.version !== version) return undefined;
+    return cached.session.expiresAt > now ? cached.session : null;
+  }
+
   function forgetUser(userId: number): void {
     for (const [key, entry] of [...cache.entries()]) if (entry.session.user.id === userId) cache.delete(key);
     generation += 1;
@@ -205,18 +212,15 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
 
     knownSession(value) {
       const version = store.sessions.knownCredentialsVersion?.();
-      if (version === undefined) return undefined;
-      const cached = cache.get(value);
-      if (cached === undefined || cached.version !== version) return undefined;
-      return cached.session.expiresAt > clock() ? cached.session : null;
+      return version === undefined ? undefined : cachedAnswer(value, version, clock());
     },
 
     async verify(value) {
       const now = clock();
       // Read before verifying: a change committed meanwhile leaves the entry tagged as stale.
       const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());
-      const cached = cache.get(value);
-      if (cached && cached.version === version) return cached.session.expiresAt > now ? cached.session : null;
+      const cached = cachedAnswer(value, version, now);
+      if (cached !== undefined) return cached;
       const started = generation;
       const verified = await verifyUncached(value, now);
       // ttl 0 is lru-cache's "never expires": then nothing is cached.

@@ -56,6 +56,11 @@ export interface NewUser {
 /** The user-meta key that holds a user's role names (a JSON list, e.g. `["editor"]`). */
 export const ROLES_META_KEY = 'capabilities';
 
+/** The role names in a stored `capabilities` meta value ([] when none). */
+export function rolesOf(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((r): r is string => typeof r === 'string') : [];
+}
+
 /**
  * Users. Logins and e-mail addresses are unique without regard to ASCII case
  * (WordPress's MySQL collation behaves the same way).

@@ -4,7 +4,7 @@ import { bumpCredentialsVersion, type CredentialsBump } from './credentials-vers
 import { parseJson, toInt, toJsonText, toText, uniqueViolationTarget } from './db-values.js';
 import { UniqueViolationError } from './errors.js';
 import type { Database } from './schema.js';
-import { ROLES_META_KEY, type NewUser, type UserMetaRepo, type UserRecord, type UsersRepo } from './types.js';
+import { ROLES_META_KEY, rolesOf, type NewUser, type UserMetaRepo, type UserRecord, type UsersRepo } from './types.js';
 
 /**
  * Runs queries with the Kysely handle to use: the store's own (on SQLite behind its gate, so
@@ -131,8 +131,7 @@ export class KyselyUsers implements UsersRepo {
   }
 
   async roles(id: number): Promise<string[]> {
-    const value = await this.meta.get(id, ROLES_META_KEY);
-    return Array.isArray(value) ? value.filter((r): r is string => typeof r === 'string') : [];
+    return rolesOf(await this.meta.get(id, ROLES_META_KEY));
   }
 
   async setRoles(id: number, roles: readonly string[]): Promise<void> {

@@ -7,7 +7,7 @@ import { gravatarUrl } from '../../core/gravatar.js';
 import type { JsonObject, JsonValue } from '../../core/json.js';
 import { isPlainObject } from '../../core/objects.js';
 import { capabilitiesOfRoles } from '../../auth/roles.js';
-import { ROLES_META_KEY, type Store, type UserRecord } from '../../store/types.js';
+import { ROLES_META_KEY, rolesOf, type Store, type UserRecord } from '../../store/types.js';
 
 /** Profile fields of WordPress's user that Siteward's users table does not hold: user meta keys. */
 export const PROFILE_META = ['first_name', 'last_name', 'description', 'nickname', 'locale', 'user_url', 'nicename'] as const;
@@ -154,8 +154,7 @@ export async function loadAllProfiles(store: Store): Promise<readonly UserProfil
   const none = new Map<string, JsonValue>();
   const profiles = users.map((user) => {
     const own = meta.get(user.id) ?? none;
-    const roles = own.get(ROLES_META_KEY);
-    return profileFrom(user, Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string') : [], own);
+    return profileFrom(user, rolesOf(own.get(ROLES_META_KEY)), own);
   });
   let bytes = 0;
   for (const profile of profiles) bytes += profileBytes(profile);
