@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { createAuthenticator, type SitewardAuthenticator } from './auth/authenticator.js';
+import { createReplayPolicy } from './auth/replay-policy.js';
 import { PasswordGuards } from './auth/password-guards.js';
 import { loadSecrets, type Secrets } from './auth/secrets.js';
 import { createUserService, type UserService } from './auth/user-service.js';
@@ -164,6 +165,8 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       warn,
       maxBatchItems: config.batchMaxItems,
       productVersion: SITEWARD_VERSION,
+      // The authenticator's clock (the system's): the nonce tick and sessions end on it.
+      replay: createReplayPolicy({ store }),
     });
     const fields = new FieldRegistry();
     const events = new EventBus((event, error) => log.error({ err: error, event }, 'event listener failed'));

@@ -144,7 +144,7 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
       principal = makePrincipal(session.user, session.roles, { devMode });
       principals.set(session, principal);
     }
-    return { kind: 'cookie', principal, sessionToken: session.sessionToken };
+    return { kind: 'cookie', principal, sessionToken: session.sessionToken, expiresAt: session.expiresAt };
   };
 
   /** Who asks without a valid login cookie: an application password (Basic), or nobody. */

@@ -9,6 +9,7 @@ import type { RestServer } from '../rest/rest-server.js';
 import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
 import { BodyAbortedError, BodyTooLargeError, readRawBody } from './raw-body.js';
+import { ReplayCache } from './replay-cache.js';
 import { extractRestRoute } from './rest-route.js';
 import { clientAddress, flatHeaders, requestOrigin } from './request-origin.js';
 
@@ -44,10 +45,19 @@ function mayExceed(req: IncomingMessage, limit: number): boolean {
   return length === undefined || !(Number(length) <= limit);
 }
 
+/** What `replay` did: answered the request, or the key to keep its answer under (undefined: none). */
+export const REPLAYED = Symbol('replayed');
+
 /** The REST layer's entry on node:http. */
 export interface RestHandler {
+  /**
+   * Answers a byte-identical repeat of a request whose kept answer may still be given
+   * (src/rest/replay.ts); otherwise returns the key its answer may be kept under. Called first,
+   * on the request as it arrived.
+   */
+  replay(req: IncomingMessage, res: ServerResponse): typeof REPLAYED | string | undefined;
   /** Serves the request when it is for the REST layer (returns true), else leaves it alone. */
-  tryHandle(req: IncomingMessage, res: ServerResponse): boolean;
+  tryHandle(req: IncomingMessage, res: ServerResponse, replayKey: string | undefined): boolean;
 }
 
 /**
@@ -58,6 +68,7 @@ export interface RestHandler {
  */
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const prefixes = restBasePaths(options.restPrefix).all;
+  const kept = new ReplayCache();
   const mayBeRest = (url: string) =>
     url.includes('rest_route=') || prefixes.some((p) => url.startsWith(p) && (url.length === p.length || '/?'.includes(url[p.length]!)));
 
@@ -69,7 +80,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: error.status, ms: performance.now() - started });
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>, started: number) => {
+  const serve = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: string,
+    query: Record<string, unknown>,
+    started: number,
+    replayKey: string | undefined,
+  ) => {
     const headers = flatHeaders(req.headers);
     const clientIp = clientAddress(req.headers, req.socket?.remoteAddress, options.trustProxy);
     let identity: Identity | undefined;
@@ -96,14 +114,23 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     });
     const payload = out.body ?? EMPTY;
     setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
+    if (replayKey !== undefined && out.replay !== undefined) {
+      kept.set(replayKey, out.status, out.headers, typeof payload === 'string' ? Buffer.from(payload) : payload, out.replay);
+    }
     res.writeHead(out.status, out.headers);
     res.end(req.method === 'HEAD' ? undefined : payload);
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse, route: string, query: Record<string, unknown>) => {
+  const handle = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: string,
+    query: Record<string, unknown>,
+    replayKey: string | undefined,
+  ) => {
     const started = performance.now();
-    serve(req, res, route, query, started).catch((error: unknown) => {
+    serve(req, res, route, query, started, replayKey).catch((error: unknown) => {
       if (error instanceof BodyAbortedError) {
         // Nobody is left to answer: an everyday event, not an error with a stack.
         options.logAborted({ method: req.method ?? '', url: req.url ?? '' });
@@ -132,7 +159,25 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   };
 
   return {
-    tryHandle(req, res) {
+    replay(req, res) {
+      const url = req.url ?? '/';
+      if (!mayBeRest(url)) return undefined;
+      const key = ReplayCache.keyOf(req);
+      if (key === undefined) return undefined;
+      const entry = kept.get(key);
+      if (entry === undefined) return key;
+      if (!options.rest.replayable(entry.stamp)) {
+        kept.delete(key);
+        return key;
+      }
+      const started = options.logRequest === null ? 0 : performance.now();
+      res.writeHead(entry.status, entry.headers);
+      res.end(entry.body);
+      options.logRequest?.({ method: req.method ?? '', url, status: entry.status, ms: performance.now() - started });
+      return REPLAYED;
+    },
+
+    tryHandle(req, res, replayKey) {
       const url = req.url ?? '/';
       if (!mayBeRest(url)) return false;
       let target: ReturnType<typeof extractRestRoute>;
@@ -145,7 +190,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         return true;
       }
       if (!target) return false;
-      handle(req, res, target.route, target.query);
+      handle(req, res, target.route, target.query, replayKey);
       return true;
     },
   };

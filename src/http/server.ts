@@ -18,7 +18,7 @@ import { restError, storeUnavailable, type RestError } from '../rest/errors.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import type { RestUrlBuilder } from '../rest/rest-url.js';
-import { createRestHandler } from './rest-handler.js';
+import { createRestHandler, REPLAYED } from './rest-handler.js';
 import { extractRestRoute } from './rest-route.js';
 import { requestOrigin } from './request-origin.js';
 import { homePage, rsdDocument } from './site-pages.js';
@@ -100,13 +100,16 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       // then refuse to reach the site (and its login cookie) without TLS for max-age seconds.
       if (hsts !== null && (tls || (config.trustProxy && requestOrigin(req.headers, false, true).secure)))
         res.setHeader('Strict-Transport-Security', hsts);
+      // A byte-identical repeat of a REST answer that may be given again is answered at once.
+      const replayKey = restHandler.replay(req, res);
+      if (replayKey === REPLAYED) return;
       if (!toOriginForm(req)) {
         const { status, headers, body } = errorResponse(restError('rest_bad_request_url'));
         res.writeHead(status, headers);
         res.end(body);
         return;
       }
-      if (!restHandler.tryHandle(req, res)) fastifyHandler(req, res);
+      if (!restHandler.tryHandle(req, res, replayKey)) fastifyHandler(req, res);
     });
     const server = tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
     gate.watch(server, tlsOptions !== null);

@@ -27,6 +27,7 @@ import { JSON_MAX_VALUES } from './json-bounds.js';
 import { readBody, type DecodedBody } from './request-body.js';
 import { corsHeaders, fixedHeaders, NO_CACHE_HEADERS } from './response-headers.js';
 import { setHeader, setHeaders, type HeaderList } from './header-list.js';
+import { routeReplayable, stillReplayable, type ReplayPolicy, type ReplayStamp } from './replay.js';
 import { RestResponse, type Authenticator, type EndpointDefinition, type Identity, type Principal, type RouteOptions } from './types.js';
 
 /** What a callback returned, as the response (an error stays an error). */
@@ -65,6 +66,11 @@ export interface RestOutput {
   headers: HeaderList;
   /** JSON text (a Buffer when it was cached); null for a HEAD given by `_method` on another verb. */
   body: string | Buffer | null;
+  /**
+   * Present when these bytes may answer a byte-identical repeat of the request while
+   * `replayable(replay)` holds (src/rest/replay.ts).
+   */
+  replay?: ReplayStamp;
 }
 
 export interface SiteSummary {
@@ -84,6 +90,8 @@ export interface RestServerOptions {
   maxBatchItems?: number;
   /** The product's version, shown as the OpenAPI document's `info.version`. */
   productVersion?: string;
+  /** When and how long answers may be given again (src/rest/replay.ts); none without it. */
+  replay?: ReplayPolicy;
 }
 
 interface Dispatched {
@@ -98,6 +106,8 @@ interface Authenticated {
   extraHeaders: Record<string, string>;
   loggedIn: boolean;
   nonceMissing: boolean;
+  /** Who asked; null when the request was refused before anyone was known. */
+  identity: Identity | null;
 }
 
 const JSONP_CALLBACK = /^[\w.]+$/;
@@ -226,6 +236,8 @@ export class RestServer {
 
   /** Serves one request end to end, in WordPress's `serve_request` order (docs/spec/wp-rest-reference.md §5). */
   async serve(incoming: IncomingRestRequest): Promise<RestOutput> {
+    // Read before anything else: state written while the answer is made then makes it stale, never wrong.
+    const version = this.options.replay?.stateVersion();
     const headers = this.baseHeaders(incoming.origin);
     const jsonp = incoming.query._jsonp;
     if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
@@ -278,7 +290,31 @@ export class RestServer {
       setHeader(headers, 'Content-Type', 'application/javascript; charset=UTF-8');
       body = `/**/${jsonp}(${body})`;
     }
-    return { status: response.status, headers, body };
+    const replay = version === undefined ? undefined : this.replayStamp(incoming, dispatched, response.status, version);
+    return replay === undefined ? { status: response.status, headers, body } : { status: response.status, headers, body, replay };
+  }
+
+  /** The stamp of an answer that may be given again (src/rest/replay.ts), or undefined. */
+  private replayStamp(incoming: IncomingRestRequest, dispatched: Authenticated, status: number, version: string): ReplayStamp | undefined {
+    const { request, identity } = dispatched;
+    const route = dispatched.result.route;
+    if (status !== 200 || request === null || identity === null || route === null) return undefined;
+    // The method as sent (no `_method` or override header), and nothing but the URL and headers to answer.
+    if (request.method !== incoming.method || (request.method !== 'GET' && request.method !== 'OPTIONS')) return undefined;
+    if (incoming.body.length > 0) return undefined;
+    // Application passwords note each use (WordPress's last_used); refused credentials are guarded.
+    if (identity.kind !== 'cookie' && identity.kind !== 'anonymous') return undefined;
+    // A deprecation notice is also logged per use; a schema callback is asked on every OPTIONS.
+    if (Object.keys(request.deprecations).length > 0 || (request.method === 'OPTIONS' && route.options.schema)) return undefined;
+    if (!routeReplayable(route, request.method)) return undefined;
+    const policy = this.options.replay!;
+    const until = policy.expiry(identity);
+    return until > policy.now() ? { version, until } : undefined;
+  }
+
+  /** Whether an answer stamped `stamp` may answer a byte-identical repeat of its request now. */
+  replayable(stamp: ReplayStamp): boolean {
+    return stillReplayable(this.options.replay, stamp);
   }
 
   /** A success filtered by the request's `_fields`, as WordPress's `rest_post_dispatch` filter does. */
@@ -351,7 +387,8 @@ export class RestServer {
     const nonceMissing =
       identity.kind === 'cookie' && (body.form._wpnonce ?? incoming.query._wpnonce ?? incoming.headers['x-wp-nonce']) === undefined;
     const checked = this.cookieCheck(identity, incoming, body.form, extraHeaders);
-    if (isRestError(checked)) return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn, nonceMissing };
+    if (isRestError(checked))
+      return { result: { result: checked, route: null }, request: null, extraHeaders, loggedIn, nonceMissing, identity };
 
     const route = incoming.route === '' ? '/' : incoming.route;
     const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
@@ -359,8 +396,9 @@ export class RestServer {
     if (identity.kind === 'other' && identity.credential !== undefined) request.credential = identity.credential;
     request.jsonError = body.jsonError;
     const dispatched = this.dispatch(request);
-    if (dispatched instanceof Promise) return dispatched.then((result) => ({ result, request, extraHeaders, loggedIn, nonceMissing }));
-    return { result: dispatched, request, extraHeaders, loggedIn, nonceMissing };
+    if (dispatched instanceof Promise)
+      return dispatched.then((result) => ({ result, request, extraHeaders, loggedIn, nonceMissing, identity }));
+    return { result: dispatched, request, extraHeaders, loggedIn, nonceMissing, identity };
   }
 
   /** Spec Part 5 rules 2, 4–7: which nonce, anonymous without one, 403 when invalid, fresh nonce when valid. */

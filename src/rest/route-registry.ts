@@ -23,6 +23,7 @@ export interface Endpoint {
   readonly responseSchema: ResponseSchema | undefined;
   readonly responseStatus: number | undefined;
   readonly validateCallback: EndpointDefinition['validateCallback'];
+  readonly replayable: NonNullable<EndpointDefinition['replayable']>;
   /** Who registered it: a feature's name, a plugin's, or `rest` for the layer's own documents. */
   readonly owner: string;
 }
@@ -74,6 +75,7 @@ function normalizeEndpoint(def: EndpointDefinition, owner: string): Endpoint {
     responseSchema: def.responseSchema,
     responseStatus: def.responseStatus,
     validateCallback: def.validateCallback,
+    replayable: def.replayable ?? false,
     owner,
   };
 }

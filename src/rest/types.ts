@@ -124,6 +124,18 @@ export interface EndpointDefinition {
    * (WordPress's handler-level `validate_callback`, 5.6+): an error refuses the request.
    */
   validateCallback?: (request: RestRequest) => true | RestError | Promise<true | RestError>;
+  /**
+   * What of this endpoint depends only on the request and on state the store versions (site
+   * options, users and sessions), with no clock, other peer or side effect: `true` (or a
+   * function answering true, asked at each answer) for its permission callback and, for a GET,
+   * its whole answer (argument and validate callbacks, callback); `'permission'` for its
+   * permission callback only. A byte-identical repeat of an OPTIONS request may then be answered
+   * with the same bytes when every endpoint of the route says at least `'permission'`, and of a
+   * GET when its endpoint says `true` and the others at least `'permission'` (Allow asks each
+   * one's permission), while those versions, the nonce tick and the session last
+   * (src/rest/replay.ts). Default false.
+   */
+  replayable?: boolean | 'permission' | (() => boolean);
 }
 
 /** See EndpointDefinition.responseSchema. */
@@ -151,7 +163,7 @@ export interface RouteOptions {
 export type Identity =
   | { readonly kind: 'anonymous' }
   /** Logged in by the login cookie: the nonce check of docs/spec/site-management-api.md §5 applies. */
-  | { readonly kind: 'cookie'; readonly principal: Principal; readonly sessionToken: string }
+  | { readonly kind: 'cookie'; readonly principal: Principal; readonly sessionToken: string; readonly expiresAt?: number }
   /** Logged in by another means (e.g. an application password, whose id is `credential`): no nonce check. */
   | { readonly kind: 'other'; readonly principal: Principal; readonly credential?: string }
   /** Credentials were sent and are wrong: the request fails with this error. */

@@ -105,6 +105,20 @@ export class SqliteOptionsBackend implements OptionsBackend {
     return this.gate?.cachedVersions()?.credentials;
   }
 
+  /** Both versions, from the batch's read or read now when the gate is free; undefined when busy or failing. */
+  versionsNow(): StateVersions | undefined {
+    const gate = this.gate;
+    if (gate === null || !gate.free) return undefined;
+    const cached = gate.cachedVersions();
+    if (cached !== undefined) return cached;
+    try {
+      return this.readVersions();
+    } catch {
+      // A failing store is reported by the request's own path, which asks it again.
+      return undefined;
+    }
+  }
+
   /** The credentials version (row 2), read with the options version (see SqliteGate). */
   credentialsVersion(): Promise<number> {
     const cached = this.gate?.cachedVersions();

@@ -133,6 +133,7 @@ class ReopenableOptions implements OptionsBackend {
   /** No query at all: nothing for the guard to do. */
   knownVersion = () => this.inner.knownVersion();
   knownCredentialsVersion = () => this.inner.knownCredentialsVersion();
+  versionsNow = () => this.inner.versionsNow();
   load = () => this.guard(() => this.inner.load());
   read = (keys: readonly string[]) => this.guard(() => this.inner.read(keys));
   write = (key: string, text: string, autoload: boolean) => this.guard(() => this.inner.write(key, text, autoload));
@@ -150,6 +151,7 @@ class ReopenableOptions implements OptionsBackend {
 class SqliteStore extends StoreImpl {
   readonly backend = 'sqlite';
   readonly options: CachedOptions;
+  readonly readStateVersionsNow: () => { readonly options: number; readonly credentials: number } | undefined;
   /** Options inside a transaction: same statements, no gate (the transaction holds it). */
   private readonly txOptions: DirectOptions;
   private readonly optionsBackends: ReopenableOptions[];
@@ -191,6 +193,7 @@ class SqliteStore extends StoreImpl {
     // version from one prepared statement, shared by the requests of a turn (see SqliteGate).
     this.sessions.credentialsVersion = shared.credentialsVersion;
     this.sessions.knownCredentialsVersion = shared.knownCredentialsVersion;
+    this.readStateVersionsNow = () => (this.readOnly ? undefined : shared.versionsNow());
     if (walCheckpointMs > 0) {
       this.checkpointTimer = setInterval(() => void this.truncateWal(), walCheckpointMs);
       this.checkpointTimer.unref();

@@ -234,6 +234,12 @@ export interface Store extends StoreTransaction {
    * cannot be reached. Option reads may answer from memory on PostgreSQL, so they cannot tell.
    */
   ping(): Promise<void>;
+  /**
+   * The options and credentials versions read now, without waiting, when the store can (SQLite,
+   * with nobody holding its connection); undefined otherwise. They are then known to
+   * `knownVersion`/`knownCredentialsVersion` for the rest of the request batch, as any read is.
+   */
+  readStateVersionsNow?(): { readonly options: number; readonly credentials: number } | undefined;
   /** Closes the database connections. */
   close(): Promise<void>;
 }

@@ -189,6 +189,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       // A copy: the REST layer adds its own headers (Allow) to the response's.
       return new RestResponse(page.items, 200, { ...page.headers });
     },
+    // Profiles, roles and the query only: every write to a user moves the credentials version.
+    replayable: true,
   };
 
   const create: EndpointDefinition = {
@@ -200,6 +202,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       (request) => (request.user.can('create_users') ? true : wpError('cannot_create', request)),
       'create_users',
     ),
+    replayable: 'permission',
     callback: async (request) => {
       const created = await createUser(deps, request);
       if (!('user' in created)) return created;
@@ -226,6 +229,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       me ? 'logged in' : 'self or list_users',
     ),
     callback: (request) => respond(request, found.get(request)!, contextOf(request)),
+    // The profile (moved by the credentials version), the asker's capabilities and the query only.
+    replayable: true,
   });
 
   const update = (me: boolean): EndpointDefinition => ({
@@ -246,6 +251,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
         }),
       'self or edit_users; roles: promote_users',
     ),
+    replayable: 'permission',
     callback: async (request) => {
       const updated = await updateUser(deps, request, found.get(request)!);
       if (!('user' in updated)) return updated;
@@ -271,6 +277,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       (request) => withTarget(request, () => (request.user.can('delete_users') ? true : wpError('cannot_delete', request))),
       'delete_users',
     ),
+    replayable: 'permission',
     callback: async (request) => {
       const profile = found.get(request)!;
       const previous = userItem(profile, 'edit', urls);

@@ -1,14 +1,18 @@
 /** A REST server with no HTTP, store or auth behind it, for tests of the REST layer's own contracts. */
-import { RestServer, type RestOutput } from '../rest-server.js';
+import { RestServer, type RestOutput, type RestServerOptions } from '../rest-server.js';
 import type { RestUrlBuilder } from '../rest-url.js';
 import type { Principal } from '../types.js';
 
 const anonymous: Principal = { id: 0, login: '', email: '', displayName: '', roles: [], can: () => false };
 
-/** Anonymous requests only; URLs under http://example.org/wp-json unless `urls` says otherwise. `warn` receives developer warnings. */
+/**
+ * Anonymous requests only; URLs under http://example.org/wp-json unless `urls` says otherwise.
+ * `warn` receives developer warnings; `more` replaces or adds options (e.g. `replay`, another authenticator).
+ */
 export function createBareRestServer(
   warn: (message: string) => void = () => undefined,
   urls: RestUrlBuilder = (p = '/') => `http://example.org/wp-json${p}`,
+  more: Partial<RestServerOptions> = {},
 ): RestServer {
   return new RestServer({
     urls,
@@ -20,6 +24,7 @@ export function createBareRestServer(
     },
     siteSummary: () => ({ name: 'Site', description: '', url: 'http://example.org', home: 'http://example.org' }),
     warn,
+    ...more,
   });
 }
 

@@ -58,6 +58,15 @@ interface ObjectEntry {
 const objectCaches = new WeakMap<PluginContext, Map<number, ObjectEntry>>();
 const OBJECT_CACHE_SIZE = 64;
 
+/**
+ * Whether the 4.4+ settings object is made from versioned state only (site options and the
+ * user's record): false when some option has its own `read` (a plugin's), which may read
+ * anything. Its GET may then be answered again (src/rest/replay.ts).
+ */
+export function settingsObjectVersioned(catalog: ModuleCatalog): boolean {
+  return !hasCustomReads(catalog);
+}
+
 /** Whether some option of the catalog has its own `read` (a plugin's), per catalog size. */
 const customReads = new WeakMap<ModuleCatalog, { readonly size: number; readonly any: boolean }>();
 function hasCustomReads(catalog: ModuleCatalog): boolean {

@@ -46,6 +46,8 @@ export function registerCurrentRoutes(
     validateCallback: (request) => invalidSettingValues(catalog, settingsBody(request)) ?? true,
     callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user),
     permissionCallback: requirePermission('configure_modules', ctx),
+    // Its permission is GET settings' Allow: a capability check.
+    replayable: 'permission',
   });
   // After `/settings/update` (site-routes.ts), which keeps its 2016 meaning; there is no GET (docs/spec/current-clients.md A.1).
   api.registerRoute(JETPACK_NAMESPACE, '/settings/(?P<module>[a-z\\-]+)', {

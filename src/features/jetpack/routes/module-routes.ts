@@ -128,12 +128,15 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
         return isRestError(record) ? record : withFields(ctx, record as Record<string, unknown>, request);
       },
       permissionCallback: requirePermission('view_admin', ctx),
+      // Capability checks, so OPTIONS may be answered again; the record reads the connection and services too.
+      replayable: 'permission',
     },
     {
       methods: EDITABLE,
       args: { context: { default: 'edit' } },
       callback: (request) => updateWithFields(ctx, catalog, request),
       permissionCallback: requirePermission('configure_modules', ctx),
+      replayable: 'permission',
     },
   ]);
 }

@@ -7,7 +7,7 @@ import { activateJumpstart, deactivateJumpstart } from '../operations/jumpstart.
 import { dismissNotice } from '../operations/notices.js';
 import { reset } from '../operations/reset.js';
 import { readSettings, updateSetting } from '../operations/settings.js';
-import { readSettingsObject } from '../operations/settings-object.js';
+import { readSettingsObject, settingsObjectVersioned } from '../operations/settings-object.js';
 import { requirePermission } from '../../jetpack-v4/permissions.js';
 import { EDITABLE, JETPACK_NAMESPACE, urlParam } from '../../jetpack-v4/route-helpers.js';
 
@@ -18,6 +18,8 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
     // (SITEWARD_SETTINGS_SHAPE=current; docs/spec/current-clients.md A.4).
     callback: (request) => (ctx.settingsShape === 'current' ? readSettingsObject(ctx, catalog, request.user) : readSettings(ctx)),
     permissionCallback: requirePermission('view_admin', ctx),
+    // Options (and, in today's shape, the user's record) only, unless a plugin's option reads its own.
+    replayable: () => ctx.settingsShape !== 'current' || settingsObjectVersioned(catalog),
   });
   const settingUpdate: EndpointDefinition = {
     methods: EDITABLE,

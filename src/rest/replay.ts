@@ -1,0 +1,60 @@
+import type { Endpoint, Route } from './route-registry.js';
+import type { Identity } from './types.js';
+
+/**
+ * Answering a byte-identical repeat of a request with the bytes of the first answer. An answer
+ * may be given again only while everything it was made from is unchanged:
+ * - the request: the HTTP adapter keys answers by every byte of the request line and headers,
+ *   and asks only for GET and OPTIONS requests without a body;
+ * - the code: the endpoints of the route declare themselves `replayable` (their permission
+ *   answers, and a GET's whole answer, depend on the request and on versioned state only);
+ * - the state: the store's versions when the answer was made, known without a query;
+ * - the time: the nonce tick (the fresh X-WP-Nonce and whether the sent nonce is still valid)
+ *   and the session's end.
+ *
+ * Speed: a repeat costs a key, a map lookup and two comparisons instead of the cookie, the
+ * session, the nonce, the route, the permission and the handler (docs/performance.md 18).
+ */
+export interface ReplayPolicy {
+  /** The versions of the state answers are made from, when known now without a query; undefined otherwise. */
+  stateVersion(): string | undefined;
+  /** Until when (ms since the epoch, exclusive) an answer made now for `identity` stays the same; 0: never give it again. */
+  expiry(identity: Identity): number;
+  /** Now, in ms since the epoch, on the clock `expiry` uses. */
+  now(): number;
+}
+
+/** What an answer that may be given again was made under. Opaque to the adapter. */
+export interface ReplayStamp {
+  readonly version: string;
+  readonly until: number;
+}
+
+/** Whether an endpoint's whole answer is replayable, or only its permission answer. */
+function answerReplayable(flag: Endpoint['replayable']): boolean {
+  return flag === true || (typeof flag === 'function' && flag());
+}
+
+/**
+ * Whether the route's answer to `method` (GET or OPTIONS) may be given again: for OPTIONS every
+ * endpoint's permission is replayable, for a GET the GET endpoint's whole answer too (Allow asks
+ * each endpoint's permission).
+ */
+export function routeReplayable(route: Route, method: 'GET' | 'OPTIONS'): boolean {
+  let answered = method === 'OPTIONS';
+  for (const endpoint of route.endpoints) {
+    const flag = endpoint.replayable;
+    if (flag === false) return false;
+    // The first endpoint serving GET is the one that answered (RestServer.choose).
+    if (!answered && endpoint.methodSet.has('GET')) {
+      if (!answerReplayable(flag)) return false;
+      answered = true;
+    }
+  }
+  return answered;
+}
+
+/** Whether an answer made under `stamp` may be given again now. */
+export function stillReplayable(policy: ReplayPolicy | undefined, stamp: ReplayStamp): boolean {
+  return policy !== undefined && policy.now() < stamp.until && policy.stateVersion() === stamp.version;
+}
