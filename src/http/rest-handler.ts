@@ -45,19 +45,19 @@ function mayExceed(req: IncomingMessage, limit: number): boolean {
   return length === undefined || !(Number(length) <= limit);
 }
 
-/** What `replay` did: answered the request, or the key to keep its answer under (undefined: none). */
+/** What `replay` did: answered the request, or the target its answer may be kept under (undefined: not kept). */
 export const REPLAYED = Symbol('replayed');
 
 /** The REST layer's entry on node:http. */
 export interface RestHandler {
   /**
    * Answers a byte-identical repeat of a request whose kept answer may still be given
-   * (src/rest/replay.ts); otherwise returns the key its answer may be kept under. Called first,
-   * on the request as it arrived.
+   * (src/rest/replay.ts); otherwise returns the request target (as it arrived) when its answer
+   * may be kept. Called first, on the request as it arrived.
    */
   replay(req: IncomingMessage, res: ServerResponse): typeof REPLAYED | string | undefined;
   /** Serves the request when it is for the REST layer (returns true), else leaves it alone. */
-  tryHandle(req: IncomingMessage, res: ServerResponse, replayKey: string | undefined): boolean;
+  tryHandle(req: IncomingMessage, res: ServerResponse, replayTarget: string | undefined): boolean;
 }
 
 /**
@@ -86,7 +86,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     route: string,
     query: Record<string, unknown>,
     started: number,
-    replayKey: string | undefined,
+    replayTarget: string | undefined,
   ) => {
     const headers = flatHeaders(req.headers);
     const clientIp = clientAddress(req.headers, req.socket?.remoteAddress, options.trustProxy);
@@ -114,8 +114,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     });
     const payload = out.body ?? EMPTY;
     setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
-    if (replayKey !== undefined && out.replay !== undefined) {
-      kept.set(replayKey, out.status, out.headers, typeof payload === 'string' ? Buffer.from(payload) : payload, out.replay);
+    if (replayTarget !== undefined && out.replay !== undefined) {
+      kept.set(req, replayTarget, out.status, out.headers, typeof payload === 'string' ? Buffer.from(payload) : payload, out.replay);
     }
     res.writeHead(out.status, out.headers);
     res.end(req.method === 'HEAD' ? undefined : payload);
@@ -127,10 +127,10 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     res: ServerResponse,
     route: string,
     query: Record<string, unknown>,
-    replayKey: string | undefined,
+    replayTarget: string | undefined,
   ) => {
     const started = performance.now();
-    serve(req, res, route, query, started, replayKey).catch((error: unknown) => {
+    serve(req, res, route, query, started, replayTarget).catch((error: unknown) => {
       if (error instanceof BodyAbortedError) {
         // Nobody is left to answer: an everyday event, not an error with a stack.
         options.logAborted({ method: req.method ?? '', url: req.url ?? '' });
@@ -162,13 +162,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     replay(req, res) {
       const url = req.url ?? '/';
       if (!mayBeRest(url)) return undefined;
-      const key = ReplayCache.keyOf(req);
-      if (key === undefined) return undefined;
-      const entry = kept.get(key);
-      if (entry === undefined) return key;
+      if (!ReplayCache.keepable(req)) return undefined;
+      const entry = kept.find(req, url);
+      if (entry === undefined) return url;
       if (!options.rest.replayable(entry.stamp)) {
-        kept.delete(key);
-        return key;
+        kept.delete(entry);
+        return url;
       }
       const started = options.logRequest === null ? 0 : performance.now();
       res.writeHead(entry.status, entry.headers);
@@ -177,7 +176,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       return REPLAYED;
     },
 
-    tryHandle(req, res, replayKey) {
+    tryHandle(req, res, replayTarget) {
       const url = req.url ?? '/';
       if (!mayBeRest(url)) return false;
       let target: ReturnType<typeof extractRestRoute>;
@@ -190,7 +189,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         return true;
       }
       if (!target) return false;
-      handle(req, res, target.route, target.query, replayKey);
+      handle(req, res, target.route, target.query, replayTarget);
       return true;
     },
   };

@@ -101,15 +101,15 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
       if (hsts !== null && (tls || (config.trustProxy && requestOrigin(req.headers, false, true).secure)))
         res.setHeader('Strict-Transport-Security', hsts);
       // A byte-identical repeat of a REST answer that may be given again is answered at once.
-      const replayKey = restHandler.replay(req, res);
-      if (replayKey === REPLAYED) return;
+      const replayTarget = restHandler.replay(req, res);
+      if (replayTarget === REPLAYED) return;
       if (!toOriginForm(req)) {
         const { status, headers, body } = errorResponse(restError('rest_bad_request_url'));
         res.writeHead(status, headers);
         res.end(body);
         return;
       }
-      if (!restHandler.tryHandle(req, res, replayKey)) fastifyHandler(req, res);
+      if (!restHandler.tryHandle(req, res, replayTarget)) fastifyHandler(req, res);
     });
     const server = tlsOptions ? createHttpsServer(tlsOptions, handler) : createHttpServer(handler);
     gate.watch(server, tlsOptions !== null);
