@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { ReplayCache } from './replay-cache.js';
 
-const stamp = { version: '1.1', until: Number.MAX_SAFE_INTEGER };
+const stamp = { version: '1.1', until: Number.MAX_SAFE_INTEGER, routes: 1 };
 const TARGET = '/wp-json/x';
 
 function req(method: string, rawHeaders: string[], opts: { tls?: boolean } = {}): IncomingMessage {

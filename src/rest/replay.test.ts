@@ -113,6 +113,15 @@ describe('answers that may be given again', () => {
     expect((await server(policy).serve(incoming)).replay).toBeUndefined();
   });
 
+  test('ends when a route is registered after the answer was made', async () => {
+    const { policy } = testPolicy();
+    const rest = server(policy);
+    const stamp = (await rest.serve(request('/t/v1/pure'))).replay!;
+    expect(rest.replayable(stamp)).toBe(true);
+    rest.registerRoute('t/v1', '/pure', { methods: 'DELETE', callback: () => 1, replayable: 'permission' });
+    expect(rest.replayable(stamp)).toBe(false);
+  });
+
   test('asks a function flag at each answer', async () => {
     const { policy } = testPolicy();
     const rest = server(policy);

@@ -28,6 +28,8 @@ export interface ReplayPolicy {
 export interface ReplayStamp {
   readonly version: string;
   readonly until: number;
+  /** The route registry's generation: a route registered later (a plugin's) may change the answer. */
+  readonly routes: number;
 }
 
 /** Whether an endpoint's whole answer is replayable, or only its permission answer. */
@@ -54,7 +56,7 @@ export function routeReplayable(route: Route, method: 'GET' | 'OPTIONS'): boolea
   return answered;
 }
 
-/** Whether an answer made under `stamp` may be given again now. */
-export function stillReplayable(policy: ReplayPolicy | undefined, stamp: ReplayStamp): boolean {
-  return policy !== undefined && policy.now() < stamp.until && policy.stateVersion() === stamp.version;
+/** Whether an answer made under `stamp` may be given again now, with the registry at generation `routes`. */
+export function stillReplayable(policy: ReplayPolicy | undefined, stamp: ReplayStamp, routes: number): boolean {
+  return policy !== undefined && stamp.routes === routes && policy.now() < stamp.until && policy.stateVersion() === stamp.version;
 }

@@ -309,12 +309,12 @@ export class RestServer {
     if (!routeReplayable(route, request.method)) return undefined;
     const policy = this.options.replay!;
     const until = policy.expiry(identity);
-    return until > policy.now() ? { version, until } : undefined;
+    return until > policy.now() ? { version, until, routes: this.registry.generation } : undefined;
   }
 
   /** Whether an answer stamped `stamp` may answer a byte-identical repeat of its request now. */
   replayable(stamp: ReplayStamp): boolean {
-    return stillReplayable(this.options.replay, stamp);
+    return stillReplayable(this.options.replay, stamp, this.registry.generation);
   }
 
   /** A success filtered by the request's `_fields`, as WordPress's `rest_post_dispatch` filter does. */
