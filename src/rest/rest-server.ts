@@ -236,8 +236,12 @@ export class RestServer {
 
   /** Serves one request end to end, in WordPress's `serve_request` order (docs/spec/wp-rest-reference.md §5). */
   async serve(incoming: IncomingRestRequest): Promise<RestOutput> {
-    // Read before anything else: state written while the answer is made then makes it stale, never wrong.
-    const version = this.options.replay?.stateVersion();
+    // Read before anything else: state written while the answer is made then makes it stale,
+    // never wrong. Only for the requests whose answers may be given again (src/rest/replay.ts).
+    const version =
+      (incoming.method === 'GET' || incoming.method === 'OPTIONS') && incoming.body.length === 0
+        ? this.options.replay?.stateVersion()
+        : undefined;
     const headers = this.baseHeaders(incoming.origin);
     const jsonp = incoming.query._jsonp;
     if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
