@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SitewardApi } from '../plugins/api.js';
-import { freshPgSchema, type PgSchema } from '../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
+import { pairStores, startWorkerPair, type WorkerPair } from '../../test/helpers/worker-pair.js';
 
 function whoami(api: SitewardApi): void {
   api.registerRoute('auth-test/v1', '/whoami', {
@@ -17,40 +17,18 @@ function whoami(api: SitewardApi): void {
   });
 }
 
-const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
-
-// Two instances on one store behave as two workers of `siteward start`: each has its own caches.
 // On SQLite the requests of each poll phase read the credentials version; on PostgreSQL it is pushed by
 // LISTEN/NOTIFY, so "at once" there means from the moment the notification has arrived.
-describe.each(stores)('a credentials change made by one worker, on %s', (backend) => {
-  let dir: string;
-  let schema: PgSchema | null = null;
+describe.each(pairStores)('a credentials change made by one worker, on %s', (backend) => {
+  let pair: WorkerPair;
   let first: TestApp;
   let second: TestApp;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'siteward-two-workers-'));
-    if (backend === 'postgres') schema = await freshPgSchema();
-    const env: Record<string, string> = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
-    first = await createTestApp({ dataDir: dir, env, plugins: [whoami] });
-    second = await createTestApp({ dataDir: dir, env, plugins: [whoami] });
+    pair = await startWorkerPair(backend, { plugins: [whoami] });
+    ({ first, second } = pair);
   });
-  afterAll(async () => {
-    await first.close();
-    await second.close();
-    await schema?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** PostgreSQL: until the second worker has heard of the first one's change (bounded). */
-  const notified = async () => {
-    if (backend !== 'postgres') return;
-    const target = await first.store.sessions.credentialsVersion();
-    const deadline = Date.now() + 20_000;
-    while ((await second.store.sessions.credentialsVersion()) < target) {
-      if (Date.now() > deadline) throw new Error('the credentials version never reached the other worker');
-      await new Promise((r) => setTimeout(r, 2));
-    }
-  };
+  afterAll(() => pair.close());
+  const notified = () => pair.notified();
   const me = async (app: TestApp, user: LoggedIn) =>
     (await app.request({ path: '/wp-json/auth-test/v1/whoami', headers: app.auth(user) })).json;
   const writeAs = async (app: TestApp, user: LoggedIn) =>

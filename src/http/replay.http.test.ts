@@ -3,11 +3,8 @@
  * sockets: only while nothing the answer was made from has changed, in this process or another.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { freshPgSchema, type PgSchema } from '../../test/helpers/pg-schema.js';
-import { createTestApp, type LoggedIn, type TestApp } from '../../test/helpers/test-app.js';
+import type { LoggedIn, TestApp } from '../../test/helpers/test-app.js';
+import { pairStores, startWorkerPair, type WorkerPair } from '../../test/helpers/worker-pair.js';
 import type { SitewardApi } from '../plugins/api.js';
 
 /**
@@ -22,43 +19,22 @@ function counting(api: SitewardApi): void {
 
 const calls = (res: { json: unknown }) => (res.json as { calls: number }).calls;
 const SETTINGS = '/wp-json/jetpack/v4/settings';
-const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
 
 // Two instances on one store behave as two workers of `siteward start`, each with its own caches.
 // On PostgreSQL another worker's write is known once its notification has arrived (as for every
 // cache there), so the tests wait for that before asking.
-describe.each(stores)('answers given again to byte-identical repeats, on %s', (backend) => {
-  let dir: string;
-  let schema: PgSchema | null = null;
+describe.each(pairStores)('answers given again to byte-identical repeats, on %s', (backend) => {
+  let pair: WorkerPair;
   let t: TestApp;
   let other: TestApp;
   let admin: LoggedIn;
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'siteward-replay-'));
-    if (backend === 'postgres') schema = await freshPgSchema();
-    const env: Record<string, string> = schema ? { SITEWARD_DATABASE_URL: schema.url } : {};
-    t = await createTestApp({ dataDir: dir, env, plugins: [counting], startJobs: false });
-    // A second process on the same store (its own connection and caches).
-    other = await createTestApp({ dataDir: dir, env, plugins: [counting], startJobs: false });
+    pair = await startWorkerPair(backend, { plugins: [counting], startJobs: false });
+    ({ first: t, second: other } = pair);
     admin = await t.loginAs('administrator');
   });
-  afterAll(async () => {
-    await other.close();
-    await t.close();
-    await schema?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** PostgreSQL: until `t` has heard of the other worker's writes (bounded). */
-  const notified = async () => {
-    if (backend !== 'postgres') return;
-    const [options, credentials] = [await other.store.options.version(), await other.store.sessions.credentialsVersion()];
-    const deadline = Date.now() + 20_000;
-    while ((await t.store.options.version()) < options || (await t.store.sessions.credentialsVersion()) < credentials) {
-      if (Date.now() > deadline) throw new Error('the versions never reached the other worker');
-      await new Promise((r) => setTimeout(r, 2));
-    }
-  };
+  afterAll(() => pair.close());
+  const notified = () => pair.notified();
 
   it('repeats the first answer of a replayable route, and runs it again for a request that differs in any header byte', async () => {
     const first = await t.request({ path: '/wp-json/test/v1/count' });
