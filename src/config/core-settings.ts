@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { DEFAULT_AVATAR_SIZES, MAX_AVATAR_SIZE, parseAvatarSizes } from '../core/gravatar.js';
 import { PERMALINK_MODES } from '../core/permalinks.js';
+import { isTimeZone } from '../core/time-zone.js';
 import {
   ConfigError,
   choice,
@@ -25,15 +26,6 @@ import {
 } from './setting.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const coreSettings = defineSettings(
   {

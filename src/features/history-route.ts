@@ -6,6 +6,7 @@
 import type { SitewardApi } from '../plugins/api.js';
 import type { ArgDefinition, CallbackResult, PermissionCallback, RestRequest } from '../rest/types.js';
 import type { OptionsRepo } from '../store/types.js';
+import { isTimeZone } from '../core/time-zone.js';
 
 export const SITEWARD_NAMESPACE = 'siteward/v1';
 
@@ -43,10 +44,5 @@ export function registerHistoryRoute(
 export async function siteTimeZone(options: OptionsRepo, fallback: string): Promise<string> {
   const stored = await options.get('timezone_string');
   const zone = typeof stored === 'string' && stored !== '' ? stored : fallback;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone;
-  } catch {
-    return 'UTC';
-  }
+  return isTimeZone(zone) ? zone : 'UTC';
 }

@@ -6,6 +6,7 @@
  * WordPress's content settings (posts per page, default category, comment status…) are offered.
  */
 import type { JsonValue } from '../../core/json.js';
+import { isTimeZone } from '../../core/time-zone.js';
 import { sanitizeValue, validateValue } from '../../rest/args/index.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import type { ArgDefinition, ArgSchema, RestRequest } from '../../rest/types.js';
@@ -48,15 +49,9 @@ interface Setting {
   readonly check?: (value: unknown, ctx: FeatureContext) => string | null;
 }
 
-function isTimeZone(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  if (value === '' || value === 'UTC') return true;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
+/** An IANA time zone, or '' (WordPress's "none set": a UTC offset is used instead). */
+function isTimeZoneOption(value: unknown): boolean {
+  return typeof value === 'string' && (value === '' || isTimeZone(value));
 }
 
 /** Refusal messages of Siteward's own checks (WordPress sanitizes these silently back to the old value). */
@@ -101,7 +96,7 @@ const SETTINGS: Readonly<Record<string, Setting>> = {
     title: '',
     schema: { type: 'string', description: 'A city in the same timezone as you.' },
     fallback: (ctx) => ctx.config.timezone,
-    check: (v) => (isTimeZone(v) ? null : messages.timezone),
+    check: (v) => (isTimeZoneOption(v) ? null : messages.timezone),
   },
   date_format: {
     option: 'date_format',
