@@ -3,6 +3,7 @@ import { chmod, mkdir, open, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { KeptStatements } from './sqlite-statements.js';
 import { ServiceUnavailableError } from '../core/unavailable.js';
 import type { OptionsBackend } from './options-backend.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
@@ -170,13 +171,7 @@ class SqliteStore extends StoreImpl {
   ) {
     const holder: { sqlite: BetterSqlite3.Database } = { sqlite: connect(file, settings) };
     // Kysely keeps the database object it is given: this stand-in always reaches the current one.
-    const current = new Proxy({} as BetterSqlite3.Database, {
-      get: (_target, prop) => {
-        const value = Reflect.get(holder.sqlite, prop) as unknown;
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(holder.sqlite) : value;
-      },
-    });
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: current }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new KeptStatements(() => holder.sqlite) }) });
     let guard: <T>(op: () => Promise<T>) => Promise<T> = (op) => op();
     super(db, (fn) => guard(() => gate.hold(() => fn(db))));
     guard = (op) => this.guard(op);
