@@ -4,6 +4,9 @@ import type { SitewardApi } from '../plugins/api.js';
 import { RestError } from './errors.js';
 
 const seen: Record<string, unknown>[] = [];
+/** The order in which the /mixed route's callbacks ran, per request. */
+const calls: string[] = [];
+const later = <T>(value: T): Promise<T> => Promise.resolve().then(() => value);
 
 function plugin(api: SitewardApi): void {
   api.registerRoute('args/v1', '/typed', {
@@ -56,6 +59,28 @@ function plugin(api: SitewardApi): void {
       raw: { type: 'integer', sanitizeCallback: null },
     },
     callback: (req) => req.params,
+  });
+  // Synchronous and asynchronous callbacks mixed: WordPress's order must hold whichever answer waits.
+  api.registerRoute('args/v1', '/mixed', {
+    methods: 'POST',
+    args: {
+      a: {
+        validateCallback: (v) => (calls.push('validate a'), later(v !== 'bad')),
+        sanitizeCallback: (v) => (calls.push('sanitize a'), `${String(v)}!`),
+      },
+      b: {
+        validateCallback: (v) => (calls.push('validate b'), v !== 'bad'),
+        sanitizeCallback: (v) => (calls.push('sanitize b'), later(String(v).toUpperCase())),
+      },
+      c: {
+        validateCallback: (v) => (
+          calls.push('validate c'),
+          later(v === 'bad' ? new RestError('c_bad', 'c is bad.', { status: 400 }) : true)
+        ),
+        sanitizeCallback: (v) => (calls.push('sanitize c'), later(`<${String(v)}>`)),
+      },
+    },
+    callback: (req) => ({ a: req.params.a, b: req.params.b, c: req.params.c }),
   });
 }
 
@@ -158,5 +183,26 @@ describe('argument validation over HTTP', () => {
   it('uses a sanitize callback instead of the schema, and none when it is null', async () => {
     const res = await app.request({ path: '/wp-json/args/v1/custom?upper=abc&raw=1abc' });
     expect(res.json).toMatchObject({ upper: 'ABC', raw: '1abc' });
+  });
+});
+
+describe('validators and sanitizers that answer with a promise', () => {
+  it('run every validator before any sanitizer, in declared order, and the callback gets the sanitized values', async () => {
+    calls.length = 0;
+    const res = await app.request({ method: 'POST', path: '/wp-json/args/v1/mixed', body: { a: 'x', b: 'y', c: 'z' } });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ a: 'x!', b: 'Y', c: '<z>' });
+    expect(calls).toEqual(['validate a', 'validate b', 'validate c', 'sanitize a', 'sanitize b', 'sanitize c']);
+  });
+
+  it('gather the failures of synchronous and asynchronous validators into one rest_invalid_param, sanitizing none', async () => {
+    calls.length = 0;
+    const res = await app.request({ method: 'POST', path: '/wp-json/args/v1/mixed', body: { a: 'bad', b: 'bad', c: 'bad' } });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { status: 400, params: { a: 'Invalid parameter.', b: 'Invalid parameter.', c: 'c is bad.' } },
+    });
+    expect(calls).toEqual(['validate a', 'validate b', 'validate c']);
   });
 });

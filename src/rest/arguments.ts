@@ -23,7 +23,12 @@ function detailOf(error: RestError): ParamDetail {
   return { code: error.code, message: error.message, data: error.data };
 }
 
-async function prepareDeclared(endpoint: Endpoint, request: DispatchRequest, withDetails: boolean): Promise<RestError | null> {
+/**
+ * Speed: each validator and sanitizer runs at once, and only one that answers with a promise
+ * makes the rest wait for it (an `await` per argument cost a promise and a microtask turn per
+ * argument on every write, even though the callbacks are nearly always synchronous).
+ */
+function prepareDeclared(endpoint: Endpoint, request: DispatchRequest, withDetails: boolean): RestError | null | Promise<RestError | null> {
   const args = endpoint.args;
   const names = endpoint.argNames;
 
@@ -43,39 +48,65 @@ async function prepareDeclared(endpoint: Endpoint, request: DispatchRequest, wit
   const errors: Record<string, string> = {};
   // Only errors returned as values have details (a validator's `false` has none), as in WordPress.
   const details: Record<string, ParamDetail> = {};
-  for (const name of names) {
-    const validate = args[name]!.validateCallback;
-    if (!validate || !has(name)) continue;
-    const value = params[name];
-    const result = await withSink(request.deprecations, () => validate(value, request, name));
+  const validated = (name: string, result: unknown) => {
     if (result === false) errors[name] = 'Invalid parameter.';
     else if (isRestError(result)) {
       errors[name] = result.message;
       details[name] = detailOf(result);
     }
-  }
+  };
+  const sanitized = (name: string, result: unknown) => {
+    if (isRestError(result)) {
+      errors[name] = result.message;
+      details[name] = detailOf(result);
+    } else params[name] = result;
+  };
 
-  for (const name of names) {
-    if (errors[name] !== undefined || !Object.prototype.hasOwnProperty.call(params, name)) continue;
-    const arg = args[name]!;
-    if (arg.sanitizeCallback === null) continue;
-    if (arg.sanitizeCallback) {
-      const sanitize = arg.sanitizeCallback;
-      const sanitized = await withSink(request.deprecations, () => sanitize(params[name], request, name));
-      if (isRestError(sanitized)) {
-        errors[name] = sanitized.message;
-        details[name] = detailOf(sanitized);
-      } else params[name] = sanitized;
-    } else if (arg.type !== undefined) {
-      const parsed = parseArg(params[name], arg, name);
-      if (parsed.ok) params[name] = parsed.value;
-      else {
-        errors[name] = parsed.error.message;
-        details[name] = detailOf(parsed.error);
+  // Every validator runs before any sanitizer, each in the order the arguments were declared.
+  const validateFrom = (start: number): RestError | null | Promise<RestError | null> => {
+    for (let i = start; i < names.length; i++) {
+      const name = names[i]!;
+      const validate = args[name]!.validateCallback;
+      if (!validate || !has(name)) continue;
+      const value = params[name];
+      const result = withSink(request.deprecations, () => validate(value, request, name));
+      if (result instanceof Promise)
+        return result.then((answer: unknown) => {
+          validated(name, answer);
+          return validateFrom(i + 1);
+        });
+      validated(name, result);
+    }
+    return sanitizeFrom(0);
+  };
+
+  const sanitizeFrom = (start: number): RestError | null | Promise<RestError | null> => {
+    for (let i = start; i < names.length; i++) {
+      const name = names[i]!;
+      if (errors[name] !== undefined || !Object.prototype.hasOwnProperty.call(params, name)) continue;
+      const arg = args[name]!;
+      if (arg.sanitizeCallback === null) continue;
+      if (arg.sanitizeCallback) {
+        const sanitize = arg.sanitizeCallback;
+        const result = withSink(request.deprecations, () => sanitize(params[name], request, name));
+        if (result instanceof Promise)
+          return result.then((answer: unknown) => {
+            sanitized(name, answer);
+            return sanitizeFrom(i + 1);
+          });
+        sanitized(name, result);
+      } else if (arg.type !== undefined) {
+        const parsed = parseArg(params[name], arg, name);
+        if (parsed.ok) params[name] = parsed.value;
+        else {
+          errors[name] = parsed.error.message;
+          details[name] = detailOf(parsed.error);
+        }
       }
     }
-  }
+    if (Object.keys(errors).length === 0) return null;
+    return withDetails ? invalidParams(errors, details) : invalidParams(errors);
+  };
 
-  if (Object.keys(errors).length === 0) return null;
-  return withDetails ? invalidParams(errors, details) : invalidParams(errors);
+  return validateFrom(0);
 }
