@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeptStatements } from './sqlite-statements.js';
 
@@ -62,7 +62,9 @@ describe('KeptStatements', () => {
 
   it('sees columns added after the statement was first prepared (SQLite prepares it again)', async () => {
     const db = connect();
-    const kysely = new Kysely<{ t: { id: number; v: string } }>({ dialect: new SqliteDialect({ database: new KeptStatements(() => db) }) });
+    const kysely = new Kysely<{ t: { id: Generated<number>; v: string } }>({
+      dialect: new SqliteDialect({ database: new KeptStatements(() => db) }),
+    });
     await kysely.insertInto('t').values({ v: 'a' }).execute();
     const select = () => kysely.selectFrom('t').selectAll().execute();
     expect(await select()).toEqual([{ id: 1, v: 'a' }]);
