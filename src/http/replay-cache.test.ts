@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { ReplayCache } from './replay-cache.js';
+import { REPLAY_REQUEST_BODY_BYTES, ReplayCache } from './replay-cache.js';
 
 const stamp = { version: '1.1', until: Number.MAX_SAFE_INTEGER, routes: 1 };
 const TARGET = '/wp-json/x';
@@ -33,12 +33,38 @@ describe('the answers kept for repeats', () => {
     expect(found(kept, [req('GET', ['Host', 'a', 'Cookie', 'c=1'])], '/wp-json/x?y')).toEqual([false]);
   });
 
-  test('are kept only for GET and OPTIONS requests that carry no body', () => {
-    for (const method of ['POST', 'HEAD', 'PUT', 'DELETE']) expect(ReplayCache.keepable(req(method, ['Host', 'a']))).toBe(false);
-    expect(ReplayCache.keepable(req('GET', ['Host', 'a', 'Content-Length', '3']))).toBe(false);
-    expect(ReplayCache.keepable(req('GET', ['Host', 'a', 'transfer-encoding', 'chunked']))).toBe(false);
-    expect(ReplayCache.keepable(req('GET', ['Host', 'a', 'Content-Length', '0']))).toBe(true);
-    expect(ReplayCache.keepable(req('OPTIONS', ['Host', 'a']))).toBe(true);
+  test('are kept under the head of a GET or OPTIONS without a body, and with the body of a small write', () => {
+    for (const method of ['HEAD', 'TRACE', 'CONNECT']) expect(ReplayCache.keepable(req(method, ['Host', 'a']))).toBe(null);
+    expect(ReplayCache.keepable(req('GET', ['Host', 'a', 'Content-Length', '3']))).toBe(null);
+    expect(ReplayCache.keepable(req('GET', ['Host', 'a', 'transfer-encoding', 'chunked']))).toBe(null);
+    expect(ReplayCache.keepable(req('GET', ['Host', 'a', 'Content-Length', '0']))).toBe('head');
+    expect(ReplayCache.keepable(req('OPTIONS', ['Host', 'a']))).toBe('head');
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(ReplayCache.keepable(req(method, ['Host', 'a']))).toBe('head');
+      expect(ReplayCache.keepable(req(method, ['Host', 'a', 'content-length', '12']))).toBe('body');
+      expect(ReplayCache.keepable(req(method, ['Host', 'a', 'Content-Length', String(REPLAY_REQUEST_BODY_BYTES)]))).toBe('body');
+      expect(ReplayCache.keepable(req(method, ['Host', 'a', 'Content-Length', String(REPLAY_REQUEST_BODY_BYTES + 1)]))).toBe(null);
+      expect(ReplayCache.keepable(req(method, ['Host', 'a', 'Transfer-Encoding', 'chunked']))).toBe(null);
+    }
+  });
+
+  test('kept with a request body are found only by the same body, and tell its length to a request of the same head', () => {
+    const cache = new ReplayCache();
+    const head = () => req('POST', ['Host', 'a', 'Content-Length', '7']);
+    cache.set(head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":1}'));
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":1}'))).toBeDefined();
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":2}'))).toBeUndefined();
+    expect(cache.find(head(), TARGET)).toBeUndefined();
+    expect(cache.keptBodyLength(head(), TARGET)).toBe(7);
+    expect(cache.keptBodyLength(req('POST', ['Host', 'b', 'Content-Length', '7']), TARGET)).toBeUndefined();
+    expect(cache.keptBodyLength(req('PUT', ['Host', 'a', 'Content-Length', '7']), TARGET)).toBeUndefined();
+    // The body is counted in the budget, and kept as a copy of the bytes it was given.
+    const body = Buffer.from('{"a":3}');
+    const before = cache.size().bytes;
+    cache.set(head(), TARGET, 400, [], Buffer.alloc(0), stamp, body);
+    expect(cache.size().bytes - before).toBeGreaterThanOrEqual(7);
+    body.write('{"a":4}');
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":3}'))).toBeDefined();
   });
 
   test('stay within their entry and byte budgets, the oldest going first', () => {

@@ -11,6 +11,20 @@ export const REPLAY_CACHE_ENTRIES = 256;
 const ENTRIES_PER_TARGET = 16;
 /** Bytes counted per answer besides its strings and body (the entry, the list slots, the header list). */
 const ENTRY_OVERHEAD_BYTES = 256;
+/**
+ * The largest request body kept with an answer (a write refused for its arguments): larger
+ * ones are not kept, so a request's bytes are compared only when they are few.
+ */
+export const REPLAY_REQUEST_BODY_BYTES = 4096;
+
+/** No body: one buffer for every request without one. */
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * How a request's answer may be kept: under its head alone (no body), under its head and its
+ * body (a write with a small declared body, compared once read), or not at all.
+ */
+export type Keepable = 'head' | 'body' | null;
 
 /** An answer kept for byte-identical repeats of its request. */
 export interface ReplayEntry {
@@ -19,6 +33,8 @@ export interface ReplayEntry {
   readonly target: string;
   readonly tls: boolean;
   readonly rawHeaders: readonly string[];
+  /** The request's body (empty when it had none). */
+  readonly requestBody: Buffer;
   readonly status: number;
   /** The headers as sent, Content-Length included. */
   readonly headers: HeaderList;
@@ -54,39 +70,78 @@ export class ReplayCache {
     private readonly maxEntries = REPLAY_CACHE_ENTRIES,
   ) {}
 
-  /** Whether a request's answer may be kept: a GET or OPTIONS that carries no body (its bytes would not be compared). */
-  static keepable(req: IncomingMessage): boolean {
+  /**
+   * Whether and how a request's answer may be kept: GET and OPTIONS without a body; POST, PUT,
+   * PATCH and DELETE without one or with a declared body of at most REPLAY_REQUEST_BODY_BYTES
+   * (a chunked body's length is not known before it is read: never kept).
+   */
+  static keepable(req: IncomingMessage): Keepable {
     const method = req.method;
-    if (method !== 'GET' && method !== 'OPTIONS') return false;
+    const write = method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
+    if (!write && method !== 'GET' && method !== 'OPTIONS') return null;
     const raw = req.rawHeaders;
+    let length = '0';
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!;
-      if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') return false;
-      if (name.length === 14 && raw[i + 1] !== '0' && name.toLowerCase() === 'content-length') return false;
+      if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') return null;
+      if (name.length === 14 && name.toLowerCase() === 'content-length') length = raw[i + 1]!;
     }
-    return true;
+    if (length === '0') return 'head';
+    return write && Number(length) <= REPLAY_REQUEST_BODY_BYTES ? 'body' : null;
   }
 
-  /** The answer kept for a byte-identical request: same method, `target`, TLS and raw headers. */
-  find(req: IncomingMessage, target: string): ReplayEntry | undefined {
+  /** The answer kept for a byte-identical request: same method, `target`, TLS, raw headers and body. */
+  find(req: IncomingMessage, target: string, body: Buffer = NO_BODY): ReplayEntry | undefined {
     const list = this.byTarget.get(target);
     if (list === undefined) return undefined;
     const tls = overTls(req);
     for (const entry of list) {
-      if (entry.method === req.method && entry.tls === tls && sameHeaders(entry.rawHeaders, req.rawHeaders)) return entry;
+      if (
+        entry.method === req.method &&
+        entry.tls === tls &&
+        sameHeaders(entry.rawHeaders, req.rawHeaders) &&
+        entry.requestBody.equals(body)
+      )
+        return entry;
     }
     return undefined;
   }
 
-  /** Keeps the answer to `req` (which arrived for `target`); one larger than an eighth of the budget is not kept. */
-  set(req: IncomingMessage, target: string, status: number, headers: HeaderList, body: Buffer, stamp: ReplayStamp): void {
+  /**
+   * The length of the body kept with an answer to a request of this head (method, `target`, TLS
+   * and raw headers, Content-Length among them), when one is kept; undefined otherwise.
+   */
+  keptBodyLength(req: IncomingMessage, target: string): number | undefined {
+    const list = this.byTarget.get(target);
+    if (list === undefined) return undefined;
+    const tls = overTls(req);
+    for (const entry of list) {
+      if (entry.requestBody.length > 0 && entry.method === req.method && entry.tls === tls && sameHeaders(entry.rawHeaders, req.rawHeaders))
+        return entry.requestBody.length;
+    }
+    return undefined;
+  }
+
+  /**
+   * Keeps the answer to `req` (which arrived for `target` with `requestBody`); one larger than an
+   * eighth of the budget is not kept.
+   */
+  set(
+    req: IncomingMessage,
+    target: string,
+    status: number,
+    headers: HeaderList,
+    body: Buffer,
+    stamp: ReplayStamp,
+    requestBody: Buffer = NO_BODY,
+  ): void {
     const rawHeaders = req.rawHeaders;
-    let bytes = ENTRY_OVERHEAD_BYTES + target.length * 2 + body.length;
+    let bytes = ENTRY_OVERHEAD_BYTES + target.length * 2 + body.length + requestBody.length;
     for (const h of rawHeaders) bytes += h.length * 2;
     for (const h of headers) bytes += h.length * 2;
     // A few large answers would push out every other.
     if (bytes > this.maxBytes / 8) return;
-    const old = this.find(req, target);
+    const old = this.find(req, target, requestBody);
     if (old !== undefined) this.delete(old);
     const list = this.byTarget.get(target);
     if (list !== undefined && list.length >= ENTRIES_PER_TARGET) this.delete(list[0]!);
@@ -94,7 +149,20 @@ export class ReplayCache {
       if (this.total + bytes <= this.maxBytes && this.order.size < this.maxEntries) break;
       this.delete(oldest);
     }
-    const entry: ReplayEntry = { method: req.method ?? '', target, tls: overTls(req), rawHeaders, status, headers, body, stamp, bytes };
+    // A copy: the body read from the socket may share its memory with the rest of that read.
+    const kept = requestBody.length === 0 ? NO_BODY : Buffer.from(requestBody);
+    const entry: ReplayEntry = {
+      method: req.method ?? '',
+      target,
+      tls: overTls(req),
+      rawHeaders,
+      requestBody: kept,
+      status,
+      headers,
+      body,
+      stamp,
+      bytes,
+    };
     const now = this.byTarget.get(target);
     if (now === undefined) this.byTarget.set(target, [entry]);
     else now.push(entry);

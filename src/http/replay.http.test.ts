@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedIn, TestApp } from '../../test/helpers/test-app.js';
 import { pairStores, startWorkerPair, type WorkerPair } from '../../test/helpers/worker-pair.js';
+import { connect } from 'node:net';
 import type { SitewardApi } from '../plugins/api.js';
+import { RestError } from '../rest/errors.js';
 
 /**
  * Two routes whose answers count their calls. `/count` claims to be replayable although it is
@@ -15,9 +17,21 @@ function counting(api: SitewardApi): void {
   let calls = 0;
   api.registerRoute('test/v1', '/count', { methods: 'GET', callback: () => ({ calls: ++calls }), replayable: true });
   api.registerRoute('test/v1', '/count-undeclared', { methods: 'GET', callback: () => ({ calls: ++calls }) });
+  // A write whose refusal says how many times its check ran (so a replay shows), and whose success counts too.
+  api.registerRoute('test/v1', '/refuse', {
+    methods: 'POST',
+    args: {
+      n: { validateCallback: (value) => (typeof value === 'number' ? true : new RestError('bad_n', `check ${++calls}`, { status: 400 })) },
+    },
+    callback: () => ({ calls: ++calls }),
+    replayable: 'arguments',
+  });
 }
 
 const calls = (res: { json: unknown }) => (res.json as { calls: number }).calls;
+/** The refusal's count, from `data.params.n` ("check N"). */
+const checks = (res: { json: unknown }) => Number((res.json as { data: { params: { n: string } } }).data.params.n.slice(6));
+const REFUSE = '/wp-json/test/v1/refuse';
 const SETTINGS = '/wp-json/jetpack/v4/settings';
 
 // Two instances on one store behave as two workers of `siteward start`, each with its own caches.
@@ -91,6 +105,63 @@ describe.each(pairStores)('answers given again to byte-identical repeats, on %s'
     await notified();
     const after = await t.request({ path: '/wp-json/wp/v2/users/me', headers: t.auth(user) });
     expect(after.status).not.toBe(200);
+  });
+
+  it('repeats the refusal of a write whose arguments failed their checks, only for the same body, and never its success', async () => {
+    const first = await t.request({ method: 'POST', path: REFUSE, body: { n: 'x' } });
+    expect(first.status).toBe(400);
+    const repeat = await t.request({ method: 'POST', path: REFUSE, body: { n: 'x' } });
+    expect([repeat.status, checks(repeat)]).toEqual([400, checks(first)]);
+    expect(repeat.text).toBe(first.text);
+    // One byte more or less is another request.
+    const other = await t.request({ method: 'POST', path: REFUSE, body: { n: 'y' } });
+    expect(checks(other)).toBe(checks(first) + 1);
+    const ok = await t.request({ method: 'POST', path: REFUSE, body: { n: 1 } });
+    const okAgain = await t.request({ method: 'POST', path: REFUSE, body: { n: 1 } });
+    expect([ok.status, okAgain.status]).toEqual([200, 200]);
+    expect(calls(okAgain)).toBe(calls(ok) + 1);
+  });
+
+  it('checks the arguments again once an option is written, and for a body larger than the kept ones', async () => {
+    const first = await t.request({ method: 'POST', path: REFUSE, body: { n: 'z' } });
+    expect(checks(await t.request({ method: 'POST', path: REFUSE, body: { n: 'z' } }))).toBe(checks(first));
+    await other.store.options.set('replay_test_refusal', 1);
+    await notified();
+    expect(checks(await t.request({ method: 'POST', path: REFUSE, body: { n: 'z' } }))).toBeGreaterThan(checks(first));
+    const large = { n: 'big', pad: 'p'.repeat(5000) };
+    const a = await t.request({ method: 'POST', path: REFUSE, body: large });
+    const b = await t.request({ method: 'POST', path: REFUSE, body: large });
+    expect([a.status, checks(b)]).toEqual([400, checks(a) + 1]);
+  });
+
+  it('answers a repeat whose body comes in pieces, and keeps serving after a repeat whose sender leaves mid-body', async () => {
+    const port = (t.app.http.server.address() as { port: number }).port;
+    const body = '{"n":"pieces"}';
+    const head = `POST ${REFUSE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    /** Sends the head and then the body in the given pieces, one every few ms; the raw answer, or '' when `leave` closes early. */
+    const send = (pieces: string[], leave = false) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let answer = '';
+        socket.on('data', (c) => {
+          answer += c.toString('latin1');
+          if (answer.includes('}}}')) socket.end();
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+        socket.write(head);
+        pieces.forEach((piece, i) => setTimeout(() => socket.write(piece), 5 * (i + 1)));
+        if (leave) setTimeout(() => socket.destroy(), 5 * (pieces.length + 1));
+      });
+    const whole = await send([body]);
+    expect(whole).toMatch(/^HTTP\/1\.1 400 /);
+    const bodyOf = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n') + 4);
+    // The head matches the kept answer's: the body is read on the repeat path, in three pieces.
+    expect(bodyOf(await send([body.slice(0, 3), body.slice(3, 9), body.slice(9)]))).toBe(bodyOf(whole));
+    expect(await send([body.slice(0, 4)], true)).toBe('');
+    // Same head, another body of the same length: checked again.
+    const changed = await send([body.replace('pieces', 'piecez')]);
+    expect(checks({ json: JSON.parse(bodyOf(changed)) })).toBe(checks({ json: JSON.parse(bodyOf(whole)) }) + 1);
   });
 
   it('sends a repeat with the headers of the first answer and its own Date', async () => {

@@ -8,7 +8,7 @@ import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
-import { BodyAbortedError, BodyTooLargeError, readRawBody } from './raw-body.js';
+import { BodyAbortedError, BodyTooLargeError, readRawBody, streamRawBody } from './raw-body.js';
 import { ReplayCache } from './replay-cache.js';
 import { extractRestRoute } from './rest-route.js';
 import { clientAddress, flatHeaders, requestOrigin } from './request-origin.js';
@@ -87,12 +87,13 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     query: Record<string, unknown>,
     started: number,
     replayTarget: string | undefined,
+    preread: Buffer | undefined,
   ) => {
     const headers = flatHeaders(req.headers);
     const clientIp = clientAddress(req.headers, req.socket?.remoteAddress, options.trustProxy);
     let identity: Identity | undefined;
-    let body: Buffer = EMPTY;
-    if (hasBody(req)) {
+    let body: Buffer = preread ?? EMPTY;
+    if (preread === undefined && hasBody(req)) {
       let limit = options.anonymousBodyLimit;
       // Credentials and the route are decided before more than the anonymous limit is read.
       if (mayExceed(req, limit)) {
@@ -115,11 +116,39 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     const payload = out.body ?? EMPTY;
     setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
     if (replayTarget !== undefined && out.replay !== undefined) {
-      kept.set(req, replayTarget, out.status, out.headers, typeof payload === 'string' ? Buffer.from(payload) : payload, out.replay);
+      kept.set(req, replayTarget, out.status, out.headers, typeof payload === 'string' ? Buffer.from(payload) : payload, out.replay, body);
     }
     res.writeHead(out.status, out.headers);
     res.end(req.method === 'HEAD' ? undefined : payload);
     options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
+  };
+
+  /** Answers a request whose serving failed: nobody (aborted), 413, 503 or 500. */
+  const failed = (req: IncomingMessage, res: ServerResponse, error: unknown, started: number) => {
+    if (error instanceof BodyAbortedError) {
+      // Nobody is left to answer: an everyday event, not an error with a stack.
+      options.logAborted({ method: req.method ?? '', url: req.url ?? '' });
+      res.destroy();
+      return;
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof BodyTooLargeError) {
+      // Stop reading the rest of an oversized body; the client gets its answer at once.
+      res.setHeader('Connection', 'close');
+      fail(req, res, restError('rest_body_too_large'), started);
+      return;
+    }
+    if (isServiceUnavailable(error)) {
+      // Credentials are checked against the store before dispatch: an outage surfaces here too.
+      options.logUnavailable(error);
+      fail(req, res, storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS), started);
+      return;
+    }
+    options.logError(error);
+    fail(req, res, restError('rest_internal_error'), started);
   };
 
   const handle = (
@@ -128,51 +157,35 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     route: string,
     query: Record<string, unknown>,
     replayTarget: string | undefined,
+    preread?: Buffer,
   ) => {
     const started = performance.now();
-    serve(req, res, route, query, started, replayTarget).catch((error: unknown) => {
-      if (error instanceof BodyAbortedError) {
-        // Nobody is left to answer: an everyday event, not an error with a stack.
-        options.logAborted({ method: req.method ?? '', url: req.url ?? '' });
-        res.destroy();
-        return;
-      }
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (error instanceof BodyTooLargeError) {
-        // Stop reading the rest of an oversized body; the client gets its answer at once.
-        res.setHeader('Connection', 'close');
-        fail(req, res, restError('rest_body_too_large'), started);
-        return;
-      }
-      if (isServiceUnavailable(error)) {
-        // Credentials are checked against the store before dispatch: an outage surfaces here too.
-        options.logUnavailable(error);
-        fail(req, res, storeUnavailable(UNAVAILABLE_RETRY_AFTER_SECONDS), started);
-        return;
-      }
-      options.logError(error);
-      fail(req, res, restError('rest_internal_error'), started);
-    });
+    serve(req, res, route, query, started, replayTarget, preread).catch((error: unknown) => failed(req, res, error, started));
+  };
+
+  /** Answers `req` with the answer kept for it (target, head and `body`) when that may still be given; false otherwise. */
+  const answerKept = (req: IncomingMessage, res: ServerResponse, target: string, body?: Buffer): boolean => {
+    const entry = kept.find(req, target, body);
+    if (entry === undefined) return false;
+    if (!options.rest.replayable(entry.stamp)) {
+      kept.delete(entry);
+      return false;
+    }
+    const started = options.logRequest === null ? 0 : performance.now();
+    res.writeHead(entry.status, entry.headers);
+    res.end(entry.body);
+    options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: entry.status, ms: performance.now() - started });
+    return true;
   };
 
   return {
     replay(req, res) {
       const url = req.url ?? '/';
       if (!mayBeRest(url)) return undefined;
-      if (!ReplayCache.keepable(req)) return undefined;
-      const entry = kept.find(req, url);
-      if (entry === undefined) return url;
-      if (!options.rest.replayable(entry.stamp)) {
-        kept.delete(entry);
-        return url;
-      }
-      const started = options.logRequest === null ? 0 : performance.now();
-      res.writeHead(entry.status, entry.headers);
-      res.end(entry.body);
-      options.logRequest?.({ method: req.method ?? '', url, status: entry.status, ms: performance.now() - started });
+      const keepable = ReplayCache.keepable(req);
+      if (keepable === null) return undefined;
+      // A body is compared once read (serve); a request without one is answered here.
+      if (keepable === 'body' || !answerKept(req, res, url)) return url;
       return REPLAYED;
     },
 
@@ -189,7 +202,18 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         return true;
       }
       if (!target) return false;
-      handle(req, res, target.route, target.query, replayTarget);
+      // A write whose head matches a kept answer: its body is read here and a match answered at
+      // once (speed: no promise, and nothing built for the REST layer, on a repeat).
+      const bodyLength = replayTarget === undefined ? undefined : kept.keptBodyLength(req, replayTarget);
+      if (bodyLength === undefined) {
+        handle(req, res, target.route, target.query, replayTarget);
+        return true;
+      }
+      // The same head declares the same length, which the REST layer accepted for the kept answer.
+      streamRawBody(req, bodyLength, (error, body) => {
+        if (error !== null) failed(req, res, error, performance.now());
+        else if (!answerKept(req, res, replayTarget!, body)) handle(req, res, target.route, target.query, replayTarget, body);
+      });
       return true;
     },
   };

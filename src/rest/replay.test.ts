@@ -40,6 +40,35 @@ function server(policy: ReplayPolicy): RestServer {
     { methods: 'POST', callback: () => ({ ok: true }), permissionCallback: () => true, replayable: 'permission' },
   ]);
   rest.registerRoute('t/v1', '/checked-only', { methods: 'GET', callback: () => ({ ok: true }), replayable: 'permission' });
+  // A write whose argument checks are declared: its refusals may be given again, never its answers.
+  const positive = { n: { required: true, validateCallback: (value: unknown) => typeof value === 'number' && value > 0 } };
+  rest.registerRoute('t/v1', '/write', [
+    { methods: 'GET', callback: () => ({ ok: true }), replayable: 'permission' },
+    {
+      methods: 'POST',
+      args: positive,
+      callback: () => ({ written: true }),
+      permissionCallback: (r) => r.user.id !== 0,
+      replayable: 'arguments',
+    },
+  ]);
+  rest.registerRoute('t/v1', '/write-permission-only', { methods: 'POST', args: positive, callback: () => 1, replayable: 'permission' });
+  rest.registerRoute('t/v1', '/write-beside-undeclared', [
+    { methods: 'POST', args: positive, callback: () => 1, replayable: 'arguments' },
+    { methods: 'DELETE', callback: () => 1 },
+  ]);
+  rest.registerRoute('t/v1', '/write-throwing', {
+    methods: 'POST',
+    args: {
+      n: {
+        validateCallback: () => {
+          throw new Error('validator broke');
+        },
+      },
+    },
+    callback: () => 1,
+    replayable: 'arguments',
+  });
   rest.registerRoute('t/v1', '/sometimes', { methods: 'GET', callback: () => ({ ok: true }), replayable: () => sometimes.value });
   rest.registerRoute('t/v1', '/undeclared', { methods: 'GET', callback: () => ({ ok: true }) });
   rest.registerRoute('t/v1', '/missing', { methods: 'GET', callback: () => null, replayable: true });
@@ -108,6 +137,51 @@ describe('answers that may be given again', () => {
     ['a HEAD', request('/t/v1/pure', { method: 'HEAD' })],
     ['a GET with a body', request('/t/v1/pure', { body: '{"a":1}', headers: { 'content-type': 'application/json' } })],
     ['an application password (each use is noted)', request('/t/v1/pure', { headers: { who: 'app-password' } })],
+  ])('is not stamped for %s', async (_what, incoming) => {
+    const { policy } = testPolicy();
+    expect((await server(policy).serve(incoming)).replay).toBeUndefined();
+  });
+
+  test('a write refused for its arguments by an endpoint that declares them is stamped, with the Allow of its route', async () => {
+    const { state, policy } = testPolicy();
+    const rest = server(policy);
+    const body = (n: unknown) => ({ method: 'POST', body: JSON.stringify({ n }), headers: { 'content-type': 'application/json' } });
+    const refused = await rest.serve(request('/t/v1/write', body('x')));
+    expect(refused.status).toBe(400);
+    expect(refused.replay).toBeDefined();
+    const missing = await rest.serve(request('/t/v1/write', { method: 'POST' }));
+    expect([missing.status, JSON.parse(String(missing.body)).code]).toEqual([400, 'rest_missing_callback_param']);
+    expect(missing.replay).toBeDefined();
+    const badJson = await rest.serve(request('/t/v1/write', { ...body(1), body: '{"n":' }));
+    expect([badJson.status, badJson.replay !== undefined]).toEqual([400, true]);
+    // A login's refusal too, until its session ends.
+    const login = await rest.serve(
+      request('/t/v1/write', { ...body(0), headers: { ...body(0).headers, who: 'cookie', 'x-wp-nonce': 'n' } }),
+    );
+    expect(login.headers).toContain('Allow');
+    expect(rest.replayable(login.replay!)).toBe(true);
+    state.now = 5_000;
+    expect(rest.replayable(login.replay!)).toBe(false);
+  });
+
+  test.each([
+    [
+      'a write that passes its checks (it wrote)',
+      request('/t/v1/write', {
+        method: 'POST',
+        body: '{"n":1}',
+        headers: { 'content-type': 'application/json', who: 'cookie', 'x-wp-nonce': 'n' },
+      }),
+    ],
+    [
+      'a write refused by its permission check',
+      request('/t/v1/write', { method: 'POST', body: '{"n":1}', headers: { 'content-type': 'application/json' } }),
+    ],
+    ['a refusal by an endpoint that declares only its permission', request('/t/v1/write-permission-only', { method: 'POST' })],
+    ['a refusal on a route with an undeclared endpoint (Allow asks it)', request('/t/v1/write-beside-undeclared', { method: 'POST' })],
+    ['a validator that threw', request('/t/v1/write-throwing', { method: 'POST', query: { n: '1' } })],
+    ['a refusal of a method given by _method', request('/t/v1/write', { method: 'GET', query: { _method: 'POST' } })],
+    ['a refusal of an application password', request('/t/v1/write', { method: 'POST', headers: { who: 'app-password' } })],
   ])('is not stamped for %s', async (_what, incoming) => {
     const { policy } = testPolicy();
     expect((await server(policy).serve(incoming)).replay).toBeUndefined();

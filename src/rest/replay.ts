@@ -5,15 +5,19 @@ import type { Identity } from './types.js';
  * Answering a byte-identical repeat of a request with the bytes of the first answer. An answer
  * may be given again only while everything it was made from is unchanged:
  * - the request: the HTTP adapter keys answers by every byte of the request line and headers,
- *   and asks only for GET and OPTIONS requests without a body;
+ *   and of the body of a write (kept only when small);
  * - the code: the endpoints of the route declare themselves `replayable` (their permission
- *   answers, and a GET's whole answer, depend on the request and on versioned state only);
+ *   answers, and a GET's whole answer or an endpoint's argument checks, depend on the request
+ *   and on versioned state only);
  * - the state: the store's versions when the answer was made, known without a query;
  * - the time: the nonce tick (the fresh X-WP-Nonce and whether the sent nonce is still valid)
  *   and the session's end.
  *
+ * Which answers: a GET's or an OPTIONS's 200, and a refusal of a request's arguments (a 4xx
+ * made before the permission check and the callback ran: nothing was written), whatever the method.
+ *
  * Speed: a repeat costs a key, a map lookup and two comparisons instead of the cookie, the
- * session, the nonce, the route, the permission and the handler (docs/performance.md 18).
+ * session, the nonce, the route, the permission and the handler (docs/performance.md 18, 20).
  */
 export interface ReplayPolicy {
   /** The versions of the state answers are made from, when known now without a query; undefined otherwise. */
@@ -30,6 +34,15 @@ export interface ReplayStamp {
   readonly until: number;
   /** The route registry's generation: a route registered later (a plugin's) may change the answer. */
   readonly routes: number;
+}
+
+/**
+ * Whether the answer to a request may be stamped at all: a GET or OPTIONS without a body, or a
+ * write (only a refusal of its arguments ever is).
+ */
+export function mayBeStamped(method: string, bodyLength: number): boolean {
+  if (method === 'GET' || method === 'OPTIONS') return bodyLength === 0;
+  return method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
 }
 
 /** Whether an endpoint's whole answer is replayable, or only its permission answer. */
@@ -54,6 +67,20 @@ export function routeReplayable(route: Route, method: 'GET' | 'OPTIONS'): boolea
     }
   }
   return answered;
+}
+
+/**
+ * Whether a refusal of `refusedBy`'s arguments may be given again: that endpoint declares its
+ * argument checks (`'arguments'`, or `true`), and every endpoint of the route at least its
+ * permission (Allow asks each one's).
+ */
+export function refusalReplayable(route: Route, refusedBy: object): boolean {
+  for (const endpoint of route.endpoints) {
+    const flag = endpoint.replayable;
+    if (flag === false) return false;
+    if (endpoint === refusedBy && flag !== 'arguments' && !answerReplayable(flag)) return false;
+  }
+  return true;
 }
 
 /** Whether an answer made under `stamp` may be given again now, with the registry at generation `routes`. */

@@ -29,6 +29,8 @@ export class DispatchRequest implements RestRequest {
    */
   permissionAsked: object | null = null;
   permissionAnswer: unknown = undefined;
+  /** The endpoint whose argument checks refused the request, before its permission and callback ran; else null. */
+  refusedBy: object | null = null;
   /** Why a JSON body was refused (reported at dispatch, docs/spec/compat.md §3), or false. */
   jsonError: false | 'syntax' | 'depth' | 'values' = false;
   readonly sources: ParamSources;

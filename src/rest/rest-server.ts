@@ -27,7 +27,7 @@ import { JSON_MAX_VALUES } from './json-bounds.js';
 import { readBody, type DecodedBody } from './request-body.js';
 import { corsHeaders, fixedHeaders, NO_CACHE_HEADERS } from './response-headers.js';
 import { setHeader, setHeaders, type HeaderList } from './header-list.js';
-import { routeReplayable, stillReplayable, type ReplayPolicy, type ReplayStamp } from './replay.js';
+import { mayBeStamped, refusalReplayable, routeReplayable, stillReplayable, type ReplayPolicy, type ReplayStamp } from './replay.js';
 import { RestResponse, type Authenticator, type EndpointDefinition, type Identity, type Principal, type RouteOptions } from './types.js';
 
 /** What a callback returned, as the response (an error stays an error). */
@@ -238,10 +238,7 @@ export class RestServer {
   async serve(incoming: IncomingRestRequest): Promise<RestOutput> {
     // Read before anything else: state written while the answer is made then makes it stale,
     // never wrong. Only for the requests whose answers may be given again (src/rest/replay.ts).
-    const version =
-      (incoming.method === 'GET' || incoming.method === 'OPTIONS') && incoming.body.length === 0
-        ? this.options.replay?.stateVersion()
-        : undefined;
+    const version = mayBeStamped(incoming.method, incoming.body.length) ? this.options.replay?.stateVersion() : undefined;
     const headers = this.baseHeaders(incoming.origin);
     const jsonp = incoming.query._jsonp;
     if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
@@ -302,15 +299,22 @@ export class RestServer {
   private replayStamp(incoming: IncomingRestRequest, dispatched: Authenticated, status: number, version: string): ReplayStamp | undefined {
     const { request, identity } = dispatched;
     const route = dispatched.result.route;
-    if (status !== 200 || request === null || identity === null || route === null) return undefined;
-    // The method as sent (no `_method` or override header), and nothing but the URL and headers to answer.
-    if (request.method !== incoming.method || (request.method !== 'GET' && request.method !== 'OPTIONS')) return undefined;
-    if (incoming.body.length > 0) return undefined;
+    if (request === null || identity === null || route === null) return undefined;
+    // The method as sent (no `_method` or override header).
+    if (request.method !== incoming.method) return undefined;
     // Application passwords note each use (WordPress's last_used); refused credentials are guarded.
     if (identity.kind !== 'cookie' && identity.kind !== 'anonymous') return undefined;
-    // A deprecation notice is also logged per use; a schema callback is asked on every OPTIONS.
-    if (Object.keys(request.deprecations).length > 0 || (request.method === 'OPTIONS' && route.options.schema)) return undefined;
-    if (!routeReplayable(route, request.method)) return undefined;
+    // A deprecation notice is also logged per use.
+    if (Object.keys(request.deprecations).length > 0) return undefined;
+    if (request.refusedBy !== null) {
+      // A refusal of the arguments: nothing ran after the checks, so nothing was written.
+      if (status < 400 || status >= 500 || !refusalReplayable(route, request.refusedBy)) return undefined;
+    } else {
+      // A GET's or an OPTIONS's answer from the URL and headers alone; a schema callback is asked on every OPTIONS.
+      if (status !== 200 || (request.method !== 'GET' && request.method !== 'OPTIONS')) return undefined;
+      if (request.method === 'OPTIONS' && route.options.schema) return undefined;
+      if (!routeReplayable(route, request.method)) return undefined;
+    }
     const policy = this.options.replay!;
     const until = policy.expiry(identity);
     return until > policy.now() ? { version, until, routes: this.registry.generation } : undefined;
@@ -557,8 +561,19 @@ export class RestServer {
   ): RestResponse | RestError | Promise<RestResponse | RestError> {
     const invalid = this.validateEndpoint(route, endpoint, request);
     // Here and below: a value that is not a promise is not awaited (each await costs a microtask turn per request).
-    if (invalid instanceof Promise) return invalid.then((argError) => argError ?? this.executeEndpoint(endpoint, request));
-    return invalid ?? this.executeEndpoint(endpoint, request);
+    if (invalid instanceof Promise) return invalid.then((argError) => this.afterValidation(endpoint, request, argError));
+    return this.afterValidation(endpoint, request, invalid);
+  }
+
+  /** The refusal of the arguments (noted for the replay stamp), or the permission check and the callback. */
+  private afterValidation(
+    endpoint: Endpoint,
+    request: DispatchRequest,
+    argError: RestError | null,
+  ): RestResponse | RestError | Promise<RestResponse | RestError> {
+    if (argError === null) return this.executeEndpoint(endpoint, request);
+    request.refusedBy = endpoint;
+    return argError;
   }
 
   /** The handler, the body and the arguments (docs/spec/compat.md §3): an error, or null when the request may go on. */

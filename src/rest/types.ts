@@ -133,9 +133,14 @@ export interface EndpointDefinition {
    * with the same bytes when every endpoint of the route says at least `'permission'`, and of a
    * GET when its endpoint says `true` and the others at least `'permission'` (Allow asks each
    * one's permission), while those versions, the nonce tick and the session last
-   * (src/rest/replay.ts). Default false.
+   * (src/rest/replay.ts). `'arguments'`: its permission callback and its argument checks
+   * (argument validate and sanitize callbacks, `validateCallback`): a refusal of the arguments,
+   * made before the permission check and the callback, may then be given again to a
+   * byte-identical repeat, body included, when the other endpoints say at least `'permission'`
+   * (a write's callback is never replayed: `true` on a write endpoint means `'arguments'`).
+   * Default false.
    */
-  replayable?: boolean | 'permission' | (() => boolean);
+  replayable?: boolean | 'permission' | 'arguments' | (() => boolean);
 }
 
 /** See EndpointDefinition.responseSchema. */
