@@ -118,6 +118,8 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
       return toBoolean(request.params.active) ? activateModule(ctx, catalog, slug) : deactivateModule(ctx, catalog, slug);
     },
     permissionCallback: requirePermission('manage_modules', ctx),
+    // A capability check and a check of the value alone: a refused `active` may be answered again.
+    replayable: 'arguments',
   });
 
   api.registerRoute(JETPACK_NAMESPACE, `/module/${SLUG}`, [
