@@ -31,9 +31,9 @@ import { createAdmin, login, startSiteward } from './siteward-process.js';
 const started = Date.now();
 const PLUGIN = fileURLToPath(new URL('./fixtures/many-routes-plugin.js', import.meta.url));
 const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: `pw${randomBytes(12).toString('base64url')}` };
-// Upper bound: 9 scenarios + their 9 identical-bytes floors + at most 9 body-only floors,
+// Upper bound: 10 scenarios + their 10 identical-bytes floors + at most 10 body-only floors,
 // 2 batch rows, 5 scaling runs, 4 PostgreSQL runs (+ the admin page's first paint).
-const LOAD_RUNS = 38;
+const LOAD_RUNS = 41;
 // BENCH_ONLY=<regex>: only the rows (and stages) whose name matches, e.g. BENCH_ONLY='users|batch'.
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const wanted = (name) => ONLY === null || ONLY.test(name);
