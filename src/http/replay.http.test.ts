@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoggedIn, TestApp } from '../../test/helpers/test-app.js';
+import { createTestApp } from '../../test/helpers/test-app.js';
 import { pairStores, startWorkerPair, type WorkerPair } from '../../test/helpers/worker-pair.js';
 import { connect } from 'node:net';
 import type { SitewardApi } from '../plugins/api.js';
@@ -173,5 +174,22 @@ describe.each(pairStores)('answers given again to byte-identical repeats, on %s'
     expect(repeatHeaders).toEqual(firstHeaders);
     expect(repeat.text).toBe(first.text);
     expect(repeat.headers.date).toBeDefined();
+  });
+});
+
+describe('a kept refusal whose body is over the anonymous limit', () => {
+  it('is never answered before the credentials are checked again: once the login ended, the repeat gets the anonymous limit', async () => {
+    const t = await createTestApp({ plugins: [counting], startJobs: false, env: { SITEWARD_ANONYMOUS_BODY_LIMIT: '1024' } });
+    try {
+      const admin = await t.loginAs('administrator');
+      const body = { n: 'x', pad: 'p'.repeat(2000) };
+      const first = await t.request({ method: 'POST', path: REFUSE, headers: t.auth(admin), body });
+      expect(first.status).toBe(400);
+      await t.store.sessions.destroyForUser(admin.userId);
+      const after = await t.request({ method: 'POST', path: REFUSE, headers: t.auth(admin), body });
+      expect([after.status, (after.json as { code: string }).code]).toEqual([413, 'rest_body_too_large']);
+    } finally {
+      await t.close();
+    }
   });
 });

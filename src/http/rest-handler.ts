@@ -205,11 +205,13 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       // A write whose head matches a kept answer: its body is read here and a match answered at
       // once (speed: no promise, and nothing built for the REST layer, on a repeat).
       const bodyLength = replayTarget === undefined ? undefined : kept.keptBodyLength(req, replayTarget);
-      if (bodyLength === undefined) {
+      // A body over the anonymous limit waits for the credentials check of the usual path: the
+      // kept answer's login may have ended since.
+      if (bodyLength === undefined || bodyLength > options.anonymousBodyLimit) {
         handle(req, res, target.route, target.query, replayTarget);
         return true;
       }
-      // The same head declares the same length, which the REST layer accepted for the kept answer.
+      // The same head declares the same length.
       streamRawBody(req, bodyLength, (error, body) => {
         if (error !== null) failed(req, res, error, performance.now());
         else if (!answerKept(req, res, replayTarget!, body)) handle(req, res, target.route, target.query, replayTarget, body);
