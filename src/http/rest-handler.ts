@@ -115,7 +115,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     });
     const payload = out.body ?? EMPTY;
     setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
-    if (replayTarget !== undefined && out.replay !== undefined) {
+    // (A body over the anonymous limit is never answered from the cache: see tryHandle.)
+    if (replayTarget !== undefined && out.replay !== undefined && body.length <= options.anonymousBodyLimit) {
       kept.set(req, replayTarget, out.status, out.headers, typeof payload === 'string' ? Buffer.from(payload) : payload, out.replay, body);
     }
     res.writeHead(out.status, out.headers);
