@@ -29,7 +29,7 @@ if (!(settings.duration > 0) || !(settings.warmup >= 0)) {
  * the CPU other processes on the machine used meanwhile, and `serverCpuSeconds`: the CPU time
  * the processes of `serverPids()` used during the measured run (warm-up excluded).
  */
-export async function runLoad(spec, serverPids = () => []) {
+export async function runLoad(spec, serverPids = () => [], ownComms = []) {
   const before = cpuSnapshot();
   const full = { connections: settings.connections, duration: settings.duration, warmup: settings.warmup, ...spec };
   // stdin stays an open pipe: load.js exits when it closes, i.e. when we die.
@@ -49,7 +49,11 @@ export async function runLoad(spec, serverPids = () => []) {
     throw new Error(`load.js failed (${code ?? 'timeout'}): ${err.trim().slice(0, 500)}`);
   }
   const serverCpuSeconds = cpuAtStart === null ? null : cpuSecondsOf(serverPids()) - cpuAtStart;
-  return { ...JSON.parse(out.trim().split('\n').pop()), otherCores: foreignCores(before, cpuSnapshot()), serverCpuSeconds };
+  return {
+    ...JSON.parse(out.trim().split('\n').pop()),
+    otherCores: foreignCores(before, cpuSnapshot(), process.pid, ownComms),
+    serverCpuSeconds,
+  };
 }
 
 const matches = (expect, status) => (expect === '2xx' ? status >= 200 && status < 300 : status === expect);
@@ -142,6 +146,8 @@ export async function measureScenario(server, scenario) {
         ...(scenario.toggle && { settleMs: 1500 }),
       },
       server.servingPids,
+      // A server on PostgreSQL: the database's processes work for it.
+      server.database === 'postgres' ? ['postgres'] : [],
     );
   } finally {
     memory = stopSampling();

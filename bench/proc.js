@@ -83,7 +83,7 @@ export function cpuSecondsOf(pids) {
   return ticks / 100; // USER_HZ
 }
 
-/** CPU time (utime + stime, in clock ticks) and parent pid of every process on the machine. */
+/** CPU time (utime + stime, in clock ticks), parent pid and command name of every process on the machine. */
 export function cpuSnapshot() {
   const procs = new Map();
   for (const entry of readdirSync('/proc')) {
@@ -92,7 +92,8 @@ export function cpuSnapshot() {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // Fields after "(comm) ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      procs.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), comm });
     } catch {
       // exited while we looked
     }
@@ -102,10 +103,12 @@ export function cpuSnapshot() {
 
 /**
  * Cores' worth of CPU used between two snapshots by processes outside this run's own process
- * tree. On a shared machine another build or load test skews every number; this says when.
- * (Processes that both start and end between the snapshots are not seen.)
+ * tree and not named in `ownComms` (e.g. `postgres`: the database server a PostgreSQL row
+ * works on is part of the measurement, not a neighbour). On a shared machine another build or
+ * load test skews every number; this says when. (Processes that both start and end between the
+ * snapshots are not seen.)
  */
-export function foreignCores(before, after, rootPid = process.pid) {
+export function foreignCores(before, after, rootPid = process.pid, ownComms = []) {
   const ours = new Set([rootPid]);
   for (let grew = true; grew;) {
     grew = false;
@@ -118,7 +121,7 @@ export function foreignCores(before, after, rootPid = process.pid) {
   }
   let ticks = 0;
   for (const [pid, p] of after.procs) {
-    if (!ours.has(pid)) ticks += Math.max(0, p.ticks - (before.procs.get(pid)?.ticks ?? 0));
+    if (!ours.has(pid) && !ownComms.includes(p.comm)) ticks += Math.max(0, p.ticks - (before.procs.get(pid)?.ticks ?? 0));
   }
   const CLOCK_TICKS = 100; // USER_HZ: 100 on every mainstream Linux
   return ticks / CLOCK_TICKS / Math.max(0.001, (after.at - before.at) / 1000);

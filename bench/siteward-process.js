@@ -113,6 +113,8 @@ export async function startSiteward({ dataDir, workers = 1, plugins, env = {} })
     port,
     baseUrl,
     pid: child.pid,
+    /** Where it keeps its data: `postgres` when given a database URL. */
+    database: env.SITEWARD_DATABASE_URL ? 'postgres' : 'sqlite',
     output: tail,
     /** Null while running; otherwise how it ended and what it printed last (to explain a failed run). */
     exitInfo: () =>
