@@ -185,7 +185,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       if (!mayBeRest(url)) return undefined;
       const keepable = ReplayCache.keepable(req);
       if (keepable === null) return undefined;
-      // A body is compared once read (serve); a request without one is answered here.
+      // A body is compared once read (tryHandle); a request without one is answered here.
       if (keepable === 'body' || !answerKept(req, res, url)) return url;
       return REPLAYED;
     },
@@ -208,14 +208,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       const bodyLength = replayTarget === undefined ? undefined : kept.keptBodyLength(req, replayTarget);
       // A body over the anonymous limit waits for the credentials check of the usual path: the
       // kept answer's login may have ended since.
-      if (bodyLength === undefined || bodyLength > options.anonymousBodyLimit) {
+      if (replayTarget === undefined || bodyLength === undefined || bodyLength > options.anonymousBodyLimit) {
         handle(req, res, target.route, target.query, replayTarget);
         return true;
       }
       // The same head declares the same length.
       streamRawBody(req, bodyLength, (error, body) => {
         if (error !== null) failed(req, res, error, performance.now());
-        else if (!answerKept(req, res, replayTarget!, body)) handle(req, res, target.route, target.query, replayTarget, body);
+        else if (!answerKept(req, res, replayTarget, body)) handle(req, res, target.route, target.query, replayTarget, body);
       });
       return true;
     },

@@ -52,6 +52,9 @@ function server(policy: ReplayPolicy): RestServer {
       replayable: 'arguments',
     },
   ]);
+  // `true`: a GET's whole answer, and so its argument checks; on a write, its argument checks.
+  rest.registerRoute('t/v1', '/checked-read', { methods: 'GET', args: positive, callback: () => ({ ok: true }), replayable: true });
+  rest.registerRoute('t/v1', '/write-true', { methods: 'PUT', args: positive, callback: () => 1, replayable: true });
   rest.registerRoute('t/v1', '/write-permission-only', { methods: 'POST', args: positive, callback: () => 1, replayable: 'permission' });
   rest.registerRoute('t/v1', '/write-beside-undeclared', [
     { methods: 'POST', args: positive, callback: () => 1, replayable: 'arguments' },
@@ -162,6 +165,19 @@ describe('answers that may be given again', () => {
     expect(rest.replayable(login.replay!)).toBe(true);
     state.now = 5_000;
     expect(rest.replayable(login.replay!)).toBe(false);
+  });
+
+  test('a GET refused for its arguments, and a write whose endpoint says true, are stamped too', async () => {
+    const { policy } = testPolicy();
+    const rest = server(policy);
+    const read = await rest.serve(request('/t/v1/checked-read', { query: { n: '-1' } }));
+    expect([read.status, read.replay !== undefined]).toEqual([400, true]);
+    const write = await rest.serve(request('/t/v1/write-true', { method: 'PUT' }));
+    expect([write.status, write.replay !== undefined]).toEqual([400, true]);
+    // Its success is not: a write's callback is never given again.
+    const json = { 'content-type': 'application/json' };
+    const ok = await rest.serve(request('/t/v1/write-true', { method: 'PUT', body: '{"n":2}', headers: json }));
+    expect([ok.status, ok.replay]).toEqual([200, undefined]);
   });
 
   test.each([
