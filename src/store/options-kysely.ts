@@ -36,10 +36,12 @@ export interface VersionSharing {
 export type CachedOption = Omit<OptionChange, 'key'>;
 
 /**
- * The version lock of one database transaction: the version it bumped to (the row stays locked
- * until COMMIT), and whether a write has used that version (a bump nothing used is undone).
+ * The version lock of one database transaction: the committed version while it holds the row
+ * (from the bump, or from `lock`; the row stays locked until COMMIT), the version it bumped to,
+ * and whether a write has used that version (a bump nothing used is undone).
  */
 interface VersionLock {
+  base: number | null;
   version: number | null;
   used: boolean;
   /** What this transaction wrote, in order (outside a store transaction reported after the commit). */
@@ -64,7 +66,7 @@ interface VersionLock {
 export class KyselyOptionsBackend implements OptionsBackend {
   private readonly check = new SharedQuery(() => this.checkVersion());
   /** Inside a store transaction: its version lock (the backend lives as long as the transaction). */
-  private readonly txLock: VersionLock = { version: null, used: false, changes: [] };
+  private readonly txLock: VersionLock = { base: null, version: null, used: false, changes: [] };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -182,7 +184,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
    */
   private async inTransaction<T>(fn: (trx: Transaction<Database>, lock: VersionLock) => Promise<T>): Promise<T> {
     if (this.trx) return fn(this.trx, this.txLock);
-    const lock: VersionLock = { version: null, used: false, changes: [] };
+    const lock: VersionLock = { base: null, version: null, used: false, changes: [] };
     const result = await this.db.transaction().execute((trx) => fn(trx, lock));
     if (lock.version !== null) for (const change of lock.changes) this.sharing.committed(lock.version, change);
     return result;
@@ -190,17 +192,17 @@ export class KyselyOptionsBackend implements OptionsBackend {
 
   /**
    * Speed: `key` as it stands while this transaction holds the version lock, without a query.
-   * Holding the lock, the committed state is exactly version `lock.version - 1`; a cache at that
-   * very version holds exactly it (it only ever takes committed values), and what this
-   * transaction wrote since is in `lock.changes`. Undefined: the database must be asked.
+   * Holding the lock, the committed state is exactly version `lock.base`; a cache at that very
+   * version holds exactly it (it only ever takes committed values), and what this transaction
+   * wrote since is in `lock.changes`. Undefined: the database must be asked.
    */
   private lockedView(lock: VersionLock, key: string): CachedOption | undefined {
-    if (lock.version === null) return undefined;
+    if (lock.base === null) return undefined;
     for (let i = lock.changes.length - 1; i >= 0; i--) {
       const change = lock.changes[i];
       if (change?.key === key) return change;
     }
-    return this.sharing.cached?.(lock.version - 1, key);
+    return this.sharing.cached?.(lock.base, key);
   }
 
   /**
@@ -211,7 +213,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
    */
   private async settledView(lock: VersionLock, key: string): Promise<CachedOption | undefined> {
     const known = this.lockedView(lock, key);
-    if (known !== undefined || lock.version === null) return known;
+    if (known !== undefined || lock.base === null) return known;
     const settling = this.sharing.settling?.();
     if (!settling) return undefined;
     await settling;
@@ -226,7 +228,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
    * the version the listener trusts.
    */
   private txView(key: string): CachedOption | undefined {
-    if (this.txLock.version !== null) return this.lockedView(this.txLock, key);
+    if (this.txLock.base !== null) return this.lockedView(this.txLock, key);
     const trusted = this.sharing.watch?.trusted(OPTIONS_ROW);
     return trusted === undefined ? undefined : this.sharing.cached?.(trusted, key);
   }
@@ -276,6 +278,20 @@ export class KyselyOptionsBackend implements OptionsBackend {
     return toInt(row.v, 'state_version.v');
   }
 
+  /**
+   * Inside a store transaction, before anything else: locks the version row without bumping it,
+   * so that every option read of the transaction sees the state it will write on (reads before
+   * the first write are otherwise served as reads outside it). No parameters: it travels with
+   * BEGIN (pg-resilience.ts).
+   */
+  async lock(): Promise<void> {
+    if (!this.trx || this.txLock.base !== null) return;
+    const { rows } = await sql<{ v: unknown }>`SELECT v FROM state_version WHERE id = ${sql.lit(OPTIONS_ROW)} FOR UPDATE`.execute(this.trx);
+    const row = rows[0];
+    if (!row) throw new Error('the options version row is missing');
+    this.txLock.base = toInt(row.v, 'state_version.v');
+  }
+
   /** Locks the version row by bumping it, once per database transaction; returns the new version. */
   private async bump(trx: Transaction<Database>, lock: VersionLock): Promise<number> {
     if (lock.version !== null) return lock.version;
@@ -287,6 +303,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
     const row = rows[0];
     if (!row) throw new Error('the options version row is missing');
     lock.version = toInt(row.v, 'state_version.v');
+    lock.base = lock.version - 1;
     return lock.version;
   }
 }

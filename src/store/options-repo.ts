@@ -91,6 +91,12 @@ export class CachedOptions implements OptionsRepo {
     return this.backend.version();
   }
 
+  /** Brings the cache to the current version, as any read does, and returns the version it is at. */
+  async current(): Promise<number> {
+    await this.getMany([]);
+    return this.tag;
+  }
+
   /** The version when known without a query (see OptionsBackend.knownVersion); undefined otherwise. */
   knownVersion(): number | undefined {
     return this.backend.knownVersion?.();

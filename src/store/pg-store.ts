@@ -7,7 +7,8 @@ import { Kysely, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { StorePostgresDialect } from './pg-introspector.js';
 import { bumpAndNotifyCredentials, CREDENTIALS_ROW, readCredentialsVersion, type CredentialsBump } from './credentials-version.js';
-import { KyselyOptionsBackend, OPTIONS_ROW, type VersionSharing } from './options-kysely.js';
+import { KyselyOptionsBackend, OPTIONS_ROW, type CachedOption, type VersionSharing } from './options-kysely.js';
+import { OptionBatches } from './pg-option-batches.js';
 import type { OptionChange } from './options-backend.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
 import { StatementNames } from './pg-prepared.js';
@@ -17,7 +18,7 @@ import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
 import { migrate, StoreImpl } from './store-impl.js';
 import type { OpenStoreOptions } from './store-options.js';
-import type { Store, StoreTransaction } from './types.js';
+import type { Store, StoreTransaction, StoreTx } from './types.js';
 
 /** How many distinct parameterized SQL texts each PostgreSQL connection keeps prepared (pg-prepared.ts). */
 const PREPARED_STATEMENTS = 100;
@@ -104,6 +105,7 @@ class PostgresStore extends StoreImpl {
   readonly backend = 'postgres';
   readonly options: CachedOptions;
   private readonly watch: VersionWatch | null;
+  private readonly batches: OptionBatches;
 
   constructor(
     db: Kysely<Database>,
@@ -128,12 +130,37 @@ class PostgresStore extends StoreImpl {
           onError: listener.onError,
         })
       : null;
-    this.options = new CachedOptions(
-      new KyselyOptionsBackend(
-        db,
-        this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version)),
-      ),
+    const backend = new KyselyOptionsBackend(
+      db,
+      this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version)),
     );
+    this.options = new CachedOptions(backend);
+    this.batches = new OptionBatches({
+      db,
+      channel,
+      current: () => this.options.current(),
+      lookupAt: (version) => async (keys) => {
+        const out = new Map<string, CachedOption>();
+        const unknown: string[] = [];
+        for (const key of keys) {
+          const known = this.options.at(version, key);
+          if (known) out.set(key, known);
+          else unknown.push(key);
+        }
+        // Not in the cache at that version: read now, without a lock. A row newer than
+        // `version` means the row has moved on, and the batch's conditional commit then fails.
+        if (unknown.length > 0) {
+          const rows = await backend.read(unknown);
+          for (const key of unknown) out.set(key, rows.get(key) ?? { text: undefined, autoload: true });
+        }
+        return out;
+      },
+      committed: (version, changes) => {
+        this.options.committed(version, changes);
+        this.watch?.committed(OPTIONS_ROW, version);
+      },
+      transaction: (fn) => this.transactionOf(fn, true),
+    });
     // Speed: every cookie request reads the credentials version; with a listener it is known.
     const readCredentials = async () => {
       const startedAt = clock();
@@ -150,11 +177,24 @@ class PostgresStore extends StoreImpl {
     this.watch?.start();
   }
 
+  /** Options transactions grouped into one statement per batch (pg-option-batches.ts). */
+  override optionsTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.batches.run(fn);
+  }
+
   versionFeed(): VersionFeed {
     return this.watch?.feed() ?? { listening: false, connects: 0 };
   }
 
-  async transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.transactionOf(fn, false);
+  }
+
+  /**
+   * A store transaction; with `lockOptions` the options version row is locked before `fn` runs,
+   * so that all its option reads see the state its writes apply to (a batch's fallback).
+   */
+  private async transactionOf<T>(fn: (tx: StoreTransaction) => Promise<T>, lockOptions: boolean): Promise<T> {
     // Versions written inside reach the watch only once committed (read-your-writes after it);
     // the options written go into this process's cache in place (no reload after a toggle).
     let credentials: number | null = null;
@@ -177,7 +217,9 @@ class PostgresStore extends StoreImpl {
           },
           () => this.settling(settled),
         );
-        return fn(this.repos(trx, new DirectOptions(new KyselyOptionsBackend(this.db, sharing, trx)), bump));
+        const backend = new KyselyOptionsBackend(this.db, sharing, trx);
+        const tx = this.repos(trx, new DirectOptions(backend), bump);
+        return lockOptions ? backend.lock().then(() => fn(tx)) : fn(tx);
       });
       if (options !== null) {
         this.options.committed(options, changes);

@@ -5,7 +5,7 @@ import { migrationProvider, type Dialect, type MigrationFactory } from './migrat
 import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';
 import type { Database } from './schema.js';
 import { KyselySessions } from './sessions-repo.js';
-import type { FeatureTables, OptionsRepo, Store, StoreTransaction } from './types.js';
+import type { FeatureTables, OptionsRepo, Store, StoreTransaction, StoreTx } from './types.js';
 import { KyselyUserMeta, KyselyUsers, type DbRun } from './users-repo.js';
 
 /** What both backends share: the Kysely repositories, feature tables and closing. */
@@ -39,6 +39,10 @@ export abstract class StoreImpl implements Store {
   }
 
   abstract transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+
+  optionsTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T> {
+    return this.transaction(fn);
+  }
   /** One transaction on the raw Kysely handle (the repositories' transaction builds on it). */
   protected abstract rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 

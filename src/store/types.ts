@@ -230,6 +230,14 @@ export interface Store extends StoreTransaction {
    */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
+   * Runs `fn` as one transaction over the options alone: all its writes happen or none, and it
+   * sees no other writer's change in between. `fn` may run more than once (on PostgreSQL, when
+   * another process or store wrote an option first), so it must have no effect but its option
+   * reads and writes. On PostgreSQL the calls of one store that come in while one is committing
+   * commit together in one statement (src/store/README.md); on SQLite it is `transaction`.
+   */
+  optionsTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /**
    * One query to the database, whatever the caches know (health checks): rejects when the store
    * cannot be reached. Option reads may answer from memory on PostgreSQL, so they cannot tell.
    */

@@ -28,7 +28,11 @@ export interface PluginSite {
 
 export interface PluginStore {
   readonly options: OptionsRepo;
-  /** Runs `fn` in one store transaction: all its writes happen or none. */
+  /**
+   * Runs `fn` in one options transaction: all its writes happen or none, and no other writer's
+   * change comes in between. `fn` may run more than once (another process wrote first), so it
+   * must have no effect but its option reads and writes (see Store.optionsTransaction).
+   */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
 }
 

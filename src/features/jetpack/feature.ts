@@ -31,7 +31,9 @@ export const jetpackFeature: Feature = {
     const homeUrl = ctx.config.homeUrl;
     const restRoot = ctx.api.restUrl('/');
     const pluginContext: PluginContext = {
-      store: ctx.store,
+      // The plugin's transactions touch options only and are safe to run again: they go through
+      // the store's options transactions (on PostgreSQL, one statement for a batch of them).
+      store: { options: ctx.store.options, transaction: (fn) => ctx.store.optionsTransaction(fn) },
       events: ctx.events,
       site: {
         homeUrl: () => homeUrl,
