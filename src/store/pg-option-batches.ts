@@ -62,7 +62,11 @@ export class OptionBatches {
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
-        await this.runBatch(batch);
+        // runBatch answers every member itself; should it ever throw, none is left waiting
+        // (a settled promise ignores the second answer).
+        await this.runBatch(batch).catch((error: unknown) => {
+          for (const member of batch) member.reject(error);
+        });
       }
     } finally {
       this.draining = false;
