@@ -24,8 +24,21 @@ const SEMI_SPACE_MB = 2;
  * the worker's CPU; docs/performance.md).
  */
 const HEAP_GROWING_PERCENT = 50;
+/**
+ * V8's memory reducer stays off in the serving workers. It collects a process that stopped
+ * allocating (an idle spell), and afterwards, under load again, Node's own `process.nextTick`
+ * (whose object literal has computed symbol keys, called several times per request by the
+ * streams) kept taking V8's slow path for defining those properties: GET settings after 18 s
+ * of idleness cost 15-18 µs per request instead of 12-14 for as long as it was measured
+ * (`perf`: `Runtime_DefineKeyedOwnPropertyInLiteral`, `Map::TransitionToDataProperty` under
+ * `endReadable`, `onwrite`, `resume`; docs/performance.md 22). The heap is still collected as
+ * it grows (HEAP_GROWING_PERCENT); an idle worker just keeps what it last had.
+ */
+const NO_MEMORY_REDUCER = '--no-memory-reducer';
 /** The V8 flags of the serving workers, which replace any the operator gave `node` for them. */
-const WORKER_V8_FLAGS = [`--max-semi-space-size=${SEMI_SPACE_MB}`, `--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
+const WORKER_V8_FLAGS = [`--max-semi-space-size=${SEMI_SPACE_MB}`, `--heap-growing-percent=${HEAP_GROWING_PERCENT}`, NO_MEMORY_REDUCER];
+/** A V8 flag's name without its value or `no-` (`--no-memory-reducer` and `--memory-reducer` are one flag). */
+const flagName = (arg: string) => arg.split('=')[0]!.replace(/^--no-/, '--');
 
 export interface StartOptions {
   quiet: boolean;
@@ -128,10 +141,7 @@ export async function startServer(configured: Config, options: StartOptions): Pr
   let announced = false;
   const listening = new Set<number>();
   cluster.setupPrimary({
-    execArgv: [
-      ...process.execArgv.filter((a) => !WORKER_V8_FLAGS.some((flag) => a.startsWith(flag.slice(0, flag.indexOf('='))))),
-      ...WORKER_V8_FLAGS,
-    ],
+    execArgv: [...process.execArgv.filter((a) => !WORKER_V8_FLAGS.some((flag) => flagName(a) === flagName(flag))), ...WORKER_V8_FLAGS],
   });
   const fork = () => cluster.fork({ MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' });
   const stop = (code: number) => {
