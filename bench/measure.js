@@ -181,7 +181,10 @@ export class Baselines {
   #acks = new Map();
 
   async start() {
-    this.#child = track(spawn(process.execPath, [BASELINE], { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] }));
+    // Without V8's memory reducer, as Siteward's workers (src/cluster.ts): the floor sits idle
+    // while Siteward is measured, and after an idle spell the reducer leaves node's own
+    // process.nextTick on a slow path (docs/performance.md 22), which would flatter the ratios.
+    this.#child = track(spawn(process.execPath, ['--no-memory-reducer', BASELINE], { stdio: ['pipe', 'pipe', 'inherit', 'ipc'] }));
     this.#child.on('message', (msg) => {
       this.#acks.get(msg.id)?.(msg);
       this.#acks.delete(msg.id);
