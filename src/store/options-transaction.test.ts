@@ -1,7 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { versionFeed } from './pg-store.js';
-import { testStores } from './test-store.js';
-import type { Store } from './types.js';
+import { listening, testStores } from './test-store.js';
 
 /**
  * `store.optionsTransaction`: all or nothing, no lost update between concurrent callers of one
@@ -10,14 +8,6 @@ import type { Store } from './types.js';
  * the version lock (pg-option-batches.ts).
  */
 const RARELY = 60_000;
-
-async function listening(store: Store): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (store.backend === 'postgres' && !versionFeed(store).listening) {
-    if (Date.now() > deadline) throw new Error('the listener did not come up');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 const append = (item: string) => (current: unknown) => [...(Array.isArray(current) ? current : []), item];
 

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { versionFeed } from './pg-store.js';
-import { testStores, type TestBackend } from './test-store.js';
+import { listening, testStores, type TestBackend } from './test-store.js';
 import type { Store } from './types.js';
 
 /**
@@ -11,14 +10,6 @@ import type { Store } from './types.js';
  */
 const backend: TestBackend | undefined = testStores().find((b) => b.name === 'postgres');
 const RARELY = 60_000;
-
-async function listening(store: Store): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!versionFeed(store).listening) {
-    if (Date.now() > deadline) throw new Error('the listener did not come up');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 const increment = (current: unknown) => (typeof current === 'number' ? current + 1 : 1);
 

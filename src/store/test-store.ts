@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { openStore, SQLITE_FILE, type OpenStoreOptions } from './open-store.js';
+import { versionFeed } from './pg-store.js';
 import type { Store } from './types.js';
 
 /**
@@ -33,6 +34,15 @@ export interface TestBackend {
   rawRows(table: string): Promise<Record<string, unknown>[]>;
   /** Closes every store it opened, then removes the directory and drops the schema. */
   cleanup(): Promise<void>;
+}
+
+/** Resolves once a PostgreSQL store's listener is up (at once on SQLite), within 20 s. */
+export async function listening(store: Store): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (store.backend === 'postgres' && !versionFeed(store).listening) {
+    if (Date.now() > deadline) throw new Error('the listener did not come up');
+    await new Promise((r) => setTimeout(r, 2));
+  }
 }
 
 export function testStores(): TestBackend[] {
