@@ -233,8 +233,9 @@ export interface Store extends StoreTransaction {
    * Runs `fn` as one transaction over the options alone: all its writes happen or none, and it
    * sees no other writer's change in between. `fn` may run more than once (on PostgreSQL, when
    * another process or store wrote an option first), so it must have no effect but its option
-   * reads and writes. On PostgreSQL the calls of one store that come in while one is committing
-   * commit together in one statement (src/store/README.md); on SQLite it is `transaction`.
+   * reads and writes (nor call `optionsTransaction` itself: it would wait for its own batch).
+   * On PostgreSQL the calls of one store that come in while one is committing commit together in
+   * one statement (src/store/README.md); on SQLite it is `transaction`.
    */
   optionsTransaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
   /**
