@@ -1,6 +1,7 @@
 import type { JsonValue } from '../core/json.js';
 import { parseJson, toJsonText } from './db-values.js';
 import type { OptionChange, OptionsBackend, OptionsSnapshot } from './options-backend.js';
+import type { OptionsLookup } from './options-draft.js';
 import type { OptionsRepo } from './types.js';
 
 /**
@@ -116,6 +117,28 @@ export class CachedOptions implements OptionsRepo {
     const text = this.values.get(key);
     if (this.lazyNames.has(key)) return text === undefined ? undefined : { text, autoload: false };
     return { text, autoload: true };
+  }
+
+  /**
+   * Options at exactly `version`, every key asked for: from the cache when it is at that version,
+   * else read now without a lock (an optimistic transaction's base, pg-option-batches.ts: a row
+   * newer than `version` means the version row has moved on too, and its commit then fails).
+   */
+  lookupAt(version: number): OptionsLookup {
+    return async (keys) => {
+      const out = new Map<string, Omit<OptionChange, 'key'>>();
+      const unknown: string[] = [];
+      for (const key of keys) {
+        const known = this.at(version, key);
+        if (known) out.set(key, known);
+        else unknown.push(key);
+      }
+      if (unknown.length > 0) {
+        const rows = await this.backend.read(unknown);
+        for (const key of unknown) out.set(key, rows.get(key) ?? { text: undefined, autoload: true });
+      }
+      return out;
+    };
   }
 
   /**

@@ -7,7 +7,7 @@ import { Kysely, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { StorePostgresDialect } from './pg-introspector.js';
 import { bumpAndNotifyCredentials, CREDENTIALS_ROW, readCredentialsVersion, type CredentialsBump } from './credentials-version.js';
-import { KyselyOptionsBackend, OPTIONS_ROW, type CachedOption, type VersionSharing } from './options-kysely.js';
+import { KyselyOptionsBackend, OPTIONS_ROW, type VersionSharing } from './options-kysely.js';
 import { OptionBatches } from './pg-option-batches.js';
 import type { OptionChange } from './options-backend.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
@@ -130,31 +130,17 @@ class PostgresStore extends StoreImpl {
           onError: listener.onError,
         })
       : null;
-    const backend = new KyselyOptionsBackend(
-      db,
-      this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version)),
+    this.options = new CachedOptions(
+      new KyselyOptionsBackend(
+        db,
+        this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version)),
+      ),
     );
-    this.options = new CachedOptions(backend);
     this.batches = new OptionBatches({
       db,
       channel,
       current: () => this.options.current(),
-      lookupAt: (version) => async (keys) => {
-        const out = new Map<string, CachedOption>();
-        const unknown: string[] = [];
-        for (const key of keys) {
-          const known = this.options.at(version, key);
-          if (known) out.set(key, known);
-          else unknown.push(key);
-        }
-        // Not in the cache at that version: read now, without a lock. A row newer than
-        // `version` means the row has moved on, and the batch's conditional commit then fails.
-        if (unknown.length > 0) {
-          const rows = await backend.read(unknown);
-          for (const key of unknown) out.set(key, rows.get(key) ?? { text: undefined, autoload: true });
-        }
-        return out;
-      },
+      lookupAt: (version) => this.options.lookupAt(version),
       committed: (version, changes) => {
         this.options.committed(version, changes);
         this.watch?.committed(OPTIONS_ROW, version);
