@@ -20,10 +20,12 @@ const SEMI_SPACE_MB = 2;
  * How far (%) V8 lets a worker's old generation grow past what the last full collection kept
  * before the next one. Left to itself, V8 picks up to 300 % for a busy process and a worker's
  * ~25 MB of live objects reached 36-42 MB of old space under the bench's writes; at 50 % the
- * peaks are 5-8 MB lower, for a few more full collections of a few ms each (under 0.3 % of
- * the worker's CPU; docs/performance.md).
+ * peaks were 5-8 MB lower. Without the memory reducer (below) the bench's batch/v1 row still
+ * peaked at 121-123 MB in about a third of runs at 50 %; at 30 % the highest of six was 116 MB
+ * (107.8-116.0 against 110.8-123.4), for about 5-9 % more CPU on user updates, which allocate
+ * the most (docs/performance.md 22).
  */
-const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 30;
 /**
  * V8's memory reducer stays off in the serving workers. It collects a process that stopped
  * allocating (an idle spell), and afterwards, under load again, Node's own `process.nextTick`
