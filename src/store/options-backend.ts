@@ -24,6 +24,9 @@ export interface OptionChange {
   readonly autoload: boolean;
 }
 
+/** An option as some version has it (`text` undefined: it does not exist). */
+export type CachedOption = Omit<OptionChange, 'key'>;
+
 /** Outcome of a read-modify-write: `version` is null when nothing was written. */
 export interface ModifyResult {
   readonly version: number | null;

@@ -1,10 +1,10 @@
 import type { JsonValue } from '../core/json.js';
 import { parseJson, toJsonText } from './db-values.js';
-import type { OptionChange } from './options-backend.js';
+import type { CachedOption, OptionChange } from './options-backend.js';
 import type { OptionsRepo } from './types.js';
 
 /** Options as a snapshot has them: every key asked for, `text` undefined when it does not exist. */
-export type OptionsLookup = (keys: readonly string[]) => Promise<Map<string, Omit<OptionChange, 'key'>>>;
+export type OptionsLookup = (keys: readonly string[]) => Promise<Map<string, CachedOption>>;
 
 /**
  * Options read from a snapshot (`lookup`) with writes kept in memory instead of sent
@@ -22,7 +22,7 @@ export class OptionsDraft implements OptionsRepo {
 
   /** This draft's view: its own changes over the snapshot (a lookup for a draft layered on it). */
   readonly view: OptionsLookup = async (keys) => {
-    const out = new Map<string, Omit<OptionChange, 'key'>>();
+    const out = new Map<string, CachedOption>();
     const unknown: string[] = [];
     for (const key of keys) {
       const change = this.changes.get(key);

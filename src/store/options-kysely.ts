@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { toInt, toText } from './db-values.js';
-import type { ModifyResult, OptionChange, OptionRow, OptionsBackend, OptionsSnapshot } from './options-backend.js';
+import type { CachedOption, ModifyResult, OptionChange, OptionRow, OptionsBackend, OptionsSnapshot } from './options-backend.js';
 import { versionPayload, type VersionWatch } from './pg-version-watch.js';
 import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
@@ -32,8 +32,6 @@ export interface VersionSharing {
    */
   readonly settling?: () => Promise<void> | null;
 }
-
-export type CachedOption = Omit<OptionChange, 'key'>;
 
 /**
  * The version lock of one database transaction: the committed version while it holds the row

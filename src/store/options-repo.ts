@@ -1,6 +1,6 @@
 import type { JsonValue } from '../core/json.js';
 import { parseJson, toJsonText } from './db-values.js';
-import type { OptionChange, OptionsBackend, OptionsSnapshot } from './options-backend.js';
+import type { CachedOption, OptionChange, OptionsBackend, OptionsSnapshot } from './options-backend.js';
 import type { OptionsLookup } from './options-draft.js';
 import type { OptionsRepo } from './types.js';
 
@@ -112,7 +112,7 @@ export class CachedOptions implements OptionsRepo {
    * `key` as the cache holds it when the cache is at exactly `version` (text undefined: the
    * option does not exist); undefined when it is not, or the option's value was never fetched.
    */
-  at(version: number, key: string): { text: string | undefined; autoload: boolean } | undefined {
+  at(version: number, key: string): CachedOption | undefined {
     if (this.tag !== version) return undefined;
     const text = this.values.get(key);
     if (this.lazyNames.has(key)) return text === undefined ? undefined : { text, autoload: false };
@@ -126,7 +126,7 @@ export class CachedOptions implements OptionsRepo {
    */
   lookupAt(version: number): OptionsLookup {
     return async (keys) => {
-      const out = new Map<string, Omit<OptionChange, 'key'>>();
+      const out = new Map<string, CachedOption>();
       const unknown: string[] = [];
       for (const key of keys) {
         const known = this.at(version, key);
