@@ -97,6 +97,30 @@ describe.each(pairStores)('answers given again to byte-identical repeats, on %s'
     expect((await t.request({ path: SETTINGS, headers: t.auth(admin) })).json).toEqual({ jetpack_holiday_snow_enabled: true });
   });
 
+  it('repeats the index, and shows the site name written by another process and a route registered since', async () => {
+    const first = await t.request({ path: '/wp-json/?replay-index' });
+    expect(first.status).toBe(200);
+    const repeat = await t.request({ path: '/wp-json/?replay-index' });
+    expect(repeat.text).toBe(first.text);
+    await other.store.options.set('blogname', 'Renamed elsewhere');
+    await notified();
+    const renamed = await t.request({ path: '/wp-json/?replay-index' });
+    expect((renamed.json as { name: string }).name).toBe('Renamed elsewhere');
+    t.app.rest.registerRoute('late/v1', '/added', { methods: 'GET', callback: () => ({}) });
+    const routes = (await t.request({ path: '/wp-json/?replay-index' })).json as { namespaces: string[]; routes: Record<string, unknown> };
+    expect(routes.namespaces).toContain('late/v1');
+    expect(Object.keys(routes.routes)).toContain('/late/v1/added');
+  });
+
+  it('repeats a namespace document until a route is registered in it', async () => {
+    const first = await t.request({ path: '/wp-json/test/v1' });
+    expect(first.status).toBe(200);
+    expect((await t.request({ path: '/wp-json/test/v1' })).text).toBe(first.text);
+    t.app.rest.registerRoute('test/v1', '/added-later', { methods: 'GET', callback: () => ({}) });
+    const after = (await t.request({ path: '/wp-json/test/v1' })).json as { routes: Record<string, unknown> };
+    expect(Object.keys(after.routes)).toContain('/test/v1/added-later');
+  });
+
   it('stops repeating the answers of a login once its session is ended', async () => {
     const user = await t.loginAs('administrator');
     const me = await t.request({ path: '/wp-json/wp/v2/users/me', headers: t.auth(user) });

@@ -103,6 +103,17 @@ describe('answers that may be given again', () => {
     expect(rest.replayable(out.replay!)).toBe(false);
   });
 
+  test('the index and a namespace document are stamped, and a route registered since ends their repeats', async () => {
+    const { policy } = testPolicy();
+    const rest = server(policy);
+    const index = await rest.serve(request('/'));
+    const namespace = await rest.serve(request('/t/v1'));
+    expect([index.status, namespace.status]).toEqual([200, 200]);
+    expect([rest.replayable(index.replay!), rest.replayable(namespace.replay!)]).toEqual([true, true]);
+    rest.registerRoute('t/v1', '/later', { methods: 'GET', callback: () => 1 });
+    expect([rest.replayable(index.replay!), rest.replayable(namespace.replay!)]).toEqual([false, false]);
+  });
+
   test('ends with the nonce tick for anybody, and with the session for a login', async () => {
     const { state, policy } = testPolicy();
     const rest = server(policy);

@@ -83,6 +83,11 @@ export interface SiteSummary {
 export interface RestServerOptions {
   urls: RestUrlBuilder;
   authenticator: Authenticator;
+  /**
+   * The site's name, description and URLs for the index. Made only from the configuration and
+   * state the store versions (site options): the index's answer may be given again while those
+   * versions last (src/rest/replay.ts).
+   */
   siteSummary: () => SiteSummary | Promise<SiteSummary>;
   /** Developer warnings (`_doing_it_wrong`) and unexpected errors. */
   warn: (message: string, detail?: unknown) => void;
@@ -123,10 +128,18 @@ export class RestServer {
   private readonly namespaces: string[] = [];
 
   constructor(private readonly options: RestServerOptions) {
+    // The index and the namespace documents are made from the routes (the registry's generation
+    // is in every replay stamp), the request's origin, the configuration and `siteSummary` (site
+    // options): a byte-identical repeat may be answered again (src/rest/replay.ts).
     this.registry.register(
       '',
       '/',
-      { methods: 'GET', callback: (req) => this.indexDocument(req as DispatchRequest), args: { context: { default: 'view' } } },
+      {
+        methods: 'GET',
+        callback: (req) => this.indexDocument(req as DispatchRequest),
+        args: { context: { default: 'view' } },
+        replayable: true,
+      },
       false,
     );
     // The server's own batch route, POST first: clients read `endpoints[0].args.requests.maxItems` (docs/spec/current-clients.md §E.1).
@@ -153,6 +166,7 @@ export class RestServer {
         methods: 'GET',
         callback: (req) => this.namespaceDocument(req as DispatchRequest),
         args: { namespace: { default: ns }, context: { default: 'view' } },
+        replayable: true,
       },
       false,
     );
