@@ -289,10 +289,14 @@ export class Baselines {
     return this.#url;
   }
 
-  /** The identical-bytes floor of a scenario whose answers were captured (see replayRequests). */
-  async measureReplay(scenario, responses) {
+  /**
+   * The identical-bytes floor of a scenario whose answers were captured (see replayRequests).
+   * `fresh`: measured now even if the same bytes were measured before (a row compared with
+   * another row measured minutes earlier gets a floor of its own moment).
+   */
+  async measureReplay(scenario, responses, { fresh = false } = {}) {
     const key = Baselines.replayKey(responses, scenario.connections);
-    if (!this.#replays.has(key)) {
+    if (fresh || !this.#replays.has(key)) {
       const requests = await this.replayRequests(scenario, responses);
       const result = await runLoad(
         { url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) },
