@@ -128,8 +128,11 @@ function summarize(result, expect) {
   };
 }
 
-/** Loads a scenario on a running Siteward and samples the RSS of its serving processes meanwhile. */
-export async function measureScenario(server, scenario) {
+/**
+ * Loads a scenario on a running Siteward and samples the RSS of its serving processes meanwhile.
+ * `times` ({ duration, warmup } in seconds) replaces the run's own for this load.
+ */
+export async function measureScenario(server, scenario, times = {}) {
   const stopSampling = sampleRss(server.servingPids);
   let result;
   let memory;
@@ -144,6 +147,7 @@ export async function measureScenario(server, scenario) {
         // (PostgreSQL: p99 in the hundreds of ms). Landing after the measured run's first
         // activation, it would make the deactivation that follows a 409 already_inactive.
         ...(scenario.toggle && { settleMs: 1500 }),
+        ...times,
       },
       server.servingPids,
       // A server on PostgreSQL: the database's processes work for it.
