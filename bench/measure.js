@@ -9,6 +9,15 @@ import { request } from './http-client.js';
 import { cpuSecondsOf, cpuSnapshot, foreignCores, sampleRss, track, waitExit } from './proc.js';
 
 const LOAD = fileURLToPath(new URL('./load.js', import.meta.url));
+/**
+ * V8 flags of the load generator. autocannon keeps each response's body as a string; on the
+ * 62 KB module/all answers V8's allocation-site pretenuring decided, at random per process, to
+ * allocate those strings in the old generation, and that process then managed half the
+ * requests (6k instead of 11.5k req/s at the same server CPU per request: 5 of 6 fresh processes
+ * in one trial, 0 of 6 with this flag). Siteward's rows and the floors alike took either mode,
+ * so ratios moved 0.5-1.8 by chance (docs/performance.md 23).
+ */
+const LOAD_FLAGS = ['--no-allocation-site-pretenuring'];
 const BASELINE = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
 
 export const settings = {
@@ -33,7 +42,7 @@ export async function runLoad(spec, serverPids = () => [], ownComms = []) {
   const before = cpuSnapshot();
   const full = { connections: settings.connections, duration: settings.duration, warmup: settings.warmup, ...spec };
   // stdin stays an open pipe: load.js exits when it closes, i.e. when we die.
-  const child = track(spawn(process.execPath, [LOAD, JSON.stringify(full)], { stdio: ['pipe', 'pipe', 'pipe'] }));
+  const child = track(spawn(process.execPath, [...LOAD_FLAGS, LOAD, JSON.stringify(full)], { stdio: ['pipe', 'pipe', 'pipe'] }));
   let out = '';
   let err = '';
   let cpuAtStart = null;
@@ -293,14 +302,10 @@ export class Baselines {
     return this.#url;
   }
 
-  /**
-   * The identical-bytes floor of a scenario whose answers were captured (see replayRequests).
-   * `fresh`: measured now even if the same bytes were measured before (a row compared with
-   * another row measured minutes earlier gets a floor of its own moment).
-   */
-  async measureReplay(scenario, responses, { fresh = false } = {}) {
+  /** The identical-bytes floor of a scenario whose answers were captured (see replayRequests). */
+  async measureReplay(scenario, responses) {
     const key = Baselines.replayKey(responses, scenario.connections);
-    if (fresh || !this.#replays.has(key)) {
+    if (!this.#replays.has(key)) {
       const requests = await this.replayRequests(scenario, responses);
       const result = await runLoad(
         { url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) },

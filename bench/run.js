@@ -110,14 +110,13 @@ async function onServer(options, measurements) {
  * replay of those answers (identical bytes, the targets) and the body-only one (issue 6's).
  * The other rows reuse a floor measured for answers of the same statuses and sizes.
  */
-async function bench(server, scenario, { group, name = scenario.name, measureBaseline = false, ownFloor = false }) {
+async function bench(server, scenario, { group, name = scenario.name, measureBaseline = false }) {
   const { sizes, responses } = await capture(server.baseUrl, scenario);
   const measured = await measureScenario(server, scenario);
   if (server.exitInfo()) throw new Error('Siteward stopped during the load run');
-  const floor =
-    measureBaseline || ownFloor
-      ? await baselines.measureReplay(scenario, responses, { fresh: ownFloor })
-      : baselines.cachedReplay(responses, scenario.connections);
+  const floor = measureBaseline
+    ? await baselines.measureReplay(scenario, responses)
+    : baselines.cachedReplay(responses, scenario.connections);
   const bodyOnly = measureBaseline ? await baselines.measure(scenario, sizes) : baselines.cached(sizes, scenario.connections);
   const row = withRatios(
     {
@@ -272,87 +271,104 @@ if (wanted('GET settings, 2 workers'))
     ['2 workers', (server, auth) => bench(server, settings(auth), { group: 'workers', name: 'GET settings, 2 workers' })],
   ]);
 
-for (const routes of [25, 1000]) {
-  if (!wanted(`module/all, ${routes} routes`)) continue;
-  await onServer({ dataDir: mainDir, plugins: PLUGIN, env: { BENCH_ROUTES: String(routes) } }, [
-    [
-      `${routes} routes`,
-      async (server, auth) => {
-        // Proves the plugin is loaded with all its routes before its cost is measured.
-        const last = { method: 'GET', path: `/wp-json/bench/v1/r${routes - 1}/7`, headers: {} };
-        await probe(server.baseUrl, { name: 'bench plugin', requests: [last], expect: 200 });
-        // Each of the pair gets a floor of its own moment (see comparisons() in report.js).
-        await bench(server, moduleAll(auth), { group: 'routes', name: `module/all, ${routes} routes`, ownFloor: true });
-      },
-    ],
-  ]);
-}
-
-for (const [count, label] of [
-  [10, '10'],
-  [100_000, '100k'],
-]) {
-  if (!wanted(`settings, ${label} sessions`)) continue;
-  let dataDir;
-  await stage(`seed ${label} sessions`, async () => {
-    const dir = await freshDataDir(`sessions-${label}`);
-    const seeded = seedUsersAndSessions(path.join(dir, 'siteward.db'), count);
-    log(`seeded ${count} users+sessions: ${seeded.users} users, ${seeded.sessions} sessions in the store`);
-    dataDir = dir; // only a fully seeded store is measured
-  });
-  if (!dataDir) continue;
-  await onServer({ dataDir }, [
-    [
-      `${label} sessions`,
-      (server, auth) => bench(server, settings(auth), { group: 'sessions', name: `settings, ${label} sessions`, ownFloor: true }),
-    ],
-  ]);
-}
-
 /**
- * PostgreSQL against SQLite on the same reads, measured in alternation: a SQLite server on the
- * main data dir runs beside the PostgreSQL one and each round loads one then the other (order
- * swapped every round), so that both see the same moment of a shared machine. The rows of the
- * table run minutes apart, and on this VM a server's CPU per request moves 13-17 µs from one
- * few-second window to the next: single runs compared across minutes said more about the
- * moment than about the store (docs/performance.md 23).
+ * Loads `scenario` on each of `sides` ({ name, server, auth }) in turn, `ALTERNATE_ROUNDS` times,
+ * the order swapped each round, so that two servers compared with each other see the same
+ * moments of a shared machine. Single runs minutes apart said more about the moment than about
+ * the code: on this VM a server's CPU per request moves 13-17 µs between few-second windows,
+ * and the module/all floor (load-generator bound) runs at 6k or 11.5k req/s by turns
+ * (docs/performance.md 23). Each load: half the run's duration, 1 s of warm-up.
  */
-const PG_VS_SQLITE_ROUNDS = 4;
-async function pgVsSqlite(pgServer, pgAuth) {
-  const sqliteServer = await startSiteward({ dataDir: mainDir });
-  try {
-    const sqliteAuth = (await login(sqliteServer.baseUrl, ADMIN.login, ADMIN.password)).headers;
-    const sides = [
-      { name: 'sqlite', server: sqliteServer, auth: sqliteAuth },
-      { name: 'pg', server: pgServer, auth: pgAuth },
-    ];
-    const times = { duration: Math.max(2, Math.round(load.duration / 2)), warmup: 1 };
-    for (const [key, scenario] of [
-      ['settings', settings],
-      ['moduleAll', moduleAll],
-    ]) {
-      const rounds = [];
-      for (let round = 0; round < PG_VS_SQLITE_ROUNDS; round++) {
-        const measured = {};
-        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-          const r = await measureScenario(side.server, scenario(side.auth), times);
-          if (side.server.exitInfo()) throw new Error(`the ${side.name} server stopped during the interleaved comparison`);
-          measured[side.name] = { reqPerSec: r.reqPerSec, cpuUsPerReq: r.cpuUsPerReq, otherCores: r.otherCores, errors: r.errors };
-        }
-        rounds.push(measured);
-      }
-      postgres.interleaved[key] = { seconds: times.duration, rounds };
-      const ratios = rounds.map((r) => (r.pg.reqPerSec / r.sqlite.reqPerSec).toFixed(2)).join(', ');
-      log(`PG vs SQLite, ${key}, ${PG_VS_SQLITE_ROUNDS} rounds of ${times.duration} s each: req/s ratios ${ratios}`);
+const ALTERNATE_ROUNDS = 4;
+async function alternate(label, sides, scenario) {
+  const times = { duration: Math.max(2, Math.round(load.duration / 2)), warmup: 1 };
+  const rounds = [];
+  for (let round = 0; round < ALTERNATE_ROUNDS; round++) {
+    const measured = {};
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      const r = await measureScenario(side.server, scenario(side.auth), times);
+      if (side.server.exitInfo()) throw new Error(`${label}: the ${side.name} server stopped during the alternated runs`);
+      measured[side.name] = { reqPerSec: r.reqPerSec, cpuUsPerReq: r.cpuUsPerReq, otherCores: r.otherCores, errors: r.errors };
     }
+    rounds.push(measured);
+  }
+  const [a, b] = sides.map((side) => side.name);
+  const ratios = rounds.map((r) => (r[b].cpuUsPerReq / r[a].cpuUsPerReq).toFixed(2)).join(', ');
+  log(`${label}: ${ALTERNATE_ROUNDS} alternated rounds of ${times.duration} s, CPU per request ${b} ÷ ${a}: ${ratios}`);
+  return { seconds: times.duration, rounds };
+}
+
+/** Two servers side by side (started in order, both stopped at the end), each with its administrator logged in. */
+async function sideBySide(configs, fn) {
+  const sides = [];
+  try {
+    for (const { name, options } of configs) {
+      const server = await startSiteward(options);
+      sides.push({ name, server, auth: (await login(server.baseUrl, ADMIN.login, ADMIN.password)).headers });
+    }
+    return await fn(sides);
   } finally {
-    await sqliteServer.stop();
+    for (const side of sides) await side.server.stop();
   }
 }
 
-// PostgreSQL: the same reads in a schema of the run's own (created here, dropped at the end),
-// then 8 connections toggling 8 modules, then the store grown to 100k sessions.
-const postgres = { skipped: null, schema: null, interleaved: {} };
+/** The alternated runs of the comparisons (pairs of servers), by comparison. */
+const alternated = {};
+
+// 25 and 1,000 extra routes (the fixture plugin): module/all on two servers side by side (a
+// data dir serves one server at a time: each has its own).
+if (wanted('module/all, 25 routes') || wanted('module/all, 1000 routes'))
+  await stage('routes 25 and 1000', async () =>
+    sideBySide(
+      await Promise.all(
+        [25, 1000].map(async (routes) => ({
+          name: String(routes),
+          options: { dataDir: await freshDataDir(`routes-${routes}`), plugins: PLUGIN, env: { BENCH_ROUTES: String(routes) } },
+        })),
+      ),
+      async (sides) => {
+        for (const side of sides) {
+          // Proves the plugin is loaded with all its routes before its cost is measured.
+          const last = { method: 'GET', path: `/wp-json/bench/v1/r${Number(side.name) - 1}/7`, headers: {} };
+          await probe(side.server.baseUrl, { name: 'bench plugin', requests: [last], expect: 200 });
+          await bench(side.server, moduleAll(side.auth), { group: 'routes', name: `module/all, ${side.name} routes` });
+        }
+        alternated.routes = await alternate('routes 25 → 1000', sides, moduleAll);
+      },
+    ),
+  );
+
+// 10 and 100,000 extra users with a role and a live session each, seeded before start into two
+// fresh stores: settings on two servers side by side.
+if (wanted('settings, 10 sessions') || wanted('settings, 100k sessions')) {
+  const dirs = [];
+  for (const [count, label] of [
+    [10, '10'],
+    [100_000, '100k'],
+  ]) {
+    await stage(`seed ${label} sessions`, async () => {
+      const dir = await freshDataDir(`sessions-${label}`);
+      const seeded = seedUsersAndSessions(path.join(dir, 'siteward.db'), count);
+      log(`seeded ${count} users+sessions: ${seeded.users} users, ${seeded.sessions} sessions in the store`);
+      dirs.push({ name: label, options: { dataDir: dir } }); // only a fully seeded store is measured
+    });
+  }
+  if (dirs.length === 2)
+    await stage('sessions 10 and 100k', () =>
+      sideBySide(dirs, async (sides) => {
+        for (const side of sides)
+          await bench(side.server, settings(side.auth), { group: 'sessions', name: `settings, ${side.name} sessions` });
+        alternated.sessions = await alternate('sessions 10 → 100k', sides, settings);
+      }),
+    );
+}
+
+// PostgreSQL: the same reads in schemas of the run's own (created here, dropped at the end):
+// one with the administrator and 10 seeded users+sessions, one with 100k. Three servers side by
+// side: SQLite on the main store, PostgreSQL on each schema. Settings and module/all rows, each
+// compared with SQLite's in alternated runs; settings on 100k sessions, compared with 10 the
+// same way; then 8 connections toggling 8 modules.
+const postgres = { skipped: null, schemas: [] };
 if (!wanted('PG')) {
   postgres.skipped = 'skipped: not in BENCH_ONLY';
 } else if (!PG_BASE) {
@@ -360,63 +376,49 @@ if (!wanted('PG')) {
     'skipped: set SITEWARD_BENCH_PG=postgres://… (e.g. postgres://postgres@127.0.0.1:5432/test) to measure Siteward on PostgreSQL';
   log(`PostgreSQL ${postgres.skipped}`);
 } else {
-  let pg = null;
-  await stage('PostgreSQL schema', async () => {
-    pg = await createBenchSchema(PG_BASE);
-    postgres.schema = pg.schema;
-    log(`PostgreSQL: schema ${pg.schema} on ${new URL(PG_BASE).host}`);
-  });
-  if (pg) {
-    try {
-      const env = { SITEWARD_DATABASE_URL: pg.url };
-      let dataDir;
-      await stage('PG seed 10 sessions', async () => {
-        const dir = await freshDataDir('pg', env);
-        const seeded = await seedUsersAndSessionsPg(pg.url, 10);
-        log(`PG: seeded 10 users+sessions: ${seeded.users} users, ${seeded.sessions} sessions in the store`);
-        dataDir = dir;
+  const schemas = [];
+  try {
+    const stores = [];
+    for (const [count, label] of [
+      [10, 'pg'],
+      [100_000, 'pg100k'],
+    ]) {
+      await stage(`PG schema and ${count} sessions`, async () => {
+        const pg = await createBenchSchema(PG_BASE);
+        schemas.push(pg);
+        postgres.schemas.push(pg.schema);
+        const env = { SITEWARD_DATABASE_URL: pg.url };
+        const dir = await freshDataDir(label, env);
+        const t0 = Date.now();
+        const seeded = await seedUsersAndSessionsPg(pg.url, count);
+        log(
+          `PG: schema ${pg.schema} on ${new URL(PG_BASE).host}, seeded ${count} users+sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${seeded.users} users, ${seeded.sessions} sessions`,
+        );
+        stores.push({ name: label, options: { dataDir: dir, env } });
       });
-      if (dataDir) {
-        await onServer({ dataDir, env }, [
-          ['PG settings', (server, auth) => bench(server, settings(auth), { group: 'postgres', name: PG_ROWS.settings[0] })],
-          ['PG module/all', (server, auth) => bench(server, moduleAll(auth), { group: 'postgres', name: PG_ROWS.moduleAll[0] })],
-          ['PG vs SQLite, interleaved', (server, auth) => pgVsSqlite(server, auth)],
-          [
-            'PG toggles',
-            async (server, auth) => {
-              const modules = await toggleableModules(server, auth, 8);
-              log(`PG toggles on ${modules.join(', ')}`);
-              await bench(server, parallelToggles(auth, modules), { group: 'postgres', name: PG_ROWS.toggles });
-            },
-          ],
-        ]);
-        let grown = false;
-        await stage('PG seed 100k sessions', async () => {
-          const t0 = Date.now();
-          const seeded = await seedUsersAndSessionsPg(pg.url, 100_000 - 10);
-          log(
-            `PG: seeded ${100_000 - 10} more users+sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${seeded.users} users, ${seeded.sessions} sessions`,
-          );
-          grown = true;
-        });
-        if (grown) {
-          await onServer({ dataDir, env }, [
-            [
-              'PG 100k sessions',
-              (server, auth) => bench(server, settings(auth), { group: 'postgres', name: PG_ROWS.sessions[1], ownFloor: true }),
-            ],
-          ]);
-        }
-      }
-    } finally {
-      await stage('PostgreSQL schema drop', () => pg.drop());
     }
+    if (stores.length === 2)
+      await stage('PostgreSQL', () =>
+        sideBySide([{ name: 'sqlite', options: { dataDir: mainDir } }, ...stores], async ([sqlite, pg, pg100k]) => {
+          await bench(pg.server, settings(pg.auth), { group: 'postgres', name: PG_ROWS.settings[0] });
+          await bench(pg.server, moduleAll(pg.auth), { group: 'postgres', name: PG_ROWS.moduleAll[0] });
+          alternated.pgSettings = await alternate('PG vs SQLite, settings', [sqlite, pg], settings);
+          alternated.pgModuleAll = await alternate('PG vs SQLite, module/all', [sqlite, pg], moduleAll);
+          await bench(pg100k.server, settings(pg100k.auth), { group: 'postgres', name: PG_ROWS.sessions[1] });
+          alternated.pgSessions = await alternate('PG sessions 10 → 100k', [pg, pg100k], settings);
+          const modules = await toggleableModules(pg.server, pg.auth, 8);
+          log(`PG toggles on ${modules.join(', ')}`);
+          await bench(pg.server, parallelToggles(pg.auth, modules), { group: 'postgres', name: PG_ROWS.toggles });
+        }),
+      );
+  } finally {
+    for (const pg of schemas) await stage(`PostgreSQL schema ${pg.schema} drop`, () => pg.drop());
   }
 }
 
 await baselines.stop();
 
-const cmp = comparisons(rows, { interleaved: postgres.interleaved });
+const cmp = comparisons(rows, alternated);
 const report = {
   meta: {
     date: new Date().toISOString(),
