@@ -98,17 +98,13 @@ export function comparisons(rows, alternated = {}) {
     const alt = alternatedPair(runs, a, b);
     if (alt)
       return {
+        ...alt,
         small: alt.reqA,
         large: alt.reqB,
         lossPct: (1 - alt.reqRatio) * 100,
         cpuSmall: alt.cpuA,
         cpuLarge: alt.cpuB,
         cpuGrowthPct: (alt.cpuRatio - 1) * 100,
-        cpuRatios: alt.cpuRatios,
-        rounds: alt.rounds,
-        seconds: alt.seconds,
-        errors: alt.errors,
-        skewed: alt.skewed,
       };
     const x = byName(rows, small);
     const y = byName(rows, large);
@@ -127,19 +123,7 @@ export function comparisons(rows, alternated = {}) {
   const vsSqlite = ([pgName, sqliteName], runs) => {
     const alt = alternatedPair(runs, 'sqlite', 'pg');
     if (alt)
-      return {
-        pg: alt.reqB,
-        sqlite: alt.reqA,
-        ratio: alt.reqRatio,
-        ratios: alt.reqRatios,
-        cpuPg: alt.cpuB,
-        cpuSqlite: alt.cpuA,
-        cpuRatio: alt.cpuRatio,
-        rounds: alt.rounds,
-        seconds: alt.seconds,
-        errors: alt.errors,
-        skewed: alt.skewed,
-      };
+      return { ...alt, pg: alt.reqB, sqlite: alt.reqA, ratio: alt.reqRatio, ratios: alt.reqRatios, cpuPg: alt.cpuB, cpuSqlite: alt.cpuA };
     const p = byName(rows, pgName);
     const s = byName(rows, sqliteName);
     if (!p || !s) return null;
