@@ -47,12 +47,12 @@ export function withRatios(row, baseline, bodyOnly = null) {
   };
 }
 
-/** PostgreSQL row names (run.js) and the SQLite rows of the same run they are compared with. */
+/** The PostgreSQL rows' names (run.js); their comparisons are alternated rounds, not these rows. */
 export const PG_ROWS = {
-  settings: ['PG settings, 10 sessions', 'GET settings'],
-  moduleAll: ['PG GET module/all', 'GET module/all'],
+  settings: 'PG settings, 10 sessions',
+  moduleAll: 'PG GET module/all',
+  sessions100k: 'PG settings, 100k sessions',
   toggles: 'PG POST toggles, 8 conns on 8 modules',
-  sessions: ['PG settings, 10 sessions', 'PG settings, 100k sessions'],
 };
 
 const median = (xs) => {
@@ -89,52 +89,30 @@ function alternatedPair(runs, a, b) {
 
 /**
  * The scaling comparisons: loss = how much slower the big case is; gain = workers speed-up.
- * `alternated`: the alternated rounds of the server pairs (run.js), by comparison; without them
- * a comparison falls back to the table's two rows.
+ * `alternated`: the alternated rounds of the server pairs (run.js), by comparison. A pair
+ * without them (its stage failed or was not selected) is not measured: its two table rows,
+ * minutes apart, are not a comparison (docs/performance.md 23).
  */
 export function comparisons(rows, alternated = {}) {
   /** Cost per request: the servers' CPU per request (steadier than req/s on a shared machine). */
-  const pair = (small, large, runs, [a, b]) => {
+  const pair = (runs, [a, b]) => {
     const alt = alternatedPair(runs, a, b);
-    if (alt)
-      return {
-        ...alt,
-        small: alt.reqA,
-        large: alt.reqB,
-        lossPct: (1 - alt.reqRatio) * 100,
-        cpuSmall: alt.cpuA,
-        cpuLarge: alt.cpuB,
-        cpuGrowthPct: (alt.cpuRatio - 1) * 100,
-      };
-    const x = byName(rows, small);
-    const y = byName(rows, large);
-    if (!x || !y) return null;
+    if (!alt) return null;
     return {
-      small: x.reqPerSec,
-      large: y.reqPerSec,
-      lossPct: (1 - y.reqPerSec / x.reqPerSec) * 100,
-      cpuSmall: x.cpuUsPerReq,
-      cpuLarge: y.cpuUsPerReq,
-      cpuGrowthPct: Number.isFinite(x.cpuUsPerReq) && Number.isFinite(y.cpuUsPerReq) ? (y.cpuUsPerReq / x.cpuUsPerReq - 1) * 100 : null,
-      skewed: skewed(x, y),
+      ...alt,
+      small: alt.reqA,
+      large: alt.reqB,
+      lossPct: (1 - alt.reqRatio) * 100,
+      cpuSmall: alt.cpuA,
+      cpuLarge: alt.cpuB,
+      cpuGrowthPct: (alt.cpuRatio - 1) * 100,
     };
   };
   /** PostgreSQL against SQLite: req/s ratio (the target) and CPU per request ratio (steadier). */
-  const vsSqlite = ([pgName, sqliteName], runs) => {
+  const vsSqlite = (runs) => {
     const alt = alternatedPair(runs, 'sqlite', 'pg');
-    if (alt)
-      return { ...alt, pg: alt.reqB, sqlite: alt.reqA, ratio: alt.reqRatio, ratios: alt.reqRatios, cpuPg: alt.cpuB, cpuSqlite: alt.cpuA };
-    const p = byName(rows, pgName);
-    const s = byName(rows, sqliteName);
-    if (!p || !s) return null;
-    return {
-      pg: p.reqPerSec,
-      sqlite: s.reqPerSec,
-      ratio: p.reqPerSec / s.reqPerSec,
-      cpuPg: p.cpuUsPerReq,
-      cpuSqlite: s.cpuUsPerReq,
-      skewed: skewed(p, s),
-    };
+    if (!alt) return null;
+    return { ...alt, pg: alt.reqB, sqlite: alt.reqA, ratio: alt.reqRatio, ratios: alt.reqRatios, cpuPg: alt.cpuB, cpuSqlite: alt.cpuA };
   };
   const one = byName(rows, 'GET settings');
   const two = byName(rows, 'GET settings, 2 workers');
@@ -143,8 +121,8 @@ export function comparisons(rows, alternated = {}) {
   const perUpdate = (r) => (r && Number.isFinite(r.cpuUsPerReq) ? r.cpuUsPerReq / r.logicalPerRequest : null);
   const pgToggles = byName(rows, PG_ROWS.toggles);
   return {
-    routes: pair('module/all, 25 routes', 'module/all, 1000 routes', alternated.routes, ['25', '1000']),
-    sessions: pair('settings, 10 sessions', 'settings, 100k sessions', alternated.sessions, ['10', '100k']),
+    routes: pair(alternated.routes, ['25', '1000']),
+    sessions: pair(alternated.sessions, ['10', '100k']),
     // CPU per logical update: a batch/v1 of N user updates against the same N sent one by one.
     batch:
       batch && single
@@ -168,12 +146,12 @@ export function comparisons(rows, alternated = {}) {
           }
         : null,
     postgres: {
-      settings: vsSqlite(PG_ROWS.settings, alternated.pgSettings),
-      moduleAll: vsSqlite(PG_ROWS.moduleAll, alternated.pgModuleAll),
+      settings: vsSqlite(alternated.pgSettings),
+      moduleAll: vsSqlite(alternated.pgModuleAll),
       toggles: pgToggles
         ? { perSec: pgToggles.expectedPerSec, p99: pgToggles.p99, cpuUsPerReq: pgToggles.cpuUsPerReq, skewed: skewed(pgToggles) }
         : null,
-      sessions: pair(...PG_ROWS.sessions, alternated.pgSessions, ['pg', 'pg100k']),
+      sessions: pair(alternated.pgSessions, ['pg', 'pg100k']),
     },
   };
 }
@@ -442,7 +420,7 @@ export function format(report) {
   const signed = (v) => `${v >= 0 ? '+' : ''}${num(v, 1)}%`;
   const cpu = (c) =>
     Number.isFinite(c.cpuGrowthPct)
-      ? `; CPU ${num(c.cpuSmall)} → ${num(c.cpuLarge)} µs/req (${signed(c.cpuGrowthPct)}${c.rounds ? `; median of ${c.rounds} alternated rounds of ${c.seconds} s: ×${c.cpuRatios.map((r) => num(r, 2)).join(', ×')}` : ''})${c.errors ? `, ${c.errors} errors` : ''}`
+      ? `; CPU ${num(c.cpuSmall)} → ${num(c.cpuLarge)} µs/req (${signed(c.cpuGrowthPct)}; median of ${c.rounds} alternated rounds of ${c.seconds} s: ×${c.cpuRatios.map((r) => num(r, 2)).join(', ×')})${c.errors ? `, ${c.errors} errors` : ''}`
       : '';
   const pct = (c) => (c ? `${num(c.small)} → ${num(c.large)} req/s, loss ${num(c.lossPct, 1)}%${cpu(c)}${flag(c)}` : 'not measured');
   out.push(`  routes 25 → 1000 (module/all):    ${pct(cmp.routes)}`);
@@ -461,9 +439,7 @@ export function format(report) {
   } else {
     const vs = (c) =>
       c
-        ? c.rounds
-          ? `${c.rounds} alternated rounds of ${c.seconds} s: median ${num(c.pg)} vs ${num(c.sqlite)} req/s, ratio per round ${c.ratios.map((r) => num(r, 2)).join(', ')} (median ×${num(c.ratio, 2)}); CPU ${num(c.cpuPg)} vs ${num(c.cpuSqlite)} µs/req (median ×${num(c.cpuRatio, 2)})${c.errors ? `, ${c.errors} errors` : ''}${flag(c)}`
-          : `${num(c.pg)} req/s vs SQLite ${num(c.sqlite)}: ×${num(c.ratio, 2)}; CPU ${num(c.cpuPg)} vs ${num(c.cpuSqlite)} µs/req${flag(c)}`
+        ? `${c.rounds} alternated rounds of ${c.seconds} s: median ${num(c.pg)} vs ${num(c.sqlite)} req/s, ratio per round ${c.ratios.map((r) => num(r, 2)).join(', ')} (median ×${num(c.ratio, 2)}); CPU ${num(c.cpuPg)} vs ${num(c.cpuSqlite)} µs/req (median ×${num(c.cpuRatio, 2)})${c.errors ? `, ${c.errors} errors` : ''}${flag(c)}`
         : 'not measured';
     out.push(`  settings (PG, 10 sessions vs SQLite, main store):  ${vs(pg.settings)}`);
     out.push(`  module/all:                                        ${vs(pg.moduleAll)}`);

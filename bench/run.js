@@ -400,11 +400,11 @@ if (!wanted('PG')) {
     if (stores.length === 2)
       await stage('PostgreSQL', () =>
         sideBySide([{ name: 'sqlite', options: { dataDir: mainDir } }, ...stores], async ([sqlite, pg, pg100k]) => {
-          await bench(pg.server, settings(pg.auth), { group: 'postgres', name: PG_ROWS.settings[0] });
-          await bench(pg.server, moduleAll(pg.auth), { group: 'postgres', name: PG_ROWS.moduleAll[0] });
+          await bench(pg.server, settings(pg.auth), { group: 'postgres', name: PG_ROWS.settings });
+          await bench(pg.server, moduleAll(pg.auth), { group: 'postgres', name: PG_ROWS.moduleAll });
           alternated.pgSettings = await alternate('PG vs SQLite, settings', [sqlite, pg], settings);
           alternated.pgModuleAll = await alternate('PG vs SQLite, module/all', [sqlite, pg], moduleAll);
-          await bench(pg100k.server, settings(pg100k.auth), { group: 'postgres', name: PG_ROWS.sessions[1] });
+          await bench(pg100k.server, settings(pg100k.auth), { group: 'postgres', name: PG_ROWS.sessions100k });
           alternated.pgSessions = await alternate('PG sessions 10 → 100k', [pg, pg100k], settings);
           const modules = await toggleableModules(pg.server, pg.auth, 8);
           log(`PG toggles on ${modules.join(', ')}`);
