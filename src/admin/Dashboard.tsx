@@ -141,13 +141,18 @@ function MonitorCard() {
             <ul className="sw-glance-checks" data-testid="monitor-checks">
               {both.data.history.checks.map((c) => (
                 <li key={c.id}>
-                  <span className={`sw-badge sw-badge-${c.state}`}>{checkStateLabel(c.state)}</span>
+                  <span className={`sw-badge sw-badge-${c.state}`}>{checkStateLabel(c.state, c.maintenance)}</span>
                   <span className="sw-glance-check-url">{c.url}</span>
                 </li>
               ))}
             </ul>
           )}
-          <Timeline intervals={both.data.history.intervals} days={both.data.history.days} />
+          <Timeline
+            intervals={both.data.history.intervals}
+            noData={both.data.history.noData}
+            monitoredSince={both.data.history.monitoredSince}
+            days={both.data.history.days}
+          />
           {both.data.history.intervals.length > 0 && (
             <ul className="sw-facts" data-testid="monitor-intervals">
               {both.data.history.intervals
@@ -174,9 +179,10 @@ function MonitorCard() {
   );
 }
 
-/** A check's state in a word (At a Glance and the Monitor screen). */
-export function checkStateLabel(state: 'up' | 'down' | 'unknown'): string {
-  return state === 'up' ? __('Up', 'siteward') : state === 'down' ? __('Down', 'siteward') : __('Not checked yet', 'siteward');
+/** A check's state in a word (At a Glance and the Monitor screen); a maintenance window does not make a down site up. */
+export function checkStateLabel(state: 'up' | 'down' | 'unknown', maintenance = false): string {
+  if (state === 'down') return maintenance ? __('Down (maintenance)', 'siteward') : __('Down', 'siteward');
+  return state === 'up' ? __('Up', 'siteward') : __('Not checked yet', 'siteward');
 }
 
 export function duration(seconds: number): string {

@@ -8,16 +8,17 @@ import { __, _n, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
 import { useState } from 'react';
 import { api } from './api';
+import { NotificationsCard } from './MonitorNotifications';
+import { Timeline } from './charts';
 import { checkStateLabel, duration } from './Dashboard';
 import { useLoad } from './hooks';
 import { errorText, useModules, useNotify } from './site';
-import type { MaintenanceWindowJson, MonitorCheck, MonitorCheckHistory, MonitorNotifications, MonitorOverview } from './types';
+import type { MaintenanceWindowJson, MonitorCheck, MonitorCheckHistory, MonitorOverview } from './types';
 
 const M = '/siteward/v1/monitor';
 
 type CheckStatus = MonitorCheck;
 type Window = MaintenanceWindowJson;
-type Notifications = MonitorNotifications;
 type History = MonitorCheckHistory;
 
 /** Short weekday names in the page's language (day 0 is Sunday, as the API counts). */
@@ -135,7 +136,7 @@ function CheckCard({
         {/* translators: %s: the site's URL. */}
         <h2 className="sw-card-title sw-monitor-url">{check.site ? sprintf(__('Site · %s', 'siteward'), check.url) : check.url}</h2>
         <span className={`sw-badge sw-badge-${check.state}`} data-testid="monitor-state">
-          {checkStateLabel(check.state)}
+          {checkStateLabel(check.state, check.maintenance)}
         </span>
       </CardHeader>
       <CardBody size="small">
@@ -376,6 +377,12 @@ function HistoryCard({ checkId, url }: { checkId: number; url: string }) {
         ) : (
           <>
             <ResponseChart points={history.data.points} />
+            <Timeline
+              intervals={history.data.downtimes}
+              noData={history.data.noData}
+              monitoredSince={history.data.monitoredSince}
+              days={Number(days)}
+            />
             <h3 className="sw-subtitle">{__('Downtimes', 'siteward')}</h3>
             {history.data.downtimes.length === 0 ? (
               <p data-testid="monitor-downtimes">{__('No downtime in this period.', 'siteward')}</p>
@@ -620,106 +627,6 @@ function MaintenanceCard({ windows, timeZone, onChanged }: { windows: readonly W
             </Button>
           </div>
         </form>
-      </CardBody>
-    </Card>
-  );
-}
-
-function testResultText(r: { channel: string; ok: boolean; error?: string }): string {
-  const channel = r.channel === 'email' ? __('E-mail', 'siteward') : __('Webhook', 'siteward');
-  // translators: %s: a channel (E-mail, Webhook).
-  if (r.ok) return sprintf(__('%s: sent', 'siteward'), channel);
-  // translators: 1: a channel (E-mail, Webhook), 2: what went wrong.
-  return sprintf(__('%1$s: failed (%2$s)', 'siteward'), channel, r.error ?? '');
-}
-
-function NotificationsCard({ settings, admins }: { settings: Notifications; admins: readonly { id: number; name: string }[] }) {
-  const { notify } = useNotify();
-  const [chosen, setChosen] = useState<readonly number[] | null>(settings.administrators);
-  const [emails, setEmails] = useState(settings.emails.join(', '));
-  const [repeat, setRepeat] = useState(String(settings.repeatMinutes));
-  const [busy, setBusy] = useState(false);
-  const [results, setResults] = useState<string | null>(null);
-  const all = admins.map((a) => a.id);
-  const save = async () => {
-    setBusy(true);
-    try {
-      const list = emails
-        .split(/[\s,;]+/)
-        .map((e) => e.trim())
-        .filter(Boolean);
-      await api(`${M}/notifications`, { method: 'POST', data: { administrators: chosen, emails: list, repeatMinutes: Number(repeat) } });
-      notify({ status: 'success', text: __('Notification settings saved.', 'siteward') });
-    } catch (error) {
-      // translators: %s: why the server refused.
-      notify({ status: 'error', text: sprintf(__('Not saved: %s', 'siteward'), errorText(error)) });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const test = async () => {
-    setResults(null);
-    try {
-      const answer = await api<{ results: { channel: string; ok: boolean; error?: string }[] }>(`${M}/notifications/test`, {
-        method: 'POST',
-      });
-      setResults(answer.results.map(testResultText).join(' · '));
-    } catch (error) {
-      setResults(errorText(error));
-    }
-  };
-  return (
-    <Card className="sw-card">
-      <CardHeader size="small">
-        <h2 className="sw-card-title">{__('Notifications', 'siteward')}</h2>
-      </CardHeader>
-      <CardBody size="small">
-        <fieldset className="sw-monitor-admins" data-testid="monitor-admins">
-          <legend>{__('Administrators who get e-mails', 'siteward')}</legend>
-          {admins.map((a) => (
-            <CheckboxControl
-              key={a.id}
-              __nextHasNoMarginBottom
-              label={a.name}
-              checked={chosen === null || chosen.includes(a.id)}
-              onChange={(on) => {
-                const current = chosen ?? all;
-                setChosen(on ? [...current, a.id] : current.filter((id) => id !== a.id));
-              }}
-            />
-          ))}
-        </fieldset>
-        <TextControl
-          __nextHasNoMarginBottom
-          __next40pxDefaultSize
-          label={__('Other addresses', 'siteward')}
-          help={__('Comma-separated', 'siteward')}
-          value={emails}
-          onChange={setEmails}
-        />
-        <TextControl
-          __nextHasNoMarginBottom
-          __next40pxDefaultSize
-          label={__('Remind every (minutes) while still down', 'siteward')}
-          help={__('0: no reminders', 'siteward')}
-          type="number"
-          min={0}
-          value={repeat}
-          onChange={setRepeat}
-        />
-        <div className="sw-actions">
-          <Button variant="primary" onClick={() => void save()} isBusy={busy} disabled={busy} __next40pxDefaultSize>
-            {__('Save', 'siteward')}
-          </Button>
-          <Button variant="secondary" onClick={() => void test()} __next40pxDefaultSize>
-            {__('Send a test notification', 'siteward')}
-          </Button>
-        </div>
-        {results !== null && (
-          <p role="status" data-testid="monitor-test-result">
-            {results}
-          </p>
-        )}
       </CardBody>
     </Card>
   );

@@ -62,12 +62,20 @@ export function BarChart({ points, label }: { points: { date: string; count: num
   );
 }
 
+/**
+ * Green where the site was watched and up, red where it was down, grey where there is no data:
+ * before monitoring started (`monitoredSince`) and while no host of Siteward checked (`noData`).
+ */
 export function Timeline({
   intervals,
+  noData = [],
+  monitoredSince = null,
   days,
   now = Date.now(),
 }: {
-  intervals: { start: string; end: string | null }[];
+  intervals: readonly { start: string; end: string | null }[];
+  noData?: readonly { start: string; end: string }[];
+  monitoredSince?: string | null;
   days: number;
   now?: number;
 }) {
@@ -76,25 +84,48 @@ export function Timeline({
   const from = now - days * 86_400_000;
   const x = (t: number) => ((Math.min(now, Math.max(from, t)) - from) / (now - from)) * width;
   const down = intervals.map((i) => ({ a: x(Date.parse(i.start)), b: x(i.end === null ? now : Date.parse(i.end)), open: i.end === null }));
+  // Nothing watched yet: the whole bar is "no data".
+  const watchedFrom = monitoredSince === null ? width : x(Date.parse(monitoredSince));
+  const grey = [
+    ...(watchedFrom > 0 ? [{ a: 0, b: watchedFrom }] : []),
+    ...noData.map((g) => ({ a: x(Date.parse(g.start)), b: x(Date.parse(g.end)) })).filter((g) => g.b > g.a),
+  ];
   return (
     <figure className="sw-chart">
       <svg
         viewBox={`0 0 ${width} ${height + 16}`}
         role="img"
-        // translators: 1: how many days, 2: how many down intervals.
-        aria-label={sprintf(
-          _n(
-            'Downtime over the last %1$d days: %2$d interval',
-            'Downtime over the last %1$d days: %2$d intervals',
-            intervals.length,
-            'siteward',
-          ),
-          days,
-          intervals.length,
-        )}
+        aria-label={
+          grey.length === 0
+            ? sprintf(
+                // translators: 1: how many days, 2: how many down intervals.
+                _n(
+                  'Downtime over the last %1$d days: %2$d interval',
+                  'Downtime over the last %1$d days: %2$d intervals',
+                  intervals.length,
+                  'siteward',
+                ),
+                days,
+                intervals.length,
+              )
+            : sprintf(
+                // translators: 1: how many days, 2: how many down intervals.
+                _n(
+                  'Downtime over the last %1$d days: %2$d interval; grey: no data (not monitored)',
+                  'Downtime over the last %1$d days: %2$d intervals; grey: no data (not monitored)',
+                  intervals.length,
+                  'siteward',
+                ),
+                days,
+                intervals.length,
+              )
+        }
         data-testid="monitor-timeline"
       >
         <rect x="0" y="4" width={width} height={height - 8} className="sw-chart-up" />
+        {grey.map((g, i) => (
+          <rect key={`g${i}`} x={g.a} y="4" width={g.b - g.a} height={height - 8} className="sw-chart-nodata" data-nodata="1" />
+        ))}
         {down.map((d, i) => {
           // At least 3 units wide so seconds of downtime in 30 days stay visible, and kept inside the chart at "now".
           const w = Math.max(3, d.b - d.a);
@@ -118,6 +149,7 @@ export function Timeline({
           {__('now', 'siteward')}
         </text>
       </svg>
+      {grey.length > 0 && <figcaption className="sw-chart-caption">{__('Grey: no data (not monitored then).', 'siteward')}</figcaption>}
     </figure>
   );
 }

@@ -26,8 +26,10 @@ export interface MonitorCheckState {
   readonly site: boolean;
   readonly url: string;
   readonly state: 'up' | 'down' | 'unknown';
-  /** ISO time the open downtime started; null unless down. */
+  /** ISO time the open downtime started; null unless down outside maintenance. */
   readonly downSince: string | null;
+  /** A maintenance window is in force: a `down` state is shown as "Down (maintenance)", and counts for neither alerts nor uptime. */
+  readonly maintenance: boolean;
 }
 
 /** GET siteward/v1/monitor/history: the site's down intervals, and every check's state (the site first). */
@@ -35,6 +37,17 @@ export interface MonitorHistory {
   days: number;
   checks: MonitorCheckState[];
   intervals: DownInterval[];
+  /** Periods of the site's check when no host of Siteward checked: neither up nor down. */
+  noData: NoDataInterval[];
+  /** When the site's check has data from (its first stored response time), or null: the time before is "no data" too. */
+  monitoredSince: string | null;
+}
+
+/** A period when nothing checked (Siteward stopped, or the module off): ISO times, duration in seconds. */
+export interface NoDataInterval {
+  start: string;
+  end: string;
+  duration: number;
 }
 
 /** One check of the Monitor screen (GET siteward/v1/monitor): its state, uptime, certificate and the hosts' votes. */
@@ -76,6 +89,18 @@ export interface MonitorNotifications {
   readonly emails: readonly string[];
   /** Minutes between "still down" reminders; 0: none. */
   readonly repeatMinutes: number;
+  /** Whether real alerts go out by e-mail (the module's `monitor_receive_notifications`, off by default). */
+  readonly email: boolean;
+  /** Whether a webhook is configured (SITEWARD_MONITOR_WEBHOOK): it is called on every change, whatever `email` says. */
+  readonly webhook: boolean;
+}
+
+/** POST siteward/v1/monitor/notifications/test: how each channel went, and whether real alerts go out on it. */
+export interface MonitorTestAnswer {
+  readonly results: readonly { readonly channel: 'email' | 'webhook'; readonly ok: boolean; readonly error?: string }[];
+  readonly alerts: { readonly email: boolean; readonly webhook: boolean };
+  /** Said when a channel that was tested sends no real alert (or none does), else absent. */
+  readonly note?: string;
 }
 
 /** GET siteward/v1/monitor: everything the Monitor screen shows at the top. */
@@ -105,6 +130,8 @@ export interface MonitorCheckHistory {
     readonly slow: number;
   }[];
   readonly downtimes: readonly DownInterval[];
+  readonly noData: readonly NoDataInterval[];
+  readonly monitoredSince: string | null;
 }
 
 export type BackupTargetKind = 'local' | 's3';

@@ -13,19 +13,25 @@ import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
 import { registerHistoryRoute, siteTimeZone } from '../history-route.js';
 import { phpTruthy } from '../../core/php.js';
-import type { MonitorHistory } from '../../wire/siteward-v1.js';
 import { dueCertificateWarning } from './certificate-warnings.js';
 import { HostProber, checkTargetUrl } from './host-prober.js';
 import type { ProbeResult } from './http-probe.js';
 import { lastDowntimeAnswer } from './last-downtime.js';
 import { activeMaintenance } from './maintenance.js';
-import { MONITOR_CHECKS_MIGRATION_NAME, MONITOR_MIGRATION_NAME, monitorChecksMigration, monitorMigration } from './migration.js';
+import {
+  MONITOR_CHECKS_MIGRATION_NAME,
+  MONITOR_MIGRATION_NAME,
+  MONITOR_NO_DATA_MIGRATION_NAME,
+  monitorChecksMigration,
+  monitorMigration,
+  monitorNoDataMigration,
+} from './migration.js';
 import { monitorCommand } from './monitor-command.js';
 import { KyselyMonitorRepo } from './monitor-repo.js';
 import { registerMonitorRoutes } from './monitor-routes.js';
 import { MonitorRunner } from './monitor-runner.js';
 import { storedNotifications } from './monitor-inputs.js';
-import { MonitorService, NOTIFICATION_SETTINGS_OPTION } from './monitor-service.js';
+import { EMAIL_ALERTS_OPTION, MonitorService, NOTIFICATION_SETTINGS_OPTION } from './monitor-service.js';
 import { MonitorStore, SITE_CHECK_ID, type StoredCheck } from './monitor-store.js';
 import type { MonitorTables } from './monitor-tables.js';
 import { MonitorNotifier, type MonitorEvent, type NotifierOptions } from './notifier.js';
@@ -37,7 +43,6 @@ import { DAY_MS } from '../../core/time.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 
 const MODULE = 'monitor';
-const NOTIFICATIONS_OPTION = 'monitor_receive_notifications';
 
 /** Knobs for tests: the probe timeout, extra trusted CAs, and the notifier's retry timing. Production uses the defaults. */
 export interface MonitorTuning {
@@ -51,7 +56,11 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
   return {
     name: 'monitor',
     settings: monitorSettings,
-    migrations: { [MONITOR_MIGRATION_NAME]: monitorMigration, [MONITOR_CHECKS_MIGRATION_NAME]: monitorChecksMigration },
+    migrations: {
+      [MONITOR_MIGRATION_NAME]: monitorMigration,
+      [MONITOR_CHECKS_MIGRATION_NAME]: monitorChecksMigration,
+      [MONITOR_NO_DATA_MIGRATION_NAME]: monitorNoDataMigration,
+    },
     register(ctx) {
       const jetpack = ctx.need('jetpack');
       const { config, clock } = ctx;
@@ -169,6 +178,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
           return found;
         },
         sendTest: async () => notifications.sendNow({ kind: 'test', url: siteUrl, at: clock() }),
+        webhookConfigured: (config.monitorWebhook ?? '') !== '',
       });
 
       const permission = jetpack.requirePermission('view_admin');
@@ -184,21 +194,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         ctx.api,
         '/monitor/history',
         permission,
-        jetpack.whenModuleActive(MODULE, async (days: number) => {
-          const now = clock();
-          const intervals = await repoFor(SITE_CHECK_ID).since(now - days * DAY_MS);
-          return {
-            days,
-            // Every check's state (the site's first), so At a Glance shows more than the site.
-            checks: await service.states(),
-            intervals: intervals.map((i) => ({
-              start: new Date(i.start).toISOString(),
-              end: i.end === null ? null : new Date(i.end).toISOString(),
-              duration: Math.round(((i.end ?? now) - i.start) / 1000),
-              reason: i.reason,
-            })),
-          } satisfies MonitorHistory;
-        }),
+        jetpack.whenModuleActive(MODULE, (days: number) => service.glance(days)),
       );
       registerMonitorRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
       ctx.addCommand(monitorCommand(service));
@@ -209,8 +205,9 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
 export const monitorFeature: Feature = createMonitorFeature();
 
 /**
- * Queues e-mail (to the chosen administrators and extra addresses) and webhook deliveries when
- * notifications are on; never waits for them. Tests (`sendNow`) go out whether or not they are on.
+ * Queues the deliveries of a change, never waiting for them: the webhook whenever one is
+ * configured, e-mail (to the chosen administrators and extra addresses) when e-mail alerts are
+ * on. Tests (`sendNow`) go out on every configured channel whether or not alerts are on.
  */
 function transitionNotifier(ctx: FeatureContext, tuning: MonitorTuning) {
   const { config } = ctx;
@@ -244,8 +241,8 @@ function transitionNotifier(ctx: FeatureContext, tuning: MonitorTuning) {
     tell(event: MonitorEvent): void {
       ctx.log.warn({ event: `monitor.${event.kind}`, url: event.url }, `monitor: ${notifier.describe(event).subject}`);
       void (async () => {
-        if (!phpTruthy(await ctx.store.options.get(NOTIFICATIONS_OPTION))) return;
-        notifier.notify(event, await recipients());
+        const email = phpTruthy(await ctx.store.options.get(EMAIL_ALERTS_OPTION));
+        notifier.notify(event, email ? await recipients() : []);
       })().catch((error: unknown) => ctx.log.error({ err: error }, 'monitor notification could not be queued'));
     },
     async sendNow(event: MonitorEvent) {

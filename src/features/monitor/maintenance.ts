@@ -100,8 +100,8 @@ export function activeMaintenance(
 /** At most this many occurrences are walked per window when adding up maintenance time (a cron of every minute over a year would be 525,600). */
 const MAX_OCCURRENCES = 20_000;
 
-/** Milliseconds of [from, to) under some window (overlaps counted once). */
-export function maintenanceMs(windows: readonly MaintenanceWindow[], from: number, to: number, timeZone: string): number {
+/** The occurrences of the windows that overlap [from, to), as [start, end) spans (possibly overlapping). */
+export function maintenanceSpans(windows: readonly MaintenanceWindow[], from: number, to: number, timeZone: string): [number, number][] {
   const spans: [number, number][] = [];
   for (const window of windows) {
     if (window.kind === 'once') {
@@ -117,7 +117,7 @@ export function maintenanceMs(windows: readonly MaintenanceWindow[], from: numbe
       spans.push([start, start + durationMs]);
     }
   }
-  return coveredMs(spans, from, to);
+  return spans;
 }
 
 /** Length of the union of `spans` within [from, to). */

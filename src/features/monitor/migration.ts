@@ -97,3 +97,34 @@ export function monitorChecksMigration(dialect: SqlDialect): Migration {
     },
   };
 }
+
+/** The third monitor migration: periods when no host checked ("no data"), kept apart from downtimes. */
+export const MONITOR_NO_DATA_MIGRATION_NAME = '0185_monitor_no_data';
+
+/**
+ * Creates `monitor_no_data` and moves into it the gaps earlier releases recorded as downtimes
+ * with the reason "monitor not running": Siteward's own downtime is not the site's. Never edit
+ * once released: add another.
+ */
+export function monitorNoDataMigration(dialect: SqlDialect): Migration {
+  const millis = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('monitor_no_data')
+        .$call((t) =>
+          dialect === 'postgres'
+            ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
+            : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
+        )
+        .addColumn('check_id', 'integer', (c) => c.notNull())
+        .addColumn('started', millis, (c) => c.notNull())
+        .addColumn('ended', millis, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('monitor_no_data_check').on('monitor_no_data').columns(['check_id', 'ended']).execute();
+      await sql`INSERT INTO monitor_no_data (check_id, started, ended)
+        SELECT check_id, started, ended FROM monitor_intervals WHERE reason = 'monitor not running' AND ended IS NOT NULL`.execute(db);
+      await sql`DELETE FROM monitor_intervals WHERE reason = 'monitor not running'`.execute(db);
+    },
+  };
+}

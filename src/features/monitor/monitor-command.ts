@@ -36,7 +36,12 @@ function describeCheck(check: CheckStatus): string {
   const uptime = Object.entries(check.uptime)
     .map(([period, value]) => `${period} ${percent(value)}`)
     .join(', ');
-  const state = check.state === 'down' ? `down since ${check.downSince ?? '?'} (${check.lastError ?? ''})` : check.state;
+  const state =
+    check.state !== 'down'
+      ? check.state
+      : check.maintenance
+        ? `down (maintenance)${check.lastError === null ? '' : ` (${check.lastError})`}`
+        : `down since ${check.downSince ?? '?'} (${check.lastError ?? ''})`;
   const certificate =
     check.certificate === null ? '' : `; certificate until ${check.certificate.validTo} (${check.certificate.daysLeft} days)`;
   return `${check.id}\t${check.url}\t${state}\tuptime ${uptime}${certificate}`;
@@ -64,8 +69,10 @@ export function monitorCommand(service: MonitorService): CliCommand {
     if (sub === 'test-notification') {
       const outcome = await service.sendTest();
       if (!outcome.ok) return refused(io, outcome);
-      for (const result of outcome.value) io.out(`${result.channel}: ${result.ok ? 'sent' : `failed (${result.error})`}`);
-      return outcome.value.every((r) => r.ok) ? EXIT_OK : EXIT_FAILED;
+      const { results, note } = outcome.value;
+      for (const result of results) io.out(`${result.channel}: ${result.ok ? 'sent' : `failed (${result.error})`}`);
+      if (note !== undefined) io.err(`note: ${note}`);
+      return results.every((r) => r.ok) ? EXIT_OK : EXIT_FAILED;
     }
     if (sub !== 'maintenance')
       throw new UsageError(

@@ -133,7 +133,13 @@ describe('maintenance windows', () => {
     hooks.clear();
     await run(60_000);
     siteUp = false;
-    await run(HOUR - 60_000, 60_000);
+    await run(HOUR - 120_000, 60_000);
+    // In the window, a down site is shown "Down (maintenance)", not "Up": on the Monitor screen and At a Glance.
+    const during = (await call('GET', '')).json as { checks: { state: string; maintenance: boolean; downSince: string | null }[] };
+    expect(during.checks[0]).toMatchObject({ state: 'down', maintenance: true, downSince: null });
+    const glance = await app.request({ path: '/wp-json/siteward/v1/monitor/history', headers: app.auth(admin) });
+    expect((glance.json as { checks: unknown[] }).checks[0]).toMatchObject({ state: 'down', maintenance: true });
+    await run(60_000, 60_000);
     expect(((await call('GET', '')).json as { maintenance: { current: unknown } }).maintenance.current).toBeNull();
     expect(await downtimes()).toEqual([]);
     expect(mails).toEqual([]);
@@ -181,7 +187,7 @@ describe('notifications', () => {
   it('go to the chosen administrators and the extra addresses, with a reminder while still down when asked', async () => {
     const secondId = second.userId;
     const set = await call('POST', '/notifications', { administrators: [secondId], emails: ['ops@example.net'], repeatMinutes: 1 });
-    expect(set.json).toEqual({ administrators: [secondId], emails: ['ops@example.net'], repeatMinutes: 1 });
+    expect(set.json).toEqual({ administrators: [secondId], emails: ['ops@example.net'], repeatMinutes: 1, email: true, webhook: true });
     expect((await call('POST', '/notifications', { emails: ['not an address'] })).json).toMatchObject({
       code: 'monitor_invalid',
       data: { status: 400 },
@@ -225,11 +231,41 @@ describe('notifications', () => {
         { channel: 'email', ok: true },
         { channel: 'webhook', ok: true },
       ],
+      alerts: { email: true, webhook: true },
     });
     expect(mails).toHaveLength(1);
     expect(mails[0]!.data).toContain('test notification');
     expect(await hooks.next()).toMatchObject({ event: 'test' });
     expect(await cli('monitor', 'test-notification')).toMatchObject({ code: 0, out: 'email: sent\nwebhook: sent' });
+  });
+
+  it('call a configured webhook on a real outage with e-mail alerts off, and the test says that e-mail alerts are off', async () => {
+    const off = await call('POST', '/notifications', { email: false });
+    expect(off.json).toMatchObject({ email: false, webhook: true });
+    // The switch is the module's own option: Modules → Monitor shows the same.
+    const module = await app.request({ path: '/wp-json/jetpack/v4/module/monitor', headers: app.auth(admin) });
+    expect(
+      (module.json as { options: Record<string, { current_value: unknown }> }).options.monitor_receive_notifications?.current_value,
+    ).toBe(false);
+    expect((await call('POST', '/notifications', { email: 'yes' })).json).toMatchObject({ code: 'monitor_invalid' });
+    mails.length = 0;
+    hooks.clear();
+    siteUp = false;
+    await run(20_000);
+    siteUp = true;
+    await run(10_000);
+    expect([(await hooks.next()).event, (await hooks.next()).event]).toEqual(['down', 'up']);
+    const test = await call('POST', '/notifications/test');
+    expect(test.json).toMatchObject({
+      alerts: { email: false, webhook: true },
+      note: expect.stringContaining('Real alerts go to the webhook only: e-mail alerts are off') as unknown,
+    });
+    // Only the test's e-mail came: the outage sent none.
+    await mailsArrived(1);
+    expect(mails.map((m) => /^Subject: (.*)$/m.exec(m.data)?.[1])).toEqual([expect.stringContaining('test') as unknown]);
+    const cliTest = await cli('monitor', 'test-notification');
+    expect(cliTest).toMatchObject({ code: 0, out: 'email: sent\nwebhook: sent' });
+    expect(cliTest.err).toMatch(/^note: This was a test\. Real alerts go to the webhook only: e-mail alerts are off/);
   });
 
   it('are for administrators only', async () => {

@@ -11,6 +11,12 @@ export interface DowntimeInterval {
   readonly reason: string;
 }
 
+/** A period when no host checked: milliseconds since the epoch. */
+export interface NoDataPeriod {
+  readonly start: number;
+  readonly end: number;
+}
+
 export interface MonitorRepo {
   /** The downtime still open (the newest when several are, which should not happen), or null. */
   openInterval(): Promise<DowntimeInterval | null>;
@@ -23,10 +29,12 @@ export interface MonitorRepo {
   latest(): Promise<DowntimeInterval | null>;
   /** Downtimes that were open at some time at or after `since`, newest first. */
   since(since: number): Promise<DowntimeInterval[]>;
+  /** Records a period when nothing checked (neither up nor down). */
+  addNoData(start: number, end: number): Promise<void>;
+  /** No-data periods that ended at or after `since`, oldest first. */
+  noDataSince(since: number): Promise<NoDataPeriod[]>;
   heartbeat(): Promise<number | null>;
   setHeartbeat(at: number): Promise<void>;
-  /** Forgets the heartbeat: a pause of the module is no downtime to record later. */
-  clearHeartbeat(): Promise<void>;
   /** Deletes downtimes that ended before `cutoff`; returns how many. */
   purgeEndedBefore(cutoff: number): Promise<number>;
 }
@@ -110,6 +118,23 @@ export class KyselyMonitorRepo implements MonitorRepo {
     return rows.map(toInterval);
   }
 
+  async addNoData(start: number, end: number): Promise<void> {
+    await this.db.run((db) => db.insertInto('monitor_no_data').values({ check_id: this.checkId, started: start, ended: end }).execute());
+  }
+
+  async noDataSince(since: number): Promise<NoDataPeriod[]> {
+    const rows = await this.db.run((db) =>
+      db
+        .selectFrom('monitor_no_data')
+        .select(['started', 'ended'])
+        .where('check_id', '=', this.checkId)
+        .where('ended', '>=', since)
+        .orderBy('started')
+        .execute(),
+    );
+    return rows.map((row) => ({ start: toInt(row.started, 'monitor_no_data.started'), end: toInt(row.ended, 'monitor_no_data.ended') }));
+  }
+
   async heartbeat(): Promise<number | null> {
     const row = await this.db.run((db) =>
       db.selectFrom('monitor_heartbeat').select('at').where('id', '=', this.checkId).executeTakeFirst(),
@@ -127,13 +152,10 @@ export class KyselyMonitorRepo implements MonitorRepo {
     );
   }
 
-  async clearHeartbeat(): Promise<void> {
-    await this.db.run((db) => db.deleteFrom('monitor_heartbeat').where('id', '=', this.checkId).execute());
-  }
-
-  /** Deletes downtimes (of every check) that ended before `cutoff`, and older response times; returns how many downtimes. */
+  /** Deletes downtimes and no-data periods (of every check) that ended before `cutoff`, and older response times; returns how many downtimes. */
   async purgeEndedBefore(cutoff: number): Promise<number> {
     const result = await this.db.run((db) => db.deleteFrom('monitor_intervals').where('ended', '<', cutoff).executeTakeFirst());
+    await this.db.run((db) => db.deleteFrom('monitor_no_data').where('ended', '<', cutoff).execute());
     await this.db.run((db) => db.deleteFrom('monitor_samples').where('at', '<', cutoff).execute());
     return Number(result.numDeletedRows);
   }

@@ -49,6 +49,10 @@ const notificationArgs: LooseArgs = {
   administrators: ['array', 'User ids of the administrators who get e-mails; null: all of them.'],
   emails: ['array', 'Further e-mail addresses.'],
   repeatMinutes: ['integer', 'Minutes between "still down" reminders; 0: none.'],
+  email: [
+    'boolean',
+    'Whether real alerts go out by e-mail (the module option monitor_receive_notifications). The webhook, when set, is called regardless.',
+  ],
 };
 
 /** The JSON body is validated by the operation (one parser for REST and the CLI), so the schema sanitizing is off. */
@@ -115,11 +119,5 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
     { methods: 'GET', callback: () => service.notifications() },
     write('POST, PUT, PATCH', notificationArgs, (request) => service.setNotifications(body(request))),
   );
-  route('/monitor/notifications/test', {
-    methods: 'POST',
-    callback: async () =>
-      answer(await service.sendTest(), (results) => ({
-        results: results.map((r) => ({ channel: r.channel, ok: r.ok, ...(r.ok ? {} : { error: r.error }) })),
-      })),
-  });
+  route('/monitor/notifications/test', { methods: 'POST', callback: async () => answer(await service.sendTest()) });
 }

@@ -62,8 +62,8 @@ export class MonitorRunner {
   }
 
   /**
-   * Stops checking: open downtimes end now (nobody watches any more) and the heartbeats are
-   * forgotten, so that turning the module on again later does not record the pause as downtime.
+   * Stops checking: open downtimes end now (nobody watches any more). The heartbeats stay, so
+   * that turning the module on again later records the pause as "no data", not as uptime.
    */
   async pause(): Promise<void> {
     const checkers = [...this.checkers.values()];
@@ -76,7 +76,6 @@ export class MonitorRunner {
       const repo = this.options.repoFor(check.id);
       const open = await repo.openInterval();
       if (open !== null) await repo.closeInterval(open.id, clock());
-      await repo.clearHeartbeat();
     }
   }
 

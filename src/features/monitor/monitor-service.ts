@@ -6,10 +6,11 @@ import type { OptionsRepo, StatusRepo } from '../../store/types.js';
 import type { MonitorErrorId } from './monitor-errors.js';
 import { checkTargetUrl, certificateKey, readCertificate } from './host-prober.js';
 import { activeMaintenance, type MaintenanceWindow } from './maintenance.js';
-import { parseCheck, parseMaintenance, parseNotifications, storedNotifications, type NotificationSettings } from './monitor-inputs.js';
-import type { DowntimeInterval, MonitorRepo } from './monitor-repo.js';
-import { SITE_CHECK_ID, type MonitorStore, type StoredCheck } from './monitor-store.js';
+import { parseCheck, parseMaintenance, parseNotifications, storedNotifications } from './monitor-inputs.js';
+import type { DowntimeInterval, MonitorRepo, NoDataPeriod } from './monitor-repo.js';
+import { SITE_CHECK_ID, type MonitorStore, type Sample, type StoredCheck } from './monitor-store.js';
 import type { DeliveryResult } from './notifier.js';
+import { phpTruthy } from '../../core/php.js';
 import { uptimeFigures } from './uptime.js';
 import { DAY_MS } from '../../core/time.js';
 import type {
@@ -17,10 +18,16 @@ import type {
   MonitorCheck,
   MonitorCheckHistory,
   MonitorCheckState,
+  MonitorHistory,
+  MonitorNotifications,
   MonitorOverview,
+  MonitorTestAnswer,
+  NoDataInterval,
 } from '../../wire/siteward-v1.js';
 
 export const NOTIFICATION_SETTINGS_OPTION = 'siteward_monitor_notifications';
+/** The module's own option (Jetpack's), off by default: whether real alerts go out by e-mail. */
+export const EMAIL_ALERTS_OPTION = 'monitor_receive_notifications';
 /** Checks besides the site's own URL. */
 export const MAX_EXTRA_CHECKS = 5;
 /** A chart of a year of minutes would be 525,600 points: response times are averaged into at most this many buckets. */
@@ -49,16 +56,42 @@ export interface MonitorServiceDeps {
   readonly administrators: () => Promise<{ id: number; name: string }[]>;
   /** Sends a test notification to the current recipients now. */
   readonly sendTest: () => Promise<DeliveryResult[]>;
+  /** Whether SITEWARD_MONITOR_WEBHOOK is set. */
+  readonly webhookConfigured: boolean;
 }
 
 /** A check as the Monitor screen reads it (the wire type the page shares). */
 export type CheckStatus = MonitorCheck;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+const downJson = (d: DowntimeInterval, now: number) => ({
+  start: iso(d.start),
+  end: d.end === null ? null : iso(d.end),
+  duration: Math.round(((d.end ?? now) - d.start) / 1000),
+  reason: d.reason,
+});
+const noDataJson = (g: NoDataPeriod): NoDataInterval => ({
+  start: iso(g.start),
+  end: iso(g.end),
+  duration: Math.round((g.end - g.start) / 1000),
+});
 
-/** Down while a downtime is open; unknown until a recent sample says otherwise. */
-function stateOf(open: { readonly start: number } | null, sampled: boolean): Pick<MonitorCheckState, 'state' | 'downSince'> {
-  return { state: open !== null ? 'down' : sampled ? 'up' : 'unknown', downSince: open === null ? null : iso(open.start) };
+/**
+ * Down while a downtime is open; unknown until a recent sample says otherwise. In a maintenance
+ * window no downtime is recorded, but a site whose latest check failed is still shown down: the
+ * window keeps alerts and uptime out, it does not make the site up.
+ */
+function stateOf(
+  open: { readonly start: number } | null,
+  last: Sample | undefined,
+  maintenance: boolean,
+): Pick<MonitorCheckState, 'state' | 'downSince' | 'maintenance'> {
+  if (maintenance && last?.outcome === 'down') return { state: 'down', downSince: null, maintenance };
+  return {
+    state: open !== null ? 'down' : last !== undefined ? 'up' : 'unknown',
+    downSince: open === null ? null : iso(open.start),
+    maintenance,
+  };
 }
 
 export function windowJson(window: MaintenanceWindow): MaintenanceWindowJson {
@@ -68,19 +101,28 @@ export function windowJson(window: MaintenanceWindow): MaintenanceWindowJson {
 export class MonitorService {
   constructor(private readonly deps: MonitorServiceDeps) {}
 
-  async notifications(): Promise<NotificationSettings> {
-    return storedNotifications(await this.deps.options.get(NOTIFICATION_SETTINGS_OPTION));
+  async notifications(): Promise<MonitorNotifications> {
+    const [stored, email] = await Promise.all([this.deps.options.get(NOTIFICATION_SETTINGS_OPTION), this.emailAlerts()]);
+    return { ...storedNotifications(stored), email, webhook: this.deps.webhookConfigured };
   }
 
-  async setNotifications(body: Readonly<Record<string, unknown>>): Promise<Outcome<NotificationSettings>> {
-    const parsed = parseNotifications(body, await this.notifications());
+  /** Whether real alerts go out by e-mail; the webhook, when configured, is called whatever this says. */
+  async emailAlerts(): Promise<boolean> {
+    return phpTruthy(await this.deps.options.get(EMAIL_ALERTS_OPTION));
+  }
+
+  /** Who is told, and (`email`, a boolean) whether real alerts go out by e-mail: the Monitor screen's one form. */
+  async setNotifications(body: Readonly<Record<string, unknown>>): Promise<Outcome<MonitorNotifications>> {
+    const parsed = parseNotifications(body, storedNotifications(await this.deps.options.get(NOTIFICATION_SETTINGS_OPTION)));
     if (!parsed.ok) return refuse('invalid', parsed.problem);
+    if ('email' in body && typeof body.email !== 'boolean') return refuse('invalid', 'email must be true or false');
     await this.deps.options.set(NOTIFICATION_SETTINGS_OPTION, {
       ...parsed.value,
       administrators: parsed.value.administrators === null ? null : [...parsed.value.administrators],
       emails: [...parsed.value.emails],
     });
-    return { ok: true, value: parsed.value };
+    if (typeof body.email === 'boolean') await this.deps.options.set(EMAIL_ALERTS_OPTION, body.email);
+    return { ok: true, value: await this.notifications() };
   }
 
   /** Everything the Monitor screen shows at the top: each check's state, uptime and certificate; the windows. */
@@ -109,6 +151,7 @@ export class MonitorService {
   /** Each check's state alone, for At a Glance: far cheaper than `overview` (no uptime figures). */
   async states(): Promise<MonitorCheckState[]> {
     const now = this.deps.clock();
+    const maintenance = activeMaintenance(await this.deps.store.maintenanceWindows(), now, await this.deps.timeZone()) !== null;
     return Promise.all(
       (await this.deps.store.checks()).map(async (check) => {
         const [open, samples] = await Promise.all([
@@ -119,7 +162,7 @@ export class MonitorService {
           id: check.id,
           site: check.id === SITE_CHECK_ID,
           url: checkTargetUrl(check, this.deps.siteUrl),
-          ...stateOf(open, samples.length > 0),
+          ...stateOf(open, samples[samples.length - 1], maintenance),
         };
       }),
     );
@@ -127,9 +170,10 @@ export class MonitorService {
 
   private async checkStatus(check: StoredCheck, windows: readonly MaintenanceWindow[], now: number, zone: string): Promise<CheckStatus> {
     const repo = this.deps.repoFor(check.id);
-    const [open, downtimes, first, samples, votes, certRow] = await Promise.all([
+    const [open, downtimes, noData, first, samples, votes, certRow] = await Promise.all([
       repo.openInterval(),
       repo.since(now - 365 * DAY_MS),
+      repo.noDataSince(now - 365 * DAY_MS),
       this.deps.store.firstSampleAt(check.id),
       this.deps.store.samples(check.id, now - this.deps.freshMs),
       this.deps.store.votes(check.id, now - this.deps.freshMs),
@@ -146,10 +190,10 @@ export class MonitorService {
       keyword: check.keyword,
       keywordAbsent: check.keywordAbsent,
       slowMs: check.slowMs,
-      ...stateOf(open, last !== undefined),
+      ...stateOf(open, last, activeMaintenance(windows, now, zone) !== null),
       lastError,
       lastResponseMs: last?.ms ?? null,
-      uptime: uptimeFigures(downtimes, windows, first, now, zone),
+      uptime: uptimeFigures(downtimes, noData, windows, first, now, zone),
       certificate:
         certificate === null
           ? null
@@ -185,7 +229,12 @@ export class MonitorService {
       }
       buckets.set(key, b);
     }
-    const downtimes: DowntimeInterval[] = await this.deps.repoFor(checkId).since(from);
+    const repo = this.deps.repoFor(checkId);
+    const [downtimes, noData, first] = await Promise.all([
+      repo.since(from),
+      repo.noDataSince(from),
+      this.deps.store.firstSampleAt(checkId),
+    ]);
     return {
       ok: true,
       value: {
@@ -199,13 +248,30 @@ export class MonitorService {
           down: b.down,
           slow: b.slow,
         })),
-        downtimes: downtimes.map((d) => ({
-          start: iso(d.start),
-          end: d.end === null ? null : iso(d.end),
-          duration: Math.round(((d.end ?? now) - d.start) / 1000),
-          reason: d.reason,
-        })),
+        downtimes: downtimes.map((d) => downJson(d, now)),
+        noData: noData.map(noDataJson),
+        monitoredSince: first === null ? null : iso(first),
       },
+    };
+  }
+
+  /** At a Glance's view (`siteward/v1/monitor/history`): the site's downtimes and no-data periods, every check's state. */
+  async glance(days: number): Promise<MonitorHistory> {
+    const now = this.deps.clock();
+    const repo = this.deps.repoFor(SITE_CHECK_ID);
+    const [intervals, noData, first, checks] = await Promise.all([
+      repo.since(now - days * DAY_MS),
+      repo.noDataSince(now - days * DAY_MS),
+      this.deps.store.firstSampleAt(SITE_CHECK_ID),
+      this.states(),
+    ]);
+    return {
+      days,
+      // Every check's state (the site's first), so At a Glance shows more than the site.
+      checks,
+      intervals: intervals.map((i) => downJson(i, now)),
+      noData: noData.map(noDataJson),
+      monitoredSince: first === null ? null : iso(first),
     };
   }
 
@@ -245,8 +311,25 @@ export class MonitorService {
     return (await this.deps.store.removeMaintenance(id)) ? { ok: true, value: true } : refuse('window_not_found');
   }
 
-  async sendTest(): Promise<Outcome<DeliveryResult[]>> {
+  /** Sends a test on every channel, and says which of them real alerts do not go out on (a test goes out regardless). */
+  async sendTest(): Promise<Outcome<MonitorTestAnswer>> {
     const results = await this.deps.sendTest();
-    return results.length === 0 ? refuse('nothing_to_notify') : { ok: true, value: results };
+    if (results.length === 0) return refuse('nothing_to_notify');
+    const alerts = { email: await this.emailAlerts(), webhook: this.deps.webhookConfigured };
+    const emailTested = results.some((r) => r.channel === 'email');
+    const note =
+      emailTested && !alerts.email
+        ? alerts.webhook
+          ? 'This was a test. Real alerts go to the webhook only: e-mail alerts are off (turn on "E-mail alerts about downtime" on the Monitor screen).'
+          : 'This was a test. No real alert goes out: e-mail alerts are off (turn on "E-mail alerts about downtime" on the Monitor screen) and no webhook is set (SITEWARD_MONITOR_WEBHOOK).'
+        : undefined;
+    return {
+      ok: true,
+      value: {
+        results: results.map((r) => ({ channel: r.channel, ok: r.ok, ...(r.ok ? {} : { error: r.error }) })),
+        alerts,
+        ...(note === undefined ? {} : { note }),
+      },
+    };
   }
 }

@@ -12,10 +12,18 @@ export interface MonitorIntervalsTable {
   id: Generated<number>;
   started: Millis;
   ended: NullableMillis;
-  /** Why the site was judged down, e.g. "HTTP 503", "timeout after 10 s", "monitor not running". */
+  /** Why the site was judged down, e.g. "HTTP 503", "timeout after 10 s". */
   reason: string;
   /** The check (monitor_checks.id) the downtime is of; 1 is the site's own URL. */
   check_id: ColumnType<number, number | undefined, number>;
+}
+
+/** A period when no host checked (Siteward stopped, or the module off): neither up nor down, left out of uptime. */
+export interface MonitorNoDataTable {
+  id: Generated<number>;
+  check_id: number;
+  started: Millis;
+  ended: Millis;
 }
 
 /** A single row (id 1): when a checker last checked, to tell how long no checker ran. */
@@ -71,6 +79,7 @@ export interface MonitorMaintenanceTable {
 export interface MonitorTables {
   monitor_intervals: MonitorIntervalsTable;
   monitor_heartbeat: MonitorHeartbeatTable;
+  monitor_no_data: MonitorNoDataTable;
   monitor_checks: MonitorChecksTable;
   monitor_samples: MonitorSamplesTable;
   monitor_votes: MonitorVotesTable;

@@ -236,19 +236,34 @@ describe('the uptime monitor', () => {
     }
   });
 
-  it('records the gap of a restart as downtime, once, by the process that takes over', async () => {
+  it('records the gap of a restart as "no data", once, by the process that takes over: not downtime, not in uptime', async () => {
     await app.close();
     const hitsBefore = peerHits;
+    const stoppedAt = now;
     advance(600);
     app = await createTestApp({ clock, startJobs: false, env, features: features(), dataDir });
     await tick(app);
     expect(peerHits).toBe(hitsBefore + 1);
-    const [gap] = await history();
-    expect(gap).toMatchObject({ reason: 'monitor not running', duration: 600 });
+    expect(await history()).toHaveLength(2); // the two real downtimes only
     advance(10);
     await tick(second); // the lease is the new process's: no second gap, no check
-    expect(await history()).toHaveLength(3);
     expect(peerHits).toBe(hitsBefore + 1);
+    const glance = (await api(app, 'siteward/v1/monitor/history')).json as { noData: unknown[]; monitoredSince: string };
+    expect(glance.noData).toEqual([
+      { start: new Date(stoppedAt).toISOString(), end: new Date(stoppedAt + 600_000).toISOString(), duration: 600 },
+    ]);
+    expect(glance.monitoredSince).toBe(new Date(START + 10_000).toISOString());
+    // The last downtime is still the site's own (it ended before the stop), not the stop.
+    expect((await api(app, 'jetpack/v4/module/monitor/downtime/last')).json).toEqual({ code: 'success', date: '10 mins' });
+    // Uptime leaves the 600 s out: 50 s of real downtime over the watched time since the first check.
+    const overview = (await api(app, 'siteward/v1/monitor')).json as { checks: { uptime: Record<string, number> }[] };
+    const watched = (now - (START + 10_000) - 600_000) / 1000;
+    expect(overview.checks[0]!.uptime['24h']).toBeCloseTo(((watched - 50) / watched) * 100, 2);
+    const checkHistory = (await api(app, 'siteward/v1/monitor/checks/1/history?days=1')).json as {
+      downtimes: unknown[];
+      noData: unknown[];
+    };
+    expect([checkHistory.downtimes.length, checkHistory.noData.length]).toEqual([2, 1]);
   });
 
   it('stops checking in every worker when the module is turned off, and answers not_active', async () => {
@@ -278,7 +293,10 @@ describe('the uptime monitor', () => {
     await tick(app);
     expect(peerHits).toBe(hits + 1);
     const intervals = await history();
-    expect(intervals).toHaveLength(3);
+    expect(intervals).toHaveLength(2);
     expect(intervals.every((i) => i.duration < 3600)).toBe(true);
+    // The week off is "no data" (nothing checked), left out of uptime like a stop.
+    const glance = (await api(app, 'siteward/v1/monitor/history?days=30')).json as { noData: { duration: number }[] };
+    expect(glance.noData.map((g) => g.duration)).toEqual([600, 7 * 86_400 + 20]);
   });
 });

@@ -114,8 +114,9 @@ export class UptimeChecker {
 
   /**
    * Picks up where the previous checker left off: an open downtime stays open until a good
-   * check, and a heartbeat older than two intervals means nothing checked (Siteward, and so
-   * the site it serves, was not running): that gap is recorded as downtime.
+   * check, and a heartbeat older than two intervals means nothing checked (Siteward was stopped,
+   * or the module off): that gap is recorded as "no data", which is neither up nor down, since
+   * Siteward's own downtime says nothing of the site's.
    */
   init(): Promise<void> {
     this.initialized ??= (async () => {
@@ -126,7 +127,7 @@ export class UptimeChecker {
         this.phase = { name: 'down', interval: open, lastError: open.reason, notifiedAt: now };
       } else {
         const last = await repo.heartbeat();
-        if (last !== null && now - last > 2 * this.intervalMs) await repo.addInterval(last, now, 'monitor not running');
+        if (last !== null && now - last > 2 * this.intervalMs) await repo.addNoData(last, now);
       }
       await repo.setHeartbeat(now);
       this.nextCheckAt = now;

@@ -1,5 +1,5 @@
-import { coveredMs, maintenanceMs, type MaintenanceWindow } from './maintenance.js';
-import type { DowntimeInterval } from './monitor-repo.js';
+import { coveredMs, maintenanceSpans, type MaintenanceWindow } from './maintenance.js';
+import type { DowntimeInterval, NoDataPeriod } from './monitor-repo.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -10,31 +10,33 @@ export type UptimePeriod = keyof typeof UPTIME_PERIODS;
 
 /**
  * Uptime in percent over each period: the share of the monitored time (since the check's first
- * response time, at most the period) that was not downtime, leaving maintenance windows out of
- * both. Null when nothing of the period was monitored outside maintenance.
+ * response time, at most the period) that was not downtime, leaving out of both maintenance
+ * windows and "no data" periods (when no host checked: Siteward's own downtime is not the
+ * site's). Null when nothing of the period was monitored.
  */
 export function uptimeFigures(
   downtimes: readonly DowntimeInterval[],
+  noData: readonly NoDataPeriod[],
   windows: readonly MaintenanceWindow[],
   firstCheckAt: number | null,
   now: number,
   timeZone: string,
 ): Record<UptimePeriod, number | null> {
   const figures = {} as Record<UptimePeriod, number | null>;
+  const down = downtimes.map((d): [number, number] => [d.start, d.end ?? now]);
+  const gaps = noData.map((g): [number, number] => [g.start, g.end]);
   for (const [period, length] of Object.entries(UPTIME_PERIODS) as [UptimePeriod, number][]) {
     if (firstCheckAt === null) {
       figures[period] = null;
       continue;
     }
     const from = Math.max(now - length, firstCheckAt);
-    const maintenance = maintenanceMs(windows, from, now, timeZone);
-    const watched = now - from - maintenance;
-    const down = coveredMs(
-      downtimes.map((d): [number, number] => [d.start, d.end ?? now]),
-      from,
-      now,
-    );
-    figures[period] = watched <= 0 ? null : Math.max(0, Math.min(100, Math.round(((watched - down) / watched) * 100_000) / 1000));
+    const excluded = [...maintenanceSpans(windows, from, now, timeZone), ...gaps];
+    const excludedMs = coveredMs(excluded, from, now);
+    const watched = now - from - excludedMs;
+    // Downtime outside the excluded periods: the union of both, less the excluded alone.
+    const downMs = coveredMs([...down, ...excluded], from, now) - excludedMs;
+    figures[period] = watched <= 0 ? null : Math.max(0, Math.min(100, Math.round(((watched - downMs) / watched) * 100_000) / 1000));
   }
   return figures;
 }

@@ -64,7 +64,7 @@ export const modulesMToR: ModuleDefinition[] = [
     feature: ['Security'],
     additional_search_queries: 'monitor, uptime, downtime, monitoring',
     long_description:
-      '<p>Siteward checks that the site answers (every minute by default; no answer within 10 seconds or a 5xx error, confirmed by a second check, is downtime), records each downtime, including the time Siteward itself was not running, and with notifications on e-mails the administrators and calls a webhook when the site goes down and comes back.</p>',
+      '<p>Siteward checks that the site answers (every minute by default; no answer within 10 seconds or a 5xx error, confirmed by a second check, is downtime), records each downtime (the time Siteward itself was not running is "no data", left out of uptime), calls the webhook set in SITEWARD_MONITOR_WEBHOOK when the site goes down and comes back, and with e-mail alerts on e-mails the administrators chosen on the Monitor screen.</p>',
     runtime: 'siteward',
     options: monitorOptions,
   },

@@ -193,8 +193,8 @@ export const OPTION_TEXTS: Readonly<Record<string, Readonly<Record<string, Optio
   },
   monitor: {
     monitor_receive_notifications: {
-      label: 'E-mail me about downtime',
-      help: 'Administrators get an e-mail when the site goes down and when it is back.',
+      label: 'E-mail alerts about downtime',
+      help: 'The administrators and addresses chosen on the Monitor screen get an e-mail when the site goes down and when it is back. A webhook (SITEWARD_MONITOR_WEBHOOK) is called whether this is on or not.',
       rule: ON_OFF,
     },
   },
