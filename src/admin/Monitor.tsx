@@ -12,7 +12,8 @@ import { NotificationsCard } from './MonitorNotifications';
 import { Timeline } from './charts';
 import { checkStateLabel, duration } from './Dashboard';
 import { useLoad } from './hooks';
-import { errorText, useModules, useNotify } from './site';
+import { errorText, useConnection, useModules, useNotify } from './site';
+import { UnavailableReason } from './UnavailableReason';
 import type { MaintenanceWindowJson, MonitorCheck, MonitorCheckHistory, MonitorOverview } from './types';
 
 const M = '/siteward/v1/monitor';
@@ -40,9 +41,20 @@ const UPTIME_PERIODS: readonly (readonly ['24h' | '7d' | '30d' | '365d', () => s
 
 export function MonitorScreen() {
   const { modules } = useModules();
+  const { connection } = useConnection();
   const on = modules.monitor?.activated === true;
   const overview = useLoad<MonitorOverview>(on ? 'monitor' : null, () => api<MonitorOverview>(M));
   const [selected, setSelected] = useState(1);
+  // Said as At a Glance and Modules say it: a switch that cannot work is not offered.
+  if (modules.monitor !== undefined && !modules.monitor.available) {
+    return (
+      <Card className="sw-card">
+        <CardBody size="small">
+          <UnavailableReason mod={modules.monitor} offline={connection.devMode.isActive} />
+        </CardBody>
+      </Card>
+    );
+  }
   if (!on) {
     return (
       <Card className="sw-card">

@@ -54,7 +54,8 @@ export function NotificationsCard({
     setResults(null);
     try {
       const answer = await api<MonitorTestAnswer>(`${M}/notifications/test`, { method: 'POST' });
-      setResults([answer.results.map(testResultText).join(' · '), answer.note].filter(Boolean).join(' '));
+      const sent = answer.results.map(testResultText).join(' · ');
+      setResults(answer.note === undefined ? sent : `${sent}. ${answer.note}`);
     } catch (error) {
       setResults(errorText(error));
     }

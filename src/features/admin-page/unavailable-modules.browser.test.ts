@@ -74,6 +74,14 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
     await go(p, '#/modules/monitor', 'Monitor');
     await p.getByTestId('unavailable-monitor').waitFor();
     expect(await p.getByText('Turn Monitor on to change its settings.').count()).toBe(0);
+    // So does the Monitor screen, naming the setting to set; no "Turn it on" that leads to a panel that cannot.
+    await go(p, '#/monitor', 'Monitor');
+    const reason = p.getByTestId('unavailable-monitor');
+    await expect(reason.textContent()).resolves.toContain(all.monitor!.unavailable_reason!.message);
+    expect(all.monitor!.unavailable_reason!.message).toContain(`SITEWARD_MONITOR_URL=${base}/`);
+    expect(await p.getByTestId('monitor-off').count()).toBe(0);
+    expect(await p.getByRole('link', { name: 'Turn it on' }).count()).toBe(0);
+    await p.screenshot({ path: path.join(shots, 'monitor-screen-1280.png'), fullPage: true });
     expect(await seriousAxeViolations(p)).toEqual([]);
     await ctx.close();
   });

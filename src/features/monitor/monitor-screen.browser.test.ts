@@ -99,7 +99,12 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
     siteUp = false;
     await rounds(4);
     siteUp = true;
-    await rounds(20);
+    await rounds(5);
+    // The module off for 20 minutes: nobody checked, which is "no data", not downtime.
+    await api('PUT', 'jetpack/v4/module/monitor/active', { active: false });
+    now += 20 * 60_000;
+    await api('PUT', 'jetpack/v4/module/monitor/active', { active: true });
+    await rounds(15);
     browser = await launchChromium();
   }, 60_000);
 
@@ -128,7 +133,12 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
     // The screen takes the page's width at 1280 px (the main column is 1100 px less padding).
     expect((await p.getByTestId('monitor-screen').boundingBox())?.width).toBeGreaterThan(1000);
     await expect(p.getByTestId('monitor-downtimes').textContent()).resolves.toContain('HTTP 503');
+    expect(await p.getByTestId('monitor-downtimes').locator('li').count()).toBe(1);
     expect(await p.locator('[data-testid=monitor-chart] path.sw-chart-line').count()).toBe(1);
+    // The 20 minutes off are grey on the timeline, and left out of uptime: 4 minutes down of the rest.
+    const timeline = p.locator('.sw-monitor-history [data-testid=monitor-timeline]');
+    expect(await timeline.locator('rect[data-nodata]').count()).toBeGreaterThanOrEqual(2);
+    await expect(timeline.getAttribute('aria-label')).resolves.toContain('grey: no data');
     await p.screenshot({ path: path.join(shots, 'monitor-1280.png'), fullPage: true });
     await p.context().close();
   }, 60_000);
@@ -139,6 +149,13 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
     const rows = p.getByTestId('card-monitor').getByTestId('monitor-checks').locator('li');
     await rows.first().waitFor();
     expect(await rows.allTextContents()).toEqual([`Up${siteUrl}`, `Down${expiredUrl}`]);
+    // The 30-day bar is grey before monitoring started (an hour and a half ago) and for the 20 minutes off; green is the rest.
+    const timeline = p.getByTestId('card-monitor').getByTestId('monitor-timeline');
+    const grey = await timeline.locator('rect[data-nodata]').evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('width'))));
+    expect(grey[0]).toBeGreaterThan(290);
+    expect(grey).toHaveLength(2);
+    await expect(p.getByTestId('monitor-status').textContent()).resolves.toMatch(/^Last downtime: \d+ mins? ago\.$/);
+    await p.getByTestId('card-monitor').screenshot({ path: path.join(shots, 'glance-monitor-1280.png') });
     await p.context().close();
   }, 60_000);
 
@@ -162,6 +179,19 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
     await p.getByRole('button', { name: 'Send a test notification' }).click();
     await expect(p.getByTestId('monitor-test-result').textContent()).resolves.toBe('E-mail: sent · Webhook: sent');
     expect(await hooks.next()).toMatchObject({ event: 'test' });
+    // The e-mail switch is here, beside the recipients; off, the test says real alerts go to the webhook only.
+    await expect(p.getByTestId('monitor-webhook').textContent()).resolves.toMatch(/^Webhook: set \(SITEWARD_MONITOR_WEBHOOK\)/);
+    const email = p.getByLabel('E-mail alerts about downtime');
+    await expect(email.isChecked()).resolves.toBe(true);
+    await email.uncheck();
+    await p.getByRole('button', { name: 'Save', exact: true }).click();
+    await p.getByText('Notification settings saved.').first().waitFor();
+    const { options } = await api<{ options: Record<string, { current_value: unknown }> }>('GET', 'jetpack/v4/module/monitor');
+    expect(options.monitor_receive_notifications?.current_value).toBe(false);
+    await p.getByRole('button', { name: 'Send a test notification' }).click();
+    await p.getByText(/Real alerts go to the webhook only: e-mail alerts are off/).waitFor();
+    await p.getByTestId('monitor-test-result').screenshot({ path: path.join(shots, 'monitor-test-alerts-off.png') });
+    await p.locator('.sw-monitor-settings').screenshot({ path: path.join(shots, 'monitor-notifications-1280.png') });
     await p.context().close();
   }, 60_000);
 

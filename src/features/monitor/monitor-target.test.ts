@@ -10,8 +10,8 @@ describe('Monitor has a URL worth checking', () => {
   it('not when the home URL only reaches this machine, and says what to set', () => {
     for (const home of ['http://localhost:8080', 'http://127.0.0.1:3000', 'http://[::1]:3000', 'http://0.0.0.0:3000']) {
       expect(monitorServiceGap(null, home)).toEqual({
-        message: `It needs the address visitors use, and the home URL (${home}) only reaches this machine: set SITEWARD_HOME_URL to the public address, or SITEWARD_MONITOR_URL to the URL to check, then restart Siteward.`,
-        settings: ['SITEWARD_HOME_URL', 'SITEWARD_MONITOR_URL'],
+        message: `Monitor needs a URL to check, and the home URL (${home}) only reaches this machine. Set SITEWARD_MONITOR_URL to the URL to check (for a local trial, the home URL itself: SITEWARD_MONITOR_URL=${home}/), or SITEWARD_HOME_URL to the address visitors use, then restart Siteward.`,
+        settings: ['SITEWARD_MONITOR_URL', 'SITEWARD_HOME_URL'],
       });
     }
   });

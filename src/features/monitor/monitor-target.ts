@@ -13,7 +13,7 @@ export function monitorServiceGap(monitorUrl: string | null, homeUrl: string): {
   const host = new URL(homeUrl).hostname;
   if (!isLoopbackHost(host) && host !== '0.0.0.0' && host !== '[::]') return null;
   return {
-    message: `It needs the address visitors use, and the home URL (${homeUrl}) only reaches this machine: set SITEWARD_HOME_URL to the public address, or SITEWARD_MONITOR_URL to the URL to check, then restart Siteward.`,
-    settings: ['SITEWARD_HOME_URL', 'SITEWARD_MONITOR_URL'],
+    message: `Monitor needs a URL to check, and the home URL (${homeUrl}) only reaches this machine. Set SITEWARD_MONITOR_URL to the URL to check (for a local trial, the home URL itself: SITEWARD_MONITOR_URL=${homeUrl}/), or SITEWARD_HOME_URL to the address visitors use, then restart Siteward.`,
+    settings: ['SITEWARD_MONITOR_URL', 'SITEWARD_HOME_URL'],
   };
 }
