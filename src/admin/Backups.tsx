@@ -60,8 +60,13 @@ function TargetCard({ list, state }: { list: BackupTargetList; state: BackupTarg
                   {/* translators: %s: what is wrong with the backup. */}
                   {b.status === 'ok' ? __('Complete', 'siteward') : sprintf(__('Damaged: %s', 'siteward'), b.problem ?? '')}
                 </span>
+                {b.encrypted !== null && (
+                  <span className={b.encrypted ? 'sw-backup-ok' : 'sw-muted'} data-testid="backup-encrypted">
+                    {b.encrypted ? __('Encrypted', 'siteward') : __('Not encrypted', 'siteward')}
+                  </span>
+                )}
                 {b.verification && (
-                  <span className={b.verification.ok ? 'sw-backup-ok' : 'sw-status-down'}>
+                  <span className={b.verification.ok ? 'sw-backup-ok' : 'sw-status-down'} data-testid="backup-verified">
                     {b.verification.ok ? __('Verified', 'siteward') : __('Verification failed', 'siteward')}
                   </span>
                 )}
@@ -124,10 +129,18 @@ export function BackupsScreen() {
         <li className="sw-break">
           {sprintf(__('Store %1$s (%2$s)', 'siteward'), data.store_id, data.backend === 'postgres' ? 'PostgreSQL' : 'SQLite')}
         </li>
-        <li>
+        <li data-testid="backups-encryption">
           {data.encrypted
-            ? __('Backups are encrypted before they are written or uploaded.', 'siteward')
-            : __('Backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them).', 'siteward')}
+            ? __('New backups are encrypted before they are written or uploaded; each backup below says whether it is.', 'siteward')
+            : __(
+                'New backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them); each backup below says whether it is.',
+                'siteward',
+              )}
+        </li>
+        <li data-testid="backups-restore-help">
+          {__('To restore a backup: stop the server, run', 'siteward')} <code>npx siteward backup restore &lt;id&gt;</code>{' '}
+          {__('in its directory (add', 'siteward')} <code>--from-store &lt;store id&gt;</code>{' '}
+          {__('for a backup of another store), then start the server again.', 'siteward')}
         </li>
       </ul>
       <div className="sw-backups-actions">

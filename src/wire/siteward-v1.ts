@@ -144,6 +144,9 @@ export interface BackupEntry {
   readonly size: number;
   readonly status: 'ok' | 'corrupt';
   readonly problem: string | null;
+  /** Whether the backup itself is encrypted (from its manifest); null when not read (older backups in a bucket). */
+  readonly encrypted: boolean | null;
+  /** Its latest verification, by `siteward backup verify` or the schedule; null if never verified. */
   readonly verification: { readonly time: number; readonly ok: boolean; readonly message: string } | null;
 }
 
@@ -160,6 +163,7 @@ export interface BackupTargetList {
 export interface BackupsList {
   readonly store_id: string;
   readonly backend: 'sqlite' | 'postgres';
+  /** New backups are encrypted (a key is configured); each backup says whether it is. */
   readonly encrypted: boolean;
   /** A backup is running now. */
   readonly running: boolean;

@@ -202,6 +202,19 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     expect(rest).toEqual([]);
     const verified = await cli('backup', 'verify', id);
     expect([verified.code, verified.out], verified.err).toEqual([0, `Backup ${id} is good: checksum and trial restore passed.`]);
+    // The manual verification is recorded: the list shows the backup as verified.
+    const [, listHeader, listRow] = (await cli('backup', 'list')).out.split('\n');
+    expect(cellsUnder(listHeader!, listRow!, ['VERIFIED'])).toEqual([expect.stringMatching(/^verified \d{4}-\d\d-\d\dT.*Z$/)]);
+    expect(JSON.parse((await cli('backup', 'list', '--format', 'json')).out)).toEqual([
+      expect.objectContaining({
+        id,
+        verification: { time: expect.any(String), ok: true, message: 'checksum and trial restore passed', by: 'cli' },
+      }),
+    ]);
+    const screen = (await t.request({ path: '/wp-json/siteward/v1/backups', headers: t.auth(admin) })).json as {
+      targets: { backups: { id: string; encrypted: boolean | null; verification: { ok: boolean } | null }[] }[];
+    };
+    expect(screen.targets[0]!.backups[0]).toMatchObject({ id, encrypted: false, verification: { ok: true } });
 
     // The running server holds the job lease: the restore refuses and changes nothing.
     expect(await t.app.jobs.acquire()).toBe(true);
@@ -209,7 +222,7 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     const refused = await cli('backup', 'restore', id);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(
-      /^a Siteward server is running on this store \(background-jobs lease held until .*\); stop it before restoring$/,
+      /^error: a Siteward server is running on this store \(background-jobs lease held until .*\); stop it before restoring$/,
     );
     expect(await dumpNow()).toBe(beforeRefusal);
 
@@ -239,11 +252,12 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     await handle.close();
 
     const verified = await cli('backup', 'verify', id);
-    expect([verified.code, verified.err]).toEqual([1, `backup ${id} is corrupted (payload checksum mismatch); refusing to use it`]);
+    expect([verified.code, verified.err]).toEqual([1, `error: backup ${id} is corrupted (payload checksum mismatch); refusing to use it`]);
+    expect((await cli('backup', 'verify', 'nonexistent')).err).toBe(`error: no backup nonexistent in ${backupDir}`);
     await t.close();
     const before = await dumpNow();
     const restored = await cli('backup', 'restore', id);
-    expect([restored.code, restored.err]).toEqual([1, `backup ${id} is corrupted (payload checksum mismatch); refusing to use it`]);
+    expect([restored.code, restored.err]).toEqual([1, `error: backup ${id} is corrupted (payload checksum mismatch); refusing to use it`]);
     expect(await dumpNow()).toBe(before);
     expect(JSON.parse((await cli('backup', 'list', '--format', 'json')).out)).toContainEqual(
       expect.objectContaining({ id, status: 'corrupt', problem: 'payload checksum mismatch' }),
@@ -268,11 +282,12 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
       time: expect.any(String),
       ok: true,
       message: 'restored into a temporary store: integrity, row counts and an administrator login checked',
+      by: 'schedule',
     });
     const time = Date.parse(verified?.time ?? '');
     expect(time).toBeGreaterThanOrEqual(before);
     expect(time).toBeLessThanOrEqual(after);
-    expect(rows.filter((r) => r.verification !== null).map((r) => r.id)).toEqual([id]);
+    expect(rows.filter((r) => r.verification?.ok === true).map((r) => r.id)).toEqual([id]);
     const [, header, ...lines] = (await cli('backup', 'list')).out.split('\n');
     expect(
       cellsUnder(

@@ -6,10 +6,9 @@ import type { StatusRepo } from '../../store/types.js';
 import type { Logger } from '../../plugins/api.js';
 import { applyRetention } from './backup-retention.js';
 import type { BackupSetup } from './backup-setup.js';
-import type { AnyTarget } from './backup-target.js';
 import { listBackups, restoreBackup, verifyBackup, type BackupListEntry, type BackupRef } from './backups.js';
 import { runBackup } from './scheduled-backup.js';
-import { readLastVerification, type VerificationRun } from './scheduled-verification.js';
+import { readVerifications, recordVerification, verificationOf, type BackupVerification } from './backup-verifications.js';
 
 export interface BackupCommandDeps {
   readonly setup: BackupSetup;
@@ -35,14 +34,13 @@ const LEGACY = 'legacy';
 
 const LIST_HEADER = ['ID', 'TIME', 'SIZE', 'STATUS', 'BACKEND', 'STORE', 'ENCRYPTED', 'VERIFIED'];
 
-/** The last scheduled verification of the backup: `verified <time>`, `FAILED <time>`, or `-`. */
-function verifiedCell(entry: BackupListEntry, target: AnyTarget, verification: VerificationRun | null): string {
-  const v = verification?.targets.find((t) => t.kind === target.kind && t.where === target.where && t.id === entry.id);
-  if (v === undefined || verification === null) return '-';
-  return `${v.ok ? 'verified' : 'VERIFICATION FAILED'} ${new Date(verification.time).toISOString()}`;
+/** The backup's latest verification (by `backup verify` or the schedule): `verified <time>`, `VERIFICATION FAILED <time>`, or `-`. */
+function verifiedCell(v: BackupVerification | null): string {
+  if (v === null) return '-';
+  return `${v.ok ? 'verified' : 'VERIFICATION FAILED'} ${new Date(v.time).toISOString()}`;
 }
 
-function listRow(entry: BackupListEntry, target: AnyTarget, verification: VerificationRun | null): string[] {
+function listRow(entry: BackupListEntry, verification: BackupVerification | null): string[] {
   const problem = entry.problem === undefined ? '' : ` (${entry.problem})`;
   return [
     entry.id,
@@ -52,7 +50,7 @@ function listRow(entry: BackupListEntry, target: AnyTarget, verification: Verifi
     entry.backend ?? '?',
     entry.storeId ?? LEGACY,
     entry.encrypted ? 'yes' : 'no',
-    verifiedCell(entry, target, verification),
+    verifiedCell(verification),
   ];
 }
 
@@ -67,7 +65,7 @@ async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise
     return 2;
   }
   const own = await deps.setup.storeId();
-  const verification = await readLastVerification(deps.status);
+  const verifications = await readVerifications(deps.status);
   const json: unknown[] = [];
   for (const target of deps.setup.targets) {
     const stores: (string | null)[] = values['all-stores'] ? [...new Set([own, ...(await target.stores())]), null] : [own];
@@ -75,7 +73,7 @@ async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise
     for (const store of stores) entries.push(...(await listBackups(target, store)));
     if (values.format === 'json') {
       for (const e of entries) {
-        const v = verification?.targets.find((t) => t.kind === target.kind && t.where === target.where && t.id === e.id);
+        const v = verificationOf(verifications, { kind: target.kind, where: target.where, id: e.id });
         json.push({
           target: target.kind,
           where: target.where,
@@ -88,7 +86,7 @@ async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise
           own: e.storeId === own,
           encrypted: e.encrypted,
           ...(e.problem && { problem: e.problem }),
-          verification: v && verification ? { time: new Date(verification.time).toISOString(), ok: v.ok, message: v.message } : null,
+          verification: v && { time: new Date(v.time).toISOString(), ok: v.ok, message: v.message, by: v.by },
         });
       }
       continue;
@@ -98,7 +96,7 @@ async function list(deps: BackupCommandDeps, args: string[], io: CliIo): Promise
     else
       for (const line of textTable(
         LIST_HEADER,
-        entries.map((entry) => listRow(entry, target, verification)),
+        entries.map((entry) => listRow(entry, verificationOf(verifications, { kind: target.kind, where: target.where, id: entry.id }))),
         { right: [2], indent: '  ' },
       ))
         io.out(line);
@@ -149,25 +147,29 @@ async function useOne(deps: BackupCommandDeps, sub: 'verify' | 'restore', args: 
   const storeId = from === undefined ? await deps.setup.storeId() : from === LEGACY ? null : from;
   const found = await find(deps, id, storeId, values.target);
   if (!found.ok) {
-    io.err(found.message);
+    io.err(`error: ${found.message}`);
     return 1;
   }
   const { setup } = deps;
   if (sub === 'verify') {
     const postgresUrl = setup.location.backend === 'postgres' ? setup.location.url : undefined;
     const verified = await verifyBackup(found.ref, { postgresUrl, migrations: setup.migrations, key: setup.key });
+    const address = { kind: found.ref.target.kind, where: found.ref.target.where, id };
+    const message = verified.ok
+      ? `checksum ${verified.trialRestore === 'passed' ? 'and trial restore passed' : 'passed (no trial restore without a PostgreSQL URL)'}`
+      : verified.error.message;
+    // Recorded, so that `backup list` and the Backups screen show it as verified (or not).
+    await recordVerification(deps.status, address, { time: deps.clock(), ok: verified.ok, message, by: 'cli' });
     if (!verified.ok) {
-      io.err(verified.error.message);
+      io.err(`error: ${message}`);
       return 1;
     }
-    io.out(
-      `Backup ${id} is good: checksum ${verified.trialRestore === 'passed' ? 'and trial restore passed' : 'passed (no trial restore without a PostgreSQL URL)'}.`,
-    );
+    io.out(`Backup ${id} is good: ${message}.`);
     return 0;
   }
   const restored = await restoreBackup(found.ref, setup.location, { now: deps.clock(), migrations: setup.migrations, key: setup.key });
   if (!restored.ok) {
-    io.err(restored.error.message);
+    io.err(`error: ${restored.error.message}`);
     return 1;
   }
   io.out(

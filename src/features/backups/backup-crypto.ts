@@ -13,7 +13,11 @@ import { scryptIdentity, scryptRecipient } from './age-scrypt.js';
 import type { Decrypter } from 'age-encryption';
 
 /** The operator's key: a passphrase, or an age identity (`AGE-SECRET-KEY-1…`). */
-export type BackupKey = { readonly kind: 'passphrase'; readonly secret: string } | { readonly kind: 'identity'; readonly secret: string };
+export type BackupKey = ({ readonly kind: 'passphrase' } | { readonly kind: 'identity' }) & {
+  readonly secret: string;
+  /** The setting it came from, for messages (default SITEWARD_BACKUP_ENCRYPTION_KEY). */
+  readonly from?: string;
+};
 
 /** The manifest's name for the one encryption this code writes. */
 export const ENCRYPTION_SCHEME = 'age-v1';
@@ -27,9 +31,10 @@ export const ENCRYPTION_SCHEME = 'age-v1';
 const SCRYPT_LOG_N = 15;
 
 /** Reads the key text (the setting or the key file's content, trimmed). */
-export function parseBackupKey(text: string): BackupKey {
+export function parseBackupKey(text: string, from?: string): BackupKey {
   const secret = text.trim();
-  return /^AGE-SECRET-KEY-1[0-9A-Z]+$/.test(secret) ? { kind: 'identity', secret } : { kind: 'passphrase', secret };
+  const kind = /^AGE-SECRET-KEY-1[0-9A-Z]+$/.test(secret) ? 'identity' : 'passphrase';
+  return from === undefined ? { kind, secret } : { kind, secret, from };
 }
 
 /** Loaded when a backup is encrypted or opened, not at start (it brings post-quantum and curve code). */

@@ -46,7 +46,8 @@ export function backupTargets(config: Pick<Config, 'backupDir' | 'backupS3Url'>,
 
 export function configuredKey(config: Pick<Config, 'backupEncryptionKey' | 'backupEncryptionKeyFile'>): BackupKey | null {
   if (config.backupEncryptionKey !== null) return parseBackupKey(config.backupEncryptionKey);
-  if (config.backupEncryptionKeyFile !== null) return parseBackupKey(readFileSync(config.backupEncryptionKeyFile, 'utf8'));
+  const file = config.backupEncryptionKeyFile;
+  if (file !== null) return parseBackupKey(readFileSync(file, 'utf8'), `SITEWARD_BACKUP_ENCRYPTION_KEY_FILE (${file})`);
   return null;
 }
 

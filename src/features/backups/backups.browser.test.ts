@@ -5,7 +5,7 @@
  * the file exactly as stored, and a subscriber cannot download. Screenshots at 1280 and 360 px
  * go to test-artifacts/backups (gitignored).
  */
-import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { readFileSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
 import { S3_TEST_ENV, startTestS3, type TestS3 } from '../../../test/helpers/s3-server.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
+import { main } from '../../cli.js';
 import { builtInFeatures } from '../index.js';
 import { backupsFeatureWith } from './index.js';
 import { readStoreId } from './store-id.js';
@@ -127,6 +128,39 @@ describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
     const refused = await app.request({ path: `/admin/backups/download?target=local&id=${id}`, headers: { Cookie: subscriber.cookie } });
     expect(refused.status).toBe(403);
     expect((await app.request({ path: `/admin/backups/download?target=local&id=${id}` })).status).toBe(401);
+  });
+
+  it('says of each backup whether it is encrypted, shows a manual verification, and says how to restore', async () => {
+    // A backup made from the shell without the key (as before encryption was set up): plain.
+    const plainConfig = path.join(root, 'plain.json');
+    writeFileSync(plainConfig, JSON.stringify({ dataDir: path.join(root, 'data'), backupDir, homeUrl: base }));
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
+    expect(await main(['backup', 'now', '--config', plainConfig], io, { features }), out.join('\n')).toBe(0);
+    const plainId = out[0]!;
+    expect(await main(['backup', 'verify', plainId, '--config', plainConfig], io, { features }), out.join('\n')).toBe(0);
+    await page.reload();
+    const local = page.getByTestId('backups-target-local').getByTestId('backup-row');
+    await local.first().waitFor();
+    const rows = await local.all();
+    const cells = await Promise.all(
+      rows.map(async (row) => [
+        (await row.locator('code').textContent()) ?? '',
+        (await row.getByTestId('backup-encrypted').textContent()) ?? '',
+        (await row.getByTestId('backup-verified').count()) > 0,
+      ]),
+    );
+    expect(cells[0]).toEqual([plainId, 'Not encrypted', true]);
+    expect(cells.slice(1).map((c) => c[1])).toEqual(['Encrypted', 'Encrypted']);
+    const s3Rows = page.getByTestId('backups-target-s3').getByTestId('backup-row');
+    await expect(s3Rows.first().getByTestId('backup-encrypted').textContent()).resolves.toBe('Encrypted');
+    await expect(page.getByTestId('backups-encryption').textContent()).resolves.toBe(
+      'New backups are encrypted before they are written or uploaded; each backup below says whether it is.',
+    );
+    await expect(page.getByTestId('backups-restore-help').textContent()).resolves.toBe(
+      'To restore a backup: stop the server, run npx siteward backup restore <id> in its directory (add --from-store <store id> for a backup of another store), then start the server again.',
+    );
+    await page.screenshot({ path: path.join(shots, 'backups-encryption-1280.png'), fullPage: true });
   });
 
   it('fits a 360 px wide screen', async () => {

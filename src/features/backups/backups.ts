@@ -308,7 +308,7 @@ async function checkedBackup(ref: BackupRef, key: BackupKey | null, tempDir: str
       ok: false,
       error: {
         code: 'key_wrong',
-        message: `backup ${id} is encrypted with another key: the configured SITEWARD_BACKUP_ENCRYPTION_KEY does not open it`,
+        message: `backup ${id} is encrypted with another key: the configured ${key.from ?? 'SITEWARD_BACKUP_ENCRYPTION_KEY'} does not open it`,
       },
     });
   }

@@ -13,6 +13,7 @@ import { pluginError } from '../jetpack-v4/errors.js';
 import { backupCommand } from './backup-commands.js';
 import { backupDownloadPage } from './backup-download.js';
 import { backupsList } from './backups-list.js';
+import { readVerifications } from './backup-verifications.js';
 import { backupSetup, type BackupTuning } from './backup-setup.js';
 import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.js';
 import { readLastVerification, scheduledVerificationJob } from './scheduled-verification.js';
@@ -64,7 +65,10 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
           permissionCallback: jetpack.requirePermission('manage_settings'),
           callback: async () => {
             if (setup.targets.length === 0) return pluginError('backups_not_configured');
-            return { ...(await backupsList(setup, (await state()).lastVerification)), running: running !== null } satisfies BackupsList;
+            return {
+              ...(await backupsList(setup, await readVerifications(store.status))),
+              running: running !== null,
+            } satisfies BackupsList;
           },
         },
         {

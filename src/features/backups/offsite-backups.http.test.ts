@@ -153,14 +153,22 @@ describe('off-site backups to an S3-compatible server', () => {
     const noKey = config(path.join(root, 'no-key.json'), { dataDir, backupS3Url: s3Url });
     expect(await cli(noKey, 'backup', 'verify', id)).toMatchObject({
       code: 1,
-      err: `backup ${id} is encrypted: set SITEWARD_BACKUP_ENCRYPTION_KEY (or SITEWARD_BACKUP_ENCRYPTION_KEY_FILE) to the key it was made with`,
+      err: `error: backup ${id} is encrypted: set SITEWARD_BACKUP_ENCRYPTION_KEY (or SITEWARD_BACKUP_ENCRYPTION_KEY_FILE) to the key it was made with`,
     });
     const wrong = config(path.join(root, 'wrong-key.json'), { dataDir, backupS3Url: s3Url, backupEncryptionKey: 'not the key' });
     expect(await cli(wrong, 'backup', 'verify', id)).toMatchObject({
       code: 1,
-      err: `backup ${id} is encrypted with another key: the configured SITEWARD_BACKUP_ENCRYPTION_KEY does not open it`,
+      err: `error: backup ${id} is encrypted with another key: the configured SITEWARD_BACKUP_ENCRYPTION_KEY does not open it`,
     });
     expect((await cli(wrong, 'backup', 'restore', id)).err).toContain('is encrypted with another key');
+    // A key from a file: the message names that setting and the file.
+    const keyFile = path.join(root, 'wrong.key');
+    writeFileSync(keyFile, 'not the key either\n', { mode: 0o600 });
+    const wrongFile = config(path.join(root, 'wrong-key-file.json'), { dataDir, backupS3Url: s3Url, backupEncryptionKeyFile: keyFile });
+    expect(await cli(wrongFile, 'backup', 'verify', id)).toMatchObject({
+      code: 1,
+      err: `error: backup ${id} is encrypted with another key: the configured SITEWARD_BACKUP_ENCRYPTION_KEY_FILE (${keyFile}) does not open it`,
+    });
   });
 
   it('retries an upload interrupted half-way and ends with one complete object', async () => {

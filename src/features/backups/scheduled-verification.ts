@@ -17,6 +17,7 @@ import type { StatusRepo } from '../../store/types.js';
 import type { BackupSetup } from './backup-setup.js';
 import type { TargetKind } from './backup-target.js';
 import { listBackups, verifyBackup, type TrialCheck } from './backups.js';
+import { recordVerification } from './backup-verifications.js';
 import { nextDue } from './scheduled-backup.js';
 import type { FeatureMigrations } from './postgres-restore.js';
 
@@ -110,16 +111,11 @@ export async function runVerification(setup: BackupSetup, status: StatusRepo, lo
         { target, storeId, id: newest.id },
         { postgresUrl, migrations: setup.migrations, key: setup.key, check: loginCheck(setup.migrations) },
       );
-      targets.push(
-        verified.ok
-          ? {
-              ...base,
-              ok: true,
-              id: newest.id,
-              message: 'restored into a temporary store: integrity, row counts and an administrator login checked',
-            }
-          : { ...base, ok: false, id: newest.id, message: verified.error.message },
-      );
+      const result = verified.ok
+        ? { ok: true, message: 'restored into a temporary store: integrity, row counts and an administrator login checked' }
+        : { ok: false, message: verified.error.message };
+      targets.push({ ...base, id: newest.id, ...result });
+      await recordVerification(status, { ...base, id: newest.id }, { time: now, by: 'schedule', ...result });
     } catch (error) {
       targets.push({ ...base, ok: false, id: null, message: `verification failed: ${(error as Error).message}` });
     }

@@ -120,7 +120,7 @@ describe('two stores sharing one backup directory', () => {
     const refused = await cli(a, 'backup', 'restore', taken.b[2]);
     expect(refused.code).toBe(1);
     expect(refused.err).toBe(
-      `backup ${taken.b[2]} in ${backupDir} belongs to store ${await readStoreId(b.t.store)}, not to this store (${JSON.parse((await cli(a, 'backup', 'list', '--format', 'json')).out)[0].store}); add --from-store ${await readStoreId(b.t.store)} to use it`,
+      `error: backup ${taken.b[2]} in ${backupDir} belongs to store ${await readStoreId(b.t.store)}, not to this store (${JSON.parse((await cli(a, 'backup', 'list', '--format', 'json')).out)[0].store}); add --from-store ${await readStoreId(b.t.store)} to use it`,
     );
     sites[0] = {
       ...a,

@@ -151,7 +151,8 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
     expect(await rows.allTextContents()).toEqual([`Up${siteUrl}`, `Down${expiredUrl}`]);
     // The 30-day bar is grey before monitoring started (an hour and a half ago) and for the 20 minutes off; green is the rest.
     const timeline = p.getByTestId('card-monitor').getByTestId('monitor-timeline');
-    const grey = await timeline.locator('rect[data-nodata]').evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('width'))));
+    const rects = await timeline.locator('rect[data-nodata]').all();
+    const grey = await Promise.all(rects.map(async (r) => Number(await r.getAttribute('width'))));
     expect(grey[0]).toBeGreaterThan(290);
     expect(grey).toHaveLength(2);
     await expect(p.getByTestId('monitor-status').textContent()).resolves.toMatch(/^Last downtime: \d+ mins? ago\.$/);
