@@ -1,10 +1,11 @@
-/** `siteward backup now | list | verify <id> | restore <id> | prune`. */
+/** `siteward backup now | list | verify <id> | restore <id> | prune | clean-kept`. */
 import { parseArgs } from 'node:util';
 import { textTable } from '../../core/text-table.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { StatusRepo } from '../../store/types.js';
 import type { Logger } from '../../plugins/api.js';
 import { applyRetention } from './backup-retention.js';
+import { listKept, removeKept, type KeptCopy } from './kept-copies.js';
 import type { BackupSetup } from './backup-setup.js';
 import { listBackups, restoreBackup, verifyBackup, type BackupListEntry, type BackupRef } from './backups.js';
 import { runBackup } from './scheduled-backup.js';
@@ -26,6 +27,7 @@ export const BACKUP_USAGE = [
   'backup restore <id> [--target local|s3] [--from-store <store id>]',
   '                                 Replace the store with the backup (stop the server first)',
   'backup prune [--dry-run]         Apply retention to each target now (--dry-run: only show what would go)',
+  'backup clean-kept [--dry-run]    Remove the stores restores replaced and kept (SQLite files, PostgreSQL schemas)',
 ] as const;
 
 const NOT_CONFIGURED =
@@ -172,9 +174,35 @@ async function useOne(deps: BackupCommandDeps, sub: 'verify' | 'restore', args: 
     io.err(`error: ${restored.error.message}`);
     return 1;
   }
-  io.out(
-    `Restored backup ${id} from ${found.ref.target.where}.${restored.previous === null ? '' : ` The replaced store was kept as ${restored.previous}.`}`,
-  );
+  io.out(`Restored backup ${id} from ${found.ref.target.where}.`);
+  if (restored.previous !== null) io.out(keptNote(setup.location.backend, restored.previous));
+  return 0;
+}
+
+/** What a restore kept, what it is for, and how and when to remove it. */
+function keptNote(backend: 'sqlite' | 'postgres', previous: string): string {
+  const what =
+    backend === 'postgres'
+      ? `The replaced store was kept as the PostgreSQL schema ${previous}, in the same database; nothing reads it.`
+      : `The replaced store was kept as the file ${previous} (with its -wal and -shm, if any); nothing reads it.`;
+  return `${what} Once the restored site works (start the server and log in), it is safe to remove: siteward backup clean-kept${
+    backend === 'postgres' ? ` (or DROP SCHEMA "${previous}" CASCADE)` : ''
+  }. Until then it is the way back.`;
+}
+
+async function cleanKept(deps: BackupCommandDeps, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'dry-run': { type: 'boolean', default: false } }, strict: true });
+  const found = await listKept(deps.setup.location);
+  if (found.length === 0) {
+    io.out('No kept stores.');
+    return 0;
+  }
+  const describe = (c: KeptCopy) => (c.kind === 'schema' ? `schema ${c.name}` : `${c.name} (${c.bytes ?? 0} bytes with -wal/-shm)`);
+  if (values['dry-run']) {
+    for (const copy of found) io.out(`would remove ${describe(copy)}`);
+    return 0;
+  }
+  for (const copy of await removeKept(deps.setup.location, found)) io.out(`removed ${describe(copy)}`);
   return 0;
 }
 
@@ -194,16 +222,27 @@ async function prune(deps: BackupCommandDeps, args: string[], io: CliIo): Promis
   return 0;
 }
 
+/** A wrong flag is a usage error (exit 2); anything else goes on up. */
+function parseError(error: unknown, io: CliIo): number {
+  if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) {
+    io.err((error as Error).message);
+    return 2;
+  }
+  throw error;
+}
+
 export function backupCommand(deps: BackupCommandDeps): CliCommand {
   return {
     name: 'backup',
     usage: BACKUP_USAGE,
     async run(args, io) {
       const [sub, ...rest] = args;
-      if (sub === undefined || !['now', 'list', 'verify', 'restore', 'prune'].includes(sub)) {
+      if (sub === undefined || !['now', 'list', 'verify', 'restore', 'prune', 'clean-kept'].includes(sub)) {
         io.err(`Usage:\n${BACKUP_USAGE.map((line) => `  siteward ${line}`).join('\n')}`);
         return 2;
       }
+      // The kept stores are the store's, not a target's: removable with no target configured.
+      if (sub === 'clean-kept') return await cleanKept(deps, rest, io).catch((error: unknown) => parseError(error, io));
       if (deps.setup.targets.length === 0) {
         io.err(NOT_CONFIGURED);
         return 1;
@@ -222,11 +261,7 @@ export function backupCommand(deps: BackupCommandDeps): CliCommand {
         if (sub === 'prune') return await prune(deps, rest, io);
         return await useOne(deps, sub as 'verify' | 'restore', rest, io);
       } catch (error) {
-        if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true) {
-          io.err((error as Error).message);
-          return 2;
-        }
-        throw error;
+        return parseError(error, io);
       }
     },
   };

@@ -66,8 +66,20 @@ export async function s3Client(location: S3Location, options: S3TargetOptions = 
     responseChecksumValidation: 'WHEN_REQUIRED',
     requestHandler: { connectionTimeout: options.connectTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 120_000 },
   };
+  quietNodeVersionWarning();
   const { S3Client } = await loadSdk();
   return new S3Client(config);
+}
+
+/**
+ * The SDK prints an 8-line NodeVersionSupportWarning on stderr in every process that makes a
+ * client under Node < 22, which would also break the server's one-JSON-object-per-line log. It
+ * tells of SDK releases after the first week of January 2027; the version Siteward pins
+ * (package.json) runs on Node 20, and README says when Node 22 becomes required. The SDK's own
+ * switch turns it off, unless the operator set that switch themselves.
+ */
+function quietNodeVersionWarning(): void {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 }
 
 export function s3Target(location: S3Location, options: S3TargetOptions = {}): RemoteTarget {
