@@ -220,6 +220,14 @@ function BlocksCard() {
   );
 }
 
+/** What went wrong, named as what it is. */
+function attemptLabel(a: Attempt): string {
+  if (a.outcome === 'refused') return __('refused: blocked', 'siteward');
+  if (a.failure === 'code') return __('wrong two-factor code', 'siteward');
+  if (a.failure === 'recovery_code') return __('wrong or used recovery code', 'siteward');
+  return __('wrong password', 'siteward');
+}
+
 function AttemptsCard() {
   const [page, setPage] = useState(1);
   const list = useLoad<CollectionPage<Attempt>>(`attempts-${page}`, () =>
@@ -242,9 +250,7 @@ function AttemptsCard() {
                   <span>{when(a.at)}</span>
                   <code className="sw-break">{a.address}</code>
                   <span className="sw-break">{a.login === '' ? '—' : a.login}</span>
-                  <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>
-                    {a.outcome === 'refused' ? __('refused: blocked', 'siteward') : __('wrong password', 'siteward')}
-                  </span>
+                  <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>{attemptLabel(a)}</span>
                 </li>
               ))}
             </ul>

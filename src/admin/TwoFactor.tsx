@@ -14,7 +14,25 @@ import type { TwoFactorCodes, TwoFactorEnrolment, TwoFactorStatus } from './type
 
 const P = '/siteward/v1/two-factor';
 
+/** The codes as a text file: one a line, after a line that says what they are. */
+export function recoveryCodesText(codes: readonly string[], site: string): string {
+  // translators: %s: the site's host name.
+  return `${sprintf(__('Recovery codes for %s (each logs you in once):', 'siteward'), site)}\n${codes.join('\n')}\n`;
+}
+
 function RecoveryCodes({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const text = recoveryCodesText(codes, window.location.host);
+  // A data: URL, so the file is ready without a request (the page's CSP allows no inline script, not links).
+  const download = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(__('The recovery codes are copied.', 'siteward'));
+    } catch {
+      setCopied(__('The browser did not allow copying: select the codes, or download them.', 'siteward'));
+    }
+  };
   return (
     <div className="sw-stack" data-testid="two-factor-codes">
       <p>
@@ -31,10 +49,21 @@ function RecoveryCodes({ codes, onDone }: { codes: readonly string[]; onDone: ()
         ))}
       </ul>
       <div className="sw-actions">
+        <Button variant="secondary" onClick={() => void copy()} __next40pxDefaultSize>
+          {__('Copy', 'siteward')}
+        </Button>
+        <Button variant="secondary" href={download} download="siteward-recovery-codes.txt" __next40pxDefaultSize>
+          {__('Download', 'siteward')}
+        </Button>
         <Button variant="primary" onClick={onDone} __next40pxDefaultSize>
           {__('I have saved them', 'siteward')}
         </Button>
       </div>
+      {copied !== null && (
+        <p role="status" data-testid="two-factor-codes-copied">
+          {copied}
+        </p>
+      )}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { anonymousPrincipal, makePrincipal } from './capabilities.js';
 import { systemClock, type Clock } from './clock.js';
 import { LOGIN_COOKIE_NAME, readCookie } from './login-cookie.js';
 import { createNonceService, type NonceService } from './nonce.js';
-import { PasswordGuards, type GuardRefusal, type PasswordCheckVia } from './password-guards.js';
+import { PasswordGuards, type GuardRefusal, type LoginFailure, type PasswordCheckVia } from './password-guards.js';
 import { RestError } from '../rest/errors.js';
 import type { Secrets } from './secrets.js';
 import { createSessionManager, type LoginOptions, type LoginResult, type SessionManager, type VerifiedSession } from './sessions.js';
@@ -42,7 +42,11 @@ export interface SitewardAuthenticator extends Authenticator {
    * password guards as a `two-factor` attempt (a wrong code is a failure), and only when it
    * passes is a session opened.
    */
-  completeLogin(user: UserRecord, check: () => Promise<boolean>, options?: LoginOptions): Promise<LoginWithIdentity>;
+  completeLogin(
+    user: UserRecord,
+    check: () => Promise<boolean>,
+    options?: LoginOptions & { readonly failure?: Exclude<LoginFailure, 'password'> },
+  ): Promise<LoginWithIdentity>;
   /**
    * A session for a user vouched for elsewhere (sign-in through the account service), with its
    * identity: the same cookie and session as `login`. The caller has run the password guards.
@@ -59,7 +63,8 @@ export interface SitewardAuthenticator extends Authenticator {
  * this user), `passed` (a code came with the password and is right), `missing` (one is needed:
  * nothing is opened, the caller asks for it), `failed` (a wrong code: a failed login).
  */
-export type SecondFactorCheck = (user: UserRecord) => Promise<'none' | 'passed' | 'missing' | 'failed'>;
+/** `failed`: a wrong app code; `failed_recovery`: a wrong or used recovery code (the failure is named after it). */
+export type SecondFactorCheck = (user: UserRecord) => Promise<'none' | 'passed' | 'missing' | 'failed' | 'failed_recovery'>;
 
 export type LoginWithIdentity =
   | (Extract<LoginResult, { ok: true }> & { readonly identity: Extract<Identity, { kind: 'cookie' }> })
@@ -202,7 +207,8 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
         const user = await sessions.checkPassword(login, password);
         if (!user) return { ok: false, error: 'invalid_credentials' } as const;
         const second = loginOptions?.secondFactor ? await loginOptions.secondFactor(user) : 'none';
-        if (second === 'failed') return { ok: false, error: 'second_factor_invalid' } as const;
+        if (second === 'failed' || second === 'failed_recovery')
+          return { ok: false, error: 'second_factor_invalid', failure: second === 'failed' ? 'code' : 'recovery_code' } as const;
         if (second === 'missing') return { ok: true, pending: user } as const;
         return sessions.open(user, loginOptions);
       });
@@ -212,7 +218,9 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     async completeLogin(user, check, loginOptions) {
       const attempt = { via: 'two-factor', login: user.login, ip: loginOptions?.ip ?? '' } as const;
       const result = await guards.around(attempt, async () =>
-        (await check()) ? sessions.open(user, loginOptions) : ({ ok: false, error: 'second_factor_invalid' } as const),
+        (await check())
+          ? sessions.open(user, loginOptions)
+          : ({ ok: false, error: 'second_factor_invalid', failure: loginOptions?.failure ?? 'code' } as const),
       );
       return withIdentity(result);
     },

@@ -35,6 +35,12 @@ export const authError = errorCatalogue({
     message: 'That code is not valid. Enter the current code from your authenticator app, or an unused recovery code.',
     status: 401,
   },
+  /** A wrong or already used recovery code on the login form's recovery step (counted as a failed login). */
+  two_factor_recovery_invalid: {
+    code: 'siteward_two_factor_invalid',
+    message: 'That recovery code is not valid, or was already used. Each recovery code works once.',
+    status: 401,
+  },
   /** The second step of the login form came too late, or its link was already used. */
   two_factor_expired: {
     code: 'siteward_two_factor_expired',

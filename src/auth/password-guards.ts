@@ -54,7 +54,21 @@ export interface PasswordGuard {
    */
   wantsChallenge?(attempt: PasswordAttempt): boolean | Promise<boolean>;
   before?(attempt: PasswordAttempt): GuardVerdict | Promise<GuardVerdict>;
-  after?(attempt: PasswordAttempt, outcome: { readonly ok: boolean }, ticket?: number): void | Promise<void>;
+  after?(attempt: PasswordAttempt, outcome: GuardOutcome, ticket?: number): void | Promise<void>;
+}
+
+/** What a failed check got wrong, so the failure can be named (Protect's list): the password, or the second factor. */
+export type LoginFailure = 'password' | 'code' | 'recovery_code';
+
+/** The result a guard's `after` learns: `failure` says what was wrong when `ok` is false (default: the password). */
+export interface GuardOutcome {
+  readonly ok: boolean;
+  readonly failure?: LoginFailure;
+}
+
+/** A recovery code has letters and a dash (`5fnhv-ojhxz`); an app's code is digits. */
+export function secondFactorFailure(code: string): Exclude<LoginFailure, 'password'> {
+  return /[a-z]/i.test(code) ? 'recovery_code' : 'code';
 }
 
 const ALLOW: GuardVerdict = { allow: true };
@@ -89,8 +103,8 @@ export class PasswordGuards {
     return (await this.beforeAll(attempt)).verdict;
   }
 
-  async after(attempt: PasswordAttempt, ok: boolean, tickets: readonly (number | undefined)[] = []): Promise<void> {
-    for (const [i, guard] of this.guards.entries()) await guard.after?.(attempt, { ok }, tickets[i]);
+  async after(attempt: PasswordAttempt, outcome: GuardOutcome, tickets: readonly (number | undefined)[] = []): Promise<void> {
+    for (const [i, guard] of this.guards.entries()) await guard.after?.(attempt, outcome, tickets[i]);
   }
 
   /** The first refusal, or allow with each guard's ticket (by registration index). */
@@ -116,7 +130,7 @@ export class PasswordGuards {
   }
 
   /** Runs `check` between the hooks: refused attempts never reach it. */
-  async around<T extends { ok: boolean }>(
+  async around<T extends { ok: boolean; failure?: LoginFailure }>(
     attempt: PasswordAttempt,
     check: () => Promise<T>,
   ): Promise<T | { ok: false; refused: GuardRefusal }> {
@@ -132,7 +146,7 @@ export class PasswordGuards {
         if (tickets[i] !== undefined) await guard.after?.(attempt, { ok: true }, tickets[i])?.catch?.(() => undefined);
       throw error;
     }
-    await this.after(attempt, result.ok, tickets);
+    await this.after(attempt, result.failure === undefined ? { ok: result.ok } : { ok: result.ok, failure: result.failure }, tickets);
     return result;
   }
 }

@@ -218,6 +218,8 @@ export interface ProtectAttempt {
   readonly key: string | null;
   readonly login: string;
   readonly outcome: 'failed' | 'refused';
+  /** What a failed attempt got wrong: the password, a two-factor code, a recovery code (wrong or already used); null when refused. */
+  readonly failure: 'password' | 'code' | 'recovery_code' | null;
 }
 
 /** GET siteward/v1/protect/notifications (POST answers the first two members). */

@@ -52,17 +52,37 @@ export const CHALLENGE_SCRIPT = `import '${ALTCHA_ASSETS_PREFIX}altcha.min.js';
 globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Worker('${ALTCHA_WORKERS_PREFIX}pbkdf2.js'));
 `;
 
-/** The login form's second step: the code of the authenticator app, or a recovery code. */
-export function twoFactorPage(opts: { formField: string; token: string; error?: string }): string {
+/** Which code the second step asks for: the app's six digits (a number pad on phones) or a recovery code (letters). */
+export type TwoFactorMode = 'app' | 'recovery';
+export const MODE_FIELD = 'two_factor_mode';
+
+/**
+ * The login form's second step: the code of the authenticator app, or, as its own step, a
+ * recovery code (a text field: recovery codes have letters, and a number pad cannot type them).
+ * The other step is a second form that sends only the token and the mode: no code is checked.
+ */
+export function twoFactorPage(opts: { formField: string; token: string; error?: string; mode?: TwoFactorMode }): string {
+  const mode = opts.mode ?? 'app';
+  const hidden = `${opts.formField}
+<input type="hidden" name="two_factor_token" value="${escapeHtml(opts.token)}">`;
+  const field =
+    mode === 'app'
+      ? '<label for="two_factor_code">Code from your authenticator app</label><input type="text" name="two_factor_code" id="two_factor_code" inputmode="numeric" pattern="[0-9 ]*" autocomplete="one-time-code" required autofocus>'
+      : '<label for="two_factor_code">Recovery code (like 5fnhv-ojhxz)</label><input type="text" name="two_factor_code" id="two_factor_code" inputmode="text" autocomplete="off" autocapitalize="none" spellcheck="false" required autofocus>';
+  const other: TwoFactorMode = mode === 'app' ? 'recovery' : 'app';
   return simplePage(
     'Two-factor authentication',
     `${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
-<form method="post" action="/login">${opts.formField}
-<input type="hidden" name="two_factor_token" value="${escapeHtml(opts.token)}">
-<label for="two_factor_code">Code from your authenticator app</label><input type="text" name="two_factor_code" id="two_factor_code" inputmode="numeric" autocomplete="one-time-code" required autofocus>
+<form method="post" action="/login">${hidden}
+<input type="hidden" name="${MODE_FIELD}" value="${mode}">
+${field}
 <button type="submit">Log in</button>
 </form>
-<p>Lost your device? Enter one of your recovery codes instead (each works once), or ask an administrator to run <code>siteward user 2fa reset &lt;login&gt;</code>.</p>`,
+<form method="post" action="/login" class="sw-secondary">${hidden}
+<input type="hidden" name="${MODE_FIELD}" value="${other}">
+<button type="submit" class="link">${mode === 'app' ? 'Lost your device? Use a recovery code' : 'Use the code from your authenticator app'}</button>
+</form>
+${mode === 'recovery' ? '<p>Each recovery code works once. No codes left? Ask an administrator to run <code>siteward user 2fa reset &lt;login&gt;</code>.</p>' : ''}`,
   );
 }
 

@@ -4,6 +4,7 @@
  * `PageResponse`. The login form uses WordPress's field names (`log`, `pwd`, `rememberme`,
  * `redirect_to`); a JSON body (`username`, `password`, `remember`) gets a JSON answer.
  */
+import { secondFactorFailure } from '../../auth/password-guards.js';
 import { refusalError, type LoginWithIdentity, type SitewardAuthenticator } from '../../auth/authenticator.js';
 import { authError } from '../../auth/errors.js';
 import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/login-cookie.js';
@@ -21,7 +22,7 @@ import type { Store } from '../../store/types.js';
 import { formTokenInput, htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
 import { keyOf } from '../protect/protect-policy.js';
 import { unlockOffer } from '../protect/unlock-html.js';
-import { loginPage, setupPage, twoFactorPage } from './login-page-html.js';
+import { loginPage, MODE_FIELD, setupPage, twoFactorPage, type TwoFactorMode } from './login-page-html.js';
 import { CHALLENGE_FIELD, type LoginChallenge } from './challenge.js';
 import { CODE_FIELD, PENDING_FIELD, type PendingLogins } from './pending-login.js';
 import type { TwoFactorService } from '../two-factor/service.js';
@@ -156,9 +157,13 @@ export function loginPages(deps: LoginPageDeps) {
       return loginForm(req, error.status, { redirectTo: claims?.redirectTo ?? '', error: error.message });
     }
     const code = str(req.body[CODE_FIELD]);
+    const mode: TwoFactorMode = req.body[MODE_FIELD] === 'recovery' ? 'recovery' : 'app';
+    // The switch between the app's code and a recovery code sends no code: nothing to check.
+    if (req.body[CODE_FIELD] === undefined) return htmlPage(200, twoFactorPage({ formField: formTokenInput(req), token, mode }));
     const check = async () =>
       !(await deps.pending.used(claims)) && (await twoFactor.verify(user.id, code)) && (await deps.pending.consume(claims));
     const result = await authenticator.completeLogin(user, check, {
+      failure: mode === 'recovery' ? 'recovery_code' : secondFactorFailure(code),
       remember: claims.remember,
       userAgent: str(req.headers['user-agent']),
       ip: req.ip,
@@ -168,8 +173,8 @@ export function loginPages(deps: LoginPageDeps) {
       const error = refusalError(result.refusal);
       return loginForm(req, error.status, { redirectTo: claims.redirectTo, error: error.message, login: user.login }, errorHeaders(error));
     }
-    const error = authError('two_factor_invalid');
-    return htmlPage(error.status, twoFactorPage({ formField: formTokenInput(req), token, error: error.message }));
+    const error = authError(mode === 'recovery' ? 'two_factor_recovery_invalid' : 'two_factor_invalid');
+    return htmlPage(error.status, twoFactorPage({ formField: formTokenInput(req), token, error: error.message, mode }));
   };
 
   const submitLogin = async (req: PageRequest): Promise<PageResponse> => {
@@ -187,7 +192,8 @@ export function loginPages(deps: LoginPageDeps) {
     const secondFactor = async (user: UserRecord) => {
       if (!(await twoFactor.enabled(user.id))) return 'none' as const;
       if (code === '') return 'missing' as const;
-      return (await twoFactor.verify(user.id, code)) ? ('passed' as const) : ('failed' as const);
+      if (await twoFactor.verify(user.id, code)) return 'passed' as const;
+      return secondFactorFailure(code) === 'code' ? ('failed' as const) : ('failed_recovery' as const);
     };
     const result = await authenticator.login(login, password, {
       remember,

@@ -107,6 +107,11 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
     await p.locator('#recovery-codes').waitFor();
     const recovery = await p.locator('#recovery-codes code').allTextContents();
     expect(recovery).toHaveLength(10);
+    // The codes come as a file too.
+    const file = decodeURIComponent(
+      (await p.locator('#recovery-codes-download').getAttribute('href'))!.replace(/^data:text\/plain;charset=utf-8,/, ''),
+    );
+    expect(file.trim().split('\n').slice(1)).toEqual(recovery);
     await both('recovery-codes');
     await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.getByRole('link', { name: 'Continue' }).click()]);
     expect(refused).toEqual([]);
@@ -119,7 +124,13 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
     await again.fill('#user_pass', PASSWORD);
     await again.click('button[type=submit]');
     await again.locator('#two_factor_code').waitFor();
+    await expect(again.locator('#two_factor_code').getAttribute('inputmode')).resolves.toBe('numeric');
     await again.screenshot({ path: path.join(shots, 'code-step-360.png'), fullPage: true });
+    // A recovery code is its own step, with a field that takes letters (no number pad).
+    await again.getByRole('button', { name: 'Lost your device? Use a recovery code' }).click();
+    await again.getByLabel('Recovery code (like 5fnhv-ojhxz)').waitFor();
+    await expect(again.locator('#two_factor_code').getAttribute('inputmode')).resolves.toBe('text');
+    await again.screenshot({ path: path.join(shots, 'recovery-step-360.png'), fullPage: true });
     await again.fill('#two_factor_code', recovery[0]!);
     await Promise.all([again.waitForURL((url) => url.pathname === '/admin/'), again.click('button[type=submit]')]);
     await again.context().close();
@@ -151,6 +162,18 @@ describe.skipIf(!chromiumAvailable)('login security in Chromium', () => {
     await p.getByRole('button', { name: 'Turn on two-factor' }).click();
     await p.getByTestId('two-factor-codes').waitFor();
     await expect(p.locator('.sw-two-factor-codes code').count()).resolves.toBe(10);
+    const shown = await p.locator('.sw-two-factor-codes code').allTextContents();
+    const download = await p.getByRole('link', { name: 'Download' }).getAttribute('href');
+    expect(
+      decodeURIComponent(download!.replace(/^data:text\/plain;charset=utf-8,/, ''))
+        .trim()
+        .split('\n')
+        .slice(1),
+    ).toEqual(shown);
+    await p.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await p.getByRole('button', { name: 'Copy' }).click();
+    await expect(p.getByTestId('two-factor-codes-copied').textContent()).resolves.toBe('The recovery codes are copied.');
+    expect((await p.evaluate<string>('navigator.clipboard.readText()')).trim().split('\n').slice(1)).toEqual(shown);
     for (const width of [1280, 360]) {
       await p.setViewportSize({ width, height: 900 });
       await p.screenshot({ path: path.join(shots, `admin-codes-${width}.png`), fullPage: true });

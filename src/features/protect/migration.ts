@@ -123,9 +123,22 @@ export function protectDetailsMigration(dialect: SqlDialect): Migration {
   };
 }
 
+/** The fourth: what failed (password, two-factor code, recovery code), so the list names it. */
+export const PROTECT_FAILURE_KIND_MIGRATION_NAME = '0186_protect_failure_kind';
+
+/** Adds `protect_events.failure` (null: a password, as every failure before this migration was). Never edit once released. */
+export function protectFailureKindMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('protect_events').addColumn('failure', 'text').execute();
+    },
+  };
+}
+
 /** Every protect migration, by name (the feature's `migrations`). */
 export const PROTECT_MIGRATIONS = {
   [PROTECT_MIGRATION_NAME]: protectMigration,
   [PROTECT_ATTEMPTS_MIGRATION_NAME]: protectAttemptsMigration,
   [PROTECT_DETAILS_MIGRATION_NAME]: protectDetailsMigration,
+  [PROTECT_FAILURE_KIND_MIGRATION_NAME]: protectFailureKindMigration,
 } as const;

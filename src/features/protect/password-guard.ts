@@ -1,4 +1,4 @@
-import type { PasswordAttempt } from '../../auth/password-guards.js';
+import type { GuardOutcome, PasswordAttempt } from '../../auth/password-guards.js';
 import type { AllowEntry } from './allow-list.js';
 import { isAllowed } from './allow-list.js';
 import type { FailureOutcome, ProtectPolicy } from './protect-policy.js';
@@ -30,7 +30,7 @@ export interface PasswordGuard {
    */
   before(attempt: PasswordAttempt): Promise<GuardDecision>;
   /** Call after checking it, with the ticket `before` gave; failures count towards a block. */
-  after(attempt: PasswordAttempt, result: { readonly ok: boolean }, ticket?: number): Promise<GuardRecord>;
+  after(attempt: PasswordAttempt, result: GuardOutcome, ticket?: number): Promise<GuardRecord>;
 }
 
 export interface PasswordGuardOptions {
@@ -100,7 +100,7 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
         if (ticket !== undefined) await policy.release(ticket);
         return { recorded: false, why: 'success' };
       }
-      return { recorded: true, outcome: await policy.recordFailure(attempt.ip, attempt.login, clock(), ticket) };
+      return { recorded: true, outcome: await policy.recordFailure(attempt.ip, attempt.login, clock(), ticket, result.failure) };
     },
   };
 }

@@ -4,6 +4,7 @@
  * password guard reads the block from the store on every attempt, nothing caches it), single-use
  * unlock tokens and the "last digest" mark that keeps digests at most one an interval.
  */
+import type { LoginFailure } from '../../auth/password-guards.js';
 import type { FeatureDb } from '../db/feature-db.js';
 import { toInt } from '../../store/db-values.js';
 import type { ProtectTables } from './protect-tables.js';
@@ -39,8 +40,10 @@ export interface AttemptView {
   readonly address: string;
   readonly key: string | null;
   readonly login: string;
-  /** `failed`: the password was wrong; `refused`: the address was blocked, no password checked. */
+  /** `failed`: something was wrong (`failure` says what); `refused`: the address was blocked, nothing checked. */
   readonly outcome: 'failed' | 'refused';
+  /** What a failed attempt got wrong; null when refused. */
+  readonly failure: LoginFailure | null;
 }
 
 export interface Page<T> {
@@ -138,7 +141,7 @@ export class ProtectBlocks {
       const base = db.selectFrom('protect_events').where('kind', 'in', ['failure', 'blocked']);
       const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
       const rows = await base
-        .select(['id', 'at', 'address', 'key', 'login', 'kind'])
+        .select(['id', 'at', 'address', 'key', 'login', 'kind', 'failure'])
         .orderBy('at', 'desc')
         .orderBy('id', 'desc')
         .limit(input.perPage)
@@ -153,6 +156,7 @@ export class ProtectBlocks {
           key: r.key,
           login: r.login,
           outcome: r.kind === 'failure' ? 'failed' : 'refused',
+          failure: r.kind !== 'failure' ? null : r.failure === 'code' || r.failure === 'recovery_code' ? r.failure : 'password',
         })),
       };
     });

@@ -1,3 +1,4 @@
+import type { LoginFailure } from '../../auth/password-guards.js';
 import { counterKey } from './client-address.js';
 import { dayBuckets } from './day-buckets.js';
 import type { ProtectRepo, PurgeCounts, Reservation } from './protect-repo.js';
@@ -49,8 +50,11 @@ export class ProtectPolicy {
   }
 
   /** Records a failed check; `reserved` (its slot) turns into the failure. */
-  recordFailure(address: string, login: string, now: number, reserved?: number): Promise<FailureOutcome> {
-    return this.repo.recordFailure({ key: keyOf(address), address, login: clip(login), now, rules: this.rules }, reserved);
+  recordFailure(address: string, login: string, now: number, reserved?: number, failure?: LoginFailure): Promise<FailureOutcome> {
+    return this.repo.recordFailure(
+      { key: keyOf(address), address, login: clip(login), now, rules: this.rules, ...(failure === undefined ? {} : { failure }) },
+      reserved,
+    );
   }
 
   /** Counts an attempt refused because of a block and logs it (time, address, login). */

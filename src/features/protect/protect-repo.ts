@@ -1,3 +1,4 @@
+import type { LoginFailure } from '../../auth/password-guards.js';
 import { sql, type Kysely } from 'kysely';
 import type { FeatureDb } from '../db/feature-db.js';
 import { toInt } from '../../store/db-values.js';
@@ -15,6 +16,8 @@ export interface FailureInput {
   readonly login: string;
   readonly now: number;
   readonly rules: ProtectRules;
+  /** What was wrong; default a password. */
+  readonly failure?: LoginFailure;
 }
 
 export interface PurgeCounts {
@@ -112,7 +115,7 @@ export class KyselyProtectRepo implements ProtectRepo {
     await this.db.run((db) => db.deleteFrom('protect_attempts').where('id', '=', id).execute());
   }
 
-  recordFailure({ key, address, login, now, rules }: FailureInput, reserved?: number): Promise<FailureOutcome> {
+  recordFailure({ key, address, login, now, rules, failure }: FailureInput, reserved?: number): Promise<FailureOutcome> {
     return this.db.transaction(async (db) => {
       await lockKey(db, key, now);
       // The reservation becomes the failure in the same transaction: never counted twice or not at all.
@@ -122,7 +125,17 @@ export class KyselyProtectRepo implements ProtectRepo {
 
       await db.insertInto('protect_failures').values({ key, at: now }).execute();
       // The failure as an event too: the block list shows who tried which logins after the window is gone.
-      await db.insertInto('protect_events').values({ at: now, address, login, kind: 'failure', key }).execute();
+      await db
+        .insertInto('protect_events')
+        .values({
+          at: now,
+          address,
+          login,
+          kind: 'failure',
+          key,
+          failure: failure === undefined || failure === 'password' ? null : failure,
+        })
+        .execute();
       const failures = await countRows(
         db
           .selectFrom('protect_failures')

@@ -46,7 +46,14 @@ export function blockJson(block: BlockView): ProtectBlock {
 }
 
 function attemptJson(attempt: AttemptView): ProtectAttempt {
-  return { at: iso(attempt.at), address: attempt.address, key: attempt.key, login: attempt.login, outcome: attempt.outcome };
+  return {
+    at: iso(attempt.at),
+    address: attempt.address,
+    key: attempt.key,
+    login: attempt.login,
+    outcome: attempt.outcome,
+    failure: attempt.failure,
+  };
 }
 
 /** The page as a response with the paging headers; a page past the last is WordPress's 400. */

@@ -61,6 +61,8 @@ export interface ProtectEventsTable {
   kind: string;
   /** The counter key (null for rows older than migration 0160). */
   key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What a `failure` got wrong: `code`, `recovery_code`; null is a password (and every failure before migration 0186). */
+  failure: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** E-mailed unlock links: the SHA-256 of the token, the key it lifts, single use (`used_at`). */

@@ -43,6 +43,7 @@ function codesPage(codes: readonly string[], next: string): string {
     `<p class="notice">Two-factor authentication is on.</p>
 <p>Keep these recovery codes somewhere safe: each logs you in once if you lose your device. They are shown only now.</p>
 <ul id="recovery-codes">${codes.map((c) => `<li><code>${escapeHtml(c)}</code></li>`).join('')}</ul>
+<p><a class="sw-button sw-button-secondary" id="recovery-codes-download" download="siteward-recovery-codes.txt" href="data:text/plain;charset=utf-8,${encodeURIComponent(`Siteward recovery codes (each logs you in once):\n${codes.join('\n')}\n`)}">Download the codes</a></p>
 <p><a href="${escapeHtml(next)}">Continue</a></p>`,
   );
 }

@@ -105,6 +105,54 @@ describe.each(stores)('two-factor authentication on %s', (backend) => {
     expect((await codeStep(app, token3, code)).status).toBe(401);
   });
 
+  it('offers a recovery code as its own step with a text field, and Protect names each failure as what it is', async () => {
+    const user = await app.loginAs('author', { login: 'rhea' });
+    const { recovery } = await enrol(app, user);
+    step();
+    const token = await passwordStep(app, 'rhea', user.password);
+    const page = (await codeStep(app, token, '123456')).text;
+    // The app's code: a number pad on phones; the recovery code is reached by its own button.
+    expect(page).toMatch(/<input type="text" name="two_factor_code" id="two_factor_code" inputmode="numeric"/);
+    expect(page).toContain('<input type="hidden" name="two_factor_mode" value="recovery">');
+    expect(page).toContain('Lost your device? Use a recovery code</button>');
+    const switched = await app.request({
+      method: 'POST',
+      path: '/login',
+      headers: FORM,
+      body: form({ two_factor_token: token, two_factor_mode: 'recovery' }),
+    });
+    expect(switched.status).toBe(200);
+    expect(switched.text).toContain('<label for="two_factor_code">Recovery code (like 5fnhv-ojhxz)</label>');
+    expect(switched.text).not.toContain('inputmode="numeric"');
+    expect(switched.text).toContain('Use the code from your authenticator app</button>');
+    // A recovery code used twice: named on the page and in Protect's list.
+    const first = await app.request({
+      method: 'POST',
+      path: '/login',
+      headers: FORM,
+      body: form({ two_factor_token: token, two_factor_mode: 'recovery', two_factor_code: recovery[1]! }),
+    });
+    expect(first.status).toBe(302);
+    const token2 = await passwordStep(app, 'rhea', user.password);
+    const reused = await app.request({
+      method: 'POST',
+      path: '/login',
+      headers: FORM,
+      body: form({ two_factor_token: token2, two_factor_mode: 'recovery', two_factor_code: recovery[1]! }),
+    });
+    expect(reused.status).toBe(401);
+    expect(reused.text).toContain('That recovery code is not valid, or was already used.');
+    expect(reused.text).toContain('Recovery code (like 5fnhv-ojhxz)');
+    await app.request({ method: 'POST', path: '/login', headers: FORM, body: form({ log: 'rhea', pwd: 'not the password' }) });
+    const admin = await app.loginAs('administrator', { login: 'rhea-admin' });
+    const attempts = (await app.request({ path: '/wp-json/siteward/v1/protect/attempts', headers: app.auth(admin) })).json as {
+      login: string;
+      outcome: string;
+      failure: string | null;
+    }[];
+    expect(attempts.filter((a) => a.login === 'rhea').map((a) => a.failure)).toEqual(['password', 'recovery_code', 'code']);
+  });
+
   it('takes a recovery code once, and JSON logins send the code with the password', async () => {
     const user = await app.loginAs('author', { login: 'rita' });
     const { secret, recovery } = await enrol(app, user);
