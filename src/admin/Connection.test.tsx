@@ -89,6 +89,16 @@ describe('the Connection card', () => {
     expect(c.button('Connect to the account service')).toBeUndefined();
   });
 
+  it('says up front that no account service is configured, naming SITEWARD_ACCOUNTS_ISSUER, and offers no Connect button', async () => {
+    const c = await card({
+      connectionStatus: { ...CONNECTED, isActive: false },
+      userData: userData({ ...ADMIN, isConnected: false }),
+      accountServiceConfigured: false,
+    });
+    expect(c.text()).toContain('no account service is configured. Set SITEWARD_ACCOUNTS_ISSUER');
+    expect(c.button('Connect to the account service')).toBeUndefined();
+  });
+
   it('tells the master user why their account cannot be unlinked and that disconnecting the site is the way', async () => {
     const c = await card({ userData: userData(MASTER) });
     expect(c.text()).toContain('You are linked as boss — the master user.');

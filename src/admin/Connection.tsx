@@ -30,7 +30,7 @@ function unlinkRefusal(after: UserData | null): string {
 }
 
 export function ConnectionCard() {
-  const { connection, user } = useConnection();
+  const { connection, user, accountService } = useConnection();
   const { notify } = useNotify();
   const { refresh } = useSiteActions();
   const [working, setWorking] = useState<string | null>(null);
@@ -104,6 +104,16 @@ export function ConnectionCard() {
     body = (
       <p data-testid="connection-state">
         <strong>{__('Offline mode.', 'siteward')}</strong> {why}
+      </p>
+    );
+  } else if (!connection.isActive && !accountService) {
+    // Said up front, as the Backups and Spam cards say what they miss: no button that can only fail.
+    body = (
+      <p data-testid="connection-state">
+        {__(
+          'The site is not connected, and cannot be: no account service is configured. Set SITEWARD_ACCOUNTS_ISSUER (and its client settings, see README) and restart Siteward to connect it. Everything else works without it.',
+          'siteward',
+        )}
       </p>
     );
   } else if (!connection.isActive) {

@@ -4,6 +4,7 @@ import { __, _n, sprintf } from '@wordpress/i18n';
 import { useMemo, useState, type FormEvent } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
 import { fromDraft, OptionField, readBack, sameDraft, toDraft, type DraftValue } from './option-fields';
+import { badAllowListEntry } from './allow-list-entry';
 import { useConnection, useModuleActions, useModules, useNotify } from './site';
 import { SsoStatus } from './SsoStatus';
 import { UnavailableReason } from './UnavailableReason';
@@ -157,6 +158,18 @@ export function plainErrors(mod: ModuleRecord, params: Record<string, string>): 
   );
 }
 
+/** A list field's error names its wrong entry (the server's message names none): `999.1.1.1` is not an address. */
+function namedEntries(errors: Record<string, string>, valueOf: (key: string) => DraftValue): Record<string, string> {
+  const named = { ...errors };
+  for (const key of Object.keys(errors)) {
+    const draft = valueOf(key);
+    const bad = draft.kind === 'lines' ? badAllowListEntry(draft.value) : null;
+    // translators: 1: the field's rule, 2: the entry that breaks it.
+    if (bad !== null) named[key] = sprintf(__('%1$s “%2$s” is not one.', 'siteward'), errors[key], bad);
+  }
+  return named;
+}
+
 function ModulePanel({ mod }: { mod: ModuleRecord }) {
   const { setModules } = useModuleActions();
   const { notify } = useNotify();
@@ -200,7 +213,7 @@ function ModulePanel({ mod }: { mod: ModuleRecord }) {
     } catch (raw) {
       const error = raw instanceof ApiError ? raw : toApiError(raw);
       // The wire's messages name the keys (`<key> must be …`): each field shows its rule in plain words instead.
-      if (Object.keys(error.params).length > 0) setErrors(plainErrors(mod, error.params));
+      if (Object.keys(error.params).length > 0) setErrors(namedEntries(plainErrors(mod, error.params), valueOf));
       else setFormError(error.message);
       // Some keys may have been stored anyway (some_updated): read the module again.
       if (error.code === 'some_updated') {

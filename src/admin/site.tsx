@@ -42,6 +42,8 @@ export interface ModuleActions {
 export interface ConnectionValue {
   connection: ConnectionStatus;
   user: UserData;
+  /** False when no account service is configured (SITEWARD_ACCOUNTS_ISSUER): connecting cannot work. */
+  accountService: boolean;
 }
 
 export interface PageChoices {
@@ -171,7 +173,8 @@ export function SiteProvider({
   );
 
   const modulesValue = useMemo<ModulesValue>(() => ({ modules, busy }), [modules, busy]);
-  const connectionValue = useMemo<ConnectionValue>(() => ({ connection, user }), [connection, user]);
+  const accountService = initial.accountServiceConfigured !== false;
+  const connectionValue = useMemo<ConnectionValue>(() => ({ connection, user, accountService }), [connection, user, accountService]);
   const choices = useMemo<PageChoices>(() => ({ dismissed, showJumpstart }), [dismissed, showJumpstart]);
 
   return (

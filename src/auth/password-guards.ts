@@ -53,6 +53,8 @@ export interface PasswordGuard {
    * after a few failures from its address); asked before `before`, skipped when it carries one.
    */
   wantsChallenge?(attempt: PasswordAttempt): boolean | Promise<boolean>;
+  /** The refusal `attempt` would get now, counting nothing (the login page shows a block before anyone types); null: none. */
+  refusalNow?(attempt: PasswordAttempt): Promise<GuardRefusal | null>;
   before?(attempt: PasswordAttempt): GuardVerdict | Promise<GuardVerdict>;
   after?(attempt: PasswordAttempt, outcome: GuardOutcome, ticket?: number): void | Promise<void>;
 }
@@ -97,6 +99,15 @@ export class PasswordGuards {
     if (attempt.challenge === 'solved') return false;
     for (const guard of this.guards) if (await guard.wantsChallenge?.(attempt)) return true;
     return false;
+  }
+
+  /** The first refusal a guard would give `attempt` now, without counting it; null when none would. */
+  async refusalNow(attempt: PasswordAttempt): Promise<GuardRefusal | null> {
+    for (const guard of this.guards) {
+      const refusal = (await guard.refusalNow?.(attempt)) ?? null;
+      if (refusal !== null) return refusal;
+    }
+    return null;
   }
 
   async before(attempt: PasswordAttempt): Promise<GuardVerdict> {

@@ -145,6 +145,8 @@ export interface InitialState {
   currentVersion?: string;
   settingNames?: Record<string, string>;
   userData: UserData;
+  /** Siteward's own: whether an account service is configured (SITEWARD_ACCOUNTS_ISSUER), so the page says so before offering to connect. */
+  accountServiceConfigured?: boolean;
 }
 
 export interface CodeMessage {

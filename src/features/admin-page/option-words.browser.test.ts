@@ -88,9 +88,11 @@ describe.skipIf(!chromiumAvailable)('option fields in plain words, in Chromium',
     await key.getByLabel(texts.jetpack_protect_key!.label).waitFor();
     await key.getByText(texts.jetpack_protect_key!.help).waitFor();
     const allow = p.getByTestId('field-jetpack_protect_global_whitelist');
-    await allow.getByLabel(texts.jetpack_protect_global_whitelist!.label).fill('999.1.1.1');
+    await allow.getByLabel(texts.jetpack_protect_global_whitelist!.label).fill('203.0.113.7\n999.1.1.1\n10.0.0.0/8');
     await p.getByRole('button', { name: 'Save settings' }).click();
     await allow.getByRole('alert').getByText(texts.jetpack_protect_global_whitelist!.rule).waitFor();
+    // The page names the wrong entry (the server's message, Jetpack's, names none).
+    await expect(allow.getByRole('alert').textContent()).resolves.toContain('“999.1.1.1” is not one.');
     expect(await p.locator('.sw-panel').textContent()).not.toContain('jetpack_protect_global_whitelist');
     await p.screenshot({ path: path.join(shots, 'protect-refused-360.png'), fullPage: true });
     const width = await p.evaluate<number>('document.documentElement.scrollWidth');

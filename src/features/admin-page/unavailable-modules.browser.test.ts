@@ -109,6 +109,11 @@ describe.skipIf(!chromiumAvailable)('modules whose service is not set up, in Chr
       .getByTestId('card-backups')
       .getByText((backups.json as { message: string }).message)
       .waitFor();
+    // No account service configured: the Connection card says so up front, naming the setting, with no Connect button.
+    await expect(p.getByTestId('connection-state').textContent()).resolves.toContain(
+      'no account service is configured. Set SITEWARD_ACCOUNTS_ISSUER',
+    );
+    expect(await p.getByRole('button', { name: 'Connect to the account service' }).count()).toBe(0);
     await p.waitForLoadState('networkidle');
     await p.screenshot({ path: path.join(shots, 'dashboard-1280.png'), fullPage: true });
     expect(await seriousAxeViolations(p)).toEqual([]);

@@ -51,6 +51,8 @@ export interface PluginContext {
   settingsShape?: 'spec' | 'current';
   /** The `/user-connection-data` body of the connection service; absent: a not-connected body is built. */
   userConnectionData?(user: Principal): Promise<JsonValue>;
+  /** Whether an account service is configured (SITEWARD_ACCOUNTS_ISSUER); absent: not said. */
+  accountServiceConfigured?: boolean;
 }
 
 const catalogs = new WeakMap<PluginContext, ModuleCatalog>();

@@ -51,6 +51,7 @@ export const jetpackFeature: Feature = {
       fields: ctx.fields,
       settingsShape: ctx.config.settingsShape,
       userConnectionData: (user) => connection.userConnectionData(user),
+      accountServiceConfigured: ctx.config.accountsIssuer !== null,
     };
     const plugin = registerSiteManagementPlugin(ctx.api, pluginContext);
     ctx.provide('jetpack', {

@@ -124,6 +124,7 @@ export async function buildInitialState(ctx: PluginContext, opts: InitialStateOp
     },
     settingNames: { ...SETTING_OPTION_NAMES },
     userData,
+    ...(ctx.accountServiceConfigured === undefined ? {} : { accountServiceConfigured: ctx.accountServiceConfigured }),
     locale: '{}',
     localeSlug: 'en',
     jetpackStateNotices: { messageCode: null, errorCode: null, errorDescription: null },

@@ -95,6 +95,12 @@ export function loginPages(deps: LoginPageDeps) {
         : q.password_reset === 'done'
           ? 'Your password has been reset. Log in with the new one.'
           : undefined;
+    // A blocked address sees its block, when it ends and the way to lift it at once, not a form that will refuse it.
+    const refusal = await authenticator.guards.refusalNow({ via: 'login-form', login: '', ip: req.ip });
+    if (refusal !== null) {
+      const error = refusalError(refusal);
+      return loginForm(req, error.status, { redirectTo: str(q.redirect_to), error: error.message }, errorHeaders(error));
+    }
     return loginForm(req, 200, { redirectTo: str(q.redirect_to), notice });
   };
 

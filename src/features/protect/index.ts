@@ -123,6 +123,7 @@ function registerGuard(
   const at = () => new Date(ctx.clock()).toISOString();
   ctx.addPasswordGuard({
     wantsChallenge: (attempt) => guard.wantsChallenge(attempt),
+    refusalNow: (attempt) => guard.refusalNow(attempt),
     before: async (attempt) => {
       const verdict = await guard.before(attempt);
       // The attempt as an event: time, address, login, entry point. Never the password.
@@ -146,7 +147,15 @@ function registerGuard(
       if (record.recorded && record.outcome.kind === 'blocked') {
         const { level, until } = record.outcome;
         ctx.log.warn(
-          { event: 'protect.lockout', at: at(), address: attempt.ip, login: attempt.login, level, until: new Date(until).toISOString() },
+          // `blockLevel`, not `level`: that key is the log line's own (pino's), which a block's 1 or 2 would replace.
+          {
+            event: 'protect.lockout',
+            at: at(),
+            address: attempt.ip,
+            login: attempt.login,
+            blockLevel: level,
+            until: new Date(until).toISOString(),
+          },
           'address blocked after failed logins',
         );
         // The digest's claim is decided here (one store transaction); the sending happens in the background.

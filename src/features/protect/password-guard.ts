@@ -24,6 +24,8 @@ export type GuardRecord =
 export interface PasswordGuard {
   /** True when a login-form attempt must carry a solved challenge: `challengeAfter` failures and not yet blocked. */
   wantsChallenge(attempt: PasswordAttempt): Promise<boolean>;
+  /** The block refusal this address gets now (with when it ends), counting nothing; null when not blocked. */
+  refusalNow(attempt: PasswordAttempt): Promise<Extract<GuardDecision, { allow: false }> | null>;
   /**
    * Call before checking the password: counts the attempt (a slot, `ticket`) or refuses it; a
    * refusal has been counted as a blocked attempt.
@@ -68,6 +70,21 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
       const standing = await policy.standing(attempt.ip, clock());
       // A blocked address gets the block (429), never a challenge it could not use.
       return !standing.blocked && standing.failures >= challengeAfter;
+    },
+
+    async refusalNow(attempt) {
+      if ((await exempt(attempt.ip)) !== null) return null;
+      const now = clock();
+      const standing = await policy.check(attempt.ip, now);
+      if (!standing.blocked) return null;
+      const until = new Date(now + standing.retryAfterSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
+      return {
+        allow: false,
+        status: 429,
+        code: PROTECT_BLOCKED_CODE,
+        message: `${blockedMessage(standing.retryAfterSeconds)} The block ends at ${until} UTC.`,
+        retryAfterSeconds: standing.retryAfterSeconds,
+      };
     },
 
     async before(attempt) {

@@ -151,7 +151,7 @@ describe.each(featureTestBackends(PROTECT_MIGRATIONS))('ProtectPolicy on $name',
     expect(await a.blockedCount()).toBe(before + 30);
   });
 
-  it('logs a blocked attempt with time, address, its counter key and login only', async () => {
+  it('logs a blocked attempt with time, address, its counter key and login only (no failure kind: nothing was checked)', async () => {
     const p = policy();
     await p.recordBlockedAttempt('203.0.113.77', 'x'.repeat(500), T0 + 7);
     const rows = await db.run((k) => k.selectFrom('protect_events').selectAll().where('address', '=', '203.0.113.77').execute());
@@ -160,7 +160,8 @@ describe.each(featureTestBackends(PROTECT_MIGRATIONS))('ProtectPolicy on $name',
     expect(rows[0]?.kind).toBe('blocked');
     expect(rows[0]?.login).toHaveLength(200);
     expect(rows[0]?.key).toBe('203.0.113.77');
-    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(['address', 'at', 'id', 'key', 'kind', 'login']);
+    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(['address', 'at', 'failure', 'id', 'key', 'kind', 'login']);
+    expect(rows[0]?.failure).toBeNull();
   });
 
   it('gives a per-day history of blocked attempts with zero days', async () => {
