@@ -36,3 +36,14 @@ describe('siteward --help', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('siteward --version', () => {
+  it('prints the version of package.json, and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const out: string[] = [];
+      expect(await main([flag], { out: (l) => out.push(l), err: (l) => out.push(l) })).toBe(0);
+      expect(out).toEqual([`siteward ${version}`]);
+    }
+  });
+});

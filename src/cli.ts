@@ -5,8 +5,10 @@ import { argsErrorMessage } from './features/users/cli-args.js';
 import { createApp } from './compose.js';
 import { formatRouteTable, type RouteRow } from './core/route-table.js';
 import type { Feature } from './features/contract.js';
+import { SITEWARD_VERSION } from './core/version.js';
 
 const HELP = `Usage: siteward <command> [options]
+       siteward --version
 
 Commands:
   start [--workers N|auto] [--port P] [--host H] [--quiet] [--config FILE]
@@ -86,6 +88,10 @@ export async function main(
   options: { features?: readonly Feature[] } = {},
 ): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === '--version' || command === '-V' || command === 'version') {
+    io.out(`siteward ${SITEWARD_VERSION}`);
+    return 0;
+  }
   if (!command || command === '-h' || command === '--help' || command === 'help') {
     io.out(HELP);
     return command ? 0 : 1;

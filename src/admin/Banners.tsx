@@ -94,7 +94,9 @@ export function JumpStart() {
         {set.map((m) => (
           <li key={m.module}>
             <strong>{m.name}</strong>
-            {m.activated && <> {__('(already on)', 'siteward')}</>} — {stripTags(m.jumpstart_desc || m.description)}
+            {m.activated && <> {__('(already on)', 'siteward')}</>}
+            {m.runtime === 'site' && <> {__('(a setting for the site’s front end)', 'siteward')}</>} —{' '}
+            {stripTags(m.jumpstart_desc || m.description)}
           </li>
         ))}
       </ul>

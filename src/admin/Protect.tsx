@@ -210,10 +210,10 @@ function BlocksCard() {
         )}
         <p className="sw-help">
           {__(
-            'Locked out yourself? The login page offers an unlock link by e-mail when e-mail is set up. On the server, this command lifts a block at once:',
+            'Locked out yourself? The login page offers an unlock link by e-mail when e-mail is set up. On the server, in Siteward’s directory, this command lifts a block at once:',
             'siteward',
           )}{' '}
-          <code className="sw-break">siteward protect unblock &lt;address&gt;</code>
+          <code className="sw-break">npx siteward protect unblock &lt;address&gt;</code>
         </p>
       </CardBody>
     </Card>

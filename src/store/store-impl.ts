@@ -87,5 +87,20 @@ export async function migrate(
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error } = await migrator.migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+  if (error === undefined) return;
+  // Kysely's words for a store a newer release migrated ("corrupted migrations: previously executed
+  // migration X is missing") say neither what happened nor what to do.
+  const newer = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message) : null;
+  if (newer !== null) throw new StoreNewerThanCodeError(newer[1]!);
+  throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+}
+
+/** The store was upgraded by a newer Siteward: it has a migration this release does not know. */
+export class StoreNewerThanCodeError extends Error {
+  constructor(readonly migration: string) {
+    super(
+      `This store was upgraded by a newer Siteward release (it has migration ${migration}, which this release does not know), so this release cannot open it. Either run the newer release again, or restore a backup made before the upgrade (with the newer release: siteward backup restore <id>; or put back a copy of the data directory or database from before the upgrade).`,
+    );
+    this.name = 'StoreNewerThanCodeError';
+  }
 }

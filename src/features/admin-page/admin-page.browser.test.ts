@@ -354,6 +354,11 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     const banner = page.getByTestId('jumpstart');
     await banner.waitFor();
     await expect(banner.textContent()).resolves.toContain('Carousel');
+    // Siteward has no posts or pages: no post or page editors are promised; front-end settings say they are.
+    const offer = (await banner.textContent()) ?? '';
+    expect(offer).not.toMatch(/post and page editors/);
+    expect(offer).toContain('Contact Form (a setting for the site’s front end) —');
+    await banner.screenshot({ path: path.join(shots, 'jumpstart-1280.png') });
     expect((await modules()).carousel!.activated).toBe(false);
     await banner.getByRole('button', { name: /Turn on (these|the remaining)/ }).click();
     await notice(page, /Jump Start turned on/).waitFor();

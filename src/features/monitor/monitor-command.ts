@@ -1,6 +1,7 @@
 /** `siteward monitor …`: the monitor's state, maintenance windows and a test notification from the shell. */
 import { EXIT_FAILED, EXIT_OK, UsageError, guarded, parse, positionals } from '../users/cli-args.js';
 import type { CliCommand, CliIo } from '../contract.js';
+import { textTable } from '../../core/text-table.js';
 import { monitorError } from './monitor-errors.js';
 import type { CheckStatus, MonitorService, Outcome } from './monitor-service.js';
 import { windowJson } from './monitor-service.js';
@@ -32,19 +33,26 @@ function percent(value: number | null): string {
   return value === null ? '-' : `${value}%`;
 }
 
-function describeCheck(check: CheckStatus): string {
-  const uptime = Object.entries(check.uptime)
-    .map(([period, value]) => `${period} ${percent(value)}`)
-    .join(', ');
+const STATUS_HEADER = ['ID', 'URL', 'STATE', '24H', '7D', '30D', '365D', 'CERTIFICATE'];
+
+function checkRow(check: CheckStatus): string[] {
   const state =
     check.state !== 'down'
       ? check.state
       : check.maintenance
         ? `down (maintenance)${check.lastError === null ? '' : ` (${check.lastError})`}`
         : `down since ${check.downSince ?? '?'} (${check.lastError ?? ''})`;
-  const certificate =
-    check.certificate === null ? '' : `; certificate until ${check.certificate.validTo} (${check.certificate.daysLeft} days)`;
-  return `${check.id}\t${check.url}\t${state}\tuptime ${uptime}${certificate}`;
+  const certificate = check.certificate === null ? '-' : `until ${check.certificate.validTo} (${check.certificate.daysLeft} days)`;
+  return [
+    String(check.id),
+    check.url,
+    state,
+    percent(check.uptime['24h']),
+    percent(check.uptime['7d']),
+    percent(check.uptime['30d']),
+    percent(check.uptime['365d']),
+    certificate,
+  ];
 }
 
 /** Prints an operation's refusal (the REST error's message and detail) and returns exit code 1. */
@@ -61,7 +69,7 @@ export function monitorCommand(service: MonitorService): CliCommand {
       positionals(parse(rest, {}).positionals, [], USAGE[0] ?? '');
       const overview = await service.overview();
       io.out(`monitor module: ${overview.active === true ? 'active' : 'inactive'}`);
-      for (const check of overview.checks) io.out(describeCheck(check));
+      for (const line of textTable(STATUS_HEADER, overview.checks.map(checkRow), { right: [3, 4, 5, 6] })) io.out(line);
       const current = overview.maintenance.current;
       if (current !== null) io.out(`maintenance until ${current.until}`);
       return EXIT_OK;

@@ -7,6 +7,7 @@ import { closeServer, listenOnLoopback } from '../../../test/helpers/loopback-se
 import { startSmtpCapture, type CapturedMail, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/helpers/webhook-receiver.js';
+import { cellsUnder } from '../../../test/helpers/table-cells.js';
 import { main } from '../../cli.js';
 import { builtInFeatures } from '../index.js';
 import { createMonitorFeature } from './index.js';
@@ -180,6 +181,18 @@ describe('maintenance windows', () => {
     siteUp = true;
     await run(10_000);
     expect(hooks.bodies).toEqual([]);
+  });
+});
+
+describe('monitor status', () => {
+  it('prints a header row, then one row per check with each cell under its title', async () => {
+    const status = await cli('monitor', 'status');
+    expect(status.code).toBe(0);
+    const [module, header, row, ...rest] = status.out.split('\n');
+    expect(module).toBe('monitor module: active');
+    expect(header).toMatch(/^ID +URL +STATE +24H +7D +30D +365D +CERTIFICATE$/);
+    expect(cellsUnder(header!, row!, ['ID', 'STATE', 'CERTIFICATE'])).toEqual(['1', expect.stringMatching(/^(up|down|unknown)/), '-']);
+    expect(rest.filter((l) => !l.startsWith('maintenance until'))).toEqual([]);
   });
 });
 

@@ -110,7 +110,7 @@ describe('monitor notifier', () => {
         reason: 'HTTP 503',
         lastError: 'HTTP 503',
         message: 'Example is down',
-        text: expect.stringContaining('Down since: 2024-06-01T12:00:00.000Z\nDuration: 1 min\nLast error: HTTP 503') as unknown,
+        text: expect.stringContaining('Down since: 2024-06-01T12:00:00.000Z\nDuration: 10 s\nLast error: HTTP 503') as unknown,
       },
     ]);
     expect(results.map((r) => [r.channel, r.ok, r.attempts])).toEqual([
@@ -133,7 +133,7 @@ describe('monitor notifier', () => {
     const text = mails[0]?.data.replace(/=\r?\n/g, '') ?? '';
     expect(text).toContain('Subject: Example is still down');
     expect(text).toContain('Down since: 2024-06-01T12:00:00.000Z');
-    expect(text).toContain('Duration: 1 hour');
+    expect(text).toContain('Duration: 1 h');
     expect(text).toContain('Last error: ECONNREFUSED');
   });
 
@@ -150,7 +150,7 @@ describe('monitor notifier', () => {
       'discord',
       {
         content: expect.stringMatching(
-          /^\*\*Example is down\*\*\n.*\nDown since: 2024-06-01T12:00:00.000Z\nDuration: 1 min\nLast error: HTTP 503$/s,
+          /^\*\*Example is down\*\*\n.*\nDown since: 2024-06-01T12:00:00.000Z\nDuration: 10 s\nLast error: HTTP 503$/s,
         ) as unknown,
       },
     ],
@@ -166,7 +166,7 @@ describe('monitor notifier', () => {
     n.notify(up);
     await n.close();
     expect(mails[0]?.data).toContain('Subject: Example is back up');
-    expect(mails[0]?.data).toContain('after 5 mins of downtime');
+    expect(mails[0]?.data).toContain('after 5 min of downtime');
     expect(hooks[0]).toMatchObject({ event: 'up', downtimeSeconds: 300 });
   });
 

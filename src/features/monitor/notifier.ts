@@ -1,4 +1,4 @@
-import { humanTimeDiff } from './human-time-diff.js';
+import { exactDuration } from '../../core/time.js';
 import { smtpTransport } from '../../core/smtp-transport.js';
 import type { MonitorTransition } from './uptime-checker.js';
 
@@ -232,7 +232,7 @@ export class MonitorNotifier {
           text: `The TLS certificate of ${event.url} expires on ${iso(event.validTo)}. Renew it before then: an expired certificate counts as downtime.`,
         };
       default: {
-        const lasted = humanTimeDiff(0, Math.round((event.at - event.since) / 1000));
+        const lasted = exactDuration((event.at - event.since) / 1000);
         const facts = `Down since: ${iso(event.since)}\nDuration: ${lasted}\nLast error: ${event.lastError}`;
         if (event.kind === 'down')
           return {

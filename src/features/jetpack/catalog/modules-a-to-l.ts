@@ -62,7 +62,9 @@ export const modulesAToL: ModuleDefinition[] = [
     slug: 'contact-form',
     name: 'Contact Form',
     description: 'Insert a customizable contact form anywhere on your site.',
-    jumpstart_desc: 'Adds a button to your post and page editors, allowing you to build simple forms to help visitors stay in touch.',
+    // Siteward serves no content and has no editor: the setting is for the site's front end, which has them.
+    jumpstart_desc:
+      'Turns on contact forms for the site’s front end, whose editor builds them; Siteward keeps the setting and has no editor of its own.',
     sort: 15,
     recommendation_order: 14,
     introduced: '1.3',

@@ -1,0 +1,43 @@
+/**
+ * Starting an older release on a store a newer one upgraded: the error says what happened and
+ * the two ways out, through the command an operator runs (not Kysely's "corrupted migrations").
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { createTestApp } from '../../test/helpers/test-app.js';
+import { main } from '../cli.js';
+import type { Feature } from '../features/contract.js';
+import { builtInFeatures } from '../features/index.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'siteward-newer-store-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** What a newer release adds: one more migration. */
+const newerRelease: Feature = {
+  name: 'from-the-future',
+  migrations: { '9990_from_a_newer_release': () => ({ up: async () => undefined }) },
+  register: () => undefined,
+};
+
+it('says the store was upgraded by a newer Siteward, and how to go on', async () => {
+  const dataDir = path.join(root, 'data');
+  const upgraded = await createTestApp({ dataDir, features: [...builtInFeatures, newerRelease], startJobs: false });
+  await upgraded.close();
+  const configFile = path.join(root, 'siteward.config.json');
+  writeFileSync(configFile, JSON.stringify({ dataDir, homeUrl: 'http://example.org' }));
+  const failure = await main(
+    ['user', 'list', '--config', configFile],
+    { out: () => undefined, err: () => undefined },
+    {
+      features: builtInFeatures,
+    },
+  ).then(
+    () => null,
+    (error: unknown) => (error as Error).message,
+  );
+  expect(failure).toBe(
+    'This store was upgraded by a newer Siteward release (it has migration 9990_from_a_newer_release, which this release does not know), so this release cannot open it. Either run the newer release again, or restore a backup made before the upgrade (with the newer release: siteward backup restore <id>; or put back a copy of the data directory or database from before the upgrade).',
+  );
+});
