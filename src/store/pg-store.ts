@@ -78,9 +78,24 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
     );
   } catch (error) {
     await db.destroy();
-    throw error;
+    throw missingDatabase(error, url) ?? error;
   }
 }
+
+/** PostgreSQL's "database … does not exist" (3D000) names neither the setting nor what to do. */
+function missingDatabase(error: unknown, url: string): Error | null {
+  if ((error as { code?: unknown }).code !== '3D000') return null;
+  let name = '';
+  try {
+    name = decodeURIComponent(new URL(url).pathname.slice(1));
+  } catch {
+    // An unparsable URL would have failed before connecting.
+  }
+  return new Error(
+    `The PostgreSQL database "${name}" that SITEWARD_DATABASE_URL names does not exist. Create it first (createdb ${name}, or CREATE DATABASE "${name}"; as a user allowed to), then start Siteward again: it creates its own tables.`,
+  );
+}
+
 /** The listening connection's `application_name`, so operators (and tests) can tell it apart in pg_stat_activity. */
 export function listenerName(channel: string): string {
   return `listen ${channel}`.slice(0, 63);
