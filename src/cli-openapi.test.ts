@@ -34,11 +34,11 @@ async function openapi(): Promise<Doc> {
   return JSON.parse(out.join('\n')) as Doc;
 }
 
-/** The README's typed-client example, as written there. */
+/** The typed-client example of docs/api.md (README links to it), as written there. */
 function readmeExample(): string {
-  const readme = readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(import.meta.dirname, '..', 'docs', 'api.md'), 'utf8');
   const match = /<!-- example:typed-client -->\n```ts\n([\s\S]*?)```\n<!-- \/example -->/.exec(readme);
-  if (!match) throw new Error('README has no typed-client example');
+  if (!match) throw new Error('docs/api.md has no typed-client example');
   return match[1]!;
 }
 
@@ -90,7 +90,7 @@ describe('siteward openapi', () => {
     expect(doc).not.toHaveProperty('x-siteward-unrepresented-routes');
   });
 
-  it("generates a typed client that type-checks the README's example, and refuses a wrong call", async () => {
+  it("generates a typed client that type-checks the example of docs/api.md, and refuses a wrong call", async () => {
     const doc = await openapi();
     const types = astToString(await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0]));
     const where = mkdtempSync(path.join(dir, 'client-'));

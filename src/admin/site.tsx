@@ -173,7 +173,8 @@ export function SiteProvider({
   );
 
   const modulesValue = useMemo<ModulesValue>(() => ({ modules, busy }), [modules, busy]);
-  const accountService = initial.accountServiceConfigured !== false;
+  // Initial_State prints booleans as PHP's wp_localize_script does ("1" / ""); absent (another server): assumed configured.
+  const accountService = initial.accountServiceConfigured === undefined || truthy(initial.accountServiceConfigured);
   const connectionValue = useMemo<ConnectionValue>(() => ({ connection, user, accountService }), [connection, user, accountService]);
   const choices = useMemo<PageChoices>(() => ({ dismissed, showJumpstart }), [dismissed, showJumpstart]);
 

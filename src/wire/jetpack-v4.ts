@@ -146,7 +146,7 @@ export interface InitialState {
   settingNames?: Record<string, string>;
   userData: UserData;
   /** Siteward's own: whether an account service is configured (SITEWARD_ACCOUNTS_ISSUER), so the page says so before offering to connect. */
-  accountServiceConfigured?: boolean;
+  accountServiceConfigured?: boolean | string;
 }
 
 export interface CodeMessage {
