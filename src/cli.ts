@@ -41,12 +41,13 @@ Commands:
   backup restore <id> [--target local|s3] [--from-store <store id>]
                                    Replace the store with the backup (stop the server first)
   backup prune [--dry-run]         Apply retention to each target now (--dry-run: only show what would go)
+  backup clean-kept [--dry-run]    Remove the stores restores replaced and kept (SQLite files, PostgreSQL schemas)
   monitor status                   Each check: state, uptime over 24h/7d/30d/365d, certificate
   monitor maintenance list | remove <id>
   monitor maintenance add once --starts <ISO time> --ends <ISO time> [--note <text>]
   monitor maintenance add weekly --days <0-6,…> --time <HH:MM> --duration <minutes> [--note <text>]
   monitor maintenance add cron --cron "<m h dom mon dow>" --duration <minutes> [--note <text>]
-  monitor test-notification        Sends a test e-mail/webhook to the current recipients
+  monitor test-notification        Sends a test e-mail/webhook to the current recipients; says when real alerts are off
   protect list [--all]             Blocked addresses (--all: recent ones too)
   protect unblock <address> | --all
                                    Lifts one block (an IPv4 address or an IPv6 /64) or every block

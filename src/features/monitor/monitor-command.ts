@@ -14,7 +14,7 @@ const USAGE = [
   'monitor maintenance add weekly --days <0-6,…> --time <HH:MM> --duration <minutes> [--note <text>]',
   'monitor maintenance add cron --cron "<m h dom mon dow>" --duration <minutes> [--note <text>]',
   'monitor maintenance remove <id>',
-  'monitor test-notification           Sends a test e-mail/webhook to the current recipients',
+  'monitor test-notification           Sends a test e-mail/webhook to the current recipients; says when real alerts are off',
 ];
 
 function describeWindow(window: MaintenanceWindow): string {
