@@ -90,7 +90,7 @@ describe('siteward openapi', () => {
     expect(doc).not.toHaveProperty('x-siteward-unrepresented-routes');
   });
 
-  it("generates a typed client that type-checks the example of docs/api.md, and refuses a wrong call", async () => {
+  it('generates a typed client that type-checks the example of docs/api.md, and refuses a wrong call', async () => {
     const doc = await openapi();
     const types = astToString(await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0]));
     const where = mkdtempSync(path.join(dir, 'client-'));
