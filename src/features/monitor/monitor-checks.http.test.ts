@@ -214,8 +214,15 @@ describe('monitor checks', () => {
     // At a Glance's route lists every check with its state, the site first.
     const glance = await app.request({ path: '/wp-json/siteward/v1/monitor/history?days=30', headers: app.auth(admin) });
     expect((glance.json as { checks: unknown[] }).checks).toEqual([
-      { id: 1, site: true, url: siteUrl, state: 'up', downSince: null },
-      { id: added.id, site: false, url: expired.url, state: 'down', downSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown },
+      { id: 1, site: true, url: siteUrl, state: 'up', downSince: null, maintenance: false },
+      {
+        id: added.id,
+        site: false,
+        url: expired.url,
+        state: 'down',
+        downSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+        maintenance: false,
+      },
     ]);
     await call('DELETE', `/checks/${added.id}`);
   });
