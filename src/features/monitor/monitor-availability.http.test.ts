@@ -16,11 +16,13 @@ describe('Monitor without an address to check', () => {
     expect(all.monitor).toMatchObject({
       available: false,
       activated: false,
-      unavailable_reason: { code: 'not_configured', settings: ['SITEWARD_HOME_URL', 'SITEWARD_MONITOR_URL'] },
+      unavailable_reason: { code: 'not_configured', settings: ['SITEWARD_MONITOR_URL', 'SITEWARD_HOME_URL'] },
     });
     const refused = await call(app, 'POST', '/module/monitor/active', { as: admin, body: { active: true } });
     expect([refused.status, (refused.json as { code: string }).code]).toEqual([424, 'activation_failed']);
-    expect((refused.json as { message: string }).message).toContain('set SITEWARD_HOME_URL to the public address, or SITEWARD_MONITOR_URL');
+    expect((refused.json as { message: string }).message).toContain(
+      'Set SITEWARD_MONITOR_URL to the URL to check (for a local trial, the home URL itself: SITEWARD_MONITOR_URL=http://127.0.0.1:8080/)',
+    );
   });
 
   it('is available with a public home URL', async () => {
