@@ -222,6 +222,7 @@ function BlocksCard() {
 
 /** What went wrong, named as what it is. */
 function attemptLabel(a: Attempt): string {
+  if (a.failure === 'challenge') return __('refused: browser check not passed', 'siteward');
   if (a.outcome === 'refused') return __('refused: blocked', 'siteward');
   if (a.failure === 'code') return __('wrong two-factor code', 'siteward');
   if (a.failure === 'recovery_code') return __('wrong or used recovery code', 'siteward');

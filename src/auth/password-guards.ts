@@ -55,6 +55,8 @@ export interface PasswordGuard {
   wantsChallenge?(attempt: PasswordAttempt): boolean | Promise<boolean>;
   /** The refusal `attempt` would get now, counting nothing (the login page shows a block before anyone types); null: none. */
   refusalNow?(attempt: PasswordAttempt): Promise<GuardRefusal | null>;
+  /** Learns that `attempt` was refused for a missing, wrong or replayed challenge (no password was checked). */
+  challengeRefused?(attempt: PasswordAttempt): void | Promise<void>;
   before?(attempt: PasswordAttempt): GuardVerdict | Promise<GuardVerdict>;
   after?(attempt: PasswordAttempt, outcome: GuardOutcome, ticket?: number): void | Promise<void>;
 }
@@ -122,7 +124,10 @@ export class PasswordGuards {
   private async beforeAll(attempt: PasswordAttempt): Promise<{ verdict: GuardVerdict; tickets: (number | undefined)[] }> {
     const tickets: (number | undefined)[] = [];
     // Nothing reserved yet: a challenge refusal has no slot to give back.
-    if (await this.wantsChallenge(attempt)) return { verdict: CHALLENGE_REQUIRED, tickets };
+    if (await this.wantsChallenge(attempt)) {
+      for (const guard of this.guards) await guard.challengeRefused?.(attempt);
+      return { verdict: CHALLENGE_REQUIRED, tickets };
+    }
     for (const guard of this.guards) {
       if (!guard.before) {
         tickets.push(undefined);

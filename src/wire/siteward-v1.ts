@@ -218,8 +218,12 @@ export interface ProtectAttempt {
   readonly key: string | null;
   readonly login: string;
   readonly outcome: 'failed' | 'refused';
-  /** What a failed attempt got wrong: the password, a two-factor code, a recovery code (wrong or already used); null when refused. */
-  readonly failure: 'password' | 'code' | 'recovery_code' | null;
+  /**
+   * What a failed attempt got wrong: the password, a two-factor code, a recovery code (wrong or
+   * already used); `challenge` for an attempt refused because the login form's challenge was
+   * missing, wrong or replayed (its password was not checked); null when refused by a block.
+   */
+  readonly failure: 'password' | 'code' | 'recovery_code' | 'challenge' | null;
 }
 
 /** GET siteward/v1/protect/notifications (POST answers the first two members). */

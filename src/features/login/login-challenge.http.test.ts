@@ -96,6 +96,20 @@ describe('the login form’s challenge before the lockout', () => {
 
     // Replayed: used once, whatever it is sent with.
     expect((await post(app, browser.cookie, { log: 'ann', pwd: PASSWORD, altcha: payload })).status).toBe(403);
+
+    // Protect's list names each refusal as a challenge (missing, tampered, garbage, foreign, replayed), not a password.
+    const admin = await app.loginAs('administrator', { login: 'root-admin' });
+    const attempts = (await app.request({ path: '/wp-json/siteward/v1/protect/attempts', headers: app.auth(admin) })).json as {
+      login: string;
+      outcome: string;
+      failure: string | null;
+    }[];
+    expect(attempts.filter((a) => a.login === 'ann').map((a) => `${a.outcome}:${a.failure}`)).toEqual([
+      ...Array<string>(5).fill('refused:challenge'),
+      ...Array<string>(3).fill('failed:password'),
+    ]);
+    // A challenge refusal checks no password, so it never counts towards the block: the form still asks.
+    expect((await openForm(app, browser.cookie)).challenge).not.toBeNull();
   });
 
   it('never challenges JSON or Basic clients: they get the answers of today, then the block', async () => {

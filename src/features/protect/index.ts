@@ -124,6 +124,13 @@ function registerGuard(
   ctx.addPasswordGuard({
     wantsChallenge: (attempt) => guard.wantsChallenge(attempt),
     refusalNow: (attempt) => guard.refusalNow(attempt),
+    challengeRefused: async (attempt) => {
+      await guard.challengeRefused(attempt);
+      ctx.log.info(
+        { event: 'protect.challenge_refused', at: at(), address: attempt.ip, login: attempt.login, via: attempt.via },
+        'login attempt refused: challenge not solved',
+      );
+    },
     before: async (attempt) => {
       const verdict = await guard.before(attempt);
       // The attempt as an event: time, address, login, entry point. Never the password.

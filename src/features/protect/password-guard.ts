@@ -26,6 +26,8 @@ export interface PasswordGuard {
   wantsChallenge(attempt: PasswordAttempt): Promise<boolean>;
   /** The block refusal this address gets now (with when it ends), counting nothing; null when not blocked. */
   refusalNow(attempt: PasswordAttempt): Promise<Extract<GuardDecision, { allow: false }> | null>;
+  /** Logs a login-form attempt refused for its challenge (named in the attempts list; not a failure, no block). */
+  challengeRefused(attempt: PasswordAttempt): Promise<void>;
   /**
    * Call before checking the password: counts the attempt (a slot, `ticket`) or refuses it; a
    * refusal has been counted as a blocked attempt.
@@ -70,6 +72,10 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
       const standing = await policy.standing(attempt.ip, clock());
       // A blocked address gets the block (429), never a challenge it could not use.
       return !standing.blocked && standing.failures >= challengeAfter;
+    },
+
+    async challengeRefused(attempt) {
+      await policy.recordChallengeRefusal(attempt.ip, attempt.login, clock());
     },
 
     async refusalNow(attempt) {

@@ -40,10 +40,13 @@ export interface AttemptView {
   readonly address: string;
   readonly key: string | null;
   readonly login: string;
-  /** `failed`: something was wrong (`failure` says what); `refused`: the address was blocked, nothing checked. */
+  /**
+   * `failed`: something was wrong (`failure` says what); `refused`: nothing checked, because the
+   * address was blocked or (`failure: 'challenge'`) the login form's challenge was not solved.
+   */
   readonly outcome: 'failed' | 'refused';
-  /** What a failed attempt got wrong; null when refused. */
-  readonly failure: LoginFailure | null;
+  /** What a failed attempt got wrong, `challenge` for a challenge refusal; null for a blocked attempt. */
+  readonly failure: LoginFailure | 'challenge' | null;
 }
 
 export interface Page<T> {
@@ -96,7 +99,7 @@ export class ProtectBlocks {
           .selectFrom('protect_events')
           .select(['kind', (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('at').as('first'), (eb) => eb.fn.max('at').as('last')])
           .where('key', '=', row.key)
-          .where('kind', 'in', ['failure', 'blocked'])
+          .where('kind', 'in', ['failure', 'blocked', 'challenge'])
           .where('at', '>=', firstAt)
           .where('at', '<=', end)
           .groupBy('kind')
@@ -106,7 +109,7 @@ export class ProtectBlocks {
           .select('login')
           .distinct()
           .where('key', '=', row.key)
-          .where('kind', 'in', ['failure', 'blocked'])
+          .where('kind', 'in', ['failure', 'blocked', 'challenge'])
           .where('at', '>=', firstAt)
           .where('at', '<=', end)
           .orderBy('login')
@@ -135,10 +138,10 @@ export class ProtectBlocks {
     });
   }
 
-  /** Failed and refused login attempts, newest first. */
+  /** Failed and refused login attempts (blocked, or refused for the login form's challenge), newest first. */
   async attempts(input: { readonly page: number; readonly perPage: number }): Promise<Page<AttemptView>> {
     return this.db.run(async (db) => {
-      const base = db.selectFrom('protect_events').where('kind', 'in', ['failure', 'blocked']);
+      const base = db.selectFrom('protect_events').where('kind', 'in', ['failure', 'blocked', 'challenge']);
       const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
       const rows = await base
         .select(['id', 'at', 'address', 'key', 'login', 'kind', 'failure'])
@@ -156,7 +159,7 @@ export class ProtectBlocks {
           key: r.key,
           login: r.login,
           outcome: r.kind === 'failure' ? 'failed' : 'refused',
-          failure: r.kind !== 'failure' ? null : r.failure === 'code' || r.failure === 'recovery_code' ? r.failure : 'password',
+          failure: attemptFailure(r.kind, r.failure),
         })),
       };
     });
@@ -312,4 +315,11 @@ export class ProtectBlocks {
   async purgeUnlocks(before: number): Promise<void> {
     await this.db.run((db) => db.deleteFrom('protect_unlocks').where('expires', '<', before).execute());
   }
+}
+
+/** What an attempt got wrong: null for a blocked one; a failure before migration 0186 was a password. */
+function attemptFailure(kind: string, failure: string | null): AttemptView['failure'] {
+  if (kind === 'challenge') return 'challenge';
+  if (kind !== 'failure') return null;
+  return failure === 'code' || failure === 'recovery_code' ? failure : 'password';
 }

@@ -62,6 +62,11 @@ export class ProtectPolicy {
     return this.repo.recordBlockedAttempt(address, clip(login), now, keyOf(address));
   }
 
+  /** An attempt the login form refused for its challenge: listed, never counted towards a block. */
+  recordChallengeRefusal(address: string, login: string, now: number): Promise<void> {
+    return this.repo.recordChallengeRefusal(address, clip(login), now, keyOf(address));
+  }
+
   /** Whether `address` is blocked, and its failures in the window (what decides the login form's challenge). */
   async standing(address: string, now: number): Promise<{ readonly blocked: boolean; readonly failures: number }> {
     const key = keyOf(address);

@@ -68,6 +68,7 @@ export interface ProtectRepo {
   /** Adds a failure (turning reservation `reserved` into it) and, when the rules say so, starts a block: all in one transaction per key. */
   recordFailure(input: FailureInput, reserved?: number): Promise<FailureOutcome>;
   recordBlockedAttempt(address: string, login: string, now: number, key?: string): Promise<void>;
+  recordChallengeRefusal(address: string, login: string, now: number, key: string): Promise<void>;
   /** Failures of `key` after `since` (the window's count, without reserving anything). */
   failureCount(key: string, since: number): Promise<number>;
   blockedCount(): Promise<number>;
@@ -183,6 +184,10 @@ export class KyselyProtectRepo implements ProtectRepo {
         .execute();
       await db.insertInto('protect_events').values({ at: now, address, login, kind: 'blocked', key }).execute();
     });
+  }
+
+  async recordChallengeRefusal(address: string, login: string, now: number, key: string): Promise<void> {
+    await this.db.run((db) => db.insertInto('protect_events').values({ at: now, address, login, kind: 'challenge', key }).execute());
   }
 
   failureCount(key: string, since: number): Promise<number> {

@@ -50,7 +50,8 @@ export interface ProtectBlocksTable {
 }
 
 /**
- * Audit log: failed logins ('failure'), blocked login attempts ('blocked'), the start of each
+ * Audit log: failed logins ('failure'), blocked login attempts ('blocked'), login-form attempts
+ * refused for an unsolved challenge ('challenge', not counted towards a block), the start of each
  * block ('lockout') and its lifting ('unblock', `login` = who lifted it). Never a password.
  */
 export interface ProtectEventsTable {
