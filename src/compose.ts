@@ -27,7 +27,7 @@ import { FieldRegistry } from './rest/field-registry.js';
 import { RestServer, type SiteSummary } from './rest/rest-server.js';
 import { SITEWARD_VERSION } from './core/version.js';
 import { createRestUrlBuilder, type RestUrlBuilder } from './rest/rest-url.js';
-import { openStore } from './store/index.js';
+import { openStore, type OpenStoreOptions } from './store/index.js';
 import { pgAddress } from './store/pg-address.js';
 import type { MigrationFactory } from './store/migrations.js';
 import type { Store } from './store/types.js';
@@ -84,6 +84,7 @@ export function openConfiguredStore(
   config: Config,
   features: readonly Feature[] = builtInFeatures,
   onConnectionError?: (error: Error) => void,
+  onHostSwitch?: OpenStoreOptions['onHostSwitch'],
 ): Promise<Store> {
   const migrations = featureMigrations(features);
   const seed = {
@@ -112,6 +113,7 @@ export function openConfiguredStore(
     busyTimeoutMs: config.dbStatementTimeoutMs,
     ...(config.dbListen ? {} : { versionRecheckMs: 0 }),
     onConnectionError,
+    ...(onHostSwitch ? { onHostSwitch } : {}),
   }).catch(named);
 }
 
@@ -127,10 +129,19 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     const verdict = logThrottle.admit(errorKey(context, error));
     if (verdict.log) write(verdict.suppressed);
   };
-  const store = await openConfiguredStore(config, features, (error) =>
-    logOnce('pool', error, (suppressed) =>
-      log.warn({ err: error, ...(suppressed > 0 ? { suppressed } : {}) }, 'database connection lost; the pool will reconnect'),
-    ),
+  const store = await openConfiguredStore(
+    config,
+    features,
+    (error) =>
+      logOnce('pool', error, (suppressed) =>
+        log.warn({ err: error, ...(suppressed > 0 ? { suppressed } : {}) }, 'database connection lost; the pool will reconnect'),
+      ),
+    // Several PostgreSQL hosts: which one is in use, at start and after each failover.
+    (from, to) =>
+      (from === null ? log.info.bind(log) : log.warn.bind(log))(
+        { host: `${to.host}:${to.port}`, ...(from ? { previous: `${from.host}:${from.port}` } : {}) },
+        from === null ? 'PostgreSQL host in use' : 'PostgreSQL host in use changed (failover): caches reloaded from the new primary',
+      ),
   );
   try {
     // Authentication.

@@ -9,6 +9,9 @@ import type { StatementNames } from './pg-prepared.js';
  * cancelled by its timeout, and the socket-level failures of the driver.
  */
 const UNAVAILABLE_CODES = new Set([
+  // A read-only transaction: the host was a primary and is a standby now (a failover); its
+  // connections are dropped and the next ones go to the new primary (pg-failover.ts).
+  '25006',
   '57P01',
   '57P02',
   '57P03',
@@ -64,6 +67,22 @@ export interface DialectPool {
   end(): Promise<void>;
 }
 
+/** Where clients come from: one pg.Pool, or the pool of the host in use (pg-failover.ts). */
+export interface ClientSource extends DialectPool {
+  /** A client it lent failed in a way that says its host is gone or a standby now. */
+  hostDown?(client: pg.PoolClient): void;
+}
+
+/**
+ * Reports `pool`'s connection failures to `onError` instead of crashing the process: pg-pool
+ * listens for a client's `error` only while it is idle.
+ */
+export function watchPool(pool: pg.Pool, onError: (error: Error) => void): pg.Pool {
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
+  return pool;
+}
+
 /** What a held-back `begin` (or the commit of a transaction that ran nothing) answers. */
 const NOTHING_RUN = { command: null, rowCount: null, rows: [] };
 
@@ -75,13 +94,11 @@ const NOTHING_RUN = { command: null, rowCount: null, rows: [] };
  * parameters runs as a named prepared statement (see pg-prepared.ts).
  */
 export function resilientPool(
-  pool: pg.Pool,
-  onError: (error: Error) => void,
+  pool: ClientSource,
   statements?: StatementNames,
   clientTimeoutMs?: number,
+  isHostDown?: (error: unknown) => boolean,
 ): DialectPool {
-  pool.on('error', onError);
-  pool.on('connect', (client) => client.on('error', onError));
   return {
     async connect() {
       const asked = performance.now();
@@ -120,6 +137,7 @@ export function resilientPool(
         return result.catch((error: unknown) => {
           const classified = classifyPgError(error);
           if (classified instanceof ServiceUnavailableError) broken = classified;
+          if (isHostDown?.(error)) pool.hostDown?.(client);
           throw classified;
         });
       };

@@ -12,7 +12,9 @@ import { OptionBatches } from './pg-option-batches.js';
 import type { OptionChange } from './options-backend.js';
 import { CachedOptions, DirectOptions } from './options-repo.js';
 import { StatementNames } from './pg-prepared.js';
-import { poolTimeouts, resilientPool } from './pg-resilience.js';
+import { HostPools, isHostDown } from './pg-failover.js';
+import { parsePgTarget, type PgHost } from './pg-hosts.js';
+import { poolTimeouts, resilientPool, watchPool, type DialectPool } from './pg-resilience.js';
 import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } from './pg-version-watch.js';
 import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
@@ -29,16 +31,42 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export async function openPostgres(url: string, options: OpenStoreOptions): Promise<StoreImpl> {
   const schema = options.schema;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
-  const connection: pg.ClientConfig = {
-    connectionString: url,
-    ...poolTimeouts({ connectTimeoutMs: options.connectTimeoutMs ?? 5000, statementTimeoutMs: options.statementTimeoutMs ?? 5000 }),
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  const settings: pg.ClientConfig = {
+    ...poolTimeouts({ connectTimeoutMs, statementTimeoutMs: options.statementTimeoutMs ?? 5000 }),
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   };
-  const pool = new pg.Pool({ ...connection, max: options.poolSize ?? 10 });
   // A connection dropped by the server (idle or checked out) is reported here instead of
   // crashing the process; the pool replaces it and queries answer "unavailable" meanwhile.
   const onConnectionError = options.onConnectionError ?? (() => undefined);
-  const dialectPool = resilientPool(pool, onConnectionError, new StatementNames(PREPARED_STATEMENTS), connection.query_timeout);
+  const statements = new StatementNames(PREPARED_STATEMENTS);
+  const target = parsePgTarget(url);
+  let dialectPool: DialectPool;
+  let listenerConfig: () => pg.ClientConfig;
+  let onListenerError = onConnectionError;
+  if (!target.choosing) {
+    // One host, any kind of server: the URL as given, no probe (today's path).
+    const connection = { ...settings, connectionString: url };
+    const pool = watchPool(new pg.Pool({ ...connection, max: options.poolSize ?? 10 }), onConnectionError);
+    dialectPool = resilientPool(pool, statements, settings.query_timeout);
+    listenerConfig = () => connection;
+  } else {
+    const configFor = (host: PgHost): pg.ClientConfig => ({ ...settings, connectionString: target.urlFor(host) });
+    const hosts = new HostPools({
+      target,
+      configFor,
+      newPool: (host) => watchPool(new pg.Pool({ ...configFor(host), max: options.poolSize ?? 10 }), onConnectionError),
+      probeTimeoutMs: connectTimeoutMs,
+      ...(options.onHostSwitch ? { onSwitch: options.onHostSwitch } : {}),
+    });
+    dialectPool = resilientPool(hosts, statements, settings.query_timeout, isHostDown);
+    // The listener follows the host in use: NOTIFY is sent on the primary, and LISTEN fails on a standby.
+    listenerConfig = () => configFor(hosts.current() ?? target.hosts[0]!);
+    onListenerError = (error) => {
+      onConnectionError(error);
+      if (isHostDown(error)) hosts.suspect();
+    };
+  }
   const onQuery = options.onQuery;
   const db = new Kysely<Database>({
     dialect: new StorePostgresDialect({ pool: dialectPool }),
@@ -72,8 +100,8 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
         ? null
         : {
             recheckMs,
-            newClient: () => new pg.Client({ ...connection, application_name: listenerName(channel) }),
-            onError: onConnectionError,
+            newClient: () => new pg.Client({ ...listenerConfig(), application_name: listenerName(channel) }),
+            onError: onListenerError,
           },
     );
   } catch (error) {
@@ -87,7 +115,8 @@ function missingDatabase(error: unknown, url: string): Error | null {
   if ((error as { code?: unknown }).code !== '3D000') return null;
   let name = '';
   try {
-    name = decodeURIComponent(new URL(url).pathname.slice(1));
+    // The host list may be libpq's several hosts, which URL cannot read: only the path matters.
+    name = decodeURIComponent(new URL(url.replace(/^(postgres(?:ql)?:\/\/)[^/?#]*/, '$1h')).pathname.slice(1));
   } catch {
     // An unparsable URL would have failed before connecting.
   }

@@ -34,6 +34,11 @@ export interface OpenStoreOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: the longest statement (server-side, and client-side for a frozen server). Default 5000 ms. */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL with several hosts or `target_session_attrs` (pg-hosts.ts): the host in use
+   * changed (the first one found at start, then after a failover). Default: ignored.
+   */
+  onHostSwitch?: (from: { host: string; port: number } | null, to: { host: string; port: number }) => void;
   /** A connection lost outside any query (PostgreSQL); the pool replaces it. Default: ignored. */
   onConnectionError?: (error: Error) => void;
   /** Migrations of features (name → factory), applied with the store's own in name order. */

@@ -36,7 +36,7 @@ export async function removeKept(location: StoreLocation, copies: readonly KeptC
     }
     return removed;
   }
-  const client = pgClient(location.url);
+  const client = await pgClient(location.url);
   await client.connect();
   try {
     for (const copy of copies) {
@@ -63,7 +63,7 @@ async function keptFiles(dataDir: string): Promise<KeptCopy[]> {
 }
 
 async function keptSchemas(url: string, given: string | undefined): Promise<KeptCopy[]> {
-  const client = pgClient(url);
+  const client = await pgClient(url);
   await client.connect();
   try {
     const schema = given ?? (await client.query<{ s: string | null }>('SELECT current_schema() AS s')).rows[0]?.s ?? 'public';

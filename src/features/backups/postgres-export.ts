@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { singleHostUrl } from '../../store/pg-hosts.js';
 import { MIGRATION_TABLES, type PostgresTableEntry, type SequenceEntry } from './backup-manifest.js';
 
 /** Where a PostgreSQL store lives: the URL and the schema (absent: the URL's current schema). */
@@ -28,9 +29,13 @@ export function withSearchPath(url: string, schema: string): string {
   return parsed.toString();
 }
 
-/** A plain client whose search_path is the schema (like the store's own pool). */
-export function pgClient(url: string, schema?: string): pg.Client {
-  return new pg.Client({ connectionString: schema === undefined ? url : withSearchPath(url, schema) });
+/**
+ * A plain client whose search_path is the schema (like the store's own pool). With several
+ * hosts in the URL it goes to the one its `target_session_attrs` chooses, as the store does.
+ */
+export async function pgClient(url: string, schema?: string): Promise<pg.Client> {
+  const one = await singleHostUrl(url);
+  return new pg.Client({ connectionString: schema === undefined ? one : withSearchPath(one, schema) });
 }
 
 interface TableShape {
@@ -119,7 +124,7 @@ export interface PostgresExport {
  * running the store's migrations up to the manifest's schema version.
  */
 export async function exportPostgres(location: PostgresLocation): Promise<PostgresExport> {
-  const client = pgClient(location.url, location.schema);
+  const client = await pgClient(location.url, location.schema);
   await client.connect();
   let tables: TableShape[];
   let sequences: SequenceEntry[];

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { Kysely, Migrator } from 'kysely';
+import { singleHostUrl } from '../../store/pg-hosts.js';
 import { StorePostgresDialect } from '../../store/pg-introspector.js';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -29,7 +30,7 @@ export async function schemaVersionProblem(schemaVersion: readonly string[], mig
  * rows must describe the tables exactly, and the next server start migrates further itself.
  */
 async function migrateSchema(url: string, schema: string, lastMigration: string, migrations: FeatureMigrations): Promise<void> {
-  const pool = new pg.Pool({ connectionString: withSearchPath(url, schema), max: 1 });
+  const pool = new pg.Pool({ connectionString: withSearchPath(await singleHostUrl(url), schema), max: 1 });
   pool.on('error', () => undefined);
   const db = new Kysely<unknown>({ dialect: new StorePostgresDialect({ pool }) });
   try {
@@ -97,7 +98,7 @@ export async function loadIntoNewSchema(
 ): Promise<TrialResult> {
   const problem = await schemaVersionProblem(manifest.schemaVersion, migrations);
   if (problem !== null) return { ok: false, reason: problem };
-  const admin = pgClient(url);
+  const admin = await pgClient(url);
   await admin.connect();
   try {
     await admin.query(`CREATE SCHEMA ${ident(schema)}`);
@@ -115,7 +116,7 @@ export async function loadIntoNewSchema(
 }
 
 async function fillSchema(file: string, manifest: PostgresManifest, url: string, schema: string, key: BackupKey | null): Promise<void> {
-  const client = pgClient(url, schema);
+  const client = await pgClient(url, schema);
   client.on('error', () => undefined);
   await client.connect();
   try {
@@ -163,7 +164,7 @@ export async function swapSchemas(
   previous: string,
   keepPrevious: boolean,
 ): Promise<string | null> {
-  const client = pgClient(url);
+  const client = await pgClient(url);
   await client.connect();
   try {
     await client.query('BEGIN');
@@ -186,7 +187,7 @@ export async function swapSchemas(
 /** The schema a location means: the given one, or the URL's current schema. */
 export async function resolveSchema(url: string, schema: string | undefined): Promise<string> {
   if (schema !== undefined) return schema;
-  const client = pgClient(url);
+  const client = await pgClient(url);
   await client.connect();
   try {
     const { rows } = await client.query<{ s: string | null }>('SELECT current_schema() AS s');
@@ -199,7 +200,7 @@ export async function resolveSchema(url: string, schema: string | undefined): Pr
 }
 
 export async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = pgClient(url);
+  const client = await pgClient(url);
   await client.connect();
   try {
     await client.query(`DROP SCHEMA IF EXISTS ${ident(schema)} CASCADE`);

@@ -127,7 +127,7 @@ async function readLease(target: StoreLocation): Promise<LeaseRow | undefined> {
       db.close();
     }
   }
-  const client = (await import('./postgres-export.js')).pgClient(target.url, target.schema);
+  const client = await (await import('./postgres-export.js')).pgClient(target.url, target.schema);
   await client.connect();
   try {
     const { rows } = await client.query<{ holder: string; until: string }>('SELECT holder, until FROM leases WHERE name = $1', [JOB_LEASE]);
@@ -178,7 +178,7 @@ export async function clearRestoredLeases(
     }
     return;
   }
-  const client = (await import('./postgres-export.js')).pgClient(target.url, target.schema);
+  const client = await (await import('./postgres-export.js')).pgClient(target.url, target.schema);
   await client.connect();
   try {
     await client.query('DELETE FROM leases');

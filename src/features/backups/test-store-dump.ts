@@ -36,7 +36,7 @@ export async function storeDumper(location: StoreLocation): Promise<StoreDumper>
       close: () => Promise.resolve(void db.close()),
     };
   }
-  const client = pgClient(location.url, location.schema);
+  const client = await pgClient(location.url, location.schema);
   await client.connect();
   return {
     dump: async () => {
