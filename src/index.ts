@@ -16,6 +16,21 @@ export type {
   ValidateResult,
 } from './rest/types.js';
 export { RestResponse } from './rest/types.js';
+export {
+  answers,
+  checkedByHandler,
+  defineRoute,
+  permission,
+  PUBLIC,
+  type Answers,
+  type ArgCallbacks,
+  type Guard,
+  type NamedPermission,
+  type RouteDeclaration,
+  type RouteInput,
+} from './rest/define-route.js';
+/** TypeBox, the schema builder `defineRoute` takes (`Type.Object`, `Type.Integer`, …), and its `Static` type. */
+export { Type, type Static } from '@sinclair/typebox';
 export { RestError, restError, isRestError, invalidParams, missingParams, type RestErrorData } from './rest/errors.js';
 export type { SitewardEvents, EventName } from './core/events.js';
 export type { ModuleDefinition, ModuleOptionDefinition } from './features/jetpack/module-types.js';

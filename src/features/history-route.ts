@@ -3,41 +3,41 @@
  * Siteward's own REST namespace, the `days` argument, the route itself and the site's time zone
  * for day buckets.
  */
+import { Type } from '@sinclair/typebox';
 import type { SitewardApi } from '../plugins/api.js';
-import type { ArgDefinition, CallbackResult, PermissionCallback, RestRequest } from '../rest/types.js';
+import { defineRoute, permission, type Guard, type NamedPermission } from '../rest/define-route.js';
+import { permissionLabel } from '../rest/permission-label.js';
+import type { CallbackResult, PermissionCallback, RestRequest } from '../rest/types.js';
 import type { OptionsRepo } from '../store/types.js';
 import { isTimeZone } from '../core/time-zone.js';
 
 export const SITEWARD_NAMESPACE = 'siteward/v1';
 
 /** `?days=N`: 1..365, default 30; the REST layer refuses anything else with 400 rest_invalid_param. */
-export const HISTORY_DAYS_ARG: ArgDefinition = {
-  type: 'integer',
-  minimum: 1,
-  maximum: 365,
-  default: 30,
-  description: 'How many days back, today included.',
-};
+export const HISTORY_QUERY = Type.Object({
+  days: Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'How many days back, today included.' }),
+});
 
 /**
- * Registers `GET siteward/v1{path}?days=N`; `answer` gets the validated number of days. Wrap it
- * (e.g. in `jetpack.whenModuleActive`) to add a guard.
+ * Registers `GET siteward/v1{path}?days=N`; `answer` gets the validated number of days, after
+ * the permission check and the `guards` (e.g. `jetpack.moduleActive('protect')`).
  *
  * @example
- * registerHistoryRoute(ctx.api, '/protect/history', permission, jetpack.whenModuleActive('protect', (days) => historyOf(days)));
+ * registerHistoryRoute(ctx.api, '/protect/history', permission, (days) => historyOf(days), [jetpack.moduleActive('protect')]);
  */
 export function registerHistoryRoute(
   api: Pick<SitewardApi, 'registerRoute'>,
   path: string,
-  permissionCallback: PermissionCallback,
+  check: NamedPermission | PermissionCallback,
   answer: (days: number, request: RestRequest) => CallbackResult | Promise<CallbackResult>,
+  guards: readonly Guard[] = [],
 ): void {
-  api.registerRoute(SITEWARD_NAMESPACE, path, {
-    methods: 'GET',
-    args: { days: HISTORY_DAYS_ARG },
-    permissionCallback,
-    callback: (request) => answer(Number(request.params.days), request),
-  });
+  const named = typeof check === 'function' ? permission(permissionLabel(check), check) : check;
+  api.registerRoute(
+    SITEWARD_NAMESPACE,
+    path,
+    defineRoute({ query: HISTORY_QUERY, permission: named, guards, handler: ({ query, request }) => answer(query.days, request) }),
+  );
 }
 
 /** The site's IANA time zone (option `timezone_string`), UTC when unset or unknown. */

@@ -5,10 +5,15 @@
  * only by their `allow_batch` option.
  */
 import { isPlainObject } from '../core/objects.js';
+import { allowedMethods } from './allow.js';
+import { caught, choose, enter, executeEndpoint, validateEndpoint, type Answer } from './endpoint-steps.js';
+import { errorAsResponse } from './error-response.js';
 import { invalidParams, isRestError, restError, type RestError } from './errors.js';
 import { parsePhpQuery } from './php-query.js';
+import { withFields } from './response-fields.js';
 import { DispatchRequest } from './rest-request.js';
-import { RestResponse, type ArgDefinition, type JsonValue } from './types.js';
+import { batchAllowed, type RouteRegistry } from './route-registry.js';
+import { RestResponse, type ArgDefinition, type EndpointDefinition, type JsonValue, type RouteOptions } from './types.js';
 
 /** WordPress's default `rest_get_max_batch_size`. */
 export const DEFAULT_MAX_BATCH_ITEMS = 25;
@@ -127,7 +132,9 @@ export function batchResponseSchema(): JsonValue {
 
 /** The envelope of an error (docs/spec/current-clients.md §E.3). */
 export function errorEnvelope(error: RestError, headers: Record<string, string> = {}): BatchEnvelope {
-  return { body: error.toJSON(), status: error.status, headers };
+  // The error's own headers (Retry-After) are not in the envelope, as in WordPress.
+  const { data, status } = errorAsResponse(error);
+  return { body: data, status, headers };
 }
 
 /** The envelope of a handler's answer. */
@@ -177,4 +184,45 @@ export async function serveBatch(parent: DispatchRequest, validate: ValidateSubR
   const responses: BatchEnvelope[] = [];
   for (const v of validated) responses.push(v.ok ? await v.run() : v.envelope);
   return new RestResponse({ responses }, 207);
+}
+
+/**
+ * The validation pass of one `batch/v1` sub-request (docs/spec/current-clients.md §E.2): route,
+ * `allow_batch`, then the arguments exactly as a request of its own; what runs later is the
+ * permission check and the handler.
+ */
+export function subRequestValidator(registry: RouteRegistry, warn: (message: string, detail?: unknown) => void): ValidateSubRequest {
+  return async (request) => {
+    const chosen = choose(registry, request.route, request.method);
+    if (!chosen) return { ok: false, envelope: errorEnvelope(restError('rest_no_route')) };
+    const { route, endpoint } = chosen;
+    if (!batchAllowed(route, endpoint)) return { ok: false, envelope: errorEnvelope(restError('rest_batch_not_allowed')) };
+    enter(request, route, chosen.params);
+    const guarded = async (step: () => Answer | Promise<Answer>): Promise<Answer> => {
+      try {
+        return await step();
+      } catch (error) {
+        return caught(route, request, error, warn);
+      }
+    };
+    const envelope = async (result: Answer): Promise<BatchEnvelope> => {
+      const allow = await allowedMethods(route, request);
+      return envelopeOf(isRestError(result) ? result : withFields(result, request), allow ? { Allow: allow } : {});
+    };
+    const invalid = await guarded(async () => (await validateEndpoint(route, endpoint, request)) ?? new RestResponse());
+    if (isRestError(invalid)) return { ok: false, envelope: await envelope(invalid) };
+    return { ok: true, request, run: async () => envelope(await guarded(() => executeEndpoint(endpoint, request))) };
+  };
+}
+
+/** The server's own batch route, POST first: clients read `endpoints[0].args.requests.maxItems` (docs/spec/current-clients.md §E.1). */
+export function batchRoute(maxItems: number, validate: ValidateSubRequest): EndpointDefinition & RouteOptions {
+  return {
+    methods: 'POST',
+    callback: (req) => serveBatch(req as DispatchRequest, validate),
+    args: batchArgs(maxItems),
+    responseSchema: batchResponseSchema,
+    responseStatus: 207,
+    invalidParamDetails: true,
+  };
 }

@@ -1,4 +1,5 @@
 import { retryAfterOf, type RestError } from './errors.js';
+import { RestResponse } from './types.js';
 
 /** The Content-Type of every JSON error body. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=UTF-8';
@@ -32,11 +33,25 @@ export function errorHeaders(error: RestError): Record<string, string> {
  * res.writeHead(status, headers).end(body); // node:http
  * return { status, headers, body }; // a feature's page handler (ctx.addPage)
  */
-export function errorResponse(error: RestError, headers?: Readonly<Record<string, string>>): ErrorResponse {
-  const body = JSON.stringify(error.toJSON());
+export function errorResponse(
+  error: RestError,
+  headers?: Readonly<Record<string, string>>,
+  /** `code-message`: the body WordPress's `json_error()` writes before dispatch (no `data`). */
+  layout: 'full' | 'code-message' = 'full',
+): ErrorResponse {
+  const body = JSON.stringify(layout === 'full' ? error.toJSON() : { code: error.code, message: error.message });
   return {
     status: error.status,
     headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(body)), ...errorHeaders(error), ...headers },
     body,
   };
+}
+
+/**
+ * An error as the REST layer's pipeline carries an answer before encoding it (the `_envelope`
+ * answer and batch envelopes wrap the body as a value): its status, the headers it asks for and
+ * its JSON body as an object. Encoded, it is exactly {@link errorResponse}'s body.
+ */
+export function errorAsResponse(error: RestError): RestResponse {
+  return new RestResponse(error.toJSON(), error.status, errorHeaders(error));
 }

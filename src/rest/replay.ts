@@ -1,3 +1,4 @@
+import type { DispatchRequest } from './rest-request.js';
 import type { Endpoint, Route } from './route-registry.js';
 import type { Identity } from './types.js';
 
@@ -87,4 +88,44 @@ export function refusalReplayable(route: Route, refusedBy: object): boolean {
 /** Whether an answer made under `stamp` may be given again now, with the registry at generation `routes`. */
 export function stillReplayable(policy: ReplayPolicy | undefined, stamp: ReplayStamp, routes: number): boolean {
   return policy !== undefined && stamp.routes === routes && policy.now() < stamp.until && policy.stateVersion() === stamp.version;
+}
+
+/** What a served request leaves for its stamp: the request and route dispatched, and who asked (null when refused before). */
+export interface Served {
+  readonly request: DispatchRequest | null;
+  readonly route: Route | null;
+  readonly identity: Identity | null;
+}
+
+/**
+ * The stamp of an answer that may be given again, or undefined. `sentMethod` is the method as
+ * sent (no `_method` or override header); `version` the state's versions read before the answer
+ * was made; `routes` the registry's generation.
+ */
+export function replayStamp(
+  policy: ReplayPolicy,
+  served: Served,
+  sentMethod: string,
+  status: number,
+  version: string,
+  routes: number,
+): ReplayStamp | undefined {
+  const { request, identity, route } = served;
+  if (request === null || identity === null || route === null) return undefined;
+  if (request.method !== sentMethod) return undefined;
+  // Application passwords note each use (WordPress's last_used); refused credentials are guarded.
+  if (identity.kind !== 'cookie' && identity.kind !== 'anonymous') return undefined;
+  // A deprecation notice is also logged per use.
+  if (Object.keys(request.deprecations).length > 0) return undefined;
+  if (request.refusedBy !== null) {
+    // A refusal of the arguments: nothing ran after the checks, so nothing was written.
+    if (status < 400 || status >= 500 || !refusalReplayable(route, request.refusedBy)) return undefined;
+  } else {
+    // A GET's or an OPTIONS's answer from the URL and headers alone; a schema callback is asked on every OPTIONS.
+    if (status !== 200 || (request.method !== 'GET' && request.method !== 'OPTIONS')) return undefined;
+    if (request.method === 'OPTIONS' && route.options.schema) return undefined;
+    if (!routeReplayable(route, request.method)) return undefined;
+  }
+  const until = policy.expiry(identity);
+  return until > policy.now() ? { version, until, routes } : undefined;
 }

@@ -4,6 +4,8 @@
  * the answer is a list. `_links` and `_embedded` stay only when named too.
  */
 import { isPlainObject } from '../core/objects.js';
+import type { DispatchRequest } from './rest-request.js';
+import { RestResponse } from './types.js';
 
 /** Field paths as a tree: `true` keeps a member whole, a subtree keeps some of its members. */
 type FieldTree = { [name: string]: true | FieldTree };
@@ -63,4 +65,11 @@ export function filterFields(data: unknown, fields: unknown): unknown {
   const tree = fieldTree(list);
   if (Array.isArray(data)) return data.map((item) => (isPlainObject(item) ? intersect(item, tree) : item));
   return isPlainObject(data) ? intersect(data, tree) : data;
+}
+
+/** A success filtered by the request's `_fields`, as WordPress's `rest_post_dispatch` filter does. */
+export function withFields(response: RestResponse, request: DispatchRequest | null): RestResponse {
+  const fields = request?.param('_fields');
+  if (fields === undefined || fields === null) return response;
+  return new RestResponse(filterFields(response.data, fields), response.status, response.headers);
 }

@@ -1,4 +1,5 @@
 import { escUrlRaw } from './args/url.js';
+import type { HeaderList } from './header-list.js';
 
 /** Headers of every REST response (docs/spec/compat.md §5). */
 export function fixedHeaders(restRoot: string): Record<string, string> {
@@ -26,4 +27,23 @@ export function corsHeaders(origin: string): Record<string, string> {
     'Access-Control-Allow-Credentials': 'true',
     Vary: 'Origin',
   };
+}
+
+/**
+ * Fresh copies of the fixed headers per REST root. Speed: one template per root, copied as a flat
+ * list with slice (see header-list.ts): no per-request object whose hidden class V8 rebuilds.
+ */
+export class HeaderTemplates {
+  private readonly templates = new Map<string, Readonly<HeaderList>>();
+
+  /** A copy of the fixed headers for `restRoot`, for the caller to add to. */
+  copy(restRoot: string): HeaderList {
+    let template = this.templates.get(restRoot);
+    if (!template) {
+      template = Object.entries(fixedHeaders(restRoot)).flat();
+      // Roots differ only by scheme; the bound guards against unexpected growth.
+      if (this.templates.size < 16) this.templates.set(restRoot, template);
+    }
+    return template.slice();
+  }
 }

@@ -3,6 +3,7 @@
  * the plugin: its permission checks (docs/spec/jetpack-v4-reference.md §2) and the module activation state, so their
  * endpoints refuse and answer `not_active` exactly like the plugin's own.
  */
+import type { Guard, NamedPermission } from '../../rest/define-route.js';
 import type { RestError } from '../../rest/errors.js';
 import type { PermissionCallback } from '../../rest/types.js';
 import type { ModuleCatalog } from './catalog/module-catalog.js';
@@ -11,11 +12,15 @@ import { pluginError } from '../jetpack-v4/errors.js';
 import type { PermissionCheck } from '../jetpack-v4/permissions.js';
 import { readActiveSlugs } from './operations/active-modules.js';
 import { isAvailable, siteStatus } from './operations/site-status.js';
-import { requirePermission } from '../jetpack-v4/permissions.js';
+import { namedPermission, requirePermission } from '../jetpack-v4/permissions.js';
 
 export interface PluginGuards {
   /** The permission callback of `check`: true, or its 401/403 `invalid_user_permission_*` error. */
   requirePermission(check: PermissionCheck): PermissionCallback;
+  /** The same check as `defineRoute`'s named permission. */
+  permission(check: PermissionCheck): NamedPermission;
+  /** A `defineRoute` guard: 404 `not_active` (the catalogue's `module_not_active`) while the module is not active. */
+  moduleActive(slug: string): Guard;
   /** As the module's record says `activated`: in the active list and available. */
   isModuleActive(slug: string): Promise<boolean>;
   /**
@@ -37,6 +42,8 @@ export function pluginGuards(ctx: PluginContext, catalog: ModuleCatalog): Plugin
   };
   return {
     requirePermission: (check) => requirePermission(check, ctx),
+    permission: (check) => namedPermission(check, ctx),
+    moduleActive: (slug) => async () => ((await isModuleActive(slug)) ? null : pluginError('module_not_active')),
     isModuleActive,
     whenModuleActive:
       (slug, answer) =>

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
 import { registerHistoryRoute, siteTimeZone } from '../history-route.js';
+import { defineRoute } from '../../rest/define-route.js';
 import { phpTruthy } from '../../core/php.js';
 import { dueCertificateWarning } from './certificate-warnings.js';
 import { HostProber, checkTargetUrl } from './host-prober.js';
@@ -181,22 +182,18 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         webhookConfigured: (config.monitorWebhook ?? '') !== '',
       });
 
-      const permission = jetpack.requirePermission('view_admin');
-      const lastDowntime = jetpack.whenModuleActive(MODULE, async () => lastDowntimeAnswer(await repoFor(SITE_CHECK_ID).latest(), clock()));
-      ctx.api.registerRoute(JETPACK_NAMESPACE, '/module/monitor/downtime/last', {
-        methods: 'GET',
-        permissionCallback: permission,
-        callback: lastDowntime,
-      });
-      // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
-      jetpack.registerModuleData(MODULE, lastDowntime);
-      registerHistoryRoute(
-        ctx.api,
-        '/monitor/history',
-        permission,
-        jetpack.whenModuleActive(MODULE, (days: number) => service.glance(days)),
+      const permission = jetpack.permission('view_admin');
+      const active = jetpack.moduleActive(MODULE);
+      const lastDowntime = async () => lastDowntimeAnswer(await repoFor(SITE_CHECK_ID).latest(), clock());
+      ctx.api.registerRoute(
+        JETPACK_NAMESPACE,
+        '/module/monitor/downtime/last',
+        defineRoute({ permission, guards: [active], handler: lastDowntime }),
       );
-      registerMonitorRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'));
+      // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
+      jetpack.registerModuleData(MODULE, jetpack.whenModuleActive(MODULE, lastDowntime));
+      registerHistoryRoute(ctx.api, '/monitor/history', permission, (days) => service.glance(days), [active]);
+      registerMonitorRoutes(ctx.api, service, jetpack.permission('manage_settings'));
       ctx.addCommand(monitorCommand(service));
     },
   };

@@ -3,121 +3,148 @@
  * the Monitor screen shows, each check's history, the checks, maintenance windows, who is
  * notified, and a test notification. They show in the namespace index with their arguments.
  */
+import { Type, type TProperties } from '@sinclair/typebox';
 import type { SitewardApi } from '../../plugins/api.js';
-import type { ArgDefinition, EndpointDefinition, PermissionCallback, RestRequest } from '../../rest/types.js';
-import { registerHistoryRoute, SITEWARD_NAMESPACE } from '../history-route.js';
+import { answers, checkedByHandler, defineRoute, type NamedPermission } from '../../rest/define-route.js';
+import type { RestError } from '../../rest/errors.js';
+import type {
+  MaintenanceWindowJson,
+  MonitorCheckHistory,
+  MonitorNotifications,
+  MonitorOverview,
+  MonitorTestAnswer,
+} from '../../wire/siteward-v1.js';
+import { HISTORY_QUERY, SITEWARD_NAMESPACE } from '../history-route.js';
 import { monitorError } from './monitor-errors.js';
 import { windowJson, type MonitorService, type Outcome } from './monitor-service.js';
+import type { StoredCheck } from './monitor-store.js';
 
 const ID = '(?P<id>\\d+)';
+const ID_PARAMS = Type.Object({ id: Type.Integer() });
 
-function answer<T>(outcome: Outcome<T>, json: (value: T) => unknown = (v) => v): unknown {
+function answer<T, J = T>(outcome: Outcome<T>, json: (value: T) => J = (v) => v as unknown as J): J | RestError {
   return outcome.ok ? json(outcome.value) : monitorError(outcome.error, outcome.detail);
 }
 
-/** The JSON body (or form fields) as an object. */
-function body(request: RestRequest): Record<string, unknown> {
-  const json = request.json;
-  return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : request.bodyParams;
-}
+/**
+ * The members of a write's JSON body (or form fields). The operation validates them (one parser
+ * for REST and the CLI): the REST layer shows their types and descriptions only.
+ */
+const members = <P extends TProperties>(properties: P) => Type.Object(properties);
+const optional = (type: 'string' | 'boolean' | 'integer' | 'array', description: string) =>
+  Type.Optional(checkedByHandler(type, description));
 
-const id = (request: RestRequest): number => Number(request.urlParams.id);
+const checkBody = members({
+  url: optional('string', 'The URL checked (of the same site: its API, its CDN). Null for check 1: the site URL.'),
+  expectedStatus: optional('string', 'Accepted statuses: "200", "2xx", "200-299", comma-separated; empty: 2xx and 3xx.'),
+  keyword: optional('string', 'Text that must appear in the body (or must not, with keywordAbsent).'),
+  keywordAbsent: optional('boolean', 'True: the keyword must NOT appear.'),
+  slowMs: optional('integer', 'A response slower than this many milliseconds counts as slow.'),
+});
 
-/** Arguments whose values the operation validates: name → [type, description] (shown in the index). */
-type LooseArgs = Readonly<Record<string, readonly [type: string, description: string]>>;
+const windowBody = members({
+  kind: optional('string', 'once, weekly or cron.'),
+  starts: optional('string', 'once: the start, ISO 8601.'),
+  ends: optional('string', 'once: the end, ISO 8601.'),
+  days: optional('array', 'weekly: weekday numbers, 0 (Sunday) to 6.'),
+  time: optional('string', 'weekly: HH:MM in the site’s time zone.'),
+  cron: optional('string', 'cron: a five-field cron expression in the site’s time zone, e.g. "0 3 * * 0".'),
+  durationMinutes: optional('integer', 'weekly, cron: how long each occurrence lasts.'),
+  note: optional('string', 'What the window is for.'),
+});
 
-const checkArgs: LooseArgs = {
-  url: ['string', 'The URL checked (of the same site: its API, its CDN). Null for check 1: the site URL.'],
-  expectedStatus: ['string', 'Accepted statuses: "200", "2xx", "200-299", comma-separated; empty: 2xx and 3xx.'],
-  keyword: ['string', 'Text that must appear in the body (or must not, with keywordAbsent).'],
-  keywordAbsent: ['boolean', 'True: the keyword must NOT appear.'],
-  slowMs: ['integer', 'A response slower than this many milliseconds counts as slow.'],
-};
-
-const windowArgs: LooseArgs = {
-  kind: ['string', 'once, weekly or cron.'],
-  starts: ['string', 'once: the start, ISO 8601.'],
-  ends: ['string', 'once: the end, ISO 8601.'],
-  days: ['array', 'weekly: weekday numbers, 0 (Sunday) to 6.'],
-  time: ['string', 'weekly: HH:MM in the site’s time zone.'],
-  cron: ['string', 'cron: a five-field cron expression in the site’s time zone, e.g. "0 3 * * 0".'],
-  durationMinutes: ['integer', 'weekly, cron: how long each occurrence lasts.'],
-  note: ['string', 'What the window is for.'],
-};
-
-const notificationArgs: LooseArgs = {
-  administrators: ['array', 'User ids of the administrators who get e-mails; null: all of them.'],
-  emails: ['array', 'Further e-mail addresses.'],
-  repeatMinutes: ['integer', 'Minutes between "still down" reminders; 0: none.'],
-  email: [
+const notificationBody = members({
+  administrators: optional('array', 'User ids of the administrators who get e-mails; null: all of them.'),
+  emails: optional('array', 'Further e-mail addresses.'),
+  repeatMinutes: optional('integer', 'Minutes between "still down" reminders; 0: none.'),
+  email: optional(
     'boolean',
     'Whether real alerts go out by e-mail (the module option monitor_receive_notifications). The webhook, when set, is called regardless.',
-  ],
-};
-
-/** The JSON body is validated by the operation (one parser for REST and the CLI), so the schema sanitizing is off. */
-function loose(args: LooseArgs): Record<string, ArgDefinition> {
-  return Object.fromEntries(
-    Object.entries(args).map(([name, [type, description]]): [string, ArgDefinition] => [
-      name,
-      { description, type, sanitizeCallback: null, validateCallback: () => true },
-    ]),
-  );
-}
+  ),
+});
 
 const deleted = () => ({ deleted: true });
 
-export function registerMonitorRoutes(api: SitewardApi, service: MonitorService, permission: PermissionCallback): void {
-  /** Registers `siteward/v1{path}`, every endpoint behind `permission`. */
-  const route = (path: string, ...endpoints: EndpointDefinition[]) =>
-    api.registerRoute(
-      SITEWARD_NAMESPACE,
-      path,
-      endpoints.map((endpoint) => ({ permissionCallback: permission, ...endpoint })),
-    );
-  /** An endpoint that writes the JSON body with `run` and answers its outcome. */
-  const write = <T>(
-    methods: string,
-    args: LooseArgs,
-    run: (request: RestRequest) => Promise<Outcome<T>>,
-    json?: (value: T) => unknown,
-  ): EndpointDefinition => ({
-    methods,
-    args: loose(args),
-    callback: async (request) => answer(await run(request), json),
-  });
-  const remove = (run: (id: number) => Promise<Outcome<unknown>>): EndpointDefinition => ({
-    methods: 'DELETE',
-    callback: async (request) => answer(await run(id(request)), deleted),
-  });
+export function registerMonitorRoutes(api: SitewardApi, service: MonitorService, permission: NamedPermission): void {
+  const route = (path: string, ...endpoints: ReturnType<typeof defineRoute>[]) => api.registerRoute(SITEWARD_NAMESPACE, path, endpoints);
 
-  route('/monitor', { methods: 'GET', callback: () => service.overview() });
+  route('/monitor', defineRoute({ permission, response: answers<MonitorOverview>(), handler: () => service.overview() }));
   route(
     '/monitor/checks',
-    { methods: 'GET', callback: async () => ({ checks: (await service.overview()).checks }) },
-    write('POST', checkArgs, (request) => service.addCheck(body(request))),
+    defineRoute({ permission, handler: async () => ({ checks: (await service.overview()).checks }) }),
+    defineRoute({
+      methods: 'POST',
+      body: checkBody,
+      permission,
+      response: answers<StoredCheck>(),
+      handler: async ({ body }) => answer(await service.addCheck(body)),
+    }),
   );
   route(
     `/monitor/checks/${ID}`,
-    write('POST, PUT, PATCH', checkArgs, (request) => service.updateCheck(id(request), body(request))),
-    remove((checkId) => service.removeCheck(checkId)),
+    defineRoute({
+      methods: 'POST, PUT, PATCH',
+      params: ID_PARAMS,
+      body: checkBody,
+      permission,
+      response: answers<StoredCheck>(),
+      handler: async ({ params, body }) => answer(await service.updateCheck(params.id, body)),
+    }),
+    defineRoute({
+      methods: 'DELETE',
+      params: ID_PARAMS,
+      permission,
+      handler: async ({ params }) => answer(await service.removeCheck(params.id), deleted),
+    }),
   );
-  registerHistoryRoute(api, `/monitor/checks/${ID}/history`, permission, async (days, request) =>
-    answer(await service.history(id(request), days)),
+  route(
+    `/monitor/checks/${ID}/history`,
+    defineRoute({
+      params: ID_PARAMS,
+      query: HISTORY_QUERY,
+      permission,
+      response: answers<MonitorCheckHistory>(),
+      handler: async ({ params, query }) => answer(await service.history(params.id, query.days)),
+    }),
   );
   route(
     '/monitor/maintenance',
-    { methods: 'GET', callback: async () => ({ windows: (await service.windows()).map(windowJson) }) },
-    write('POST', windowArgs, (request) => service.addWindow(body(request)), windowJson),
+    defineRoute({ permission, handler: async () => ({ windows: (await service.windows()).map(windowJson) }) }),
+    defineRoute({
+      methods: 'POST',
+      body: windowBody,
+      permission,
+      response: answers<MaintenanceWindowJson>(),
+      handler: async ({ body }) => answer(await service.addWindow(body), windowJson),
+    }),
   );
   route(
     `/monitor/maintenance/${ID}`,
-    remove((windowId) => service.removeWindow(windowId)),
+    defineRoute({
+      methods: 'DELETE',
+      params: ID_PARAMS,
+      permission,
+      handler: async ({ params }) => answer(await service.removeWindow(params.id), deleted),
+    }),
   );
   route(
     '/monitor/notifications',
-    { methods: 'GET', callback: () => service.notifications() },
-    write('POST, PUT, PATCH', notificationArgs, (request) => service.setNotifications(body(request))),
+    defineRoute({ permission, response: answers<MonitorNotifications>(), handler: () => service.notifications() }),
+    defineRoute({
+      methods: 'POST, PUT, PATCH',
+      body: notificationBody,
+      permission,
+      response: answers<MonitorNotifications>(),
+      handler: async ({ body }) => answer(await service.setNotifications(body)),
+    }),
   );
-  route('/monitor/notifications/test', { methods: 'POST', callback: async () => answer(await service.sendTest()) });
+  route(
+    '/monitor/notifications/test',
+    defineRoute({
+      methods: 'POST',
+      permission,
+      response: answers<MonitorTestAnswer>(),
+      handler: async () => answer(await service.sendTest()),
+    }),
+  );
 }
