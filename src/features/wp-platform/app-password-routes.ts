@@ -5,7 +5,8 @@
  * request (HTTP Basic), so they are always available: `application_passwords_disabled` never
  * applies. None of these routes may run inside `batch/v1`.
  */
-import { appPasswordInfo, type AppPasswordInfo } from '../../auth/app-passwords.js';
+import { appPasswordInfo, appPasswordNameTooLong, type AppPasswordInfo } from '../../auth/app-passwords.js';
+import { APP_PASSWORD_LIMITS, longerThan } from '../../core/text-limits.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
 import type { JsonValue } from '../../core/json.js';
@@ -13,7 +14,7 @@ import type { UserRecord } from '../../store/types.js';
 import type { FeatureContext } from '../contract.js';
 import type { WriteDeps } from './user-writes.js';
 import { deletedSchema } from './users-routes.js';
-import { wpError, type WpErrorId } from './wp-errors.js';
+import { invalidArgument, wpError, type WpErrorId } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -172,6 +173,8 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         const user = target(request);
         const appId = typeof request.params.app_id === 'string' ? request.params.app_id : '';
         const created = await apps.create(user.login, String(request.params.name), { appId });
+        if (!created.ok && created.code === 'name_too_long') return invalidArgument('name', appPasswordNameTooLong);
+        if (!created.ok && created.code === 'too_many') return wpError('app_password_limit', request);
         if (!created.ok)
           return wpError(
             created.code === 'duplicate_name'
@@ -242,6 +245,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         const name = request.params.name;
         if (typeof name === 'string') {
           if (name.trim() === '') return wpError('app_password_empty_name', request);
+          if (longerThan(name.trim(), APP_PASSWORD_LIMITS.name)) return invalidArgument('name', appPasswordNameTooLong);
           await deps.store.appPasswords.rename(target(request).id, found.uuid, name.trim());
         }
         const updated = await find(request);
