@@ -168,6 +168,8 @@ export async function serveBatch(parent: DispatchRequest, validate: ValidateSubR
     const request = new DispatchRequest(item.method, target.route, item.headers, '', undefined, target.query, item.body, parent.user);
     request.origin = parent.origin;
     request.credential = parent.credential;
+    // Its share of the batch's body, held to its endpoint's limit as a request of its own.
+    request.bodyBytes = item.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(item.body));
     validated.push(await validate(request));
   }
 

@@ -161,6 +161,11 @@ export const restError = errorCatalogue({
   rest_invalid_date: { code: 'rest_invalid_date', message: 'Invalid date.', status: 400 },
   rest_invalid_email: { code: 'rest_invalid_email', message: 'Invalid email address.', status: 400 },
   rest_body_too_large: { code: 'rest_body_too_large', message: 'The request body is too large.', status: 413 },
+  rest_body_too_large_for_route: {
+    code: 'rest_body_too_large',
+    message: 'The request body is larger than this route takes ({max_bytes} bytes).',
+    status: 413,
+  },
   rest_not_found: { code: 'rest_not_found', message: 'Not found.', status: 404 },
   rest_internal_error: { code: 'rest_internal_error', message: 'The server could not complete the request.', status: 500 },
   // batch/v1 sub-requests (docs/spec/current-clients.md §E.2).

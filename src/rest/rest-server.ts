@@ -118,6 +118,11 @@ interface Authenticated {
 const JSONP_CALLBACK = /^[\w.]+$/;
 const NONCE_ACTION = 'wp_rest';
 
+/** 413 for a body over what the endpoint takes, with its limit in `data.max_bytes`. */
+function bodyTooLarge(maxBytes: number): RestError {
+  return restError('rest_body_too_large_for_route', { max_bytes: maxBytes }, { data: { max_bytes: maxBytes } });
+}
+
 /**
  * The generic REST layer: route registration, authentication check, dispatch, documents and
  * headers. It knows no HTTP framework and no storage: `serve()` maps an IncomingRestRequest to a
@@ -150,6 +155,8 @@ export class RestServer {
       responseSchema: batchResponseSchema,
       responseStatus: 207,
       invalidParamDetails: true,
+      // Up to SITEWARD_BODY_LIMIT: each sub-request's body is then held to its own endpoint's limit.
+      maxBodyBytes: Infinity,
     };
     this.registry.register('batch/v1', '/batch/v1', batchRoute, false);
     this.addNamespace('batch/v1');
@@ -242,10 +249,18 @@ export class RestServer {
     route: string,
     headers: Readonly<Record<string, string>>,
     clientIp: string,
-  ): Promise<{ identity: Identity; trusted: boolean }> {
+    method: string | null = null,
+  ): Promise<{ identity: Identity; trusted: boolean; routeLimit: number }> {
     const identity = await this.options.authenticator.identify(headers, clientIp);
     const authenticated = identity.kind === 'cookie' || identity.kind === 'other';
-    return { identity, trusted: authenticated && this.registry.matchAll(route === '' ? '/' : route).length > 0 };
+    const matches = this.registry.matchAll(route === '' ? '/' : route);
+    // What the path's endpoints for the method take (any method's when it may still be overridden
+    // by `_method`: null); dispatch then holds the body to the chosen endpoint's own limit.
+    let routeLimit = 0;
+    for (const match of matches)
+      for (const endpoint of match.route.endpoints)
+        if (method === null || endpoint.methodSet.has(method)) routeLimit = Math.max(routeLimit, endpoint.maxBodyBytes);
+    return { identity, trusted: authenticated && matches.length > 0, routeLimit };
   }
 
   /** Serves one request end to end, in WordPress's `serve_request` order (docs/spec/wp-rest-reference.md §5). */
@@ -415,6 +430,7 @@ export class RestServer {
     const route = incoming.route === '' ? '/' : incoming.route;
     const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
     request.origin = incoming.origin;
+    request.bodyBytes = incoming.body.length;
     if (identity.kind === 'other' && identity.credential !== undefined) request.credential = identity.credential;
     request.jsonError = body.jsonError;
     const dispatched = this.dispatch(request);
@@ -465,6 +481,8 @@ export class RestServer {
     if (!chosen) return { result: restError('rest_no_route'), route: null };
 
     const { route, endpoint } = chosen;
+    // Before the body's arguments are read: what the endpoint takes bounds what it is given.
+    if (request.bodyBytes > endpoint.maxBodyBytes) return { result: bodyTooLarge(endpoint.maxBodyBytes), route };
     request.matchedRoute = route.pattern.source;
     request.sources.url = { ...chosen.params };
     request.merge();
@@ -548,6 +566,7 @@ export class RestServer {
     if (!chosen) return { ok: false, envelope: errorEnvelope(restError('rest_no_route')) };
     const { route, endpoint } = chosen;
     if (!batchAllowed(route, endpoint)) return { ok: false, envelope: errorEnvelope(restError('rest_batch_not_allowed')) };
+    if (request.bodyBytes > endpoint.maxBodyBytes) return { ok: false, envelope: errorEnvelope(bodyTooLarge(endpoint.maxBodyBytes)) };
     request.matchedRoute = route.pattern.source;
     request.sources.url = { ...chosen.params };
     request.merge();

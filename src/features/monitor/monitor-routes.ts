@@ -84,6 +84,8 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
   ): EndpointDefinition => ({
     methods,
     args: loose(args),
+    // The largest write (a check: a 2048-character URL, a 1000-character keyword) fits many times over.
+    maxBodyBytes: 64 * 1024,
     callback: async (request) => answer(await run(request), json),
   });
   const remove = (run: (id: number) => Promise<Outcome<unknown>>): EndpointDefinition => ({

@@ -148,6 +148,8 @@ export function registerProtectRoutes(
     {
       methods: 'POST, PUT, PATCH',
       permissionCallback: permission,
+      // Administrator ids and a flag.
+      maxBodyBytes: 16 * 1024,
       args: {
         administrators: loose('User ids of the administrators e-mailed when an address is blocked (one digest an hour at most).', 'array'),
         webhook: loose('Also post new blocks to the monitor webhook (SITEWARD_MONITOR_WEBHOOK).', 'boolean'),

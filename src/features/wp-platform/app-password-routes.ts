@@ -17,6 +17,9 @@ import { deletedSchema } from './users-routes.js';
 import { invalidArgument, wpError, type WpErrorId } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
 
+/** A name (100 characters) and an app id: 16 KiB leaves room for any encoding of them. */
+const APP_PASSWORD_BODY_LIMIT = 16 * 1024;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** WordPress's `rest_validate_value_from_schema` message for format uuid. */
@@ -168,6 +171,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       },
       responseSchema: 'item',
       responseStatus: 201,
+      maxBodyBytes: APP_PASSWORD_BODY_LIMIT,
       permissionCallback: permission('cannot_create_app_passwords'),
       callback: async (request) => {
         const user = target(request);
@@ -238,6 +242,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       methods: ['POST', 'PUT', 'PATCH'],
       args: { name: nameArg },
       responseSchema: 'item',
+      maxBodyBytes: APP_PASSWORD_BODY_LIMIT,
       permissionCallback: permission('cannot_edit_app_password'),
       callback: async (request) => {
         const found = await find(request);
