@@ -5,6 +5,11 @@ import type { Store, UserRecord } from '../store/types.js';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from './clock.js';
 import { findUserByLoginOrEmail } from './sessions.js';
+import { APP_PASSWORD_LIMITS, atMostMessage, longerThan } from '../core/text-limits.js';
+
+/** The limits' messages, the CLI's and the REST routes'. */
+export const appPasswordNameTooLong = atMostMessage('name', APP_PASSWORD_LIMITS.name);
+export const tooManyAppPasswords = `A user may have at most ${APP_PASSWORD_LIMITS.perUser} application passwords: revoke one first.`;
 
 /** Length of a generated application password. */
 export const APP_PASSWORD_LENGTH = 24;
@@ -47,7 +52,11 @@ export interface AppPasswordInfo {
 
 export type AppPasswordCreateResult =
   | { readonly ok: true; readonly password: string; readonly info: AppPasswordInfo }
-  | { readonly ok: false; readonly code: 'unknown_user' | 'invalid_name' | 'duplicate_name'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code: 'unknown_user' | 'invalid_name' | 'name_too_long' | 'duplicate_name' | 'too_many';
+      readonly message: string;
+    };
 
 export type AppPasswordAuthResult =
   | { readonly ok: true; readonly user: UserRecord; readonly roles: readonly string[]; readonly uuid: string }
@@ -112,10 +121,12 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       if (!user) return { ok: false, code: 'unknown_user', message: `Unknown user "${login}".` };
       const trimmed = name.trim();
       if (trimmed === '') return { ok: false, code: 'invalid_name', message: 'An application name is required.' };
+      if (longerThan(trimmed, APP_PASSWORD_LIMITS.name)) return { ok: false, code: 'name_too_long', message: appPasswordNameTooLong };
       const existing = await store.appPasswords.listForUser(user.id);
       if (existing.some((p) => p.name === trimmed)) {
         return { ok: false, code: 'duplicate_name', message: 'Each application name should be unique.' };
       }
+      if (existing.length >= APP_PASSWORD_LIMITS.perUser) return { ok: false, code: 'too_many', message: tooManyAppPasswords };
       const password = generateAppPassword();
       const record = {
         uuid: randomUUID(),

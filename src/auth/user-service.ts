@@ -4,6 +4,7 @@ import { hashPassword } from './passwords.js';
 import { ROLE_NAMES, isRoleName, type RoleName } from './roles.js';
 import {
   checkEmail,
+  checkDisplayName,
   checkLogin,
   checkPassword,
   duplicateEmailError,
@@ -42,7 +43,8 @@ const fail = <T>(error: UserError): Result<T> => ({ ok: false, error });
 
 /** Validates a new user and hashes the password. */
 export async function prepareUser(input: NewUserInput): Promise<Result<PreparedUser>> {
-  const problem = checkLogin(input.login) ?? checkEmail(input.email) ?? checkPassword(input.password);
+  const problem =
+    checkLogin(input.login) ?? checkEmail(input.email) ?? checkDisplayName(input.displayName ?? '') ?? checkPassword(input.password);
   if (problem) return fail(problem);
   if (!isRoleName(input.role)) return fail(unknownRoleError(input.role, ROLE_NAMES));
   return {

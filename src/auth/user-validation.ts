@@ -1,4 +1,5 @@
 /** Rules for logins, e-mail addresses and passwords, with WordPress's codes and wording where it has them. */
+import { longerThan, USER_LIMITS } from '../core/text-limits.js';
 
 export type UserErrorCode =
   | 'empty_user_login'
@@ -6,6 +7,7 @@ export type UserErrorCode =
   | 'user_login_too_long'
   | 'existing_user_login'
   | 'invalid_email'
+  | 'display_name_too_long'
   | 'existing_user_email'
   | 'invalid_role'
   | 'empty_password'
@@ -22,7 +24,7 @@ export interface UserError {
 export const MIN_PASSWORD_LENGTH = 8;
 /** Bounds the work one login attempt can cause. */
 export const MAX_PASSWORD_LENGTH = 4096;
-export const MAX_LOGIN_LENGTH = 60;
+export const MAX_LOGIN_LENGTH = USER_LIMITS.login;
 
 export const userError = (code: UserErrorCode, message: string): UserError => ({ code, message });
 
@@ -61,7 +63,17 @@ export function isEmail(email: string): boolean {
 }
 
 export function checkEmail(email: string): UserError | null {
+  // WordPress's user_email column holds 100 characters.
+  if (longerThan(email, USER_LIMITS.email))
+    return userError('invalid_email', `The email address may not be longer than ${USER_LIMITS.email} characters.`);
   return isEmail(email) ? null : userError('invalid_email', 'The email address is not valid.');
+}
+
+/** WordPress's display_name column holds 250 characters. */
+export function checkDisplayName(name: string): UserError | null {
+  return longerThan(name, USER_LIMITS.displayName)
+    ? userError('display_name_too_long', `The display name may not be longer than ${USER_LIMITS.displayName} characters.`)
+    : null;
 }
 
 export function checkPassword(password: string): UserError | null {

@@ -201,7 +201,7 @@ export const coreSettings = defineSettings(
       default: 10 * 1024 * 1024,
       min: 1024,
       max: 1024 * 1024 * 1024,
-      doc: 'largest request body in bytes (larger → 413 JSON error)',
+      doc: 'largest request body in bytes of any route (each route takes at most what it declares, 1 MiB by default; larger → 413 JSON error)',
     }),
     anonymousBodyLimit: integer({
       env: 'SITEWARD_ANONYMOUS_BODY_LIMIT',

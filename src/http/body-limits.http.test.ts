@@ -93,6 +93,43 @@ describe('request bodies', () => {
     expect(stall).toBeLessThan(250);
   });
 
+  it('hold each route to the body it takes: 16 KiB for an application password, 1 MiB by default', async () => {
+    const subscriber = await app.loginAs('subscriber');
+    const path = '/wp-json/wp/v2/users/me/application-passwords';
+    const small = await app.request({ method: 'POST', path, headers: app.auth(subscriber), body: { name: 'n'.repeat(20 * 1024) } });
+    expect(small.status).toBe(413);
+    expect(small.json).toMatchObject({
+      code: 'rest_body_too_large',
+      message: 'The request body is larger than this route takes (16384 bytes).',
+      data: { status: 413, max_bytes: 16384 },
+    });
+    // 9 MB: refused from its declared length, before it is read.
+    const huge = Buffer.from(JSON.stringify({ name: 'n'.repeat(9 * 1024 * 1024) }));
+    expect(await post(port, path, huge, app.auth(subscriber))).toBe(413);
+    expect((await app.request({ path, headers: app.auth(subscriber) })).json).toEqual([]);
+    // A route that declares nothing takes 1 MiB (SITEWARD_BODY_LIMIT, 10 MB, caps what a route may declare).
+    const settings = Buffer.from(JSON.stringify({ blogdescription: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(await post(port, '/wp-json/jetpack/v4/settings/update', settings, app.auth(admin))).toBe(413);
+  });
+
+  it('hold a batch sub-request to its own route’s limit', async () => {
+    const res = await app.request({
+      method: 'POST',
+      path: '/wp-json/batch/v1',
+      headers: app.auth(admin),
+      body: {
+        requests: [
+          { method: 'POST', path: `/wp/v2/users/${admin.userId}`, body: { description: 'd'.repeat(1024 * 1024) } },
+          { method: 'POST', path: `/wp/v2/users/${admin.userId}`, body: { description: 'fine' } },
+        ],
+      },
+    });
+    expect(res.status).toBe(207);
+    const [big, fine] = (res.json as { responses: { status: number; body: { code?: string } }[] }).responses;
+    expect(big).toMatchObject({ status: 413, body: { code: 'rest_body_too_large' } });
+    expect(fine?.status).toBe(200);
+  });
+
   it('keep the login page to small bodies', async () => {
     const body = Buffer.from(JSON.stringify({ username: 'x'.repeat(200 * 1024), password: 'y' }));
     expect(await post(port, '/login', body)).toBe(413);

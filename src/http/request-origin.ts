@@ -9,14 +9,14 @@ function first(value: string | string[] | undefined): string | undefined {
   return (comma === -1 ? v : v.slice(0, comma)).trim();
 }
 
-function stripPort(host: string): string {
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.lastIndexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
+/** `host[:port]` (or `[v6]:port`) split; the port is whatever follows the last colon. */
+function splitHost(host: string): { name: string; port: string } {
+  const colon = host.startsWith('[') ? host.indexOf(':', host.indexOf(']')) : host.lastIndexOf(':');
+  return colon === -1 ? { name: host, port: '' } : { name: host.slice(0, colon), port: host.slice(colon + 1) };
 }
 
 /**
- * Scheme and host of a request. `X-Forwarded-Proto`/`-Host` count only when the operator
+ * Scheme, host and port of a request (a default port, 80 for http and 443 for https, is ''). `X-Forwarded-Proto`/`-Host` count only when the operator
  * trusts the proxy (SITEWARD_TRUST_PROXY); otherwise anyone could force https URLs.
  */
 export function requestOrigin(headers: IncomingHttpHeaders, tls: boolean, trustProxy: boolean): RequestOrigin {
@@ -28,7 +28,8 @@ export function requestOrigin(headers: IncomingHttpHeaders, tls: boolean, trustP
     const fwdHost = first(headers['x-forwarded-host']);
     if (fwdHost) host = fwdHost;
   }
-  return { secure, hostname: stripPort(host).toLowerCase() };
+  const { name, port } = splitHost(host);
+  return { secure, hostname: name.toLowerCase(), port: port === (secure ? '443' : '80') ? '' : port };
 }
 
 /** Lower-case header map with repeated values joined by `,` (WordPress's `get_header`). */

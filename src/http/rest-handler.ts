@@ -97,9 +97,13 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       let limit = options.anonymousBodyLimit;
       // Credentials and the route are decided before more than the anonymous limit is read.
       if (mayExceed(req, limit)) {
-        const preflight = await options.rest.preflight(route, headers, clientIp);
+        const overridden = query._method !== undefined || headers['x-http-method-override'] !== undefined;
+        const method = overridden ? null : (req.method ?? 'GET').toUpperCase();
+        const preflight = await options.rest.preflight(route, headers, clientIp, method);
         identity = preflight.identity;
-        if (preflight.trusted) limit = options.bodyLimit;
+        // Up to what the route takes (SITEWARD_BODY_LIMIT at most); dispatch holds the body to
+        // its endpoint's own limit, which may be smaller than the anonymous one.
+        if (preflight.trusted) limit = Math.min(options.bodyLimit, preflight.routeLimit);
       }
       body = await readRawBody(req, limit);
     }

@@ -8,7 +8,7 @@ import { isPlainObject } from '../core/objects.js';
 import { allowedMethods } from './allow.js';
 import { caught, choose, enter, executeEndpoint, validateEndpoint, type Answer } from './endpoint-steps.js';
 import { errorAsResponse } from './error-response.js';
-import { invalidParams, isRestError, restError, type RestError } from './errors.js';
+import { bodyTooLarge, invalidParams, isRestError, restError, type RestError } from './errors.js';
 import { parsePhpQuery } from './php-query.js';
 import { withFields } from './response-fields.js';
 import { DispatchRequest } from './rest-request.js';
@@ -175,6 +175,8 @@ export async function serveBatch(parent: DispatchRequest, validate: ValidateSubR
     const request = new DispatchRequest(item.method, target.route, item.headers, '', undefined, target.query, item.body, parent.user);
     request.origin = parent.origin;
     request.credential = parent.credential;
+    // Its share of the batch's body, held to its endpoint's limit as a request of its own.
+    request.bodyBytes = item.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(item.body));
     validated.push(await validate(request));
   }
 
@@ -197,6 +199,7 @@ export function subRequestValidator(registry: RouteRegistry, warn: (message: str
     if (!chosen) return { ok: false, envelope: errorEnvelope(restError('rest_no_route')) };
     const { route, endpoint } = chosen;
     if (!batchAllowed(route, endpoint)) return { ok: false, envelope: errorEnvelope(restError('rest_batch_not_allowed')) };
+    if (request.bodyBytes > endpoint.maxBodyBytes) return { ok: false, envelope: errorEnvelope(bodyTooLarge(endpoint.maxBodyBytes)) };
     enter(request, route, chosen.params);
     const guarded = async (step: () => Answer | Promise<Answer>): Promise<Answer> => {
       try {
@@ -224,5 +227,7 @@ export function batchRoute(maxItems: number, validate: ValidateSubRequest): Endp
     responseSchema: batchResponseSchema,
     responseStatus: 207,
     invalidParamDetails: true,
+    // Up to SITEWARD_BODY_LIMIT: each sub-request's body is then held to its own endpoint's limit.
+    maxBodyBytes: Infinity,
   };
 }

@@ -95,6 +95,7 @@ export interface RouteDeclaration<P extends TProperties, Q extends TProperties, 
   readonly showInIndex?: EndpointDefinition['showInIndex'];
   readonly allowBatch?: EndpointDefinition['allowBatch'];
   readonly replayable?: EndpointDefinition['replayable'];
+  readonly maxBodyBytes?: EndpointDefinition['maxBodyBytes'];
   readonly validateCallback?: EndpointDefinition['validateCallback'];
 }
 
@@ -151,6 +152,7 @@ export function defineRoute<
   if (declaration.showInIndex !== undefined) definition.showInIndex = declaration.showInIndex;
   if (declaration.allowBatch !== undefined) definition.allowBatch = declaration.allowBatch;
   if (declaration.replayable !== undefined) definition.replayable = declaration.replayable;
+  if (declaration.maxBodyBytes !== undefined) definition.maxBodyBytes = declaration.maxBodyBytes;
   if (declaration.validateCallback !== undefined) definition.validateCallback = declaration.validateCallback;
   return definition;
 }

@@ -161,6 +161,11 @@ export const restError = errorCatalogue({
   rest_invalid_date: { code: 'rest_invalid_date', message: 'Invalid date.', status: 400 },
   rest_invalid_email: { code: 'rest_invalid_email', message: 'Invalid email address.', status: 400 },
   rest_body_too_large: { code: 'rest_body_too_large', message: 'The request body is too large.', status: 413 },
+  rest_body_too_large_for_route: {
+    code: 'rest_body_too_large',
+    message: 'The request body is larger than this route takes ({max_bytes} bytes).',
+    status: 413,
+  },
   rest_not_found: { code: 'rest_not_found', message: 'Not found.', status: 404 },
   rest_internal_error: { code: 'rest_internal_error', message: 'The server could not complete the request.', status: 500 },
   // batch/v1 sub-requests (docs/spec/current-clients.md §E.2).
@@ -264,3 +269,8 @@ export function retryAfterOf(error: RestError): number | null {
 /** `data.hint` of a 401/403 to a request that carried a login cookie but no nonce. */
 export const COOKIE_WITHOUT_NONCE_HINT =
   'A login cookie was sent without a nonce, so the request ran as a logged-out visitor. Send the nonce in the X-WP-Nonce header (or a _wpnonce parameter): the JSON login answer carries one, and GET /wp-admin/admin-ajax.php?action=rest-nonce returns a fresh one.';
+
+/** 413 for a body over what the endpoint takes, with its limit in `data.max_bytes`. */
+export function bodyTooLarge(maxBytes: number): RestError {
+  return restError('rest_body_too_large_for_route', { max_bytes: maxBytes }, { data: { max_bytes: maxBytes } });
+}

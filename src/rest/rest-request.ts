@@ -31,6 +31,8 @@ export class DispatchRequest implements RestRequest {
   permissionAnswer: unknown = undefined;
   /** The endpoint whose argument checks refused the request, before its permission and callback ran; else null. */
   refusedBy: object | null = null;
+  /** The size of the request's body as received, in bytes (a batch sub-request's: its body as JSON). */
+  bodyBytes = 0;
   /** Why a JSON body was refused (reported at dispatch, docs/spec/compat.md §3), or false. */
   jsonError: false | 'syntax' | 'depth' | 'values' = false;
   readonly sources: ParamSources;

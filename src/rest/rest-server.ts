@@ -4,7 +4,7 @@ import { batchRoute, DEFAULT_MAX_BATCH_ITEMS, subRequestValidator } from './batc
 import { RestDocuments, type SiteSummary } from './documents.js';
 import { caught, choose, enter, runEndpoint, type Answer } from './endpoint-steps.js';
 import { errorAsResponse, errorResponse } from './error-response.js';
-import { isRestError, restError } from './errors.js';
+import { bodyTooLarge, isRestError, restError } from './errors.js';
 import { setHeader, setHeaders } from './header-list.js';
 import type { IncomingRestRequest, RestOutput } from './incoming.js';
 import { JsonEncoder } from './json-encoder.js';
@@ -163,10 +163,18 @@ export class RestServer {
     route: string,
     headers: Readonly<Record<string, string>>,
     clientIp: string,
-  ): Promise<{ identity: Identity; trusted: boolean }> {
+    method: string | null = null,
+  ): Promise<{ identity: Identity; trusted: boolean; routeLimit: number }> {
     const identity = await this.options.authenticator.identify(headers, clientIp);
     const authenticated = identity.kind === 'cookie' || identity.kind === 'other';
-    return { identity, trusted: authenticated && this.registry.matchAll(route === '' ? '/' : route).length > 0 };
+    const matches = this.registry.matchAll(route === '' ? '/' : route);
+    // What the path's endpoints for the method take (any method's when it may still be overridden
+    // by `_method`: null); dispatch then holds the body to the chosen endpoint's own limit.
+    let routeLimit = 0;
+    for (const match of matches)
+      for (const endpoint of match.route.endpoints)
+        if (method === null || endpoint.methodSet.has(method)) routeLimit = Math.max(routeLimit, endpoint.maxBodyBytes);
+    return { identity, trusted: authenticated && matches.length > 0, routeLimit };
   }
 
   /**
@@ -259,6 +267,7 @@ export class RestServer {
       admission.principal,
     );
     request.origin = incoming.origin;
+    request.bodyBytes = incoming.body.length;
     if (identity.kind === 'other' && identity.credential !== undefined) request.credential = identity.credential;
     request.jsonError = body.jsonError;
     return andThen(this.dispatch(request), ({ result, route }) =>
@@ -277,6 +286,8 @@ export class RestServer {
     const chosen = choose(this.registry, request.route, request.method);
     if (!chosen) return { result: restError('rest_no_route'), route: null };
     const { route, endpoint } = chosen;
+    // Before the body's arguments are read: what the endpoint takes bounds what it is given.
+    if (request.bodyBytes > endpoint.maxBodyBytes) return { result: bodyTooLarge(endpoint.maxBodyBytes), route };
     enter(request, route, chosen.params);
     return attempt(
       () => runEndpoint(route, endpoint, request),

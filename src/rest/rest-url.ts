@@ -20,6 +20,12 @@ export interface RequestOrigin {
   secure: boolean;
   /** The request's host name (without port). */
   hostname: string;
+  /**
+   * The port the client named in `Host` (or, behind a trusted proxy, `X-Forwarded-Host`), '' when
+   * it named none or the scheme's default: with the scheme and host name, the request's origin as
+   * browsers define it (RFC 6454), which the page forms' `Origin` check compares.
+   */
+  port?: string;
 }
 
 export type RestUrlBuilder = (path?: string, origin?: RequestOrigin) => string;

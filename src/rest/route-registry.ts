@@ -1,4 +1,5 @@
 import { compilePattern, expandSegmentParams, matchParams, type CompiledPattern } from './route-pattern.js';
+import { DEFAULT_ROUTE_BODY_LIMIT } from './types.js';
 import type {
   ArgDefinition,
   BatchOption,
@@ -26,6 +27,8 @@ export interface Endpoint {
   readonly replayable: NonNullable<EndpointDefinition['replayable']>;
   /** Who registered it: a feature's name, a plugin's, or `rest` for the layer's own documents. */
   readonly owner: string;
+  /** EndpointDefinition.maxBodyBytes, or the default. */
+  readonly maxBodyBytes: number;
 }
 
 /** Whether an endpoint of a route may run inside `batch/v1`: the endpoint's `allowBatch`, else the route's (docs/spec/current-clients.md §E.2). */
@@ -77,6 +80,7 @@ function normalizeEndpoint(def: EndpointDefinition, owner: string): Endpoint {
     validateCallback: def.validateCallback,
     replayable: def.replayable ?? false,
     owner,
+    maxBodyBytes: def.maxBodyBytes ?? DEFAULT_ROUTE_BODY_LIMIT,
   };
 }
 

@@ -141,7 +141,18 @@ export interface EndpointDefinition {
    * Default false.
    */
   replayable?: boolean | 'permission' | 'arguments' | (() => boolean);
+  /**
+   * The largest request body this endpoint takes, in bytes: what its arguments may add up to,
+   * with room to spare. A larger body is answered 413 `rest_body_too_large` before its arguments
+   * are read (and, once the route is known, before the rest of the body is). Default
+   * `DEFAULT_ROUTE_BODY_LIMIT` (1 MiB); `Infinity` for up to `SITEWARD_BODY_LIMIT`, which also
+   * caps every declared limit.
+   */
+  maxBodyBytes?: number;
 }
+
+/** The body limit of an endpoint that declares none (see EndpointDefinition.maxBodyBytes). */
+export const DEFAULT_ROUTE_BODY_LIMIT = 1024 * 1024;
 
 /** See EndpointDefinition.responseSchema. */
 export type ResponseSchema = 'item' | 'collection' | ((item: JsonValue | null) => JsonValue);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { createTestApp, freePort, type TestApp } from '../../../test/helpers/test-app.js';
 import { ensureSetupToken } from '../../auth/setup-token.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -77,5 +77,48 @@ describe('page forms sent from another site (login CSRF)', () => {
     expect(
       (await post('/login/reset-password', { login: 'ann', key: 'x', password: 'correct horse battery staple' }, { origin: EVIL })).status,
     ).toBe(403);
+  });
+});
+
+describe('an Origin on another port is another site', () => {
+  let app: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    app = await createTestApp({ port, env: { SITEWARD_HOME_URL: `http://127.0.0.1:${port}` } });
+    await app.app.users.create({ login: 'ann', email: 'ann@example.org', role: 'editor', password: 'ann-password-1' });
+  });
+  afterAll(() => app.close());
+
+  const login = (origin: string, host?: string) =>
+    app.request({
+      method: 'POST',
+      path: '/login',
+      headers: { 'content-type': FORM, origin, ...(host === undefined ? {} : { host }) },
+      body: new URLSearchParams({ log: 'ann', pwd: 'ann-password-1' }).toString(),
+    });
+
+  it('refuses a login form from the same host on the next port, and from https on the same port', async () => {
+    for (const origin of [`http://127.0.0.1:${port + 1}`, `https://127.0.0.1:${port}`, 'http://127.0.0.1']) {
+      const res = await login(origin);
+      expect(res.status, origin).toBe(403);
+      expect(res.headers['set-cookie'], origin).toBeUndefined();
+    }
+  });
+
+  it('accepts the form from its own origin', async () => {
+    const res = await login(`http://127.0.0.1:${port}`);
+    expect(res.status).toBe(302);
+    expect(res.headers['set-cookie']).toMatch(/siteward_logged_in=/);
+  });
+
+  it('compares the port the request was sent to when it is not the home URL’s, the default port being implied', async () => {
+    // Reached by another name (Host: localhost:<port>): that name with its port is this site too.
+    expect((await login(`http://localhost:${port}`, `localhost:${port}`)).status).toBe(302);
+    expect((await login(`http://localhost:${port + 1}`, `localhost:${port}`)).status).toBe(403);
+    expect((await login('http://localhost', `localhost:${port}`)).status).toBe(403);
+    // A Host without a port is port 80 for http, so Origin http://localhost:80 is the same site.
+    expect((await login('http://localhost:80', 'localhost')).status).toBe(302);
+    expect((await login('http://localhost:8080', 'localhost')).status).toBe(403);
   });
 });

@@ -11,6 +11,7 @@ const catalogue = {
     409,
   ],
   too_many_checks: ['monitor_too_many_checks', 'A site has at most 5 checks besides its own URL.', 409],
+  too_many_windows: ['monitor_too_many_windows', 'A site has at most 50 maintenance windows: remove one first.', 409],
   nothing_to_notify: [
     'monitor_no_channel',
     'No notification channel is set up: configure SITEWARD_SMTP_URL with recipients, or SITEWARD_MONITOR_WEBHOOK.',

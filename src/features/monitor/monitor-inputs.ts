@@ -5,6 +5,20 @@
 import { parseExpectedStatus } from './expected-status.js';
 import { maintenanceProblem, type MaintenanceInput } from './maintenance.js';
 import type { CheckInput } from './monitor-store.js';
+import { longerThan } from '../../core/text-limits.js';
+
+/** Sizes of what an operator may store (REST and CLI): each well above any real use, none unbounded. */
+export const MONITOR_LIMITS = Object.freeze({
+  url: 2048,
+  keyword: 1000,
+  expectedStatus: 200,
+  cron: 200,
+  note: 200,
+  email: 100,
+  emails: 20,
+  administrators: 100,
+  windows: 50,
+});
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
 
@@ -23,6 +37,7 @@ export function parseCheck(body: Readonly<Record<string, unknown>>, current: Che
   const url = 'url' in body ? optionalText(body, 'url') : base.url;
   if (url === undefined) return fail('url must be a string');
   if (url === null && !site) return fail('url is required');
+  if (url !== null && longerThan(url, MONITOR_LIMITS.url)) return fail(`url must be at most ${MONITOR_LIMITS.url} characters long`);
   if (url !== null) {
     let parsed: URL;
     try {
@@ -33,10 +48,14 @@ export function parseCheck(body: Readonly<Record<string, unknown>>, current: Che
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return fail('url must be an absolute http(s) URL');
   }
   const expectedStatus = 'expectedStatus' in body ? body.expectedStatus : base.expectedStatus;
+  if (typeof expectedStatus === 'string' && longerThan(expectedStatus, MONITOR_LIMITS.expectedStatus))
+    return fail(`expectedStatus must be at most ${MONITOR_LIMITS.expectedStatus} characters long`);
   if (typeof expectedStatus !== 'string' || parseExpectedStatus(expectedStatus) === null)
     return fail('expectedStatus must be statuses, classes or ranges like "200", "2xx", "200-299", comma-separated');
   const keyword = 'keyword' in body ? optionalText(body, 'keyword') : base.keyword;
   if (keyword === undefined) return fail('keyword must be a string');
+  if (keyword !== null && longerThan(keyword, MONITOR_LIMITS.keyword))
+    return fail(`keyword must be at most ${MONITOR_LIMITS.keyword} characters long`);
   const keywordAbsent = 'keywordAbsent' in body ? body.keywordAbsent : base.keywordAbsent;
   if (typeof keywordAbsent !== 'boolean') return fail('keywordAbsent must be true or false');
   const slowMs = 'slowMs' in body ? body.slowMs : base.slowMs;
@@ -55,7 +74,8 @@ function time(value: unknown): number | null {
 /** A maintenance window from `body`: `{kind:"once", starts, ends}` (ISO 8601), `{kind:"weekly", days, time, durationMinutes}` or `{kind:"cron", cron, durationMinutes}`. */
 export function parseMaintenance(body: Readonly<Record<string, unknown>>, timeZone: string): Parsed<MaintenanceInput> {
   const note = body.note === undefined ? '' : body.note;
-  if (typeof note !== 'string' || note.length > 200) return fail('note must be text of at most 200 characters');
+  if (typeof note !== 'string' || longerThan(note, MONITOR_LIMITS.note))
+    return fail(`note must be text of at most ${MONITOR_LIMITS.note} characters`);
   let input: MaintenanceInput;
   switch (body.kind) {
     case 'once': {
@@ -75,6 +95,7 @@ export function parseMaintenance(body: Readonly<Record<string, unknown>>, timeZo
     }
     case 'cron':
       if (typeof body.cron !== 'string' || body.cron.trim() === '') return fail('cron must be a cron expression such as "0 3 * * 0"');
+      if (longerThan(body.cron, MONITOR_LIMITS.cron)) return fail(`cron must be at most ${MONITOR_LIMITS.cron} characters long`);
       input = { kind: 'cron', cron: body.cron.trim(), durationMinutes: Number(body.durationMinutes), note };
       break;
     default:
@@ -106,9 +127,17 @@ export function parseNotifications(body: Readonly<Record<string, unknown>>, curr
   ) {
     return fail('administrators must be null (all) or a list of user ids');
   }
+  if (administrators !== null && new Set(administrators).size > MONITOR_LIMITS.administrators)
+    return fail(`administrators must list at most ${MONITOR_LIMITS.administrators} user ids`);
   const emails = 'emails' in body ? body.emails : current.emails;
-  if (!Array.isArray(emails) || emails.length > 20 || !emails.every((e): e is string => typeof e === 'string' && EMAIL.test(e)))
-    return fail('emails must be a list of at most 20 e-mail addresses');
+  if (
+    !Array.isArray(emails) ||
+    emails.length > MONITOR_LIMITS.emails ||
+    !emails.every((e): e is string => typeof e === 'string' && EMAIL.test(e) && !longerThan(e, MONITOR_LIMITS.email))
+  )
+    return fail(
+      `emails must be a list of at most ${MONITOR_LIMITS.emails} e-mail addresses of at most ${MONITOR_LIMITS.email} characters each`,
+    );
   const repeatMinutes = 'repeatMinutes' in body ? body.repeatMinutes : current.repeatMinutes;
   if (typeof repeatMinutes !== 'number' || !Number.isInteger(repeatMinutes) || repeatMinutes < 0 || repeatMinutes > 10_080)
     return fail('repeatMinutes must be whole minutes from 0 (off) to 10080');

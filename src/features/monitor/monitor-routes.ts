@@ -65,6 +65,9 @@ const notificationBody = members({
 
 const deleted = () => ({ deleted: true });
 
+/** The largest write (a check: a 2048-character URL, a 1000-character keyword) fits many times over. */
+const WRITE_BODY_BYTES = 64 * 1024;
+
 export function registerMonitorRoutes(api: SitewardApi, service: MonitorService, permission: NamedPermission): void {
   const route = (path: string, ...endpoints: ReturnType<typeof defineRoute>[]) => api.registerRoute(SITEWARD_NAMESPACE, path, endpoints);
 
@@ -75,6 +78,7 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
     defineRoute({
       methods: 'POST',
       body: checkBody,
+      maxBodyBytes: WRITE_BODY_BYTES,
       permission,
       response: answers<StoredCheck>(),
       handler: async ({ body }) => answer(await service.addCheck(body)),
@@ -86,6 +90,7 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
       methods: 'POST, PUT, PATCH',
       params: ID_PARAMS,
       body: checkBody,
+      maxBodyBytes: WRITE_BODY_BYTES,
       permission,
       response: answers<StoredCheck>(),
       handler: async ({ params, body }) => answer(await service.updateCheck(params.id, body)),
@@ -113,6 +118,7 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
     defineRoute({
       methods: 'POST',
       body: windowBody,
+      maxBodyBytes: WRITE_BODY_BYTES,
       permission,
       response: answers<MaintenanceWindowJson>(),
       handler: async ({ body }) => answer(await service.addWindow(body), windowJson),
@@ -133,6 +139,7 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
     defineRoute({
       methods: 'POST, PUT, PATCH',
       body: notificationBody,
+      maxBodyBytes: WRITE_BODY_BYTES,
       permission,
       response: answers<MonitorNotifications>(),
       handler: async ({ body }) => answer(await service.setNotifications(body)),

@@ -6,7 +6,7 @@ import type { OptionsRepo, StatusRepo } from '../../store/types.js';
 import type { MonitorErrorId } from './monitor-errors.js';
 import { checkTargetUrl, certificateKey, readCertificate } from './host-prober.js';
 import { activeMaintenance, type MaintenanceWindow } from './maintenance.js';
-import { parseCheck, parseMaintenance, parseNotifications, storedNotifications } from './monitor-inputs.js';
+import { MONITOR_LIMITS, parseCheck, parseMaintenance, parseNotifications, storedNotifications } from './monitor-inputs.js';
 import type { DowntimeInterval, MonitorRepo, NoDataPeriod } from './monitor-repo.js';
 import { SITE_CHECK_ID, type MonitorStore, type Sample, type StoredCheck } from './monitor-store.js';
 import type { DeliveryResult } from './notifier.js';
@@ -304,6 +304,7 @@ export class MonitorService {
   async addWindow(body: Readonly<Record<string, unknown>>): Promise<Outcome<MaintenanceWindow>> {
     const parsed = parseMaintenance(body, await this.deps.timeZone());
     if (!parsed.ok) return refuse('invalid', parsed.problem);
+    if ((await this.deps.store.maintenanceWindows()).length >= MONITOR_LIMITS.windows) return refuse('too_many_windows');
     return { ok: true, value: await this.deps.store.addMaintenance(parsed.value, this.deps.clock()) };
   }
 

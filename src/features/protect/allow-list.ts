@@ -10,6 +10,13 @@ export type AllowEntry =
 /** The site option holding the list's entry texts (the reference's `jetpack_protect_whitelist`). */
 export const ALLOW_LIST_OPTION = 'jetpack_protect_whitelist';
 
+/**
+ * The most entries a saved list may hold: each is matched on every login, and a range or CIDR
+ * block covers any number of addresses. Checked when the list is saved, not when it is read, so
+ * a longer list saved before this limit still protects.
+ */
+export const MAX_ALLOW_LIST_ENTRIES = 1000;
+
 /** The "extra info" of the `some_updated` error when an entry is invalid (docs/spec/jetpack-v4-reference.md §6). */
 export const INVALID_ALLOW_LIST_MESSAGE = 'One of your IP addresses was not valid.';
 

@@ -236,6 +236,23 @@ describe.each(stores)('on %s', (backend) => {
       expect((await loginFrom('2001:db8:1:2:ffff::1', 'victim', PASSWORD, second)).status).toBe(302);
     });
 
+    it('refuses a /64 on an IPv4 address with 400 and keeps the IPv4 block in force', async () => {
+      await block('10.1.1.1');
+      for (const given of ['10.1.1.1/64', '::ffff:10.1.1.1/64']) {
+        const res = await app.request({ method: 'DELETE', path: `/wp-json/siteward/v1/protect/blocks/${given}`, headers: app.auth(admin) });
+        expect(res.status, given).toBe(400);
+        expect(res.json, given).toMatchObject({ code: 'protect_invalid_address' });
+        expect((res.json as { message: string }).message, given).toContain('/64 is a prefix of IPv6 addresses only');
+      }
+      expect((await loginFrom('10.1.1.1', 'victim', PASSWORD, second)).status).toBe(429);
+      const lifted = await app.request({
+        method: 'DELETE',
+        path: '/wp-json/siteward/v1/protect/blocks/10.1.1.1',
+        headers: app.auth(admin),
+      });
+      expect(lifted.json).toEqual({ unblocked: true, address: '10.1.1.1' });
+    });
+
     it('by the CLI, one address or all, while the server runs', async () => {
       await block('198.51.100.8');
       await block('198.51.100.9');

@@ -79,13 +79,11 @@ export class ProtectBlocks {
       let base = db.selectFrom('protect_blocks');
       if (activeOnly) base = base.where('until', '>', now).where('lifted_at', 'is', null);
       const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-      const rows = await base
-        .selectAll()
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
-        .execute();
+      const total = counted === undefined ? 0 : num(counted.n, 'count');
+      const offset = (page - 1) * perPage;
+      // A page past the last is not queried: its offset may exceed what SQL takes (page=1e20).
+      if (offset >= total) return { total, items: [] };
+      const rows = await base.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(perPage).offset(offset).execute();
       const items: BlockView[] = [];
       for (const row of rows) {
         const at = num(row.at, 'protect_blocks.at');
@@ -134,7 +132,7 @@ export class ProtectBlocks {
           liftedBy: row.lifted_by,
         });
       }
-      return { total: counted === undefined ? 0 : num(counted.n, 'count'), items };
+      return { total, items };
     });
   }
 
@@ -143,15 +141,18 @@ export class ProtectBlocks {
     return this.db.run(async (db) => {
       const base = db.selectFrom('protect_events').where('kind', 'in', ['failure', 'blocked', 'challenge']);
       const counted = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+      const total = counted === undefined ? 0 : num(counted.n, 'count');
+      const offset = (input.page - 1) * input.perPage;
+      if (offset >= total) return { total, items: [] };
       const rows = await base
         .select(['id', 'at', 'address', 'key', 'login', 'kind', 'failure'])
         .orderBy('at', 'desc')
         .orderBy('id', 'desc')
         .limit(input.perPage)
-        .offset((input.page - 1) * input.perPage)
+        .offset(offset)
         .execute();
       return {
-        total: counted === undefined ? 0 : num(counted.n, 'count'),
+        total,
         items: rows.map((r) => ({
           id: num(r.id, 'protect_events.id'),
           at: num(r.at, 'protect_events.at'),

@@ -7,6 +7,11 @@ export const protectError = errorCatalogue({
     message: '"{address}" is not an IP address (IPv6 may be given as its /64).',
     status: 400,
   },
+  prefix_mismatch: {
+    code: 'protect_invalid_address',
+    message: '"{address}": /64 is a prefix of IPv6 addresses only; give an IPv4 address without a prefix.',
+    status: 400,
+  },
   not_blocked: { code: 'protect_not_blocked', message: '{address} is not blocked.', status: 404 },
   invalid_page_number: {
     code: 'rest_invalid_page_number',

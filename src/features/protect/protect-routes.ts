@@ -56,9 +56,15 @@ function attemptJson(attempt: AttemptView): ProtectAttempt {
   };
 }
 
+/**
+ * The page asked for. PHP's `(int)` makes `page=1e400` 0 (WordPress's own validation passes it),
+ * which WordPress's queries read as the first page.
+ */
+const pageNumber = (request: RestRequest): number => Math.max(1, Number(request.params.page));
+
 /** The page as a response with the paging headers; a page past the last is WordPress's 400. */
 function paged<T>(request: RestRequest, url: string, page: Page<T>, json: (item: T) => unknown): unknown {
-  const number = Number(request.params.page);
+  const number = pageNumber(request);
   const perPage = Number(request.params.per_page);
   const totalPages = Math.ceil(page.total / perPage);
   if (number > totalPages && page.total > 0) return protectError('invalid_page_number');
@@ -93,11 +99,7 @@ export function registerProtectRoutes(
         },
       },
       callback: async (request) => {
-        const result = await service.blocksPage(
-          Number(request.params.page),
-          Number(request.params.per_page),
-          request.params.active === true,
-        );
+        const result = await service.blocksPage(pageNumber(request), Number(request.params.per_page), request.params.active === true);
         return paged(request, api.restUrl('/siteward/v1/protect/blocks'), result, blockJson);
       },
     },
@@ -122,7 +124,7 @@ export function registerProtectRoutes(
     permissionCallback: permission,
     args: PAGE_ARGS,
     callback: async (request) => {
-      const result = await service.attemptsPage(Number(request.params.page), Number(request.params.per_page));
+      const result = await service.attemptsPage(pageNumber(request), Number(request.params.per_page));
       return paged(request, api.restUrl('/siteward/v1/protect/attempts'), result, attemptJson);
     },
   });
@@ -146,6 +148,8 @@ export function registerProtectRoutes(
     {
       methods: 'POST, PUT, PATCH',
       permissionCallback: permission,
+      // Administrator ids and a flag.
+      maxBodyBytes: 16 * 1024,
       args: {
         administrators: loose('User ids of the administrators e-mailed when an address is blocked (one digest an hour at most).', 'array'),
         webhook: loose('Also post new blocks to the monitor webhook (SITEWARD_MONITOR_WEBHOOK).', 'boolean'),

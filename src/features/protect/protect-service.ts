@@ -35,7 +35,11 @@ export interface ProtectServiceDeps {
 export function keyOfInput(text: string): string | null {
   const input = text.trim();
   if (input.startsWith('raw:')) return input;
-  return counterKey(input.endsWith('/64') ? input.slice(0, -3) : input);
+  if (!input.endsWith('/64')) return counterKey(input);
+  // A /64 is an IPv6 prefix: `10.1.1.1/64` (or an IPv4-mapped `::ffff:10.1.1.1/64`, whose key is
+  // the IPv4 address) names no block, and must not lift the IPv4 one.
+  const key = counterKey(input.slice(0, -3));
+  return key !== null && key.endsWith('/64') ? key : null;
 }
 
 export class ProtectService {
@@ -52,7 +56,11 @@ export class ProtectService {
   /** Lifts the block of one address (`by`: who, for the log and the list). */
   async unblock(address: string, by: string): Promise<Outcome<{ address: string }>> {
     const key = keyOfInput(address);
-    if (key === null) return { ok: false, error: protectError('invalid_address', { address: address.slice(0, 100) }) };
+    if (key === null) {
+      const shown = address.slice(0, 100);
+      const prefixed = shown.trim().endsWith('/64') && counterKey(shown.trim().slice(0, -3)) !== null;
+      return { ok: false, error: protectError(prefixed ? 'prefix_mismatch' : 'invalid_address', { address: shown }) };
+    }
     const lifted = await this.deps.blocks.lift(key, this.deps.clock(), by);
     if (lifted.length === 0) return { ok: false, error: protectError('not_blocked', { address: key }) };
     this.deps.log.info({ event: 'protect.unblocked', address: key, by }, 'protect block lifted');

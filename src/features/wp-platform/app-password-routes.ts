@@ -5,7 +5,8 @@
  * request (HTTP Basic), so they are always available: `application_passwords_disabled` never
  * applies. None of these routes may run inside `batch/v1`.
  */
-import { appPasswordInfo, type AppPasswordInfo } from '../../auth/app-passwords.js';
+import { appPasswordInfo, appPasswordNameTooLong, type AppPasswordInfo } from '../../auth/app-passwords.js';
+import { APP_PASSWORD_LIMITS, longerThan } from '../../core/text-limits.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
 import type { JsonValue } from '../../core/json.js';
@@ -13,8 +14,11 @@ import type { UserRecord } from '../../store/types.js';
 import type { FeatureContext } from '../contract.js';
 import type { WriteDeps } from './user-writes.js';
 import { deletedSchema } from './users-routes.js';
-import { wpError, type WpErrorId } from './wp-errors.js';
+import { invalidArgument, wpError, type WpErrorId } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
+
+/** A name (100 characters) and an app id: 16 KiB leaves room for any encoding of them. */
+const APP_PASSWORD_BODY_LIMIT = 16 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -167,11 +171,14 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       },
       responseSchema: 'item',
       responseStatus: 201,
+      maxBodyBytes: APP_PASSWORD_BODY_LIMIT,
       permissionCallback: permission('cannot_create_app_passwords'),
       callback: async (request) => {
         const user = target(request);
         const appId = typeof request.params.app_id === 'string' ? request.params.app_id : '';
         const created = await apps.create(user.login, String(request.params.name), { appId });
+        if (!created.ok && created.code === 'name_too_long') return invalidArgument('name', appPasswordNameTooLong);
+        if (!created.ok && created.code === 'too_many') return wpError('app_password_limit', request);
         if (!created.ok)
           return wpError(
             created.code === 'duplicate_name'
@@ -235,6 +242,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       methods: ['POST', 'PUT', 'PATCH'],
       args: { name: nameArg },
       responseSchema: 'item',
+      maxBodyBytes: APP_PASSWORD_BODY_LIMIT,
       permissionCallback: permission('cannot_edit_app_password'),
       callback: async (request) => {
         const found = await find(request);
@@ -242,6 +250,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         const name = request.params.name;
         if (typeof name === 'string') {
           if (name.trim() === '') return wpError('app_password_empty_name', request);
+          if (longerThan(name.trim(), APP_PASSWORD_LIMITS.name)) return invalidArgument('name', appPasswordNameTooLong);
           await deps.store.appPasswords.rename(target(request).id, found.uuid, name.trim());
         }
         const updated = await find(request);

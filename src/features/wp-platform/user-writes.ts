@@ -18,6 +18,7 @@ import type { Store, StoreTransaction } from '../../store/types.js';
 import { LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/login-cookie.js';
 import { loadAllProfiles, loadProfile, PREFERENCES_META, sanitizeSlug, slugOf, type ProfileKey, type UserProfile } from './user-records.js';
 import { invalidArgument, unknownRoleError, userServiceError, wpError } from './wp-errors.js';
+import { atMostMessage, longerThan, USER_LIMITS } from '../../core/text-limits.js';
 
 export interface WriteDeps {
   readonly store: Store;
@@ -103,6 +104,28 @@ async function writeMeta(
   if (slug !== undefined) await store.userMeta.set(userId, 'nicename', slug);
 }
 
+/**
+ * WordPress's own length limits (`wp_insert_user`, in its order, with its codes), then its
+ * `wp_users` column sizes and Siteward's for what WordPress keeps unbounded in user meta: checked
+ * before anything else (a password check over a 9 MB name would be slow). `slug` is sanitized.
+ */
+function tooLong(p: Record<string, unknown>, slug: string | undefined): RestError | null {
+  const over = (name: string, max: number) => typeof p[name] === 'string' && longerThan(p[name], max);
+  if (over('username', USER_LIMITS.login)) return wpError('login_too_long');
+  if (slug !== undefined && longerThan(slug, USER_LIMITS.nicename)) return wpError('nicename_too_long');
+  if (over('url', USER_LIMITS.url)) return wpError('url_too_long');
+  const sizes: readonly (readonly [string, number])[] = [
+    ['email', USER_LIMITS.email],
+    ['name', USER_LIMITS.displayName],
+    ['first_name', USER_LIMITS.name],
+    ['last_name', USER_LIMITS.name],
+    ['nickname', USER_LIMITS.name],
+    ['description', USER_LIMITS.description],
+  ];
+  for (const [name, max] of sizes) if (over(name, max)) return invalidArgument(name, atMostMessage(name, max));
+  return null;
+}
+
 function requestedRoles(params: Record<string, unknown>): string[] | undefined {
   return Array.isArray(params.roles) ? params.roles.map(String) : undefined;
 }
@@ -126,6 +149,8 @@ export async function createUser(deps: WriteDeps, request: RestRequest): Promise
     if (problem) return problem;
   }
   const slug = typeof p.slug === 'string' && p.slug !== '' ? sanitizeSlug(p.slug) : undefined;
+  const long = tooLong(p, slug);
+  if (long) return long;
   if (slug !== undefined) {
     const taken = await checkSlug(deps.store, slug, null, request);
     if (taken) return taken;
@@ -156,6 +181,8 @@ function preferencesOf(meta: unknown): JsonObject | undefined | RestError {
   if (!isPlainObject(meta) || !Object.hasOwn(meta, PREFERENCES_META)) return undefined;
   const value = meta[PREFERENCES_META];
   if (!isPlainObject(value)) return invalidArgument('meta', `meta.${PREFERENCES_META} is not of type object.`);
+  if (Buffer.byteLength(JSON.stringify(value)) > USER_LIMITS.preferencesBytes)
+    return invalidArgument('meta', `meta.${PREFERENCES_META} must be at most ${USER_LIMITS.preferencesBytes} bytes as JSON.`);
   return value as JsonObject;
 }
 
@@ -173,6 +200,8 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
     if (owner && owner.id !== user.id) return wpError('invalid_email', request);
   }
   const slug = typeof p.slug === 'string' ? sanitizeSlug(p.slug) : undefined;
+  const long = tooLong(p, slug);
+  if (long) return long;
   if (slug !== undefined && slug !== slugOf(target)) {
     const taken = await checkSlug(deps.store, slug, user.id, request);
     if (taken) return taken;

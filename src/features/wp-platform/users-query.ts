@@ -31,7 +31,8 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []
 export function queryOf(request: RestRequest): UsersQuery {
   const p = request.params;
   return {
-    page: Number(p.page ?? 1),
+    // `page=1e400` passes WordPress's validation and becomes 0 through PHP's `(int)`: the first page.
+    page: Math.max(1, Number(p.page ?? 1)),
     perPage: Number(p.per_page ?? 10),
     offset: p.offset === undefined ? undefined : Number(p.offset),
     search: typeof p.search === 'string' && p.search !== '' ? p.search : undefined,

@@ -22,6 +22,7 @@ import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } 
 import { userServiceError, wpError } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
 import { frozenCopy } from '../../core/objects.js';
+import { validateValue } from '../../rest/args/index.js';
 
 const CONTEXT_ARG: ArgDefinition = {
   description: 'Scope under which the request is made; determines fields present in response.',
@@ -44,7 +45,12 @@ const COLLECTION_ARGS: Record<string, ArgDefinition> = {
   search: { description: 'Limit results to those matching a string.', type: 'string' },
   exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
   include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
-  offset: { description: 'Offset the result set by a specific number of items.', type: 'integer' },
+  offset: {
+    description: 'Offset the result set by a specific number of items.',
+    type: 'integer',
+    // WordPress declares no minimum (a negative offset fails its SQL); here it is a clear 400.
+    validateCallback: (value, _request, name) => validateValue(value, { type: 'integer', minimum: 0 }, name),
+  },
   order: { description: 'Order sort attribute ascending or descending.', type: 'string', enum: ['asc', 'desc'], default: 'asc' },
   orderby: { description: 'Sort collection by user attribute.', type: 'string', enum: ORDERBY, default: 'name' },
   slug: { description: 'Limit result set to users with one or more specific slugs.', type: 'array', items: { type: 'string' } },

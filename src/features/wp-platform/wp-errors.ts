@@ -4,6 +4,7 @@
  */
 import { authorizationRequiredStatus, errorCatalogue, invalidParams, RestError, type CatalogueId } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
+import { tooManyAppPasswords } from '../../auth/app-passwords.js';
 
 const build = errorCatalogue({
   // Users (§B.4).
@@ -39,6 +40,10 @@ const build = errorCatalogue({
   username_not_editable: { code: 'rest_user_invalid_argument', message: 'Username is not editable.', status: 400 },
   invalid_email: { code: 'rest_user_invalid_email', message: 'Invalid email address.', status: 400 },
   invalid_slug: { code: 'rest_user_invalid_slug', message: 'Invalid slug.', status: 400 },
+  // wp_insert_user's limits, with its codes and messages (WordPress answers them 500; 400 here, as §B.4 ⚠ decides).
+  login_too_long: { code: 'user_login_too_long', message: 'Username may not be longer than 60 characters.', status: 400 },
+  nicename_too_long: { code: 'user_nicename_too_long', message: 'Nicename may not be longer than 50 characters.', status: 400 },
+  url_too_long: { code: 'user_url_too_long', message: 'User URL may not be longer than 100 characters.', status: 400 },
   empty_password: { code: 'rest_user_invalid_password', message: 'Passwords cannot be empty.', status: 400 },
   backslash_password: { code: 'rest_user_invalid_password', message: 'Passwords cannot contain the "\\" character.', status: 400 },
   role_not_allowed: { code: 'rest_user_invalid_role', message: 'Sorry, you are not allowed to give users that role.', status: 403 },
@@ -103,6 +108,12 @@ const build = errorCatalogue({
     code: 'application_password_duplicate_name',
     message: 'Each application name should be unique.',
     status: 409,
+  },
+  // Siteward's limit (WordPress has none): a clear 400 rather than an ever-growing list.
+  app_password_limit: {
+    code: 'application_password_limit_reached',
+    message: tooManyAppPasswords,
+    status: 400,
   },
   unknown_role: { code: 'rest_user_invalid_role', message: 'The role {role} does not exist.', status: 400 },
 });

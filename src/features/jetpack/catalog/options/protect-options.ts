@@ -4,7 +4,13 @@
  * parsed by the same parser the password guard matches addresses with.
  */
 import type { JsonValue } from '../../../../core/json.js';
-import { ALLOW_LIST_OPTION, allowListTexts, INVALID_ALLOW_LIST_MESSAGE, parseAllowList } from '../../../protect/allow-list.js';
+import {
+  ALLOW_LIST_OPTION,
+  allowListTexts,
+  INVALID_ALLOW_LIST_MESSAGE,
+  MAX_ALLOW_LIST_ENTRIES,
+  parseAllowList,
+} from '../../../protect/allow-list.js';
 import { updateProtectKey } from '../../../protect/protect-key.js';
 import type { ModuleOptionDefinition, OptionWriteOutcome } from '../../module-types.js';
 import { storeValue } from '../option-io.js';
@@ -41,10 +47,14 @@ export const protectOptions: Record<string, ModuleOptionDefinition> = {
     type: 'string',
     default: '',
     sanitize_callback: 'esc_textarea',
-    validate: (value, param) =>
-      typeof value === 'string' && parseAllowList(value).ok
+    validate: (value, param) => {
+      const parsed = typeof value === 'string' ? parseAllowList(value) : null;
+      if (parsed === null || !parsed.ok)
+        return `${param} must be a list of IP addresses, IP ranges (low - high) or CIDR blocks (192.168.0.0/24). ${INVALID_ALLOW_LIST_MESSAGE}`;
+      return parsed.entries.length <= MAX_ALLOW_LIST_ENTRIES
         ? true
-        : `${param} must be a list of IP addresses, IP ranges (low - high) or CIDR blocks (192.168.0.0/24). ${INVALID_ALLOW_LIST_MESSAGE}`,
+        : `${param} may hold at most ${MAX_ALLOW_LIST_ENTRIES} entries (use ranges or CIDR blocks for more addresses); it has ${parsed.entries.length}.`;
+    },
     sanitize: (value) => {
       const parsed = parseAllowList(String(value));
       return parsed.ok ? allowListTexts(parsed.entries) : [];
