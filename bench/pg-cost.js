@@ -6,6 +6,9 @@
 //
 //   SITEWARD_BENCH_PG=postgres://postgres@127.0.0.1:5432/test node bench/pg-cost.js [N=2000] [rounds=3]
 //
+// PGCOST_HOSTS=2 lists the server twice in the URL with target_session_attrs=read-write (the
+// several-host path of docs/operations.md "High availability"), to compare with the one-host path.
+//
 // Scenarios: GET settings, GET module/all (1 connection each, sequential), the markdown toggle
 // pair (1 connection), toggles from 8 connections on 8 modules.
 import { Buffer } from 'node:buffer';
@@ -30,8 +33,13 @@ const APP = `swpgcost${process.pid}`;
 const schema = SQLITE ? null : await createBenchSchema(PG);
 const url = schema ? new URL(schema.url) : null;
 url?.searchParams.set('application_name', APP);
+// PGCOST_HOSTS=2: the same server listed twice with target_session_attrs=read-write, so the store
+// chooses its host (src/store/pg-hosts.ts) instead of using the one-host path.
+if (url && process.env.PGCOST_HOSTS === '2') url.searchParams.set('target_session_attrs', 'read-write');
+const databaseUrl =
+  url && process.env.PGCOST_HOSTS === '2' ? url.toString().replace(`@${url.host}/`, `@${url.host},${url.host}/`) : url?.toString();
 const dataDir = mkdtempSync(join(tmpdir(), 'sw-pgcost-'));
-const env = url ? { SITEWARD_DATABASE_URL: url.toString() } : {};
+const env = databaseUrl ? { SITEWARD_DATABASE_URL: databaseUrl } : {};
 const admin = SQLITE ? null : new pg.Client({ connectionString: PG });
 await admin?.connect();
 let server;
