@@ -68,6 +68,8 @@ export interface CreateAppOptions {
   clock?: () => number;
   /** Start the background-job runner (default true; the CLI and some tests do not). */
   startJobs?: boolean;
+  /** See HttpServerDeps.listenerClosed (given by the cluster's workers). */
+  listenerClosed?: () => Promise<void>;
 }
 
 function str(v: unknown, fallback: string): string {
@@ -243,6 +245,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       identify: async (headers, ip) => authenticator.identify(headers, ip),
       formKey: secrets.formKey,
       logThrottle,
+      ...(options.listenerClosed ? { listenerClosed: options.listenerClosed } : {}),
     });
     if (options.startJobs !== false) jobs.start();
 

@@ -50,6 +50,13 @@ export interface HttpServerDeps {
   logThrottle: LogThrottle;
   /** Told of every page and asset mount as it is registered (the route table); pages name their owner. */
   recordRoute?: (row: RouteRow) => void;
+  /**
+   * On close, resolves once no process accepts connections for this server any more (under
+   * node:cluster, once the primary closed the socket it shares with the workers); the 503
+   * window waits for it (src/http/shutdown-gate.ts). Without it, closing the server's own
+   * listening socket suffices.
+   */
+  listenerClosed?: () => Promise<void>;
 }
 
 /** Pages and asset directories with the name of the feature that declared them. */
@@ -155,7 +162,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     deps.recordRoute?.({ method, path: route.url, owner, permission, batchable: 'no' });
   });
 
-  app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs));
+  app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs, deps.listenerClosed));
   app.addHook('onClose', async () => gate.end());
 
   // The REST layer reads every body itself (JSON on any method, PHP-style forms), so Fastify
