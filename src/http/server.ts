@@ -59,6 +59,18 @@ export interface HttpServerDeps {
   listenerClosed?: () => Promise<void>;
 }
 
+/** Each server's first closing step (see stopListening). */
+const listenerStops = new WeakMap<FastifyInstance, () => Promise<void>>();
+
+/**
+ * Stops the server listening and waits until no process accepts connections for it (the
+ * shutdown gate's first step). Call it before the server's `close()`: Fastify's close marks its
+ * own routes' answers `Connection: close` at once, which under node:cluster must wait for this.
+ */
+export function stopListening(app: FastifyInstance): Promise<void> {
+  return listenerStops.get(app)?.() ?? Promise.resolve();
+}
+
 /** Pages and asset directories with the name of the feature that declared them. */
 export type Owned<T> = T & { readonly owner?: string };
 
@@ -162,6 +174,7 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     deps.recordRoute?.({ method, path: route.url, owner, permission, batchable: 'no' });
   });
 
+  listenerStops.set(app, () => gate.stopListening(app.server, config.shutdownTimeoutMs, deps.listenerClosed));
   app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs, deps.listenerClosed));
   app.addHook('onClose', async () => gate.end());
 

@@ -20,6 +20,7 @@ export const LINGER_MS = 1000;
 export class ShutdownGate {
   private closing = false;
   private deadline: NodeJS.Timeout | null = null;
+  private stopped: Promise<void> | null = null;
   private readonly sockets = new Set<Socket>();
 
   /** The request handler with the gate in front of it. */
@@ -66,14 +67,24 @@ export class ShutdownGate {
    */
   async begin(server: Server, deadlineMs: number, listenerClosed?: () => Promise<void>): Promise<void> {
     const started = Date.now();
-    this.deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
-    this.deadline.unref();
-    if (server.listening) NetServer.prototype.close.call(server);
-    if (listenerClosed) await bounded(listenerClosed(), Math.min(LINGER_MS, deadlineMs));
+    await this.stopListening(server, deadlineMs, listenerClosed);
     this.closing = true;
     for (const res of this.inFlight()) if (!res.headersSent) res.setHeader('Connection', 'close');
     const until = Date.now() + Math.min(LINGER_MS, Math.max(0, started + deadlineMs - Date.now()));
     while (this.sockets.size > this.inFlight().length && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /**
+   * The first step of `begin`, also called on its own before Fastify's close starts (which
+   * puts `Connection: close` on the answers of its own routes at once).
+   */
+  stopListening(server: Server, deadlineMs: number, listenerClosed?: () => Promise<void>): Promise<void> {
+    return (this.stopped ??= (async () => {
+      this.deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
+      this.deadline.unref();
+      if (server.listening) NetServer.prototype.close.call(server);
+      if (listenerClosed) await bounded(listenerClosed(), Math.min(LINGER_MS, deadlineMs));
+    })());
   }
 
   /** The responses not yet ended: the last one handed to each open connection, while it is being prepared. */
