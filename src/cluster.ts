@@ -221,7 +221,8 @@ export async function startServer(configured: Config, options: StartOptions): Pr
   const stoppedListening = new Set<number>();
   const waiting = new Set<Worker>();
   const release = () => {
-    for (const w of waiting) if (!w.isDead()) w.send({ siteward: LISTENER_CLOSED });
+    // A worker whose channel closed meanwhile is past waiting: a failed send is nothing to report.
+    for (const w of waiting) if (!w.isDead() && w.isConnected()) w.send({ siteward: LISTENER_CLOSED }, () => undefined);
     waiting.clear();
   };
   const settle = () => {
