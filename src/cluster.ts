@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { makeLogger } from './logger.js';
@@ -74,26 +74,79 @@ export function unreachableHomeUrl(config: Config): string | null {
   return `Warning: listening on ${config.host} without SITEWARD_HOME_URL, so links and REST URLs would say ${config.homeUrl}/, which no client can open: set SITEWARD_HOME_URL to the address clients use (e.g. https://example.com).`;
 }
 
-/** A serving worker: the app on the shared port, closed gracefully on SIGTERM/SIGINT. */
+/**
+ * The signals that stop the server cleanly. HUP too: nothing reloads on it, and its default
+ * action (when a terminal closes) would kill the process with the job lease still held.
+ */
+export const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Runs `stop` on the first stop signal and ignores the ones after it. A signal to the whole
+ * process group (systemd's default KillMode=control-group, `kill -TERM -- -PGID`, Ctrl-C) reaches
+ * a worker twice, straight and relayed by the primary: a one-shot handler let the second one
+ * kill the worker half-way through its stop, with the job lease still held.
+ */
+function onStopSignal(stop: (signal: NodeJS.Signals) => void): void {
+  let first: NodeJS.Signals | null = null;
+  for (const signal of STOP_SIGNALS)
+    process.on(signal, () => {
+      if (first !== null) return;
+      first = signal;
+      stop(signal);
+    });
+}
+
+/** Messages between a stopping worker and the primary about the shared listening socket. */
+const STOPPED_LISTENING = 'siteward:stopped-listening';
+const LISTENER_CLOSED = 'siteward:listener-closed';
+const isMessage = (message: unknown, kind: string) => (message as { siteward?: unknown } | null)?.siteward === kind;
+
+/**
+ * A worker's server has just stopped listening: tells the primary and resolves when it answers
+ * that no stopping worker takes connections any more (see the primary's side in startServer).
+ * Cluster's own message about the closed handle travels first on the same channel, so the
+ * primary has dropped this worker from the socket when it reads this one.
+ */
+function sharedListenerClosed(): Promise<void> {
+  return new Promise((resolve) => {
+    const onMessage = (message: unknown) => {
+      if (!isMessage(message, LISTENER_CLOSED)) return;
+      process.off('message', onMessage);
+      resolve();
+    };
+    process.on('message', onMessage);
+    process.send?.({ siteward: STOPPED_LISTENING });
+  });
+}
+
+/** A serving worker: the app on the shared port, closed gracefully on any stop signal. */
 async function startWorker(config: Config, options: StartOptions): Promise<App> {
   const logger = makeLogger(config, options.quiet);
-  const app = await createApp(config, { logger });
-  await app.http.listen({ port: config.port, host: config.host });
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    app.close().then(
-      () => process.exit(0),
+  let app: App | null = null;
+  const asked: { signal: NodeJS.Signals | null } = { signal: null };
+  const shutdown = (serving: App, signal: NodeJS.Signals) => {
+    const began = Date.now();
+    serving.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    serving.close().then(
+      () => {
+        serving.log.info({ signal, ms: Date.now() - began }, 'stopped: requests finished, background-jobs lease released, store closed');
+        process.exit(0);
+      },
       (error: unknown) => {
-        app.log.error({ err: error }, 'error while shutting down');
+        serving.log.error({ err: error }, 'error while shutting down');
         process.exit(1);
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // Installed before start-up: a signal that arrives while the store opens still stops cleanly.
+  onStopSignal((signal) => {
+    asked.signal = signal;
+    if (app !== null) shutdown(app, signal);
+  });
+  const created = await createApp(config, { logger, listenerClosed: sharedListenerClosed });
+  if (asked.signal === null) await created.http.listen({ port: config.port, host: config.host });
+  app = created;
+  if (asked.signal !== null) shutdown(app, asked.signal);
   return app;
 }
 
@@ -146,7 +199,9 @@ export async function startServer(configured: Config, options: StartOptions): Pr
     execArgv: [...process.execArgv.filter((a) => !WORKER_V8_FLAGS.some((flag) => flagName(a) === flagName(flag))), ...WORKER_V8_FLAGS],
   });
   const fork = () => cluster.fork({ MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' });
-  const stop = (code: number) => {
+  /** Stops the workers with `signal` (the one the primary got, so that their logs name it). */
+  const stop = (code: number, signal: NodeJS.Signals = 'SIGTERM') => {
+    if (stopping) return;
     stopping = true;
     const alive = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined && !w.isDead());
     if (alive.length === 0) return exit(code);
@@ -154,8 +209,34 @@ export async function startServer(configured: Config, options: StartOptions): Pr
     cluster.on('exit', () => {
       if (--left <= 0) exit(code);
     });
-    for (const w of alive) w!.process.kill('SIGTERM');
+    for (const w of alive) w!.process.kill(signal);
   };
+  // A stopping worker first lets go of the shared socket, then waits for this answer before it
+  // sends anyone a `Connection: close` (src/http/shutdown-gate.ts): a client reconnecting
+  // earlier could be handed to another worker that is closing too, and connections the primary
+  // still holds for the last worker are dropped when it lets go (a reset). So the answer comes
+  // once no stopping worker listens. A worker stopped on its own (the others keep serving)
+  // gets it after STOP_SKEW_MS, the time a signal to the whole group takes to reach every process.
+  const STOP_SKEW_MS = 100;
+  const stoppedListening = new Set<number>();
+  const waiting = new Set<Worker>();
+  const release = () => {
+    // A worker whose channel closed meanwhile is past waiting: a failed send is nothing to report.
+    for (const w of waiting) if (!w.isDead() && w.isConnected()) w.send({ siteward: LISTENER_CLOSED }, () => undefined);
+    waiting.clear();
+  };
+  const settle = () => {
+    const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+    if (live.every((w) => !listening.has(w.id) || stoppedListening.has(w.id))) release();
+  };
+  cluster.on('message', (worker, message: unknown) => {
+    if (!isMessage(message, STOPPED_LISTENING)) return;
+    stoppedListening.add(worker.id);
+    waiting.add(worker);
+    settle();
+    setTimeout(() => (stopping ? settle() : release()), STOP_SKEW_MS).unref();
+  });
+  cluster.on('exit', () => settle());
   const restarts = new WorkerRestarts();
   cluster.on('listening', (worker, address) => {
     listening.add(worker.id);
@@ -181,9 +262,10 @@ export async function startServer(configured: Config, options: StartOptions): Pr
     }
     const what = hadListened ? 'exited' : 'could not start';
     options.out(`worker ${worker.process.pid} ${what} (${signal ?? code}); starting another in ${(decision.afterMs / 1000).toFixed(1)} s`);
-    setTimeout(fork, decision.afterMs);
+    // A stop signal during the back-off ends it: no worker is started into a stopping server.
+    setTimeout(() => (stopping ? undefined : fork()), decision.afterMs);
   });
-  process.once('SIGTERM', () => stop(0));
-  process.once('SIGINT', () => stop(0));
+  // The workers log the stop (JSON lines); the primary waits for them, then removes server.pid.
+  onStopSignal((signal) => stop(0, signal));
   for (let i = 0; i < workers; i++) fork();
 }

@@ -17,7 +17,7 @@ import type { RouteRow } from './core/route-table.js';
 import { errorKey, LogThrottle } from './core/log-throttle.js';
 import type { AssetDirectory, CliCommand, Feature, FeatureContext, FeatureServices, PageDefinition } from './features/contract.js';
 import { builtInFeatures } from './features/index.js';
-import { buildHttpServer, type Owned } from './http/server.js';
+import { buildHttpServer, stopListening, type Owned } from './http/server.js';
 import { JobRunner } from './jobs/job-runner.js';
 import type { Logger, PluginRegister } from './plugins/api.js';
 import { createPluginApi, silentLogger } from './plugins/plugin-api.js';
@@ -68,6 +68,8 @@ export interface CreateAppOptions {
   clock?: () => number;
   /** Start the background-job runner (default true; the CLI and some tests do not). */
   startJobs?: boolean;
+  /** See HttpServerDeps.listenerClosed (given by the cluster's workers). */
+  listenerClosed?: () => Promise<void>;
 }
 
 function str(v: unknown, fallback: string): string {
@@ -254,6 +256,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       identify: async (headers, ip) => authenticator.identify(headers, ip),
       formKey: secrets.formKey,
       logThrottle,
+      ...(options.listenerClosed ? { listenerClosed: options.listenerClosed } : {}),
     });
     if (options.startJobs !== false) jobs.start();
 
@@ -273,6 +276,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       log,
       routes: () => [...rest.routeTable(config.restPrefix), ...pageRows],
       async close() {
+        await stopListening(http);
         await http.close();
         await jobs.stop().catch((error: unknown) => log.warn({ err: error }, 'could not release the background-job lease'));
         await store.close();

@@ -215,7 +215,7 @@ export const coreSettings = defineSettings(
       default: 10_000,
       min: 0,
       max: 600_000,
-      doc: 'after SIGTERM/SIGINT, connections still open after this are closed',
+      doc: 'after a stop signal (SIGTERM, SIGINT, SIGHUP), connections still open after this are closed',
     }),
     // At least 3 s: the holder renews every third of it, and a renewal must fit well inside.
     jobLeaseMs: integer({

@@ -50,6 +50,25 @@ export interface HttpServerDeps {
   logThrottle: LogThrottle;
   /** Told of every page and asset mount as it is registered (the route table); pages name their owner. */
   recordRoute?: (row: RouteRow) => void;
+  /**
+   * On close, resolves once no process accepts connections for this server any more (under
+   * node:cluster, once the primary closed the socket it shares with the workers); the 503
+   * window waits for it (src/http/shutdown-gate.ts). Without it, closing the server's own
+   * listening socket suffices.
+   */
+  listenerClosed?: () => Promise<void>;
+}
+
+/** Each server's first closing step (see stopListening). */
+const listenerStops = new WeakMap<FastifyInstance, () => Promise<void>>();
+
+/**
+ * Stops the server listening and waits until no process accepts connections for it (the
+ * shutdown gate's first step). Call it before the server's `close()`: Fastify's close marks its
+ * own routes' answers `Connection: close` at once, which under node:cluster must wait for this.
+ */
+export function stopListening(app: FastifyInstance): Promise<void> {
+  return listenerStops.get(app)?.() ?? Promise.resolve();
 }
 
 /** Pages and asset directories with the name of the feature that declared them. */
@@ -155,7 +174,8 @@ export async function buildHttpServer(deps: HttpServerDeps): Promise<FastifyInst
     deps.recordRoute?.({ method, path: route.url, owner, permission, batchable: 'no' });
   });
 
-  app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs));
+  listenerStops.set(app, () => gate.stopListening(app.server, config.shutdownTimeoutMs, deps.listenerClosed));
+  app.addHook('preClose', async () => gate.begin(app.server, config.shutdownTimeoutMs, deps.listenerClosed));
   app.addHook('onClose', async () => gate.end());
 
   // The REST layer reads every body itself (JSON on any method, PHP-style forms), so Fastify

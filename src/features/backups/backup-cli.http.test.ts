@@ -222,7 +222,7 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
     const refused = await cli('backup', 'restore', id);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(
-      /^error: a Siteward server is running on this store \(background-jobs lease held until .*\); stop it before restoring$/,
+      /^error: a Siteward server is running on this store \(background-jobs lease held by .* until .*\); stop it before restoring$/,
     );
     expect(await dumpNow()).toBe(beforeRefusal);
 

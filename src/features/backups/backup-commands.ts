@@ -174,6 +174,12 @@ async function useOne(deps: BackupCommandDeps, sub: 'verify' | 'restore', args: 
     io.err(`error: ${restored.error.message}`);
     return 1;
   }
+  if (restored.deadHolder !== undefined) {
+    const { pid, host, until } = restored.deadHolder;
+    io.out(
+      `No Siteward server was running: the background-jobs lease (until ${new Date(until).toISOString()}) was held by process ${pid} on ${host}, which is gone (killed or crashed, so it could not give the lease up). The restored store starts without it.`,
+    );
+  }
   io.out(`Restored backup ${id} from ${found.ref.target.where}.`);
   if (restored.previous !== null) io.out(keptNote(setup.location.backend, restored.previous));
   return 0;

@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,28 @@ describe.each(testStores())('backup safety on $name', (backend) => {
       server: { evidence: 'job-lease', holder: 'other-process' },
     });
     expect(await checkServerRunning(location, now + 30_000)).toEqual({ running: false });
+  });
+
+  it('does not call a dead lease holder running: SQLite restores and says so, PostgreSQL waits for the lease to lapse', async () => {
+    // A process of this host that has exited: what a server killed with -9 leaves in the lease.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    const store = await backend.open();
+    // After the lease of the test before has lapsed.
+    const now = Date.now() + 60_000;
+    expect(await store.leases.acquire('background-jobs', `${hostname()}:${dead}:0123abcd`, 30_000, now)).toBe(true);
+    await store.close();
+    const deadHolder = { pid: dead, host: hostname(), until: now + 30_000 };
+    expect(await checkServerRunning(location, now)).toEqual({ running: false, deadHolder });
+    const restored = await restoreBackup(ref(id), location, { now });
+    if (location.backend === 'sqlite') {
+      expect(restored).toMatchObject({ ok: true, deadHolder });
+      return;
+    }
+    expect(restored).toMatchObject({ ok: false, error: { code: 'lease_held' } });
+    expect(!restored.ok && restored.error.message).toBe(
+      `no Siteward server is running on this host, but the background-jobs lease is still held until ${new Date(now + 30_000).toISOString()} by process ${dead} on ${hostname()}, which is gone (killed or crashed, so it could not give the lease up); a server on another host sharing this database could take it only then. Run the restore again after ${new Date(now + 30_000).toISOString()}.`,
+    );
+    expect(await restoreBackup(ref(id), location, { now: now + 30_000 })).toMatchObject({ ok: true });
   });
 
   it('sees a running server through its pid file', async () => {

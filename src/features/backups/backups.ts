@@ -13,7 +13,7 @@ import type { FeatureMigrations } from './postgres-restore.js';
 // `pg` and the PostgreSQL backup code load on first use: most workers never back up PostgreSQL (issue 26, memory).
 const postgresExport = () => import('./postgres-export.js');
 const postgresRestore = () => import('./postgres-restore.js');
-import { checkServerRunning, clearRestoredLeases, type ServerCheck } from './server-guard.js';
+import { checkServerRunning, clearRestoredLeases, type DeadHolder, type ServerCheck } from './server-guard.js';
 import { snapshotSqlite, swapSqlite, unpackSqlite, type TrialResult } from './sqlite-backup.js';
 import type { StoreLocation } from './store-location.js';
 import { uploadWithRetry, type RetryPolicy } from './upload-retry.js';
@@ -23,6 +23,7 @@ export type BackupErrorCode =
   | 'corrupt'
   | 'backend_mismatch'
   | 'server_running'
+  | 'lease_held'
   | 'backup_failed'
   | 'upload_failed'
   | 'restore_failed'
@@ -391,7 +392,13 @@ export interface RestoreOptions {
 }
 
 export type RestoreResult =
-  | { readonly ok: true; readonly id: string; readonly previous: string | null }
+  | {
+      readonly ok: true;
+      readonly id: string;
+      readonly previous: string | null;
+      /** The gone process whose unreleased job lease the restore found (and left behind with the replaced store). */
+      readonly deadHolder?: DeadHolder;
+    }
   | { readonly ok: false; readonly id: string; readonly error: BackupError; readonly server?: ServerCheck };
 
 /**
@@ -424,15 +431,25 @@ async function restoreChecked(
   if (manifest.backend !== target.backend) {
     return fail('backend_mismatch', `backup ${id} is a ${manifest.backend} backup and cannot be restored into ${target.backend}`);
   }
+  let deadHolder: DeadHolder | undefined;
   if (options.skipServerCheck !== true) {
     const server = await checkServerRunning(target, options.now);
     if (server.running) {
       const why =
         server.evidence === 'pid-file'
           ? `process ${server.pid} on ${server.host} (server.pid)`
-          : `background-jobs lease held until ${new Date(server.until).toISOString()}`;
+          : `background-jobs lease held by ${server.holder} until ${new Date(server.until).toISOString()}`;
       const message = `a Siteward server is running on this store (${why}); stop it before restoring`;
       return { ok: false, id, error: { code: 'server_running', message }, server };
+    }
+    deadHolder = server.deadHolder;
+    // A SQLite store serves one data directory, whose server.pid said no server runs. A
+    // PostgreSQL store may also serve other hosts, which the dead holder keeps from taking the
+    // lease (and so from showing up) until it lapses: wait for that rather than guess.
+    if (deadHolder !== undefined && target.backend === 'postgres') {
+      const until = new Date(deadHolder.until).toISOString();
+      const message = `no Siteward server is running on this host, but the background-jobs lease is still held until ${until} by process ${deadHolder.pid} on ${deadHolder.host}, which is gone (killed or crashed, so it could not give the lease up); a server on another host sharing this database could take it only then. Run the restore again after ${until}.`;
+      return { ok: false, id, error: { code: 'lease_held', message }, server };
     }
   }
   const previousName = `before-restore-${id}`;
@@ -443,7 +460,7 @@ async function restoreChecked(
       if (!trial.ok) return fail('corrupt', `backup ${id} failed its check while restoring: ${trial.reason}; the live store is unchanged`);
       await clearRestoredLeases({ sqliteFile: temp });
       const swapped = await swapSqlite(target.dataDir, temp, `siteward.db.${previousName}`, options.keepPrevious ?? true);
-      return { ok: true, id, previous: swapped.previousFile };
+      return { ok: true, id, previous: swapped.previousFile, ...(deadHolder ? { deadHolder } : {}) };
     } catch (error) {
       return fail('restore_failed', `restore of ${id} failed: ${(error as Error).message}; the live store is unchanged`);
     } finally {

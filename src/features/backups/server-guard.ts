@@ -18,8 +18,16 @@ export interface PidFileContent {
   readonly url?: string;
 }
 
+/** The holder of a lease still in force whose process is gone (a kill -9, a crash): it never gave the lease up. */
+export interface DeadHolder {
+  readonly pid: number;
+  readonly host: string;
+  /** ms since the epoch: when the lease lapses on its own. */
+  readonly until: number;
+}
+
 export type ServerCheck =
-  | { readonly running: false }
+  | { readonly running: false; readonly deadHolder?: DeadHolder }
   | { readonly running: true; readonly evidence: 'pid-file'; readonly pid: number; readonly host: string }
   | { readonly running: true; readonly evidence: 'job-lease'; readonly holder: string; readonly until: number };
 
@@ -99,10 +107,24 @@ interface LeaseRow {
   until: number;
 }
 
+/** The host and pid in a lease holder's name (`host:pid:random`, src/jobs/job-runner.ts), or null for another shape. */
+export function leaseHolderProcess(holder: string): { readonly host: string; readonly pid: number } | null {
+  const match = /^(.+):(\d+):[^:]+$/.exec(holder);
+  return match === null ? null : { host: match[1]!, pid: Number(match[2]) };
+}
+
+/**
+ * A lease in force means a server runs, unless its holder is a process on this host that is
+ * gone: a server killed with -9 (or crashed) keeps its lease until it lapses, and calling it
+ * running would send the operator looking for a server that does not exist. Another host's
+ * process cannot be checked from here, so its lease still counts.
+ */
 function leaseCheck(row: LeaseRow | undefined, now: number): ServerCheck {
-  return row !== undefined && row.until > now
-    ? { running: true, evidence: 'job-lease', holder: row.holder, until: row.until }
-    : { running: false };
+  if (row === undefined || row.until <= now) return { running: false };
+  const holder = leaseHolderProcess(row.holder);
+  if (holder !== null && holder.host === hostname() && !alive(holder.pid))
+    return { running: false, deadHolder: { pid: holder.pid, host: holder.host, until: row.until } };
+  return { running: true, evidence: 'job-lease', holder: row.holder, until: row.until };
 }
 
 /** The background-jobs lease row (src/jobs/job-runner.ts), read without opening a store. */
