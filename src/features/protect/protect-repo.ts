@@ -51,6 +51,10 @@ export interface ReserveInput {
   readonly rules: ProtectRules;
   /** A reservation older than this (a process that died mid-check) no longer counts. */
   readonly pendingSince: number;
+  /** The process asking (slot-owner.ts), recorded with the slot. */
+  readonly owner?: string;
+  /** True when a slot's owner is known to have died: its slots stop counting at once. */
+  readonly ownerIsDead?: (owner: string) => boolean;
 }
 
 /** Storage of the brute-force policy; every write is safe against other processes on the same store. */
@@ -86,7 +90,7 @@ export class KyselyProtectRepo implements ProtectRepo {
     return row;
   }
 
-  reserve({ key, now, rules, pendingSince }: ReserveInput): Promise<Reservation> {
+  reserve({ key, now, rules, pendingSince, owner, ownerIsDead }: ReserveInput): Promise<Reservation> {
     return this.db.transaction(async (db) => {
       await lockKey(db, key, now);
       const active = await selectActiveBlock(db, key, now);
@@ -98,15 +102,38 @@ export class KyselyProtectRepo implements ProtectRepo {
           .where('key', '=', key)
           .where('at', '>', now - rules.windowSeconds * 1000),
       );
-      const running = await countRows(
-        db
+      const countRunning = () =>
+        countRows(
+          db
+            .selectFrom('protect_attempts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('key', '=', key)
+            .where('at', '>', pendingSince),
+        );
+      let running = await countRunning();
+      if (failures + running >= rules.maxFailures && running > 0 && ownerIsDead !== undefined) {
+        // Slots of a process that died mid-check (kill -9) would count until their time-to-live
+        // and refuse everyone from this address meanwhile: drop them now.
+        const owners = await db
           .selectFrom('protect_attempts')
-          .select((eb) => eb.fn.countAll().as('n'))
+          .select('owner')
+          .distinct()
           .where('key', '=', key)
-          .where('at', '>', pendingSince),
-      );
+          .where('at', '>', pendingSince)
+          .where('owner', 'is not', null)
+          .execute();
+        const dead = owners.map((o) => o.owner).filter((o): o is string => o !== null && ownerIsDead(o));
+        if (dead.length > 0) {
+          await db.deleteFrom('protect_attempts').where('key', '=', key).where('owner', 'in', dead).execute();
+          running = await countRunning();
+        }
+      }
       if (failures + running >= rules.maxFailures) return { kind: 'busy' };
-      const row = await db.insertInto('protect_attempts').values({ key, at: now }).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('protect_attempts')
+        .values({ key, at: now, owner: owner ?? null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { kind: 'reserved', id: toInt(row.id, 'protect_attempts.id') };
     });
   }
