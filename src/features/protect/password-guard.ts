@@ -103,9 +103,12 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
       let slot = await reserve(attempt.ip);
       // Busy is not blocked: the checks in progress may all succeed. Wait for them (briefly),
       // so that a right password is not refused only because others were being checked.
+      // Waiting reads (no lock, no write) until a reservation can succeed.
       for (let waited = 0, pause = 10; slot.kind === 'busy' && waited < busyWaitMs; waited += pause, pause = Math.min(pause * 2, 200)) {
         await sleep(Math.min(pause, busyWaitMs - waited));
-        slot = await reserve(attempt.ip);
+        const seen = await policy.peek(attempt.ip, clock());
+        if (seen.kind === 'blocked') slot = seen;
+        else if (seen.kind === 'free') slot = await reserve(attempt.ip);
       }
       if (slot.kind === 'reserved') return { allow: true, ticket: slot.id };
       await policy.recordBlockedAttempt(attempt.ip, attempt.login, clock()).catch(unlessUnavailable);

@@ -2,7 +2,7 @@ import type { LoginFailure } from '../../auth/password-guards.js';
 import { counterKey } from './client-address.js';
 import { dayBuckets } from './day-buckets.js';
 import { slotOwner, slotOwnerIsDead } from './slot-owner.js';
-import type { ProtectRepo, PurgeCounts, Reservation } from './protect-repo.js';
+import type { Peek, ProtectRepo, PurgeCounts, Reservation, ReserveInput } from './protect-repo.js';
 import {
   protectRules,
   retryAfterSeconds,
@@ -42,14 +42,23 @@ export class ProtectPolicy {
    * once, on any worker or host sharing the store.
    */
   reserve(address: string, now: number): Promise<Reservation> {
-    return this.repo.reserve({
+    return this.repo.reserve(this.reserveInput(address, now));
+  }
+
+  /** What `reserve` would answer now, by reading only (an attempt waiting for a slot polls this). */
+  peek(address: string, now: number): Promise<Peek> {
+    return this.repo.peek(this.reserveInput(address, now));
+  }
+
+  private reserveInput(address: string, now: number): ReserveInput {
+    return {
       key: keyOf(address),
       now,
       rules: this.rules,
       pendingSince: now - RESERVATION_TTL_MS,
       owner: slotOwner(),
       ownerIsDead: slotOwnerIsDead,
-    });
+    };
   }
 
   /** Frees a reserved slot whose check succeeded (or never ran). */

@@ -1,22 +1,27 @@
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /**
- * Who holds a Protect check slot: host, PID namespace and process id, so that another process on
- * the same host can tell that the holder died (kill -9, OOM) and stop counting its slots at once
- * instead of after the reservation's time-to-live. Holders on other hosts cannot be checked from
- * here: their slots count until the time-to-live.
+ * Who holds a Protect check slot: host (with its PID namespace), process id and, on Linux, the
+ * process's start time, so that another process on the same host can tell that the holder died
+ * (kill -9, OOM) and stop counting its slots at once instead of after the reservation's
+ * time-to-live. Holders on other hosts cannot be checked from here: their slots count until the
+ * time-to-live.
  */
-export function slotOwner(pid: number = process.pid): string {
-  return `${thisHost()}#${pid}`;
+export function slotOwner(): string {
+  own ??= `${thisHost()}#${process.pid}#${procStat(process.pid)?.started ?? ''}`;
+  return own;
 }
 
-/** True only when the holder ran on this host and its process is gone. */
+/** True only when the holder ran on this host and its process is gone (or is another process by now). */
 export function slotOwnerIsDead(owner: string): boolean {
-  const at = owner.lastIndexOf('#');
-  if (at < 0 || owner.slice(0, at) !== thisHost()) return false;
-  const pid = Number(owner.slice(at + 1));
+  const [host, pidText, started] = owner.split('#');
+  if (host !== thisHost() || pidText === undefined) return false;
+  const pid = Number(pidText);
   if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  // /proc: a zombie (killed, not yet reaped) answers signal 0 but is dead; a reused id has another start time.
+  const now = procStat(pid);
+  if (now !== null && started !== undefined && started !== '') return now.state === 'Z' || now.started !== started;
   try {
     process.kill(pid, 0);
     return false;
@@ -26,6 +31,7 @@ export function slotOwnerIsDead(owner: string): boolean {
   }
 }
 
+let own: string | undefined;
 let host: string | undefined;
 
 /** The host name plus the PID namespace: containers sharing a host name do not share process ids. */
@@ -37,6 +43,19 @@ function thisHost(): string {
   } catch {
     // Not Linux: the host name alone.
   }
-  host = `${hostname()}${namespace === '' ? '' : `/${namespace}`}`;
+  host = `${hostname().replaceAll('#', '_')}${namespace === '' ? '' : `/${namespace}`}`;
   return host;
+}
+
+/** State and start time (clock ticks since boot) from /proc/<pid>/stat; null when there is no such process or no /proc. */
+function procStat(pid: number): { state: string; started: string } | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after its end.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', started: fields[19] ?? '' };
 }
