@@ -189,6 +189,17 @@ export function targets(rows, cmp, { pgSkipped = false } = {}) {
     const row = byName(rows, name);
     add(`${name}: req/s ≥ ${limit.toFixed(2)} × identical-bytes floor`, row?.ratio, limit, (v) => v >= limit, '×', skewed(row));
   }
+  // Issue 38: an application password (HTTP Basic) costs about what a login cookie does, once verified.
+  const basic = byName(rows, 'GET settings (Basic)');
+  const cookie = byName(rows, 'GET settings');
+  add(
+    'GET settings (Basic): req/s ≥ 0.80 × GET settings (cookie)',
+    basic && cookie ? basic.reqPerSec / cookie.reqPerSec : null,
+    0.8,
+    (v) => v >= 0.8,
+    '×',
+    skewed(basic) || skewed(cookie),
+  );
   // A refusal repeated byte for byte is answered again (docs/performance.md 20): the whole path
   // of a refusal, measured on bodies never repeated, is reported beside it.
   const fresh = byName(rows, 'POST active → 400, no repeats');
