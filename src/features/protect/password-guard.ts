@@ -3,7 +3,7 @@ import type { AllowEntry } from './allow-list.js';
 import { isAllowed } from './allow-list.js';
 import { isServiceUnavailable } from '../../core/unavailable.js';
 import { keyOf, type FailureOutcome, type ProtectPolicy } from './protect-policy.js';
-import type { Reservation } from './protect-repo.js';
+import type { Peek, Reservation } from './protect-repo.js';
 
 export type { PasswordAttempt };
 
@@ -70,6 +70,8 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
   const challengeAfter = options.challengeAfter ?? 0;
   const busyWaitMs = options.busyWaitMs ?? 2000;
   const local = new LocalSlots();
+  /** Attempts of one address waiting in this process share each read: a burst's waiters cost one query at a time. */
+  const peeking = new Map<string, Promise<Peek>>();
 
   return {
     async wantsChallenge(attempt) {
@@ -106,7 +108,7 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
       // Waiting reads (no lock, no write) until a reservation can succeed.
       for (let waited = 0, pause = 10; slot.kind === 'busy' && waited < busyWaitMs; waited += pause, pause = Math.min(pause * 2, 200)) {
         await sleep(Math.min(pause, busyWaitMs - waited));
-        const seen = await policy.peek(attempt.ip, clock());
+        const seen = await peek(attempt.ip);
         if (seen.kind === 'blocked') slot = seen;
         else if (seen.kind === 'free') slot = await reserve(attempt.ip);
       }
@@ -174,6 +176,16 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
       const stored = await policy.failuresSince(ip, now - policy.rules.windowSeconds * 1000);
       return local.reserve(key, stored, now, policy.rules);
     }
+  }
+
+  function peek(ip: string): Promise<Peek> {
+    const key = keyOf(ip);
+    let pending = peeking.get(key);
+    if (!pending) {
+      pending = policy.peek(ip, clock()).finally(() => peeking.delete(key));
+      peeking.set(key, pending);
+    }
+    return pending;
   }
 
   async function release(ticket: number): Promise<void> {
