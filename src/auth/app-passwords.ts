@@ -56,7 +56,14 @@ export type AppPasswordCreateResult =
   | { readonly ok: false; readonly code: 'unknown_user' | 'invalid_name' | 'duplicate_name'; readonly message: string };
 
 export type AppPasswordAuthResult =
-  | { readonly ok: true; readonly user: UserRecord; readonly roles: readonly string[]; readonly uuid: string }
+  | {
+      readonly ok: true;
+      readonly user: UserRecord;
+      readonly roles: readonly string[];
+      readonly uuid: string;
+      /** Until when (ms since the epoch) this verification is trusted without a new check. */
+      readonly until: number;
+    }
   | { readonly ok: false; readonly error: RestError };
 
 export interface AppPasswordService {
@@ -199,7 +206,7 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
           if (!isServiceUnavailable(error)) throw error;
         });
       }
-      const result = { ok: true, user, roles, uuid: record.uuid } as const;
+      const result = { ok: true, user, roles, uuid: record.uuid, until: now + ttl } as const;
       // ttl 0 is lru-cache's "never expires": then nothing is cached.
       if (ttl > 0 && generation === started) cache.set(key, { user: result.user, uuid: result.uuid, version, result }, { start: now });
       return result;

@@ -159,7 +159,7 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
       principal = makePrincipal(result.user, result.roles, { devMode });
       principals.set(result, principal);
     }
-    return { kind: 'other', principal, credential: result.uuid };
+    return { kind: 'other', principal, credential: result.uuid, expiresAt: result.until };
   };
 
   type BasicCheck = Awaited<ReturnType<typeof guardedBasicCheck>>;
