@@ -172,6 +172,11 @@ const mainDir = await freshDataDir('main');
 
 // The single-server scenarios, each with its baseline. Scenario i is rebuilt from the current
 // auth headers, which change if the server had to be restarted.
+/** The alternated runs of the comparisons (pairs of servers, or of credentials on one), by comparison. */
+const alternated = {};
+/** Rounds of each alternated comparison (see `alternate`). */
+const ALTERNATE_ROUNDS = 4;
+
 // The Basic row right after the cookie settings row, on the same server: its target is their ratio.
 let basicAuthorization = null;
 const basicRow = [
@@ -179,6 +184,15 @@ const basicRow = [
   async (server, auth) => {
     basicAuthorization ??= await appPasswordAuthorization(server, auth);
     await bench(server, settingsBasic(basicAuthorization), { group: 'main' });
+    // The same settings read with the cookie and with Basic, alternated on this server (the target).
+    alternated.basic = await alternate(
+      'Basic vs cookie, settings',
+      [
+        { name: 'cookie', server, auth },
+        { name: 'basic', server, auth: { Authorization: basicAuthorization } },
+      ],
+      settings,
+    );
   },
 ];
 await onServer(
@@ -304,7 +318,6 @@ if (wanted('GET settings, 2 workers'))
  * and the module/all floor (load-generator bound) runs at 6k or 11.5k req/s by turns
  * (docs/performance.md 23). Each load: half the run's duration, 1 s of warm-up.
  */
-const ALTERNATE_ROUNDS = 4;
 async function alternate(label, sides, scenario) {
   const times = { duration: Math.max(2, Math.round(load.duration / 2)), warmup: 1 };
   const rounds = [];
@@ -336,9 +349,6 @@ async function sideBySide(configs, fn) {
     for (const side of sides) await side.server.stop();
   }
 }
-
-/** The alternated runs of the comparisons (pairs of servers), by comparison. */
-const alternated = {};
 
 // 25 and 1,000 extra routes (the fixture plugin): module/all on two servers side by side (a
 // data dir serves one server at a time: each has its own).
