@@ -121,6 +121,8 @@ export function comparisons(rows, alternated = {}) {
   const perUpdate = (r) => (r && Number.isFinite(r.cpuUsPerReq) ? r.cpuUsPerReq / r.logicalPerRequest : null);
   const pgToggles = byName(rows, PG_ROWS.toggles);
   return {
+    // Issue 38: Basic against the cookie on the same server, req/s and CPU per request, median of alternated rounds.
+    basic: alternatedPair(alternated.basic, 'cookie', 'basic'),
     routes: pair(alternated.routes, ['25', '1000']),
     sessions: pair(alternated.sessions, ['10', '100k']),
     // CPU per logical update: a batch/v1 of N user updates against the same N sent one by one.
@@ -189,6 +191,25 @@ export function targets(rows, cmp, { pgSkipped = false } = {}) {
     const row = byName(rows, name);
     add(`${name}: req/s ≥ ${limit.toFixed(2)} × identical-bytes floor`, row?.ratio, limit, (v) => v >= limit, '×', skewed(row));
   }
+  // Issue 38: an application password (HTTP Basic) costs about what a login cookie does, once
+  // verified: judged on the median of alternated rounds on one server (the two rows are minutes apart).
+  add(
+    'GET settings (Basic): req/s ≥ 0.80 × GET settings (cookie), median of alternated rounds',
+    cmp.basic?.reqRatio,
+    0.8,
+    (v) => v >= 0.8,
+    '×',
+    Boolean(cmp.basic?.skewed),
+  );
+  add(
+    'GET settings (Basic): cookie CPU per request ÷ Basic CPU per request, median of alternated rounds (INFO)',
+    cmp.basic ? 1 / cmp.basic.cpuRatio : null,
+    null,
+    () => true,
+    '×',
+    Boolean(cmp.basic?.skewed),
+    true,
+  );
   // A refusal repeated byte for byte is answered again (docs/performance.md 20): the whole path
   // of a refusal, measured on bodies never repeated, is reported beside it.
   const fresh = byName(rows, 'POST active → 400, no repeats');

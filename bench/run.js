@@ -3,6 +3,7 @@
 // performance budget. With SITEWARD_BENCH_PG it also runs Siteward on PostgreSQL.
 // Unattended and bounded: every child is killed on exit, error or SIGINT, and a deadline stops
 // the whole run if anything hangs. See bench/README.md for what is measured and why.
+import { Buffer } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import {
   parallelToggles,
   settings,
   SETTINGS_CURRENT_ENV,
+  settingsBasic,
   settingsCurrent,
   TOGGLE_CANDIDATES,
   userUpdatesBatch,
@@ -33,7 +35,7 @@ const PLUGIN = fileURLToPath(new URL('./fixtures/many-routes-plugin.js', import.
 const ADMIN = { login: 'benchadmin', email: 'bench@example.org', password: `pw${randomBytes(12).toString('base64url')}` };
 // Upper bound: 10 scenarios + their 10 identical-bytes floors + at most 10 body-only floors,
 // 2 batch rows, 5 scaling runs, 4 PostgreSQL runs (+ the admin page's first paint).
-const LOAD_RUNS = 41;
+const LOAD_RUNS = 42;
 // BENCH_ONLY=<regex>: only the rows (and stages) whose name matches, e.g. BENCH_ONLY='users|batch'.
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const wanted = (name) => ONLY === null || ONLY.test(name);
@@ -170,13 +172,50 @@ const mainDir = await freshDataDir('main');
 
 // The single-server scenarios, each with its baseline. Scenario i is rebuilt from the current
 // auth headers, which change if the server had to be restarted.
+/** The alternated runs of the comparisons (pairs of servers, or of credentials on one), by comparison. */
+const alternated = {};
+/** Rounds of each alternated comparison (see `alternate`). */
+const ALTERNATE_ROUNDS = 4;
+
+// The Basic row right after the cookie settings row, on the same server: its target is their ratio.
+let basicAuthorization = null;
+const basicRow = [
+  settingsBasic('').name,
+  async (server, auth) => {
+    basicAuthorization ??= await appPasswordAuthorization(server, auth);
+    await bench(server, settingsBasic(basicAuthorization), { group: 'main' });
+    // The same settings read with the cookie and with Basic, alternated on this server (the target).
+    alternated.basic = await alternate(
+      'Basic vs cookie, settings',
+      [
+        { name: 'cookie', server, auth },
+        { name: 'basic', server, auth: { Authorization: basicAuthorization } },
+      ],
+      settings,
+    );
+  },
+];
 await onServer(
   { dataDir: mainDir },
   mainScenarios({})
     .map((s, i) => [s.name, i])
     .filter(([name]) => wanted(name))
-    .map(([name, i]) => [name, (server, auth) => bench(server, mainScenarios(auth)[i], { group: 'main', measureBaseline: true })]),
+    .flatMap(([name, i]) => [
+      [name, (server, auth) => bench(server, mainScenarios(auth)[i], { group: 'main', measureBaseline: true })],
+      ...(name === settings({}).name && wanted(basicRow[0]) ? [basicRow] : []),
+    ]),
 );
+
+/** `Basic …` for a new application password of the bench administrator (created with the cookie). */
+async function appPasswordAuthorization(server, auth) {
+  const res = await request(`${server.baseUrl}/wp-json/wp/v2/users/me/application-passwords`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: `bench ${randomBytes(4).toString('hex')}` }),
+  });
+  if (res.status !== 201) throw new Error(`creating an application password answered ${res.status}: ${res.text.slice(0, 200)}`);
+  return `Basic ${Buffer.from(`${ADMIN.login}:${JSON.parse(res.text).password}`).toString('base64')}`;
+}
 
 // The 4.3+ settings object, on a server of its own (the shape is a server setting), with its own floor.
 if (wanted(settingsCurrent({}).name)) {
@@ -279,7 +318,6 @@ if (wanted('GET settings, 2 workers'))
  * and the module/all floor (load-generator bound) runs at 6k or 11.5k req/s by turns
  * (docs/performance.md 23). Each load: half the run's duration, 1 s of warm-up.
  */
-const ALTERNATE_ROUNDS = 4;
 async function alternate(label, sides, scenario) {
   const times = { duration: Math.max(2, Math.round(load.duration / 2)), warmup: 1 };
   const rounds = [];
@@ -311,9 +349,6 @@ async function sideBySide(configs, fn) {
     for (const side of sides) await side.server.stop();
   }
 }
-
-/** The alternated runs of the comparisons (pairs of servers), by comparison. */
-const alternated = {};
 
 // 25 and 1,000 extra routes (the fixture plugin): module/all on two servers side by side (a
 // data dir serves one server at a time: each has its own).

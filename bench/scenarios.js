@@ -20,6 +20,13 @@ export const moduleAll = (auth) => ({ name: 'GET module/all', requests: [get(MOD
 /** Authenticated GET settings: the read path of the sessions comparison. */
 export const settings = (auth) => ({ name: 'GET settings', requests: [get(SETTINGS, auth)], expect: '2xx' });
 
+/** The same read with an application password (HTTP Basic) instead of the login cookie (issue 38: ≥ 0.80 of the cookie row). */
+export const settingsBasic = (authorization) => ({
+  name: 'GET settings (Basic)',
+  requests: [get(SETTINGS, { Authorization: authorization })],
+  expect: '2xx',
+});
+
 /**
  * The same route in Jetpack 4.3+'s shape (SITEWARD_SETTINGS_SHAPE=current): every module's
  * options in one object, what today's Jetpack admin reads (docs/spec/current-clients.md A.4).

@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from './clock.js';
 import { findUserByLoginOrEmail } from './sessions.js';
 import { APP_PASSWORD_LIMITS, atMostMessage, longerThan } from '../core/text-limits.js';
+import { isServiceUnavailable } from '../core/unavailable.js';
 
 /** The limits' messages, the CLI's and the REST routes'. */
 export const appPasswordNameTooLong = atMostMessage('name', APP_PASSWORD_LIMITS.name);
@@ -34,6 +35,11 @@ export function hashAppPassword(password: string): string {
   return createHash('sha256').update(password).digest('hex');
 }
 
+/** The verified-credential cache's key: the login and a hash of the presented password, never the password. */
+function credentialKey(login: string, password: string): string {
+  return `${login}\0${hashAppPassword(normalizeAppPassword(password))}`;
+}
+
 /** WordPress shows and accepts the password in chunks ("abcd efgh …"): only letters and digits count. */
 export function normalizeAppPassword(password: string): string {
   return password.replace(/[^A-Za-z0-9]/g, '');
@@ -59,7 +65,14 @@ export type AppPasswordCreateResult =
     };
 
 export type AppPasswordAuthResult =
-  | { readonly ok: true; readonly user: UserRecord; readonly roles: readonly string[]; readonly uuid: string }
+  | {
+      readonly ok: true;
+      readonly user: UserRecord;
+      readonly roles: readonly string[];
+      readonly uuid: string;
+      /** Until when (ms since the epoch) this verification is trusted without a new check. */
+      readonly until: number;
+    }
   | { readonly ok: false; readonly error: RestError };
 
 export interface AppPasswordService {
@@ -71,6 +84,16 @@ export interface AppPasswordService {
   revoke(login: string, uuid: string): Promise<boolean>;
   /** Checks HTTP Basic credentials (login or e-mail, application password); `ip` is recorded as the last use's address. */
   authenticate(login: string, password: string, ip?: string): Promise<AppPasswordAuthResult>;
+  /**
+   * The identity of credentials this process verified under the current credentials version
+   * (no password check, no store query when the version is known): a verified session, as a
+   * cookie's is. undefined when not verified (or not known without asking the store).
+   */
+  known(login: string, password: string): Extract<AppPasswordAuthResult, { ok: true }> | undefined;
+  /** `known`, reading the credentials version from the store when this process does not know it. */
+  verified(login: string, password: string): Promise<Extract<AppPasswordAuthResult, { ok: true }> | undefined>;
+  /** What identifies one presented credential (login and a hash of the password, never the password). */
+  credentialKey(login: string, password: string): string;
   /** Drops this process's cached verifications of a user. */
   forgetUser(userId: number): void;
 }
@@ -89,8 +112,9 @@ export function appPasswordInfo(record: Omit<AppPasswordInfo, never>): AppPasswo
 
 interface Verified {
   readonly user: UserRecord;
-  readonly roles: readonly string[];
   readonly uuid: string;
+  /** The answer given again (one object per verification, so callers may keep things with it). */
+  readonly result: Extract<AppPasswordAuthResult, { ok: true }>;
   /** The store's credentials version it was verified under (a change anywhere makes it stale). */
   readonly version: number;
 }
@@ -154,13 +178,28 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       return removed;
     },
 
+    credentialKey,
+
+    known(login, password) {
+      const version = store.sessions.knownCredentialsVersion?.();
+      if (version === undefined) return undefined;
+      const cached = cache.get(credentialKey(login, password));
+      return cached && cached.version === version ? cached.result : undefined;
+    },
+
+    async verified(login, password) {
+      const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());
+      const cached = cache.get(credentialKey(login, password));
+      return cached && cached.version === version ? cached.result : undefined;
+    },
+
     async authenticate(login, password, ip) {
       const hash = hashAppPassword(normalizeAppPassword(password));
       const key = `${login}\0${hash}`;
       const now = clock();
       const version = store.sessions.knownCredentialsVersion?.() ?? (await store.sessions.credentialsVersion());
       const cached = cache.get(key);
-      if (cached && cached.version === version) return { ok: true, user: cached.user, roles: cached.roles, uuid: cached.uuid };
+      if (cached && cached.version === version) return cached.result;
 
       const started = generation;
       const user = await findUserByLoginOrEmail(store, login);
@@ -173,11 +212,15 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
         now - record.lastUsed >= LAST_USED_RESOLUTION_MS ||
         (ip !== undefined && ip !== '' && ip !== record.lastIp)
       ) {
-        await store.appPasswords.touch(record.uuid, now, ip);
+        // Bookkeeping, not the check: a store that cannot write (a full disk) still lets a read in.
+        await store.appPasswords.touch(record.uuid, now, ip).catch((error: unknown) => {
+          if (!isServiceUnavailable(error)) throw error;
+        });
       }
+      const result = { ok: true, user, roles, uuid: record.uuid, until: now + ttl } as const;
       // ttl 0 is lru-cache's "never expires": then nothing is cached.
-      if (ttl > 0 && generation === started) cache.set(key, { user, roles, uuid: record.uuid, version }, { start: now });
-      return { ok: true, user, roles, uuid: record.uuid };
+      if (ttl > 0 && generation === started) cache.set(key, { user: result.user, uuid: result.uuid, version, result }, { start: now });
+      return result;
     },
 
     forgetUser(userId) {

@@ -1,6 +1,6 @@
 import type { Authenticator, Identity, Principal } from '../rest/types.js';
 import type { Store, UserRecord } from '../store/types.js';
-import { createAppPasswordService, type AppPasswordService } from './app-passwords.js';
+import { createAppPasswordService, type AppPasswordAuthResult, type AppPasswordService } from './app-passwords.js';
 import { anonymousPrincipal, makePrincipal } from './capabilities.js';
 import { systemClock, type Clock } from './clock.js';
 import { LOGIN_COOKIE_NAME, readCookie } from './login-cookie.js';
@@ -152,17 +152,66 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
     return { kind: 'cookie', principal, sessionToken: session.sessionToken, expiresAt: session.expiresAt };
   };
 
+  /** The principal of a verified application password, kept with its (cached) result object. */
+  const basicIdentity = (result: Extract<AppPasswordAuthResult, { ok: true }>): Identity => {
+    let principal = principals.get(result);
+    if (!principal) {
+      principal = makePrincipal(result.user, result.roles, { devMode });
+      principals.set(result, principal);
+    }
+    return { kind: 'other', principal, credential: result.uuid, expiresAt: result.until };
+  };
+
+  type BasicCheck = Awaited<ReturnType<typeof guardedBasicCheck>>;
+  /** The checks of application passwords running in this process, by credential (login and password hash). */
+  const basicInFlight = new Map<string, Promise<BasicCheck>>();
+
+  function guardedBasicCheck(login: string, password: string, clientIp: string) {
+    const attempt = { via: 'basic', login, ip: clientIp } as const;
+    return guards.around(attempt, () => appPasswords.authenticate(login, password, clientIp));
+  }
+
+  const basicOutcome = (result: BasicCheck): Identity =>
+    result.ok ? basicIdentity(result) : { kind: 'error', error: 'refused' in result ? refusalError(result.refused) : result.error };
+
+  /**
+   * An application password: a credential verified in this process under the current
+   * credentials version is a verified session, as a cookie is (no password guard, no slot);
+   * otherwise one check per credential runs under the guards and the same credential's other
+   * requests wait for its answer. Only a right answer is shared: a waiting request whose
+   * leader failed or was refused makes its own guarded attempt, so every wrong guess counts.
+   */
+  const basicIdentityOf = (login: string, password: string, clientIp: string): Identity | Promise<Identity> => {
+    const known = appPasswords.known(login, password);
+    if (known) return basicIdentity(known);
+    return appPasswords
+      .verified(login, password)
+      .then((cached) => (cached ? basicIdentity(cached) : checkedBasic(login, password, clientIp)));
+  };
+
+  const checkedBasic = (login: string, password: string, clientIp: string): Promise<Identity> => {
+    const key = appPasswords.credentialKey(login, password);
+    const running = basicInFlight.get(key);
+    if (running) {
+      return running.then(
+        (result) => (result.ok ? basicIdentity(result) : guardedBasicCheck(login, password, clientIp).then(basicOutcome)),
+        () => guardedBasicCheck(login, password, clientIp).then(basicOutcome),
+      );
+    }
+    const check = guardedBasicCheck(login, password, clientIp);
+    basicInFlight.set(key, check);
+    const done = () => {
+      if (basicInFlight.get(key) === check) basicInFlight.delete(key);
+    };
+    check.then(done, done);
+    return check.then(basicOutcome);
+  };
+
   /** Who asks without a valid login cookie: an application password (Basic), or nobody. */
   const withoutSession = (headers: Readonly<Record<string, string>>, clientIp: string): Identity | Promise<Identity> => {
     const basic = parseBasicAuthorization(headers.authorization);
     if (!basic) return ANONYMOUS;
-    const attempt = { via: 'basic', login: basic.login, ip: clientIp } as const;
-    return guards
-      .around(attempt, () => appPasswords.authenticate(basic.login, basic.password, clientIp))
-      .then((result): Identity => {
-        if (!result.ok) return { kind: 'error', error: 'refused' in result ? refusalError(result.refused) : result.error };
-        return { kind: 'other', principal: makePrincipal(result.user, result.roles, { devMode }), credential: result.uuid };
-      });
+    return basicIdentityOf(basic.login, basic.password, clientIp);
   };
 
   return {

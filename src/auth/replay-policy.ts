@@ -14,8 +14,9 @@ const TICK_MS = (NONCE_LIFE_SECONDS / 2) * 1000;
  *   listener).
  *   Every option, user, role, meta, session and application-password write moves one of them.
  * - time: within the nonce tick (the fresh X-WP-Nonce and the validity of the one sent change
- *   with it) and, for a login, before the session ends. Application passwords and refused
- *   credentials are never replayed (the REST layer does not ask).
+ *   with it) and, for a login, before the session ends; for an application password, while its
+ *   verification is trusted (VERIFIED_APP_PASSWORD_TTL_MS after the check). Refused credentials
+ *   are never replayed (the REST layer does not ask).
  *
  * `clock` must be the authenticator's.
  */
@@ -48,7 +49,8 @@ export function createReplayPolicy(options: { store: Store; clock?: Clock }): Re
     expiry(identity) {
       const tickEnd = nonceTick(clock()) * TICK_MS + 1;
       if (identity.kind === 'anonymous') return tickEnd;
-      if (identity.kind === 'cookie' && identity.expiresAt !== undefined) return Math.min(identity.expiresAt, tickEnd);
+      if ((identity.kind === 'cookie' || identity.kind === 'other') && identity.expiresAt !== undefined)
+        return Math.min(identity.expiresAt, tickEnd);
       return 0;
     },
     now: clock,

@@ -33,6 +33,18 @@ describe('the answers kept for repeats', () => {
     expect(found(kept, [req('GET', ['Host', 'a', 'Cookie', 'c=1'])], '/wp-json/x?y')).toEqual([false]);
   });
 
+  test('keep an Authorization header only as a hash of it, and are found by the same header only', () => {
+    const secret = 'Basic YWRtaW46QUJDRGFiY2QxMjM0RUZHSGVmZ2g1Njc4';
+    const cache = new ReplayCache();
+    cache.set(req('GET', ['Host', 'a', 'Authorization', secret]), TARGET, 200, ['A', 'b'], Buffer.from('x'), stamp);
+    const entry = cache.find(req('GET', ['Host', 'a', 'Authorization', secret]), TARGET);
+    expect(entry).toBeDefined();
+    expect(entry!.rawHeaders.join('\n')).not.toContain(secret);
+    expect(entry!.rawHeaders.join('\n')).not.toContain(secret.slice(6));
+    expect(cache.find(req('GET', ['Host', 'a', 'Authorization', `${secret.slice(0, -1)}9`]), TARGET)).toBeUndefined();
+    expect(cache.find(req('GET', ['Host', 'a', 'authorization', secret]), TARGET)).toBeUndefined();
+  });
+
   test('are kept under the head of a GET or OPTIONS without a body, and with the body of a small write', () => {
     for (const method of ['HEAD', 'TRACE', 'CONNECT']) expect(ReplayCache.keepable(req(method, ['Host', 'a']))).toBe(null);
     expect(ReplayCache.keepable(req('GET', ['Host', 'a', 'Content-Length', '3']))).toBe(null);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { HeaderList } from '../rest/header-list.js';
@@ -45,12 +46,37 @@ export interface ReplayEntry {
 
 const overTls = (req: IncomingMessage): boolean => (req.socket as TLSSocket | null)?.encrypted === true;
 
-/** Same names and values in the same order (exact bytes: a name's case counts too). */
-function sameHeaders(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/**
+ * Same names and values in the same order (exact bytes: a name's case counts too). `kept` may
+ * hold an Authorization value as its hash (`hidden`), which the other's value must hash to.
+ */
+function sameHeaders(kept: readonly string[], b: readonly string[]): boolean {
+  if (kept.length !== b.length) return false;
+  for (let i = 0; i < kept.length; i++) {
+    const value = kept[i]!;
+    if (value !== b[i] && !(value.charCodeAt(0) === 0 && value === hidden(b[i]!))) return false;
+  }
   return true;
 }
+
+/**
+ * A kept request's headers with each Authorization value (an application password, in Basic)
+ * replaced by a SHA-256 of it: answers are found again without this process keeping the
+ * secret. A NUL first (which no header value can hold) marks it.
+ */
+function withoutSecrets(raw: string[]): readonly string[] {
+  let copy: string[] | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') {
+      copy ??= [...raw];
+      copy[i + 1] = hidden(raw[i + 1]!);
+    }
+  }
+  return copy ?? raw;
+}
+
+const hidden = (value: string): string => `\u0000${createHash('sha256').update(value).digest('base64')}`;
 
 /**
  * The REST answers kept for byte-identical repeats of their requests (src/rest/replay.ts),
@@ -135,7 +161,7 @@ export class ReplayCache {
     stamp: ReplayStamp,
     requestBody: Buffer = NO_BODY,
   ): void {
-    const rawHeaders = req.rawHeaders;
+    const rawHeaders = withoutSecrets(req.rawHeaders);
     let bytes = ENTRY_OVERHEAD_BYTES + target.length * 2 + body.length + requestBody.length;
     for (const h of rawHeaders) bytes += h.length * 2;
     for (const h of headers) bytes += h.length * 2;

@@ -132,6 +132,19 @@ describe.each(pairStores)('answers given again to byte-identical repeats, on %s'
     expect(after.status).not.toBe(200);
   });
 
+  it('repeats the answers of an application password (Basic) and stops once it is revoked on another worker', async () => {
+    const created = await t.app.authenticator.appPasswords.create(admin.login, 'replayed script');
+    if (!created.ok) throw new Error(created.message);
+    const basic = { Authorization: `Basic ${Buffer.from(`${admin.login}:${created.password}`).toString('base64')}` };
+    const first = await t.request({ path: '/wp-json/test/v1/count?basic', headers: basic });
+    expect(first.status).toBe(200);
+    expect(calls(await t.request({ path: '/wp-json/test/v1/count?basic', headers: basic }))).toBe(calls(first));
+    expect(await other.app.authenticator.appPasswords.revoke(admin.login, created.info.uuid)).toBe(true);
+    await notified();
+    const after = await t.request({ path: '/wp-json/test/v1/count?basic', headers: basic });
+    expect(after.status).toBe(401);
+  });
+
   it('repeats the refusal of a write whose arguments failed their checks, only for the same body, and never its success', async () => {
     const first = await t.request({ method: 'POST', path: REFUSE, body: { n: 'x' } });
     expect(first.status).toBe(400);

@@ -124,6 +124,45 @@ describe.skipIf(!binDir)('a PostgreSQL outage', () => {
     }
   }, 60_000);
 
+  it('answers every request on a frozen database within the statement timeout + 0.5 s, authentication included', async () => {
+    // The documented bound: the authentication lookups, the Protect slot and the route's own
+    // reads share one budget; a request is never held for two timeouts in a row.
+    const STATEMENT_MS = 1000;
+    const bounded = await createTestApp({
+      env: { SITEWARD_DATABASE_URL: pg.url, SITEWARD_DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS) },
+      startJobs: false,
+    });
+    try {
+      const reader = await bounded.loginAs('administrator', { login: 'budget-reader' });
+      const key = await bounded.app.authenticator.appPasswords.create('budget-reader', 'frozen');
+      if (!key.ok) throw new Error(key.message);
+      const basic = { Authorization: `Basic ${Buffer.from(`budget-reader:${key.password}`).toString('base64')}` };
+      // Nothing verified in this process: every request asks the frozen database.
+      bounded.app.authenticator.forgetUser(reader.userId);
+      pg.freeze();
+      try {
+        const timed = async (headers: Record<string, string>) => {
+          const started = performance.now();
+          const res = await bounded.request({ path: '/wp-json/jetpack/v4/settings', headers });
+          return { res, ms: performance.now() - started };
+        };
+        const results = await Promise.all([
+          ...Array.from({ length: 8 }, () => timed(bounded.auth(reader))),
+          ...Array.from({ length: 8 }, () => timed(basic)),
+        ]);
+        const slowest = Math.max(...results.map((r) => r.ms));
+        console.info(`frozen database: slowest of ${results.length} answers ${Math.round(slowest)} ms`);
+        for (const r of results) expectUnavailable(r);
+        // The bound plus what a loaded test machine adds to timers (well under a second timeout more).
+        expect(slowest).toBeLessThan(STATEMENT_MS + 500 + 400);
+      } finally {
+        pg.thaw();
+      }
+    } finally {
+      await bounded.close();
+    }
+  }, 60_000);
+
   it('does not hang on a frozen database: 503 after the statement or connection timeout', async () => {
     pg.freeze();
     try {

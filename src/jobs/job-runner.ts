@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../core/logger.js';
 import type { LeasesRepo } from '../store/types.js';
+import { isServiceUnavailable } from '../core/unavailable.js';
+
+/** An outage (the store unreachable, frozen or full) is a warning, as everywhere else; anything else is an error. */
+function failed(log: Logger, error: unknown): (obj: unknown, msg: string) => void {
+  return isServiceUnavailable(error) ? (obj, msg) => log.warn(obj, msg) : (obj, msg) => log.error(obj, msg);
+}
 
 /** The lease that decides which process runs background jobs. */
 export const JOB_LEASE = 'background-jobs';
@@ -105,7 +111,7 @@ export class JobRunner {
         try {
           await entry.job.run({ leading: holds });
         } catch (error) {
-          this.opts.log.error({ err: error, job: entry.job.name }, 'background job failed');
+          failed(this.opts.log, error)({ err: error, job: entry.job.name }, 'background job failed');
         }
       }
     } finally {
@@ -116,7 +122,8 @@ export class JobRunner {
   /** Starts ticking every third of the lease (the timer does not keep the process alive). */
   start(): void {
     if (this.timer || this.stopped) return;
-    const round = () => void this.tick().catch((error: unknown) => this.opts.log.error({ err: error }, 'background jobs round failed'));
+    const round = () =>
+      void this.tick().catch((error: unknown) => failed(this.opts.log, error)({ err: error }, 'background jobs round failed'));
     round();
     this.timer = setInterval(round, Math.floor(this.leaseMs / 3));
     this.timer.unref();

@@ -113,8 +113,9 @@ export function replayStamp(
   const { request, identity, route } = served;
   if (request === null || identity === null || route === null) return undefined;
   if (request.method !== sentMethod) return undefined;
-  // Application passwords note each use (WordPress's last_used); refused credentials are guarded.
-  if (identity.kind !== 'cookie' && identity.kind !== 'anonymous') return undefined;
+  // Refused credentials are guarded. An application password notes its uses (WordPress's
+  // last_used) when it is checked: its answers only while its verification is trusted anyway.
+  if (identity.kind === 'error' || (identity.kind === 'other' && identity.expiresAt === undefined)) return undefined;
   // A deprecation notice is also logged per use.
   if (Object.keys(request.deprecations).length > 0) return undefined;
   if (request.refusedBy !== null) {

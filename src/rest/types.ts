@@ -181,7 +181,8 @@ export type Identity =
   /** Logged in by the login cookie: the nonce check of docs/spec/site-management-api.md §5 applies. */
   | { readonly kind: 'cookie'; readonly principal: Principal; readonly sessionToken: string; readonly expiresAt?: number }
   /** Logged in by another means (e.g. an application password, whose id is `credential`): no nonce check. */
-  | { readonly kind: 'other'; readonly principal: Principal; readonly credential?: string }
+  /** `expiresAt`: until when (ms since the epoch) the verification is trusted without a new check; answers may be given again until then. */
+  | { readonly kind: 'other'; readonly principal: Principal; readonly credential?: string; readonly expiresAt?: number }
   /** Credentials were sent and are wrong: the request fails with this error. */
   | { readonly kind: 'error'; readonly error: RestError };
 

@@ -83,6 +83,87 @@ export function watchPool(pool: pg.Pool, onError: (error: Error) => void): pg.Po
   return pool;
 }
 
+/**
+ * A server that does not answer at all (frozen: SIGSTOP, a hung host, a dropped network path)
+ * cannot even cancel a statement at its `statement_timeout`, so a query gives up only at the
+ * client-side bound, and a request that runs several statements would wait that long for each.
+ * The first such timeout therefore "trips" the pool: every query and connection wait in flight
+ * fails at once, and new ones fail without waiting, while a probe (`SELECT 1`, one at a time,
+ * every PROBE_INTERVAL_MS) asks until the server answers again. So no request waits for the
+ * frozen server longer than one statement's bound (the statement timeout + 0.5 s) in all.
+ * Only a full-length client-side timeout or a new connection's timeout trips it: a statement
+ * the server cancelled itself (57014) means it is alive.
+ */
+class FreezeBreaker {
+  private open = false;
+  private probing: NodeJS.Timeout | null = null;
+  private ended = false;
+  private readonly waits = new Set<(error: Error) => void>();
+
+  constructor(private readonly probe: () => Promise<void>) {}
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  /** `work`, failed at once when the breaker trips while it waits. */
+  bound<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waits.add(reject);
+      work.then(
+        (value) => {
+          this.waits.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.waits.delete(reject);
+          reject(error as Error);
+        },
+      );
+    });
+  }
+
+  trip(): void {
+    const waits = [...this.waits];
+    this.waits.clear();
+    for (const reject of waits) reject(notAnswering());
+    if (this.open || this.ended) return;
+    this.open = true;
+    this.scheduleProbe(0);
+  }
+
+  end(): void {
+    this.ended = true;
+    if (this.probing) clearTimeout(this.probing);
+    this.probing = null;
+  }
+
+  private scheduleProbe(ms: number): void {
+    this.probing = setTimeout(() => {
+      this.probe().then(
+        () => {
+          this.probing = null;
+          this.open = false;
+        },
+        () => {
+          if (!this.ended) this.scheduleProbe(PROBE_INTERVAL_MS);
+        },
+      );
+    }, ms);
+    this.probing.unref();
+  }
+}
+
+/** How often a tripped pool asks whether the server answers again. */
+const PROBE_INTERVAL_MS = 250;
+
+const notAnswering = () => new ServiceUnavailableError('store', 'the database is not answering (waiting for it to answer again)');
+
+/** A client-side timeout or a new connection's timeout: the server is not answering at all. */
+function meansFrozen(error: unknown): boolean {
+  return error instanceof Error && /^(Query read timeout|Connection terminated due to connection timeout)/.test(error.message);
+}
+
 /** What a held-back `begin` (or the commit of a transaction that ran nothing) answers. */
 const NOTHING_RUN = { command: null, rowCount: null, rows: [] };
 
@@ -99,13 +180,31 @@ export function resilientPool(
   clientTimeoutMs?: number,
   isHostDown?: (error: unknown) => boolean,
 ): DialectPool {
+  const breaker = new FreezeBreaker(async () => {
+    const client = await pool.connect();
+    try {
+      await client.query({ text: 'SELECT 1', ...(clientTimeoutMs === undefined ? {} : { query_timeout: clientTimeoutMs }) });
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  });
   return {
     async connect() {
+      if (breaker.isOpen) throw notAnswering();
       const asked = performance.now();
       let client: pg.PoolClient;
+      const connecting = pool.connect();
       try {
-        client = await pool.connect();
+        client = await breaker.bound(connecting);
       } catch (error) {
+        if (meansFrozen(error)) breaker.trip();
+        // A connection that arrives after the breaker gave up on it goes back, unused.
+        connecting.then(
+          (late) => late.release(true),
+          () => undefined,
+        );
         throw classifyPgError(error);
       }
       // The first statement gets what is left of the client-side bound after the wait for this
@@ -132,9 +231,17 @@ export function resilientPool(
           ...(Array.isArray(values) ? { values } : {}),
           ...(timeout === undefined ? {} : { query_timeout: timeout }),
         };
+        if (breaker.isOpen) {
+          broken = notAnswering();
+          return Promise.reject(broken);
+        }
         const result = (client.query as (...a: unknown[]) => unknown)(...(form ? [config] : args));
         if (!(result instanceof Promise)) return result;
-        return result.catch((error: unknown) => {
+        return breaker.bound(result).catch((error: unknown) => {
+          // A client-side timeout at least 250 ms after the server should have cancelled the
+          // statement itself: it could not, it is not answering at all.
+          if (meansFrozen(error) && (timeout === undefined || clientTimeoutMs === undefined || timeout >= clientTimeoutMs - 250))
+            breaker.trip();
           const classified = classifyPgError(error);
           if (classified instanceof ServiceUnavailableError) broken = classified;
           if (isHostDown?.(error)) pool.hostDown?.(client);
@@ -169,6 +276,9 @@ export function resilientPool(
         },
       });
     },
-    end: () => pool.end(),
+    end: () => {
+      breaker.end();
+      return pool.end();
+    },
   };
 }

@@ -135,10 +135,23 @@ export function protectFailureKindMigration(): Migration {
   };
 }
 
+/** The fifth: who holds each check slot, so that a dead process's slots stop counting at once. */
+export const PROTECT_ATTEMPT_OWNER_MIGRATION_NAME = '0188_protect_attempt_owner';
+
+/** Adds `protect_attempts.owner` (null: a slot from before it, counted until its time-to-live). Never edit once released. */
+export function protectAttemptOwnerMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('protect_attempts').addColumn('owner', 'text').execute();
+    },
+  };
+}
+
 /** Every protect migration, by name (the feature's `migrations`). */
 export const PROTECT_MIGRATIONS = {
   [PROTECT_MIGRATION_NAME]: protectMigration,
   [PROTECT_ATTEMPTS_MIGRATION_NAME]: protectAttemptsMigration,
   [PROTECT_DETAILS_MIGRATION_NAME]: protectDetailsMigration,
   [PROTECT_FAILURE_KIND_MIGRATION_NAME]: protectFailureKindMigration,
+  [PROTECT_ATTEMPT_OWNER_MIGRATION_NAME]: protectAttemptOwnerMigration,
 } as const;

@@ -3,7 +3,10 @@ import { featureTestBackends } from '../db/test-feature-db.js';
 import { parseAllowList, type AllowEntry } from './allow-list.js';
 import { PROTECT_MIGRATIONS } from './migration.js';
 import { createPasswordGuard, type PasswordAttempt, type PasswordGuard } from './password-guard.js';
-import { ProtectPolicy } from './protect-policy.js';
+import { keyOf, ProtectPolicy } from './protect-policy.js';
+import { slotOwner } from './slot-owner.js';
+import type { FeatureDb } from '../db/feature-db.js';
+import { spawnSync } from 'node:child_process';
 import { KyselyProtectRepo } from './protect-repo.js';
 import type { ProtectTables } from './protect-tables.js';
 
@@ -11,13 +14,15 @@ const T0 = Date.UTC(2024, 5, 1, 12);
 
 describe.each(featureTestBackends(PROTECT_MIGRATIONS))('password guard on $name', (backend) => {
   let policy: ProtectPolicy;
+  let db: FeatureDb<ProtectTables>;
   let now = T0;
   let allowList: readonly AllowEntry[] = [];
   let active = true;
   let guard: PasswordGuard;
 
   beforeAll(async () => {
-    policy = new ProtectPolicy(new KyselyProtectRepo(await backend.open<ProtectTables>()));
+    db = await backend.open<ProtectTables>();
+    policy = new ProtectPolicy(new KyselyProtectRepo(db));
     guard = createPasswordGuard({ policy, clock: () => now, allowList: () => allowList, active: () => active });
   });
   afterAll(() => backend.cleanup());
@@ -138,6 +143,46 @@ describe.each(featureTestBackends(PROTECT_MIGRATIONS))('password guard on $name'
       outcome: { kind: 'blocked' },
     });
     expect(await guard.before(attempt(ip))).toMatchObject({ allow: false, message: expect.stringContaining('15 minutes') });
+  });
+
+  it('lets a sixth attempt wait for the slot a running check gives back, instead of refusing it', async () => {
+    const ip = '192.0.2.15';
+    const running = await Promise.all(Array.from({ length: 5 }, () => guard.before(attempt(ip))));
+    const sixth = guard.before(attempt(ip));
+    await new Promise((r) => setTimeout(r, 50));
+    // A right password: its slot goes to the one waiting.
+    await guard.after(attempt(ip), { ok: true }, running[0]!.allow ? running[0]!.ticket : undefined);
+    const verdict = await sixth;
+    expect(verdict).toMatchObject({ allow: true });
+    for (const v of [...running.slice(1), verdict]) await guard.after(attempt(ip), { ok: true }, v.allow ? v.ticket : undefined);
+  });
+
+  it('stops counting at once the slots of a process that died mid-check, not those of a live one', async () => {
+    const ip = '192.0.2.16';
+    const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    const deadPid = Number(dead.stdout.trim());
+    const [host] = slotOwner().split('#');
+    const slots = (owner: string) =>
+      db.run((d) =>
+        d
+          .insertInto('protect_attempts')
+          .values(Array.from({ length: 5 }, () => ({ key: keyOf(ip), at: now, owner })))
+          .execute(),
+      );
+    await slots(`${host}#${deadPid}#1`);
+    const verdict = await guard.before(attempt(ip, 'basic'));
+    expect(verdict).toMatchObject({ allow: true });
+    await guard.after(attempt(ip, 'basic'), { ok: true }, verdict.allow ? verdict.ticket : undefined);
+    // A live holder (this process, on another host: unknown) keeps its slots until they are given back or expire.
+    const other = '192.0.2.17';
+    await db.run((d) =>
+      d
+        .insertInto('protect_attempts')
+        .values(Array.from({ length: 5 }, () => ({ key: keyOf(other), at: now, owner: `another-host#${deadPid}#1` })))
+        .execute(),
+    );
+    const quick = createPasswordGuard({ policy, clock: () => now, allowList: () => allowList, active: () => active, busyWaitMs: 30 });
+    expect(await quick.before(attempt(other, 'basic'))).toMatchObject({ allow: false, status: 429 });
   });
 
   it('speaks of hours during a long block', async () => {

@@ -1,7 +1,9 @@
 import type { GuardOutcome, PasswordAttempt } from '../../auth/password-guards.js';
 import type { AllowEntry } from './allow-list.js';
 import { isAllowed } from './allow-list.js';
-import type { FailureOutcome, ProtectPolicy } from './protect-policy.js';
+import { isServiceUnavailable } from '../../core/unavailable.js';
+import { keyOf, type FailureOutcome, type ProtectPolicy } from './protect-policy.js';
+import type { Peek, Reservation } from './protect-repo.js';
 
 export type { PasswordAttempt };
 
@@ -50,6 +52,11 @@ export interface PasswordGuardOptions {
    * challenge when the block comes first (`maxFailures` at or below it).
    */
   readonly challengeAfter?: number;
+  /**
+   * How long an attempt waits for a slot while the checks already running from its address make
+   * the limit (they take milliseconds), before it is refused as busy; default 2000 ms.
+   */
+  readonly busyWaitMs?: number;
 }
 
 export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuard {
@@ -63,6 +70,10 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
   }
 
   const challengeAfter = options.challengeAfter ?? 0;
+  const busyWaitMs = options.busyWaitMs ?? 2000;
+  const local = new LocalSlots();
+  /** Attempts of one address waiting in this process share each read: a burst's waiters cost one query at a time. */
+  const peeking = new Map<string, Promise<Peek>>();
 
   return {
     async wantsChallenge(attempt) {
@@ -95,12 +106,20 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
 
     async before(attempt) {
       if ((await exempt(attempt.ip)) !== null) return { allow: true };
-      const now = clock();
       // Counted before the password is checked, atomically in the store: a burst of parallel
       // attempts gets `maxFailures` checks, not as many as arrive before the first failures land.
-      const slot = await policy.reserve(attempt.ip, now);
+      let slot = await reserve(attempt.ip);
+      // Busy is not blocked: the checks in progress may all succeed. Wait for them (briefly),
+      // so that a right password is not refused only because others were being checked.
+      // Waiting reads (no lock, no write) until a reservation can succeed.
+      for (let waited = 0, pause = 10; slot.kind === 'busy' && waited < busyWaitMs; waited += pause, pause = Math.min(pause * 2, 200)) {
+        await sleep(Math.min(pause, busyWaitMs - waited));
+        const seen = await peek(attempt.ip);
+        if (seen.kind === 'blocked') slot = seen;
+        else if (seen.kind === 'free') slot = await reserve(attempt.ip);
+      }
       if (slot.kind === 'reserved') return { allow: true, ticket: slot.id };
-      await policy.recordBlockedAttempt(attempt.ip, attempt.login, now);
+      await policy.recordBlockedAttempt(attempt.ip, attempt.login, clock()).catch(unlessUnavailable);
       const retryAfterSeconds = slot.kind === 'blocked' ? slot.retryAfterSeconds : BUSY_RETRY_SECONDS;
       return {
         allow: false,
@@ -114,19 +133,112 @@ export function createPasswordGuard(options: PasswordGuardOptions): PasswordGuar
     async after(attempt, result, ticket) {
       const why = await exempt(attempt.ip);
       if (why !== null) {
-        if (ticket !== undefined) await policy.release(ticket);
+        if (ticket !== undefined) await release(ticket);
         return { recorded: false, why };
       }
       // A success does not reset the count: an attacker holding one account could otherwise
       // log in between guesses at other accounts and never reach the threshold.
       if (result.ok) {
-        if (ticket !== undefined) await policy.release(ticket);
+        if (ticket !== undefined) await release(ticket);
         return { recorded: false, why: 'success' };
       }
-      return { recorded: true, outcome: await policy.recordFailure(attempt.ip, attempt.login, clock(), ticket, result.failure) };
+      const now = clock();
+      if (ticket !== undefined && ticket < 0) local.release(ticket);
+      try {
+        return {
+          recorded: true,
+          outcome: await policy.recordFailure(
+            attempt.ip,
+            attempt.login,
+            now,
+            ticket !== undefined && ticket > 0 ? ticket : undefined,
+            result.failure,
+          ),
+        };
+      } catch (error) {
+        unlessUnavailable(error);
+        // The store cannot take the failure (a full disk): it still counts, in this process.
+        const failures = local.fail(keyOf(attempt.ip), now);
+        return { recorded: true, outcome: { kind: 'counted', failures, remaining: Math.max(0, policy.rules.maxFailures - failures) } };
+      }
     },
   };
+
+  /**
+   * A slot in the store; when the store cannot write it (a full disk, a read-only file) but
+   * can still be read, a slot of this process's own count instead (negative tickets), so reads
+   * with an application password keep working and a burst is still held to the limit per process.
+   */
+  async function reserve(ip: string): Promise<Reservation> {
+    const now = clock();
+    try {
+      return await policy.reserve(ip, now);
+    } catch (error) {
+      unlessUnavailable(error);
+      const standing = await policy.check(ip, now);
+      if (standing.blocked)
+        return { kind: 'blocked', until: now + standing.retryAfterSeconds * 1000, retryAfterSeconds: standing.retryAfterSeconds };
+      const key = keyOf(ip);
+      const stored = await policy.failuresSince(ip, now - policy.rules.windowSeconds * 1000);
+      return local.reserve(key, stored, now, policy.rules);
+    }
+  }
+
+  function peek(ip: string): Promise<Peek> {
+    const key = keyOf(ip);
+    let pending = peeking.get(key);
+    if (!pending) {
+      pending = policy.peek(ip, clock()).finally(() => peeking.delete(key));
+      peeking.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function release(ticket: number): Promise<void> {
+    if (ticket < 0) return local.release(ticket);
+    await policy.release(ticket).catch(unlessUnavailable);
+  }
 }
+
+/** What the guard counts in this process while the store cannot take writes. */
+class LocalSlots {
+  private next = 0;
+  private readonly running = new Map<number, string>();
+  private readonly failures = new Map<string, number[]>();
+
+  reserve(key: string, storedFailures: number, now: number, rules: ProtectPolicy['rules']): Reservation {
+    const since = now - rules.windowSeconds * 1000;
+    const recent = (this.failures.get(key) ?? []).filter((at) => at > since);
+    this.failures.set(key, recent);
+    const running = [...this.running.values()].filter((k) => k === key).length;
+    if (storedFailures + recent.length >= rules.maxFailures) {
+      return { kind: 'blocked', until: now + rules.blockSeconds * 1000, retryAfterSeconds: rules.blockSeconds };
+    }
+    if (storedFailures + recent.length + running >= rules.maxFailures) return { kind: 'busy' };
+    const id = -++this.next;
+    this.running.set(id, key);
+    return { kind: 'reserved', id };
+  }
+
+  release(ticket: number): void {
+    this.running.delete(ticket);
+  }
+
+  /** Counts a failure; answers this process's failures of `key` in the window. */
+  fail(key: string, now: number): number {
+    const list = this.failures.get(key) ?? [];
+    list.push(now);
+    this.failures.set(key, list);
+    return list.length;
+  }
+}
+
+/** The store's outage errors are swallowed (the caller goes on without the write); anything else is thrown on. */
+function unlessUnavailable(error: unknown): void {
+  if (!isServiceUnavailable(error)) throw error;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** While the window's failures and the checks in progress make the limit: back once those are judged. */
 const BUSY_RETRY_SECONDS = 5;

@@ -1,7 +1,8 @@
 import type { LoginFailure } from '../../auth/password-guards.js';
 import { counterKey } from './client-address.js';
 import { dayBuckets } from './day-buckets.js';
-import type { ProtectRepo, PurgeCounts, Reservation } from './protect-repo.js';
+import { slotOwner, slotOwnerIsDead } from './slot-owner.js';
+import type { Peek, ProtectRepo, PurgeCounts, Reservation, ReserveInput } from './protect-repo.js';
 import {
   protectRules,
   retryAfterSeconds,
@@ -41,7 +42,23 @@ export class ProtectPolicy {
    * once, on any worker or host sharing the store.
    */
   reserve(address: string, now: number): Promise<Reservation> {
-    return this.repo.reserve({ key: keyOf(address), now, rules: this.rules, pendingSince: now - RESERVATION_TTL_MS });
+    return this.repo.reserve(this.reserveInput(address, now));
+  }
+
+  /** What `reserve` would answer now, by reading only (an attempt waiting for a slot polls this). */
+  peek(address: string, now: number): Promise<Peek> {
+    return this.repo.peek(this.reserveInput(address, now));
+  }
+
+  private reserveInput(address: string, now: number): ReserveInput {
+    return {
+      key: keyOf(address),
+      now,
+      rules: this.rules,
+      pendingSince: now - RESERVATION_TTL_MS,
+      owner: slotOwner(),
+      ownerIsDead: slotOwnerIsDead,
+    };
   }
 
   /** Frees a reserved slot whose check succeeded (or never ran). */
@@ -72,6 +89,11 @@ export class ProtectPolicy {
     const key = keyOf(address);
     if ((await this.repo.activeBlock(key, now)) !== null) return { blocked: true, failures: 0 };
     return { blocked: false, failures: await this.repo.failureCount(key, now - this.rules.windowSeconds * 1000) };
+  }
+
+  /** Failures of `address` after `since`, without reserving anything. */
+  failuresSince(address: string, since: number): Promise<number> {
+    return this.repo.failureCount(keyOf(address), since);
   }
 
   /** All blocked attempts ever (the `jetpack_protect_blocked_attempts` value). */

@@ -45,12 +45,19 @@ export type Reservation =
   /** The window's failures and the checks still running already make the limit. */
   | { readonly kind: 'busy' };
 
+/** `reserve`'s answer foreseen by a read: `free` when it would reserve. */
+export type Peek = Exclude<Reservation, { kind: 'reserved' }> | { readonly kind: 'free' };
+
 export interface ReserveInput {
   readonly key: string;
   readonly now: number;
   readonly rules: ProtectRules;
   /** A reservation older than this (a process that died mid-check) no longer counts. */
   readonly pendingSince: number;
+  /** The process asking (slot-owner.ts), recorded with the slot. */
+  readonly owner?: string;
+  /** True when a slot's owner is known to have died: its slots stop counting at once. */
+  readonly ownerIsDead?: (owner: string) => boolean;
 }
 
 /** Storage of the brute-force policy; every write is safe against other processes on the same store. */
@@ -63,6 +70,8 @@ export interface ProtectRepo {
    * in progress reach `maxFailures`.
    */
   reserve(input: ReserveInput): Promise<Reservation>;
+  /** What `reserve` would answer now, read without the key's lock and without writing: for waiting cheaply. */
+  peek(input: ReserveInput): Promise<Peek>;
   /** Gives a reservation back (the check succeeded or never happened). */
   release(id: number): Promise<void>;
   /** Adds a failure (turning reservation `reserved` into it) and, when the rules say so, starts a block: all in one transaction per key. */
@@ -87,29 +96,27 @@ export class KyselyProtectRepo implements ProtectRepo {
     return row;
   }
 
-  reserve({ key, now, rules, pendingSince }: ReserveInput): Promise<Reservation> {
+  reserve(input: ReserveInput): Promise<Reservation> {
+    const { key, now, owner } = input;
     return this.db.transaction(async (db) => {
       await lockKey(db, key, now);
-      const active = await selectActiveBlock(db, key, now);
-      if (active !== null) return { kind: 'blocked', until: active.until, retryAfterSeconds: retryAfterSeconds(active.until, now) };
-      const failures = await countRows(
-        db
-          .selectFrom('protect_failures')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('key', '=', key)
-          .where('at', '>', now - rules.windowSeconds * 1000),
-      );
-      const running = await countRows(
-        db
-          .selectFrom('protect_attempts')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('key', '=', key)
-          .where('at', '>', pendingSince),
-      );
-      if (failures + running >= rules.maxFailures) return { kind: 'busy' };
-      const row = await db.insertInto('protect_attempts').values({ key, at: now }).returning('id').executeTakeFirstOrThrow();
+      const room = await roomFor(db, input);
+      if (room.kind !== 'free') return room;
+      // Slots of a process that died mid-check (kill -9) would count until their time-to-live
+      // and refuse everyone from this address meanwhile: they are dropped as they are found.
+      if (room.dead.length > 0) await db.deleteFrom('protect_attempts').where('key', '=', key).where('owner', 'in', room.dead).execute();
+      const row = await db
+        .insertInto('protect_attempts')
+        .values({ key, at: now, owner: owner ?? null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { kind: 'reserved', id: toInt(row.id, 'protect_attempts.id') };
     });
+  }
+
+  async peek(input: ReserveInput): Promise<Peek> {
+    const room = await this.db.run((db) => roomFor(db, input));
+    return room.kind === 'free' ? { kind: 'free' } : room;
   }
 
   async release(id: number): Promise<void> {
@@ -264,6 +271,28 @@ async function lockKey(db: Kysely<ProtectTables>, key: string, now: number): Pro
     .values({ key, touched: now })
     .onConflict((oc) => oc.column('key').doUpdateSet({ touched: now }))
     .execute();
+}
+
+/** Whether `reserve` would find room now (its counts, without the key's lock); `dead`: slots of dead holders to drop. */
+async function roomFor(
+  db: Kysely<ProtectTables>,
+  { key, now, rules, pendingSince, ownerIsDead }: ReserveInput,
+): Promise<Exclude<Reservation, { kind: 'reserved' }> | { kind: 'free'; dead: string[] }> {
+  const active = await selectActiveBlock(db, key, now);
+  if (active !== null) return { kind: 'blocked', until: active.until, retryAfterSeconds: retryAfterSeconds(active.until, now) };
+  const failures = await countRows(
+    db
+      .selectFrom('protect_failures')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('key', '=', key)
+      .where('at', '>', now - rules.windowSeconds * 1000),
+  );
+  // A handful of rows at most (the limit's): their holders are judged here.
+  const slots = await db.selectFrom('protect_attempts').select('owner').where('key', '=', key).where('at', '>', pendingSince).execute();
+  const dead = new Set<string>();
+  for (const { owner } of slots) if (owner !== null && ownerIsDead?.(owner) === true) dead.add(owner);
+  const running = slots.filter(({ owner }) => owner === null || !dead.has(owner)).length;
+  return failures + running >= rules.maxFailures ? { kind: 'busy' } : { kind: 'free', dead: [...dead] };
 }
 
 async function selectActiveBlock(db: Kysely<ProtectTables>, key: string, now: number): Promise<ActiveBlock | null> {

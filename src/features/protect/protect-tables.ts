@@ -27,6 +27,8 @@ export interface ProtectAttemptsTable {
   id: Generated<number>;
   key: string;
   at: Millis;
+  /** The process checking it (slot-owner.ts); null for rows older than migration 0188. */
+  owner: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Every block ever imposed (kept until purged): the current one and the escalation history. */
