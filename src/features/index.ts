@@ -8,6 +8,7 @@
  * `jetpack/v4/module/{slug}/data` is `jetpack`'s route, answered by the provider a feature gives
  * `registerModuleData` (`protect`, `monitor`, `verification`, `backups`, `stats`); `null` for others.
  */
+import { abilitiesFeature } from './abilities/index.js';
 import { adminPageFeature } from './admin-page/index.js';
 import { backupsFeature } from './backups/index.js';
 import { connectionFeature } from './connection/index.js';
@@ -29,6 +30,7 @@ import { wpPlatformFeature } from './wp-platform/index.js';
 
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
+  abilitiesFeature, // provides 'abilities' (every later feature and plugin may register abilities)
   healthFeature,
   twoFactorFeature, // provides 'twoFactor'
   loginFeature, // needs 'twoFactor'
