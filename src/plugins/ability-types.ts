@@ -9,7 +9,7 @@ import type { RestError } from '../rest/errors.js';
 import type { Principal } from '../rest/types.js';
 
 /** A JSON Schema, as plain JSON (WordPress's `input_schema`/`output_schema` arrays). */
-export type AbilitySchema = { readonly [key: string]: JsonValue | undefined };
+export type AbilitySchema = { readonly [key: string]: unknown };
 
 /** `meta.annotations`: hints for clients (MCP's readOnlyHint, destructiveHint, idempotentHint) and the REST method rule. */
 export interface AbilityAnnotations {

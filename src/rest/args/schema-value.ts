@@ -28,13 +28,14 @@ function typesOf(schema: JsonSchema): string[] {
   return [];
 }
 
-/** `rest_is_object`: an object, or the empty string (a form's way of sending `{}`). */
+/** Whether a value is of a JSON-schema type, as PHP sees it (`rest_is_object`: also `''`). */
 function fitsType(value: unknown, type: string): boolean {
   switch (type) {
     case 'null':
       return value === null;
     case 'object':
-      return isObject(value) || value === '';
+      // PHP's empty array is also an empty object (a schema's `default: []`, an empty JSON list).
+      return isObject(value) || value === '' || (Array.isArray(value) && value.length === 0);
     case 'array':
       return Array.isArray(value);
     case 'string':
