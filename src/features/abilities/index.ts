@@ -8,6 +8,7 @@ import type { Feature } from '../contract.js';
 import { registerCoreAbilities } from './core-abilities.js';
 import { AbilityRegistry } from './registry.js';
 import { registerAbilityRoutes } from './rest-routes.js';
+import { registerMcpRoutes } from './mcp-routes.js';
 
 export { AbilityRegistry } from './registry.js';
 
@@ -27,5 +28,6 @@ export const abilitiesFeature: Feature = {
       },
     });
     registerAbilityRoutes(ctx.api, registry);
+    registerMcpRoutes(ctx.api, registry);
   },
 };
