@@ -17,6 +17,7 @@ import { jetpackFeature } from './jetpack/feature.js';
 import { loginFeature } from './login/index.js';
 import { twoFactorFeature } from './two-factor/index.js';
 import { monitorFeature } from './monitor/index.js';
+import { mcpFeature } from './mcp/index.js';
 import { protectFeature } from './protect/index.js';
 import { siteDataFeature } from './site-data/index.js';
 import { ssoFeature } from './sso/index.js';
@@ -47,5 +48,6 @@ export const builtInFeatures: readonly Feature[] = [
   statsFeature, // needs 'jetpack'
   updatesFeature, // needs 'jetpack'
   siteDataFeature, // needs 'jetpack', 'connection'
+  mcpFeature, // needs 'abilityRegistry', 'connection'; after every feature that registers abilities
   adminPageFeature, // needs 'jetpack', 'connection'
 ];

@@ -8,15 +8,22 @@ import type { Feature } from '../contract.js';
 import { registerCoreAbilities } from './core-abilities.js';
 import { AbilityRegistry } from './registry.js';
 import { registerAbilityRoutes } from './rest-routes.js';
-import { registerMcpRoutes } from './mcp-routes.js';
 
 export { AbilityRegistry } from './registry.js';
+
+declare module '../contract.js' {
+  interface FeatureServices {
+    /** The whole registry, for the features that serve abilities through another door (MCP). */
+    abilityRegistry: AbilityRegistry;
+  }
+}
 
 export const abilitiesFeature: Feature = {
   name: 'abilities',
   register(ctx) {
     const registry = new AbilityRegistry();
     ctx.provide('abilities', registry);
+    ctx.provide('abilityRegistry', registry);
     registerCoreAbilities(registry, {
       store: ctx.store,
       homeUrl: ctx.site.homeUrl,
@@ -28,6 +35,5 @@ export const abilitiesFeature: Feature = {
       },
     });
     registerAbilityRoutes(ctx.api, registry);
-    registerMcpRoutes(ctx.api, registry);
   },
 };
