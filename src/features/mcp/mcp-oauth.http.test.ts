@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
@@ -135,5 +137,91 @@ describe('MCP with OAuth 2.1 bearer tokens from the connected account service', 
     // The same token works where it belongs.
     const adapter = await connect(other, '/wp-json/mcp/mcp-adapter-default-server');
     expect((await adapter.listTools()).tools).toHaveLength(3);
+  });
+});
+
+/**
+ * The SDK's OAuth client side, driving a browser: `redirectToAuthorization` signs ANN in and
+ * consents at the account service. The client is pre-registered (the MCP spec's second choice):
+ * `siteward accounts` registers only with its initial access token.
+ */
+class BrowserOAuth implements OAuthClientProvider {
+  callback: string | null = null;
+  #tokens: OAuthTokens | undefined;
+  #verifier = '';
+  constructor(
+    private readonly clientId: string,
+    private readonly scope: string,
+  ) {}
+  get redirectUrl() {
+    return AGENT_REDIRECT;
+  }
+  get clientMetadata() {
+    return { redirect_uris: [AGENT_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], scope: this.scope };
+  }
+  clientInformation(): OAuthClientInformationMixed {
+    return { client_id: this.clientId };
+  }
+  tokens() {
+    return this.#tokens;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.#tokens = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.callback = await loginAndConsent(new TestBrowser(), url.href, ANN, AGENT_REDIRECT);
+  }
+  saveCodeVerifier(verifier: string) {
+    this.#verifier = verifier;
+  }
+  codeVerifier() {
+    return this.#verifier;
+  }
+  // The test's socket is not the site's home URL (http://example.org): the resource is the site's.
+  async validateResourceURL(_serverUrl: string | URL, resource?: string) {
+    return resource === undefined ? undefined : new URL(resource);
+  }
+}
+
+describe('the SDK’s own OAuth client provider', () => {
+  it('discovers the metadata from the 401, authorizes with PKCE at the account service, lists and calls tools, and steps up to the write scope for a destructive one', async () => {
+    const oauth = new BrowserOAuth(agent.clientMetadata().client_id, 'abilities:read');
+    // "DNS" of the test: the site's home URL is served by the test's socket.
+    const routed: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.origin === 'http://example.org') return fetch(`${base}${url.pathname}${url.search}`, init);
+      return fetch(input, init);
+    };
+    const open = () =>
+      new StreamableHTTPClientTransport(new URL(`${base}/wp-json/siteward/v1/mcp`), { authProvider: oauth, fetch: routed });
+    const first = open();
+    await expect(new Client({ name: 'sdk-oauth-agent', version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
+    const code = new URL(oauth.callback ?? 'http://none/').searchParams.get('code');
+    expect(code).toBeTruthy();
+    await first.finishAuth(code!);
+    expect(oauth.tokens()?.scope).toContain('abilities:read');
+    const client = new Client({ name: 'sdk-oauth-agent', version: '1.0.0' });
+    await client.connect(open());
+    opened.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('siteward-list-modules');
+    expect((await client.callTool({ name: 'siteward-list-modules', arguments: {} })).isError).toBeFalsy();
+
+    // A destructive tool: 403 insufficient_scope; the SDK asks for the write scope (step-up), the
+    // user consents, and the call goes through with the new token.
+    oauth.callback = null;
+    const stepUp = open();
+    const writer = new Client({ name: 'sdk-oauth-agent', version: '1.0.0' });
+    await writer.connect(stepUp);
+    opened.push(writer);
+    await expect(writer.callTool({ name: 'siteward-deactivate-module', arguments: { slug: 'stats' } })).rejects.toThrow();
+    const again = new URL(oauth.callback ?? 'http://none/').searchParams.get('code');
+    expect(again, 'the SDK went back to the account service for the write scope').toBeTruthy();
+    await stepUp.finishAuth(again!);
+    expect(oauth.tokens()?.scope).toContain('abilities:write');
+    const allowed = new Client({ name: 'sdk-oauth-agent', version: '1.0.0' });
+    await allowed.connect(open());
+    opened.push(allowed);
+    const done = await allowed.callTool({ name: 'siteward-deactivate-module', arguments: { slug: 'stats' } });
+    expect(done.isError).toBeFalsy();
   });
 });
