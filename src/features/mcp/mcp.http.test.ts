@@ -104,6 +104,9 @@ describe('Siteward’s MCP server (POST /wp-json/siteward/v1/mcp)', () => {
     expect((client.transport as StreamableHTTPClientTransport).sessionId).toBeUndefined();
     const get = await app.request({ path: '/wp-json/siteward/v1/mcp', headers: { Authorization: admin, Accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
+    // Ending a session that was never kept: nothing to end, answered at once.
+    const end = await app.request({ method: 'DELETE', path: '/wp-json/siteward/v1/mcp', headers: { Authorization: admin } });
+    expect(end.status).toBe(200);
   });
 
   it('speaks protocol versions 2025-06-18 and 2025-11-25 (what the SDK supports)', async () => {
