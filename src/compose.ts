@@ -196,7 +196,23 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       if (!modules) throw new Error('registerModule: no loaded feature keeps modules (the jetpack feature provides "modules")');
       modules.registerModule(def);
     };
-    const apiDeps = { config, rest, fields, restUrl, events, options: store.options, jobs, logger: options.logger, registerModule };
+    const abilities = () => {
+      const registry = provided.get('abilities') as FeatureServices['abilities'] | undefined;
+      if (!registry) throw new Error('registerAbility: no loaded feature keeps abilities (the abilities feature provides "abilities")');
+      return registry;
+    };
+    const apiDeps = {
+      config,
+      rest,
+      fields,
+      restUrl,
+      events,
+      options: store.options,
+      jobs,
+      logger: options.logger,
+      registerModule,
+      abilities,
+    };
     const migrations = featureMigrations(features);
     const cwd = options.cwd ?? process.cwd();
     for (const feature of features) {

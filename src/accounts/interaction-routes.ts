@@ -122,6 +122,12 @@ async function submit(deps: InteractionDeps, req: IncomingMessage, res: ServerRe
   const grant = existing ?? new Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) });
   const missing = details.prompt.details;
   if (Array.isArray(missing.missingOIDCScope)) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+  // An agent's scopes for a resource (RFC 8707), as the user consented to them on this page.
+  const resourceScopes = missing.missingResourceScopes;
+  if (resourceScopes && typeof resourceScopes === 'object') {
+    for (const [resource, scopes] of Object.entries(resourceScopes as Record<string, string[]>))
+      grant.addResourceScope(resource, scopes.join(' '));
+  }
   if (Array.isArray(missing.missingOIDCClaims)) grant.addOIDCClaims(missing.missingOIDCClaims.map(String));
   const grantId = await grant.save();
   await deps.provider.interactionFinished(

@@ -1,4 +1,4 @@
-import type { Configuration } from 'oidc-provider';
+import { errors, type Configuration } from 'oidc-provider';
 import type { Clock } from '../auth/clock.js';
 import { accountClaims, type AccountStore } from './account-store.js';
 import type { AccountsDb } from './accounts-db.js';
@@ -19,6 +19,9 @@ export const TTL = {
   Session: 24 * 60 * 60,
   Grant: 14 * 24 * 60 * 60,
 } as const;
+
+/** The scopes an agent may ask for a site's MCP server (issue 42): reading, and changing. */
+export const AGENT_SCOPES = 'abilities:read abilities:write';
 
 export interface ProviderConfigInput {
   db: AccountsDb;
@@ -55,8 +58,23 @@ export function providerConfiguration({ db, clock, keys, accounts }: ProviderCon
       // A client may introspect only its own tokens (the default lets confidential clients see any).
       introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
-      // On by default; a `resource` parameter would turn access tokens into JWTs unusable at userinfo.
-      resourceIndicators: { enabled: false },
+      // RFC 8707 for agents (MCP clients, issue 42): an authorization that names a `resource` (an
+      // http(s) URL, e.g. a site's MCP endpoint) gets a JWT access token for that audience alone,
+      // with the agent scopes. Without one (the site's own sign-in) tokens stay opaque, for userinfo.
+      resourceIndicators: {
+        enabled: true,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (!/^https?:\/\//.test(resource)) throw new errors.InvalidTarget('the resource must be an http(s) URL');
+          return {
+            scope: AGENT_SCOPES,
+            audience: resource,
+            accessTokenTTL: TTL.AccessToken,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // A refresh token needs the refresh_token grant, offline_access and prompt=consent (pitfall 7).

@@ -29,6 +29,7 @@ import type { EventBus } from '../core/events.js';
 import type { BackgroundJob } from '../jobs/job-runner.js';
 import type { Logger, SitewardApi } from '../plugins/api.js';
 import type { ModuleRegistry } from '../plugins/module-types.js';
+import type { AbilityRegistrar } from '../plugins/plugin-api.js';
 import type { FieldRegistry } from '../rest/field-registry.js';
 import type { RequestOrigin } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
@@ -106,6 +107,8 @@ export interface FeatureContext {
 export interface FeatureServices {
   /** Where `api.registerModule` puts plugins' modules (provided by the feature that keeps the module catalog). */
   modules: ModuleRegistry;
+  /** Where `api.registerAbility` puts abilities (provided by the abilities feature, registered first). */
+  abilities: AbilityRegistrar;
 }
 
 /** A page request, as far as features need it (no framework types). */

@@ -8,6 +8,7 @@
  * `jetpack/v4/module/{slug}/data` is `jetpack`'s route, answered by the provider a feature gives
  * `registerModuleData` (`protect`, `monitor`, `verification`, `backups`, `stats`); `null` for others.
  */
+import { abilitiesFeature } from './abilities/index.js';
 import { adminPageFeature } from './admin-page/index.js';
 import { backupsFeature } from './backups/index.js';
 import { connectionFeature } from './connection/index.js';
@@ -16,6 +17,7 @@ import { jetpackFeature } from './jetpack/feature.js';
 import { loginFeature } from './login/index.js';
 import { twoFactorFeature } from './two-factor/index.js';
 import { monitorFeature } from './monitor/index.js';
+import { mcpFeature } from './mcp/index.js';
 import { protectFeature } from './protect/index.js';
 import { siteDataFeature } from './site-data/index.js';
 import { ssoFeature } from './sso/index.js';
@@ -29,6 +31,7 @@ import { wpPlatformFeature } from './wp-platform/index.js';
 
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
+  abilitiesFeature, // provides 'abilities' (every later feature and plugin may register abilities)
   healthFeature,
   twoFactorFeature, // provides 'twoFactor'
   loginFeature, // needs 'twoFactor'
@@ -45,5 +48,6 @@ export const builtInFeatures: readonly Feature[] = [
   statsFeature, // needs 'jetpack'
   updatesFeature, // needs 'jetpack'
   siteDataFeature, // needs 'jetpack', 'connection'
+  mcpFeature, // needs 'abilityRegistry', 'connection'; after every feature that registers abilities
   adminPageFeature, // needs 'jetpack', 'connection'
 ];

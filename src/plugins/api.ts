@@ -6,6 +6,7 @@ import type { EventName, Listener } from '../core/events.js';
 import type { OptionsRepo } from '../store/types.js';
 import type { Logger } from '../core/logger.js';
 import type { ModuleDefinition } from './module-types.js';
+import type { AbilityCategoryDefinition, AbilityDefinition } from './ability-types.js';
 import type { BackgroundJob } from '../jobs/job-runner.js';
 
 /** A route definition: one endpoint, or a list of endpoints with optional route-level options. */
@@ -55,6 +56,15 @@ export interface SitewardApi {
   registerModule(definition: ModuleDefinition): void;
   /** Adds a periodic job, run on exactly one of the processes sharing the store. */
   addJob(job: BackgroundJob): void;
+  /**
+   * Registers an ability (WordPress's `wp_register_ability`, docs/spec/abilities-mcp.md A.1):
+   * `namespace/name`, a registered category, schemas, annotations; served by `wp-abilities/v1`
+   * (with `meta.show_in_rest`) and the MCP servers (with `meta.mcp.public`). Throws on a bad name
+   * or an unknown category.
+   */
+  registerAbility<I = unknown>(name: string, definition: AbilityDefinition<I>): void;
+  /** Registers an ability category (WordPress's `wp_register_ability_category`), before its abilities. */
+  registerAbilityCategory(slug: string, definition: AbilityCategoryDefinition): void;
 }
 
 /** A plugin module's default export. */

@@ -2,6 +2,7 @@ import type { Logger as PinoLogger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { EventBus } from '../core/events.js';
 import type { ModuleDefinition } from './module-types.js';
+import type { AbilityCategoryDefinition, AbilityDefinition } from './ability-types.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import { deprecatedArgument, deprecatedFunction } from '../rest/deprecation.js';
 import type { FieldRegistry } from '../rest/field-registry.js';
@@ -21,6 +22,14 @@ export interface PluginApiDeps {
   logger: PinoLogger | false;
   /** Adds a module to the jetpack/v4 catalog; throws when that feature is not loaded. */
   registerModule(definition: ModuleDefinition): void;
+  /** The abilities registry (the abilities feature); throws when that feature is not loaded. */
+  abilities(): AbilityRegistrar;
+}
+
+/** Where `api.registerAbility` and `api.registerAbilityCategory` go. */
+export interface AbilityRegistrar {
+  register(name: string, definition: AbilityDefinition): void;
+  registerCategory(slug: string, definition: AbilityCategoryDefinition): void;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {}, debug() {} };
@@ -43,5 +52,7 @@ export function createPluginApi(name: string, deps: PluginApiDeps, owner = name)
     log: deps.logger === false ? silentLogger : deps.logger.child({ plugin: name }),
     registerModule: (def) => deps.registerModule(def),
     addJob: (job) => deps.jobs.add(job),
+    registerAbility: (abilityName, def) => deps.abilities().register(abilityName, def as AbilityDefinition),
+    registerAbilityCategory: (slug, def) => deps.abilities().registerCategory(slug, def),
   };
 }

@@ -24,6 +24,8 @@ function plainApi(rest: RestServer, fields: FieldRegistry): SitewardApi {
     log: { info() {}, warn() {}, error() {}, debug() {} },
     registerModule: unused,
     addJob: unused,
+    registerAbility: unused,
+    registerAbilityCategory: unused,
   };
 }
 

@@ -16,7 +16,8 @@ import { backupsList } from './backups-list.js';
 import { readVerifications } from './backup-verifications.js';
 import { backupSetup, type BackupTuning } from './backup-setup.js';
 import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.js';
-import { readLastVerification, scheduledVerificationJob } from './scheduled-verification.js';
+import { readLastVerification, runVerification, scheduledVerificationJob } from './scheduled-verification.js';
+import { registerBackupAbilities, type BackupOperations } from './abilities.js';
 import { backupSettings } from './settings.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
@@ -59,33 +60,44 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
 
       // One backup at a time from this process ("back up now" answers at once; the page polls).
       let running: Promise<unknown> | null = null;
+      // Each operation serves its route and its ability (one function, two doors).
+      const operations: BackupOperations = {
+        list: async () => {
+          if (setup.targets.length === 0) return pluginError('backups_not_configured');
+          return {
+            ...(await backupsList(setup, await readVerifications(store.status))),
+            running: running !== null,
+          } satisfies BackupsList;
+        },
+        start: () => {
+          if (setup.targets.length === 0) return pluginError('backups_not_configured');
+          if (running !== null) return pluginError('backup_running');
+          running = runBackup(deps)
+            .catch((error: unknown) => ctx.log.error({ err: error }, 'backup failed'))
+            .finally(() => {
+              running = null;
+            });
+          return { started: true };
+        },
+        verify: async () => {
+          if (setup.targets.length === 0) return pluginError('backups_not_configured');
+          return runVerification(setup, store.status, ctx.log, clock());
+        },
+      };
       ctx.api.registerRoute(SITEWARD_NAMESPACE, '/backups', [
         {
           methods: 'GET',
           permissionCallback: jetpack.requirePermission('manage_settings'),
-          callback: async () => {
-            if (setup.targets.length === 0) return pluginError('backups_not_configured');
-            return {
-              ...(await backupsList(setup, await readVerifications(store.status))),
-              running: running !== null,
-            } satisfies BackupsList;
-          },
+          callback: operations.list,
         },
         {
           methods: 'POST',
           permissionCallback: jetpack.requirePermission('manage_settings'),
-          callback: () => {
-            if (setup.targets.length === 0) return pluginError('backups_not_configured');
-            if (running !== null) return pluginError('backup_running');
-            running = runBackup(deps)
-              .catch((error: unknown) => ctx.log.error({ err: error }, 'backup failed'))
-              .finally(() => {
-                running = null;
-              });
-            return { started: true };
-          },
+          callback: operations.start,
         },
       ]);
+
+      registerBackupAbilities(ctx.api, operations, jetpack.allows);
 
       ctx.addPage(backupDownloadPage(setup));
 

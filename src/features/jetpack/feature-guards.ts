@@ -5,20 +5,22 @@
  */
 import type { Guard, NamedPermission } from '../../rest/define-route.js';
 import type { RestError } from '../../rest/errors.js';
-import type { PermissionCallback } from '../../rest/types.js';
+import type { PermissionCallback, Principal } from '../../rest/types.js';
 import type { ModuleCatalog } from './catalog/module-catalog.js';
 import type { PluginContext } from './context.js';
 import { pluginError } from '../jetpack-v4/errors.js';
 import type { PermissionCheck } from '../jetpack-v4/permissions.js';
 import { readActiveSlugs } from './operations/active-modules.js';
 import { isAvailable, siteStatus } from './operations/site-status.js';
-import { namedPermission, requirePermission } from '../jetpack-v4/permissions.js';
+import { namedPermission, passes, requirePermission } from '../jetpack-v4/permissions.js';
 
 export interface PluginGuards {
   /** The permission callback of `check`: true, or its 401/403 `invalid_user_permission_*` error. */
   requirePermission(check: PermissionCheck): PermissionCallback;
   /** The same check as `defineRoute`'s named permission. */
   permission(check: PermissionCheck): NamedPermission;
+  /** The same check for a user outside a request (an ability's permission callback). */
+  allows(check: PermissionCheck, user: Principal): boolean;
   /** A `defineRoute` guard: 404 `not_active` (the catalogue's `module_not_active`) while the module is not active. */
   moduleActive(slug: string): Guard;
   /** As the module's record says `activated`: in the active list and available. */
@@ -43,6 +45,7 @@ export function pluginGuards(ctx: PluginContext, catalog: ModuleCatalog): Plugin
   return {
     requirePermission: (check) => requirePermission(check, ctx),
     permission: (check) => namedPermission(check, ctx),
+    allows: (check, user) => passes(check, user, ctx),
     moduleActive: (slug) => async () => ((await isModuleActive(slug)) ? null : pluginError('module_not_active')),
     isModuleActive,
     whenModuleActive:

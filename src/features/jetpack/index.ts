@@ -13,6 +13,7 @@ import { registerModuleRoutes } from './routes/module-routes.js';
 import { registerSiteRoutes } from './routes/site-routes.js';
 import { registerCurrentRoutes, type ModuleDataProvider } from './routes/current-routes.js';
 import { registerServiceCheck, type ServiceCheck } from './operations/site-status.js';
+import { registerPluginAbilities } from './abilities.js';
 
 export interface SiteManagementPlugin {
   readonly catalog: ModuleCatalog;
@@ -43,6 +44,8 @@ export function registerSiteManagementPlugin(api: SitewardApi, ctx: PluginContex
   registerSiteRoutes(api, ctx, catalog);
   // After the 2016 routes: `settings/update` must keep matching before `settings/{module}`.
   registerCurrentRoutes(api, ctx, catalog, dataProviders);
+  // The same operations as abilities (wp-abilities/v1, MCP).
+  registerPluginAbilities(api, ctx, catalog);
   return {
     catalog,
     registerModule: (definition) => {

@@ -30,6 +30,7 @@ import {
 import { monitorCommand } from './monitor-command.js';
 import { KyselyMonitorRepo } from './monitor-repo.js';
 import { registerMonitorRoutes } from './monitor-routes.js';
+import { registerMonitorAbilities } from './abilities.js';
 import { MonitorRunner } from './monitor-runner.js';
 import { storedNotifications } from './monitor-inputs.js';
 import { EMAIL_ALERTS_OPTION, MonitorService, NOTIFICATION_SETTINGS_OPTION } from './monitor-service.js';
@@ -194,6 +195,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
       jetpack.registerModuleData(MODULE, jetpack.whenModuleActive(MODULE, lastDowntime));
       registerHistoryRoute(ctx.api, '/monitor/history', permission, (days) => service.glance(days), [active]);
       registerMonitorRoutes(ctx.api, service, jetpack.permission('manage_settings'));
+      registerMonitorAbilities(ctx.api, service, jetpack.allows, () => jetpack.isModuleActive(MODULE));
       ctx.addCommand(monitorCommand(service));
     },
   };

@@ -19,6 +19,7 @@ import { ProtectBlocks } from './protect-blocks.js';
 import { protectCommand } from './protect-command.js';
 import { protectDigest } from './protect-digest.js';
 import { registerProtectRoutes } from './protect-routes.js';
+import { registerProtectAbilities } from './abilities.js';
 import { ProtectService } from './protect-service.js';
 import { registerUnlockPages } from './unlock-pages.js';
 import { siteNameOf, smtpMailer } from '../mailer.js';
@@ -88,6 +89,7 @@ export const protectFeature: Feature = {
       mail: mailer !== null,
       webhook: Boolean(config.monitorWebhook),
     });
+    registerProtectAbilities(ctx.api, service, jetpack.allows);
     registerUnlockPages(ctx, { blocks, policy, mailer });
     ctx.addCommand(protectCommand(service));
     // The blocks a lockout did not tell at once (within the hour after a digest) go out with the next one.

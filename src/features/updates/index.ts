@@ -21,16 +21,29 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
     register(ctx) {
       const jetpack = ctx.need('jetpack');
       const registry = new RegistryClient({ baseUrl: ctx.config.npmRegistry, clock: ctx.clock, timeoutMs: options.timeoutMs });
+      // One function, two doors: the route and the `siteward/check-updates` ability.
+      const check = async () => {
+        const answer = await pluginUpdatesAnswer(ctx.config.plugins, ctx.cwd, registry);
+        const problems = answer.details.filter((detail) => detail.problem !== undefined);
+        if (problems.length > 0)
+          ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
+        return answer.ok ? answer.body : pluginError('updates_check_failed');
+      };
       ctx.api.registerRoute(JETPACK_NAMESPACE, '/updates/plugins', {
         methods: 'GET',
         permissionCallback: jetpack.requirePermission('view_admin'),
-        callback: async () => {
-          const answer = await pluginUpdatesAnswer(ctx.config.plugins, ctx.cwd, registry);
-          const problems = answer.details.filter((detail) => detail.problem !== undefined);
-          if (problems.length > 0)
-            ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
-          return answer.ok ? answer.body : pluginError('updates_check_failed');
-        },
+        callback: check,
+      });
+      ctx.api.registerAbilityCategory('siteward-updates', { label: 'Updates', description: 'Newer versions of the site’s plugins.' });
+      ctx.api.registerAbility('siteward/check-updates', {
+        label: 'Check plugin updates',
+        description:
+          'Asks the npm registry which loaded plugins have a newer version (as GET jetpack/v4/updates/plugins): how many, and which.',
+        category: 'siteward-updates',
+        output_schema: { type: 'object' },
+        permission: (_input, caller) => jetpack.allows('view_admin', caller.user),
+        execute: check,
+        meta: { annotations: { readonly: true, destructive: false, idempotent: true }, show_in_rest: true, mcp: { public: true } },
       });
     },
   };

@@ -8,12 +8,14 @@ import type { Feature } from '../contract.js';
 import { registerAppPasswordRoutes } from './app-password-routes.js';
 import { registerSettingsRoute } from './settings-routes.js';
 import { registerUserRoutes } from './users-routes.js';
+import { registerUserAbilities } from './abilities.js';
 
 export const wpPlatformFeature: Feature = {
   name: 'wp-platform',
   register(ctx) {
     const deps = { store: ctx.store, authenticator: ctx.auth.authenticator };
     registerUserRoutes(ctx, deps);
+    registerUserAbilities(ctx.api, ctx.store);
     registerAppPasswordRoutes(ctx, deps);
     registerSettingsRoute(ctx);
   },

@@ -32,6 +32,8 @@ export function recordingApi(events: EventBus, options: OptionsRepo): { api: Sit
     log: { info: noop, warn: noop, error: noop, debug: noop },
     registerModule: noop,
     addJob: noop,
+    registerAbility: noop,
+    registerAbilityCategory: noop,
   };
   return { api, routes };
 }

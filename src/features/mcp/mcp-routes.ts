@@ -1,0 +1,142 @@
+/**
+ * Where the MCP servers are served (see mcp-server.ts): the WordPress adapter's default server at
+ * `POST /wp-json/mcp/mcp-adapter-default-server` and Siteward's at `POST /wp-json/siteward/v1/mcp`.
+ * Both are REST routes, so the REST layer authenticates first: a login cookie or an application
+ * password (HTTP Basic), as the adapter accepts. With an account service connected, an OAuth
+ * bearer token for the endpoint works too (agent-auth.ts), within its scopes. Nobody signed in
+ * gets 401 with the challenge that tells an MCP client where to sign in. There is no SSE stream:
+ * GET answers 405, as the adapter's transport does.
+ */
+import { Type } from '@sinclair/typebox';
+import type { AbilityCaller } from '../../plugins/ability-types.js';
+import type { SitewardApi } from '../../plugins/api.js';
+import { defineRoute, permission } from '../../rest/define-route.js';
+import { RestResponse, type RestRequest } from '../../rest/types.js';
+import type { AbilityRegistry } from '../abilities/registry.js';
+import { bearerChallenge, READ_SCOPE, WRITE_SCOPE, type AgentAuth } from './agent-auth.js';
+import { adapterServer, publicAbilities, serveMcp, sitewardServer, toolName } from './mcp-server.js';
+
+export const ADAPTER_NAMESPACE = 'mcp';
+export const ADAPTER_ROUTE = '/mcp-adapter-default-server';
+export const SITEWARD_MCP_NAMESPACE = 'siteward/v1';
+export const SITEWARD_MCP_ROUTE = '/mcp';
+
+/**
+ * Checked in the handler, not by the REST layer: an MCP client must get the Bearer challenge, not
+ * the REST layer's plain 401. The name says so in the route table.
+ */
+const SIGNED_IN_BY_HANDLER = permission('signed in: login, application password or bearer token (checked by the handler)', () => true);
+
+/** GET: no server-sent event stream here (JSON-RPC error, as the SDK answers an unsupported method). */
+function noStream(): RestResponse {
+  return new RestResponse({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, 405, {
+    Allow: 'POST, DELETE',
+  });
+}
+
+function refusal(status: 401 | 403 | 503, code: string, message: string, challenge?: string): RestResponse {
+  const response = new RestResponse({ code, message, data: { status } }, status);
+  if (challenge !== undefined) response.header('WWW-Authenticate', challenge);
+  return response;
+}
+
+/** The abilities the JSON-RPC message(s) would run: a tools/call names one (directly, or through the adapter's execute tool). */
+function abilitiesCalled(body: unknown, registry: AbilityRegistry, adapter: boolean): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  const names: string[] = [];
+  for (const message of messages) {
+    if (message === null || typeof message !== 'object') continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown; arguments?: { ability_name?: unknown } } };
+    if (method !== 'tools/call' || !params) continue;
+    if (adapter) {
+      if (params.name === 'mcp-adapter-execute-ability' && typeof params.arguments?.ability_name === 'string')
+        names.push(params.arguments.ability_name);
+    } else {
+      const ability = publicAbilities(registry).find((a) => toolName(a) === params.name);
+      if (ability) names.push(ability.name);
+    }
+  }
+  return names;
+}
+
+export function registerMcpRoutes(api: SitewardApi, registry: AbilityRegistry, auth: AgentAuth | null): void {
+  const servers = [
+    [ADAPTER_NAMESPACE, ADAPTER_ROUTE, 'mcp-adapter-default-server', adapterServer(registry), true],
+    [SITEWARD_MCP_NAMESPACE, SITEWARD_MCP_ROUTE, 'siteward', sitewardServer(registry), false],
+  ] as const;
+  for (const [namespace, route, name, configure, adapter] of servers) {
+    const resource = api.restUrl(`/${namespace}${route}`);
+
+    /** Who calls: the REST layer's user, or the bearer token's; or the answer that refuses. */
+    const callerOf = async (request: RestRequest): Promise<AbilityCaller | RestResponse> => {
+      const bearer = /^\s*bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+      if (!bearer) {
+        if (request.user.id !== 0) return { user: request.user, credential: request.credential ?? null, via: 'mcp' };
+        if (!auth) return refusal(401, 'rest_not_logged_in', 'You are not currently logged in.');
+        return refusal(
+          401,
+          'rest_not_logged_in',
+          'You are not currently logged in.',
+          bearerChallenge(auth.metadataUrl(resource), READ_SCOPE),
+        );
+      }
+      if (!auth) return refusal(401, 'invalid_token', 'Bearer tokens need a connected account service (SITEWARD_ACCOUNTS_ISSUER).');
+      const checked = await auth.check(bearer[1]!, resource);
+      if (!checked.ok) {
+        if (checked.unavailable) return refusal(503, 'siteward_accounts_unavailable', checked.description);
+        const challenge = bearerChallenge(auth.metadataUrl(resource), READ_SCOPE, {
+          code: 'invalid_token',
+          description: checked.description,
+        });
+        return refusal(401, 'invalid_token', checked.description, challenge);
+      }
+      const needed = [READ_SCOPE];
+      for (const abilityName of abilitiesCalled(request.json, registry, adapter)) {
+        if (registry.get(abilityName)?.meta.annotations.readonly !== true) needed.push(WRITE_SCOPE);
+      }
+      const missing = [...new Set(needed)].filter((scope) => !checked.scopes.has(scope));
+      if (missing.length > 0) {
+        const scope = [...new Set([...checked.scopes, ...needed])].filter((s) => s.startsWith('abilities:')).join(' ');
+        const description = `This needs the ${missing.join(' and ')} scope.`;
+        return refusal(
+          403,
+          'insufficient_scope',
+          description,
+          bearerChallenge(auth.metadataUrl(resource), scope, { code: 'insufficient_scope', description }),
+        );
+      }
+      return { user: checked.user, credential: checked.clientId === null ? null : `oauth:${checked.clientId}`, via: 'mcp' };
+    };
+
+    api.registerRoute(namespace, route, [
+      defineRoute({
+        methods: 'POST, DELETE',
+        // The JSON-RPC message: the SDK checks it.
+        body: Type.Object({}),
+        permission: SIGNED_IN_BY_HANDLER,
+        handler: async ({ request }) => {
+          const caller = await callerOf(request);
+          return caller instanceof RestResponse ? caller : serveMcp(request, caller, name, configure);
+        },
+      }),
+      defineRoute({
+        permission: SIGNED_IN_BY_HANDLER,
+        handler: async ({ request }) => {
+          const caller = await callerOf(request);
+          return caller instanceof RestResponse ? caller : noStream();
+        },
+      }),
+    ]);
+  }
+}
+
+/** The RFC 9728 metadata documents' paths and bodies, for the feature's pages. */
+export function metadataPages(api: SitewardApi, auth: AgentAuth): { path: string; body: Record<string, unknown> }[] {
+  return [
+    [ADAPTER_NAMESPACE, ADAPTER_ROUTE],
+    [SITEWARD_MCP_NAMESPACE, SITEWARD_MCP_ROUTE],
+  ].map(([namespace, route]) => {
+    const resource = api.restUrl(`/${namespace}${route}`);
+    return { path: new URL(auth.metadataUrl(resource)).pathname, body: auth.metadata(resource) };
+  });
+}
