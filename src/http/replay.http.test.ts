@@ -136,6 +136,8 @@ describe.each(pairStores)('answers given again to byte-identical repeats, on %s'
     const created = await t.app.authenticator.appPasswords.create(admin.login, 'replayed script');
     if (!created.ok) throw new Error(created.message);
     const basic = { Authorization: `Basic ${Buffer.from(`${admin.login}:${created.password}`).toString('base64')}` };
+    // The creation is a credentials write: known everywhere once its notification has arrived.
+    await notified();
     const first = await t.request({ path: '/wp-json/test/v1/count?basic', headers: basic });
     expect(first.status).toBe(200);
     expect(calls(await t.request({ path: '/wp-json/test/v1/count?basic', headers: basic }))).toBe(calls(first));
