@@ -40,19 +40,26 @@ import type {
   ValidateResult,
 } from './types.js';
 
-/** A permission check with the name the route table (`siteward routes`, docs/routes.md) shows for it. */
-export interface NamedPermission {
+/**
+ * A permission check with the name the route table (`siteward routes`, docs/routes.md) shows for
+ * it. A check that takes a second parameter gets the route's typed input too (e.g. whose account
+ * a request names).
+ */
+export interface NamedPermission<I = unknown> {
   readonly name: string;
-  readonly check: PermissionCallback;
+  readonly check: (request: RestRequest, input: I) => ReturnType<PermissionCallback>;
 }
 
 /** Names a permission check: true lets the request on; false, null or an error refuses it (docs/spec/site-management-api.md §4.4). */
-export function permission(name: string, check: PermissionCallback): NamedPermission {
-  return { name, check: labelPermission(check, name) };
+export function permission<I = unknown>(
+  name: string,
+  check: (request: RestRequest, input: I) => ReturnType<PermissionCallback>,
+): NamedPermission<I> {
+  return { name, check: labelPermission(check as PermissionCallback, name) };
 }
 
 /** Anyone may call (the route table says `public`). */
-export const PUBLIC: NamedPermission = permission('public', () => true);
+export const PUBLIC: NamedPermission<unknown> = permission('public', () => true);
 
 /** A pre-handler: null lets the request on, an error answers it (e.g. 404 `not_active` while a module is off). */
 export type Guard = (request: RestRequest) => RestError | null | Promise<RestError | null>;
@@ -89,7 +96,7 @@ export interface RouteDeclaration<P extends TProperties, Q extends TProperties, 
   readonly query?: TObject<Q>;
   readonly body?: TObject<B>;
   readonly response?: Answers<R>;
-  readonly permission: NamedPermission;
+  readonly permission: NamedPermission<RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>>;
   readonly guards?: readonly Guard[];
   readonly handler: (input: RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>) => Reply<R> | Promise<Reply<R>>;
   readonly showInIndex?: EndpointDefinition['showInIndex'];
@@ -131,17 +138,21 @@ export function defineRoute<
   const bodyNames = declaration.body ? addArgs(declaration.body, args) : [];
   const raw = new Set(declaration.body ? handlerChecked(declaration.body) : []);
   const handler = declaration.handler;
-  const run = (request: RestRequest) =>
-    handler({
-      params: readUrl(urlReaders, request) as Static<TObject<P>>,
-      query: readParams(queryNames, request, null) as Static<TObject<Q>>,
-      body: readParams(bodyNames, request, raw) as Static<TObject<B>>,
-      request,
-    });
+  type Input = RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>;
+  const input = (request: RestRequest): Input => ({
+    params: readUrl(urlReaders, request) as Static<TObject<P>>,
+    query: readParams(queryNames, request, null) as Static<TObject<Q>>,
+    body: readParams(bodyNames, request, raw) as Static<TObject<B>>,
+    request,
+  });
+  const run = (request: RestRequest) => handler(input(request));
   const guards = declaration.guards ?? [];
+  const { name, check } = declaration.permission;
   const definition: EndpointDefinition = {
     methods: declaration.methods ?? 'GET',
-    permissionCallback: declaration.permission.check,
+    // The input is read for a check that asks for it only (it runs before the handler, which reads it again).
+    permissionCallback:
+      check.length < 2 ? (check as PermissionCallback) : labelPermission((request) => check(request, input(request)), name),
     callback: guards.length === 0 ? run : (request) => andThen(guarded(guards, request, 0), (refusal) => refusal ?? run(request)),
   };
   if (Object.keys(args).length > 0) definition.args = args;
