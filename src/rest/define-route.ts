@@ -98,7 +98,10 @@ export interface RouteDeclaration<P extends TProperties, Q extends TProperties, 
   readonly response?: Answers<R>;
   readonly permission: NamedPermission<RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>>;
   readonly guards?: readonly Guard[];
-  readonly handler: (input: RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>) => Reply<R> | Promise<Reply<R>>;
+  // `NoInfer`: the answer type comes from `response` only (unknown without one), never from what the handler returns.
+  readonly handler: (
+    input: RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>,
+  ) => Reply<NoInfer<R>> | Promise<Reply<NoInfer<R>>>;
   readonly showInIndex?: EndpointDefinition['showInIndex'];
   readonly allowBatch?: EndpointDefinition['allowBatch'];
   readonly replayable?: EndpointDefinition['replayable'];
@@ -112,6 +115,8 @@ export interface ArgCallbacks {
   sanitizeCallback?: ((value: unknown, request: RestRequest, name: string) => unknown) | null;
   /** For a `params` property: list it among the endpoint's `args` too (validated, shown in the documents). */
   asArgument?: boolean;
+  /** WordPress's `required` of a defaulted argument (shown as required; with its default it is never missing). */
+  required?: boolean;
 }
 
 const CHECKED_BY_HANDLER = 'x-siteward-checked-by-handler';
@@ -198,7 +203,7 @@ function argOf(schema: SchemaOf): ArgDefinition {
     return { description: schema.description, type: schema.type, sanitizeCallback: null, validateCallback: () => true };
   }
   const arg: ArgDefinition = argSchemaOf(schema);
-  if (!isOptional(schema) && schema.default === undefined) arg.required = true;
+  if ((!isOptional(schema) && schema.default === undefined) || schema.required === true) arg.required = true;
   if (schema.default !== undefined) arg.default = schema.default;
   if (schema.validateCallback !== undefined) arg.validateCallback = schema.validateCallback;
   if (schema.sanitizeCallback !== undefined) arg.sanitizeCallback = schema.sanitizeCallback;
