@@ -27,7 +27,7 @@
  */
 import { Kind, OptionalKind, Type, type Static, type TObject, type TProperties, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import type { RestError } from './errors.js';
-import { labelPermission } from './permission-label.js';
+import { labelPermission, permissionLabel } from './permission-label.js';
 import { andThen } from './step.js';
 import type {
   ArgDefinition,
@@ -56,6 +56,11 @@ export function permission<I = unknown>(
   check: (request: RestRequest, input: I) => ReturnType<PermissionCallback>,
 ): NamedPermission<I> {
   return { name, check: labelPermission(check as PermissionCallback, name) };
+}
+
+/** A permission given either way, as a named check: a plain callback keeps the name it was labelled with (`custom` when none). */
+export function asNamed(check: NamedPermission | PermissionCallback): NamedPermission {
+  return typeof check === 'function' ? permission(permissionLabel(check), check) : check;
 }
 
 /** Anyone may call (the route table says `public`). */
@@ -255,7 +260,12 @@ type UrlReader = readonly [name: string, convert: (text: string) => unknown];
 function paramReaders(object: Declared, args: Record<string, ArgDefinition>): UrlReader[] {
   return Object.keys(object.properties).map((name): UrlReader => {
     const schema = object.properties[name] as SchemaOf;
-    if (schema.asArgument === true) args[name] = argOf(schema);
+    // Present whenever the route matched: required only when it says so.
+    if (schema.asArgument === true) {
+      const arg = argOf(schema);
+      if (schema.required !== true) delete arg.required;
+      args[name] = arg;
+    }
     const kind = schema[Kind];
     if (kind === 'Integer' || kind === 'Number') return [name, Number];
     if (kind === 'String' || (kind === 'Union' && argSchemaOf(schema).type === 'string')) return [name, String];
