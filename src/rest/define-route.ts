@@ -93,7 +93,14 @@ export interface RouteInput<P, Q, B> {
 
 type Reply<R> = R | RestError | RestResponse;
 
-export interface RouteDeclaration<P extends TProperties, Q extends TProperties, B extends TProperties, R> {
+/**
+ * The declaration. Besides its own members it takes every other option of an endpoint
+ * (`showInIndex`, `allowBatch`, `replayable`, `validateCallback`, …) as `EndpointDefinition` says.
+ */
+export interface RouteDeclaration<P extends TProperties, Q extends TProperties, B extends TProperties, R> extends Omit<
+  EndpointDefinition,
+  'methods' | 'callback' | 'permissionCallback' | 'args' | 'responseSchema' | 'responseStatus'
+> {
   /** A method, a comma-separated list or an array. Default `GET`. */
   readonly methods?: string | readonly string[];
   /** The URL's named groups (`(?P<id>\d+)`); a property marked `asArgument` is also one of the endpoint's `args`. */
@@ -107,10 +114,6 @@ export interface RouteDeclaration<P extends TProperties, Q extends TProperties, 
   readonly handler: (
     input: RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>,
   ) => Reply<NoInfer<R>> | Promise<Reply<NoInfer<R>>>;
-  readonly showInIndex?: EndpointDefinition['showInIndex'];
-  readonly allowBatch?: EndpointDefinition['allowBatch'];
-  readonly replayable?: EndpointDefinition['replayable'];
-  readonly validateCallback?: EndpointDefinition['validateCallback'];
 }
 
 /** WordPress's per-argument callbacks, as options of a TypeBox schema: `Type.String({ validateCallback })`. */
@@ -156,9 +159,10 @@ export function defineRoute<
     request,
   });
   const run = (request: RestRequest) => handler(input(request));
-  const guards = declaration.guards ?? [];
-  const { name, check } = declaration.permission;
+  const { params: _p, query: _q, body: _b, response, permission: named, guards = [], handler: _h, ...options } = declaration;
+  const { name, check } = named;
   const definition: EndpointDefinition = {
+    ...options,
     methods: declaration.methods ?? 'GET',
     // The input is read for a check that asks for it only (it runs before the handler, which reads it again).
     permissionCallback:
@@ -166,13 +170,8 @@ export function defineRoute<
     callback: guards.length === 0 ? run : (request) => andThen(guarded(guards, request, 0), (refusal) => refusal ?? run(request)),
   };
   if (Object.keys(args).length > 0) definition.args = args;
-  const { response } = declaration;
   if (response?.schema !== undefined) definition.responseSchema = response.schema;
   if (response?.status !== undefined) definition.responseStatus = response.status;
-  if (declaration.showInIndex !== undefined) definition.showInIndex = declaration.showInIndex;
-  if (declaration.allowBatch !== undefined) definition.allowBatch = declaration.allowBatch;
-  if (declaration.replayable !== undefined) definition.replayable = declaration.replayable;
-  if (declaration.validateCallback !== undefined) definition.validateCallback = declaration.validateCallback;
   return definition;
 }
 
