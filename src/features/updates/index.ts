@@ -8,6 +8,7 @@ import { pluginUpdatesAnswer } from './plugin-updates.js';
 import { RegistryClient } from './registry-client.js';
 import { updatesSettings } from './settings.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
+import { defineRoute } from '../../rest/define-route.js';
 
 export interface UpdatesFeatureOptions {
   /** Per registry request. Default 5 s; tests shorten it. */
@@ -21,17 +22,20 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
     register(ctx) {
       const jetpack = ctx.need('jetpack');
       const registry = new RegistryClient({ baseUrl: ctx.config.npmRegistry, clock: ctx.clock, timeoutMs: options.timeoutMs });
-      ctx.api.registerRoute(JETPACK_NAMESPACE, '/updates/plugins', {
-        methods: 'GET',
-        permissionCallback: jetpack.requirePermission('view_admin'),
-        callback: async () => {
-          const answer = await pluginUpdatesAnswer(ctx.config.plugins, ctx.cwd, registry);
-          const problems = answer.details.filter((detail) => detail.problem !== undefined);
-          if (problems.length > 0)
-            ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
-          return answer.ok ? answer.body : pluginError('updates_check_failed');
-        },
-      });
+      ctx.api.registerRoute(
+        JETPACK_NAMESPACE,
+        '/updates/plugins',
+        defineRoute({
+          permission: jetpack.permission('view_admin'),
+          handler: async () => {
+            const answer = await pluginUpdatesAnswer(ctx.config.plugins, ctx.cwd, registry);
+            const problems = answer.details.filter((detail) => detail.problem !== undefined);
+            if (problems.length > 0)
+              ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
+            return answer.ok ? answer.body : pluginError('updates_check_failed');
+          },
+        }),
+      );
     },
   };
 }
