@@ -41,12 +41,8 @@ const forbiddenInsideFeatures: Record<string, readonly string[]> = {
   'features/connection': ['features/jetpack/'],
 };
 
-/** Test-only code outside `*.test.ts` files (kits that start real peers, test browsers). */
-const isTestCode = (file: string) =>
-  file.endsWith('.test.ts') ||
-  file.endsWith('.test.tsx') ||
-  /(^|[/-])test-[^/]*\.ts$|test-kit\.ts$/.test(file) ||
-  file.split(path.sep).includes('testing');
+/** Test-only code outside `*.test.ts` files (kits that start real peers, test browsers): only in `testing/` folders. */
+const isTestCode = (file: string) => file.endsWith('.test.ts') || file.endsWith('.test.tsx') || file.split(path.sep).includes('testing');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(SRC, dir), { recursive: true, encoding: 'utf8' })
@@ -77,6 +73,21 @@ function mayImport(folder: string, target: string): boolean {
 }
 
 describe('layers', () => {
+  test('test kits live in testing/ folders, which the build leaves out, and no product code imports one', () => {
+    const all = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') || f.endsWith('.tsx'));
+    const misnamed = all.filter((f) => !isTestCode(f) && /^test-|test-kit|-kit\.ts$/.test(path.basename(f)));
+    expect(misnamed).toEqual([]);
+    const build = JSON.parse(readFileSync(path.join(SRC, '..', 'tsconfig.build.json'), 'utf8')) as { exclude: string[] };
+    expect(build.exclude).toContain('src/**/testing/**');
+    const product = all.filter((f) => !isTestCode(f) && !f.startsWith(`admin${path.sep}`));
+    const intoKits = product.flatMap((file) =>
+      imports(file)
+        .filter((target) => target.split('/').includes('testing'))
+        .map((t) => `${file} → ${t}`),
+    );
+    expect(intoKits).toEqual([]);
+  });
+
   test('every folder of src has a row', () => {
     const folders = readdirSync(SRC, { withFileTypes: true })
       .filter((d) => d.isDirectory())

@@ -2,17 +2,23 @@
 // In the repository it would live in src/features/hello/index.ts (importing '../contract.js')
 // and be added to the list in src/features/index.ts.
 import { htmlPage, type Feature } from '../../src/features/contract.js';
+import { defineRoute, permission } from '../../src/rest/define-route.js';
 
 export const helloFeature: Feature = {
   name: 'hello',
   register(ctx) {
     let ticks = 0;
 
-    // A REST route, through the same plugin API third-party plugins use.
-    ctx.api.registerRoute('hello/v1', '/greeting', {
-      permissionCallback: (request) => request.user.can('manage_options'),
-      callback: () => ({ hello: ctx.config.siteName, ticks }),
-    });
+    // A REST route, through the same plugin API third-party plugins use, declared with
+    // defineRoute (see "Declaring a route"): its permission check has a name.
+    ctx.api.registerRoute(
+      'hello/v1',
+      '/greeting',
+      defineRoute({
+        permission: permission('manage_options', (request) => request.user.can('manage_options')),
+        handler: () => ({ hello: ctx.config.siteName, ticks }),
+      }),
+    );
 
     // A page outside the REST API.
     ctx.addPage({

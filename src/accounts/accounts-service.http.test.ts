@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountsService, type AccountsService } from './accounts-service.js';
-import { formOf, loginAndConsent, TestBrowser } from './test-browser.js';
+import { formOf, loginAndConsent, TestBrowser } from './testing/browser.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 

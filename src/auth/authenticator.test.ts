@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testStores } from '../store/test-store.js';
+import { testStores } from '../store/testing/test-stores.js';
 import type { Store } from '../store/types.js';
 import { createAuthenticator, parseBasicAuthorization, type SitewardAuthenticator } from './authenticator.js';
 import { LOGIN_COOKIE_NAME } from './login-cookie.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testStores } from '../store/test-store.js';
+import { testStores } from '../store/testing/test-stores.js';
 import type { Store } from '../store/types.js';
 import { parseLoginCookie, readCookie, loginCookieHeader, LOGIN_COOKIE_NAME } from './login-cookie.js';
 import { Secrets } from './secrets.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { testStores, type TestBackend } from '../store/test-store.js';
+import { testStores, type TestBackend } from '../store/testing/test-stores.js';
 import { checkSetupToken, completeSetup, consumeSetupToken, ensureSetupToken, setupNeeded, SETUP_TOKEN_OPTION } from './setup-token.js';
 import { createUserService } from './user-service.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { testStores } from '../store/test-store.js';
+import { testStores } from '../store/testing/test-stores.js';
 import { createAuthenticator } from './authenticator.js';
 import { Secrets } from './secrets.js';
 import { ensureSetupToken } from './setup-token.js';

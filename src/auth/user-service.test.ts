@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testStores } from '../store/test-store.js';
+import { testStores } from '../store/testing/test-stores.js';
 import type { Store } from '../store/types.js';
 import { verifyPassword } from './passwords.js';
 import { createUserService, type NewUserInput, type UserService } from './user-service.js';

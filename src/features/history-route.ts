@@ -5,8 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { SitewardApi } from '../plugins/api.js';
-import { defineRoute, permission, type Guard, type NamedPermission } from '../rest/define-route.js';
-import { permissionLabel } from '../rest/permission-label.js';
+import { asNamed, defineRoute, type Guard, type NamedPermission } from '../rest/define-route.js';
 import type { CallbackResult, PermissionCallback, RestRequest } from '../rest/types.js';
 import type { OptionsRepo } from '../store/types.js';
 import { isTimeZone } from '../core/time-zone.js';
@@ -32,11 +31,10 @@ export function registerHistoryRoute(
   answer: (days: number, request: RestRequest) => CallbackResult | Promise<CallbackResult>,
   guards: readonly Guard[] = [],
 ): void {
-  const named = typeof check === 'function' ? permission(permissionLabel(check), check) : check;
   api.registerRoute(
     SITEWARD_NAMESPACE,
     path,
-    defineRoute({ query: HISTORY_QUERY, permission: named, guards, handler: ({ query, request }) => answer(query.days, request) }),
+    defineRoute({ query: HISTORY_QUERY, permission: asNamed(check), guards, handler: ({ query, request }) => answer(query.days, request) }),
   );
 }
 

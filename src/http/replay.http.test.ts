@@ -187,7 +187,7 @@ describe.each(pairStores)('answers given again to byte-identical repeats, on %s'
     const port = (t.app.http.server.address() as { port: number }).port;
     const body = '{"n":"pieces"}';
     const head = `POST ${REFUSE} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-    /** Sends the head and then the body in the given pieces, one every few ms; the raw answer, or '' when `leave` closes early. */
+    /** Sends the head and then the body in the given pieces, each once the one before is written; the raw answer, or '' when `leave` closes early. */
     const send = (pieces: string[], leave = false) =>
       new Promise<string>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1');
@@ -198,9 +198,14 @@ describe.each(pairStores)('answers given again to byte-identical repeats, on %s'
         });
         socket.on('close', () => resolve(answer));
         socket.on('error', reject);
-        socket.write(head);
-        pieces.forEach((piece, i) => setTimeout(() => socket.write(piece), 5 * (i + 1)));
-        if (leave) setTimeout(() => socket.destroy(), 5 * (pieces.length + 1));
+        void (async () => {
+          for (const piece of [head, ...pieces]) {
+            await new Promise<void>((written) => socket.write(piece, () => written()));
+            // The next piece in a later turn of the event loop, after the server read this one.
+            await new Promise((turn) => setImmediate(turn));
+          }
+          if (leave) socket.destroy();
+        })();
       });
     const whole = await send([body]);
     expect(whole).toMatch(/^HTTP\/1\.1 400 /);

@@ -143,4 +143,15 @@ describe('defineRoute', () => {
     const options = (await call(rest, 'OPTIONS', '/t/v1/loose')).json as { endpoints: { args: Record<string, unknown> }[] };
     expect(options.endpoints[0]!.args.slowMs).toEqual({ required: false, description: 'Milliseconds.', type: 'integer' });
   });
+
+  it('types the handler’s answer by the declared response, and only by it', () => {
+    const typed = defineRoute({
+      response: answers<{ a: number }>(),
+      permission: PUBLIC,
+      // @ts-expect-error the answer must be the declared wire type
+      handler: () => ({ a: 'text' }),
+    });
+    const untyped = defineRoute({ permission: PUBLIC, handler: () => (Math.random() > 2 ? { a: 1 } : 'other') });
+    expect([typed.methods, untyped.methods]).toEqual(['GET', 'GET']);
+  });
 });

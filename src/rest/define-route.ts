@@ -27,7 +27,7 @@
  */
 import { Kind, OptionalKind, Type, type Static, type TObject, type TProperties, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import type { RestError } from './errors.js';
-import { labelPermission } from './permission-label.js';
+import { labelPermission, permissionLabel } from './permission-label.js';
 import { andThen } from './step.js';
 import type {
   ArgDefinition,
@@ -40,19 +40,31 @@ import type {
   ValidateResult,
 } from './types.js';
 
-/** A permission check with the name the route table (`siteward routes`, docs/routes.md) shows for it. */
-export interface NamedPermission {
+/**
+ * A permission check with the name the route table (`siteward routes`, docs/routes.md) shows for
+ * it. A check that takes a second parameter gets the route's typed input too (e.g. whose account
+ * a request names).
+ */
+export interface NamedPermission<I = unknown> {
   readonly name: string;
-  readonly check: PermissionCallback;
+  readonly check: (request: RestRequest, input: I) => ReturnType<PermissionCallback>;
 }
 
 /** Names a permission check: true lets the request on; false, null or an error refuses it (docs/spec/site-management-api.md §4.4). */
-export function permission(name: string, check: PermissionCallback): NamedPermission {
-  return { name, check: labelPermission(check, name) };
+export function permission<I = unknown>(
+  name: string,
+  check: (request: RestRequest, input: I) => ReturnType<PermissionCallback>,
+): NamedPermission<I> {
+  return { name, check: labelPermission(check as PermissionCallback, name) };
+}
+
+/** A permission given either way, as a named check: a plain callback keeps the name it was labelled with (`custom` when none). */
+export function asNamed(check: NamedPermission | PermissionCallback): NamedPermission {
+  return typeof check === 'function' ? permission(permissionLabel(check), check) : check;
 }
 
 /** Anyone may call (the route table says `public`). */
-export const PUBLIC: NamedPermission = permission('public', () => true);
+export const PUBLIC: NamedPermission<unknown> = permission('public', () => true);
 
 /** A pre-handler: null lets the request on, an error answers it (e.g. 404 `not_active` while a module is off). */
 export type Guard = (request: RestRequest) => RestError | null | Promise<RestError | null>;
@@ -81,7 +93,14 @@ export interface RouteInput<P, Q, B> {
 
 type Reply<R> = R | RestError | RestResponse;
 
-export interface RouteDeclaration<P extends TProperties, Q extends TProperties, B extends TProperties, R> {
+/**
+ * The declaration. Besides its own members it takes every other option of an endpoint
+ * (`showInIndex`, `allowBatch`, `replayable`, `validateCallback`, …) as `EndpointDefinition` says.
+ */
+export interface RouteDeclaration<P extends TProperties, Q extends TProperties, B extends TProperties, R> extends Omit<
+  EndpointDefinition,
+  'methods' | 'callback' | 'permissionCallback' | 'args' | 'responseSchema' | 'responseStatus'
+> {
   /** A method, a comma-separated list or an array. Default `GET`. */
   readonly methods?: string | readonly string[];
   /** The URL's named groups (`(?P<id>\d+)`); a property marked `asArgument` is also one of the endpoint's `args`. */
@@ -89,14 +108,12 @@ export interface RouteDeclaration<P extends TProperties, Q extends TProperties, 
   readonly query?: TObject<Q>;
   readonly body?: TObject<B>;
   readonly response?: Answers<R>;
-  readonly permission: NamedPermission;
+  readonly permission: NamedPermission<RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>>;
   readonly guards?: readonly Guard[];
-  readonly handler: (input: RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>) => Reply<R> | Promise<Reply<R>>;
-  readonly showInIndex?: EndpointDefinition['showInIndex'];
-  readonly allowBatch?: EndpointDefinition['allowBatch'];
-  readonly replayable?: EndpointDefinition['replayable'];
-  readonly maxBodyBytes?: EndpointDefinition['maxBodyBytes'];
-  readonly validateCallback?: EndpointDefinition['validateCallback'];
+  // `NoInfer`: the answer type comes from `response` only (unknown without one), never from what the handler returns.
+  readonly handler: (
+    input: RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>,
+  ) => Reply<NoInfer<R>> | Promise<Reply<NoInfer<R>>>;
 }
 
 /** WordPress's per-argument callbacks, as options of a TypeBox schema: `Type.String({ validateCallback })`. */
@@ -106,6 +123,8 @@ export interface ArgCallbacks {
   sanitizeCallback?: ((value: unknown, request: RestRequest, name: string) => unknown) | null;
   /** For a `params` property: list it among the endpoint's `args` too (validated, shown in the documents). */
   asArgument?: boolean;
+  /** WordPress's `required` of a defaulted argument (shown as required; with its default it is never missing). */
+  required?: boolean;
 }
 
 const CHECKED_BY_HANDLER = 'x-siteward-checked-by-handler';
@@ -132,28 +151,27 @@ export function defineRoute<
   const bodyNames = declaration.body ? addArgs(declaration.body, args) : [];
   const raw = new Set(declaration.body ? handlerChecked(declaration.body) : []);
   const handler = declaration.handler;
-  const run = (request: RestRequest) =>
-    handler({
-      params: readUrl(urlReaders, request) as Static<TObject<P>>,
-      query: readParams(queryNames, request, null) as Static<TObject<Q>>,
-      body: readParams(bodyNames, request, raw) as Static<TObject<B>>,
-      request,
-    });
-  const guards = declaration.guards ?? [];
+  type Input = RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>;
+  const input = (request: RestRequest): Input => ({
+    params: readUrl(urlReaders, request) as Static<TObject<P>>,
+    query: readParams(queryNames, request, null) as Static<TObject<Q>>,
+    body: readParams(bodyNames, request, raw) as Static<TObject<B>>,
+    request,
+  });
+  const run = (request: RestRequest) => handler(input(request));
+  const { params: _p, query: _q, body: _b, response, permission: named, guards = [], handler: _h, ...options } = declaration;
+  const { name, check } = named;
   const definition: EndpointDefinition = {
+    ...options,
     methods: declaration.methods ?? 'GET',
-    permissionCallback: declaration.permission.check,
+    // The input is read for a check that asks for it only (it runs before the handler, which reads it again).
+    permissionCallback:
+      check.length < 2 ? (check as PermissionCallback) : labelPermission((request) => check(request, input(request)), name),
     callback: guards.length === 0 ? run : (request) => andThen(guarded(guards, request, 0), (refusal) => refusal ?? run(request)),
   };
   if (Object.keys(args).length > 0) definition.args = args;
-  const { response } = declaration;
   if (response?.schema !== undefined) definition.responseSchema = response.schema;
   if (response?.status !== undefined) definition.responseStatus = response.status;
-  if (declaration.showInIndex !== undefined) definition.showInIndex = declaration.showInIndex;
-  if (declaration.allowBatch !== undefined) definition.allowBatch = declaration.allowBatch;
-  if (declaration.replayable !== undefined) definition.replayable = declaration.replayable;
-  if (declaration.maxBodyBytes !== undefined) definition.maxBodyBytes = declaration.maxBodyBytes;
-  if (declaration.validateCallback !== undefined) definition.validateCallback = declaration.validateCallback;
   return definition;
 }
 
@@ -189,7 +207,7 @@ function argOf(schema: SchemaOf): ArgDefinition {
     return { description: schema.description, type: schema.type, sanitizeCallback: null, validateCallback: () => true };
   }
   const arg: ArgDefinition = argSchemaOf(schema);
-  if (!isOptional(schema) && schema.default === undefined) arg.required = true;
+  if ((!isOptional(schema) && schema.default === undefined) || schema.required === true) arg.required = true;
   if (schema.default !== undefined) arg.default = schema.default;
   if (schema.validateCallback !== undefined) arg.validateCallback = schema.validateCallback;
   if (schema.sanitizeCallback !== undefined) arg.sanitizeCallback = schema.sanitizeCallback;
@@ -241,7 +259,12 @@ type UrlReader = readonly [name: string, convert: (text: string) => unknown];
 function paramReaders(object: Declared, args: Record<string, ArgDefinition>): UrlReader[] {
   return Object.keys(object.properties).map((name): UrlReader => {
     const schema = object.properties[name] as SchemaOf;
-    if (schema.asArgument === true) args[name] = argOf(schema);
+    // Present whenever the route matched: required only when it says so.
+    if (schema.asArgument === true) {
+      const arg = argOf(schema);
+      if (schema.required !== true) delete arg.required;
+      args[name] = arg;
+    }
     const kind = schema[Kind];
     if (kind === 'Integer' || kind === 'Number') return [name, Number];
     if (kind === 'String' || (kind === 'Union' && argSchemaOf(schema).type === 'string')) return [name, String];

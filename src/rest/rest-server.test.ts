@@ -2,7 +2,6 @@
  * The REST server driven directly (no HTTP), for contracts of dispatch: thrown errors and
  * deprecation notices after `await` in third-party callbacks.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { RestError } from './errors.js';
 import type { RestOutput } from './rest-server.js';
@@ -19,7 +18,8 @@ describe('a thrown RestError', () => {
   });
   rest.registerRoute('t/v1', '/throws-later', {
     callback: async () => {
-      await sleep(1);
+      // After an await: the error rejects the promise the callback returned.
+      await Promise.resolve();
       throw new RestError('thing_gone', 'Gone.', { status: 410, id: 7 });
     },
   });
@@ -31,7 +31,8 @@ describe('a thrown RestError', () => {
   });
   rest.registerRoute('t/v1', '/denied-later', {
     permissionCallback: async () => {
-      await sleep(1);
+      // After an await: the error rejects the promise the callback returned.
+      await Promise.resolve();
       throw new RestError('no_entry_yet', 'Not yet.', { status: 401 });
     },
     callback: () => 'unreachable',

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testStores } from './test-store.js';
+import { testStores } from './testing/test-stores.js';
 
 /**
  * Real worker processes on one database: each child loads the store's TypeScript through

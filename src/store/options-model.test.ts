@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../core/json.js';
-import { testStores } from './test-store.js';
+import { testStores } from './testing/test-stores.js';
 import type { Store } from './types.js';
 
 /** One step against one of the Store instances. */

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { listening, testStores } from './test-store.js';
+import { listening, testStores } from './testing/test-stores.js';
 
 /**
  * `store.optionsTransaction`: all or nothing, no lost update between concurrent callers of one

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testStores } from './test-store.js';
+import { testStores } from './testing/test-stores.js';
 import type { Store } from './types.js';
 
 describe.each(testStores())('options on $name', (backend) => {

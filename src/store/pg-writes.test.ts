@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listening, testStores, type TestBackend } from './test-store.js';
+import { listening, testStores, type TestBackend } from './testing/test-stores.js';
 import type { Store } from './types.js';
 
 /**

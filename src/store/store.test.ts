@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TransactionMisuseError, UniqueViolationError } from './errors.js';
 import { openStore } from './open-store.js';
-import { testStores, type TestBackend } from './test-store.js';
+import { testStores, type TestBackend } from './testing/test-stores.js';
 import type { NewUser } from './types.js';
 
 function newUser(n: string, extra: Partial<NewUser> = {}): NewUser {

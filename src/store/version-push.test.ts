@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from './open-store.js';
 import { listenerName, versionFeed } from './pg-store.js';
 import { versionChannel } from './pg-version-watch.js';
-import { testStores, type TestBackend } from './test-store.js';
+import { testStores, type TestBackend } from './testing/test-stores.js';
 import type { Store } from './types.js';
 
 /**

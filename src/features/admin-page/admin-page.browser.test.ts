@@ -24,7 +24,7 @@ import { FakeAkismet } from '../../../test/helpers/fake-akismet.js';
 import { makePluginSite } from '../../../test/helpers/plugin-site.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { main as cli } from '../../cli.js';
-import { ANN, startProvider } from '../connection/connection-test-kit.js';
+import { ANN, startProvider } from '../connection/testing/connection-kit.js';
 import { FakeRegistry } from '../../../test/helpers/fake-registry.js';
 
 describe.runIf(onCi && !chromiumAvailable)('browser tests on CI', () => {

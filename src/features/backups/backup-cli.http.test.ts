@@ -19,7 +19,7 @@ import { builtInFeatures } from '../index.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
 import { readStoreId } from './store-id.js';
 import type { StoreLocation } from './store-location.js';
-import { storeDumper, type StoreDumper } from './test-store-dump.js';
+import { storeDumper, type StoreDumper } from './testing/store-dump.js';
 
 interface NotesTable {
   backup_test_notes: { id: number; body: string };

@@ -3,12 +3,12 @@ import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testStores, type TestBackend } from '../../store/test-store.js';
+import { testStores, type TestBackend } from '../../store/testing/test-stores.js';
 import type { Store } from '../../store/index.js';
 import { localTarget } from './backup-target.js';
 import { createBackup, listBackups, restoreBackup, verifyBackup } from './backups.js';
 import type { StoreLocation } from './store-location.js';
-import { storeDumper, type StoreDump, type StoreDumper } from './test-store-dump.js';
+import { storeDumper, type StoreDump, type StoreDumper } from './testing/store-dump.js';
 
 const STORE = '00000000-0000-4000-8000-000000000001';
 

@@ -5,14 +5,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testStores, type TestBackend } from '../../store/test-store.js';
+import { testStores, type TestBackend } from '../../store/testing/test-stores.js';
 import { backupFile, readBackupHeader } from './backup-file.js';
 import { newBackupId, type BackupManifest } from './backup-manifest.js';
 import { localTarget } from './backup-target.js';
 import { createBackup, listBackups, restoreBackup, verifyBackup } from './backups.js';
 import { checkServerRunning, removeServerPidFile, writeServerPidFile } from './server-guard.js';
 import type { StoreLocation } from './store-location.js';
-import { storeDumper, type StoreDump } from './test-store-dump.js';
+import { storeDumper, type StoreDump } from './testing/store-dump.js';
 
 const STORE = '00000000-0000-4000-8000-000000000002';
 

@@ -22,6 +22,7 @@ import { backupSettings } from './settings.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
+import { defineRoute } from '../../rest/define-route.js';
 
 /** The feature with test tuning (no real waits between upload attempts). */
 export function backupsFeatureWith(tuning: BackupTuning): Feature {
@@ -52,11 +53,11 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       // The 2016 and 4.3+ names are the same path here; the plugin's `module/{slug}/data` route is
       // registered first and answers it through this provider, so this route is the same answer.
       jetpack.registerModuleData('vaultpress', data);
-      ctx.api.registerRoute(JETPACK_NAMESPACE, '/module/vaultpress/data', {
-        methods: 'GET',
-        permissionCallback: jetpack.requirePermission('view_admin'),
-        callback: data,
-      });
+      ctx.api.registerRoute(
+        JETPACK_NAMESPACE,
+        '/module/vaultpress/data',
+        defineRoute({ permission: jetpack.permission('view_admin'), handler: data }),
+      );
 
       // One backup at a time from this process ("back up now" answers at once; the page polls).
       let running: Promise<unknown> | null = null;

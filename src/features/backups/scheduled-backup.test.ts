@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../plugins/api.js';
-import { testStores, type TestBackend } from '../../store/test-store.js';
+import { testStores, type TestBackend } from '../../store/testing/test-stores.js';
 import type { Store } from '../../store/types.js';
 import type { BackupSetup } from './backup-setup.js';
 import { localTarget } from './backup-target.js';

@@ -98,7 +98,9 @@ describe('two stores sharing one backup directory', () => {
         backend: string;
       }[];
       expect(listed.map((e) => e.id)).toEqual(taken[name].slice(1));
-      expect(listed.every((e) => e.store === data.data.backups.store_id && e.backend === s.backend)).toBe(true);
+      expect(listed.map(({ store, backend }) => ({ store, backend }))).toEqual(
+        listed.map(() => ({ store: data.data.backups.store_id, backend: s.backend })),
+      );
       const text = (await cli(s, 'backup', 'list')).out;
       expect(text).toContain(`(this store: ${data.data.backups.store_id}, ${s.backend})`);
       for (const other of taken[name === 'a' ? 'b' : 'a']) expect(text).not.toContain(other);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
-import { ANN, startProvider, accountServiceEnv } from './connection-test-kit.js';
+import { ANN, startProvider, accountServiceEnv } from './testing/connection-kit.js';
 import { link } from './testing/connection-http-kit.js';
 
 // Long enough for a login on a busy machine; the silent provider's answer still comes within it.

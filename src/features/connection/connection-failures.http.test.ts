@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
-import { browserLogin, closedPort, makeSite, startProvider, startServer, type Site } from './connection-test-kit.js';
+import { browserLogin, closedPort, makeSite, startProvider, startServer, type Site } from './testing/connection-kit.js';
 
 describe('connection failures', () => {
   let provider: AccountsService;

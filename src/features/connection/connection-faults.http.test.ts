@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
-import { ANN, closedPort, startProvider, accountServiceEnv } from './connection-test-kit.js';
+import { ANN, closedPort, startProvider, accountServiceEnv } from './testing/connection-kit.js';
 import { link, loginAtProvider, sitePath, startLogin, visit } from './testing/connection-http-kit.js';
 
 const BOUND_MS = 400;

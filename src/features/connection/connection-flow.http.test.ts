@@ -4,11 +4,11 @@ import { Writable } from 'node:stream';
 import * as oidc from 'openid-client';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser, loginAndConsent } from '../../accounts/test-browser.js';
+import { TestBrowser, loginAndConsent } from '../../accounts/testing/browser.js';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
-import { ANN, startProvider, accountServiceEnv } from './connection-test-kit.js';
+import { ANN, startProvider, accountServiceEnv } from './testing/connection-kit.js';
 import { SITE_CALLBACK, link, sitePath, startLogin, visit, wrongPassword } from './testing/connection-http-kit.js';
 import { TokenSealer } from './connection-vault.js';
 

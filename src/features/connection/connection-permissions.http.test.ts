@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call, permissionBody } from '../jetpack-v4/testing/http-client.js';
-import { startProvider, accountServiceEnv } from './connection-test-kit.js';
+import { startProvider, accountServiceEnv } from './testing/connection-kit.js';
 import { visit } from './testing/connection-http-kit.js';
 
 const ROUTES = [

@@ -4,7 +4,9 @@
  */
 import type { SitewardAuthenticator } from '../../auth/authenticator.js';
 import type { SitewardApi } from '../../plugins/api.js';
-import type { EndpointCallback, JsonValue, PermissionCallback, Principal, RestRequest } from '../../rest/types.js';
+import { Type } from '@sinclair/typebox';
+import { defineRoute, permission, PUBLIC, type NamedPermission } from '../../rest/define-route.js';
+import type { EndpointCallback, JsonValue, Principal, RestRequest } from '../../rest/types.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import { argumentMessages } from '../jetpack-v4/errors.js';
 import { passes, permissionError, type DevModeState, type PermissionCheck } from '../jetpack-v4/permissions.js';
@@ -12,7 +14,6 @@ import { EDITABLE, JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import type { ConnectionService } from './connection-service.js';
 import { connectionRefusalError, restErrorOf } from './rest-errors.js';
 import { userConnectionData, type UserDataDeps } from './user-connection-data.js';
-import { labelPermission } from '../../rest/permission-label.js';
 
 export interface ConnectionRouteDeps extends UserDataDeps {
   readonly service: ConnectionService;
@@ -25,24 +26,33 @@ export interface ConnectionRouteDeps extends UserDataDeps {
 const SUCCESS = { code: 'success' } as const;
 
 /** The `id` of `/unlink`, when given: a positive integer (docs/spec/jetpack-v4-reference.md §3.5). */
-function unlinkTarget(request: RestRequest): number | undefined {
-  const raw = request.params.id;
+function unlinkTarget(raw: unknown): number | undefined {
   return raw === undefined || raw === null || raw === '' ? undefined : Number(raw);
 }
+
+/** `/unlink`'s body. No default for `id`: the current user is the default, and an anonymous request must meet the permission check (401), not this one. */
+const UNLINK_BODY = Type.Object({
+  id: Type.Optional(
+    Type.Unknown({
+      validateCallback: (value: unknown) =>
+        /^\d+$/.test(String(value)) && Number(value) > 0 ? true : invalidParams(argumentMessages.unlinkId),
+    }),
+  ),
+});
 
 /**
  * The callbacks and permission callbacks of the connection routes, shared by the 2016 names
  * (registered here) and the 4.3+ names (current-connection-routes.ts): one behaviour, two spellings.
  */
 export interface ConnectionHandlers {
-  readonly require: (check: PermissionCheck, also?: (user: Principal) => boolean | Promise<boolean>) => PermissionCallback;
+  readonly require: (check: PermissionCheck, also?: (user: Principal) => boolean | Promise<boolean>) => NamedPermission;
   /** The `connection-status` body. */
   readonly status: () => Promise<{
     isActive: boolean;
     isStaging: false;
     devMode: { isActive: boolean; constant: boolean; url: boolean; filter: false };
   }>;
-  readonly connectUrlPermission: PermissionCallback;
+  readonly connectUrlPermission: NamedPermission;
   readonly connectUrl: EndpointCallback;
   readonly userData: (request: RestRequest) => Promise<JsonValue | RestError>;
   readonly disconnect: EndpointCallback;
@@ -53,10 +63,9 @@ export interface ConnectionHandlers {
 export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRouteDeps): ConnectionHandlers {
   const { service } = deps;
   const site = { site: { devMode: deps.devModeState } };
-  const require = (check: PermissionCheck, also: (user: Principal) => boolean | Promise<boolean> = () => true): PermissionCallback =>
-    labelPermission(
-      async (request) => (passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user)),
-      check,
+  const require = (check: PermissionCheck, also: (user: Principal) => boolean | Promise<boolean> = () => true): NamedPermission =>
+    permission(check, async (request: RestRequest) =>
+      passes(check, request.user, site) && (await also(request.user)) ? true : permissionError(check, request.user),
     );
   const handlers: ConnectionHandlers = {
     require,
@@ -92,51 +101,46 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
     },
   };
 
-  api.registerRoute(JETPACK_NAMESPACE, '/connection-status', {
-    methods: 'GET',
-    permissionCallback: labelPermission(() => true, 'public'),
-    callback: handlers.status,
-  });
+  api.registerRoute(JETPACK_NAMESPACE, '/connection-status', defineRoute({ permission: PUBLIC, handler: handlers.status }));
 
-  api.registerRoute(JETPACK_NAMESPACE, '/connect-url', {
-    methods: 'GET',
-    permissionCallback: handlers.connectUrlPermission,
-    callback: handlers.connectUrl,
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/connect-url',
+    defineRoute({ permission: handlers.connectUrlPermission, handler: ({ request }) => handlers.connectUrl(request) }),
+  );
 
-  api.registerRoute(JETPACK_NAMESPACE, '/user-connection-data', {
-    methods: 'GET',
-    permissionCallback: require('user_connection_data'),
-    callback: handlers.userData,
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/user-connection-data',
+    defineRoute({ permission: require('user_connection_data'), handler: ({ request }) => handlers.userData(request) }),
+  );
 
-  api.registerRoute(JETPACK_NAMESPACE, '/disconnect/site', {
-    methods: EDITABLE,
-    permissionCallback: require('disconnect'),
-    callback: handlers.disconnect,
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/disconnect/site',
+    defineRoute({ methods: EDITABLE, permission: require('disconnect'), handler: ({ request }) => handlers.disconnect(request) }),
+  );
 
-  api.registerRoute(JETPACK_NAMESPACE, '/unlink', {
-    methods: EDITABLE,
-    args: {
-      id: {
-        // No default: the current user is the default, and an anonymous request must meet the permission check (401), not this one.
-        validateCallback: (value) => (/^\d+$/.test(String(value)) && Number(value) > 0 ? true : invalidParams(argumentMessages.unlinkId)),
-      },
-    },
-    // Unlinking someone else needs manage_options (docs/spec/compat.md §9).
-    permissionCallback: labelPermission(async (request) => {
-      const target = unlinkTarget(request);
-      const allowed = target === undefined || target === request.user.id ? () => true : (user: Principal) => user.can('manage_options');
-      return require('link_user', allowed)(request);
-    }, 'link_user'),
-    callback: (request) => handlers.unlink(unlinkTarget(request) ?? request.user.id),
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/unlink',
+    defineRoute({
+      methods: EDITABLE,
+      body: UNLINK_BODY,
+      // Unlinking someone else needs manage_options (docs/spec/compat.md §9).
+      permission: permission('link_user', (request: RestRequest, { body }: { body: { id?: unknown } }) => {
+        const target = unlinkTarget(body.id);
+        const allowed = target === undefined || target === request.user.id ? () => true : (user: Principal) => user.can('manage_options');
+        return require('link_user', allowed).check(request, undefined);
+      }),
+      handler: ({ body, request }) => handlers.unlink(unlinkTarget(body.id) ?? request.user.id),
+    }),
+  );
 
-  api.registerRoute(JETPACK_NAMESPACE, '/recheck-ssl', {
-    methods: EDITABLE,
-    permissionCallback: require('view_admin'),
-    callback: () => service.recheckSsl(deps.clock()),
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/recheck-ssl',
+    defineRoute({ methods: EDITABLE, permission: require('view_admin'), handler: () => service.recheckSsl(deps.clock()) }),
+  );
   return handlers;
 }

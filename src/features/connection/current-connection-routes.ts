@@ -4,9 +4,10 @@
  * (connection-routes.ts) under today's spellings, the 4.3.0 DELETE variants included, plus
  * `connection/test`.
  */
+import { Type } from '@sinclair/typebox';
 import type { SitewardApi } from '../../plugins/api.js';
+import { defineRoute, PUBLIC } from '../../rest/define-route.js';
 import { invalidParams } from '../../rest/errors.js';
-import type { RestRequest } from '../../rest/types.js';
 import { isPlainObject } from '../../core/objects.js';
 import { argumentMessages, pluginError, successMessages } from '../jetpack-v4/errors.js';
 import { EDITABLE, JETPACK_NAMESPACE, flagged } from '../jetpack-v4/route-helpers.js';
@@ -23,12 +24,16 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
   const { service } = deps;
   const { require } = handlers;
 
+  const disconnect = defineRoute({
+    methods: 'DELETE',
+    permission: require('disconnect'),
+    handler: ({ request }) => handlers.disconnect(request),
+  });
   api.registerRoute(JETPACK_NAMESPACE, '/connection', [
-    {
-      methods: 'GET',
-      permissionCallback: () => true,
+    defineRoute({
+      permission: PUBLIC,
       // The 2016 body, plus the keys today's clients read; `offlineMode` is `devMode` under its current name (docs/spec/current-clients.md A.2).
-      callback: async (request) => {
+      handler: async ({ request }) => {
         const [body, facts, isPublic] = await Promise.all([handlers.status(), service.facts(), isSitePublic(deps.store.options)]);
         return {
           ...body,
@@ -39,58 +44,68 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
           isPublic,
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       methods: EDITABLE,
-      args: {
-        isActive: {
-          required: true,
-          validateCallback: (value) => (value === false ? true : invalidParams(argumentMessages.isActiveFalse)),
-        },
-      },
-      permissionCallback: require('disconnect'),
-      callback: handlers.disconnect,
-    },
-    { methods: 'DELETE', permissionCallback: require('disconnect'), callback: handlers.disconnect },
+      body: Type.Object({
+        isActive: Type.Unknown({
+          validateCallback: (value: unknown) => (value === false ? true : invalidParams(argumentMessages.isActiveFalse)),
+        }),
+      }),
+      permission: require('disconnect'),
+      handler: ({ request }) => handlers.disconnect(request),
+    }),
+    disconnect,
   ]);
 
-  api.registerRoute(JETPACK_NAMESPACE, '/connection/url', {
-    methods: 'GET',
-    // Today's clients send where the flow started and where to return; Siteward's login flow returns to the admin page.
-    args: { from: { type: 'string' }, redirect: { type: 'string' } },
-    permissionCallback: handlers.connectUrlPermission,
-    callback: handlers.connectUrl,
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/connection/url',
+    defineRoute({
+      // Today's clients send where the flow started and where to return; Siteward's login flow returns to the admin page.
+      query: Type.Object({ from: Type.Optional(Type.String()), redirect: Type.Optional(Type.String()) }),
+      permission: handlers.connectUrlPermission,
+      handler: ({ request }) => handlers.connectUrl(request),
+    }),
+  );
 
-  api.registerRoute(JETPACK_NAMESPACE, '/connection/data', {
-    methods: 'GET',
-    permissionCallback: require('user_connection_data'),
-    // The 2016 body without `othersLinked`, plus today's `connectionOwner` (docs/spec/current-clients.md A.3).
-    callback: async (request) => {
-      const body = await handlers.userData(request);
-      if (!isPlainObject(body)) return body;
-      const { master } = await service.facts();
-      const owner = master === null ? undefined : await deps.store.users.byId(master);
-      return { currentUser: body.currentUser ?? null, connectionOwner: owner?.displayName ?? null };
-    },
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/connection/data',
+    defineRoute({
+      permission: require('user_connection_data'),
+      // The 2016 body without `othersLinked`, plus today's `connectionOwner` (docs/spec/current-clients.md A.3).
+      handler: async ({ request }) => {
+        const body = await handlers.userData(request);
+        if (!isPlainObject(body)) return body;
+        const { master } = await service.facts();
+        const owner = master === null ? undefined : await deps.store.users.byId(master);
+        return { currentUser: body.currentUser ?? null, connectionOwner: owner?.displayName ?? null };
+      },
+    }),
+  );
 
-  const unlinkSelf = (request: RestRequest) =>
-    flagged(request, 'linked', false) ? handlers.unlink(request.user.id) : pluginError('invalid_param');
-  api.registerRoute(JETPACK_NAMESPACE, '/connection/user', {
-    methods: [...EDITABLE, 'DELETE'],
-    // Jetpack's unlink_user_permission_callback: jetpack_connect_user, and the caller is linked (docs/spec/current-clients.md A.1).
-    permissionCallback: require('unlink_user', async (user) => (await service.facts()).linked.includes(user.id)),
-    callback: unlinkSelf,
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/connection/user',
+    defineRoute({
+      methods: [...EDITABLE, 'DELETE'],
+      // Jetpack's unlink_user_permission_callback: jetpack_connect_user, and the caller is linked (docs/spec/current-clients.md A.1).
+      permission: require('unlink_user', async (user) => (await service.facts()).linked.includes(user.id)),
+      handler: ({ request }) => (flagged(request, 'linked', false) ? handlers.unlink(request.user.id) : pluginError('invalid_param')),
+    }),
+  );
 
-  api.registerRoute(JETPACK_NAMESPACE, '/connection/test', {
-    methods: 'GET',
-    permissionCallback: require('manage_modules'),
-    callback: async () =>
-      connectionTestAnswer(
-        await runConnectionTest(service, deps.store.users, deps.accountsTimeoutMs),
-        successMessages.connectionTestsPassed,
-      ),
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/connection/test',
+    defineRoute({
+      permission: require('manage_modules'),
+      handler: async () =>
+        connectionTestAnswer(
+          await runConnectionTest(service, deps.store.users, deps.accountsTimeoutMs),
+          successMessages.connectionTestsPassed,
+        ),
+    }),
+  );
 }

@@ -1,8 +1,8 @@
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
-import { formOf, loginAndConsent, TestBrowser } from '../../accounts/test-browser.js';
-import { ANN, browserLogin, makeSite, REDIRECT, startProvider, type Site } from './connection-test-kit.js';
+import { formOf, loginAndConsent, TestBrowser } from '../../accounts/testing/browser.js';
+import { ANN, browserLogin, makeSite, REDIRECT, startProvider, type Site } from './testing/connection-kit.js';
 import { TokenSealer } from './connection-vault.js';
 
 describe('connecting a site to the account service', () => {

@@ -6,7 +6,7 @@
  */
 import { RestError, authorizationRequiredStatus } from '../../rest/errors.js';
 import { permission, type NamedPermission } from '../../rest/define-route.js';
-import type { PermissionCallback, Principal } from '../../rest/types.js';
+import type { PermissionCallback, Principal, RestRequest } from '../../rest/types.js';
 
 /** The shared permission message; docs/spec/compat.md §8 puts one space where the historical text had a newline and tabs. */
 export const PERMISSION_MESSAGE =
@@ -74,10 +74,10 @@ export function passes(check: PermissionCheck, user: Principal, ctx: DevModeSour
 
 /** A permission callback answering true or the check's 401/403 error. */
 export function requirePermission(check: PermissionCheck, ctx: DevModeSource): PermissionCallback {
-  return namedPermission(check, ctx).check;
+  return namedPermission(check, ctx).check as PermissionCallback;
 }
 
 /** The check as `defineRoute`'s named permission (the route table shows the check's name). */
 export function namedPermission(check: PermissionCheck, ctx: DevModeSource): NamedPermission {
-  return permission(check, (request) => (passes(check, request.user, ctx) ? true : permissionError(check, request.user)));
+  return permission(check, (request: RestRequest) => (passes(check, request.user, ctx) ? true : permissionError(check, request.user)));
 }

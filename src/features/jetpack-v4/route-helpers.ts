@@ -12,7 +12,7 @@ export const EDITABLE = ['POST', 'PUT', 'PATCH'] as const;
  * JSON body member of the same name win.
  */
 export function urlParam(request: RestRequest, name: string): string {
-  const value = request.urlParams[name] ?? request.params[name];
+  const value = request.urlParams[name] ?? request.param(name);
   return typeof value === 'string' ? value : '';
 }
 
@@ -22,5 +22,5 @@ export function urlParam(request: RestRequest, name: string): string {
  * DELETE (the 4.3.0 spelling) needs no flag: the method says it.
  */
 export function flagged(request: RestRequest, name: string, expected: boolean): boolean {
-  return request.method === 'DELETE' || request.params[name] === expected;
+  return request.method === 'DELETE' || request.param(name) === expected;
 }

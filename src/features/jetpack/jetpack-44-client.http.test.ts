@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { createTestApp, type LoggedIn, type TestApp, type TestResponse } from '../../../test/helpers/test-app.js';
-import { ANN, startProvider } from '../connection/connection-test-kit.js';
+import { ANN, startProvider } from '../connection/testing/connection-kit.js';
 import { link } from '../connection/testing/connection-http-kit.js';
 
 let provider: AccountsService;

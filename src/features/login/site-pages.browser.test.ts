@@ -14,7 +14,7 @@ import type { AccountsService } from '../../accounts/accounts-service.js';
 import { ensureSetupToken } from '../../auth/setup-token.js';
 import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
-import { ANN, startProvider } from '../connection/connection-test-kit.js';
+import { ANN, startProvider } from '../connection/testing/connection-kit.js';
 
 // Evaluated as text (page.evaluate), which the pages' CSP does not govern, unlike an injected script tag.
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

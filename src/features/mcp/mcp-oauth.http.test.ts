@@ -5,9 +5,9 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
-import { TestBrowser, loginAndConsent } from '../../accounts/test-browser.js';
+import { TestBrowser, loginAndConsent } from '../../accounts/testing/browser.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { ANN, accountServiceEnv, startProvider } from '../connection/connection-test-kit.js';
+import { ANN, accountServiceEnv, startProvider } from '../connection/testing/connection-kit.js';
 import { link } from '../connection/testing/connection-http-kit.js';
 
 const AGENT_REDIRECT = 'http://127.0.0.1:9/agent/callback';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FeatureDb } from '../db/feature-db.js';
-import { featureTestBackends } from '../db/test-feature-db.js';
+import { featureTestBackends } from '../db/testing/feature-db.js';
 import { lastDowntimeAnswer } from './last-downtime.js';
 import {
   MONITOR_CHECKS_MIGRATION_NAME,

@@ -98,7 +98,7 @@ describe('password reset by e-mail', () => {
   it('limits requests per address, with Retry-After', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await app.request({ path: '/login/lost-password', ...form('user_login=nobody') })).status);
-    expect(statuses.slice(0, 8).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
     const refused = await app.request({ path: '/login/lost-password', ...form('user_login=nobody') });
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('3600');

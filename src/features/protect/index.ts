@@ -26,6 +26,7 @@ import { siteNameOf, smtpMailer } from '../mailer.js';
 import { DAY_MS } from '../../core/time.js';
 import type { ProtectHistory } from '../../wire/siteward-v1.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
+import { defineRoute } from '../../rest/define-route.js';
 
 const MODULE = 'protect';
 
@@ -61,28 +62,33 @@ export const protectFeature: Feature = {
     const isActive = () => jetpack.isModuleActive(MODULE);
     registerGuard(ctx, policy, isActive, () => digest.run());
 
-    const permission = jetpack.requirePermission('view_admin');
-    const blocked = jetpack.whenModuleActive(MODULE, () => policy.blockedCount());
-    ctx.api.registerRoute(JETPACK_NAMESPACE, '/module/protect/count/get', {
-      methods: 'GET',
-      permissionCallback: permission,
-      // A numeric string, as the reference's option value came back from the database (§3.19).
-      callback: async () => {
-        const count = await blocked();
-        return typeof count === 'number' ? String(count) : count;
-      },
-    });
+    const permission = jetpack.permission('view_admin');
+    const active = jetpack.moduleActive(MODULE);
+    ctx.api.registerRoute(
+      JETPACK_NAMESPACE,
+      '/module/protect/count/get',
+      defineRoute({
+        permission,
+        guards: [active],
+        // A numeric string, as the reference's option value came back from the database (§3.19).
+        handler: async () => String(await policy.blockedCount()),
+      }),
+    );
     // The 4.3+ spelling answers a bare integer (docs/spec/current-clients.md A.6).
-    jetpack.registerModuleData(MODULE, blocked);
+    jetpack.registerModuleData(
+      MODULE,
+      jetpack.whenModuleActive(MODULE, () => policy.blockedCount()),
+    );
     registerHistoryRoute(
       ctx.api,
       '/protect/history',
       permission,
-      jetpack.whenModuleActive(MODULE, async (days: number) => {
+      async (days) => {
         const timeZone = await siteTimeZone(ctx.store.options, config.timezone);
         const history = await policy.historyByDay(days, ctx.clock(), timeZone);
         return { days, timezone: timeZone, total: await policy.blockedCount(), history } satisfies ProtectHistory;
-      }),
+      },
+      [active],
     );
 
     registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'), {

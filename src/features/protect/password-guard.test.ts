@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featureTestBackends } from '../db/test-feature-db.js';
+import { featureTestBackends } from '../db/testing/feature-db.js';
 import { parseAllowList, type AllowEntry } from './allow-list.js';
 import { PROTECT_MIGRATIONS } from './migration.js';
 import { createPasswordGuard, type PasswordAttempt, type PasswordGuard } from './password-guard.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeatureDb } from '../db/feature-db.js';
-import { featureTestBackends } from '../db/test-feature-db.js';
+import { featureTestBackends } from '../db/testing/feature-db.js';
 import { PROTECT_MIGRATIONS } from './migration.js';
 import { decideBlock, DEFAULT_PROTECT_RULES, ProtectPolicy, protectRules } from './protect-policy.js';
 import { KyselyProtectRepo } from './protect-repo.js';

@@ -10,6 +10,7 @@ import type { Feature } from '../contract.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { SSO_START_PATH, signInLink } from './sso-pages-html.js';
 import { ssoPages } from './sso-pages.js';
+import { answers, defineRoute } from '../../rest/define-route.js';
 
 const MODULE = 'sso';
 export const MATCH_BY_EMAIL_OPTION = 'jetpack_sso_match_by_email';
@@ -38,35 +39,39 @@ export const ssoFeature: Feature = {
       return offered === null ? null : signInLink(offered.providerName, redirectTo);
     });
 
-    ctx.api.registerRoute(SITEWARD_NAMESPACE, '/sso', {
-      methods: 'GET',
-      permissionCallback: jetpack.requirePermission('manage_settings'),
-      callback: async (): Promise<SsoOverview> => {
-        if (signIn === null)
+    ctx.api.registerRoute(
+      SITEWARD_NAMESPACE,
+      '/sso',
+      defineRoute({
+        permission: jetpack.permission('manage_settings'),
+        response: answers<SsoOverview>(),
+        handler: async () => {
+          if (signIn === null)
+            return {
+              configured: false,
+              active: await jetpack.isModuleActive(MODULE),
+              provider: null,
+              issuer: null,
+              redirectUri: null,
+              ready: false,
+              problem: 'No account service is configured (SITEWARD_ACCOUNTS_ISSUER).',
+              linkedUsers: 0,
+              matchByEmail: false,
+            };
+          const ready = await signIn.ready();
           return {
-            configured: false,
+            configured: true,
             active: await jetpack.isModuleActive(MODULE),
-            provider: null,
-            issuer: null,
-            redirectUri: null,
-            ready: false,
-            problem: 'No account service is configured (SITEWARD_ACCOUNTS_ISSUER).',
-            linkedUsers: 0,
-            matchByEmail: false,
+            provider: signIn.providerName,
+            issuer: signIn.issuer,
+            redirectUri: signIn.redirectUri,
+            ready: ready.ok,
+            problem: ready.ok ? null : ready.error.message,
+            linkedUsers: await signIn.linkedCount(),
+            matchByEmail: phpTruthy(await ctx.store.options.get(MATCH_BY_EMAIL_OPTION)),
           };
-        const ready = await signIn.ready();
-        return {
-          configured: true,
-          active: await jetpack.isModuleActive(MODULE),
-          provider: signIn.providerName,
-          issuer: signIn.issuer,
-          redirectUri: signIn.redirectUri,
-          ready: ready.ok,
-          problem: ready.ok ? null : ready.error.message,
-          linkedUsers: await signIn.linkedCount(),
-          matchByEmail: phpTruthy(await ctx.store.options.get(MATCH_BY_EMAIL_OPTION)),
-        };
-      },
-    });
+        },
+      }),
+    );
   },
 };

@@ -8,10 +8,10 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
-import { TestBrowser, loginAndConsent } from '../../accounts/test-browser.js';
+import { TestBrowser, loginAndConsent } from '../../accounts/testing/browser.js';
 import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
-import { ANN, startProvider } from '../connection/connection-test-kit.js';
+import { ANN, startProvider } from '../connection/testing/connection-kit.js';
 
 const DAVE = { login: 'dave', email: 'dave@example.org', name: 'Dave', password: 'dave password' };
 

@@ -5,10 +5,10 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountsService } from '../../accounts/accounts-service.js';
-import { TestBrowser, loginAndConsent } from '../../accounts/test-browser.js';
+import { TestBrowser, loginAndConsent } from '../../accounts/testing/browser.js';
 import { createTestApp, type LoggedIn, type TestApp, type TestResponse } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
-import { ANN, startProvider } from '../connection/connection-test-kit.js';
+import { ANN, startProvider } from '../connection/testing/connection-kit.js';
 import { link, sitePath, visit } from '../connection/testing/connection-http-kit.js';
 
 /** The test app's home URL is http://example.org: the provider sends the browser back there. */

@@ -10,6 +10,7 @@ import { AkismetClient } from './akismet-client.js';
 import { akismetStatsAnswer } from './akismet-stats-answer.js';
 import { statsSettings } from './settings.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
+import { defineRoute } from '../../rest/define-route.js';
 
 export interface StatsFeatureOptions {
   /** Per call to the service. Default 5 s; tests shorten it. */
@@ -34,11 +35,11 @@ export function createStatsFeature(options: StatsFeatureOptions = {}): Feature {
         if (answer.problem !== undefined) ctx.log.warn({ problem: answer.problem }, 'Akismet refused the key');
         return answer.body;
       };
-      ctx.api.registerRoute(JETPACK_NAMESPACE, '/akismet/stats/get', {
-        methods: 'GET',
-        permissionCallback: jetpack.requirePermission('view_admin'),
-        callback: stats,
-      });
+      ctx.api.registerRoute(
+        JETPACK_NAMESPACE,
+        '/akismet/stats/get',
+        defineRoute({ permission: jetpack.permission('view_admin'), handler: stats }),
+      );
       // 4.3+: the all-time spam count as a bare integer, or the same bare code string (docs/spec/current-clients.md A.6).
       jetpack.registerModuleData('akismet', async () => {
         const body = await stats();

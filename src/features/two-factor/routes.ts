@@ -4,7 +4,9 @@
  * once); POST `/recovery-codes` (new ones); DELETE with the password. Login sessions only: an
  * application password (never second-factored) cannot turn two-factor on or off.
  */
+import { Type } from '@sinclair/typebox';
 import { verifyPassword } from '../../auth/passwords.js';
+import { answers, defineRoute, permission as named } from '../../rest/define-route.js';
 import { forbidden } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
@@ -29,10 +31,11 @@ function statusBody(status: TwoFactorStatus): StatusAnswer {
 }
 
 export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorService, store: Store): void {
-  const permission = (request: RestRequest) => {
+  // The logged-in user, by a login session (not an application password).
+  const permission = named('login_session', (request: RestRequest) => {
     if (request.user.id === 0) return forbidden(false);
     return request.credential ? twoFactorError('session_only') : true;
-  };
+  });
   const userOf = async (request: RestRequest) => {
     const user = await store.users.byId(request.user.id);
     if (!user) throw new Error('the logged-in user vanished');
@@ -40,59 +43,67 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
   };
 
   api.registerRoute(SITEWARD_NAMESPACE, '/two-factor', [
-    {
-      methods: 'GET',
-      permissionCallback: permission,
-      callback: async (request: RestRequest) => statusBody(await service.status(request.user.id, request.user.roles)),
-    },
-    {
+    defineRoute({
+      permission,
+      response: answers<StatusAnswer>(),
+      handler: async ({ request }) => statusBody(await service.status(request.user.id, request.user.roles)),
+    }),
+    defineRoute({
       methods: 'DELETE',
-      permissionCallback: permission,
-      args: { password: { type: 'string', required: true, description: 'The account password, to turn two-factor off.' } },
-      callback: async (request: RestRequest) => {
+      body: Type.Object({ password: Type.String({ description: 'The account password, to turn two-factor off.' }) }),
+      permission,
+      response: answers<StatusAnswer>(),
+      handler: async ({ body, request }) => {
         const user = await userOf(request);
-        if (!(await verifyPassword(user.passHash, String(request.params.password)))) return twoFactorError('wrong_password');
+        if (!(await verifyPassword(user.passHash, body.password))) return twoFactorError('wrong_password');
         await service.remove(user.id);
         return statusBody(await service.status(user.id, request.user.roles));
       },
-    },
+    }),
   ]);
-  api.registerRoute(SITEWARD_NAMESPACE, '/two-factor/enrol', {
-    methods: 'POST',
-    permissionCallback: permission,
-    callback: async (request: RestRequest) => {
-      const enrolment = await service.begin(await userOf(request));
-      if (!enrolment) return twoFactorError('already_enabled');
-      const answer: TwoFactorEnrolment = {
-        secret: enrolment.secret,
-        uri: enrolment.uri,
-        qr: enrolment.qr,
-        application_passwords: APP_PASSWORDS_NOTE,
-      };
-      return answer;
-    },
-  });
-  api.registerRoute(SITEWARD_NAMESPACE, '/two-factor/confirm', {
-    methods: 'POST',
-    permissionCallback: permission,
-    args: { code: { type: 'string', required: true, description: 'The current 6-digit code of the authenticator app.' } },
-    callback: async (request: RestRequest) => {
-      const result = await service.confirm(request.user.id, String(request.params.code));
-      if (!result.ok)
-        return twoFactorError(
-          result.why === 'not-started' ? 'not_started' : result.why === 'already-enabled' ? 'already_enabled' : 'invalid_code',
-        );
-      const answer: TwoFactorCodes = { enabled: true, recovery_codes: result.recoveryCodes };
-      return answer;
-    },
-  });
-  api.registerRoute(SITEWARD_NAMESPACE, '/two-factor/recovery-codes', {
-    methods: 'POST',
-    permissionCallback: permission,
-    callback: async (request: RestRequest) => {
-      if (!(await service.enabled(request.user.id))) return twoFactorError('not_enabled');
-      const answer: TwoFactorCodes = { recovery_codes: await service.regenerate(request.user.id) };
-      return answer;
-    },
-  });
+  api.registerRoute(
+    SITEWARD_NAMESPACE,
+    '/two-factor/enrol',
+    defineRoute({
+      methods: 'POST',
+      permission,
+      response: answers<TwoFactorEnrolment>(),
+      handler: async ({ request }) => {
+        const enrolment = await service.begin(await userOf(request));
+        if (!enrolment) return twoFactorError('already_enabled');
+        return { secret: enrolment.secret, uri: enrolment.uri, qr: enrolment.qr, application_passwords: APP_PASSWORDS_NOTE };
+      },
+    }),
+  );
+  api.registerRoute(
+    SITEWARD_NAMESPACE,
+    '/two-factor/confirm',
+    defineRoute({
+      methods: 'POST',
+      body: Type.Object({ code: Type.String({ description: 'The current 6-digit code of the authenticator app.' }) }),
+      permission,
+      response: answers<TwoFactorCodes>(),
+      handler: async ({ body, request }) => {
+        const result = await service.confirm(request.user.id, body.code);
+        if (!result.ok)
+          return twoFactorError(
+            result.why === 'not-started' ? 'not_started' : result.why === 'already-enabled' ? 'already_enabled' : 'invalid_code',
+          );
+        return { enabled: true as const, recovery_codes: result.recoveryCodes };
+      },
+    }),
+  );
+  api.registerRoute(
+    SITEWARD_NAMESPACE,
+    '/two-factor/recovery-codes',
+    defineRoute({
+      methods: 'POST',
+      permission,
+      response: answers<TwoFactorCodes>(),
+      handler: async ({ request }) => {
+        if (!(await service.enabled(request.user.id))) return twoFactorError('not_enabled');
+        return { recovery_codes: await service.regenerate(request.user.id) };
+      },
+    }),
+  );
 }

@@ -8,6 +8,7 @@ import { pluginUpdatesAnswer } from './plugin-updates.js';
 import { RegistryClient } from './registry-client.js';
 import { updatesSettings } from './settings.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
+import { defineRoute } from '../../rest/define-route.js';
 
 export interface UpdatesFeatureOptions {
   /** Per registry request. Default 5 s; tests shorten it. */
@@ -29,11 +30,11 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
           ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
         return answer.ok ? answer.body : pluginError('updates_check_failed');
       };
-      ctx.api.registerRoute(JETPACK_NAMESPACE, '/updates/plugins', {
-        methods: 'GET',
-        permissionCallback: jetpack.requirePermission('view_admin'),
-        callback: check,
-      });
+      ctx.api.registerRoute(
+        JETPACK_NAMESPACE,
+        '/updates/plugins',
+        defineRoute({ permission: jetpack.permission('view_admin'), handler: check }),
+      );
       ctx.api.registerAbilityCategory('siteward-updates', { label: 'Updates', description: 'Newer versions of the site’s plugins.' });
       ctx.api.registerAbility('siteward/check-updates', {
         label: 'Check plugin updates',

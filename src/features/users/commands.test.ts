@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppPasswordService } from '../../auth/app-passwords.js';
 import { verifyPassword } from '../../auth/passwords.js';
 import { checkSetupToken, setupNeeded } from '../../auth/setup-token.js';
-import { testStores } from '../../store/test-store.js';
+import { testStores } from '../../store/testing/test-stores.js';
 import type { Store } from '../../store/types.js';
 import { runAppPasswordCommand } from './app-password-commands.js';
 import { runUserCommand } from './user-commands.js';

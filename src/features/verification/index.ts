@@ -7,6 +7,7 @@ import type { Feature } from '../contract.js';
 import { pluginError } from '../jetpack-v4/errors.js';
 import { readVerificationCodes, verificationMetaTags, verificationServicesAnswer } from './verification-services.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
+import { defineRoute } from '../../rest/define-route.js';
 
 const MODULE = 'verification-tools';
 const CODES_OPTION = 'verification_services_codes';
@@ -19,16 +20,16 @@ export const verificationFeature: Feature = {
 
     ctx.addHeadTags(async () => ((await jetpack.isModuleActive(MODULE)) ? verificationMetaTags(await codes()) : []));
 
-    const services = jetpack.whenModuleActive(MODULE, async () => {
+    const services = async () => {
       const answer = verificationServicesAnswer(await codes());
       return answer.kind === 'verified' ? answer.body : pluginError('verification_empty');
-    });
-    ctx.api.registerRoute(JETPACK_NAMESPACE, '/module/verification-tools/services', {
-      methods: 'GET',
-      permissionCallback: jetpack.requirePermission('view_admin'),
-      callback: services,
-    });
+    };
+    ctx.api.registerRoute(
+      JETPACK_NAMESPACE,
+      '/module/verification-tools/services',
+      defineRoute({ permission: jetpack.permission('view_admin'), guards: [jetpack.moduleActive(MODULE)], handler: services }),
+    );
     // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
-    jetpack.registerModuleData(MODULE, services);
+    jetpack.registerModuleData(MODULE, jetpack.whenModuleActive(MODULE, services));
   },
 };

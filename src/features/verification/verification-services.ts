@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../core/html.js';
+
 /** The verification services of the `verification-tools` module, in the reference's order. */
 export const VERIFICATION_SERVICES = [
   { key: 'google', label: 'Google', metaName: 'google-site-verification' },
@@ -35,10 +37,10 @@ export function validateVerificationCode(param: string, value: unknown): CodeVal
   return { ok: false, message: `${param} must be an alphanumeric string.` };
 }
 
-/** The `<meta>` tags for the home page's `<head>`, only for services with a code. */
+/** The `<meta>` tags for the home page's `<head>`, only for services with a code. Validated codes need no escaping, but stored values may predate validation or come from elsewhere. */
 export function verificationMetaTags(codes: VerificationCodes): string[] {
   return VERIFICATION_SERVICES.filter((s) => codes[s.key] !== '').map(
-    (s) => `<meta name="${s.metaName}" content="${escapeAttribute(codes[s.key])}" />`,
+    (s) => `<meta name="${s.metaName}" content="${escapeHtml(codes[s.key])}" />`,
   );
 }
 
@@ -66,9 +68,4 @@ export function verificationServicesAnswer(codes: VerificationCodes): ServicesAn
 function joinNames(names: readonly string[]): string {
   if (names.length <= 1) return names.join('');
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
-/** Validated codes need no escaping, but stored values may predate validation or come from elsewhere. */
-function escapeAttribute(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#039;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -12,7 +12,8 @@ import { invalidParams, type RestError } from '../../rest/errors.js';
 import type { ArgDefinition, ArgSchema, RestRequest } from '../../rest/types.js';
 import type { FeatureContext } from '../contract.js';
 import type { Store } from '../../store/index.js';
-import { labelPermission } from '../../rest/permission-label.js';
+import { Type } from '@sinclair/typebox';
+import { answers, defineRoute, permission } from '../../rest/define-route.js';
 
 /** The first administrator's address per store, with the credentials version it was read at. */
 const administratorEmails = new WeakMap<Store, { readonly version: number; readonly email: string }>();
@@ -151,7 +152,7 @@ function readValue(setting: Setting, stored: JsonValue): JsonValue {
 
 export function registerSettingsRoute(ctx: FeatureContext): void {
   const options = ctx.store.options;
-  const canManage = labelPermission((request: RestRequest) => request.user.can('manage_options'), 'manage_options');
+  const canManage = permission('manage_options', (request: RestRequest) => request.user.can('manage_options'));
 
   const readAll = async (): Promise<Record<string, JsonValue>> => {
     const stored = await options.getMany(Object.values(SETTINGS).map((s) => s.option));
@@ -181,31 +182,33 @@ export function registerSettingsRoute(ctx: FeatureContext): void {
     ),
   });
 
+  // Each setting's argument is its schema with WordPress's checks (settingArg), worked out here once.
+  const body = Type.Object(
+    Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, Type.Optional(Type.Unsafe<JsonValue>(settingArg(s, ctx)))])),
+  );
   ctx.api.registerRoute(
     'wp/v2',
     '/settings',
     Object.assign(
       [
-        { methods: 'GET', permissionCallback: canManage, callback: readAll, responseSchema: 'item' },
-        {
+        defineRoute({ permission: canManage, response: answers<Record<string, JsonValue>>({ schema: 'item' }), handler: readAll }),
+        defineRoute({
           methods: ['POST', 'PUT', 'PATCH'],
-          responseSchema: 'item',
-          args: Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, settingArg(s, ctx)])),
-          permissionCallback: canManage,
-          callback: async (request: RestRequest) => {
+          body,
+          permission: canManage,
+          response: answers<Record<string, JsonValue>>({ schema: 'item' }),
+          handler: async ({ body: given }) => {
             // Arguments are all checked before this runs: any invalid key refused the request with nothing written.
-            const given = Object.keys(SETTINGS).filter((key) => Object.hasOwn(request.params, key) && request.params[key] !== undefined);
-            for (const key of given) {
+            for (const [key, value] of Object.entries(given)) {
               // Checked equal to the configured address (or null): nothing to store.
               if (key === 'url') continue;
-              const value = request.params[key];
               const { option } = SETTINGS[key]!;
               if (value === null) await options.delete(option);
               else await options.set(option, option === 'WPLANG' && value === 'en_US' ? '' : (value as JsonValue));
             }
             return readAll();
           },
-        },
+        }),
       ],
       { schema, invalidParamDetails: true },
     ),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testStores } from '../../store/test-store.js';
+import { testStores } from '../../store/testing/test-stores.js';
 import type { Store } from '../../store/types.js';
 import { loadAllProfiles, loadProfile, PROFILE_LIST_CACHE_BYTES, PROFILE_OBJECT_BYTES, profileBytes } from './user-records.js';
 

@@ -1,6 +1,6 @@
 /** Test-only: a site connected over real HTTP to a real local account service, driven like a browser. */
 import { expect } from 'vitest';
-import { TestBrowser, formOf, loginAndConsent } from '../../../accounts/test-browser.js';
+import { TestBrowser, formOf, loginAndConsent } from '../../../accounts/testing/browser.js';
 import type { LoggedIn, TestApp, TestResponse } from '../../../../test/helpers/test-app.js';
 import { call } from '../../jetpack-v4/testing/http-client.js';
 

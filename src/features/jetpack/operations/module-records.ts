@@ -10,6 +10,7 @@ import { optionTextsOf } from '../catalog/option-texts.js';
 import { readActiveSlugs } from './active-modules.js';
 import { loadOptionStorage, optionsForResponse } from './option-values.js';
 import { gapsKey, refusalOf, siteStatus, type SiteStatus } from './site-status.js';
+import { escapeHtml } from '../../../core/html.js';
 
 /** The 14 header fields, in the reference's order. */
 function headerFields(mod: CatalogModule): ModuleHeader {
@@ -43,10 +44,6 @@ function withoutTrailingSlash(url: string): string {
 /** Where the admin page shows a module's settings. */
 export function configureUrl(ctx: PluginContext, slug: string): string {
   return `${withoutTrailingSlash(ctx.site.adminUrl())}/#/modules/${slug}`;
-}
-
-function escapeAttribute(url: string): string {
-  return url.replace(/&/g, '&#038;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 type ModuleList = Readonly<Record<string, ModuleRecord>>;
@@ -142,7 +139,7 @@ async function buildList(
       learn_more_button: '',
       long_description: mod.long_description,
       search_terms: mod.additional_search_queries,
-      configurable: options !== null && user.can('manage_options') ? `<a href="${escapeAttribute(url)}">Configure</a>` : false,
+      configurable: options !== null && user.can('manage_options') ? `<a href="${escapeHtml(url)}">Configure</a>` : false,
       options,
       // Restored in the reference's next state (§3.7); Siteward's sitemaps live at the pretty URLs.
       ...(mod.slug === 'sitemaps' && { extra: { sitemap_url: `${home}/sitemap.xml`, news_sitemap_url: `${home}/news-sitemap.xml` } }),

@@ -5,7 +5,9 @@
  * connection's own 4.3+ routes are the connection feature's (connection/current-routes.ts).
  */
 import { isPlainObject } from '../../../core/objects.js';
+import { Type } from '@sinclair/typebox';
 import type { SitewardApi } from '../../../plugins/api.js';
+import { defineRoute } from '../../../rest/define-route.js';
 import { invalidParams } from '../../../rest/errors.js';
 import type { EndpointCallback, RestRequest } from '../../../rest/types.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
@@ -18,8 +20,8 @@ import { dismissNotice } from '../operations/notices.js';
 import { reset } from '../operations/reset.js';
 import { invalidSettingValues, writeSettingsObject } from '../operations/settings-object.js';
 import { stateKeys } from '../state-keys.js';
-import { requirePermission } from '../../jetpack-v4/permissions.js';
-import { EDITABLE, JETPACK_NAMESPACE, flagged, urlParam } from '../../jetpack-v4/route-helpers.js';
+import { namedPermission } from '../../jetpack-v4/permissions.js';
+import { EDITABLE, JETPACK_NAMESPACE, flagged } from '../../jetpack-v4/route-helpers.js';
 
 /** What `GET module/{slug}/data` answers for one module (docs/spec/current-clients.md A.6); features that run a module add theirs. */
 export type ModuleDataProvider = EndpointCallback;
@@ -32,81 +34,102 @@ function settingsBody(request: RestRequest): unknown {
   return isPlainObject(request.json) ? request.json : request.bodyParams;
 }
 
+/** Writes answer in the `edit` context (WordPress's default for them). */
+const EDIT_CONTEXT = Type.Object({ context: Type.Unknown({ default: 'edit' }) });
+
 export function registerCurrentRoutes(
   api: SitewardApi,
   ctx: PluginContext,
   catalog: ModuleCatalog,
   dataProviders: ReadonlyMap<string, ModuleDataProvider>,
 ): void {
+  const configureModules = namedPermission('configure_modules', ctx);
+  const manageModules = namedPermission('manage_modules', ctx);
+  const viewAdmin = namedPermission('view_admin', ctx);
   // POST settings (no 2016 twin: always the 4.4+ way). GET settings is in site-routes.ts, where the two shapes meet.
-  api.registerRoute(JETPACK_NAMESPACE, '/settings', {
-    methods: EDITABLE,
-    args: { context: { default: 'edit' } },
-    // The values of known keys are checked before the permission, as Jetpack's declared arguments are.
-    validateCallback: (request) => invalidSettingValues(catalog, settingsBody(request)) ?? true,
-    callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user),
-    permissionCallback: requirePermission('configure_modules', ctx),
-    // Its permission is GET settings' Allow: a capability check.
-    replayable: 'permission',
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/settings',
+    defineRoute({
+      methods: EDITABLE,
+      query: EDIT_CONTEXT,
+      // The values of known keys are checked before the permission, as Jetpack's declared arguments are.
+      validateCallback: (request) => invalidSettingValues(catalog, settingsBody(request)) ?? true,
+      permission: configureModules,
+      handler: ({ request }) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user),
+      // Its permission is GET settings' Allow: a capability check.
+      replayable: 'permission',
+    }),
+  );
   // After `/settings/update` (site-routes.ts), which keeps its 2016 meaning; there is no GET (docs/spec/current-clients.md A.1).
-  api.registerRoute(JETPACK_NAMESPACE, '/settings/(?P<module>[a-z\\-]+)', {
-    methods: EDITABLE,
-    args: { context: { default: 'edit' } },
-    callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, urlParam(request, 'module')),
-    permissionCallback: requirePermission('configure_modules', ctx),
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/settings/(?P<module>[a-z\\-]+)',
+    defineRoute({
+      methods: EDITABLE,
+      params: Type.Object({ module: Type.String() }),
+      query: EDIT_CONTEXT,
+      permission: configureModules,
+      handler: ({ params, request }) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, params.module),
+    }),
+  );
 
   api.registerRoute(JETPACK_NAMESPACE, '/jumpstart', [
-    {
+    defineRoute({
       // 4.5–7.4: the stored state, `false` when never set (docs/spec/current-clients.md A.1).
-      methods: 'GET',
-      callback: async () => ({
+      permission: namedPermission('manage_settings', ctx),
+      handler: async () => ({
         status: (await ctx.store.options.get(stateKeys.jumpstart)) === undefined ? false : await readJumpstartState(ctx.store.options),
       }),
-      permissionCallback: requirePermission('manage_settings', ctx),
-    },
-    {
+    }),
+    defineRoute({
       methods: EDITABLE,
-      args: {
-        active: {
-          type: 'boolean',
-          required: true,
-          validateCallback: (value) => (isBooleanLike(value) ? true : invalidParams(argumentMessages.active)),
-        },
-      },
-      callback: (request) =>
-        toBoolean(request.params.active) === true ? activateJumpstart(ctx, catalog) : deactivateJumpstart(ctx, catalog),
-      permissionCallback: requirePermission('manage_modules', ctx),
-    },
+      body: Type.Object({
+        active: Type.Boolean({
+          validateCallback: (value: unknown) => (isBooleanLike(value) ? true : invalidParams(argumentMessages.active)),
+        }),
+      }),
+      permission: manageModules,
+      handler: ({ body }) => (toBoolean(body.active) === true ? activateJumpstart(ctx, catalog) : deactivateJumpstart(ctx, catalog)),
+    }),
   ]);
 
-  api.registerRoute(JETPACK_NAMESPACE, '/options/(?P<options>[a-z\\-]+)', {
-    methods: EDITABLE_OR_DELETE,
-    callback: (request) =>
-      flagged(request, 'reset', true) ? reset(ctx, catalog, urlParam(request, 'options')) : pluginError('invalid_param'),
-    permissionCallback: requirePermission('manage_modules', ctx),
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/options/(?P<options>[a-z\\-]+)',
+    defineRoute({
+      methods: EDITABLE_OR_DELETE,
+      params: Type.Object({ options: Type.String() }),
+      permission: manageModules,
+      handler: ({ params, request }) =>
+        flagged(request, 'reset', true) ? reset(ctx, catalog, params.options) : pluginError('invalid_param'),
+    }),
+  );
 
-  api.registerRoute(JETPACK_NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)', {
-    methods: EDITABLE_OR_DELETE,
-    callback: (request) =>
-      flagged(request, 'dismissed', true)
-        ? dismissNotice(ctx, urlParam(request, 'notice'), request.user)
-        : pluginError('invalid_dismissed'),
-    permissionCallback: requirePermission('view_admin', ctx),
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/notice/(?P<notice>[a-z\\-_]+)',
+    defineRoute({
+      methods: EDITABLE_OR_DELETE,
+      params: Type.Object({ notice: Type.String() }),
+      permission: viewAdmin,
+      handler: ({ params, request }) =>
+        flagged(request, 'dismissed', true) ? dismissNotice(ctx, params.notice, request.user) : pluginError('invalid_dismissed'),
+    }),
+  );
 
-  api.registerRoute(JETPACK_NAMESPACE, '/module/(?P<slug>[a-z\\-]+)/data', {
-    methods: 'GET',
-    args: {
-      range: { type: 'string', default: 'day' },
-    },
-    // A module without data answers 200 `null`, as Jetpack's handler returns nothing (docs/spec/current-clients.md A.6).
-    callback: (request) => {
-      const provider = dataProviders.get(urlParam(request, 'slug'));
-      return provider ? provider(request) : null;
-    },
-    permissionCallback: requirePermission('view_admin', ctx),
-  });
+  api.registerRoute(
+    JETPACK_NAMESPACE,
+    '/module/(?P<slug>[a-z\\-]+)/data',
+    defineRoute({
+      params: Type.Object({ slug: Type.String() }),
+      query: Type.Object({ range: Type.String({ default: 'day' }) }),
+      permission: viewAdmin,
+      // A module without data answers 200 `null`, as Jetpack's handler returns nothing (docs/spec/current-clients.md A.6).
+      handler: ({ params, request }) => {
+        const provider = dataProviders.get(params.slug);
+        return provider ? provider(request) : null;
+      },
+    }),
+  );
 }

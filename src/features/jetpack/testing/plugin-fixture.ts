@@ -5,7 +5,7 @@
  */
 import { EventBus, type EventName, type SitewardEvents } from '../../../core/events.js';
 import type { Principal } from '../../../rest/types.js';
-import { testStores, type TestBackend } from '../../../store/test-store.js';
+import { testStores, type TestBackend } from '../../../store/testing/test-stores.js';
 import type { Store } from '../../../store/types.js';
 import { ModuleCatalog } from '../catalog/module-catalog.js';
 import type { DevModeState, PluginContext } from '../context.js';

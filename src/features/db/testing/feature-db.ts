@@ -1,10 +1,10 @@
-import type { MigrationFactory } from '../../store/migrations.js';
-import { testStores } from '../../store/test-store.js';
-import { featureDb, type FeatureDb, type SqlDialect } from './feature-db.js';
+import type { MigrationFactory } from '../../../store/migrations.js';
+import { testStores } from '../../../store/testing/test-stores.js';
+import { featureDb, type FeatureDb, type SqlDialect } from '../feature-db.js';
 
 /**
  * Test helper (not a test file): real stores with a feature's migrations, on SQLite always and
- * on PostgreSQL too when `SITEWARD_TEST_PG` holds a URL (see src/store/test-store.ts).
+ * on PostgreSQL too when `SITEWARD_TEST_PG` holds a URL (see src/store/testing/test-stores.ts).
  */
 export interface FeatureTestBackend {
   readonly name: SqlDialect;

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { openStore, SQLITE_FILE, type OpenStoreOptions } from './open-store.js';
-import { versionFeed } from './pg-store.js';
-import type { Store } from './types.js';
+import { openStore, SQLITE_FILE, type OpenStoreOptions } from '../open-store.js';
+import { versionFeed } from '../pg-store.js';
+import type { Store } from '../types.js';
 
 /**
  * Test helper (not a test file): the store backends a test suite should run against.

@@ -5,11 +5,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccountsService, type AccountsService } from '../../accounts/accounts-service.js';
-import { loginAndConsent, TestBrowser } from '../../accounts/test-browser.js';
-import type { ConnectionConfig } from './connection-config.js';
-import { MemoryVault } from './connection-vault.js';
-import { createSiteConnection, type SiteConnection } from './site-connection.js';
+import { createAccountsService, type AccountsService } from '../../../accounts/accounts-service.js';
+import { loginAndConsent, TestBrowser } from '../../../accounts/testing/browser.js';
+import type { ConnectionConfig } from '../connection-config.js';
+import { MemoryVault } from '../connection-vault.js';
+import { createSiteConnection, type SiteConnection } from '../site-connection.js';
 
 export const REDIRECT = 'http://127.0.0.1:9/connect/callback';
 export const ANN = { login: 'ann', email: 'ann@example.com', name: 'Ann Example', password: 'correct horse' };

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { SQLITE_FILE } from '../../store/index.js';
-import { pgClient } from './postgres-export.js';
-import type { StoreLocation } from './store-location.js';
+import { SQLITE_FILE } from '../../../store/index.js';
+import { pgClient } from '../postgres-export.js';
+import type { StoreLocation } from '../store-location.js';
 
 /** Test helper (not a test file): every table of a store, every row, in a stable order. */
 export type StoreDump = Record<string, unknown[][]>;
