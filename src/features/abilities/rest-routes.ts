@@ -81,10 +81,19 @@ function categoryJson(category: AbilityCategory, context: Context, restUrl: (pat
  * with `prev` (any page after the first, as WordPress: even past the last) and `next`, the
  * request's query kept and `page` replaced (`add_query_arg`).
  */
+/**
+ * PHP's `array_slice($items, $offset, $length)`: a negative offset counts from the end. WordPress
+ * reaches one with `page=1e400`, which its integer sanitizing makes 0.
+ */
+function phpSlice<T>(items: readonly T[], offset: number, length: number): readonly T[] {
+  const start = offset < 0 ? Math.max(0, items.length + offset) : offset;
+  return items.slice(start, start + length);
+}
+
 function paged<T>(items: readonly T[], page: number, perPage: number, request: RestRequest, base: string, json: (item: T) => unknown) {
   const total = items.length;
   const maxPages = Math.ceil(total / perPage);
-  const data = request.method === 'HEAD' ? [] : items.slice((page - 1) * perPage, page * perPage).map(json);
+  const data = request.method === 'HEAD' ? [] : phpSlice(items, (page - 1) * perPage, perPage).map(json);
   const response = new RestResponse(data, 200, { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(maxPages) });
   const urlFor = (target: number) => {
     const params = new URLSearchParams();
