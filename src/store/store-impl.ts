@@ -1,10 +1,13 @@
 import { Migrator, type Kysely } from 'kysely';
+import { hostname } from 'node:os';
 import { KyselyAppPasswords } from './app-passwords-repo.js';
+import { AuditCollector, KyselyAuditLog } from './audit-repo.js';
 import { bumpCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
 import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';
 import type { Database } from './schema.js';
 import { KyselySessions } from './sessions-repo.js';
+import type { AuditEventInput } from '../wire/audit.js';
 import type { FeatureTables, OptionsRepo, Store, StoreTransaction, StoreTx } from './types.js';
 import { KyselyUserMeta, KyselyUsers, type DbRun } from './users-repo.js';
 
@@ -19,10 +22,12 @@ export abstract class StoreImpl implements Store {
   readonly leases: KyselyLeases;
   readonly status: KyselyStatus;
   readonly tables: FeatureTables;
+  readonly auditLog: KyselyAuditLog;
 
   protected constructor(
     protected readonly db: Kysely<Database>,
     private readonly run: DbRun,
+    protected readonly audit: AuditSettings,
     bump: CredentialsBump = bumpCredentialsVersion,
   ) {
     this.userMeta = new KyselyUserMeta(run, bump);
@@ -36,6 +41,12 @@ export abstract class StoreImpl implements Store {
       run: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => run((db) => fn(db as unknown as Kysely<DB>)),
       transaction: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => this.rawTransaction((db) => fn(db as unknown as Kysely<DB>)),
     };
+    this.auditLog = new KyselyAuditLog(run, (fn) => this.rawTransaction(fn), audit.dialect, audit.clock, audit.hostId);
+  }
+
+  /** A new collector for one transaction's audit events. */
+  protected auditCollector(): AuditCollector {
+    return new AuditCollector(this.audit.clock, this.audit.hostId);
   }
 
   abstract transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
@@ -60,17 +71,35 @@ export abstract class StoreImpl implements Store {
   /** Hook for backend-specific cleanup after the connections are closed. */
   protected closed(): void {}
 
-  protected repos(db: Kysely<Database>, options: OptionsRepo, bump: CredentialsBump = bumpCredentialsVersion): StoreTransaction {
+  protected repos(
+    db: Kysely<Database>,
+    options: OptionsRepo,
+    audit: (event: AuditEventInput) => void,
+    bump: CredentialsBump = bumpCredentialsVersion,
+  ): StoreTransaction {
     const run: DbRun = (fn) => fn(db);
     const userMeta = new KyselyUserMeta(run, bump);
     return {
       options,
+      audit,
       userMeta,
       users: new KyselyUsers(run, userMeta, bump),
       sessions: new KyselySessions(run, bump),
       appPasswords: new KyselyAppPasswords(run, bump),
     };
   }
+}
+
+/** What audit appends need of the store: its dialect, the time of an event and the host writing it. */
+export interface AuditSettings {
+  readonly dialect: Dialect;
+  readonly clock: () => number;
+  readonly hostId: string;
+}
+
+/** `hostId` defaults to the machine's host name. */
+export function auditSettings(dialect: Dialect, options: { readonly hostId?: string; readonly clock?: () => number }): AuditSettings {
+  return { dialect, clock: options.clock ?? Date.now, hostId: options.hostId ?? hostname() };
 }
 
 export async function migrate(
