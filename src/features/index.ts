@@ -9,6 +9,7 @@
  * `registerModuleData` (`protect`, `monitor`, `verification`, `backups`, `stats`); `null` for others.
  */
 import { adminPageFeature } from './admin-page/index.js';
+import { auditFeature } from './audit/index.js';
 import { backupsFeature } from './backups/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
@@ -30,6 +31,7 @@ import { wpPlatformFeature } from './wp-platform/index.js';
 /** Order matters only where a feature `need`s what an earlier one `provide`s. */
 export const builtInFeatures: readonly Feature[] = [
   healthFeature,
+  auditFeature,
   twoFactorFeature, // provides 'twoFactor'
   loginFeature, // needs 'twoFactor'
   usersFeature,

@@ -175,6 +175,7 @@ export class KyselyAuditLog implements AuditLogRepo {
     if (filter.result !== undefined) query = query.where('result', '=', filter.result);
     if (filter.after !== undefined) query = query.where('time', '>=', filter.after);
     if (filter.before !== undefined) query = query.where('time', '<', filter.before);
+    if (filter.idAfter !== undefined) query = query.where('id', '>', filter.idAfter);
     if (filter.search !== undefined && filter.search !== '')
       query = query.where(sql<boolean>`lower(data) LIKE ${`%${likeLiteral(filter.search.toLowerCase())}%`} ESCAPE '\\'`);
     return query;

@@ -54,6 +54,8 @@ export interface AuditFilter {
   readonly before?: number;
   /** Substring of the event's JSON, case-insensitive for ASCII. */
   readonly search?: string;
+  /** Events with a larger id (keyset paging: exports walk the log with it). */
+  readonly idAfter?: number;
 }
 
 /** A row as stored, for verification. */
