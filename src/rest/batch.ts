@@ -168,6 +168,8 @@ export async function serveBatch(parent: DispatchRequest, validate: ValidateSubR
     const request = new DispatchRequest(item.method, target.route, item.headers, '', undefined, target.query, item.body, parent.user);
     request.origin = parent.origin;
     request.credential = parent.credential;
+    request.clientIp = parent.clientIp;
+    request.sessionToken = parent.sessionToken;
     validated.push(await validate(request));
   }
 

@@ -416,6 +416,9 @@ export class RestServer {
     const request = new DispatchRequest(method, route, incoming.headers, body.text, body.json, incoming.query, body.form, checked);
     request.origin = incoming.origin;
     if (identity.kind === 'other' && identity.credential !== undefined) request.credential = identity.credential;
+    // Who and from where, for audit events (src/features/audit/request-source.ts).
+    request.clientIp = incoming.clientIp ?? '';
+    if (identity.kind === 'cookie') request.sessionToken = identity.sessionToken;
     request.jsonError = body.jsonError;
     const dispatched = this.dispatch(request);
     if (dispatched instanceof Promise)

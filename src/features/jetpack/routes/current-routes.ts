@@ -44,7 +44,7 @@ export function registerCurrentRoutes(
     args: { context: { default: 'edit' } },
     // The values of known keys are checked before the permission, as Jetpack's declared arguments are.
     validateCallback: (request) => invalidSettingValues(catalog, settingsBody(request)) ?? true,
-    callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user),
+    callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, undefined, request),
     permissionCallback: requirePermission('configure_modules', ctx),
     // Its permission is GET settings' Allow: a capability check.
     replayable: 'permission',
@@ -53,7 +53,7 @@ export function registerCurrentRoutes(
   api.registerRoute(JETPACK_NAMESPACE, '/settings/(?P<module>[a-z\\-]+)', {
     methods: EDITABLE,
     args: { context: { default: 'edit' } },
-    callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, urlParam(request, 'module')),
+    callback: (request) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, urlParam(request, 'module'), request),
     permissionCallback: requirePermission('configure_modules', ctx),
   });
 
@@ -76,7 +76,7 @@ export function registerCurrentRoutes(
         },
       },
       callback: (request) =>
-        toBoolean(request.params.active) === true ? activateJumpstart(ctx, catalog) : deactivateJumpstart(ctx, catalog),
+        toBoolean(request.params.active) === true ? activateJumpstart(ctx, catalog, request) : deactivateJumpstart(ctx, catalog, request),
       permissionCallback: requirePermission('manage_modules', ctx),
     },
   ]);
@@ -84,7 +84,7 @@ export function registerCurrentRoutes(
   api.registerRoute(JETPACK_NAMESPACE, '/options/(?P<options>[a-z\\-]+)', {
     methods: EDITABLE_OR_DELETE,
     callback: (request) =>
-      flagged(request, 'reset', true) ? reset(ctx, catalog, urlParam(request, 'options')) : pluginError('invalid_param'),
+      flagged(request, 'reset', true) ? reset(ctx, catalog, urlParam(request, 'options'), request) : pluginError('invalid_param'),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
 
@@ -92,7 +92,7 @@ export function registerCurrentRoutes(
     methods: EDITABLE_OR_DELETE,
     callback: (request) =>
       flagged(request, 'dismissed', true)
-        ? dismissNotice(ctx, urlParam(request, 'notice'), request.user)
+        ? dismissNotice(ctx, urlParam(request, 'notice'), request.user, request)
         : pluginError('invalid_dismissed'),
     permissionCallback: requirePermission('view_admin', ctx),
   });

@@ -47,7 +47,7 @@ async function updateWithFields(ctx: PluginContext, catalog: ModuleCatalog, requ
   const body = request.json;
   const fields = ctx.fields?.fields(MODULE_OBJECT_TYPE);
   if (!fields || fields.size === 0 || typeof body !== 'object' || body === null || Array.isArray(body) || !catalog.get(slug)) {
-    return updateModuleOptions(ctx, catalog, slug, body, request.user);
+    return updateModuleOptions(ctx, catalog, slug, body, request.user, request);
   }
   const rest: Record<string, unknown> = {};
   let fieldKeys = 0;
@@ -55,11 +55,11 @@ async function updateWithFields(ctx: PluginContext, catalog: ModuleCatalog, requ
     if (fields.get(key)?.update) fieldKeys++;
     else rest[key] = value;
   }
-  if (fieldKeys === 0) return updateModuleOptions(ctx, catalog, slug, body, request.user);
+  if (fieldKeys === 0) return updateModuleOptions(ctx, catalog, slug, body, request.user, request);
   const updated = await ctx.fields!.update(MODULE_OBJECT_TYPE, { slug }, request);
   if (updated !== true) return updated;
   if (Object.keys(rest).length === 0) return { code: 'success', message: successMessages.moduleUpdated };
-  return updateModuleOptions(ctx, catalog, slug, rest, request.user);
+  return updateModuleOptions(ctx, catalog, slug, rest, request.user, request);
 }
 
 export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
@@ -96,7 +96,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
       const json = request.json;
       const modules = typeof json === 'object' && json !== null ? (json as Record<string, unknown>).modules : undefined;
       if (!Array.isArray(modules)) return pluginError('module_not_found');
-      return activateModules(ctx, catalog, modules.map(String));
+      return activateModules(ctx, catalog, modules.map(String), request);
     },
     permissionCallback: requirePermission('manage_modules', ctx),
   };
@@ -115,7 +115,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
     args: { active: { ...activeArg, required: true } },
     callback: (request) => {
       const slug = urlParam(request, 'slug');
-      return toBoolean(request.params.active) ? activateModule(ctx, catalog, slug) : deactivateModule(ctx, catalog, slug);
+      return toBoolean(request.params.active) ? activateModule(ctx, catalog, slug, request) : deactivateModule(ctx, catalog, slug, request);
     },
     permissionCallback: requirePermission('manage_modules', ctx),
     // A capability check and a check of the value alone: a refused `active` may be answered again.

@@ -23,7 +23,7 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
   });
   const settingUpdate: EndpointDefinition = {
     methods: EDITABLE,
-    callback: (request) => updateSetting(ctx, request.json),
+    callback: (request) => updateSetting(ctx, request.json, request),
     permissionCallback: requirePermission('manage_settings', ctx),
   };
   api.registerRoute(JETPACK_NAMESPACE, '/settings/update', settingUpdate);
@@ -32,24 +32,24 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
 
   api.registerRoute(JETPACK_NAMESPACE, '/jumpstart/activate', {
     methods: EDITABLE,
-    callback: () => activateJumpstart(ctx, catalog),
+    callback: (request) => activateJumpstart(ctx, catalog, request),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
   api.registerRoute(JETPACK_NAMESPACE, '/jumpstart/deactivate', {
     methods: EDITABLE,
-    callback: () => deactivateJumpstart(ctx, catalog),
+    callback: (request) => deactivateJumpstart(ctx, catalog, request),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
 
   api.registerRoute(JETPACK_NAMESPACE, '/reset/(?P<options_or_modules>[a-z\\-]+)', {
     methods: EDITABLE,
-    callback: (request) => reset(ctx, catalog, urlParam(request, 'options_or_modules')),
+    callback: (request) => reset(ctx, catalog, urlParam(request, 'options_or_modules'), request),
     permissionCallback: requirePermission('manage_modules', ctx),
   });
 
   api.registerRoute(JETPACK_NAMESPACE, '/notice/(?P<notice>[a-z\\-_]+)/dismiss', {
     methods: EDITABLE,
-    callback: (request) => dismissNotice(ctx, urlParam(request, 'notice'), request.user),
+    callback: (request) => dismissNotice(ctx, urlParam(request, 'notice'), request.user, request),
     permissionCallback: requirePermission('view_admin', ctx),
   });
 }
