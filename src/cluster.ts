@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { makeLogger } from './logger.js';
 import { ensureSetupToken } from './auth/setup-token.js';
 import { createApp, openConfiguredStore, type App } from './compose.js';
+import { recordServerEvent } from './features/audit/lifecycle.js';
 import { ConfigError, type Config } from './config/config.js';
 import { claimServerPidFile, removeServerPidFile, SERVER_PID_FILE } from './features/backups/server-guard.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
@@ -79,18 +80,25 @@ async function startWorker(config: Config, options: StartOptions): Promise<App> 
   const logger = makeLogger(config, options.quiet);
   const app = await createApp(config, { logger });
   await app.http.listen({ port: config.port, host: config.host });
+  await recordServerEvent(app.store, 'server.started').catch((error: unknown) =>
+    app.log.warn({ err: error }, 'could not record server.started in the audit log'),
+  );
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
+    // The event first: once closed, the store takes no writes. A store that is down must not keep the worker from stopping.
+    recordServerEvent(app.store, 'server.stopped', signal)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not record server.stopped in the audit log'))
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -17,7 +17,7 @@ import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } fr
 import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
 import { appendDrafts } from './audit-repo.js';
-import { auditSettings, migrate, StoreImpl, type AuditSettings } from './store-impl.js';
+import { auditSettings, migrate, migrationDrafts, StoreImpl, type AuditSettings } from './store-impl.js';
 import type { OpenStoreOptions } from './store-options.js';
 import type { Store, StoreTransaction, StoreTx } from './types.js';
 import type { AuditEventInput } from '../wire/audit.js';
@@ -60,7 +60,9 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
     // tables are looked up in the store's own schema: left to itself it finds another schema's
     // `kysely_migration` in the same database and then fails on a lock table it never created.
     const own = schema ?? (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]?.s;
-    await migrate(db, 'postgres', false, options.migrations, own);
+    const applied = await migrate(db, 'postgres', false, options.migrations, own);
+    const audit = auditSettings('postgres', options);
+    await appendDrafts(db, 'postgres', migrationDrafts(applied, audit));
     const recheckMs = options.versionRecheckMs ?? VERSION_RECHECK_MS;
     if (!Number.isInteger(recheckMs) || recheckMs < 0)
       throw new Error(`versionRecheckMs must be a whole number of milliseconds >= 0 (got ${recheckMs})`);
@@ -70,7 +72,7 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
       db,
       channel,
       clock,
-      auditSettings('postgres', options),
+      audit,
       recheckMs === 0
         ? null
         : {

@@ -12,7 +12,7 @@ import type { OpenStoreOptions } from './store-options.js';
 import type { Database } from './schema.js';
 import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
 import { appendDrafts } from './audit-repo.js';
-import { auditSettings, migrate, StoreImpl, type AuditSettings } from './store-impl.js';
+import { auditSettings, migrate, migrationDrafts, StoreImpl, type AuditSettings } from './store-impl.js';
 import type { StoreTransaction } from './types.js';
 import type { AuditCollector } from './audit-repo.js';
 import type { AuditEventInput } from '../wire/audit.js';
@@ -67,12 +67,14 @@ export async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> 
     sqlite = connect(file, settings);
     const conn = sqlite;
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+    const audit = auditSettings('sqlite', options);
     // BEGIN IMMEDIATE around the whole migration: processes opening the same file at once
     // take turns instead of racing on CREATE TABLE; the gate does the same within this process.
     await gate.hold(async () => {
       conn.exec('BEGIN IMMEDIATE');
       try {
-        await migrate(db, 'sqlite', true, options.migrations);
+        const applied = await migrate(db, 'sqlite', true, options.migrations);
+        await appendDrafts(db, 'sqlite', migrationDrafts(applied, audit));
         conn.exec('COMMIT');
       } catch (error) {
         if (conn.inTransaction) conn.exec('ROLLBACK');
@@ -80,7 +82,7 @@ export async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> 
       }
     });
     await db.destroy();
-    return new SqliteStore(file, settings, gate, options.walCheckpointMs ?? 60_000, auditSettings('sqlite', options));
+    return new SqliteStore(file, settings, gate, options.walCheckpointMs ?? 60_000, audit);
   } catch (error) {
     if (sqlite?.open) sqlite.close();
     releaseGate(file);

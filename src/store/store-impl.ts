@@ -2,6 +2,7 @@ import { Migrator, type Kysely } from 'kysely';
 import { hostname } from 'node:os';
 import { KyselyAppPasswords } from './app-passwords-repo.js';
 import { AuditCollector, KyselyAuditLog } from './audit-repo.js';
+import { draftOf, type AuditDraft } from './audit-chain.js';
 import { bumpCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
 import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';
@@ -97,6 +98,31 @@ export interface AuditSettings {
   readonly hostId: string;
 }
 
+/**
+ * The audit event of migrations applied at open (docs/audit-log.md): written in the migrating
+ * transaction on SQLite, right after on PostgreSQL (its migrations commit one by one).
+ */
+export function migrationDrafts(applied: readonly string[], settings: AuditSettings): AuditDraft[] {
+  // Before the audit log's own migration there is no table to write into.
+  if (applied.length === 0) return [];
+  return [
+    draftOf(
+      {
+        action: 'server.migrated',
+        result: 'ok',
+        actor: { kind: 'job', user_id: 0, login: '', credential: { type: 'none' }, job: 'migrations' },
+        client_ip: '',
+        user_agent: '',
+        request_id: '',
+        object: { type: 'store', id: settings.dialect, name: settings.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite' },
+        changes: { migrations: { before: null, after: [...applied] } },
+      },
+      settings.clock(),
+      settings.hostId,
+    ),
+  ];
+}
+
 /** `hostId` defaults to the machine's host name. */
 export function auditSettings(dialect: Dialect, options: { readonly hostId?: string; readonly clock?: () => number }): AuditSettings {
   return { dialect, clock: options.clock ?? Date.now, hostId: options.hostId ?? hostname() };
@@ -108,15 +134,15 @@ export async function migrate(
   disableTransactions: boolean,
   extra?: Readonly<Record<string, MigrationFactory>>,
   migrationTableSchema?: string,
-): Promise<void> {
+): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: migrationProvider(dialect, extra),
     disableTransactions,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error === undefined) return;
+  const { error, results } = await migrator.migrateToLatest();
+  if (error === undefined) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   // Kysely's words for a store a newer release migrated ("corrupted migrations: previously executed
   // migration X is missing") say neither what happened nor what to do.
   const newer = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message) : null;

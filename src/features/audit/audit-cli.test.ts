@@ -122,93 +122,103 @@ describe.each(backends)('siteward audit on $name', ({ name }) => {
   it('verifies an untouched log, lists, shows and exports it', async () => {
     const verify = await cli('audit', 'verify');
     expect(verify).toMatchObject({ code: 0, err: '' });
-    expect(verify.out).toContain('rows 1–20 (20 events), 1 signed checkpoint(s)');
+    expect(verify.out).toContain('rows 1–21 (21 events), 1 signed checkpoint(s)');
     const list = await cli('audit', 'list', '--limit', '3', '--format', 'json');
-    expect((JSON.parse(list.out) as { id: number }[]).map((e) => e.id)).toEqual([20, 19, 18]);
-    const show = await cli('audit', 'show', '7');
+    expect((JSON.parse(list.out) as { id: number }[]).map((e) => e.id)).toEqual([21, 20, 19]);
+    const show = await cli('audit', 'show', '8');
     expect(JSON.parse(show.out)).toMatchObject({
-      id: 7,
+      id: 8,
       action: 'option.updated',
       object: { id: 'o7' },
       changes: { o7: { before: 6, after: 7 } },
     });
     const ndjson = await cli('audit', 'export', '--format', 'ndjson', '--object', 'option:o3');
-    expect(ndjson.out.split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([3]);
-    const csv = await cli('audit', 'export', '--format', 'csv', '--after', new Date(Date.now() - DAY).toISOString());
+    expect(ndjson.out.split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual([4]);
+    const csv = await cli(
+      'audit',
+      'export',
+      '--format',
+      'csv',
+      '--action',
+      'option.*',
+      '--after',
+      new Date(Date.now() - DAY).toISOString(),
+    );
     const lines = csv.out.split('\n');
     expect(lines[0]).toMatch(/^id,time,action,result,actor_kind/);
-    expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
     expect((await cli('audit', 'export', '--format', 'xml')).code).toBe(2);
   });
 
   it('names the row edited, deleted or reordered in the database', async () => {
     // Edited: one changed value in the hashed JSON.
-    await raw(`UPDATE audit_log SET data = replace(data, '"after":3', '"after":30') WHERE id = 3`);
-    await expectBroken(3);
-    await raw(`UPDATE audit_log SET data = replace(data, '"after":30', '"after":3') WHERE id = 3`);
+    await raw(`UPDATE audit_log SET data = replace(data, '"after":3', '"after":30') WHERE id = 4`);
+    await expectBroken(4);
+    await raw(`UPDATE audit_log SET data = replace(data, '"after":30', '"after":3') WHERE id = 4`);
     expect((await cli('audit', 'verify')).code).toBe(0);
     // Edited: a filter column only (what a list shows), not the hashed JSON.
-    await raw(`UPDATE audit_log SET action = 'option.read' WHERE id = 4`);
-    await expectBroken(4);
-    await raw(`UPDATE audit_log SET action = 'option.updated' WHERE id = 4`);
+    await raw(`UPDATE audit_log SET action = 'option.read' WHERE id = 5`);
+    await expectBroken(5);
+    await raw(`UPDATE audit_log SET action = 'option.updated' WHERE id = 5`);
 
     // Deleted.
-    const [five] = await store.auditLog.rows(4, 1);
-    await raw(`DELETE FROM audit_log WHERE id = 5`);
-    await expectBroken(5);
-    await raw(
-      `INSERT INTO audit_log (id, time, action, result, actor_user_id, object_type, object_id, data, hash) VALUES (5, ${five!.time}, 'option.updated', 'ok', 1, 'option', 'o5', '${five!.data}', '${five!.hash}')`,
-    );
-    expect((await cli('audit', 'verify')).code).toBe(0);
-
-    // Reordered: rows 6 and 7 swap places (their contents and hashes trade ids).
-    const swap = `UPDATE audit_log SET id = -1 WHERE id = 6; UPDATE audit_log SET id = 6 WHERE id = 7; UPDATE audit_log SET id = 7 WHERE id = -1;`;
-    await raw(swap);
+    const [five] = await store.auditLog.rows(5, 1);
+    await raw(`DELETE FROM audit_log WHERE id = 6`);
     await expectBroken(6);
+    await raw(
+      `INSERT INTO audit_log (id, time, action, result, actor_user_id, object_type, object_id, data, hash) VALUES (6, ${five!.time}, 'option.updated', 'ok', 1, 'option', 'o5', '${five!.data}', '${five!.hash}')`,
+    );
+    expect((await cli('audit', 'verify')).code).toBe(0);
+
+    // Reordered: rows 7 and 8 swap places (their contents and hashes trade ids).
+    const swap = `UPDATE audit_log SET id = -1 WHERE id = 7; UPDATE audit_log SET id = 7 WHERE id = 8; UPDATE audit_log SET id = 8 WHERE id = -1;`;
+    await raw(swap);
+    await expectBroken(7);
     await raw(swap);
     expect((await cli('audit', 'verify')).code).toBe(0);
 
-    // Deleted at the end, head moved back too: the signed checkpoint still names row 20.
-    const [last] = await store.auditLog.rows(19, 1);
-    const [nineteen] = await store.auditLog.rows(18, 1);
+    // Deleted at the end, head moved back too: the signed checkpoint still names row 21.
+    const [last] = await store.auditLog.rows(20, 1);
+    const [nineteen] = await store.auditLog.rows(19, 1);
     await raw(
-      `DELETE FROM audit_log WHERE id = 20; UPDATE audit_head SET last_id = 19, count = 19, hash = '${nineteen!.hash}' WHERE id = 1`,
+      `DELETE FROM audit_log WHERE id = 21; UPDATE audit_head SET last_id = 20, count = 20, hash = '${nineteen!.hash}' WHERE id = 1`,
     );
-    await expectBroken(20);
+    await expectBroken(21);
     await raw(
-      `INSERT INTO audit_log (id, time, action, result, actor_user_id, object_type, object_id, data, hash) VALUES (20, ${last!.time}, 'option.updated', 'ok', 1, 'option', 'o20', '${last!.data}', '${last!.hash}'); UPDATE audit_head SET last_id = 20, count = 20, hash = '${last!.hash}' WHERE id = 1`,
+      `INSERT INTO audit_log (id, time, action, result, actor_user_id, object_type, object_id, data, hash) VALUES (21, ${last!.time}, 'option.updated', 'ok', 1, 'option', 'o20', '${last!.data}', '${last!.hash}'); UPDATE audit_head SET last_id = 21, count = 21, hash = '${last!.hash}' WHERE id = 1`,
     );
     expect((await cli('audit', 'verify')).code).toBe(0);
   });
 
   it('catches a chain rewritten with fresh hashes by the signed checkpoint', async () => {
     const rows = await store.auditLog.rows(0, 100);
-    let previous = rows[7]!.hash;
+    let previous = rows[8]!.hash;
     const statements: string[] = [];
-    for (const row of rows.slice(8)) {
-      const data = row.id === 9 ? row.data.replace('"after":9', '"after":90') : row.data;
+    for (const row of rows.slice(9)) {
+      const data = row.id === 10 ? row.data.replace('"after":9', '"after":90') : row.data;
       previous = chainHash(previous, row.id, data);
       statements.push(`UPDATE audit_log SET data = '${data}', hash = '${previous}' WHERE id = ${row.id};`);
     }
     statements.push(`UPDATE audit_head SET hash = '${previous}' WHERE id = 1;`);
     await raw(statements.join('\n'));
-    await expectBroken(20);
-    const restore = rows.slice(8).map((row) => `UPDATE audit_log SET data = '${row.data}', hash = '${row.hash}' WHERE id = ${row.id};`);
+    await expectBroken(21);
+    const restore = rows.slice(9).map((row) => `UPDATE audit_log SET data = '${row.data}', hash = '${row.hash}' WHERE id = ${row.id};`);
     await raw(`${restore.join('\n')} UPDATE audit_head SET hash = '${rows.at(-1)!.hash}' WHERE id = 1;`);
     expect((await cli('audit', 'verify')).code).toBe(0);
   });
 
   it('purges events past the retention at a signed checkpoint, and verify still holds', async () => {
     const result = await purgeOld(store.auditLog, keys, Date.now(), 365, 3);
-    expect(result).toEqual({ ok: true, deleted: 10, cutAt: 10 });
-    expect((await store.auditLog.rows(0, 1))[0]!.id).toBe(11);
+    // The migration event and the ten old ones.
+    expect(result).toEqual({ ok: true, deleted: 11, cutAt: 11 });
+    expect((await store.auditLog.rows(0, 1))[0]!.id).toBe(12);
     const verify = await cli('audit', 'verify');
     expect(verify).toMatchObject({ code: 0, err: '' });
-    expect(verify.out).toContain('rows 11–20 (10 events)');
+    expect(verify.out).toContain('rows 12–21 (10 events)');
     // New events chain on; deleting the first remaining row is still named.
     await store.transaction(async (tx) => tx.audit(event(21)));
     expect((await cli('audit', 'verify')).code).toBe(0);
-    await raw(`DELETE FROM audit_log WHERE id = 11`);
-    await expectBroken(11);
+    await raw(`DELETE FROM audit_log WHERE id = 12`);
+    await expectBroken(12);
   });
 });
