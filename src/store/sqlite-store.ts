@@ -11,7 +11,7 @@ import { SqliteOptionsBackend } from './options-sqlite.js';
 import type { OpenStoreOptions } from './store-options.js';
 import type { Database } from './schema.js';
 import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
-import { appendDrafts } from './audit-repo.js';
+import { appendDrafts, appendSqlite } from './audit-repo.js';
 import { auditSettings, migrate, migrationDrafts, StoreImpl, type AuditSettings } from './store-impl.js';
 import type { StoreTransaction } from './types.js';
 import type { AuditCollector } from './audit-repo.js';
@@ -285,13 +285,13 @@ class SqliteStore extends StoreImpl {
   private txAudit: AuditCollector | null = null;
 
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.rawTransaction(async (db) => {
+    return this.rawTransaction(async () => {
       const collector = this.auditCollector();
       this.txAudit = collector;
       try {
         const result = await fn((this.txRepos ??= this.repos(this.db, this.txOptions, (event) => this.recordAudit(event))));
         // Before COMMIT, in the same transaction: no change without its event.
-        await appendDrafts(db, 'sqlite', collector.drafts);
+        appendSqlite(this.holder.sqlite, collector.drafts);
         return result;
       } finally {
         this.txAudit = null;

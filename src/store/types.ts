@@ -101,6 +101,18 @@ export interface AuditLogRepo {
   purgeThrough(lastId: number, batch: number): Promise<number>;
   /** Deletes checkpoints older than `lastId` (those before a retention cut). */
   dropCheckpointsBefore(lastId: number): Promise<void>;
+  /**
+   * Counts one failed login of `login` from `address` in the window (of `windowMs`) holding
+   * `now`: one counter row per address, login and window, however many failures.
+   */
+  countFailedLogin(address: string, login: string, now: number, windowMs: number): Promise<void>;
+  /**
+   * Turns the counters of windows that ended by `now` into one `login.failed` event each (with
+   * count, first and last time), in one transaction with their deletion; returns how many.
+   */
+  flushFailedLogins(now: number, windowMs: number): Promise<number>;
+  /** Counter rows not yet flushed (tests, health). */
+  pendingFailedLogins(): Promise<number>;
 }
 
 /** A stored user (WordPress's `wp_users` row, trimmed to what Siteward needs). */

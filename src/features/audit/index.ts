@@ -7,6 +7,7 @@ import type { Feature } from '../contract.js';
 import { auditCommand } from './audit-commands.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
 import { auditSettings } from './settings.js';
+import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
 
 /** Checkpoints are signed at least this often (the issue asks for hourly). */
@@ -30,6 +31,12 @@ export const auditFeature: Feature = {
           log.error({ reason: result.reason }, 'audit retention refused to purge: the chain is broken (run siteward audit verify)');
         else if (result.deleted > 0) log.info({ deleted: result.deleted, cutAt: result.cutAt }, 'audit events purged');
       },
+    });
+    ctx.addPasswordGuard(failedLoginGuard(store.auditLog, clock));
+    ctx.addJob({
+      name: 'audit-failed-logins',
+      everyMs: 60_000,
+      run: () => store.auditLog.flushFailedLogins(clock(), FAILED_LOGIN_WINDOW_MS),
     });
     ctx.addCommand(auditCommand(store.auditLog, keys));
   },
