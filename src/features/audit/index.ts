@@ -5,6 +5,7 @@
  */
 import type { Feature } from '../contract.js';
 import { auditCommand } from './audit-commands.js';
+import { registerAuditRoutes } from './audit-routes.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
 import { auditSettings } from './settings.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
@@ -39,5 +40,6 @@ export const auditFeature: Feature = {
       run: () => store.auditLog.flushFailedLogins(clock(), FAILED_LOGIN_WINDOW_MS),
     });
     ctx.addCommand(auditCommand(store.auditLog, keys));
+    registerAuditRoutes(ctx.api, store.auditLog);
   },
 };
