@@ -18,6 +18,7 @@ import { backupSetup, type BackupTuning } from './backup-setup.js';
 import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.js';
 import { readLastVerification, scheduledVerificationJob } from './scheduled-verification.js';
 import { backupSettings } from './settings.js';
+import { RequestSources } from '../audit/source.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
@@ -32,7 +33,8 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       const jetpack = ctx.need('jetpack');
       const { config, store, clock } = ctx;
       const setup = backupSetup(config, store, ctx.migrations, tuning);
-      const deps = { setup, status: store.status, log: ctx.log, clock };
+      const deps = { setup, status: store.status, log: ctx.log, clock, auditLog: store.auditLog };
+      const sources = new RequestSources(store.appPasswords, clock);
       const state = async () => ({ lastRun: await readLastRun(store.status), lastVerification: await readLastVerification(store.status) });
 
       // Without a target the module is unavailable (so never `activated`), and Backups says so.
@@ -74,10 +76,11 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
         {
           methods: 'POST',
           permissionCallback: jetpack.requirePermission('manage_settings'),
-          callback: () => {
+          callback: async (request) => {
+            const source = await sources.of(request);
             if (setup.targets.length === 0) return pluginError('backups_not_configured');
             if (running !== null) return pluginError('backup_running');
-            running = runBackup(deps)
+            running = runBackup(deps, source)
               .catch((error: unknown) => ctx.log.error({ err: error }, 'backup failed'))
               .finally(() => {
                 running = null;
