@@ -47,6 +47,14 @@ export interface AuditObject {
  */
 export type AuditChange = { readonly before: unknown; readonly after: unknown } | { readonly secret: true };
 
+/** Who made a change and from where: everything of an event but what it is about. */
+export interface AuditSource {
+  readonly actor: AuditActor;
+  readonly client_ip: string;
+  readonly user_agent: string;
+  readonly request_id: string;
+}
+
 /** What a caller hands the store's audit appender; the store adds `id`, `time` and `host_id`. */
 export interface AuditEventInput {
   /** A dotted name, lower case: `module.activated`, `option.updated`, `user.created`. */

@@ -6,15 +6,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { RestRequest } from '../../rest/types.js';
 import type { AppPasswordsRepo } from '../../store/types.js';
-import type { AuditActor, AuditChange, AuditEventInput, AuditObject, AuditResult } from '../../wire/audit.js';
+import type { AuditActor, AuditChange, AuditEventInput, AuditObject, AuditResult, AuditSource } from '../../wire/audit.js';
 
-/** Everything of an event but what it is about. */
-export interface AuditSource {
-  readonly actor: AuditActor;
-  readonly client_ip: string;
-  readonly user_agent: string;
-  readonly request_id: string;
-}
+export type { AuditSource };
 
 /** A request id as a client may send it (X-Request-Id): short and printable, else one is made. */
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;

@@ -5,7 +5,8 @@
  * request (HTTP Basic), so they are always available: `application_passwords_disabled` never
  * applies. None of these routes may run inside `batch/v1`.
  */
-import { appPasswordInfo, type AppPasswordInfo } from '../../auth/app-passwords.js';
+import { appPasswordEvent, appPasswordInfo, type AppPasswordInfo } from '../../auth/app-passwords.js';
+import { RequestSources } from '../audit/source.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
 import type { JsonValue } from '../../core/json.js';
@@ -118,6 +119,8 @@ const contextOf = (request: RestRequest): Context =>
 
 export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const apps = deps.authenticator.appPasswords;
+  // Who asks, for the audit events of each write (docs/audit-log.md).
+  const sources = new RequestSources(deps.store.appPasswords);
   const restUrl = (p: string) => ctx.api.restUrl(p);
   const targets = new WeakMap<RestRequest, UserRecord>();
 
@@ -171,7 +174,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       callback: async (request) => {
         const user = target(request);
         const appId = typeof request.params.app_id === 'string' ? request.params.app_id : '';
-        const created = await apps.create(user.login, String(request.params.name), { appId });
+        const created = await apps.create(user.login, String(request.params.name), { appId, source: await sources.of(request) });
         if (!created.ok)
           return wpError(
             created.code === 'duplicate_name'
@@ -195,7 +198,14 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       permissionCallback: permission('cannot_delete_app_passwords'),
       callback: async (request) => {
         const user = target(request);
-        const count = await deps.store.appPasswords.deleteAllForUser(user.id);
+        const source = await sources.of(request);
+        const count = await deps.store.transaction(async (tx) => {
+          const all = await tx.appPasswords.listForUser(user.id);
+          const n = await tx.appPasswords.deleteAllForUser(user.id);
+          for (const p of all)
+            tx.audit(appPasswordEvent(source, 'app_password.revoked', user, p.uuid, { name: { before: p.name, after: null } }));
+          return n;
+        });
         deps.authenticator.forgetUser(user.id);
         return { deleted: true, count };
       },
@@ -242,7 +252,14 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         const name = request.params.name;
         if (typeof name === 'string') {
           if (name.trim() === '') return wpError('app_password_empty_name', request);
-          await deps.store.appPasswords.rename(target(request).id, found.uuid, name.trim());
+          const source = await sources.of(request);
+          const owner = target(request);
+          await deps.store.transaction(async (tx) => {
+            if ((await tx.appPasswords.rename(owner.id, found.uuid, name.trim())) && found.name !== name.trim())
+              tx.audit(
+                appPasswordEvent(source, 'app_password.renamed', owner, found.uuid, { name: { before: found.name, after: name.trim() } }),
+              );
+          });
         }
         const updated = await find(request);
         return 'uuid' in updated ? item(updated, target(request).id, 'edit', restUrl) : updated;
@@ -256,7 +273,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         const found = await find(request);
         if (!('uuid' in found)) return found;
         const user = target(request);
-        await apps.revoke(user.login, found.uuid);
+        await apps.revoke(user.login, found.uuid, await sources.of(request));
         return { deleted: true, previous: item(found, user.id, 'edit', restUrl) };
       },
     },
