@@ -6,6 +6,8 @@
  * event's `after`), and the chain verifies.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,14 +23,27 @@ import { auditKeys } from './signing.js';
 import { verifyAuditLog } from './verify.js';
 
 const bin = fileURLToPath(new URL('../../../bin/siteward.js', import.meta.url));
-const dir = mkdtempSync(path.join(tmpdir(), 'siteward-kill9-'));
-const dataDir = path.join(dir, 'data');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const PG = process.env.SITEWARD_TEST_PG;
+const backends = [{ name: 'sqlite' as const }, ...(PG ? [{ name: 'postgres' as const }] : [])];
 
-const storeOptions = { dataDir, migrations: featureMigrations(builtInFeatures) };
+describe.each(backends)('a server on $name killed with SIGKILL during writes', ({ name }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), `siteward-kill9-${name}-`));
+  const dataDir = path.join(dir, 'data');
+  const schema = `sw_kill9_${randomBytes(5).toString('hex')}`;
+  const databaseUrl = PG && name === 'postgres' ? `${PG}${PG.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}` : undefined;
+  const storeOptions = { dataDir, migrations: featureMigrations(builtInFeatures), ...(databaseUrl && { databaseUrl }) };
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: PG });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  afterAll(async () => {
+    if (databaseUrl) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-describe('a server killed with SIGKILL during writes', () => {
   it('leaves no change without its event', async () => {
+    if (databaseUrl) await admin(`CREATE SCHEMA ${schema}`);
     // An administrator with an application password, written straight into the store.
     const password = generateAppPassword();
     const setup = await openStore(storeOptions);
@@ -44,7 +59,13 @@ describe('a server killed with SIGKILL during writes', () => {
     await setup.close();
 
     const port = await freePort();
-    const env = { PATH: process.env.PATH ?? '', HOME: dir, SITEWARD_DATA_DIR: dataDir, SITEWARD_BACKUP_SCHEDULE: 'off' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      SITEWARD_DATA_DIR: dataDir,
+      SITEWARD_BACKUP_SCHEDULE: 'off',
+      ...(databaseUrl && { SITEWARD_DATABASE_URL: databaseUrl }),
+    };
     const server = spawn(process.execPath, [bin, 'start', '--port', String(port), '--workers', '2'], { cwd: dir, env, detached: true });
     let out = '';
     server.stdout.on('data', (d: Buffer) => (out += d.toString()));
