@@ -32,7 +32,10 @@ export function audited<T>(
     const result = await fn({ options, audit: tx.audit });
     const changes = options.changes();
     const described = describe(result, changes);
-    const list = described === null ? [] : Array.isArray(described) ? described : [described as Described];
+    const list: Described[] =
+      described === null ? [] : Array.isArray(described) ? [...(described as readonly Described[])] : [described as Described];
+    // No change without its event: options written that `describe` did not account for are recorded anyway.
+    if (list.length === 0 && Object.keys(changes).length > 0) list.push({ action: 'options.updated', object: null });
     for (const d of list) tx.audit(auditEvent(source, d.action, d.object, d.changes ?? changes, d.result ?? 'ok'));
     return result;
   });
