@@ -48,6 +48,14 @@ Commands:
   monitor maintenance add weekly --days <0-6,…> --time <HH:MM> --duration <minutes> [--note <text>]
   monitor maintenance add cron --cron "<m h dom mon dow>" --duration <minutes> [--note <text>]
   monitor test-notification        Sends a test e-mail/webhook to the current recipients; says when real alerts are off
+  audit list [filters] [--limit N] [--offset N] [--format json]
+                                   Audit events, newest first
+  audit show <id>                  One audit event in full (JSON)
+  audit verify                     Recompute the hash chain and the signed checkpoints; exit 1 naming the first broken row
+  audit export --format ndjson|csv [filters]
+                                   Every matching event, oldest first
+        filters: --action <name|prefix.*> --actor <user id> --object <type[:id]> --result ok|denied|failed
+                 --after <ISO time> --before <ISO time> --search <text>
   protect list [--all]             Blocked addresses (--all: recent ones too)
   protect unblock <address> | --all
                                    Lifts one block (an IPv4 address or an IPv6 /64) or every block

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { makeLogger } from './logger.js';
 import { ensureSetupToken } from './auth/setup-token.js';
 import { createApp, openConfiguredStore, type App } from './compose.js';
+import { recordServerEvent } from './features/audit/lifecycle.js';
 import { ConfigError, type Config } from './config/config.js';
 import { claimServerPidFile, removeServerPidFile, SERVER_PID_FILE } from './features/backups/server-guard.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
@@ -127,16 +128,20 @@ async function startWorker(config: Config, options: StartOptions): Promise<App> 
   const shutdown = (serving: App, signal: NodeJS.Signals) => {
     const began = Date.now();
     serving.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    serving.close().then(
-      () => {
-        serving.log.info({ signal, ms: Date.now() - began }, 'stopped: requests finished, background-jobs lease released, store closed');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        serving.log.error({ err: error }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
+    // The event first: once closed, the store takes no writes. A store that is down must not keep the worker from stopping.
+    recordServerEvent(serving.store, 'server.stopped', signal)
+      .catch((error: unknown) => serving.log.warn({ err: error }, 'could not record server.stopped in the audit log'))
+      .then(() => serving.close())
+      .then(
+        () => {
+          serving.log.info({ signal, ms: Date.now() - began }, 'stopped: requests finished, background-jobs lease released, store closed');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          serving.log.error({ err: error }, 'error while shutting down');
+          process.exit(1);
+        },
+      );
   };
   // Installed before start-up: a signal that arrives while the store opens still stops cleanly.
   onStopSignal((signal) => {
@@ -144,7 +149,12 @@ async function startWorker(config: Config, options: StartOptions): Promise<App> 
     if (app !== null) shutdown(app, signal);
   });
   const created = await createApp(config, { logger, listenerClosed: sharedListenerClosed });
-  if (asked.signal === null) await created.http.listen({ port: config.port, host: config.host });
+  if (asked.signal === null) {
+    await created.http.listen({ port: config.port, host: config.host });
+    await recordServerEvent(created.store, 'server.started').catch((error: unknown) =>
+      created.log.warn({ err: error }, 'could not record server.started in the audit log'),
+    );
+  }
   app = created;
   if (asked.signal !== null) shutdown(app, asked.signal);
   return app;

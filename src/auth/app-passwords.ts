@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './clock.js';
 import { findUserByLoginOrEmail } from './sessions.js';
 import { APP_PASSWORD_LIMITS, atMostMessage, longerThan } from '../core/text-limits.js';
 import { isServiceUnavailable } from '../core/unavailable.js';
+import type { AuditChange, AuditEventInput, AuditSource } from '../wire/audit.js';
 
 /** The limits' messages, the CLI's and the REST routes'. */
 export const appPasswordNameTooLong = atMostMessage('name', APP_PASSWORD_LIMITS.name);
@@ -77,11 +78,15 @@ export type AppPasswordAuthResult =
 
 export interface AppPasswordService {
   /** Creates one; the password is returned only here. `appId` is the client's own UUID (WordPress's `app_id`). */
-  create(login: string, name: string, options?: { readonly appId?: string }): Promise<AppPasswordCreateResult>;
+  create(
+    login: string,
+    name: string,
+    options?: { readonly appId?: string; readonly source?: AuditSource },
+  ): Promise<AppPasswordCreateResult>;
   /** The user's application passwords; null when the user does not exist. */
   list(login: string): Promise<AppPasswordInfo[] | null>;
   /** Revokes one; false when the user or the password does not exist. */
-  revoke(login: string, uuid: string): Promise<boolean>;
+  revoke(login: string, uuid: string, source?: AuditSource): Promise<boolean>;
   /** Checks HTTP Basic credentials (login or e-mail, application password); `ip` is recorded as the last use's address. */
   authenticate(login: string, password: string, ip?: string): Promise<AppPasswordAuthResult>;
   /**
@@ -96,6 +101,26 @@ export interface AppPasswordService {
   credentialKey(login: string, password: string): string;
   /** Drops this process's cached verifications of a user. */
   forgetUser(userId: number): void;
+}
+
+/** An application password's audit event (docs/audit-log.md). */
+export function appPasswordEvent(
+  source: AuditSource,
+  action: string,
+  user: { readonly id: number; readonly login: string },
+  uuid: string,
+  changes: Readonly<Record<string, AuditChange>>,
+): AuditEventInput {
+  return {
+    action,
+    result: 'ok',
+    actor: source.actor,
+    client_ip: source.client_ip,
+    user_agent: source.user_agent,
+    request_id: source.request_id,
+    object: { type: 'app_password', id: uuid, name: `${user.login} (#${user.id})` },
+    changes,
+  };
 }
 
 /** What may be shown of a stored application password. */
@@ -160,7 +185,13 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
         created: clock(),
         appId: createOptions?.appId ?? '',
       };
-      await store.appPasswords.create(record);
+      const source = createOptions?.source;
+      // With its audit event (never the password or its hash) when the caller says who asks.
+      await store.transaction(async (tx) => {
+        await tx.appPasswords.create(record);
+        if (source)
+          tx.audit(appPasswordEvent(source, 'app_password.created', user, record.uuid, { name: { before: null, after: trimmed } }));
+      });
       return { ok: true, password, info: appPasswordInfo({ ...record, lastUsed: null, lastIp: null }) };
     },
 
@@ -170,10 +201,16 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       return (await store.appPasswords.listForUser(user.id)).map(appPasswordInfo);
     },
 
-    async revoke(login, uuid) {
+    async revoke(login, uuid, source) {
       const user = await store.users.byLogin(login);
       if (!user) return false;
-      const removed = await store.appPasswords.delete(user.id, uuid);
+      const removed = await store.transaction(async (tx) => {
+        const name = (await tx.appPasswords.listForUser(user.id)).find((p) => p.uuid === uuid)?.name;
+        const done = await tx.appPasswords.delete(user.id, uuid);
+        if (done && source)
+          tx.audit(appPasswordEvent(source, 'app_password.revoked', user, uuid, { name: { before: name ?? null, after: null } }));
+        return done;
+      });
       forget((v) => v.uuid === uuid);
       return removed;
     },

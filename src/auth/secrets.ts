@@ -21,6 +21,7 @@ export class Secrets {
   readonly #nonce: Buffer;
   readonly #encryption: Buffer;
   readonly #form: Buffer;
+  readonly #auditSigning: Buffer;
 
   constructor(master: Uint8Array) {
     if (master.length < MIN_SECRET_BYTES) {
@@ -30,6 +31,12 @@ export class Secrets {
     this.#nonce = derive(master, 'siteward nonce key v1');
     this.#encryption = derive(master, 'siteward encryption key v1');
     this.#form = derive(master, 'siteward form token key v1');
+    this.#auditSigning = derive(master, 'siteward audit signing key v1');
+  }
+
+  /** 32-byte seed of the Ed25519 key that signs audit checkpoints (src/features/audit/signing.ts). */
+  get auditSigningSeed(): Buffer {
+    return this.#auditSigning;
   }
 
   /** HMAC key of login cookies. */

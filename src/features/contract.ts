@@ -72,7 +72,7 @@ export interface FeatureContext {
     readonly users: UserService;
   };
   /** Keys derived from the master secret (`SITEWARD_SECRET` or `DATA_DIR/secret.key`); e.g. the connection seals its tokens with one. */
-  readonly secrets: Pick<Secrets, 'encryptionKey'>;
+  readonly secrets: Pick<Secrets, 'encryptionKey' | 'auditSigningSeed'>;
   readonly site: {
     /** The site's home URL without a trailing slash. */
     readonly homeUrl: string;

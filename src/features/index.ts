@@ -10,6 +10,7 @@
  */
 import { abilitiesFeature } from './abilities/index.js';
 import { adminPageFeature } from './admin-page/index.js';
+import { auditFeature } from './audit/index.js';
 import { backupsFeature } from './backups/index.js';
 import { connectionFeature } from './connection/index.js';
 import type { Feature } from './contract.js';
@@ -33,6 +34,7 @@ import { wpPlatformFeature } from './wp-platform/index.js';
 export const builtInFeatures: readonly Feature[] = [
   abilitiesFeature, // provides 'abilities' (every later feature and plugin may register abilities)
   healthFeature,
+  auditFeature,
   twoFactorFeature, // provides 'twoFactor'
   loginFeature, // needs 'twoFactor'
   usersFeature,

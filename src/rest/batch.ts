@@ -177,6 +177,8 @@ export async function serveBatch(parent: DispatchRequest, validate: ValidateSubR
     request.credential = parent.credential;
     // Its share of the batch's body, held to its endpoint's limit as a request of its own.
     request.bodyBytes = item.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(item.body));
+    request.clientIp = parent.clientIp;
+    request.sessionToken = parent.sessionToken;
     validated.push(await validate(request));
   }
 

@@ -38,6 +38,10 @@ export class DispatchRequest implements RestRequest {
   readonly sources: ParamSources;
   /** See RestRequest.credential. */
   credential: string | null = null;
+  /** See RestRequest.clientIp. */
+  clientIp = '';
+  /** See RestRequest.sessionToken. */
+  sessionToken: string | null = null;
   /** Deprecation headers raised while serving this request. */
   readonly deprecations: DeprecationSink = {};
 

@@ -269,6 +269,9 @@ export class RestServer {
     request.origin = incoming.origin;
     request.bodyBytes = incoming.body.length;
     if (identity.kind === 'other' && identity.credential !== undefined) request.credential = identity.credential;
+    // Who and from where, for audit events (src/features/audit/request-source.ts).
+    request.clientIp = incoming.clientIp ?? '';
+    if (identity.kind === 'cookie') request.sessionToken = identity.sessionToken;
     request.jsonError = body.jsonError;
     return andThen(this.dispatch(request), ({ result, route }) =>
       andThen(route ? allowedMethods(route, request) : null, (allow) => ({ answer: result, route, request, allow, admission, identity })),

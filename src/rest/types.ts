@@ -70,6 +70,10 @@ export interface RestRequest {
   readonly origin: RequestOrigin;
   /** The id of the credential that authenticated the request (an application password's uuid); null for a login cookie or none. */
   readonly credential?: string | null;
+  /** The client's address by the trusted-proxy rule (SITEWARD_TRUST_PROXY); '' when unknown. For audit events. */
+  readonly clientIp?: string;
+  /** The login cookie's session token when a cookie authenticated the request, else null (audit events record its hash). */
+  readonly sessionToken?: string | null;
   /** One parameter, by the priority order above. */
   param(name: string): unknown;
   header(name: string): string | undefined;

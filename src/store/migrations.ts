@@ -132,6 +132,64 @@ function appPasswordDetails(): Migration {
   };
 }
 
+/**
+ * The audit log (docs/audit-log.md): events with their hash chain, the chain's head (one row,
+ * locked by every append so one chain covers all hosts), and the signed checkpoints. Ids are
+ * given by the appender from the head (last_id + 1 …), not by a sequence: they are gap-free,
+ * so a deleted row shows as a gap.
+ */
+function auditLog(dialect: Dialect): Migration {
+  const millis = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', millis, (c) => c.primaryKey())
+        .addColumn('time', millis, (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('result', 'text', (c) => c.notNull())
+        .addColumn('actor_user_id', 'integer', (c) => c.notNull())
+        .addColumn('object_type', 'text', (c) => c.notNull())
+        .addColumn('object_id', 'text', (c) => c.notNull())
+        // The event's canonical JSON (audit-chain.ts): what the hash covers.
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('audit_log_time').on('audit_log').column('time').execute();
+      await db.schema.createIndex('audit_log_action').on('audit_log').column('action').execute();
+      await db.schema.createIndex('audit_log_actor').on('audit_log').columns(['actor_user_id', 'id']).execute();
+      await db.schema.createIndex('audit_log_object').on('audit_log').columns(['object_type', 'object_id', 'id']).execute();
+      await db.schema
+        .createTable('audit_head')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('last_id', millis, (c) => c.notNull())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('count', millis, (c) => c.notNull())
+        .execute();
+      await sql`INSERT INTO audit_head (id, last_id, hash, count) VALUES (1, 0, ${'0'.repeat(64)}, 0)`.execute(db);
+      await db.schema
+        .createTable('audit_checkpoints')
+        .addColumn('last_id', millis, (c) => c.primaryKey())
+        .addColumn('head_hash', 'text', (c) => c.notNull())
+        .addColumn('count', millis, (c) => c.notNull())
+        .addColumn('time', millis, (c) => c.notNull())
+        .addColumn('signature', 'text', (c) => c.notNull())
+        .execute();
+      // Failed logins collapse into one row per address and login per window (docs/audit-log.md).
+      await db.schema
+        .createTable('audit_failed_logins')
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('login', 'text', (c) => c.notNull())
+        .addColumn('window_start', millis, (c) => c.notNull())
+        .addColumn('count', millis, (c) => c.notNull())
+        .addColumn('first_time', millis, (c) => c.notNull())
+        .addColumn('last_time', millis, (c) => c.notNull())
+        .addPrimaryKeyConstraint('audit_failed_logins_pkey', ['address', 'login', 'window_start'])
+        .execute();
+    },
+  };
+}
+
 /** A migration for one dialect. Features contribute theirs through the feature contract. */
 export type MigrationFactory = (dialect: Dialect) => Migration;
 
@@ -140,6 +198,7 @@ const coreMigrations: Record<string, MigrationFactory> = {
   '0001_initial': initial,
   '0002_runtime_state': runtimeState,
   '0130_app_password_details': appPasswordDetails,
+  '0190_audit_log': auditLog,
 };
 
 /** The migration provider for one dialect: the store's migrations plus `extra` (from features). */

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { OptionChange } from './options-backend.js';
+import { auditCtes, type AuditCollector } from './audit-repo.js';
+import type { AuditDraft } from './audit-chain.js';
 import { OptionsDraft, type OptionsLookup } from './options-draft.js';
 import { OPTIONS_ROW } from './options-kysely.js';
 import { versionPayload } from './pg-version-watch.js';
@@ -18,6 +20,10 @@ export interface BatchHost {
   committed(version: number, changes: readonly OptionChange[]): void;
   /** The ordinary store transaction, for a batch that lost its race with another writer. */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
+  /** A collector for one member's audit events. */
+  auditCollector(): AuditCollector;
+  /** Appends events that came with no option change (one statement of their own). */
+  appendEvents(drafts: readonly AuditDraft[]): Promise<void>;
 }
 
 interface Member {
@@ -83,24 +89,43 @@ export class OptionBatches {
     }
     const draft = new OptionsDraft(this.host.lookupAt(version), version);
     const ran: { member: Member; result: unknown }[] = [];
+    const events: AuditDraft[] = [];
     for (const member of batch) {
       const own = new OptionsDraft(draft.view, version);
+      const audit = this.host.auditCollector();
+      let open = true;
+      const record: StoreTx['audit'] = (event) => {
+        if (!open) throw new Error('tx.audit called after its transaction ended');
+        audit.add(event);
+      };
       try {
-        const result = await member.fn({ options: own });
+        const result = await member.fn({ options: own, audit: record });
         draft.absorb(own);
+        events.push(...audit.drafts);
         ran.push({ member, result });
       } catch (error) {
         member.reject(error);
+      } finally {
+        open = false;
       }
     }
     const changes = [...draft.changes.values()];
+    // Events without a change (a refusal recorded, nothing written) still need a commit of their own.
+    if (changes.length === 0 && events.length > 0) {
+      try {
+        await this.host.appendEvents(events);
+      } catch (error) {
+        for (const { member } of ran) member.reject(error);
+        return;
+      }
+    }
     if (changes.length === 0) {
       for (const { member, result } of ran) member.resolve(result);
       return;
     }
     let won: boolean;
     try {
-      won = await this.commit(version, changes);
+      won = await this.commit(version, changes, events);
     } catch (error) {
       for (const { member } of ran) member.reject(error);
       return;
@@ -121,7 +146,7 @@ export class OptionBatches {
    * on the bump's row, so they happen only with it; the payload is `versionPayload`'s.
    * Prepared once per connection (pg-prepared.ts): the text never changes, the lists are arrays.
    */
-  private async commit(version: number, changes: readonly OptionChange[]): Promise<boolean> {
+  private async commit(version: number, changes: readonly OptionChange[], events: readonly AuditDraft[]): Promise<boolean> {
     const names: string[] = [];
     const values: string[] = [];
     const autoloads: number[] = [];
@@ -134,7 +159,11 @@ export class OptionBatches {
         autoloads.push(change.autoload ? 1 : 0);
       }
     }
-    const { rows } = await sql<{ notified: unknown }>`WITH bump AS (
+    // The audit events ride in the same statement, appended only with the bump (no change
+    // without its event, no event without its change); without events the text is unchanged.
+    const audit = events.length > 0 ? sql`, ${auditCtes(events, 'bump')}` : sql``;
+    const withKeyword = sql.raw(events.length > 0 ? 'WITH RECURSIVE' : 'WITH');
+    const { rows } = await sql<{ notified: unknown }>`${withKeyword} bump AS (
         UPDATE state_version SET v = v + 1 WHERE id = ${sql.lit(OPTIONS_ROW)} AND v = ${version}::bigint RETURNING v
       ), upserted AS (
         INSERT INTO options (name, value, autoload)
@@ -144,7 +173,7 @@ export class OptionBatches {
       ), removed AS (
         DELETE FROM options WHERE name = ANY (${deleted}::text[]) AND EXISTS (SELECT 1 FROM bump)
         RETURNING 1
-      )
+      )${audit}
       SELECT pg_notify(${this.host.channel}, ${versionPayload(OPTIONS_ROW, version + 1)}) AS notified FROM bump`.execute(this.host.db);
     return rows.length > 0;
   }

@@ -18,9 +18,11 @@ import { poolTimeouts, resilientPool, watchPool, type DialectPool } from './pg-r
 import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } from './pg-version-watch.js';
 import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
-import { migrate, StoreImpl } from './store-impl.js';
+import { appendDrafts } from './audit-repo.js';
+import { auditSettings, migrate, migrationDrafts, StoreImpl, type AuditSettings } from './store-impl.js';
 import type { OpenStoreOptions } from './store-options.js';
 import type { Store, StoreTransaction, StoreTx } from './types.js';
+import type { AuditEventInput } from '../wire/audit.js';
 
 /** How many distinct parameterized SQL texts each PostgreSQL connection keeps prepared (pg-prepared.ts). */
 const PREPARED_STATEMENTS = 100;
@@ -86,7 +88,9 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
     // tables are looked up in the store's own schema: left to itself it finds another schema's
     // `kysely_migration` in the same database and then fails on a lock table it never created.
     const own = schema ?? (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0]?.s;
-    await migrate(db, 'postgres', false, options.migrations, own);
+    const applied = await migrate(db, 'postgres', false, options.migrations, own);
+    const audit = auditSettings('postgres', options);
+    await appendDrafts(db, 'postgres', migrationDrafts(applied, audit));
     const recheckMs = options.versionRecheckMs ?? VERSION_RECHECK_MS;
     if (!Number.isInteger(recheckMs) || recheckMs < 0)
       throw new Error(`versionRecheckMs must be a whole number of milliseconds >= 0 (got ${recheckMs})`);
@@ -96,6 +100,7 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
       db,
       channel,
       clock,
+      audit,
       recheckMs === 0
         ? null
         : {
@@ -155,12 +160,14 @@ class PostgresStore extends StoreImpl {
     db: Kysely<Database>,
     private readonly channel: string,
     private readonly clock: () => number,
+    audit: AuditSettings,
     listener: ListenerSettings | null,
   ) {
     let watch: VersionWatch | null = null;
     super(
       db,
       (fn) => fn(db),
+      audit,
       async (conn) => watch?.committed(CREDENTIALS_ROW, await bumpAndNotifyCredentials(conn, channel)),
     );
     this.watch = watch = listener
@@ -190,6 +197,8 @@ class PostgresStore extends StoreImpl {
         this.watch?.committed(OPTIONS_ROW, version);
       },
       transaction: (fn) => this.transactionOf(fn, true),
+      auditCollector: () => this.auditCollector(),
+      appendEvents: (drafts) => appendDrafts(db, 'postgres', drafts),
     });
     // Speed: every cookie request reads the credentials version; with a listener it is known.
     const readCredentials = async () => {
@@ -234,8 +243,14 @@ class PostgresStore extends StoreImpl {
     let settled: Promise<void> | null = null;
     let settle = () => {};
     const bump: CredentialsBump = async (conn) => void (credentials = await bumpAndNotifyCredentials(conn, this.channel));
+    const audit = this.auditCollector();
+    let open = true;
+    const record = (event: AuditEventInput) => {
+      if (!open) throw new Error('tx.audit called after its transaction ended');
+      audit.add(event);
+    };
     try {
-      const result = await this.db.transaction().execute((trx: Transaction<Database>) => {
+      const result = await this.db.transaction().execute(async (trx: Transaction<Database>) => {
         const sharing = this.sharing(
           (version, change) => {
             options = version;
@@ -248,8 +263,12 @@ class PostgresStore extends StoreImpl {
           () => this.settling(settled),
         );
         const backend = new KyselyOptionsBackend(this.db, sharing, trx);
-        const tx = this.repos(trx, new DirectOptions(backend), bump);
-        return lockOptions ? backend.lock().then(() => fn(tx)) : fn(tx);
+        const tx = this.repos(trx, new DirectOptions(backend), record, bump);
+        const value = lockOptions ? await backend.lock().then(() => fn(tx)) : await fn(tx);
+        open = false;
+        // Before COMMIT, in the same transaction: no change without its event.
+        await appendDrafts(trx, 'postgres', audit.drafts);
+        return value;
       });
       if (options !== null) {
         this.options.committed(options, changes);
@@ -258,6 +277,7 @@ class PostgresStore extends StoreImpl {
       if (credentials !== null) this.watch?.committed(CREDENTIALS_ROW, credentials);
       return result;
     } finally {
+      open = false;
       if (settled) this.unsettled.delete(settled);
       settle();
     }

@@ -71,6 +71,44 @@ export interface StatusValuesTable {
   updated: Millis;
 }
 
+/** One audit event (docs/audit-log.md); `data` is its canonical JSON, `hash` the chain's. */
+export interface AuditLogTable {
+  id: Millis;
+  time: Millis;
+  action: string;
+  result: string;
+  actor_user_id: number;
+  object_type: string;
+  object_id: string;
+  data: string;
+  hash: string;
+}
+
+/** The chain's head: row 1, locked by every append. */
+export interface AuditHeadTable {
+  id: number;
+  last_id: Millis;
+  hash: string;
+  count: Millis;
+}
+
+export interface AuditCheckpointsTable {
+  last_id: Millis;
+  head_hash: string;
+  count: Millis;
+  time: Millis;
+  signature: string;
+}
+
+export interface AuditFailedLoginsTable {
+  address: string;
+  login: string;
+  window_start: Millis;
+  count: Millis;
+  first_time: Millis;
+  last_time: Millis;
+}
+
 export interface Database {
   options: OptionsTable;
   state_version: StateVersionTable;
@@ -80,4 +118,8 @@ export interface Database {
   app_passwords: AppPasswordsTable;
   leases: LeasesTable;
   status_values: StatusValuesTable;
+  audit_log: AuditLogTable;
+  audit_head: AuditHeadTable;
+  audit_checkpoints: AuditCheckpointsTable;
+  audit_failed_logins: AuditFailedLoginsTable;
 }

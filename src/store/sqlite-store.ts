@@ -11,8 +11,11 @@ import { SqliteOptionsBackend } from './options-sqlite.js';
 import type { OpenStoreOptions } from './store-options.js';
 import type { Database } from './schema.js';
 import { gateFor, releaseGate, type SqliteGate } from './sqlite-gate.js';
-import { migrate, StoreImpl } from './store-impl.js';
+import { appendDrafts, appendSqlite } from './audit-repo.js';
+import { auditSettings, migrate, migrationDrafts, StoreImpl, type AuditSettings } from './store-impl.js';
 import type { StoreTransaction } from './types.js';
+import type { AuditCollector } from './audit-repo.js';
+import type { AuditEventInput } from '../wire/audit.js';
 
 /** The SQLite database file name inside the data directory. */
 export const SQLITE_FILE = 'siteward.db';
@@ -64,12 +67,14 @@ export async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> 
     sqlite = connect(file, settings);
     const conn = sqlite;
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+    const audit = auditSettings('sqlite', options);
     // BEGIN IMMEDIATE around the whole migration: processes opening the same file at once
     // take turns instead of racing on CREATE TABLE; the gate does the same within this process.
     await gate.hold(async () => {
       conn.exec('BEGIN IMMEDIATE');
       try {
-        await migrate(db, 'sqlite', true, options.migrations);
+        const applied = await migrate(db, 'sqlite', true, options.migrations);
+        await appendDrafts(db, 'sqlite', migrationDrafts(applied, audit));
         conn.exec('COMMIT');
       } catch (error) {
         if (conn.inTransaction) conn.exec('ROLLBACK');
@@ -77,7 +82,7 @@ export async function openSqlite(options: OpenStoreOptions): Promise<StoreImpl> 
       }
     });
     await db.destroy();
-    return new SqliteStore(file, settings, gate, options.walCheckpointMs ?? 60_000);
+    return new SqliteStore(file, settings, gate, options.walCheckpointMs ?? 60_000, audit);
   } catch (error) {
     if (sqlite?.open) sqlite.close();
     releaseGate(file);
@@ -168,12 +173,13 @@ class SqliteStore extends StoreImpl {
     private readonly settings: ConnectionSettings,
     private readonly gate: SqliteGate,
     walCheckpointMs: number,
+    audit: AuditSettings,
   ) {
     const holder: { sqlite: BetterSqlite3.Database } = { sqlite: connect(file, settings) };
     // Kysely keeps the database object it is given: this stand-in always reaches the current one.
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new KeptStatements(() => holder.sqlite) }) });
     let guard: <T>(op: () => Promise<T>) => Promise<T> = (op) => op();
-    super(db, (fn) => guard(() => gate.hold(() => fn(db))));
+    super(db, (fn) => guard(() => gate.hold(() => fn(db))), audit);
     guard = (op) => this.guard(op);
     this.holder = holder;
     const shared = new ReopenableOptions(() => new SqliteOptionsBackend(holder.sqlite, gate), guard);
@@ -275,9 +281,27 @@ class SqliteStore extends StoreImpl {
 
   /** The repositories a transaction sees: built once, as they only bind the connection. */
   private txRepos: StoreTransaction | null = null;
+  /** The audit events of the transaction running now (the gate lets one run at a time). */
+  private txAudit: AuditCollector | null = null;
 
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T> {
-    return this.rawTransaction(() => fn((this.txRepos ??= this.repos(this.db, this.txOptions))));
+    return this.rawTransaction(async () => {
+      const collector = this.auditCollector();
+      this.txAudit = collector;
+      try {
+        const result = await fn((this.txRepos ??= this.repos(this.db, this.txOptions, (event) => this.recordAudit(event))));
+        // Before COMMIT, in the same transaction: no change without its event.
+        appendSqlite(this.holder.sqlite, collector.drafts);
+        return result;
+      } finally {
+        this.txAudit = null;
+      }
+    });
+  }
+
+  private recordAudit(event: AuditEventInput): void {
+    if (this.txAudit === null) throw new Error('tx.audit called after its transaction ended');
+    this.txAudit.add(event);
   }
 
   protected rawTransaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> {

@@ -1,10 +1,14 @@
 import { Migrator, type Kysely } from 'kysely';
+import { hostname } from 'node:os';
 import { KyselyAppPasswords } from './app-passwords-repo.js';
+import { AuditCollector, KyselyAuditLog } from './audit-repo.js';
+import { draftOf, type AuditDraft } from './audit-chain.js';
 import { bumpCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
 import { KyselyLeases, KyselyStatus } from './runtime-state-repos.js';
 import type { Database } from './schema.js';
 import { KyselySessions } from './sessions-repo.js';
+import type { AuditEventInput } from '../wire/audit.js';
 import type { FeatureTables, OptionsRepo, Store, StoreTransaction, StoreTx } from './types.js';
 import { KyselyUserMeta, KyselyUsers, type DbRun } from './users-repo.js';
 
@@ -19,10 +23,12 @@ export abstract class StoreImpl implements Store {
   readonly leases: KyselyLeases;
   readonly status: KyselyStatus;
   readonly tables: FeatureTables;
+  readonly auditLog: KyselyAuditLog;
 
   protected constructor(
     protected readonly db: Kysely<Database>,
     private readonly run: DbRun,
+    protected readonly audit: AuditSettings,
     bump: CredentialsBump = bumpCredentialsVersion,
   ) {
     this.userMeta = new KyselyUserMeta(run, bump);
@@ -36,6 +42,12 @@ export abstract class StoreImpl implements Store {
       run: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => run((db) => fn(db as unknown as Kysely<DB>)),
       transaction: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => this.rawTransaction((db) => fn(db as unknown as Kysely<DB>)),
     };
+    this.auditLog = new KyselyAuditLog(run, (fn) => this.rawTransaction(fn), audit.dialect, audit.clock, audit.hostId);
+  }
+
+  /** A new collector for one transaction's audit events. */
+  protected auditCollector(): AuditCollector {
+    return new AuditCollector(this.audit.clock, this.audit.hostId);
   }
 
   abstract transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
@@ -60,11 +72,17 @@ export abstract class StoreImpl implements Store {
   /** Hook for backend-specific cleanup after the connections are closed. */
   protected closed(): void {}
 
-  protected repos(db: Kysely<Database>, options: OptionsRepo, bump: CredentialsBump = bumpCredentialsVersion): StoreTransaction {
+  protected repos(
+    db: Kysely<Database>,
+    options: OptionsRepo,
+    audit: (event: AuditEventInput) => void,
+    bump: CredentialsBump = bumpCredentialsVersion,
+  ): StoreTransaction {
     const run: DbRun = (fn) => fn(db);
     const userMeta = new KyselyUserMeta(run, bump);
     return {
       options,
+      audit,
       userMeta,
       users: new KyselyUsers(run, userMeta, bump),
       sessions: new KyselySessions(run, bump),
@@ -73,21 +91,58 @@ export abstract class StoreImpl implements Store {
   }
 }
 
+/** What audit appends need of the store: its dialect, the time of an event and the host writing it. */
+export interface AuditSettings {
+  readonly dialect: Dialect;
+  readonly clock: () => number;
+  readonly hostId: string;
+}
+
+/**
+ * The audit event of migrations applied at open (docs/audit-log.md): written in the migrating
+ * transaction on SQLite, right after on PostgreSQL (its migrations commit one by one).
+ */
+export function migrationDrafts(applied: readonly string[], settings: AuditSettings): AuditDraft[] {
+  // Before the audit log's own migration there is no table to write into.
+  if (applied.length === 0) return [];
+  return [
+    draftOf(
+      {
+        action: 'server.migrated',
+        result: 'ok',
+        actor: { kind: 'job', user_id: 0, login: '', credential: { type: 'none' }, job: 'migrations' },
+        client_ip: '',
+        user_agent: '',
+        request_id: '',
+        object: { type: 'store', id: settings.dialect, name: settings.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite' },
+        changes: { migrations: { before: null, after: [...applied] } },
+      },
+      settings.clock(),
+      settings.hostId,
+    ),
+  ];
+}
+
+/** `hostId` defaults to the machine's host name. */
+export function auditSettings(dialect: Dialect, options: { readonly hostId?: string; readonly clock?: () => number }): AuditSettings {
+  return { dialect, clock: options.clock ?? Date.now, hostId: options.hostId ?? hostname() };
+}
+
 export async function migrate(
   db: Kysely<Database>,
   dialect: Dialect,
   disableTransactions: boolean,
   extra?: Readonly<Record<string, MigrationFactory>>,
   migrationTableSchema?: string,
-): Promise<void> {
+): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: migrationProvider(dialect, extra),
     disableTransactions,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error === undefined) return;
+  const { error, results } = await migrator.migrateToLatest();
+  if (error === undefined) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   // Kysely's words for a store a newer release migrated ("corrupted migrations: previously executed
   // migration X is missing") say neither what happened nor what to do.
   const newer = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message) : null;

@@ -49,8 +49,10 @@ export interface OpenStoreOptions {
    * 0: no listener, every read asks the database (the SQLite behaviour).
    */
   versionRecheckMs?: number;
-  /** Milliseconds since the epoch, for the re-check above (tests). Default Date.now. */
+  /** Milliseconds since the epoch, for the re-check above and audit events' time (tests). Default Date.now. */
   clock?: () => number;
+  /** Recorded as `host_id` in the audit events this store writes. Default: the machine's host name. */
+  hostId?: string;
   /** Diagnostics: called with the SQL of every query the store's own connection pool runs. */
   onQuery?: (sql: string) => void;
 }

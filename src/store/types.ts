@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { JsonValue } from '../core/json.js';
+import type { AuditCheckpoint, AuditEvent, AuditEventInput, AuditResult } from '../wire/audit.js';
 
 /**
  * Key → JSON value site options (plugin settings, module activation list, module options,
@@ -30,6 +31,88 @@ export interface OptionsRepo {
 /** The part of the store available inside a transaction. */
 export interface StoreTx {
   readonly options: OptionsRepo;
+  /**
+   * Records an audit event with this transaction's changes (docs/audit-log.md): it is written
+   * just before the commit, in the same database transaction (on PostgreSQL's options batches,
+   * in the same statement), so there is no change without its event and no event without its
+   * change. A transaction that throws records nothing; one that runs again records again.
+   */
+  audit(event: AuditEventInput): void;
+}
+
+/** Which events `auditLog.list`/`count` return; every member narrows. */
+export interface AuditFilter {
+  /** An exact action, or a prefix ending with `.` or `*` (`module.` / `module.*`). */
+  readonly action?: string;
+  readonly actorUserId?: number;
+  readonly objectType?: string;
+  readonly objectId?: string;
+  readonly result?: AuditResult;
+  /** Events at or after this time (UTC ms). */
+  readonly after?: number;
+  /** Events before this time (UTC ms). */
+  readonly before?: number;
+  /** Substring of the event's JSON, case-insensitive for ASCII. */
+  readonly search?: string;
+  /** Events with a larger id (keyset paging: exports walk the log with it). */
+  readonly idAfter?: number;
+}
+
+/** A row as stored, for verification. */
+export interface StoredAuditRow {
+  readonly id: number;
+  readonly time: number;
+  readonly action: string;
+  readonly result: string;
+  readonly actorUserId: number;
+  readonly objectType: string;
+  readonly objectId: string;
+  readonly data: string;
+  readonly hash: string;
+}
+
+/** The chain's head as stored: the last id, its hash and the number of events ever written. */
+export interface AuditHead {
+  readonly lastId: number;
+  readonly hash: string;
+  readonly count: number;
+}
+
+/** The audit log's table (appends, reads, checkpoints, purges). */
+export interface AuditLogRepo {
+  /** Writes events in a transaction of their own (events that change nothing else: start-up, jobs). */
+  append(events: readonly AuditEventInput[]): Promise<void>;
+  /** Newest first (or oldest first with `order: 'asc'`). */
+  list(
+    filter: AuditFilter,
+    page: { readonly limit: number; readonly offset: number; readonly order?: 'asc' | 'desc' },
+  ): Promise<AuditEvent[]>;
+  count(filter: AuditFilter): Promise<number>;
+  get(id: number): Promise<AuditEvent | undefined>;
+  /** Up to `limit` stored rows with id > `afterId`, by id (verification and exports walk with it). */
+  rows(afterId: number, limit: number): Promise<StoredAuditRow[]>;
+  head(): Promise<AuditHead>;
+  addCheckpoint(checkpoint: AuditCheckpoint): Promise<void>;
+  /** Every checkpoint, by `last_id`. */
+  checkpoints(): Promise<AuditCheckpoint[]>;
+  /** The newest event id older than `time`, or null. */
+  lastIdBefore(time: number): Promise<number | null>;
+  /** Deletes up to `batch` of the oldest rows with id <= `lastId` (one short statement); returns how many. */
+  purgeThrough(lastId: number, batch: number): Promise<number>;
+  /** Deletes checkpoints older than `lastId` (those before a retention cut). */
+  dropCheckpointsBefore(lastId: number): Promise<void>;
+  /**
+   * Counts one failed login of `login` from `address` in the window (of `windowMs`) holding
+   * `now`: one counter row per address, login and window, however many failures.
+   */
+  countFailedLogin(address: string, login: string, now: number, windowMs: number): Promise<void>;
+  /**
+   * Turns the counters of windows that ended by `now` into one `login.failed` event each (with
+   * count, first and last time), in one transaction with their deletion; returns how many.
+   */
+  flushFailedLogins(now: number, windowMs: number): Promise<number>;
+  /** Counter rows not yet flushed (tests, health). */
+  pendingFailedLogins(): Promise<number>;
 }
 
 /** A stored user (WordPress's `wp_users` row, trimmed to what Siteward needs). */
@@ -217,8 +300,12 @@ export interface FeatureTables {
   transaction<DB, T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
 }
 
-/** The opened store. */
-export interface Store extends StoreTransaction {
+/**
+ * The opened store. Outside a transaction there is no `audit` appender: an event belongs to the
+ * transaction of its change (`auditLog.append` writes events that change nothing else).
+ */
+export interface Store extends Omit<StoreTransaction, 'audit'> {
+  readonly auditLog: AuditLogRepo;
   readonly backend: 'sqlite' | 'postgres';
   readonly leases: LeasesRepo;
   readonly status: StatusRepo;

@@ -4,6 +4,7 @@
  * runs, with the routes' permission (manage_settings). Restoring is not an ability: it replaces
  * the whole site and stops it, an administrator's act at the console (`siteward backup restore`).
  */
+import type { AuditSource } from '../../wire/audit.js';
 import type { AbilityCaller } from '../../plugins/ability-types.js';
 import type { SitewardApi } from '../../plugins/api.js';
 import type { RestError } from '../../rest/errors.js';
@@ -14,7 +15,8 @@ import type { VerificationRun } from './scheduled-verification.js';
 
 export interface BackupOperations {
   list(): Promise<BackupsList | RestError>;
-  start(): { started: true } | RestError;
+  /** `source`: who asked, for the audit log (the route's request; an ability's run has its own record). */
+  start(source?: AuditSource): { started: true } | RestError;
   verify(): Promise<VerificationRun | RestError>;
 }
 
@@ -46,7 +48,7 @@ export function registerBackupAbilities(
     category: 'siteward-backups',
     output_schema: { type: 'object', properties: { started: { type: 'boolean' } }, required: ['started'] },
     permission: may,
-    execute: () => operations.start(),
+    execute: (_input, caller) => operations.start(callerSource(caller)),
     meta: { annotations: { readonly: false, destructive: false, idempotent: false }, show_in_rest: true, mcp: { public: true } },
   });
 
@@ -73,4 +75,25 @@ export function registerBackupAbilities(
       mcp: { public: true },
     },
   });
+}
+
+/** Who ran an ability, for the audit log: the user, and the credential's id as the caller names it. */
+function callerSource(caller: AbilityCaller): AuditSource {
+  const credential = caller.credential;
+  return {
+    actor: {
+      kind: 'user',
+      user_id: caller.user.id,
+      login: caller.user.login,
+      credential:
+        credential === null
+          ? { type: 'none' }
+          : credential.startsWith('oauth:')
+            ? { type: 'oauth', client_id: credential.slice('oauth:'.length) }
+            : { type: 'application_password', uuid: credential, name: '' },
+    },
+    client_ip: '',
+    user_agent: '',
+    request_id: '',
+  };
 }

@@ -2,13 +2,14 @@
 import { parseArgs } from 'node:util';
 import { textTable } from '../../core/text-table.js';
 import type { CliCommand, CliIo } from '../contract.js';
-import type { StatusRepo } from '../../store/types.js';
+import type { AuditLogRepo, StatusRepo } from '../../store/types.js';
 import type { Logger } from '../../plugins/api.js';
 import { applyRetention } from './backup-retention.js';
 import { listKept, removeKept, type KeptCopy } from './kept-copies.js';
 import type { BackupSetup } from './backup-setup.js';
 import { listBackups, restoreBackup, verifyBackup, type BackupListEntry, type BackupRef } from './backups.js';
 import { runBackup } from './scheduled-backup.js';
+import { cliSource } from '../audit/source.js';
 import { readVerifications, recordVerification, verificationOf, type BackupVerification } from './backup-verifications.js';
 
 export interface BackupCommandDeps {
@@ -16,6 +17,7 @@ export interface BackupCommandDeps {
   readonly status: StatusRepo;
   readonly log: Logger;
   readonly clock: () => number;
+  readonly auditLog?: Pick<AuditLogRepo, 'append'>;
 }
 
 export const BACKUP_USAGE = [
@@ -255,7 +257,7 @@ export function backupCommand(deps: BackupCommandDeps): CliCommand {
       }
       try {
         if (sub === 'now') {
-          const run = await runBackup(deps);
+          const run = await runBackup(deps, cliSource());
           if (!run.ok) {
             io.err(run.message);
             return 1;

@@ -114,7 +114,7 @@ describe.each(testStores())('backup and restore on $name', (backend) => {
     await writer;
     expect(created.ok).toBe(true);
     if (!created.ok) return;
-    expect(created.manifest.schemaVersion).toEqual(['0001_initial', '0002_runtime_state', '0130_app_password_details']);
+    expect(created.manifest.schemaVersion).toEqual(['0001_initial', '0002_runtime_state', '0130_app_password_details', '0190_audit_log']);
     expect(created.manifest.tables.map((t) => t.name)).toEqual(
       expect.arrayContaining(['kysely_migration', 'kysely_migration_lock', 'users', 'options', 'sessions']),
     );

@@ -19,6 +19,7 @@ import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.j
 import { readLastVerification, runVerification, scheduledVerificationJob } from './scheduled-verification.js';
 import { registerBackupAbilities, type BackupOperations } from './abilities.js';
 import { backupSettings } from './settings.js';
+import { RequestSources } from '../audit/source.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
@@ -34,7 +35,8 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       const jetpack = ctx.need('jetpack');
       const { config, store, clock } = ctx;
       const setup = backupSetup(config, store, ctx.migrations, tuning);
-      const deps = { setup, status: store.status, log: ctx.log, clock };
+      const deps = { setup, status: store.status, log: ctx.log, clock, auditLog: store.auditLog };
+      const sources = new RequestSources(store.appPasswords, clock);
       const state = async () => ({ lastRun: await readLastRun(store.status), lastVerification: await readLastVerification(store.status) });
 
       // Without a target the module is unavailable (so never `activated`), and Backups says so.
@@ -70,10 +72,10 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
             running: running !== null,
           } satisfies BackupsList;
         },
-        start: () => {
+        start: (source) => {
           if (setup.targets.length === 0) return pluginError('backups_not_configured');
           if (running !== null) return pluginError('backup_running');
-          running = runBackup(deps)
+          running = runBackup(deps, source)
             .catch((error: unknown) => ctx.log.error({ err: error }, 'backup failed'))
             .finally(() => {
               running = null;
@@ -94,7 +96,7 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
         {
           methods: 'POST',
           permissionCallback: jetpack.requirePermission('manage_settings'),
-          callback: operations.start,
+          callback: async (request) => operations.start(await sources.of(request)),
         },
       ]);
 

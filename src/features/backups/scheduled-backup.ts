@@ -14,6 +14,8 @@ import type { StatusRepo } from '../../store/types.js';
 import { applyRetention } from './backup-retention.js';
 import type { BackupSetup } from './backup-setup.js';
 import { createBackup, type TargetCopy } from './backups.js';
+import type { AuditLogRepo } from '../../store/types.js';
+import { auditEvent, jobSource, type AuditSource } from '../audit/source.js';
 
 /** The status row of the last scheduled run. */
 export const LAST_RUN_KEY = 'backups.last-scheduled-run';
@@ -77,10 +79,15 @@ export interface ScheduledBackupDeps {
   readonly status: StatusRepo;
   readonly log: Logger;
   readonly clock: () => number;
+  /** Where `backup.created` / `backup.pruned` / `backup.failed` are recorded (docs/audit-log.md); absent: nowhere. */
+  readonly auditLog?: Pick<AuditLogRepo, 'append'>;
 }
 
 /** One backup (scheduled or asked for), then retention per target; the outcome is stored and logged either way. */
-export async function runBackup(deps: Omit<ScheduledBackupDeps, 'schedule'>): Promise<ScheduledRun> {
+export async function runBackup(
+  deps: Omit<ScheduledBackupDeps, 'schedule'>,
+  source: AuditSource = jobSource('scheduled-backup'),
+): Promise<ScheduledRun> {
   const { setup } = deps;
   const now = deps.clock();
   let run: ScheduledRun;
@@ -90,6 +97,7 @@ export async function runBackup(deps: Omit<ScheduledBackupDeps, 'schedule'>): Pr
   } catch (error) {
     run = { ok: false, time: now, message: `backup failed: ${(error as Error).message}`, copies: [] };
     await deps.status.set(LAST_RUN_KEY, JSON.parse(JSON.stringify(run)) as JsonValue, now);
+    await recordRun(deps, source, run);
     return run;
   }
   const created = await createBackup(setup.location, new Date(now), {
@@ -115,7 +123,25 @@ export async function runBackup(deps: Omit<ScheduledBackupDeps, 'schedule'>): Pr
     deps.log.error({ targets: setup.targets.map((t) => t.where), problem: created.error.message }, 'backup failed');
   }
   await deps.status.set(LAST_RUN_KEY, JSON.parse(JSON.stringify(run)) as JsonValue, now);
+  await recordRun(deps, source, run);
   return run;
+}
+
+/** The run in the audit log: a backup is files, not a store change, so its events follow it in a transaction of their own. */
+async function recordRun(deps: Omit<ScheduledBackupDeps, 'schedule'>, source: AuditSource, run: ScheduledRun): Promise<void> {
+  if (!deps.auditLog) return;
+  const backup = (id: string) => ({ type: 'backup', id, name: id });
+  const events = run.ok
+    ? [
+        auditEvent(source, 'backup.created', backup(run.id), { size: { before: null, after: run.size } }),
+        ...run.deleted.map((id) => auditEvent(source, 'backup.pruned', backup(id), { backup: { before: id, after: null } })),
+      ]
+    : [auditEvent(source, 'backup.failed', null, { error: { before: null, after: run.message } }, 'failed')];
+  try {
+    await deps.auditLog.append(events);
+  } catch (error) {
+    deps.log.error({ err: error }, 'could not record the backup in the audit log');
+  }
 }
 
 export function scheduledBackupJob(deps: ScheduledBackupDeps): BackgroundJob {

@@ -6,6 +6,7 @@ import type { EventBus } from '../../core/events.js';
 import type { FieldRegistry } from '../../rest/field-registry.js';
 import type { JsonValue } from '../../core/json.js';
 import type { Principal } from '../../rest/types.js';
+import type { RequestSources } from '../audit/source.js';
 import type { OptionsRepo, StoreTx } from '../../store/types.js';
 import type { DevModeState } from '../jetpack-v4/permissions.js';
 import { ModuleCatalog } from './catalog/module-catalog.js';
@@ -53,6 +54,8 @@ export interface PluginContext {
   userConnectionData?(user: Principal): Promise<JsonValue>;
   /** Whether an account service is configured (SITEWARD_ACCOUNTS_ISSUER); absent: not said. */
   accountServiceConfigured?: boolean;
+  /** Who a request's changes are recorded as (audit events); absent: application passwords are not named. */
+  auditSources?: RequestSources;
 }
 
 const catalogs = new WeakMap<PluginContext, ModuleCatalog>();

@@ -2,6 +2,7 @@
  * The built-in `jetpack/v4` plugin as a feature: its routes go through the same plugin API
  * third parties use, and it offers other features its module registrar and `Initial_State`.
  */
+import { RequestSources } from '../audit/source.js';
 import { SITEWARD_VERSION } from '../../core/version.js';
 import type { Feature } from '../contract.js';
 import { pluginGuards, type PluginGuards } from './feature-guards.js';
@@ -35,6 +36,7 @@ export const jetpackFeature: Feature = {
       // the store's options transactions (on PostgreSQL, one statement for a batch of them).
       store: { options: ctx.store.options, transaction: (fn) => ctx.store.optionsTransaction(fn) },
       events: ctx.events,
+      auditSources: new RequestSources(ctx.store.appPasswords, ctx.clock),
       site: {
         homeUrl: () => homeUrl,
         adminUrl: () => `${homeUrl}/admin/`,

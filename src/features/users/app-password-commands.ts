@@ -1,6 +1,7 @@
 import { textTable } from '../../core/text-table.js';
 import { createAppPasswordService } from '../../auth/app-passwords.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand, type CliContext } from './cli-args.js';
+import { cliSource } from '../audit/source.js';
 
 const USAGE = {
   create: 'app-password create <login> <name> [--porcelain]',
@@ -22,7 +23,7 @@ export function runAppPasswordCommand(argv: string[], ctx: CliContext): Promise<
 async function create(args: string[], ctx: CliContext): Promise<number> {
   const { values, positionals: rest } = parse(args, { porcelain: { type: 'boolean' } });
   const [login, name] = positionals(rest, ['login', 'name'], USAGE.create);
-  const result = await createAppPasswordService({ store: ctx.store }).create(login, name);
+  const result = await createAppPasswordService({ store: ctx.store }).create(login, name, { source: cliSource() });
   if (!result.ok) {
     ctx.err(`error: ${result.message}`);
     return EXIT_FAILED;
@@ -71,7 +72,7 @@ async function revoke(args: string[], ctx: CliContext): Promise<number> {
     ctx.err(`error: Unknown user "${login}".`);
     return EXIT_FAILED;
   }
-  const removed = await createAppPasswordService({ store: ctx.store }).revoke(login, uuid);
+  const removed = await createAppPasswordService({ store: ctx.store }).revoke(login, uuid, cliSource());
   if (!removed) {
     ctx.err(`error: ${login} has no application password ${uuid}.`);
     return EXIT_FAILED;

@@ -5,8 +5,9 @@
  * request (HTTP Basic), so they are always available: `application_passwords_disabled` never
  * applies. None of these routes may run inside `batch/v1`.
  */
-import { appPasswordInfo, appPasswordNameTooLong, type AppPasswordInfo } from '../../auth/app-passwords.js';
+import { appPasswordEvent, appPasswordInfo, appPasswordNameTooLong, type AppPasswordInfo } from '../../auth/app-passwords.js';
 import { APP_PASSWORD_LIMITS, longerThan } from '../../core/text-limits.js';
+import { RequestSources } from '../audit/source.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
 import type { JsonValue } from '../../core/json.js';
@@ -122,6 +123,8 @@ const contextOf = (request: RestRequest): Context =>
 
 export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const apps = deps.authenticator.appPasswords;
+  // Who asks, for the audit events of each write (docs/audit-log.md).
+  const sources = new RequestSources(deps.store.appPasswords);
   const restUrl = (p: string) => ctx.api.restUrl(p);
   const targets = new WeakMap<RestRequest, UserRecord>();
 
@@ -176,7 +179,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       callback: async (request) => {
         const user = target(request);
         const appId = typeof request.params.app_id === 'string' ? request.params.app_id : '';
-        const created = await apps.create(user.login, String(request.params.name), { appId });
+        const created = await apps.create(user.login, String(request.params.name), { appId, source: await sources.of(request) });
         if (!created.ok && created.code === 'name_too_long') return invalidArgument('name', appPasswordNameTooLong);
         if (!created.ok && created.code === 'too_many') return wpError('app_password_limit', request);
         if (!created.ok)
@@ -202,7 +205,14 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
       permissionCallback: permission('cannot_delete_app_passwords'),
       callback: async (request) => {
         const user = target(request);
-        const count = await deps.store.appPasswords.deleteAllForUser(user.id);
+        const source = await sources.of(request);
+        const count = await deps.store.transaction(async (tx) => {
+          const all = await tx.appPasswords.listForUser(user.id);
+          const n = await tx.appPasswords.deleteAllForUser(user.id);
+          for (const p of all)
+            tx.audit(appPasswordEvent(source, 'app_password.revoked', user, p.uuid, { name: { before: p.name, after: null } }));
+          return n;
+        });
         deps.authenticator.forgetUser(user.id);
         return { deleted: true, count };
       },
@@ -251,7 +261,14 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         if (typeof name === 'string') {
           if (name.trim() === '') return wpError('app_password_empty_name', request);
           if (longerThan(name.trim(), APP_PASSWORD_LIMITS.name)) return invalidArgument('name', appPasswordNameTooLong);
-          await deps.store.appPasswords.rename(target(request).id, found.uuid, name.trim());
+          const source = await sources.of(request);
+          const owner = target(request);
+          await deps.store.transaction(async (tx) => {
+            if ((await tx.appPasswords.rename(owner.id, found.uuid, name.trim())) && found.name !== name.trim())
+              tx.audit(
+                appPasswordEvent(source, 'app_password.renamed', owner, found.uuid, { name: { before: found.name, after: name.trim() } }),
+              );
+          });
         }
         const updated = await find(request);
         return 'uuid' in updated ? item(updated, target(request).id, 'edit', restUrl) : updated;
@@ -265,7 +282,7 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         const found = await find(request);
         if (!('uuid' in found)) return found;
         const user = target(request);
-        await apps.revoke(user.login, found.uuid);
+        await apps.revoke(user.login, found.uuid, await sources.of(request));
         return { deleted: true, previous: item(found, user.id, 'edit', restUrl) };
       },
     },

@@ -19,6 +19,15 @@ import { LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/log
 import { loadAllProfiles, loadProfile, PREFERENCES_META, sanitizeSlug, slugOf, type ProfileKey, type UserProfile } from './user-records.js';
 import { invalidArgument, unknownRoleError, userServiceError, wpError } from './wp-errors.js';
 import { atMostMessage, longerThan, USER_LIMITS } from '../../core/text-limits.js';
+import { auditEvent, RequestSources, type AuditSource } from '../audit/source.js';
+import type { AuditChange } from '../../wire/audit.js';
+
+/** Who asks (audit events): the request's user, credential and address. */
+function sourceOf(deps: WriteDeps, request: RestRequest): Promise<AuditSource> {
+  return new RequestSources(deps.store.appPasswords).of(request);
+}
+
+const userObject = (id: number, login: string) => ({ type: 'user', id: String(id), name: login });
 
 export interface WriteDeps {
   readonly store: Store;
@@ -165,7 +174,24 @@ export async function createUser(deps: WriteDeps, request: RestRequest): Promise
     displayName: typeof p.name === 'string' ? p.name : undefined,
   });
   if (!prepared.ok) return userServiceError(prepared.error);
-  const inserted = await deps.store.transaction((tx) => insertUser(tx, prepared.value)).catch(duplicateResult<UserWithRoles>);
+  const source = await sourceOf(deps, request);
+  const inserted = await deps.store
+    .transaction(async (tx) => {
+      const done = await insertUser(tx, prepared.value);
+      if (done.ok) {
+        const { user: created, roles: given } = done.value;
+        tx.audit(
+          auditEvent(source, 'user.created', userObject(created.id, created.login), {
+            login: { before: null, after: created.login },
+            email: { before: null, after: created.email },
+            roles: { before: null, after: roles ?? given },
+            password: { secret: true },
+          }),
+        );
+      }
+      return done;
+    })
+    .catch(duplicateResult<UserWithRoles>);
   if (!inserted.ok) return userServiceError(inserted.error);
   const id = inserted.value.user.id;
   if (roles && roles.length !== 1) await deps.store.users.setRoles(id, roles);
@@ -225,10 +251,20 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
   const own = credentialsChange ? await ownSession(deps, request, user.id) : null;
   const demotes = rolesChange && !roles.includes('administrator');
 
+  const source = await sourceOf(deps, request);
+  const changes: Record<string, AuditChange> = {};
+  if (email !== undefined) changes.email = { before: user.email, after: email };
+  if (typeof p.name === 'string' && p.name !== user.displayName) changes.display_name = { before: user.displayName, after: p.name };
+  if (passHash !== undefined) changes.password = { secret: true };
+  if (rolesChange) changes.roles = { before: [...target.roles], after: roles };
   let refused: RestError | null;
   try {
     refused = await deps.store.transaction(async (tx) => {
       if (demotes && !(await keepsAnAdministrator(tx, user.id))) return wpError('last_admin_demotion', request);
+      const object = userObject(user.id, user.login);
+      if (Object.keys(changes).length > 0) tx.audit(auditEvent(source, 'user.updated', object, changes));
+      if (rolesChange) tx.audit(auditEvent(source, 'user.role_changed', object, { roles: changes.roles! }));
+      if (passHash !== undefined) tx.audit(auditEvent(source, 'user.password_changed', object, { password: { secret: true } }));
       await tx.users.updateProfile(user.id, { email, displayName: typeof p.name === 'string' ? p.name : undefined });
       await writeMeta(tx, user.id, p, slug !== undefined && slug !== slugOf(target) ? slug : undefined);
       if (passHash !== undefined) await tx.users.setPassword(user.id, passHash);
@@ -258,9 +294,18 @@ export async function deleteUser(deps: WriteDeps, request: RestRequest, target: 
     // Siteward has no content to hand over; the id must still name another existing user, as in WordPress.
     if (reassign === target.user.id || !(await deps.store.users.byId(reassign))) return wpError('invalid_reassign', request);
   }
+  const source = await sourceOf(deps, request);
   const refused = await deps.store.transaction(async (tx) => {
     if (!(await keepsAnAdministrator(tx, target.user.id))) return wpError('last_admin_deletion', request);
     await tx.users.delete(target.user.id);
+    tx.audit(
+      auditEvent(source, 'user.deleted', userObject(target.user.id, target.user.login), {
+        login: { before: target.user.login, after: null },
+        email: { before: target.user.email, after: null },
+        roles: { before: [...target.roles], after: null },
+        reassign: { before: null, after: typeof reassign === 'number' ? reassign : null },
+      }),
+    );
     return null;
   });
   if (refused) return refused;

@@ -32,6 +32,8 @@ export interface TestBackend {
   open(extra?: Partial<OpenStoreOptions>): Promise<Store>;
   /** Every row of a table, read with the plain driver (to check what is really stored). */
   rawRows(table: string): Promise<Record<string, unknown>[]>;
+  /** Runs statements with the plain driver, behind the store's back (tamper tests). */
+  rawExec(statements: string): Promise<void>;
   /** Closes every store it opened, then removes the directory and drops the schema. */
   cleanup(): Promise<void>;
 }
@@ -93,6 +95,25 @@ class TempBackend implements TestBackend {
     const db = new BetterSqlite3(join(this.dataDir, SQLITE_FILE), { readonly: true });
     try {
       return db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  }
+
+  async rawExec(statements: string): Promise<void> {
+    if (this.url) {
+      const client = new pg.Client({ connectionString: this.url, options: `-c search_path=${this.schema}` });
+      await client.connect();
+      try {
+        await client.query(statements);
+      } finally {
+        await client.end();
+      }
+      return;
+    }
+    const db = new BetterSqlite3(join(this.dataDir, SQLITE_FILE));
+    try {
+      db.exec(statements);
     } finally {
       db.close();
     }

@@ -36,7 +36,9 @@ export async function updateActiveSlugs(
   await options.update(stateKeys.activeModules, (current) => {
     before = asSlugList(current) ?? defaults;
     after = change(before);
-    return after;
+    // Nothing changed (e.g. activating a module the default set has): nothing is written, so
+    // the stored state never changes without its audit event.
+    return after.length === before.length && after.every((slug, i) => slug === before[i]) ? current : after;
   });
   return { before, after };
 }

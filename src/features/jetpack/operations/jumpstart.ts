@@ -22,6 +22,8 @@ import { updateActiveSlugs } from './active-modules.js';
 import { asJumpstartState } from './jumpstart-state.js';
 import { emitListChange } from './module-activation.js';
 import { isAvailable, siteStatus } from './site-status.js';
+import type { RestRequest } from '../../../rest/types.js';
+import { auditedTransaction, changed, SITE_OBJECT, sourceFor } from './audit-trail.js';
 
 /** What the last Jump Start changed (stored in `jumpstart_changes`). */
 interface JumpstartChanges {
@@ -83,7 +85,7 @@ async function emitSharing(ctx: PluginContext, set: boolean): Promise<void> {
 }
 
 /** POST /jumpstart/activate. */
-export async function activateJumpstart(ctx: PluginContext, catalog: ModuleCatalog) {
+export async function activateJumpstart(ctx: PluginContext, catalog: ModuleCatalog, request?: RestRequest) {
   const status = await siteStatus(ctx);
   // The set is the available Jump Start modules (docs/spec/compat.md §9), so none can fail to activate.
   const set = catalog
@@ -91,18 +93,27 @@ export async function activateJumpstart(ctx: PluginContext, catalog: ModuleCatal
     .filter((mod) => isAvailable(mod, status))
     .map((mod) => mod.slug)
     .sort();
-  const result = await ctx.store.transaction(async (tx) => {
-    const state = asJumpstartState(await tx.options.get(stateKeys.jumpstart));
-    const earlier =
-      state === 'jumpstart_activated' ? asChanges(await tx.options.get(stateKeys.jumpstartChanges)) : { modules: [], sharing: false };
-    const list = await updateActiveSlugs(tx.options, catalog, (current) => [...current, ...set.filter((slug) => !current.includes(slug))]);
-    const turnedOn = list.after.filter((slug) => !list.before.includes(slug));
-    const sharing = await applySharing(tx.options);
-    const changes: JumpstartChanges = { modules: [...new Set([...earlier.modules, ...turnedOn])], sharing: earlier.sharing || sharing };
-    await tx.options.set(stateKeys.jumpstartChanges, { modules: changes.modules, sharing: changes.sharing });
-    await tx.options.set(stateKeys.jumpstart, 'jumpstart_activated');
-    return { ...list, sharing, wasNew: state === 'new_connection' };
-  });
+  const source = await sourceFor(ctx, request);
+  const result = await auditedTransaction(
+    ctx,
+    source,
+    async (tx) => {
+      const state = asJumpstartState(await tx.options.get(stateKeys.jumpstart));
+      const earlier =
+        state === 'jumpstart_activated' ? asChanges(await tx.options.get(stateKeys.jumpstartChanges)) : { modules: [], sharing: false };
+      const list = await updateActiveSlugs(tx.options, catalog, (current) => [
+        ...current,
+        ...set.filter((slug) => !current.includes(slug)),
+      ]);
+      const turnedOn = list.after.filter((slug) => !list.before.includes(slug));
+      const sharing = await applySharing(tx.options);
+      const changes: JumpstartChanges = { modules: [...new Set([...earlier.modules, ...turnedOn])], sharing: earlier.sharing || sharing };
+      await tx.options.set(stateKeys.jumpstartChanges, { modules: changes.modules, sharing: changes.sharing });
+      await tx.options.set(stateKeys.jumpstart, 'jumpstart_activated');
+      return { ...list, sharing, wasNew: state === 'new_connection' };
+    },
+    (_result, changes) => (changed(changes) ? { action: 'jumpstart.activated', object: SITE_OBJECT } : null),
+  );
   await emitListChange(ctx, result.before, result.after);
   if (result.sharing) await emitSharing(ctx, true);
   return {
@@ -118,21 +129,30 @@ export async function activateJumpstart(ctx: PluginContext, catalog: ModuleCatal
 }
 
 /** POST /jumpstart/deactivate: dismiss the offer, undo an activation, or nothing. */
-export async function deactivateJumpstart(ctx: PluginContext, catalog: ModuleCatalog) {
-  const result = await ctx.store.transaction(async (tx) => {
-    const state = asJumpstartState(await tx.options.get(stateKeys.jumpstart));
-    if (state === 'new_connection') {
+export async function deactivateJumpstart(ctx: PluginContext, catalog: ModuleCatalog, request?: RestRequest) {
+  const source = await sourceFor(ctx, request);
+  const result = await auditedTransaction(
+    ctx,
+    source,
+    async (tx) => {
+      const state = asJumpstartState(await tx.options.get(stateKeys.jumpstart));
+      if (state === 'new_connection') {
+        await tx.options.set(stateKeys.jumpstart, 'jumpstart_dismissed');
+        return { kind: 'dismissed' as const };
+      }
+      if (state !== 'jumpstart_activated') return { kind: 'nothing' as const };
+      const changes = asChanges(await tx.options.get(stateKeys.jumpstartChanges));
+      const list = await updateActiveSlugs(tx.options, catalog, (current) => current.filter((slug) => !changes.modules.includes(slug)));
+      if (changes.sharing) await undoSharing(tx.options);
+      await tx.options.delete(stateKeys.jumpstartChanges);
       await tx.options.set(stateKeys.jumpstart, 'jumpstart_dismissed');
-      return { kind: 'dismissed' as const };
-    }
-    if (state !== 'jumpstart_activated') return { kind: 'nothing' as const };
-    const changes = asChanges(await tx.options.get(stateKeys.jumpstartChanges));
-    const list = await updateActiveSlugs(tx.options, catalog, (current) => current.filter((slug) => !changes.modules.includes(slug)));
-    if (changes.sharing) await undoSharing(tx.options);
-    await tx.options.delete(stateKeys.jumpstartChanges);
-    await tx.options.set(stateKeys.jumpstart, 'jumpstart_dismissed');
-    return { kind: 'undone' as const, ...list, sharing: changes.sharing };
-  });
+      return { kind: 'undone' as const, ...list, sharing: changes.sharing };
+    },
+    (done, changes) =>
+      !changed(changes)
+        ? null
+        : { action: done.kind === 'dismissed' ? 'jumpstart.dismissed' : 'jumpstart.deactivated', object: SITE_OBJECT },
+  );
   if (result.kind === 'dismissed') return { code: 'success' as const, message: successMessages.jumpstartDismissed };
   if (result.kind === 'nothing') return { code: 'success' as const, message: successMessages.jumpstartNothingToDismiss };
   await emitListChange(ctx, result.before, result.after);

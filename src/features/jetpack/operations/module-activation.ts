@@ -11,6 +11,8 @@ import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import { diffSlugs, isSitePublic, updateActiveSlugs } from './active-modules.js';
 import { markActionTaken } from './jumpstart-state.js';
 import { refusalOf, siteStatus } from './site-status.js';
+import type { RestRequest } from '../../../rest/types.js';
+import { auditedTransaction, changed, moduleObject, sourceFor } from './audit-trail.js';
 
 /** Modules that only make sense on a public site (docs/spec/jetpack-v4-reference.md §3.9: `rest_cannot_publish`). */
 const NEED_PUBLIC_SITE = new Set(['photon', 'enhanced-distribution', 'json-api']);
@@ -37,33 +39,56 @@ export async function activationProblem(ctx: PluginContext, catalog: ModuleCatal
 }
 
 /** POST /module/:slug/active with `active` true. Already active counts as success. */
-export async function activateModule(ctx: PluginContext, catalog: ModuleCatalog, slug: string): Promise<SuccessBody | RestError> {
+export async function activateModule(
+  ctx: PluginContext,
+  catalog: ModuleCatalog,
+  slug: string,
+  request?: RestRequest,
+): Promise<SuccessBody | RestError> {
   const problem = await activationProblem(ctx, catalog, slug);
   if (problem) return problem;
-  const { before, after } = await ctx.store.transaction(async (tx) => {
-    const change = await updateActiveSlugs(tx.options, catalog, (list) => (list.includes(slug) ? [...list] : [...list, slug]));
-    // Only a real change counts as the administrator acting (as Jetpack returned early for an active module).
-    if (!change.before.includes(slug)) await markActionTaken(tx.options);
-    return change;
-  });
+  const source = await sourceFor(ctx, request);
+  const { before, after } = await auditedTransaction(
+    ctx,
+    source,
+    async (tx) => {
+      const change = await updateActiveSlugs(tx.options, catalog, (list) => (list.includes(slug) ? [...list] : [...list, slug]));
+      // Only a real change counts as the administrator acting (as Jetpack returned early for an active module).
+      if (!change.before.includes(slug)) await markActionTaken(tx.options);
+      return change;
+    },
+    (change, changes) =>
+      change.before.includes(slug) || !changed(changes) ? null : { action: 'module.activated', object: moduleObject(catalog, slug) },
+  );
   await emitListChange(ctx, before, after);
   return { code: 'success', message: successMessages.moduleActivated };
 }
 
 /** POST /module/:slug/active with `active` false: 409 when the module is not in the active list. */
-export async function deactivateModule(ctx: PluginContext, catalog: ModuleCatalog, slug: string): Promise<SuccessBody | RestError> {
+export async function deactivateModule(
+  ctx: PluginContext,
+  catalog: ModuleCatalog,
+  slug: string,
+  request?: RestRequest,
+): Promise<SuccessBody | RestError> {
   if (!catalog.has(slug)) return pluginError('module_not_found');
-  const result = await ctx.store.transaction(async (tx) => {
-    let wasActive = false;
-    const change = await updateActiveSlugs(tx.options, catalog, (list) => {
-      wasActive = list.includes(slug);
-      return list.filter((other) => other !== slug);
-    });
-    // Only a real change counts as the administrator acting.
-    if (wasActive) await markActionTaken(tx.options);
-    // Field by field, not `{ ...change, wasActive }`: perf showed the spread making V8 build a new hidden class on every toggle.
-    return { before: change.before, after: change.after, wasActive };
-  });
+  const source = await sourceFor(ctx, request);
+  const result = await auditedTransaction(
+    ctx,
+    source,
+    async (tx) => {
+      let wasActive = false;
+      const change = await updateActiveSlugs(tx.options, catalog, (list) => {
+        wasActive = list.includes(slug);
+        return list.filter((other) => other !== slug);
+      });
+      // Only a real change counts as the administrator acting.
+      if (wasActive) await markActionTaken(tx.options);
+      // Field by field, not `{ ...change, wasActive }`: perf showed the spread making V8 build a new hidden class on every toggle.
+      return { before: change.before, after: change.after, wasActive };
+    },
+    (done, changes) => (done.wasActive && changed(changes) ? { action: 'module.deactivated', object: moduleObject(catalog, slug) } : null),
+  );
   if (!result.wasActive) return pluginError('module_already_inactive');
   await emitListChange(ctx, result.before, result.after);
   return { code: 'success', message: successMessages.moduleDeactivated };
@@ -77,6 +102,7 @@ export async function activateModules(
   ctx: PluginContext,
   catalog: ModuleCatalog,
   slugs: readonly string[],
+  request?: RestRequest,
 ): Promise<SuccessBody | RestError> {
   const ok: string[] = [];
   const failed: string[] = [];
@@ -90,11 +116,20 @@ export async function activateModules(
     } else ok.push(slug);
   }
   if (ok.length > 0) {
-    const { before, after } = await ctx.store.transaction(async (tx) => {
-      const change = await updateActiveSlugs(tx.options, catalog, (list) => [...list, ...ok.filter((slug) => !list.includes(slug))]);
-      if (change.after.length !== change.before.length) await markActionTaken(tx.options);
-      return change;
-    });
+    const source = await sourceFor(ctx, request);
+    const { before, after } = await auditedTransaction(
+      ctx,
+      source,
+      async (tx) => {
+        const change = await updateActiveSlugs(tx.options, catalog, (list) => [...list, ...ok.filter((slug) => !list.includes(slug))]);
+        if (change.after.length !== change.before.length) await markActionTaken(tx.options);
+        return change;
+      },
+      (change, changes) =>
+        change.after
+          .filter((slug) => !change.before.includes(slug))
+          .map((slug) => ({ action: 'module.activated', object: moduleObject(catalog, slug), changes })),
+    );
     await emitListChange(ctx, before, after);
   }
   return failed.length > 0 ? bulkActivationFailed(failed, reason) : { code: 'success', message: successMessages.allModulesActivated };

@@ -15,6 +15,8 @@ import { someUpdated } from '../errors.js';
 import { readActiveSlugs } from './active-modules.js';
 import { markActionTaken } from './jumpstart-state.js';
 import { announceOptionWrites, optionProblems, writeOptions, type OptionWrite } from './option-writes.js';
+import type { RestRequest } from '../../../rest/types.js';
+import { auditedTransaction, changed, moduleObject, sourceFor } from './audit-trail.js';
 
 export async function updateModuleOptions(
   ctx: PluginContext,
@@ -22,6 +24,7 @@ export async function updateModuleOptions(
   slug: string,
   body: unknown,
   user: Principal,
+  request?: RestRequest,
 ): Promise<Record<string, JsonValue> | RestError> {
   const mod = catalog.get(slug);
   if (!mod) return pluginError('module_not_found');
@@ -39,11 +42,17 @@ export async function updateModuleOptions(
 
   // Stage 2: write the valid keys in one transaction.
   const homeUrl = ctx.site.homeUrl();
-  const outcomes = await ctx.store.transaction(async (tx) => {
-    const done = await writeOptions(tx.options, writes, user, homeUrl);
-    if (done.tracked) await markActionTaken(tx.options);
-    return done.outcomes;
-  });
+  const source = await sourceFor(ctx, request);
+  const outcomes = await auditedTransaction(
+    ctx,
+    source,
+    async (tx) => {
+      const done = await writeOptions(tx.options, writes, user, homeUrl);
+      if (done.tracked) await markActionTaken(tx.options);
+      return done.outcomes;
+    },
+    (_outcomes, changes) => (changed(changes) ? { action: 'module.options_updated', object: moduleObject(catalog, slug) } : null),
+  );
 
   // Stage 3: tell listeners, then answer.
   const { extras, notUpdated } = await announceOptionWrites(ctx, outcomes);

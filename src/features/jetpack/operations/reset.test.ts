@@ -97,7 +97,10 @@ describe('reset', () => {
     });
     const broken: PluginContext = {
       ...fx.ctx,
-      store: { options: fx.store.options, transaction: (fn) => fx.store.transaction((tx) => fn({ options: failingSet(tx.options) })) },
+      store: {
+        options: fx.store.options,
+        transaction: (fn) => fx.store.transaction((tx) => fn({ options: failingSet(tx.options), audit: tx.audit })),
+      },
     };
     await expect(reset(broken, fx.catalog, 'options')).rejects.toThrow('disk full');
     expect(await fx.store.options.getMany([...before.keys()])).toEqual(before);

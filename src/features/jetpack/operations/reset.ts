@@ -12,6 +12,8 @@ import { stateKeys } from '../state-keys.js';
 import { defaultActiveSlugs, updateActiveSlugs } from './active-modules.js';
 import { emitListChange } from './module-activation.js';
 import { SETTING_OPTION_NAMES } from './settings.js';
+import type { RestRequest } from '../../../rest/types.js';
+import { auditedTransaction, changed, SITE_OBJECT, sourceFor } from './audit-trail.js';
 
 export type ResetKind = 'options' | 'modules';
 
@@ -24,17 +26,24 @@ export async function reset(
   ctx: PluginContext,
   catalog: ModuleCatalog,
   kind: string,
+  request?: RestRequest,
 ): Promise<{ code: 'success'; message: string } | RestError> {
   if (kind !== 'options' && kind !== 'modules') return pluginError('invalid_reset_kind');
-  const change = await ctx.store.transaction(async (tx) => {
-    const defaults = await defaultActiveSlugs(tx.options, catalog);
-    const list = await updateActiveSlugs(tx.options, catalog, () => [...defaults]);
-    if (kind === 'options') {
-      for (const name of optionsClearedByReset(catalog)) await tx.options.delete(name);
-      await tx.options.set(stateKeys.jumpstart, 'new_connection');
-    }
-    return list;
-  });
+  const source = await sourceFor(ctx, request);
+  const change = await auditedTransaction(
+    ctx,
+    source,
+    async (tx) => {
+      const defaults = await defaultActiveSlugs(tx.options, catalog);
+      const list = await updateActiveSlugs(tx.options, catalog, () => [...defaults]);
+      if (kind === 'options') {
+        for (const name of optionsClearedByReset(catalog)) await tx.options.delete(name);
+        await tx.options.set(stateKeys.jumpstart, 'new_connection');
+      }
+      return list;
+    },
+    (_list, changes) => (changed(changes) ? { action: `${kind}.reset`, object: SITE_OBJECT } : null),
+  );
   await emitListChange(ctx, change.before, change.after);
   await ctx.events.emit('options.reset', { kind });
   return { code: 'success', message: kind === 'options' ? successMessages.optionsReset : successMessages.modulesReset };

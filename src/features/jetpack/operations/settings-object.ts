@@ -22,6 +22,8 @@ import { readActiveSlugs, updateActiveSlugs } from './active-modules.js';
 import { markActionTaken } from './jumpstart-state.js';
 import { activationProblem, emitListChange } from './module-activation.js';
 import { announceOptionWrites, optionProblems, writeOptions, type OptionWrite } from './option-writes.js';
+import type { RestRequest } from '../../../rest/types.js';
+import { auditedTransaction, changed, moduleObject, SITE_OBJECT, sourceFor } from './audit-trail.js';
 import { loadOptionStorage, optionsForResponse } from './option-values.js';
 import { readSettings, storeHolidaySnow } from './settings.js';
 
@@ -200,6 +202,7 @@ export async function writeSettingsObject(
   body: unknown,
   user: Principal,
   only?: string,
+  request?: RestRequest,
 ): Promise<Record<string, JsonValue> | RestError> {
   let mod: CatalogModule | undefined;
   if (only !== undefined) {
@@ -226,22 +229,29 @@ export async function writeSettingsObject(
   const homeUrl = ctx.site.homeUrl();
   let applied;
   try {
-    applied = await ctx.store.transaction(async (tx) => {
-      const list =
-        toggles.size === 0
-          ? null
-          : await updateActiveSlugs(tx.options, catalog, (current) => [
-              ...current.filter((slug) => toggles.get(slug) !== false),
-              ...[...toggles].filter(([slug, on]) => on && !current.includes(slug)).map(([slug]) => slug),
-            ]);
-      const done = await writeOptions(tx.options, writes, user, homeUrl);
-      for (const [write, outcome] of done.outcomes) if (!outcome.ok) throw new WriteFailed(write.key, outcome.info);
-      const snow = site.get('jetpack_holiday_snow_enabled');
-      const snowChanged = snow !== undefined && (await storeHolidaySnow(tx.options, snow));
-      const listChanged = list !== null && list.before.join() !== list.after.join();
-      if (listChanged || done.tracked) await markActionTaken(tx.options);
-      return { list, outcomes: done.outcomes, snow: snowChanged ? snow : undefined };
-    });
+    const source = await sourceFor(ctx, request);
+    applied = await auditedTransaction(
+      ctx,
+      source,
+      async (tx) => {
+        const list =
+          toggles.size === 0
+            ? null
+            : await updateActiveSlugs(tx.options, catalog, (current) => [
+                ...current.filter((slug) => toggles.get(slug) !== false),
+                ...[...toggles].filter(([slug, on]) => on && !current.includes(slug)).map(([slug]) => slug),
+              ]);
+        const done = await writeOptions(tx.options, writes, user, homeUrl);
+        for (const [write, outcome] of done.outcomes) if (!outcome.ok) throw new WriteFailed(write.key, outcome.info);
+        const snow = site.get('jetpack_holiday_snow_enabled');
+        const snowChanged = snow !== undefined && (await storeHolidaySnow(tx.options, snow));
+        const listChanged = list !== null && list.before.join() !== list.after.join();
+        if (listChanged || done.tracked) await markActionTaken(tx.options);
+        return { list, outcomes: done.outcomes, snow: snowChanged ? snow : undefined };
+      },
+      (_applied, changes) =>
+        changed(changes) ? { action: 'settings.updated', object: mod ? moduleObject(catalog, mod.slug) : SITE_OBJECT } : null,
+    );
   } catch (error) {
     if (error instanceof WriteFailed) return settingNotSaved(error.key, error.info);
     throw error;

@@ -6,6 +6,8 @@ import type { PluginContext } from '../context.js';
 import { phpTruthy } from '../../../core/php.js';
 import { pluginError, successMessages } from '../../jetpack-v4/errors.js';
 import { stateKeys } from '../state-keys.js';
+import type { RestRequest } from '../../../rest/types.js';
+import { auditedTransaction, SITE_OBJECT, sourceFor } from './audit-trail.js';
 
 /** Setting name → the site option holding it (Initial_State `settingNames`). */
 export const SETTING_OPTION_NAMES = { jetpack_holiday_snow_enabled: stateKeys.holidaySnow } as const;
@@ -32,7 +34,11 @@ export async function storeHolidaySnow(options: OptionsRepo, on: boolean): Promi
  * POST /settings/update: only the body's first key counts. An unknown key or an unchanged value
  * is `setting_not_updated`, as WordPress's `update_option` reported no change.
  */
-export async function updateSetting(ctx: PluginContext, body: unknown): Promise<Record<string, JsonValue> | RestError> {
+export async function updateSetting(
+  ctx: PluginContext,
+  body: unknown,
+  request?: RestRequest,
+): Promise<Record<string, JsonValue> | RestError> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return pluginError('missing_setting');
   const entries = Object.entries(body as Record<string, JsonValue>);
   if (entries.length === 0) return pluginError('missing_setting');
@@ -40,7 +46,13 @@ export async function updateSetting(ctx: PluginContext, body: unknown): Promise<
   if (name !== 'jetpack_holiday_snow_enabled') return pluginError('setting_not_updated');
 
   const on = phpTruthy(sent);
-  const changed = await storeHolidaySnow(ctx.store.options, on);
+  const source = await sourceFor(ctx, request);
+  const changed = await auditedTransaction(
+    ctx,
+    source,
+    (tx) => storeHolidaySnow(tx.options, on),
+    (done) => (done ? { action: 'settings.updated', object: SITE_OBJECT } : null),
+  );
   if (!changed) return pluginError('setting_not_updated');
   await ctx.events.emit('setting.updated', { name, value: on });
   return { code: 'success', message: successMessages.settingUpdated, value: sent };

@@ -56,7 +56,7 @@ export function registerCurrentRoutes(
       // The values of known keys are checked before the permission, as Jetpack's declared arguments are.
       validateCallback: (request) => invalidSettingValues(catalog, settingsBody(request)) ?? true,
       permission: configureModules,
-      handler: ({ request }) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user),
+      handler: ({ request }) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, undefined, request),
       // Its permission is GET settings' Allow: a capability check.
       replayable: 'permission',
     }),
@@ -70,7 +70,7 @@ export function registerCurrentRoutes(
       params: Type.Object({ module: Type.String() }),
       query: EDIT_CONTEXT,
       permission: configureModules,
-      handler: ({ params, request }) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, params.module),
+      handler: ({ params, request }) => writeSettingsObject(ctx, catalog, settingsBody(request), request.user, params.module, request),
     }),
   );
 
@@ -90,7 +90,8 @@ export function registerCurrentRoutes(
         }),
       }),
       permission: manageModules,
-      handler: ({ body }) => (toBoolean(body.active) === true ? activateJumpstart(ctx, catalog) : deactivateJumpstart(ctx, catalog)),
+      handler: ({ body, request }) =>
+        toBoolean(body.active) === true ? activateJumpstart(ctx, catalog, request) : deactivateJumpstart(ctx, catalog, request),
     }),
   ]);
 
@@ -102,7 +103,7 @@ export function registerCurrentRoutes(
       params: Type.Object({ options: Type.String() }),
       permission: manageModules,
       handler: ({ params, request }) =>
-        flagged(request, 'reset', true) ? reset(ctx, catalog, params.options) : pluginError('invalid_param'),
+        flagged(request, 'reset', true) ? reset(ctx, catalog, params.options, request) : pluginError('invalid_param'),
     }),
   );
 
@@ -114,7 +115,7 @@ export function registerCurrentRoutes(
       params: Type.Object({ notice: Type.String() }),
       permission: viewAdmin,
       handler: ({ params, request }) =>
-        flagged(request, 'dismissed', true) ? dismissNotice(ctx, params.notice, request.user) : pluginError('invalid_dismissed'),
+        flagged(request, 'dismissed', true) ? dismissNotice(ctx, params.notice, request.user, request) : pluginError('invalid_dismissed'),
     }),
   );
 

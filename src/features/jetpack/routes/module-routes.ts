@@ -49,7 +49,7 @@ async function updateWithFields(ctx: PluginContext, catalog: ModuleCatalog, slug
   const body = request.json;
   const fields = ctx.fields?.fields(MODULE_OBJECT_TYPE);
   if (!fields || fields.size === 0 || typeof body !== 'object' || body === null || Array.isArray(body) || !catalog.get(slug)) {
-    return updateModuleOptions(ctx, catalog, slug, body, request.user);
+    return updateModuleOptions(ctx, catalog, slug, body, request.user, request);
   }
   const rest: Record<string, unknown> = {};
   let fieldKeys = 0;
@@ -57,11 +57,11 @@ async function updateWithFields(ctx: PluginContext, catalog: ModuleCatalog, slug
     if (fields.get(key)?.update) fieldKeys++;
     else rest[key] = value;
   }
-  if (fieldKeys === 0) return updateModuleOptions(ctx, catalog, slug, body, request.user);
+  if (fieldKeys === 0) return updateModuleOptions(ctx, catalog, slug, body, request.user, request);
   const updated = await ctx.fields!.update(MODULE_OBJECT_TYPE, { slug }, request);
   if (updated !== true) return updated;
   if (Object.keys(rest).length === 0) return { code: 'success', message: successMessages.moduleUpdated };
-  return updateModuleOptions(ctx, catalog, slug, rest, request.user);
+  return updateModuleOptions(ctx, catalog, slug, rest, request.user, request);
 }
 
 export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
@@ -96,7 +96,7 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
     const json = request.json;
     const listed = typeof json === 'object' && json !== null ? (json as Record<string, unknown>).modules : undefined;
     if (!Array.isArray(listed)) return pluginError('module_not_found');
-    return activateModules(ctx, catalog, listed.map(String));
+    return activateModules(ctx, catalog, listed.map(String), request);
   };
   const bulkActivate = defineRoute({
     methods: EDITABLE,
@@ -128,8 +128,8 @@ export function registerModuleRoutes(api: SitewardApi, ctx: PluginContext, catal
       params: SLUG_PARAMS,
       body: Type.Object({ active: Type.Boolean({ ...activeOptions, required: true }) }),
       permission: manageModules,
-      handler: ({ params, body }) =>
-        toBoolean(body.active) ? activateModule(ctx, catalog, params.slug) : deactivateModule(ctx, catalog, params.slug),
+      handler: ({ params, body, request }) =>
+        toBoolean(body.active) ? activateModule(ctx, catalog, params.slug, request) : deactivateModule(ctx, catalog, params.slug, request),
       // A capability check and a check of the value alone: a refused `active` may be answered again.
       replayable: 'arguments',
     }),

@@ -29,7 +29,7 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
   const settingUpdate = defineRoute({
     methods: EDITABLE,
     permission: namedPermission('manage_settings', ctx),
-    handler: ({ request }) => updateSetting(ctx, request.json),
+    handler: ({ request }) => updateSetting(ctx, request.json, request),
   });
   api.registerRoute(JETPACK_NAMESPACE, '/settings/update', settingUpdate);
   // The path the historical admin client called (docs/spec/compat.md §9).
@@ -38,12 +38,12 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
   api.registerRoute(
     JETPACK_NAMESPACE,
     '/jumpstart/activate',
-    defineRoute({ methods: EDITABLE, permission: manageModules, handler: () => activateJumpstart(ctx, catalog) }),
+    defineRoute({ methods: EDITABLE, permission: manageModules, handler: ({ request }) => activateJumpstart(ctx, catalog, request) }),
   );
   api.registerRoute(
     JETPACK_NAMESPACE,
     '/jumpstart/deactivate',
-    defineRoute({ methods: EDITABLE, permission: manageModules, handler: () => deactivateJumpstart(ctx, catalog) }),
+    defineRoute({ methods: EDITABLE, permission: manageModules, handler: ({ request }) => deactivateJumpstart(ctx, catalog, request) }),
   );
 
   api.registerRoute(
@@ -53,7 +53,7 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
       methods: EDITABLE,
       params: Type.Object({ options_or_modules: Type.String() }),
       permission: manageModules,
-      handler: ({ params }) => reset(ctx, catalog, params.options_or_modules),
+      handler: ({ params, request }) => reset(ctx, catalog, params.options_or_modules, request),
     }),
   );
 
@@ -64,7 +64,7 @@ export function registerSiteRoutes(api: SitewardApi, ctx: PluginContext, catalog
       methods: EDITABLE,
       params: Type.Object({ notice: Type.String() }),
       permission: namedPermission('view_admin', ctx),
-      handler: ({ params, request }) => dismissNotice(ctx, params.notice, request.user),
+      handler: ({ params, request }) => dismissNotice(ctx, params.notice, request.user, request),
     }),
   );
 }

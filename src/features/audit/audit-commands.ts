@@ -1,0 +1,218 @@
+/** `siteward audit list | show <id> | verify | export --format ndjson|csv` (docs/audit-log.md "CLI"). */
+import { parseArgs } from 'node:util';
+import { textTable } from '../../core/text-table.js';
+import type { AuditFilter, AuditLogRepo } from '../../store/types.js';
+import type { AuditEvent, AuditResult } from '../../wire/audit.js';
+import type { CliCommand, CliIo } from '../contract.js';
+import type { AuditKeys } from './signing.js';
+import { verifyAuditLog } from './verify.js';
+
+export const AUDIT_USAGE = [
+  'audit list [filters] [--limit N] [--offset N] [--format json]',
+  '                                 Events, newest first',
+  'audit show <id>                  One event in full (JSON)',
+  'audit verify                     Recompute the hash chain and check the signed checkpoints; exit 1 naming the first broken row',
+  'audit export --format ndjson|csv [filters]',
+  '                                 Every matching event, oldest first, streamed to standard output',
+  '  filters: --action <name|prefix.*> --actor <user id> --object <type[:id]> --result ok|denied|failed',
+  '           --after <ISO time> --before <ISO time> --search <text>',
+] as const;
+
+const FILTER_OPTIONS = {
+  action: { type: 'string' },
+  actor: { type: 'string' },
+  object: { type: 'string' },
+  result: { type: 'string' },
+  after: { type: 'string' },
+  before: { type: 'string' },
+  search: { type: 'string' },
+} as const;
+
+class UsageError extends Error {}
+
+function time(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(ms)) throw new UsageError(`--${name} must be an ISO 8601 time or milliseconds since the epoch (got "${text}")`);
+  return ms;
+}
+
+function filterOf(values: Partial<Record<keyof typeof FILTER_OPTIONS, string>>): AuditFilter {
+  const filter: { -readonly [K in keyof AuditFilter]: AuditFilter[K] } = {};
+  if (values.action !== undefined) filter.action = values.action;
+  if (values.actor !== undefined) {
+    if (!/^\d+$/.test(values.actor)) throw new UsageError(`--actor must be a user id (got "${values.actor}")`);
+    filter.actorUserId = Number(values.actor);
+  }
+  if (values.object !== undefined) {
+    const [type, ...id] = values.object.split(':');
+    filter.objectType = type;
+    if (id.length > 0) filter.objectId = id.join(':');
+  }
+  if (values.result !== undefined) {
+    if (!['ok', 'denied', 'failed'].includes(values.result))
+      throw new UsageError(`--result must be ok, denied or failed (got "${values.result}")`);
+    filter.result = values.result as AuditResult;
+  }
+  const after = time('after', values.after);
+  const before = time('before', values.before);
+  if (after !== undefined) filter.after = after;
+  if (before !== undefined) filter.before = before;
+  if (values.search !== undefined) filter.search = values.search;
+  return filter;
+}
+
+function count(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) > max) throw new UsageError(`--${name} must be a whole number from 0 to ${max} (got "${text}")`);
+  return Number(text);
+}
+
+function actorText(event: AuditEvent): string {
+  const { actor } = event;
+  if (actor.kind === 'user') return `${actor.login} (#${actor.user_id})`;
+  if (actor.kind === 'cli') return actor.credential.type === 'os_user' ? `cli:${actor.credential.name}` : 'cli';
+  if (actor.kind === 'job') return `job:${actor.job ?? '?'}`;
+  return 'anonymous';
+}
+
+async function list(log: AuditLogRepo, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { ...FILTER_OPTIONS, limit: { type: 'string' }, offset: { type: 'string' }, format: { type: 'string' } },
+    strict: true,
+  });
+  const filter = filterOf(values);
+  const events = await log.list(filter, {
+    limit: count('limit', values.limit, 50, 10_000),
+    offset: count('offset', values.offset, 0, 1e12),
+  });
+  if (values.format === 'json') {
+    io.out(JSON.stringify(events, null, 2));
+    return 0;
+  }
+  if (values.format !== undefined) throw new UsageError(`--format must be json (got "${values.format}")`);
+  const rows = events.map((e) => [
+    String(e.id),
+    new Date(e.time).toISOString(),
+    e.action,
+    e.result,
+    actorText(e),
+    e.client_ip || '-',
+    e.object ? `${e.object.type}:${e.object.id}` : '-',
+  ]);
+  for (const line of textTable(['ID', 'TIME', 'ACTION', 'RESULT', 'ACTOR', 'ADDRESS', 'OBJECT'], rows)) io.out(line);
+  return 0;
+}
+
+/** RFC 4180: quoted when needed, quotes doubled; a leading `= + - @` is prefixed with `'` so spreadsheets never run it as a formula. */
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export const CSV_HEADER = [
+  'id',
+  'time',
+  'action',
+  'result',
+  'actor_kind',
+  'actor_user_id',
+  'actor_login',
+  'credential',
+  'client_ip',
+  'user_agent',
+  'request_id',
+  'object_type',
+  'object_id',
+  'object_name',
+  'host_id',
+  'changes',
+];
+
+export function csvRow(e: AuditEvent): string {
+  return [
+    String(e.id),
+    new Date(e.time).toISOString(),
+    e.action,
+    e.result,
+    e.actor.kind,
+    String(e.actor.user_id),
+    e.actor.login,
+    JSON.stringify(e.actor.credential),
+    e.client_ip,
+    e.user_agent,
+    e.request_id,
+    e.object?.type ?? '',
+    e.object?.id ?? '',
+    e.object?.name ?? '',
+    e.host_id,
+    JSON.stringify(e.changes),
+  ]
+    .map(csvCell)
+    .join(',');
+}
+
+/** Every matching event, oldest first, a page at a time (keyset on id): memory stays flat however long the log. */
+export async function* exportEvents(log: AuditLogRepo, filter: AuditFilter, page = 500): AsyncGenerator<AuditEvent> {
+  let after = filter.idAfter ?? 0;
+  for (;;) {
+    const events = await log.list({ ...filter, idAfter: after }, { limit: page, offset: 0, order: 'asc' });
+    for (const event of events) yield event;
+    if (events.length < page) return;
+    after = events[events.length - 1]!.id;
+  }
+}
+
+async function exportLog(log: AuditLogRepo, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...FILTER_OPTIONS, format: { type: 'string' } }, strict: true });
+  if (values.format !== 'ndjson' && values.format !== 'csv')
+    throw new UsageError(`--format must be ndjson or csv (got "${values.format ?? ''}")`);
+  const filter = filterOf(values);
+  if (values.format === 'csv') io.out(CSV_HEADER.join(','));
+  for await (const event of exportEvents(log, filter)) io.out(values.format === 'csv' ? csvRow(event) : JSON.stringify(event));
+  return 0;
+}
+
+export function auditCommand(log: AuditLogRepo, keys: AuditKeys): CliCommand {
+  return {
+    name: 'audit',
+    usage: AUDIT_USAGE,
+    async run(args, io) {
+      const [sub, ...rest] = args;
+      try {
+        if (sub === 'list') return await list(log, rest, io);
+        if (sub === 'export') return await exportLog(log, rest, io);
+        if (sub === 'show') {
+          const [id, ...extra] = rest;
+          if (id === undefined || !/^\d+$/.test(id) || extra.length > 0) throw new UsageError('usage: siteward audit show <id>');
+          const event = await log.get(Number(id));
+          if (!event) {
+            io.err(`No audit event ${id}.`);
+            return 1;
+          }
+          io.out(JSON.stringify(event, null, 2));
+          return 0;
+        }
+        if (sub === 'verify') {
+          parseArgs({ args: rest, options: {}, strict: true });
+          const result = await verifyAuditLog(log, keys.publicKey);
+          if (!result.ok) {
+            io.err(`Audit log BROKEN at row ${result.row}: ${result.reason}.`);
+            return 1;
+          }
+          const from = result.firstId === null ? 'no rows' : `rows ${result.firstId}–${result.lastId}`;
+          io.out(`Audit log verified: ${from} (${result.rows} events), ${result.checkpoints} signed checkpoint(s).`);
+          return 0;
+        }
+        throw new UsageError(`usage:\n  siteward ${AUDIT_USAGE.join('\n  siteward ')}`);
+      } catch (error) {
+        if (error instanceof UsageError) {
+          io.err(error.message);
+          return 2;
+        }
+        throw error;
+      }
+    },
+  };
+}

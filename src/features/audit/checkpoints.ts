@@ -1,0 +1,55 @@
+/**
+ * Writing checkpoints and cutting the log at one (retention). Both run as background jobs on the
+ * one process holding the jobs' lease.
+ */
+import type { AuditLogRepo } from '../../store/types.js';
+import type { AuditCheckpoint } from '../../wire/audit.js';
+import { signCheckpoint, type AuditKeys } from './signing.js';
+import { verifyAuditLog } from './verify.js';
+
+/** Signs the chain's current head and stores the checkpoint. */
+export async function writeCheckpoint(log: AuditLogRepo, keys: AuditKeys, now: number): Promise<AuditCheckpoint> {
+  const head = await log.head();
+  const checkpoint = signCheckpoint(keys, { last_id: head.lastId, head_hash: head.hash, count: head.count, time: now });
+  await log.addCheckpoint(checkpoint);
+  return checkpoint;
+}
+
+export type PurgeResult =
+  { readonly ok: true; readonly deleted: number; readonly cutAt: number | null } | { readonly ok: false; readonly reason: string };
+
+/** Rows deleted per statement: each holds its locks for a moment only (measured in docs/audit-log.md). */
+export const PURGE_BATCH = 1000;
+
+/**
+ * Deletes the events older than `retentionDays`: first the part to cut is verified (a broken
+ * chain is never laundered by a purge), then a checkpoint is signed at the newest old row, then
+ * the rows up to it go in batches, then the checkpoints before it. Verification then starts at
+ * that checkpoint.
+ */
+export async function purgeOld(
+  log: AuditLogRepo,
+  keys: AuditKeys,
+  now: number,
+  retentionDays: number,
+  batch = PURGE_BATCH,
+  pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve)),
+): Promise<PurgeResult> {
+  const cutAt = await log.lastIdBefore(now - retentionDays * 86_400_000);
+  if (cutAt === null) return { ok: true, deleted: 0, cutAt: null };
+  const verified = await verifyAuditLog(log, keys.publicKey, cutAt);
+  if (!verified.ok) return { ok: false, reason: `not purged: ${verified.reason}` };
+  if (verified.firstId === null) return { ok: true, deleted: 0, cutAt };
+  const [row] = await log.rows(cutAt - 1, 1);
+  if (!row || row.id !== cutAt) return { ok: false, reason: `not purged: row ${cutAt} vanished` };
+  await log.addCheckpoint(signCheckpoint(keys, { last_id: cutAt, head_hash: row.hash, count: cutAt, time: now }));
+  let deleted = 0;
+  for (;;) {
+    const n = await log.purgeThrough(cutAt, batch);
+    deleted += n;
+    if (n < batch) break;
+    await pause();
+  }
+  await log.dropCheckpointsBefore(cutAt);
+  return { ok: true, deleted, cutAt };
+}
