@@ -11,6 +11,7 @@ import type { Store } from '../../store/types.js';
 import type { SitewardApi } from '../../plugins/api.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { twoFactorError } from './errors.js';
+import { RequestSources } from '../audit/source.js';
 import type { TwoFactorCodes, TwoFactorEnrolment, TwoFactorStatus as StatusAnswer } from '../../wire/siteward-v1.js';
 import type { TwoFactorService, TwoFactorStatus } from './service.js';
 
@@ -29,6 +30,8 @@ function statusBody(status: TwoFactorStatus): StatusAnswer {
 }
 
 export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorService, store: Store): void {
+  // Who asks, for the audit events of enrolling and turning off (docs/audit-log.md).
+  const sources = new RequestSources(store.appPasswords);
   const permission = (request: RestRequest) => {
     if (request.user.id === 0) return forbidden(false);
     return request.credential ? twoFactorError('session_only') : true;
@@ -52,7 +55,7 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
       callback: async (request: RestRequest) => {
         const user = await userOf(request);
         if (!(await verifyPassword(user.passHash, String(request.params.password)))) return twoFactorError('wrong_password');
-        await service.remove(user.id);
+        await service.remove(user.id, await sources.of(request));
         return statusBody(await service.status(user.id, request.user.roles));
       },
     },
@@ -77,7 +80,7 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
     permissionCallback: permission,
     args: { code: { type: 'string', required: true, description: 'The current 6-digit code of the authenticator app.' } },
     callback: async (request: RestRequest) => {
-      const result = await service.confirm(request.user.id, String(request.params.code));
+      const result = await service.confirm(request.user.id, String(request.params.code), await sources.of(request));
       if (!result.ok)
         return twoFactorError(
           result.why === 'not-started' ? 'not_started' : result.why === 'already-enabled' ? 'already_enabled' : 'invalid_code',
