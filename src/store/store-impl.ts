@@ -1,7 +1,7 @@
 import { Migrator, type Kysely } from 'kysely';
 import { hostname } from 'node:os';
 import { KyselyAppPasswords } from './app-passwords-repo.js';
-import { AuditCollector, KyselyAuditLog } from './audit-repo.js';
+import { appendDrafts, AuditCollector, KyselyAuditLog } from './audit-repo.js';
 import { draftOf, type AuditDraft } from './audit-chain.js';
 import { bumpCredentialsVersion, type CredentialsBump } from './credentials-version.js';
 import { migrationProvider, type Dialect, type MigrationFactory } from './migrations.js';
@@ -40,7 +40,14 @@ export abstract class StoreImpl implements Store {
     // Features' tables are not in `Database`: the cast is the one place their types meet the store's handle.
     this.tables = {
       run: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => run((db) => fn(db as unknown as Kysely<DB>)),
-      transaction: <DB, T>(fn: (db: Kysely<DB>) => Promise<T>) => this.rawTransaction((db) => fn(db as unknown as Kysely<DB>)),
+      transaction: <DB, T>(fn: (db: Kysely<DB>, audit: (event: AuditEventInput) => void) => Promise<T>) =>
+        this.rawTransaction(async (db) => {
+          const collector = this.auditCollector();
+          const result = await fn(db as unknown as Kysely<DB>, collector.add);
+          // Before COMMIT, in the same transaction: no change without its event.
+          await appendDrafts(db, this.audit.dialect, collector.drafts);
+          return result;
+        }),
     };
     this.auditLog = new KyselyAuditLog(run, (fn) => this.rawTransaction(fn), audit.dialect, audit.clock, audit.hostId);
   }

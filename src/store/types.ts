@@ -296,8 +296,11 @@ export interface StatusRepo {
 export interface FeatureTables {
   /** Runs queries (on SQLite behind the store's gate, so they never overlap a transaction). */
   run<DB, T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
-  /** Runs `fn` in one transaction: all its writes commit or none. */
-  transaction<DB, T>(fn: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction: all its writes commit or none. `audit` records an event in the
+   * same transaction (docs/audit-log.md), as `tx.audit` does.
+   */
+  transaction<DB, T>(fn: (db: Kysely<DB>, audit: (event: AuditEventInput) => void) => Promise<T>): Promise<T>;
 }
 
 /**

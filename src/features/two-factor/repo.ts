@@ -1,6 +1,7 @@
 import type { FeatureDb } from '../db/feature-db.js';
 import { toInt } from '../../store/db-values.js';
 import type { TwoFactorTables } from './tables.js';
+import type { AuditEventInput } from '../../wire/audit.js';
 
 export interface TwoFactorRow {
   readonly secret: string;
@@ -54,6 +55,21 @@ export class TwoFactorRepo {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Enables a confirmed enrolment with its first code's step (as `takeStep`), recording `event` with it. */
+  async enable(userId: number, step: number, event: AuditEventInput): Promise<boolean> {
+    return this.db.transaction(async (db, audit) => {
+      const result = await db
+        .updateTable('two_factor_users')
+        .set({ last_step: step, enabled: 1 })
+        .where('user_id', '=', userId)
+        .where('last_step', '<', step)
+        .executeTakeFirst();
+      const done = Number(result.numUpdatedRows) === 1;
+      if (done) audit(event);
+      return done;
+    });
+  }
+
   /** Replaces the recovery codes of a user by these hashes. */
   async setRecovery(userId: number, hashes: readonly string[]): Promise<void> {
     await this.db.transaction(async (db) => {
@@ -92,12 +108,14 @@ export class TwoFactorRepo {
     return row === undefined ? 0 : toInt(row.n, 'count');
   }
 
-  /** Forgets everything of a user's second factor; true when there was something. */
-  async remove(userId: number): Promise<boolean> {
-    return this.db.transaction(async (db) => {
+  /** Forgets everything of a user's second factor, recording `event` with it; true when there was something. */
+  async remove(userId: number, event?: AuditEventInput): Promise<boolean> {
+    return this.db.transaction(async (db, audit) => {
       await db.deleteFrom('two_factor_recovery').where('user_id', '=', userId).execute();
       const result = await db.deleteFrom('two_factor_users').where('user_id', '=', userId).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      const removed = Number(result.numDeletedRows) > 0;
+      if (removed && event) audit(event);
+      return removed;
     });
   }
 }

@@ -13,6 +13,7 @@ import type { Store } from '../../store/types.js';
 import type { SitewardApi } from '../../plugins/api.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { twoFactorError } from './errors.js';
+import { RequestSources } from '../audit/source.js';
 import type { TwoFactorCodes, TwoFactorEnrolment, TwoFactorStatus as StatusAnswer } from '../../wire/siteward-v1.js';
 import type { TwoFactorService, TwoFactorStatus } from './service.js';
 
@@ -31,6 +32,8 @@ function statusBody(status: TwoFactorStatus): StatusAnswer {
 }
 
 export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorService, store: Store): void {
+  // Who asks, for the audit events of enrolling and turning off (docs/audit-log.md).
+  const sources = new RequestSources(store.appPasswords);
   // The logged-in user, by a login session (not an application password).
   const permission = named('login_session', (request: RestRequest) => {
     if (request.user.id === 0) return forbidden(false);
@@ -56,7 +59,7 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
       handler: async ({ body, request }) => {
         const user = await userOf(request);
         if (!(await verifyPassword(user.passHash, body.password))) return twoFactorError('wrong_password');
-        await service.remove(user.id);
+        await service.remove(user.id, await sources.of(request));
         return statusBody(await service.status(user.id, request.user.roles));
       },
     }),
@@ -84,7 +87,7 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
       permission,
       response: answers<TwoFactorCodes>(),
       handler: async ({ body, request }) => {
-        const result = await service.confirm(request.user.id, body.code);
+        const result = await service.confirm(request.user.id, body.code, await sources.of(request));
         if (!result.ok)
           return twoFactorError(
             result.why === 'not-started' ? 'not_started' : result.why === 'already-enabled' ? 'already_enabled' : 'invalid_code',

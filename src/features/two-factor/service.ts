@@ -9,6 +9,19 @@ import type { OptionsRepo, UserRecord } from '../../store/types.js';
 import { phpTruthy } from '../../core/php.js';
 import { newRecoveryCodes, newTotpSecret, normalizeCode, qrDataUrl, recoveryHash, totpStep, totpUri } from './codes.js';
 import type { TwoFactorRepo } from './repo.js';
+import { auditEvent, type AuditSource } from '../audit/source.js';
+
+/** The user's own second factor, when the caller does not say who acts (the enrol page). */
+function selfSource(userId: number): AuditSource {
+  return {
+    actor: { kind: 'user', user_id: userId, login: '', credential: { type: 'none' } },
+    client_ip: '',
+    user_agent: '',
+    request_id: '',
+  };
+}
+
+const twoFactorObject = (userId: number) => ({ type: 'user', id: String(userId), name: 'two-factor' });
 
 export interface TwoFactorStatus {
   /** A confirmed second factor is asked at every password login. */
@@ -94,12 +107,13 @@ export class TwoFactorService {
   }
 
   /** Confirms an enrolment with a first code: from now on logins ask for one. Returns the recovery codes, shown once. */
-  async confirm(userId: number, code: string): Promise<ConfirmResult> {
+  async confirm(userId: number, code: string, source: AuditSource = selfSource(userId)): Promise<ConfirmResult> {
     const row = await this.o.repo.find(userId);
     if (!row) return { ok: false, why: 'not-started' };
     if (row.enabled) return { ok: false, why: 'already-enabled' };
     const step = await totpStep(this.#open(userId, row.secret), normalizeCode(code), this.o.clock(), row.lastStep);
-    if (step === null || !(await this.o.repo.takeStep(userId, step, true))) return { ok: false, why: 'invalid-code' };
+    const event = auditEvent(source, 'two_factor.enrolled', twoFactorObject(userId), { two_factor: { before: false, after: true } });
+    if (step === null || !(await this.o.repo.enable(userId, step, event))) return { ok: false, why: 'invalid-code' };
     return { ok: true, recoveryCodes: await this.regenerate(userId) };
   }
 
@@ -129,8 +143,12 @@ export class TwoFactorService {
   }
 
   /** Turns two-factor off for a user (disable with the password, or `siteward user 2fa reset`). */
-  remove(userId: number): Promise<boolean> {
-    return this.o.repo.remove(userId);
+  remove(
+    userId: number,
+    source: AuditSource = selfSource(userId),
+    action: 'two_factor.disabled' | 'two_factor.reset' = 'two_factor.disabled',
+  ): Promise<boolean> {
+    return this.o.repo.remove(userId, auditEvent(source, action, twoFactorObject(userId), { two_factor: { before: true, after: false } }));
   }
 
   async #enrolment(user: UserRecord, secret: string): Promise<Enrolment> {

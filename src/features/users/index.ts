@@ -6,6 +6,7 @@ import { runAppPasswordCommand } from './app-password-commands.js';
 import { runUserCommand } from './user-commands.js';
 import type { Feature } from '../contract.js';
 import { runningServer } from '../backups/server-guard.js';
+import { cliSource } from '../audit/source.js';
 
 export const usersFeature: Feature = {
   name: 'users',
@@ -27,7 +28,7 @@ export const usersFeature: Feature = {
           store,
           homeUrl: ctx.site.homeUrl,
           runningServerUrl: async () => (await runningServer(ctx.config.dataDir))?.url ?? null,
-          resetTwoFactor: (id) => twoFactor.remove(id),
+          resetTwoFactor: (id) => twoFactor.remove(id, cliSource(), 'two_factor.reset'),
           ...io,
         }),
     });
