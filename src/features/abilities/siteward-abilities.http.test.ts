@@ -115,6 +115,24 @@ describe('Siteward’s abilities', () => {
     expect((await run('siteward/activate-module', { slug: 'protect' }, author)).status).toBe(403);
   });
 
+  it('are each recorded in the audit log as ability.run: the ability, its input, how it ended, the door and the credential', async () => {
+    await run('siteward/deactivate-module', { slug: 'stats' });
+    await run('siteward/activate-module', { slug: 'no-such-module' });
+    const events = (await app.request({ path: '/wp-json/siteward/v1/audit?action=ability.run&per_page=100', headers: admin })).json as {
+      result: string;
+      actor: { login: string; credential: { type: string } };
+      object: { id: string };
+      changes: { input: { after: unknown }; via: { after: string }; error?: { after: string } };
+    }[];
+    const of = (id: string) => events.filter((e) => e.object.id === id);
+    expect(of('siteward/deactivate-module').map((e) => e.changes.input.after)).toContainEqual({ slug: 'stats' });
+    const stats = of('siteward/deactivate-module').find((e) => (e.changes.input.after as { slug: string }).slug === 'stats')!;
+    expect(stats).toMatchObject({ result: 'ok', actor: { login: 'boss', credential: { type: 'application_password' } } });
+    expect(stats.changes.via.after).toBe('rest');
+    const failed = of('siteward/activate-module').find((e) => (e.changes.input.after as { slug: string }).slug === 'no-such-module')!;
+    expect(failed).toMatchObject({ result: 'failed', changes: { error: { after: 'not_found' } } });
+  });
+
   it('read and change settings as jetpack/v4/settings does', async () => {
     const before = (await run('siteward/get-settings')).json as Record<string, unknown>;
     expect(before).toHaveProperty('protect', true);

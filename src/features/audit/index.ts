@@ -4,6 +4,7 @@
  * `siteward audit` command.
  */
 import type { Feature } from '../contract.js';
+import { recordAbilityRuns } from './ability-runs.js';
 import { auditCommand } from './audit-commands.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
@@ -39,6 +40,11 @@ export const auditFeature: Feature = {
       everyMs: 60_000,
       run: () => store.auditLog.flushFailedLogins(clock(), FAILED_LOGIN_WINDOW_MS),
     });
+    recordAbilityRuns(
+      ctx.need('abilityRegistry'),
+      (events) => store.auditLog.append(events),
+      (error) => log.warn({ err: error }, 'could not record an ability run in the audit log'),
+    );
     ctx.addCommand(auditCommand(store.auditLog, keys));
     registerAuditRoutes(ctx.api, store.auditLog);
   },

@@ -1,0 +1,71 @@
+/**
+ * Every ability run, from either door (`wp-abilities/v1` or MCP), as an audit event
+ * `ability.run` (issue 42): which ability, its input with secret-looking members replaced, how it
+ * ended, and who ran it with which credential. What the ability changed is recorded by the
+ * operation it runs, in that change's own transaction; this event says the change came from an
+ * agent's call.
+ */
+import type { AbilityCaller } from '../../plugins/ability-types.js';
+import type { AuditActor, AuditCredential, AuditEventInput } from '../../wire/audit.js';
+import type { AbilityRegistry } from '../abilities/index.js';
+import { isSecretName } from './recorded-options.js';
+
+/** The caller's credential as the audit log names it (an application password by uuid, OAuth by client id). */
+function credentialOf(caller: AbilityCaller): AuditCredential {
+  const credential = caller.credential;
+  if (credential === null) return { type: 'none' };
+  if (credential.startsWith('oauth:')) return { type: 'oauth', client_id: credential.slice('oauth:'.length) };
+  return { type: 'application_password', uuid: credential, name: '' };
+}
+
+/** `input` with every member whose name looks like a secret replaced, at any depth. */
+export function redacted(input: unknown): unknown {
+  if (Array.isArray(input)) return input.map(redacted);
+  if (input === null || typeof input !== 'object') return input;
+  return Object.fromEntries(
+    Object.entries(input as Record<string, unknown>).map(([key, value]) => [key, isSecretName(key) ? '[redacted]' : redacted(value)]),
+  );
+}
+
+export function abilityRunEvent(
+  name: string,
+  input: unknown,
+  ok: boolean,
+  errorCode: string | null,
+  caller: AbilityCaller,
+): AuditEventInput {
+  const actor: AuditActor = {
+    kind: caller.user.id === 0 ? 'anonymous' : 'user',
+    user_id: caller.user.id,
+    login: caller.user.login,
+    credential: credentialOf(caller),
+  };
+  return {
+    action: 'ability.run',
+    result: ok ? 'ok' : 'failed',
+    actor,
+    client_ip: '',
+    user_agent: '',
+    request_id: '',
+    object: { type: 'ability', id: name, name },
+    changes: {
+      input: { before: null, after: redacted(input) },
+      via: { before: null, after: caller.via },
+      ...(errorCode === null ? {} : { error: { before: null, after: errorCode } }),
+    },
+  };
+}
+
+/** Records each run that passed its checks once it has ended; a store that cannot write is logged, never fails the run. */
+export function recordAbilityRuns(
+  registry: AbilityRegistry,
+  append: (events: readonly AuditEventInput[]) => Promise<void>,
+  warn: (error: unknown) => void,
+): void {
+  registry.observe({
+    after: async (ability, input, outcome, caller) => {
+      const event = abilityRunEvent(ability.name, input, outcome.ok, outcome.ok ? null : outcome.error.code, caller);
+      await append([event]).catch(warn);
+    },
+  });
+}
