@@ -61,11 +61,13 @@ export function registerAuditRoutes(api: Pick<SitewardApi, 'registerRoute' | 're
     permissionCallback: administrators,
     callback: async (request) => {
       const filter = filterOf(request);
-      const page = Number(request.params.page);
+      // PHP's (int) makes page=1e400 0, which WordPress's queries read as the first page.
+      const page = Math.max(1, Number(request.params.page));
       const perPage = Number(request.params.per_page);
       const total = await log.count(filter);
       if (total > 0 && page > Math.ceil(total / perPage)) return auditError('invalid_page_number');
-      const events = await log.list(filter, { limit: perPage, offset: (page - 1) * perPage });
+      // A page past an empty list is never queried: its offset may not even fit the database's integers.
+      const events = total === 0 ? [] : await log.list(filter, { limit: perPage, offset: (page - 1) * perPage });
       return new RestResponse(events, 200, pagingHeaders(total, page, perPage, request, collectionUrl));
     },
   });

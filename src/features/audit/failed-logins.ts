@@ -5,6 +5,7 @@
  * when the window has ended a job turns each counter into one `login.failed` event with its
  * count and first and last time.
  */
+import { isServiceUnavailable } from '../../core/unavailable.js';
 import type { PasswordGuard } from '../../auth/password-guards.js';
 import type { AuditLogRepo } from '../../store/types.js';
 
@@ -19,7 +20,22 @@ export function failedLoginGuard(
 ): PasswordGuard {
   return {
     after: async (attempt, outcome) => {
-      if (!outcome.ok) await log.countFailedLogin(attempt.ip, attempt.login, clock(), windowMs);
+      if (outcome.ok) return;
+      try {
+        await log.countFailedLogin(attempt.ip, storableLogin(attempt.login), clock(), windowMs);
+      } catch (error) {
+        // A store that cannot write (full disk, outage) must not change the login's answer: the
+        // failure goes uncounted in the audit log (Protect still counts it, in memory if need be).
+        if (!isServiceUnavailable(error)) throw error;
+      }
     },
   };
+}
+
+/**
+ * The login as tried, as text every store takes: PostgreSQL's text cannot hold NUL, which a
+ * client may send (refused as wrong credentials, still counted); at most 200 characters.
+ */
+function storableLogin(login: string): string {
+  return login.replaceAll('\0', '\uFFFD').slice(0, 200);
 }
