@@ -277,31 +277,34 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     },
   });
 
-  const remove = (me: boolean): EndpointDefinition => ({
-    methods: 'DELETE',
-    responseSchema: deletedSchema,
-    args: {
-      ...(me ? {} : { id: ID_ARG }),
-      force: { description: 'Required to be true, as users do not support trashing.', type: 'boolean', default: false },
-      reassign: {
-        description: "Reassign the deleted user's posts and links to this user ID.",
-        type: 'integer',
-        required: true,
-        sanitizeCallback: sanitizeReassign,
-      },
-    },
-    permissionCallback: labelPermission(
-      (request) => withTarget(request, () => (request.user.can('delete_users') ? true : wpError('cannot_delete', request))),
-      'delete_users',
-    ),
-    replayable: 'permission',
-    callback: async (request) => {
-      const profile = found.get(request)!;
-      const previous = userItem(profile, 'edit', urls);
-      const refused = await deleteUser(deps, request, profile);
-      return refused ?? { deleted: true, previous };
-    },
+  const removeQuery = Type.Object({
+    force: Type.Boolean({ description: 'Required to be true, as users do not support trashing.', default: false }),
+    reassign: Type.Unsafe<number | false>({
+      description: "Reassign the deleted user's posts and links to this user ID.",
+      type: 'integer',
+      sanitizeCallback: sanitizeReassign,
+    }),
   });
+  const remove = (me: boolean): EndpointDefinition =>
+    defineRoute({
+      methods: 'DELETE',
+      // `{id}` is one of the arguments (validated, shown); `me` has none.
+      params: me
+        ? Type.Object({})
+        : Type.Object({ id: Type.Integer({ description: 'Unique identifier for the user.', asArgument: true }) }),
+      query: removeQuery,
+      response: answers({ schema: deletedSchema }),
+      permission: permission('delete_users', (request: RestRequest) =>
+        withTarget(request, () => (request.user.can('delete_users') ? true : wpError('cannot_delete', request))),
+      ),
+      replayable: 'permission',
+      handler: async ({ query, request }) => {
+        const profile = found.get(request)!;
+        const previous = userItem(profile, 'edit', urls);
+        const refused = await deleteUser(deps, request, profile, query);
+        return refused ?? { deleted: true, previous };
+      },
+    });
 
   const batch = { v1: true } as const;
   // Today's WordPress wire: rest_invalid_param carries `details` (docs/spec/compat.md §9).
