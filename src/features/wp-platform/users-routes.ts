@@ -227,28 +227,32 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     },
   };
 
-  const read = (me: boolean): EndpointDefinition => ({
-    methods: 'GET',
-    args: me ? { context: CONTEXT_ARG } : { id: ID_ARG, context: CONTEXT_ARG },
-    responseSchema: 'item',
-    permissionCallback: labelPermission(
-      (request) => {
-        if (me && request.user.id === 0) return wpError('not_logged_in', request);
-        return withTarget(request, (profile) => {
-          const self = request.user.id === profile.user.id;
-          if (self) return true;
-          if (request.params.context === 'edit' && !canEditUser(request, profile.user.id))
-            return wpError('forbidden_context_item', request);
-          // Others are visible to who may edit or list users (nobody has published posts here).
-          return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
-        });
-      },
-      me ? 'logged in' : 'self or list_users',
-    ),
-    callback: (request) => respond(request, found.get(request)!, contextOf(request.params)),
-    // The profile (moved by the credentials version), the asker's capabilities and the query only.
-    replayable: true,
-  });
+  /** `{id}` is one of the arguments (validated, shown); `me` has none. */
+  const idParams = (me: boolean) =>
+    me ? Type.Object({}) : Type.Object({ id: Type.Integer({ description: 'Unique identifier for the user.', asArgument: true }) });
+  const readQuery = Type.Object({ context: Type.Unsafe<Context>(CONTEXT_ARG) });
+  const read = (me: boolean): EndpointDefinition =>
+    defineRoute({
+      params: idParams(me),
+      query: readQuery,
+      response: answers({ schema: 'item' }),
+      permission: permission(
+        me ? 'logged in' : 'self or list_users',
+        (request: RestRequest, { query }: { readonly query: Static<typeof readQuery> }) => {
+          if (me && request.user.id === 0) return wpError('not_logged_in', request);
+          return withTarget(request, (profile) => {
+            const self = request.user.id === profile.user.id;
+            if (self) return true;
+            if (query.context === 'edit' && !canEditUser(request, profile.user.id)) return wpError('forbidden_context_item', request);
+            // Others are visible to who may edit or list users (nobody has published posts here).
+            return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
+          });
+        },
+      ),
+      handler: ({ query, request }) => respond(request, found.get(request)!, contextOf(query)),
+      // The profile (moved by the credentials version), the asker's capabilities and the query only.
+      replayable: true,
+    });
 
   const update = (me: boolean): EndpointDefinition => ({
     methods: ['POST', 'PUT', 'PATCH'],
@@ -288,10 +292,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const remove = (me: boolean): EndpointDefinition =>
     defineRoute({
       methods: 'DELETE',
-      // `{id}` is one of the arguments (validated, shown); `me` has none.
-      params: me
-        ? Type.Object({})
-        : Type.Object({ id: Type.Integer({ description: 'Unique identifier for the user.', asArgument: true }) }),
+      params: idParams(me),
       query: removeQuery,
       response: answers({ schema: deletedSchema }),
       permission: permission('delete_users', (request: RestRequest) =>
