@@ -3,7 +3,9 @@
  * `GET siteward/v1/audit/{id}`, for administrators only (docs/audit-log.md "REST").
  */
 import { errorCatalogue } from '../../rest/errors.js';
-import { RestResponse, type ArgDefinition, type RestRequest } from '../../rest/types.js';
+import { RestResponse, type RestRequest } from '../../rest/types.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineRoute, permission } from '../../rest/define-route.js';
 import type { SitewardApi } from '../../plugins/api.js';
 import type { AuditFilter, AuditLogRepo } from '../../store/types.js';
 import type { AuditResult } from '../../wire/audit.js';
@@ -19,65 +21,69 @@ export const auditError = errorCatalogue({
   },
 });
 
-const text = (description: string): ArgDefinition => ({ type: 'string', description });
-const time = (description: string): ArgDefinition => ({ type: 'string', format: 'date-time', description });
+const text = (description: string) => Type.Optional(Type.String({ description }));
+const time = (description: string) => Type.Optional(Type.String({ format: 'date-time', description }));
 
-const FILTER_ARGS: Record<string, ArgDefinition> = {
+const filterQuery = Type.Object({
   action: text('An action (`module.activated`) or a prefix ending with `.` or `*` (`module.`).'),
-  actor: { type: 'integer', minimum: 0, description: 'The acting user id.' },
+  actor: Type.Optional(Type.Integer({ minimum: 0, description: 'The acting user id.' })),
   object_type: text('The object type (`module`, `user`, `option`, …).'),
   object_id: text('The object id.'),
-  result: { type: 'string', enum: ['ok', 'denied', 'failed'], description: 'How the event ended.' },
+  result: Type.Optional(
+    Type.Unsafe<AuditResult>({ type: 'string', enum: ['ok', 'denied', 'failed'], description: 'How the event ended.' }),
+  ),
   after: time('Events at or after this time.'),
   before: time('Events before this time.'),
   search: text('Text in the event (case-insensitive).'),
-};
+});
 
-export function filterOf(request: RestRequest): AuditFilter {
-  const p = request.params;
+export function filterOf(p: Static<typeof filterQuery>): AuditFilter {
   const filter: { -readonly [K in keyof AuditFilter]: AuditFilter[K] } = {};
   if (typeof p.action === 'string' && p.action !== '') filter.action = p.action;
   if (typeof p.actor === 'number') filter.actorUserId = p.actor;
   if (typeof p.object_type === 'string' && p.object_type !== '') filter.objectType = p.object_type;
   if (typeof p.object_id === 'string' && p.object_id !== '') filter.objectId = p.object_id;
-  if (typeof p.result === 'string') filter.result = p.result as AuditResult;
+  if (typeof p.result === 'string') filter.result = p.result;
   if (typeof p.after === 'string') filter.after = Date.parse(p.after);
   if (typeof p.before === 'string') filter.before = Date.parse(p.before);
   if (typeof p.search === 'string' && p.search !== '') filter.search = p.search;
   return filter;
 }
 
-const administrators = (request: RestRequest) => request.user.can('manage_options');
+const administrators = permission('custom', (request: RestRequest) => request.user.can('manage_options'));
 
 export function registerAuditRoutes(api: Pick<SitewardApi, 'registerRoute' | 'restUrl'>, log: AuditLogRepo): void {
   const collectionUrl = api.restUrl(`/${SITEWARD_NAMESPACE}/audit`);
-  api.registerRoute(SITEWARD_NAMESPACE, '/audit', {
-    methods: 'GET',
-    args: {
-      ...FILTER_ARGS,
-      page: { type: 'integer', minimum: 1, default: 1, description: 'Page of the list.' },
-      per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Events per page, newest first.' },
-    },
-    permissionCallback: administrators,
-    callback: async (request) => {
-      const filter = filterOf(request);
-      // PHP's (int) makes page=1e400 0, which WordPress's queries read as the first page.
-      const page = Math.max(1, Number(request.params.page));
-      const perPage = Number(request.params.per_page);
-      const total = await log.count(filter);
-      if (total > 0 && page > Math.ceil(total / perPage)) return auditError('invalid_page_number');
-      // A page past an empty list is never queried: its offset may not even fit the database's integers.
-      const events = total === 0 ? [] : await log.list(filter, { limit: perPage, offset: (page - 1) * perPage });
-      return new RestResponse(events, 200, pagingHeaders(total, page, perPage, request, collectionUrl));
-    },
-  });
-  api.registerRoute(SITEWARD_NAMESPACE, '/audit/(?P<id>\\d+)', {
-    methods: 'GET',
-    args: { id: { type: 'integer', minimum: 1, description: 'The event id.' } },
-    permissionCallback: administrators,
-    callback: async (request) => {
-      const id = Number(request.params.id);
-      return (await log.get(id)) ?? auditError('not_found', { id: String(id) });
-    },
-  });
+  api.registerRoute(
+    SITEWARD_NAMESPACE,
+    '/audit',
+    defineRoute({
+      query: Type.Object({
+        ...filterQuery.properties,
+        page: Type.Integer({ minimum: 1, default: 1, description: 'Page of the list.' }),
+        per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Events per page, newest first.' }),
+      }),
+      permission: administrators,
+      handler: async ({ query, request }) => {
+        const filter = filterOf(query);
+        // PHP's (int) makes page=1e400 0, which WordPress's queries read as the first page.
+        const page = Math.max(1, query.page);
+        const perPage = query.per_page;
+        const total = await log.count(filter);
+        if (total > 0 && page > Math.ceil(total / perPage)) return auditError('invalid_page_number');
+        // A page past an empty list is never queried: its offset may not even fit the database's integers.
+        const events = total === 0 ? [] : await log.list(filter, { limit: perPage, offset: (page - 1) * perPage });
+        return new RestResponse(events, 200, pagingHeaders(total, page, perPage, request, collectionUrl));
+      },
+    }),
+  );
+  api.registerRoute(
+    SITEWARD_NAMESPACE,
+    '/audit/(?P<id>\\d+)',
+    defineRoute({
+      params: Type.Object({ id: Type.Integer({ minimum: 1, description: 'The event id.', asArgument: true }) }),
+      permission: administrators,
+      handler: async ({ params }) => (await log.get(params.id)) ?? auditError('not_found', { id: String(params.id) }),
+    }),
+  );
 }

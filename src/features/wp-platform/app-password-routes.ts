@@ -10,13 +10,14 @@ import { APP_PASSWORD_LIMITS, longerThan } from '../../core/text-limits.js';
 import { RequestSources } from '../audit/source.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
+import { Type } from '@sinclair/typebox';
+import { answers, defineRoute, permission as named, type NamedPermission } from '../../rest/define-route.js';
 import type { JsonValue } from '../../core/json.js';
 import type { UserRecord } from '../../store/types.js';
 import type { FeatureContext } from '../contract.js';
 import type { WriteDeps } from './user-writes.js';
 import { deletedSchema } from './users-routes.js';
 import { invalidArgument, wpError, type WpErrorId } from './wp-errors.js';
-import { labelPermission } from '../../rest/permission-label.js';
 
 /** A name (100 characters) and an app id: 16 KiB leaves room for any encoding of them. */
 const APP_PASSWORD_BODY_LIMIT = 16 * 1024;
@@ -118,8 +119,14 @@ const CONTEXT_ARG: ArgDefinition = {
   enum: ['view', 'embed', 'edit'],
   default: 'view',
 };
-const contextOf = (request: RestRequest): Context =>
-  request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view';
+/** `context`, sanitized to one of the enum's values (its default when absent). */
+const query = Type.Object({ context: Type.Unsafe<Context>(CONTEXT_ARG) });
+const contextOf = (given: { readonly context?: Context }): Context =>
+  given.context === 'edit' ? 'edit' : given.context === 'embed' ? 'embed' : 'view';
+/** The URL's `user_id`: digits or `me`. */
+const userParams = Type.Object({ user_id: Type.String() });
+const passwordParams = Type.Object({ user_id: Type.String(), uuid: Type.String() });
+type UserInput = { readonly params: { readonly user_id: string } };
 
 export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const apps = deps.authenticator.appPasswords;
@@ -129,57 +136,58 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
   const targets = new WeakMap<RestRequest, UserRecord>();
 
   /** C.2: `me` logged out → 401; an unknown id → 404; then the meta capability (edit_user on the target). */
-  const permission = (refusal: Exclude<WpErrorId, 'unknown_role'>) =>
-    labelPermission(async (request: RestRequest): Promise<true | RestError> => {
-      const raw = String(request.params.user_id);
-      if (raw === 'me' && request.user.id === 0) return wpError('not_logged_in', request);
-      const id = raw === 'me' ? request.user.id : Number(raw);
-      const user = id > 0 ? await deps.store.users.byId(id) : undefined;
-      if (!user) return wpError('user_invalid_id', request);
-      targets.set(request, user);
-      const allowed = request.user.id !== 0 && (request.user.id === user.id || request.user.can('edit_users'));
-      return allowed ? true : wpError(refusal, request);
-    }, 'self or edit_users');
+  const allowed = async (refusal: Exclude<WpErrorId, 'unknown_role'>, request: RestRequest, raw: string): Promise<true | RestError> => {
+    if (raw === 'me' && request.user.id === 0) return wpError('not_logged_in', request);
+    const id = raw === 'me' ? request.user.id : Number(raw);
+    const user = id > 0 ? await deps.store.users.byId(id) : undefined;
+    if (!user) return wpError('user_invalid_id', request);
+    targets.set(request, user);
+    const mayEdit = request.user.id !== 0 && (request.user.id === user.id || request.user.can('edit_users'));
+    return mayEdit ? true : wpError(refusal, request);
+  };
+  const permission = (refusal: Exclude<WpErrorId, 'unknown_role'>): NamedPermission<UserInput> =>
+    named('self or edit_users', (request: RestRequest, input: UserInput) => allowed(refusal, request, input.params.user_id));
   const target = (request: RestRequest) => targets.get(request)!;
-  const find = async (request: RestRequest): Promise<AppPasswordInfo | RestError> => {
+  const find = async (request: RestRequest, uuid: string): Promise<AppPasswordInfo | RestError> => {
     const records = await deps.store.appPasswords.listForUser(target(request).id);
-    const record = records.find((r) => r.uuid === request.params.uuid);
+    const record = records.find((r) => r.uuid === uuid);
     return record ? appPasswordInfo(record) : wpError('app_password_not_found', request);
   };
 
   const base = '/users/(?P<user_id>(?:[\\d]+|me))/application-passwords';
-  const nameArg: ArgDefinition = { description: 'The name of the application password.', type: 'string' };
+  const nameDescription = 'The name of the application password.';
 
   const collection: EndpointDefinition[] = [
-    {
-      methods: 'GET',
-      args: { context: CONTEXT_ARG },
-      responseSchema: 'collection',
-      permissionCallback: permission('cannot_list_app_passwords'),
-      callback: async (request) => {
+    defineRoute({
+      params: userParams,
+      query,
+      response: answers({ schema: 'collection' }),
+      permission: permission('cannot_list_app_passwords'),
+      handler: async ({ query: given, request }) => {
         const user = target(request);
-        const context = contextOf(request);
+        const context = contextOf(given);
         return (await deps.store.appPasswords.listForUser(user.id)).map((r) => item(appPasswordInfo(r), user.id, context, restUrl));
       },
-    },
-    {
+    }),
+    defineRoute({
       methods: 'POST',
-      args: {
-        name: { ...nameArg, required: true },
-        app_id: {
-          description: 'A UUID provided by the application to uniquely identify it.',
-          type: 'string',
-          validateCallback: (v) => (v === '' || (typeof v === 'string' && UUID.test(v)) ? true : invalidParams(notUuid(v))),
-        },
-      },
-      responseSchema: 'item',
-      responseStatus: 201,
+      params: userParams,
+      body: Type.Object({
+        name: Type.String({ description: nameDescription }),
+        app_id: Type.Optional(
+          Type.String({
+            description: 'A UUID provided by the application to uniquely identify it.',
+            validateCallback: (v: unknown) => (v === '' || (typeof v === 'string' && UUID.test(v)) ? true : invalidParams(notUuid(v))),
+          }),
+        ),
+      }),
+      response: answers({ schema: 'item', status: 201 }),
       maxBodyBytes: APP_PASSWORD_BODY_LIMIT,
-      permissionCallback: permission('cannot_create_app_passwords'),
-      callback: async (request) => {
+      permission: permission('cannot_create_app_passwords'),
+      handler: async ({ body, request }) => {
         const user = target(request);
-        const appId = typeof request.params.app_id === 'string' ? request.params.app_id : '';
-        const created = await apps.create(user.login, String(request.params.name), { appId, source: await sources.of(request) });
+        const appId = typeof body.app_id === 'string' ? body.app_id : '';
+        const created = await apps.create(user.login, String(body.name), { appId, source: await sources.of(request) });
         if (!created.ok && created.code === 'name_too_long') return invalidArgument('name', appPasswordNameTooLong);
         if (!created.ok && created.code === 'too_many') return wpError('app_password_limit', request);
         if (!created.ok)
@@ -191,19 +199,22 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
                 : 'user_invalid_id',
             request,
           );
-        const body = item(created.info, user.id, 'edit', restUrl, created.password);
-        return new RestResponse(body, 201, { Location: restUrl(`/wp/v2/users/${user.id}/application-passwords/${created.info.uuid}`) });
+        const answer = item(created.info, user.id, 'edit', restUrl, created.password);
+        return new RestResponse(answer, 201, { Location: restUrl(`/wp/v2/users/${user.id}/application-passwords/${created.info.uuid}`) });
       },
-    },
-    {
+    }),
+    defineRoute({
       methods: 'DELETE',
-      responseSchema: () => ({
-        type: 'object',
-        properties: { deleted: { type: 'boolean' }, count: { type: 'integer' } },
-        required: ['deleted', 'count'],
+      params: userParams,
+      response: answers({
+        schema: () => ({
+          type: 'object',
+          properties: { deleted: { type: 'boolean' }, count: { type: 'integer' } },
+          required: ['deleted', 'count'],
+        }),
       }),
-      permissionCallback: permission('cannot_delete_app_passwords'),
-      callback: async (request) => {
+      permission: permission('cannot_delete_app_passwords'),
+      handler: async ({ request }) => {
         const user = target(request);
         const source = await sources.of(request);
         const count = await deps.store.transaction(async (tx) => {
@@ -216,48 +227,49 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
         deps.authenticator.forgetUser(user.id);
         return { deleted: true, count };
       },
-    },
+    }),
   ];
 
-  const introspect: EndpointDefinition = {
-    methods: 'GET',
-    args: { context: CONTEXT_ARG },
-    responseSchema: 'item',
-    permissionCallback: labelPermission(async (request) => {
-      const allowed = await permission('cannot_introspect')(request);
-      if (allowed !== true) return allowed;
+  const introspect: EndpointDefinition = defineRoute({
+    params: userParams,
+    query,
+    response: answers({ schema: 'item' }),
+    permission: named('self', async (request: RestRequest, input: UserInput) => {
+      const mayEdit = await allowed('cannot_introspect', request, input.params.user_id);
+      if (mayEdit !== true) return mayEdit;
       return request.user.id === target(request).id ? true : wpError('cannot_introspect', request);
-    }, 'self'),
-    callback: async (request) => {
+    }),
+    handler: async ({ query: given, request }) => {
       const uuid = request.credential;
       if (!uuid) return wpError('no_app_password', request);
       const records = await deps.store.appPasswords.listForUser(target(request).id);
       const record = records.find((r) => r.uuid === uuid);
-      return record ? item(appPasswordInfo(record), record.userId, contextOf(request), restUrl) : wpError('app_password_vanished', request);
+      return record ? item(appPasswordInfo(record), record.userId, contextOf(given), restUrl) : wpError('app_password_vanished', request);
     },
-  };
+  });
 
   const single: EndpointDefinition[] = [
-    {
-      methods: 'GET',
-      args: { context: CONTEXT_ARG },
-      responseSchema: 'item',
-      permissionCallback: permission('cannot_read_app_password'),
-      callback: async (request) => {
-        const found = await find(request);
-        return 'uuid' in found ? item(found, target(request).id, contextOf(request), restUrl) : found;
+    defineRoute({
+      params: passwordParams,
+      query,
+      response: answers({ schema: 'item' }),
+      permission: permission('cannot_read_app_password'),
+      handler: async ({ params, query: given, request }) => {
+        const found = await find(request, params.uuid);
+        return 'uuid' in found ? item(found, target(request).id, contextOf(given), restUrl) : found;
       },
-    },
-    {
+    }),
+    defineRoute({
       methods: ['POST', 'PUT', 'PATCH'],
-      args: { name: nameArg },
-      responseSchema: 'item',
+      params: passwordParams,
+      body: Type.Object({ name: Type.Optional(Type.String({ description: nameDescription })) }),
+      response: answers({ schema: 'item' }),
       maxBodyBytes: APP_PASSWORD_BODY_LIMIT,
-      permissionCallback: permission('cannot_edit_app_password'),
-      callback: async (request) => {
-        const found = await find(request);
+      permission: permission('cannot_edit_app_password'),
+      handler: async ({ params, body, request }) => {
+        const found = await find(request, params.uuid);
         if (!('uuid' in found)) return found;
-        const name = request.params.name;
+        const name = body.name;
         if (typeof name === 'string') {
           if (name.trim() === '') return wpError('app_password_empty_name', request);
           if (longerThan(name.trim(), APP_PASSWORD_LIMITS.name)) return invalidArgument('name', appPasswordNameTooLong);
@@ -270,22 +282,23 @@ export function registerAppPasswordRoutes(ctx: FeatureContext, deps: WriteDeps):
               );
           });
         }
-        const updated = await find(request);
+        const updated = await find(request, params.uuid);
         return 'uuid' in updated ? item(updated, target(request).id, 'edit', restUrl) : updated;
       },
-    },
-    {
+    }),
+    defineRoute({
       methods: 'DELETE',
-      responseSchema: deletedSchema,
-      permissionCallback: permission('cannot_delete_app_password'),
-      callback: async (request) => {
-        const found = await find(request);
+      params: passwordParams,
+      response: answers({ schema: deletedSchema }),
+      permission: permission('cannot_delete_app_password'),
+      handler: async ({ params, request }) => {
+        const found = await find(request, params.uuid);
         if (!('uuid' in found)) return found;
         const user = target(request);
         await apps.revoke(user.login, found.uuid, await sources.of(request));
         return { deleted: true, previous: item(found, user.id, 'edit', restUrl) };
       },
-    },
+    }),
   ];
 
   ctx.api.registerRoute('wp/v2', base, Object.assign(collection, { schema, invalidParamDetails: true }));

@@ -286,8 +286,12 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
 }
 
 /** DELETE wp/v2/users/{id|me}, after the permission check: `force` must be true; `reassign` names another existing user or none. */
-export async function deleteUser(deps: WriteDeps, request: RestRequest, target: UserProfile): Promise<RestError | null> {
-  const p = request.params;
+export async function deleteUser(
+  deps: WriteDeps,
+  request: RestRequest,
+  target: UserProfile,
+  p: { readonly force?: boolean; readonly reassign?: number | false },
+): Promise<RestError | null> {
   if (p.force !== true) return wpError('trash_not_supported', request);
   const reassign = p.reassign;
   if (typeof reassign === 'number') {

@@ -6,6 +6,7 @@ import type { RestRequest } from '../../rest/types.js';
 import { capabilitiesOfRoles } from '../../auth/roles.js';
 import { pagingHeaders } from '../pagination.js';
 import { slugOf, type UserProfile } from './user-records.js';
+import type { CollectionQuery } from './users-routes.js';
 
 export const ORDERBY = ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'] as const;
 
@@ -28,8 +29,8 @@ export interface UsersQuery {
 const numbers = (v: unknown): number[] => (Array.isArray(v) ? v.filter((n): n is number => typeof n === 'number') : []);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 
-export function queryOf(request: RestRequest): UsersQuery {
-  const p = request.params;
+/** The query from the collection's sanitized arguments; `listAll`: whether the caller has `list_users`. */
+export function queryOf(p: CollectionQuery, listAll: boolean): UsersQuery {
   return {
     // `page=1e400` passes WordPress's validation and becomes 0 through PHP's `(int)`: the first page.
     page: Math.max(1, Number(p.page ?? 1)),
@@ -43,7 +44,7 @@ export function queryOf(request: RestRequest): UsersQuery {
     orderby: (p.orderby as UsersQuery['orderby'] | undefined) ?? 'name',
     order: p.order === 'desc' ? 'desc' : 'asc',
     authorsOnly: p.who === 'authors',
-    listAll: request.user.can('list_users'),
+    listAll,
   };
 }
 

@@ -21,6 +21,8 @@ import { ORDERBY, pageOf, queryOf, selectUsers } from './users-query.js';
 import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } from './user-writes.js';
 import { userServiceError, wpError } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { answers, defineRoute, permission } from '../../rest/define-route.js';
 import { frozenCopy } from '../../core/objects.js';
 import { validateValue } from '../../rest/args/index.js';
 
@@ -32,35 +34,46 @@ const CONTEXT_ARG: ArgDefinition = {
 };
 const ID_ARG: ArgDefinition = { description: 'Unique identifier for the user.', type: 'integer' };
 
-const COLLECTION_ARGS: Record<string, ArgDefinition> = {
-  context: CONTEXT_ARG,
-  page: { description: 'Current page of the collection.', type: 'integer', default: 1, minimum: 1 },
-  per_page: {
-    description: 'Maximum number of items to be returned in result set.',
-    type: 'integer',
-    default: 10,
-    minimum: 1,
-    maximum: 100,
-  },
-  search: { description: 'Limit results to those matching a string.', type: 'string' },
-  exclude: { description: 'Ensure result set excludes specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
-  include: { description: 'Limit result set to specific IDs.', type: 'array', items: { type: 'integer' }, default: [] },
-  offset: {
-    description: 'Offset the result set by a specific number of items.',
-    type: 'integer',
-    // WordPress declares no minimum (a negative offset fails its SQL); here it is a clear 400.
-    validateCallback: (value, _request, name) => validateValue(value, { type: 'integer', minimum: 0 }, name),
-  },
-  order: { description: 'Order sort attribute ascending or descending.', type: 'string', enum: ['asc', 'desc'], default: 'asc' },
-  orderby: { description: 'Sort collection by user attribute.', type: 'string', enum: ORDERBY, default: 'name' },
-  slug: { description: 'Limit result set to users with one or more specific slugs.', type: 'array', items: { type: 'string' } },
-  roles: {
-    description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.',
-    type: 'array',
-    items: { type: 'string' },
-  },
-  who: { description: 'Limit result set to users who are considered authors.', type: 'string', enum: ['authors'] },
-};
+/** The collection's arguments, in WordPress's order (their `args` are worked out from these once). */
+const collectionQuery = Type.Object({
+  context: Type.Unsafe<Context>(CONTEXT_ARG),
+  page: Type.Integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
+  per_page: Type.Integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
+  search: Type.Optional(Type.String({ description: 'Limit results to those matching a string.' })),
+  exclude: Type.Array(Type.Integer(), { description: 'Ensure result set excludes specific IDs.', default: [] }),
+  include: Type.Array(Type.Integer(), { description: 'Limit result set to specific IDs.', default: [] }),
+  offset: Type.Optional(
+    Type.Integer({
+      description: 'Offset the result set by a specific number of items.',
+      // WordPress declares no minimum (a negative offset fails its SQL); here it is a clear 400.
+      validateCallback: (value: unknown, _request: RestRequest, name: string) =>
+        validateValue(value, { type: 'integer', minimum: 0 }, name),
+    }),
+  ),
+  order: Type.Unsafe<'asc' | 'desc'>({
+    description: 'Order sort attribute ascending or descending.',
+    type: 'string',
+    enum: ['asc', 'desc'],
+    default: 'asc',
+  }),
+  orderby: Type.Unsafe<(typeof ORDERBY)[number]>({
+    description: 'Sort collection by user attribute.',
+    type: 'string',
+    enum: ORDERBY,
+    default: 'name',
+  }),
+  slug: Type.Optional(Type.Array(Type.String(), { description: 'Limit result set to users with one or more specific slugs.' })),
+  roles: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.',
+    }),
+  ),
+  who: Type.Optional(
+    Type.Unsafe<'authors'>({ description: 'Limit result set to users who are considered authors.', type: 'string', enum: ['authors'] }),
+  ),
+});
+/** What the collection's handler and permission check read. */
+export type CollectionQuery = Static<typeof collectionQuery>;
 
 /** `check_user_password` plus Siteward's password rule (the CLI's). */
 function sanitizePassword(value: unknown, request: RestRequest): string | RestError {
@@ -104,8 +117,8 @@ export const deletedSchema = (item: JsonValue | null): JsonValue => ({
   required: ['deleted', 'previous'],
 });
 
-const contextOf = (request: RestRequest): Context =>
-  request.params.context === 'edit' ? 'edit' : request.params.context === 'embed' ? 'embed' : 'view';
+const contextOf = (given: { readonly context?: unknown }): Context =>
+  given.context === 'edit' ? 'edit' : given.context === 'embed' ? 'embed' : 'view';
 
 /** `edit_user` on a user: yourself always (logged in), anyone else with `edit_users`. */
 function canEditUser(request: RestRequest, id: number): boolean {
@@ -161,24 +174,22 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     new RestResponse(itemOf(profile, context), status);
 
   const pageCache = new WeakMap<readonly UserProfile[], Map<string, CollectionPage>>();
-  const list: EndpointDefinition = {
-    methods: 'GET',
-    args: COLLECTION_ARGS,
-    responseSchema: 'collection',
-    permissionCallback: labelPermission((request) => {
+  const list: EndpointDefinition = defineRoute({
+    query: collectionQuery,
+    response: answers({ schema: 'collection' }),
+    permission: permission('list_users for filters', (request: RestRequest, { query }: { readonly query: CollectionQuery }) => {
       const canList = request.user.can('list_users');
-      if (request.params.roles !== undefined && !canList) return wpError('cannot_filter_roles', request);
-      if (request.params.context === 'edit' && !canList) return wpError('forbidden_context_list', request);
-      if ((request.params.orderby === 'email' || request.params.orderby === 'registered_date') && !canList)
-        return wpError('forbidden_orderby', request);
+      if (query.roles !== undefined && !canList) return wpError('cannot_filter_roles', request);
+      if (query.context === 'edit' && !canList) return wpError('forbidden_context_list', request);
+      if ((query.orderby === 'email' || query.orderby === 'registered_date') && !canList) return wpError('forbidden_orderby', request);
       // No post types: whoever may write posts counts as able to see authors (docs/spec/current-clients.md §B.4 ⚠ decision).
-      if (request.params.who === 'authors' && !request.user.can('edit_posts')) return wpError('forbidden_who', request);
+      if (query.who === 'authors' && !request.user.can('edit_posts')) return wpError('forbidden_who', request);
       return true;
-    }, 'list_users for filters'),
-    callback: async (request) => {
-      const q = queryOf(request);
+    }),
+    handler: async ({ query, request }) => {
+      const q = queryOf(query, request.user.can('list_users'));
       const all = await loadAllProfiles(deps.store);
-      const context = contextOf(request);
+      const context = contextOf(query);
       // Speed: while the list is the cached one, the same query gets the same frozen page (its
       // JSON is then encoded once); the key holds everything the answer is made from.
       let pages = pageCache.get(all);
@@ -197,7 +208,7 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     },
     // Profiles, roles and the query only: every write to a user moves the credentials version.
     replayable: true,
-  };
+  });
 
   const create: EndpointDefinition = {
     methods: 'POST',
@@ -216,28 +227,32 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     },
   };
 
-  const read = (me: boolean): EndpointDefinition => ({
-    methods: 'GET',
-    args: me ? { context: CONTEXT_ARG } : { id: ID_ARG, context: CONTEXT_ARG },
-    responseSchema: 'item',
-    permissionCallback: labelPermission(
-      (request) => {
-        if (me && request.user.id === 0) return wpError('not_logged_in', request);
-        return withTarget(request, (profile) => {
-          const self = request.user.id === profile.user.id;
-          if (self) return true;
-          if (request.params.context === 'edit' && !canEditUser(request, profile.user.id))
-            return wpError('forbidden_context_item', request);
-          // Others are visible to who may edit or list users (nobody has published posts here).
-          return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
-        });
-      },
-      me ? 'logged in' : 'self or list_users',
-    ),
-    callback: (request) => respond(request, found.get(request)!, contextOf(request)),
-    // The profile (moved by the credentials version), the asker's capabilities and the query only.
-    replayable: true,
-  });
+  /** `{id}` is one of the arguments (validated, shown); `me` has none. */
+  const idParams = (me: boolean) =>
+    me ? Type.Object({}) : Type.Object({ id: Type.Integer({ description: 'Unique identifier for the user.', asArgument: true }) });
+  const readQuery = Type.Object({ context: Type.Unsafe<Context>(CONTEXT_ARG) });
+  const read = (me: boolean): EndpointDefinition =>
+    defineRoute({
+      params: idParams(me),
+      query: readQuery,
+      response: answers({ schema: 'item' }),
+      permission: permission(
+        me ? 'logged in' : 'self or list_users',
+        (request: RestRequest, { query }: { readonly query: Static<typeof readQuery> }) => {
+          if (me && request.user.id === 0) return wpError('not_logged_in', request);
+          return withTarget(request, (profile) => {
+            const self = request.user.id === profile.user.id;
+            if (self) return true;
+            if (query.context === 'edit' && !canEditUser(request, profile.user.id)) return wpError('forbidden_context_item', request);
+            // Others are visible to who may edit or list users (nobody has published posts here).
+            return canEditUser(request, profile.user.id) || request.user.can('list_users') ? true : wpError('cannot_view', request);
+          });
+        },
+      ),
+      handler: ({ query, request }) => respond(request, found.get(request)!, contextOf(query)),
+      // The profile (moved by the credentials version), the asker's capabilities and the query only.
+      replayable: true,
+    });
 
   const update = (me: boolean): EndpointDefinition => ({
     methods: ['POST', 'PUT', 'PATCH'],
@@ -266,31 +281,31 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     },
   });
 
-  const remove = (me: boolean): EndpointDefinition => ({
-    methods: 'DELETE',
-    responseSchema: deletedSchema,
-    args: {
-      ...(me ? {} : { id: ID_ARG }),
-      force: { description: 'Required to be true, as users do not support trashing.', type: 'boolean', default: false },
-      reassign: {
-        description: "Reassign the deleted user's posts and links to this user ID.",
-        type: 'integer',
-        required: true,
-        sanitizeCallback: sanitizeReassign,
-      },
-    },
-    permissionCallback: labelPermission(
-      (request) => withTarget(request, () => (request.user.can('delete_users') ? true : wpError('cannot_delete', request))),
-      'delete_users',
-    ),
-    replayable: 'permission',
-    callback: async (request) => {
-      const profile = found.get(request)!;
-      const previous = userItem(profile, 'edit', urls);
-      const refused = await deleteUser(deps, request, profile);
-      return refused ?? { deleted: true, previous };
-    },
+  const removeQuery = Type.Object({
+    force: Type.Boolean({ description: 'Required to be true, as users do not support trashing.', default: false }),
+    reassign: Type.Unsafe<number | false>({
+      description: "Reassign the deleted user's posts and links to this user ID.",
+      type: 'integer',
+      sanitizeCallback: sanitizeReassign,
+    }),
   });
+  const remove = (me: boolean): EndpointDefinition =>
+    defineRoute({
+      methods: 'DELETE',
+      params: idParams(me),
+      query: removeQuery,
+      response: answers({ schema: deletedSchema }),
+      permission: permission('delete_users', (request: RestRequest) =>
+        withTarget(request, () => (request.user.can('delete_users') ? true : wpError('cannot_delete', request))),
+      ),
+      replayable: 'permission',
+      handler: async ({ query, request }) => {
+        const profile = found.get(request)!;
+        const previous = userItem(profile, 'edit', urls);
+        const refused = await deleteUser(deps, request, profile, query);
+        return refused ?? { deleted: true, previous };
+      },
+    });
 
   const batch = { v1: true } as const;
   // Today's WordPress wire: rest_invalid_param carries `details` (docs/spec/compat.md §9).
