@@ -17,63 +17,15 @@ import {
   type ItemUrls,
   type UserProfile,
 } from './user-records.js';
-import { ORDERBY, pageOf, queryOf, selectUsers } from './users-query.js';
+import { collectionQuery, CONTEXT_ARG, pageOf, queryOf, selectUsers, type CollectionQuery } from './users-query.js';
 import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } from './user-writes.js';
 import { userServiceError, wpError } from './wp-errors.js';
 import { labelPermission } from '../../rest/permission-label.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { answers, defineRoute, permission } from '../../rest/define-route.js';
 import { frozenCopy } from '../../core/objects.js';
-import { validateValue } from '../../rest/args/index.js';
 
-const CONTEXT_ARG: ArgDefinition = {
-  description: 'Scope under which the request is made; determines fields present in response.',
-  type: 'string',
-  enum: ['view', 'embed', 'edit'],
-  default: 'view',
-};
 const ID_ARG: ArgDefinition = { description: 'Unique identifier for the user.', type: 'integer' };
-
-/** The collection's arguments, in WordPress's order (their `args` are worked out from these once). */
-const collectionQuery = Type.Object({
-  context: Type.Unsafe<Context>(CONTEXT_ARG),
-  page: Type.Integer({ description: 'Current page of the collection.', default: 1, minimum: 1 }),
-  per_page: Type.Integer({ description: 'Maximum number of items to be returned in result set.', default: 10, minimum: 1, maximum: 100 }),
-  search: Type.Optional(Type.String({ description: 'Limit results to those matching a string.' })),
-  exclude: Type.Array(Type.Integer(), { description: 'Ensure result set excludes specific IDs.', default: [] }),
-  include: Type.Array(Type.Integer(), { description: 'Limit result set to specific IDs.', default: [] }),
-  offset: Type.Optional(
-    Type.Integer({
-      description: 'Offset the result set by a specific number of items.',
-      // WordPress declares no minimum (a negative offset fails its SQL); here it is a clear 400.
-      validateCallback: (value: unknown, _request: RestRequest, name: string) =>
-        validateValue(value, { type: 'integer', minimum: 0 }, name),
-    }),
-  ),
-  order: Type.Unsafe<'asc' | 'desc'>({
-    description: 'Order sort attribute ascending or descending.',
-    type: 'string',
-    enum: ['asc', 'desc'],
-    default: 'asc',
-  }),
-  orderby: Type.Unsafe<(typeof ORDERBY)[number]>({
-    description: 'Sort collection by user attribute.',
-    type: 'string',
-    enum: ORDERBY,
-    default: 'name',
-  }),
-  slug: Type.Optional(Type.Array(Type.String(), { description: 'Limit result set to users with one or more specific slugs.' })),
-  roles: Type.Optional(
-    Type.Array(Type.String(), {
-      description: 'Limit result set to users matching at least one specific role provided. Accepts csv list or single role.',
-    }),
-  ),
-  who: Type.Optional(
-    Type.Unsafe<'authors'>({ description: 'Limit result set to users who are considered authors.', type: 'string', enum: ['authors'] }),
-  ),
-});
-/** What the collection's handler and permission check read. */
-export type CollectionQuery = Static<typeof collectionQuery>;
 
 /** `check_user_password` plus Siteward's password rule (the CLI's). */
 function sanitizePassword(value: unknown, request: RestRequest): string | RestError {
