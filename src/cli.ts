@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './settings.js';
 import { PluginLoadError } from './plugins/plugin-loader.js';
-import { argsErrorMessage } from './features/users/cli-args.js';
+import { argsErrorMessage } from './core/cli-args.js';
 import { createApp } from './compose.js';
 import { formatRouteTable, type RouteRow } from './core/route-table.js';
 import type { Feature } from './features/contract.js';

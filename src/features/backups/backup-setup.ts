@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Config } from '../../config/config.js';
-import { parseS3Url } from '../../core/s3-url.js';
+import { parseS3Url } from './s3-url.js';
 import type { Store } from '../../store/types.js';
 import { parseBackupKey, type BackupKey } from './backup-crypto.js';
 import type { RetentionPolicy } from './backup-retention.js';

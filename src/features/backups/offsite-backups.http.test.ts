@@ -16,7 +16,7 @@ import { S3_TEST_ENV, startTestS3, type TestS3 } from '../../../test/helpers/s3-
 import { cellsUnder } from '../../../test/helpers/table-cells.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import { main } from '../../cli.js';
-import { parseS3Url } from '../../core/s3-url.js';
+import { parseS3Url } from './s3-url.js';
 import type { Feature } from '../contract.js';
 import { builtInFeatures } from '../index.js';
 import { call } from '../jetpack-v4/testing/http-client.js';

@@ -13,7 +13,7 @@ import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { BACKUP_SUFFIX, parseBackupHeader } from './backup-file.js';
 import { backupIdsIn, type RemoteTarget, type StoredBackup } from './backup-target.js';
-import { s3Where, type S3Location } from '../../core/s3-url.js';
+import { s3Where, type S3Location } from './s3-url.js';
 import { isStoreId } from './store-id.js';
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from '../../core/json.js';
 import { isPlainObject } from '../../core/objects.js';
-import { nextRunAfter, type BackupSchedule } from '../../core/backup-schedule.js';
+import { nextRunAfter, type BackupSchedule } from './backup-schedule.js';
 import type { BackgroundJob } from '../../jobs/job-runner.js';
 import type { Logger } from '../../plugins/api.js';
 import type { StatusRepo } from '../../store/types.js';

@@ -7,7 +7,7 @@
  * `backup list` show.
  */
 import { randomBytes } from 'node:crypto';
-import type { BackupSchedule } from '../../core/backup-schedule.js';
+import type { BackupSchedule } from './backup-schedule.js';
 import type { JsonValue } from '../../core/json.js';
 import { isPlainObject } from '../../core/objects.js';
 import type { BackgroundJob } from '../../jobs/job-runner.js';

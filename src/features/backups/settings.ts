@@ -1,9 +1,9 @@
 /** The backups' settings: where they go, when they run, how many are kept. */
 import { Type } from '@sinclair/typebox';
-import { parseBackupSchedule, type BackupSchedule } from '../../core/backup-schedule.js';
+import { parseBackupSchedule, type BackupSchedule } from './backup-schedule.js';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseS3Url } from '../../core/s3-url.js';
+import { parseS3Url } from './s3-url.js';
 import {
   ConfigError,
   custom,

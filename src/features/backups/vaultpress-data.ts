@@ -3,8 +3,8 @@
  * Siteward's own backups in the shape the admin client reads (`code`, `message`,
  * `data.security.notice_count`), with the last backup's time, status and size.
  */
-import type { BackupSchedule } from '../../core/backup-schedule.js';
-import { humanTimeDiff } from '../monitor/human-time-diff.js';
+import type { BackupSchedule } from './backup-schedule.js';
+import { humanTimeDiff } from '../../core/human-time-diff.js';
 import type { BackupSetup } from './backup-setup.js';
 import type { AnyTarget, TargetKind } from './backup-target.js';
 import { listBackups, type BackupListEntry } from './backups.js';

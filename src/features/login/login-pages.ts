@@ -28,7 +28,7 @@ import { CODE_FIELD, PENDING_FIELD, type PendingLogins } from './pending-login.j
 import type { TwoFactorService } from '../two-factor/service.js';
 import { ENROL_PATH } from '../two-factor/enrol-page.js';
 import type { UserRecord } from '../../store/types.js';
-import { safeRedirect } from './safe-redirect.js';
+import { safeRedirect } from '../../core/safe-redirect.js';
 
 export { safeRedirect };
 

@@ -1,4 +1,4 @@
-import { humanTimeDiff } from './human-time-diff.js';
+import { humanTimeDiff } from '../../core/human-time-diff.js';
 import type { DowntimeInterval } from './monitor-repo.js';
 
 /**

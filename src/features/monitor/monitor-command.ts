@@ -1,5 +1,5 @@
 /** `siteward monitor …`: the monitor's state, maintenance windows and a test notification from the shell. */
-import { EXIT_FAILED, EXIT_OK, UsageError, guarded, parse, positionals } from '../users/cli-args.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, guarded, parse, positionals } from '../../core/cli-args.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import { textTable } from '../../core/text-table.js';
 import { monitorError } from './monitor-errors.js';

@@ -1,5 +1,5 @@
 /** `siteward protect …`: the blocks in force (or recent ones) and lifting them from the shell, e.g. for a locked-out administrator. */
-import { EXIT_FAILED, EXIT_OK, UsageError, guarded, parse, positionals } from '../users/cli-args.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, guarded, parse, positionals } from '../../core/cli-args.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { BlockView } from './protect-blocks.js';
 import { textTable } from '../../core/text-table.js';

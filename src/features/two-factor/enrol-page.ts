@@ -8,7 +8,7 @@ import { escapeHtml } from '../../core/html.js';
 import { simplePage } from '../../core/simple-page.js';
 import type { Store, UserRecord } from '../../store/types.js';
 import { formTokenInput, htmlPage, redirect, type PageRequest, type PageResponse } from '../contract.js';
-import { safeRedirect } from '../login/safe-redirect.js';
+import { safeRedirect } from '../../core/safe-redirect.js';
 import { twoFactorError } from './errors.js';
 import { APP_PASSWORDS_NOTE } from './routes.js';
 import type { Enrolment, TwoFactorService } from './service.js';

@@ -1,6 +1,6 @@
 import { textTable } from '../../core/text-table.js';
 import { createAppPasswordService } from '../../auth/app-passwords.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand, type CliContext } from './cli-args.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand, type CliContext } from '../../core/cli-args.js';
 import { cliSource } from '../audit/source.js';
 
 const USAGE = {

@@ -13,7 +13,7 @@ import {
   passwordOption,
   positionals,
   type CliContext,
-} from './cli-args.js';
+} from '../../core/cli-args.js';
 
 const USAGE = {
   create: 'user create <login> --email <e> --role <role> [--display-name <name>] [--password <p> | --password-stdin]',

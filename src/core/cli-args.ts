@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Store } from '../../store/types.js';
+import type { Store } from '../store/types.js';
 
 /** What a store command needs from its caller (the `siteward` binary, or a test). */
 export interface CliContext {

@@ -9,7 +9,7 @@
  * - `off` (or `none`): no scheduled backups.
  */
 
-import { DAY_MS } from './time.js';
+import { DAY_MS } from '../../core/time.js';
 
 export type BackupSchedule =
   | { readonly kind: 'interval'; readonly everyMs: number }
