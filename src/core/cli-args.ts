@@ -1,20 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Store } from '../store/types.js';
-
-/** What a store command needs from its caller (the `siteward` binary, or a test). */
-export interface CliContext {
-  readonly store: Store;
-  readonly stdin: NodeJS.ReadableStream;
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-  /** The site's home URL from this command's settings, for links the command prints (e.g. a new setup link). */
-  readonly homeUrl?: string;
-  /** The home URL of the server running on this data directory (its server.pid), or null when none runs. */
-  readonly runningServerUrl?: () => Promise<string | null>;
-  /** Turns a user's two-factor authentication off (`user 2fa reset`); true when it was on or pending. */
-  readonly resetTwoFactor?: (userId: number) => Promise<boolean>;
-}
 
 /** Exit codes: success, a refused operation, a command line that could not be understood. */
 export const EXIT_OK = 0;
@@ -83,8 +68,13 @@ export function generatePassword(): string {
   return randomBytes(18).toString('base64url');
 }
 
+/** Where a command writes its error lines. */
+export interface CliErrorOutput {
+  readonly err: (line: string) => void;
+}
+
 /** Runs a command body, turning UsageErrors into one-line messages and exit code 2. */
-export async function guarded(ctx: Pick<CliContext, 'err'>, body: () => Promise<number>): Promise<number> {
+export async function guarded(ctx: CliErrorOutput, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (error) {
@@ -105,12 +95,12 @@ export function formatTime(ms: number | null): string {
  * Runs the subcommand named by `argv[0]` of a command group (`user`, `app-password`), or a
  * usage error listing the group's subcommands.
  */
-export function runSubcommand(
+export function runSubcommand<C extends CliErrorOutput>(
   group: string,
   usage: Readonly<Record<string, string>>,
-  handlers: Readonly<Record<string, (args: string[], ctx: CliContext) => Promise<number>>>,
+  handlers: Readonly<Record<string, (args: string[], ctx: C) => Promise<number>>>,
   argv: string[],
-  ctx: CliContext,
+  ctx: C,
 ): Promise<number> {
   return guarded(ctx, async () => {
     const [sub, ...args] = argv;

@@ -1,6 +1,7 @@
 import { textTable } from '../../core/text-table.js';
 import { createAppPasswordService } from '../../auth/app-passwords.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand, type CliContext } from '../../core/cli-args.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand } from '../../core/cli-args.js';
+import type { CliContext } from './cli-context.js';
 import { cliSource } from '../audit/source.js';
 
 const USAGE = {

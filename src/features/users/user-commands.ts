@@ -12,8 +12,8 @@ import {
   parse,
   passwordOption,
   positionals,
-  type CliContext,
 } from '../../core/cli-args.js';
+import type { CliContext } from './cli-context.js';
 
 const USAGE = {
   create: 'user create <login> --email <e> --role <role> [--display-name <name>] [--password <p> | --password-stdin]',
