@@ -10,7 +10,7 @@ import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helper
 import { call } from '../jetpack-v4/testing/http-client.js';
 import { ANN, startProvider, accountServiceEnv } from './testing/connection-kit.js';
 import { SITE_CALLBACK, link, sitePath, startLogin, visit, wrongPassword } from './testing/connection-http-kit.js';
-import { TokenSealer } from './connection-vault.js';
+import { TokenSealer } from '../../auth/token-sealer.js';
 
 const BOB = { login: 'bob', email: 'bob@example.com', name: 'Bob Example', password: 'battery staple' };
 

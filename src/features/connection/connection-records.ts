@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ConnectionVault, JsonValue, TokenSealer } from './connection-vault.js';
+import type { TokenSealer } from '../../auth/token-sealer.js';
+import type { ConnectionVault, JsonValue } from './connection-vault.js';
 import { pickUserinfo, type StoredUserinfo } from './wpcom-user.js';
 
 /**

@@ -131,6 +131,6 @@ export {
   type ValidConnectionConfig,
 } from './connection-config.js';
 export type { ConnectionError, ConnectionErrorKind } from './connection-errors.js';
-export { MemoryVault, TokenSealer, SealError, type ConnectionVault, type JsonValue } from './connection-vault.js';
+export { MemoryVault, type ConnectionVault, type JsonValue } from './connection-vault.js';
 export { toWpcomUser, type WpcomUser } from './wpcom-user.js';
 export type { SslCheck } from './ssl-check.js';

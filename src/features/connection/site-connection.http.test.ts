@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { formOf, loginAndConsent, TestBrowser } from '../../accounts/testing/browser.js';
 import { ANN, browserLogin, makeSite, REDIRECT, startProvider, type Site } from './testing/connection-kit.js';
-import { TokenSealer } from './connection-vault.js';
+import { TokenSealer } from '../../auth/token-sealer.js';
 
 describe('connecting a site to the account service', () => {
   let provider: AccountsService;

@@ -4,7 +4,7 @@
  * recovery codes, and which roles must use it.
  */
 import { hkdfSync } from 'node:crypto';
-import { TokenSealer } from '../connection/connection-vault.js';
+import { TokenSealer } from '../../auth/token-sealer.js';
 import type { OptionsRepo, UserRecord } from '../../store/types.js';
 import { phpTruthy } from '../../core/php.js';
 import { newRecoveryCodes, newTotpSecret, normalizeCode, qrDataUrl, recoveryHash, totpStep, totpUri } from './codes.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { SealError, TokenSealer } from './connection-vault.js';
+import { SealError, TokenSealer } from './token-sealer.js';
 
 describe('TokenSealer', () => {
   const sealer = new TokenSealer(randomBytes(32));
