@@ -6,7 +6,7 @@ import { ensureSetupToken } from './auth/setup-token.js';
 import { createApp, openConfiguredStore, type App } from './compose.js';
 import { recordServerEvent } from './features/audit/lifecycle.js';
 import { ConfigError, type Config } from './config/config.js';
-import { claimServerPidFile, removeServerPidFile, SERVER_PID_FILE } from './features/backups/server-guard.js';
+import { claimServerPidFile, removeServerPidFile, SERVER_PID_FILE } from './core/server-pid-file.js';
 import { createRestUrlBuilder } from './rest/rest-url.js';
 import { WorkerRestarts } from './cluster-restarts.js';
 import { ensurePortAvailable, withBoundPort } from './bound-port.js';

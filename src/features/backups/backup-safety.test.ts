@@ -10,7 +10,8 @@ import { backupFile, readBackupHeader } from './backup-file.js';
 import { newBackupId, type BackupManifest } from './backup-manifest.js';
 import { localTarget } from './backup-target.js';
 import { createBackup, listBackups, restoreBackup, verifyBackup } from './backups.js';
-import { checkServerRunning, removeServerPidFile, writeServerPidFile } from './server-guard.js';
+import { removeServerPidFile, writeServerPidFile } from '../../core/server-pid-file.js';
+import { checkServerRunning } from './server-guard.js';
 import type { StoreLocation } from './store-location.js';
 import { storeDumper, type StoreDump } from './testing/store-dump.js';
 

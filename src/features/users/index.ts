@@ -5,7 +5,7 @@
 import { runAppPasswordCommand } from './app-password-commands.js';
 import { runUserCommand } from './user-commands.js';
 import type { Feature } from '../contract.js';
-import { runningServer } from '../backups/server-guard.js';
+import { runningServer } from '../../core/server-pid-file.js';
 import { cliSource } from '../audit/source.js';
 
 export const usersFeature: Feature = {
