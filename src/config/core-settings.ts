@@ -254,6 +254,19 @@ export const coreSettings = defineSettings(
         return value;
       },
     }),
+    // Site-wide like SMTP: Monitor's alerts and Protect's digests both go to it.
+      monitorWebhook: optionalUrl({
+      env: 'SITEWARD_MONITOR_WEBHOOK',
+      protocols: ['http:', 'https:'],
+      defaultDoc: '—',
+      doc: 'Monitor: http(s) URL that gets a POST when a check goes down, stays down (reminders), comes back, a certificate nears expiry, or a test is asked (with notifications on); body in docs/operations.md. Protect posts its block digests there too (with its webhook notifications on)',
+    }),
+    monitorWebhookFormat: choice({
+      env: 'SITEWARD_MONITOR_WEBHOOK_FORMAT',
+      values: ['json', 'slack', 'discord'] as const,
+      default: 'json',
+      doc: 'Monitor: the webhook body: `json` (Siteward\'s, documented), `slack` (`{"text"}`: Slack, Mattermost, Discord\'s `/slack` URL) or `discord` (`{"content"}`)',
+    }),
     historyRetentionDays: integer({
       env: 'SITEWARD_HISTORY_RETENTION_DAYS',
       default: 400,

@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { Type } from '@sinclair/typebox';
-import { ConfigError, choice, custom, defineSettings, integer, optionalUrl, readString, type SettingValues } from '../../config/setting.js';
+import { ConfigError, custom, defineSettings, integer, optionalUrl, readString, type SettingValues } from '../../config/setting.js';
 
 export const monitorSettings = defineSettings({
   monitorUrl: optionalUrl({
@@ -17,18 +17,6 @@ export const monitorSettings = defineSettings({
     min: 10,
     max: 86400,
     doc: 'Monitor: seconds between checks (at least 10; checks run on the background-job round, every 10 s)',
-  }),
-  monitorWebhook: optionalUrl({
-    env: 'SITEWARD_MONITOR_WEBHOOK',
-    protocols: ['http:', 'https:'],
-    defaultDoc: '—',
-    doc: 'Monitor: http(s) URL that gets a POST when a check goes down, stays down (reminders), comes back, a certificate nears expiry, or a test is asked (with notifications on); body in docs/operations.md',
-  }),
-  monitorWebhookFormat: choice({
-    env: 'SITEWARD_MONITOR_WEBHOOK_FORMAT',
-    values: ['json', 'slack', 'discord'] as const,
-    default: 'json',
-    doc: 'Monitor: the webhook body: `json` (Siteward\'s, documented), `slack` (`{"text"}`: Slack, Mattermost, Discord\'s `/slack` URL) or `discord` (`{"content"}`)',
   }),
   monitorSourceAddress: custom({
     env: 'SITEWARD_MONITOR_SOURCE_ADDRESS',
