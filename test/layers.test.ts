@@ -4,6 +4,8 @@
  * and the folders (or single files) listed; nothing in a folder imports the root files
  * (`compose.ts`, `cli.ts`, …), which wire everything. Every folder of src must have a row, so a
  * new folder cannot slip past. Tests and test kits are left out: they may wire whole apps.
+ * Between feature folders, imports go through the other feature's `index.ts` (docs/architecture.md
+ * "Between features"); that rule holds for the tests inside src/features too.
  * Import cycles are `npm run cycles` (madge).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -41,6 +43,21 @@ const forbiddenInsideFeatures: Record<string, readonly string[]> = {
   // jetpack needs connection; both take the `jetpack/v4` vocabulary from features/jetpack-v4.
   'features/connection': ['features/jetpack/'],
 };
+
+/**
+ * Folders of src/features that are no feature: vocabulary several features share (docs/architecture.md
+ * "Between features"). Every other folder there is a feature.
+ */
+const SHARED_FEATURE_FOLDERS = new Set(['jetpack-v4', 'remote', 'db']);
+
+/**
+ * Imports through another feature's internals that wait for their owners (another branch works in
+ * those folders); each entry must still exist, so the list can only shrink.
+ */
+const PENDING_SURFACE_IMPORTS: readonly string[] = [
+  'features/mcp/mcp-routes.ts → features/abilities/registry.ts',
+  'features/mcp/mcp-server.ts → features/abilities/registry.ts',
+];
 
 /** Test-only code outside `*.test.ts` files (kits that start real peers, test browsers): only in `testing/` folders. */
 const isTestCode = (file: string) => file.endsWith('.test.ts') || file.endsWith('.test.tsx') || file.split(path.sep).includes('testing');
@@ -110,6 +127,48 @@ describe('layers', () => {
       imports(file)
         .filter((target) => forbidden.some((prefix) => target.startsWith(prefix)))
         .map((target) => `${file} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  test('a feature imports another only through its declared surface: its index.ts (and a test, its testing/ kits)', () => {
+    const featureFiles = readdirSync(path.join(SRC, 'features'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') || f.endsWith('.tsx'))
+      .map((f) => path.join('features', f));
+    const folderOf = (file: string): string | null => {
+      const parts = file.split(/[\\/]/);
+      return parts[0] === 'features' && parts.length > 2 ? parts[1]! : null;
+    };
+    const found = featureFiles.flatMap((file) => {
+      const from = folderOf(file);
+      // The loose files of src/features (the contract, the registration list, shared helpers) sit above the features.
+      if (from === null) return [];
+      return imports(file)
+        .filter((target) => {
+          const to = folderOf(target);
+          if (to === null || to === from || SHARED_FEATURE_FOLDERS.has(to)) return false;
+          // Shared folders are common ground: they import no feature at all.
+          if (SHARED_FEATURE_FOLDERS.has(from)) return true;
+          if (target === `features/${to}/index.ts`) return false;
+          return !(isTestCode(file) && target.startsWith(`features/${to}/testing/`));
+        })
+        .map((target) => `${file.split(path.sep).join('/')} → ${target}`);
+    });
+    const offending = found.filter((edge) => !PENDING_SURFACE_IMPORTS.includes(edge));
+    expect(
+      offending,
+      `Import these through the other feature's index.ts (add the names to its export list) or take a handle with ` +
+        `need() (docs/architecture.md "Between features"):\n${offending.join('\n')}`,
+    ).toEqual([]);
+    expect(
+      PENDING_SURFACE_IMPORTS.filter((edge) => !found.includes(edge)),
+      'pending entries no longer found: remove them',
+    ).toEqual([]);
+  });
+
+  test('the registration list takes each feature from its index.ts, or the file beside it that holds its Feature', () => {
+    const offending = imports(path.join('features', 'index.ts')).filter(
+      (target) => target !== 'features/contract.ts' && !/^features\/[a-z0-9-]+\/(index|feature)\.ts$/.test(target),
     );
     expect(offending).toEqual([]);
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { readAdminBundle } from './admin-bundle.js';
-import { stateKeys } from '../jetpack/state-keys.js';
+import { stateKeys } from '../jetpack/index.js';
 
 /** The page's Initial_State, CSP nonce, script nonce, logout nonce and shown login. */
 function pageParts(res: { text: string; headers: Record<string, string | undefined> }) {

@@ -8,8 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { ModuleCatalog } from '../jetpack/catalog/module-catalog.js';
-import { optionTextsOf } from '../jetpack/catalog/option-texts.js';
+import { ModuleCatalog, optionTextsOf } from '../jetpack/index.js';
 
 const catalog = new ModuleCatalog();
 

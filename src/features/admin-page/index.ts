@@ -8,7 +8,7 @@ import { ADMIN_ASSETS_PREFIX, ADMIN_BUILD_DIR, adminBundleSource } from './admin
 import { adminPageCsp, adminPageTemplate } from './admin-page-html.js';
 import { createAdminPageCache } from './admin-page-cache.js';
 import { cspNonce as newCspNonce } from './csp-nonce.js';
-import { ENROL_PATH } from '../two-factor/enrol-page.js';
+import { ENROL_PATH } from '../two-factor/index.js';
 
 export const adminPageFeature: Feature = {
   name: 'admin-page',

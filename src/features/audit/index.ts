@@ -12,6 +12,10 @@ import { auditSettings } from './settings.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
 
+// The surface other features use (test/layers.test.ts): how to say who did something and describe an option write.
+export { auditEvent, cliSource, jobSource, RequestSources, type AuditSource } from './source.js';
+export { audited, type Described } from './audited.js';
+
 /** Checkpoints are signed at least this often (the issue asks for hourly). */
 export const CHECKPOINT_EVERY_MS = 3_600_000;
 /** The retention runs this often. */

@@ -9,7 +9,7 @@ import { listKept, removeKept, type KeptCopy } from './kept-copies.js';
 import type { BackupSetup } from './backup-setup.js';
 import { listBackups, restoreBackup, verifyBackup, type BackupListEntry, type BackupRef } from './backups.js';
 import { runBackup } from './scheduled-backup.js';
-import { cliSource } from '../audit/source.js';
+import { cliSource } from '../audit/index.js';
 import { readVerifications, recordVerification, verificationOf, type BackupVerification } from './backup-verifications.js';
 
 export interface BackupCommandDeps {

@@ -19,7 +19,7 @@ import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.j
 import { readLastVerification, runVerification, scheduledVerificationJob } from './scheduled-verification.js';
 import { registerBackupAbilities, type BackupOperations } from './abilities.js';
 import { backupSettings } from './settings.js';
-import { RequestSources } from '../audit/source.js';
+import { RequestSources } from '../audit/index.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';

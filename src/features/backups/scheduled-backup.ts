@@ -15,7 +15,7 @@ import { applyRetention } from './backup-retention.js';
 import type { BackupSetup } from './backup-setup.js';
 import { createBackup, type TargetCopy } from './backups.js';
 import type { AuditLogRepo } from '../../store/types.js';
-import { auditEvent, jobSource, type AuditSource } from '../audit/source.js';
+import { auditEvent, jobSource, type AuditSource } from '../audit/index.js';
 
 /** The status row of the last scheduled run. */
 export const LAST_RUN_KEY = 'backups.last-scheduled-run';

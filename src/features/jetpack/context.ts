@@ -6,7 +6,7 @@ import type { EventBus } from '../../core/events.js';
 import type { FieldRegistry } from '../../rest/field-registry.js';
 import type { JsonValue } from '../../core/json.js';
 import type { Principal } from '../../rest/types.js';
-import type { RequestSources } from '../audit/source.js';
+import type { RequestSources } from '../audit/index.js';
 import type { OptionsRepo, StoreTx } from '../../store/types.js';
 import type { DevModeState } from '../jetpack-v4/permissions.js';
 import { ModuleCatalog } from './catalog/module-catalog.js';

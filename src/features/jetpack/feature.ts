@@ -2,7 +2,7 @@
  * The built-in `jetpack/v4` plugin as a feature: its routes go through the same plugin API
  * third parties use, and it offers other features its module registrar and `Initial_State`.
  */
-import { RequestSources } from '../audit/source.js';
+import { RequestSources } from '../audit/index.js';
 import { SITEWARD_VERSION } from '../../core/version.js';
 import type { Feature } from '../contract.js';
 import { pluginGuards, type PluginGuards } from './feature-guards.js';

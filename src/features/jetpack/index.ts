@@ -60,6 +60,7 @@ export function registerSiteManagementPlugin(api: SitewardApi, ctx: PluginContex
 }
 
 export { ModuleCatalog } from './catalog/module-catalog.js';
+export { optionTextsOf } from './catalog/option-texts.js';
 export { buildInitialState } from './initial-state.js';
 export { ModuleDefinitionError } from './errors.js';
 export type { DevModeState, PluginContext, PluginSite, PluginStore } from './context.js';

@@ -20,13 +20,11 @@ import { isSameOrigin } from '../../rest/same-origin.js';
 import type { Identity } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
 import { formTokenInput, htmlPage, jsonPage, notFound, redirect, type PageRequest, type PageResponse } from '../contract.js';
-import { keyOf } from '../protect/protect-policy.js';
-import { unlockOffer } from '../protect/unlock-html.js';
+import { keyOf, unlockOffer } from '../protect/index.js';
 import { loginPage, MODE_FIELD, setupPage, twoFactorPage, type TwoFactorMode } from './login-page-html.js';
 import { CHALLENGE_FIELD, type LoginChallenge } from './challenge.js';
 import { CODE_FIELD, PENDING_FIELD, type PendingLogins } from './pending-login.js';
-import type { TwoFactorService } from '../two-factor/service.js';
-import { ENROL_PATH } from '../two-factor/enrol-page.js';
+import { ENROL_PATH, type TwoFactorService } from '../two-factor/index.js';
 import type { UserRecord } from '../../store/types.js';
 import { safeRedirect } from '../../core/safe-redirect.js';
 

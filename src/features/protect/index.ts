@@ -28,6 +28,13 @@ import type { ProtectHistory } from '../../wire/siteward-v1.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import { defineRoute } from '../../rest/define-route.js';
 
+// The surface other features use (test/layers.test.ts): the login form's lockout key and unlock offer,
+// and what the jetpack/v4 module options need to read and write Protect's allow list and key.
+export { keyOf } from './protect-policy.js';
+export { unlockOffer } from './unlock-html.js';
+export { ALLOW_LIST_OPTION, allowListTexts, INVALID_ALLOW_LIST_MESSAGE, MAX_ALLOW_LIST_ENTRIES, parseAllowList } from './allow-list.js';
+export { updateProtectKey } from './protect-key.js';
+
 const MODULE = 'protect';
 
 export const protectFeature: Feature = {

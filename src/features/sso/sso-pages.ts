@@ -20,7 +20,7 @@ import { errorHeaders } from '../../rest/error-response.js';
 import type { Store, UserRecord } from '../../store/types.js';
 import type { ConnectionError, ConnectionErrorKind, SignInConnection } from '../connection/index.js';
 import { htmlPage, type PageRequest, type PageResponse } from '../contract.js';
-import { safeRedirect } from '../login/login-pages.js';
+import { safeRedirect } from '../../core/safe-redirect.js';
 import { problemPage, refusalPage, SSO_START_PATH, type SignInProblem } from './sso-pages-html.js';
 import { decideSignIn } from './sso-rules.js';
 

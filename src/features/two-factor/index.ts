@@ -13,6 +13,10 @@ import { TwoFactorService } from './service.js';
 import { twoFactorSettings } from './settings.js';
 import type { TwoFactorTables } from './tables.js';
 
+// The surface other features use (test/layers.test.ts); the service itself comes from need('twoFactor').
+export { ENROL_PATH } from './enrol-page.js';
+export type { TwoFactorService } from './service.js';
+
 declare module '../contract.js' {
   interface FeatureServices {
     /** Two-factor authentication: the login form's second step, the admin page's gate, the CLI's reset. */

@@ -13,7 +13,7 @@ import type { Store } from '../../store/types.js';
 import type { SitewardApi } from '../../plugins/api.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { twoFactorError } from './errors.js';
-import { RequestSources } from '../audit/source.js';
+import { RequestSources } from '../audit/index.js';
 import type { TwoFactorCodes, TwoFactorEnrolment, TwoFactorStatus as StatusAnswer } from '../../wire/siteward-v1.js';
 import type { TwoFactorService, TwoFactorStatus } from './service.js';
 

@@ -9,7 +9,7 @@ import type { OptionsRepo, UserRecord } from '../../store/types.js';
 import { phpTruthy } from '../../core/php.js';
 import { newRecoveryCodes, newTotpSecret, normalizeCode, qrDataUrl, recoveryHash, totpStep, totpUri } from './codes.js';
 import type { TwoFactorRepo } from './repo.js';
-import { auditEvent, type AuditSource } from '../audit/source.js';
+import { auditEvent, type AuditSource } from '../audit/index.js';
 
 /** The user's own second factor, when the caller does not say who acts (the enrol page). */
 function selfSource(userId: number): AuditSource {

@@ -2,7 +2,7 @@ import { textTable } from '../../core/text-table.js';
 import { createAppPasswordService } from '../../auth/app-passwords.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, formatTime, parse, positionals, runSubcommand } from '../../core/cli-args.js';
 import type { CliContext } from './cli-context.js';
-import { cliSource } from '../audit/source.js';
+import { cliSource } from '../audit/index.js';
 
 const USAGE = {
   create: 'app-password create <login> <name> [--porcelain]',

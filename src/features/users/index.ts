@@ -6,7 +6,7 @@ import { runAppPasswordCommand } from './app-password-commands.js';
 import { runUserCommand } from './user-commands.js';
 import type { Feature } from '../contract.js';
 import { runningServer } from '../../core/server-pid-file.js';
-import { cliSource } from '../audit/source.js';
+import { cliSource } from '../audit/index.js';
 
 export const usersFeature: Feature = {
   name: 'users',

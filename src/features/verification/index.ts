@@ -9,6 +9,9 @@ import { readVerificationCodes, verificationMetaTags, verificationServicesAnswer
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import { defineRoute } from '../../rest/define-route.js';
 
+// The surface other features use (test/layers.test.ts): the jetpack/v4 module options check codes with it.
+export { validateVerificationCode, type VerificationServiceKey } from './verification-services.js';
+
 const MODULE = 'verification-tools';
 const CODES_OPTION = 'verification_services_codes';
 

@@ -7,7 +7,7 @@
  */
 import { appPasswordEvent, appPasswordInfo, appPasswordNameTooLong, type AppPasswordInfo } from '../../auth/app-passwords.js';
 import { APP_PASSWORD_LIMITS, longerThan } from '../../core/text-limits.js';
-import { RequestSources } from '../audit/source.js';
+import { RequestSources } from '../audit/index.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import { RestResponse, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
 import { Type } from '@sinclair/typebox';

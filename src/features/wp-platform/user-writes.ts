@@ -19,7 +19,7 @@ import { LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/log
 import { loadAllProfiles, loadProfile, PREFERENCES_META, sanitizeSlug, slugOf, type ProfileKey, type UserProfile } from './user-records.js';
 import { invalidArgument, unknownRoleError, userServiceError, wpError } from './wp-errors.js';
 import { atMostMessage, longerThan, USER_LIMITS } from '../../core/text-limits.js';
-import { auditEvent, RequestSources, type AuditSource } from '../audit/source.js';
+import { auditEvent, RequestSources, type AuditSource } from '../audit/index.js';
 import type { AuditChange } from '../../wire/audit.js';
 
 /** Who asks (audit events): the request's user, credential and address. */

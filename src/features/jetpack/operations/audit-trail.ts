@@ -6,8 +6,7 @@
 import type { RestRequest } from '../../../rest/types.js';
 import type { StoreTx } from '../../../store/types.js';
 import type { AuditChange, AuditObject } from '../../../wire/audit.js';
-import { audited, type Described } from '../../audit/audited.js';
-import { jobSource, RequestSources, type AuditSource } from '../../audit/source.js';
+import { audited, jobSource, RequestSources, type AuditSource, type Described } from '../../audit/index.js';
 import type { ModuleCatalog } from '../catalog/module-catalog.js';
 import type { PluginContext } from '../context.js';
 

@@ -3,7 +3,7 @@
  * under the reference's storage name; the site's front end and other consumers read them there.
  */
 import type { JsonValue } from '../../../../core/json.js';
-import { validateVerificationCode, type VerificationServiceKey } from '../../../verification/verification-services.js';
+import { validateVerificationCode, type VerificationServiceKey } from '../../../verification/index.js';
 import type { ModuleOptionDefinition } from '../../module-types.js';
 import { boolOption, enumOption, posintOption, textOption } from '../option-builders.js';
 import { toStatsRoles, toUrl, validateStatsRoles } from '../option-validators.js';

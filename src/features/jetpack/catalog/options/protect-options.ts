@@ -10,8 +10,8 @@ import {
   INVALID_ALLOW_LIST_MESSAGE,
   MAX_ALLOW_LIST_ENTRIES,
   parseAllowList,
-} from '../../../protect/allow-list.js';
-import { updateProtectKey } from '../../../protect/protect-key.js';
+  updateProtectKey,
+} from '../../../protect/index.js';
 import type { ModuleOptionDefinition, OptionWriteOutcome } from '../../module-types.js';
 import { storeValue } from '../option-io.js';
 
