@@ -48,6 +48,8 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
   let dialectPool: DialectPool;
   let listenerConfig: () => pg.ClientConfig;
   let onListenerError = onConnectionError;
+  // Set once the store's version watch exists: moves the listener to the host in use.
+  let relisten = () => {};
   if (!target.choosing) {
     // One host, any kind of server: the URL as given, no probe (today's path).
     const connection = { ...settings, connectionString: url };
@@ -61,7 +63,10 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
       configFor,
       newPool: (host) => watchPool(new pg.Pool({ ...configFor(host), max: options.poolSize ?? 10 }), onConnectionError),
       probeTimeoutMs: connectTimeoutMs,
-      ...(options.onHostSwitch ? { onSwitch: options.onHostSwitch } : {}),
+      onSwitch: (from, to) => {
+        options.onHostSwitch?.(from, to);
+        if (from !== null) relisten();
+      },
     });
     dialectPool = resilientPool(hosts, statements, settings.query_timeout);
     // The listener follows the host in use: NOTIFY is sent on the primary, and LISTEN fails on a standby.
@@ -109,6 +114,7 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
             recheckMs,
             newClient: () => new pg.Client({ ...listenerConfig(), application_name: listenerName(channel) }),
             onError: onListenerError,
+            follow: (reconnect) => (relisten = reconnect),
           },
       statementTimeoutMs,
     );
@@ -147,6 +153,8 @@ interface ListenerSettings {
   readonly recheckMs: number;
   readonly newClient: () => pg.Client;
   readonly onError: (error: Error) => void;
+  /** Gets what to call when the host in use changed (the listener must follow it). */
+  readonly follow: (reconnect: () => void) => void;
 }
 
 /**
@@ -218,6 +226,7 @@ class PostgresStore extends StoreImpl {
       return trusted !== undefined ? Promise.resolve(trusted) : credentials.run();
     };
     this.sessions.knownCredentialsVersion = () => this.watch?.trusted(CREDENTIALS_ROW);
+    listener?.follow(() => this.watch?.reconnect());
     this.watch?.start();
   }
 
