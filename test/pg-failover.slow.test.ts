@@ -215,6 +215,59 @@ describe.skipIf(!binDir)('PostgreSQL failover under two hosts (a primary and a s
       (rows) => rows.length === 1,
       'one background-jobs lease holder on the promoted server',
     );
+
+    // Credentials too (the other cache NOTIFY keeps fresh): a password changed on one host ends
+    // the user's session on the other within a second.
+    const carol = `carol-${Date.now()}`;
+    const created = await fetch(`${a.base}/wp-json/wp/v2/users`, {
+      method: 'POST',
+      headers: sessions[0].headers,
+      body: JSON.stringify({ username: carol, email: `${carol}@example.org`, password: 'carol password one' }),
+    });
+    expect(created.status).toBe(201);
+    const carolId = ((await created.json()) as { id: number }).id;
+    const onB = await fetch(`${b.base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: carol, password: 'carol password one' }),
+    });
+    expect(onB.status).toBe(200);
+    const carolOnB = {
+      cookie: onB.headers.get('set-cookie')!.split(';')[0]!,
+      'x-wp-nonce': ((await onB.json()) as { nonce: string }).nonce,
+    };
+    const me = () => fetch(`${b.base}/wp-json/wp/v2/users/me`, { headers: carolOnB }).then((r) => r.status);
+    expect(await me()).toBe(200);
+    const changed = await fetch(`${a.base}/wp-json/wp/v2/users/${carolId}`, {
+      method: 'PUT',
+      headers: sessions[0].headers,
+      body: JSON.stringify({ password: 'carol password two' }),
+    });
+    expect(changed.status).toBe(200);
+    await within(1000, me, (status) => status === 401 || status === 403, `carol's session on b ended by the password change on a`);
+
+    // One audit chain across the switch: `siteward audit verify` (the several-host URL finds the
+    // promoted server) walks every row, ids one after the other from 1, hashes chained; each
+    // acknowledged user has its event in it.
+    const verified = group!.run('a', ['audit', 'verify'], 60_000);
+    const rows = /^Audit log verified: rows 1–(\d+) \((\d+) events\)/.exec(verified);
+    expect(rows, verified).not.toBeNull();
+    expect(rows![1]).toBe(rows![2]);
+    const [head] = await query<{ last_id: string; count: string }>(
+      cluster!.standbyUrl,
+      'SELECT last_id, count FROM audit_head WHERE id = 1',
+    );
+    expect([head!.last_id, head!.count].map(Number)).toEqual([Number(rows![1]), Number(rows![1])]);
+    const recorded = new Set(
+      (await query<{ data: string }>(cluster!.standbyUrl, `SELECT data FROM audit_log WHERE action = 'user.created'`)).map(
+        (r) => (JSON.parse(r.data) as { changes: { login: { after: string } } }).changes.login.after,
+      ),
+    );
+    expect(
+      acknowledged.filter((l) => !recorded.has(l)),
+      'acknowledged user creations without their audit event',
+    ).toEqual([]);
+    console.info(`audit chain after the failover: ${verified.trim()}`);
   }
 
   /**

@@ -4,6 +4,7 @@ import { auditCtes, type AuditCollector } from './audit-repo.js';
 import type { AuditDraft } from './audit-chain.js';
 import { OptionsDraft, type OptionsLookup } from './options-draft.js';
 import { OPTIONS_ROW } from './options-kysely.js';
+import { notApplied } from './pg-retry.js';
 import { versionPayload } from './pg-version-watch.js';
 import type { Database } from './schema.js';
 import type { StoreTx } from './types.js';
@@ -125,7 +126,14 @@ export class OptionBatches {
     }
     let won: boolean;
     try {
-      won = await this.commit(version, changes, events);
+      // Refused before it ran (a demoted primary's 25006, a connection already dead), the
+      // statement runs once more on the connection a new search found; it is conditional on the
+      // version, so it still commits only over what the batch read. One cut off after it was
+      // sent may have committed: never again (pg-retry.ts).
+      won = await this.commit(version, changes, events).catch((error: unknown) => {
+        if (!notApplied(error)) throw error;
+        return this.commit(version, changes, events);
+      });
     } catch (error) {
       for (const { member } of ran) member.reject(error);
       return;

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { ServiceUnavailableError } from '../core/unavailable.js';
+import { isHostDown } from './pg-failover.js';
 import type { StatementNames } from './pg-prepared.js';
+import { isRead, isStatement, markNotApplied, neverSent, NotAppliedError } from './pg-retry.js';
 
 /**
  * PostgreSQL errors that mean "the database is down, restarting, refusing connections or not
@@ -173,13 +175,12 @@ const NOTHING_RUN = { command: null, rowCount: null, rows: [] };
  * connection reports it to its query instead of crashing the process with an unhandled
  * `error` event (pg-pool listens only while a client is idle). With `statements`, a query with
  * parameters runs as a named prepared statement (see pg-prepared.ts).
+ *
+ * A failure that certainly changed nothing becomes a NotAppliedError (pg-retry.ts); a read
+ * outside a transaction cut off that way runs again once here, on a fresh connection (from a
+ * new host search when the host went away), within what is left of the client-side bound.
  */
-export function resilientPool(
-  pool: ClientSource,
-  statements?: StatementNames,
-  clientTimeoutMs?: number,
-  isHostDown?: (error: unknown) => boolean,
-): DialectPool {
+export function resilientPool(pool: ClientSource, statements?: StatementNames, clientTimeoutMs?: number): DialectPool {
   const breaker = new FreezeBreaker(async () => {
     const client = await pool.connect();
     try {
@@ -190,23 +191,27 @@ export function resilientPool(
       throw error;
     }
   });
+  /** A connection, failed at once when the breaker trips while it waits; errors classified. */
+  const connectBound = async (): Promise<pg.PoolClient> => {
+    if (breaker.isOpen) throw notAnswering();
+    const connecting = pool.connect();
+    try {
+      return await breaker.bound(connecting);
+    } catch (error) {
+      if (meansFrozen(error)) breaker.trip();
+      // A connection that arrives after the breaker gave up on it goes back, unused.
+      connecting.then(
+        (late) => late.release(true),
+        () => undefined,
+      );
+      throw classifyPgError(error);
+    }
+  };
   return {
     async connect() {
-      if (breaker.isOpen) throw notAnswering();
       const asked = performance.now();
-      let client: pg.PoolClient;
-      const connecting = pool.connect();
-      try {
-        client = await breaker.bound(connecting);
-      } catch (error) {
-        if (meansFrozen(error)) breaker.trip();
-        // A connection that arrives after the breaker gave up on it goes back, unused.
-        connecting.then(
-          (late) => late.release(true),
-          () => undefined,
-        );
-        throw classifyPgError(error);
-      }
+      // The client in use: a read cut off runs again on another one (null: none, it was given back).
+      let client: pg.PoolClient | null = await connectBound();
       // The first statement gets what is left of the client-side bound after the wait for this
       // connection, so waiting plus running stays within it (a frozen server answers neither).
       let firstTimeoutMs =
@@ -218,11 +223,15 @@ export function resilientPool(
       // when that one has no parameters (one simple-protocol round trip for both, see
       // options-kysely.ts's bump); a transaction that runs nothing sends neither.
       let beginHeld = false;
-      const run = (args: unknown[]): Promise<unknown> | unknown => {
+      // Where the statements stand, to tell what a failure may have changed (pg-retry.ts).
+      let inTransaction = false;
+      let commitSent = false;
+      let readRetried = false;
+      const run = (args: unknown[], timeoutMs?: number): Promise<unknown> => {
         const [text, values] = args;
         const name =
           statements && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? statements.nameOf(text) : undefined;
-        const timeout = firstTimeoutMs;
+        const timeout = timeoutMs ?? firstTimeoutMs;
         firstTimeoutMs = undefined;
         const form = name !== undefined || (timeout !== undefined && typeof text === 'string');
         const config = {
@@ -231,26 +240,43 @@ export function resilientPool(
           ...(Array.isArray(values) ? { values } : {}),
           ...(timeout === undefined ? {} : { query_timeout: timeout }),
         };
-        if (breaker.isOpen) {
+        if (breaker.isOpen || client === null) {
           broken = notAnswering();
           return Promise.reject(broken);
         }
-        const result = (client.query as (...a: unknown[]) => unknown)(...(form ? [config] : args));
-        if (!(result instanceof Promise)) return result;
-        return breaker.bound(result).catch((error: unknown) => {
+        const used = client;
+        const place = { text, inTransaction, commitSent: commitSent || isStatement(text, 'commit') };
+        if (isStatement(text, 'commit')) commitSent = true;
+        const startedAt = performance.now();
+        const result = (used.query as (...a: unknown[]) => unknown)(...(form ? [config] : args));
+        if (!(result instanceof Promise)) return Promise.resolve(result);
+        return breaker.bound(result).catch(async (error: unknown) => {
           // A client-side timeout at least 250 ms after the server should have cancelled the
           // statement itself: it could not, it is not answering at all.
           if (meansFrozen(error) && (timeout === undefined || clientTimeoutMs === undefined || timeout >= clientTimeoutMs - 250))
             breaker.trip();
-          const classified = classifyPgError(error);
+          // A COMMIT the driver never sent did not commit.
+          if (isStatement(text, 'commit') && neverSent(error)) commitSent = false;
+          const classified = markNotApplied(error, classifyPgError(error), { ...place, commitSent: place.commitSent && !neverSent(error) });
           if (classified instanceof ServiceUnavailableError) broken = classified;
-          if (isHostDown?.(error)) pool.hostDown?.(client);
-          throw classified;
+          if (isHostDown(error)) pool.hostDown?.(used);
+          const left = clientTimeoutMs === undefined ? undefined : clientTimeoutMs - (performance.now() - startedAt);
+          if (!(classified instanceof NotAppliedError) || place.inTransaction || !isRead(text) || readRetried) throw classified;
+          if (left !== undefined && left < MIN_RETRY_MS) throw classified;
+          // The read changed nothing: once more, on another connection.
+          readRetried = true;
+          used.release(classified);
+          client = null;
+          client = await connectBound();
+          broken = undefined;
+          return run(args, left === undefined ? undefined : Math.max(1, Math.round(clientTimeoutMs! - (performance.now() - startedAt))));
         });
       };
       const query = (...args: unknown[]): Promise<unknown> | unknown => {
         const [text, values] = args;
         const plain = typeof text === 'string' && (values === undefined || (Array.isArray(values) && values.length === 0));
+        if (plain && isStatement(text, 'begin')) inTransaction = true;
+        if (plain && (isStatement(text, 'commit') || isStatement(text, 'rollback'))) inTransaction = false;
         if (plain && text === 'begin' && !beginHeld) {
           beginHeld = true;
           return Promise.resolve(NOTHING_RUN);
@@ -258,21 +284,23 @@ export function resilientPool(
         if (!beginHeld) return run(args);
         beginHeld = false;
         if (plain && (text === 'commit' || text === 'rollback')) return Promise.resolve(NOTHING_RUN);
-        if (!plain) return Promise.resolve(run(['begin'])).then(() => run(args));
+        if (!plain) return run(['begin']).then(() => run(args));
         // Several statements in one simple query answer with one result each: Kysely wants the last.
-        return Promise.resolve(run([`begin; ${String(text)}`])).then((results) =>
-          Array.isArray(results) ? (results.at(-1) as unknown) : results,
-        );
+        return run([`begin; ${String(text)}`]).then((results) => (Array.isArray(results) ? (results.at(-1) as unknown) : results));
       };
-      return new Proxy(client, {
-        get(target, prop, receiver) {
+      const first = client;
+      return new Proxy(first, {
+        get(_target, prop) {
           if (prop === 'release')
             return () => {
               beginHeld = false;
-              target.release(broken ?? undefined);
+              client?.release(broken ?? undefined);
+              client = null;
             };
           if (prop === 'query') return query;
-          return Reflect.get(target, prop, receiver) as unknown;
+          const current = client ?? first;
+          const value = Reflect.get(current, prop, current) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(current) : value;
         },
       });
     },
@@ -282,3 +310,6 @@ export function resilientPool(
     },
   };
 }
+
+/** A read cut off with less than this left of its bound is not run again (ms). */
+const MIN_RETRY_MS = 100;

@@ -15,6 +15,7 @@ import { StatementNames } from './pg-prepared.js';
 import { HostPools, isHostDown } from './pg-failover.js';
 import { parsePgTarget, type PgHost } from './pg-hosts.js';
 import { poolTimeouts, resilientPool, watchPool, type DialectPool } from './pg-resilience.js';
+import { notApplied } from './pg-retry.js';
 import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } from './pg-version-watch.js';
 import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
@@ -34,8 +35,9 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
   const schema = options.schema;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
   const settings: pg.ClientConfig = {
-    ...poolTimeouts({ connectTimeoutMs, statementTimeoutMs: options.statementTimeoutMs ?? 5000 }),
+    ...poolTimeouts({ connectTimeoutMs, statementTimeoutMs }),
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
   };
   // A connection dropped by the server (idle or checked out) is reported here instead of
@@ -46,6 +48,8 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
   let dialectPool: DialectPool;
   let listenerConfig: () => pg.ClientConfig;
   let onListenerError = onConnectionError;
+  // Set once the store's version watch exists: moves the listener to the host in use.
+  let relisten = () => {};
   if (!target.choosing) {
     // One host, any kind of server: the URL as given, no probe (today's path).
     const connection = { ...settings, connectionString: url };
@@ -59,9 +63,12 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
       configFor,
       newPool: (host) => watchPool(new pg.Pool({ ...configFor(host), max: options.poolSize ?? 10 }), onConnectionError),
       probeTimeoutMs: connectTimeoutMs,
-      ...(options.onHostSwitch ? { onSwitch: options.onHostSwitch } : {}),
+      onSwitch: (from, to) => {
+        options.onHostSwitch?.(from, to);
+        if (from !== null) relisten();
+      },
     });
-    dialectPool = resilientPool(hosts, statements, settings.query_timeout, isHostDown);
+    dialectPool = resilientPool(hosts, statements, settings.query_timeout);
     // The listener follows the host in use: NOTIFY is sent on the primary, and LISTEN fails on a standby.
     listenerConfig = () => configFor(hosts.current() ?? target.hosts[0]!);
     onListenerError = (error) => {
@@ -107,7 +114,9 @@ export async function openPostgres(url: string, options: OpenStoreOptions): Prom
             recheckMs,
             newClient: () => new pg.Client({ ...listenerConfig(), application_name: listenerName(channel) }),
             onError: onListenerError,
+            follow: (reconnect) => (relisten = reconnect),
           },
+      statementTimeoutMs,
     );
   } catch (error) {
     await db.destroy();
@@ -144,6 +153,8 @@ interface ListenerSettings {
   readonly recheckMs: number;
   readonly newClient: () => pg.Client;
   readonly onError: (error: Error) => void;
+  /** Gets what to call when the host in use changed (the listener must follow it). */
+  readonly follow: (reconnect: () => void) => void;
 }
 
 /**
@@ -162,6 +173,8 @@ class PostgresStore extends StoreImpl {
     private readonly clock: () => number,
     audit: AuditSettings,
     listener: ListenerSettings | null,
+    /** A transaction cut off before its COMMIT runs again only if its first run took less (the statement timeout, ms). */
+    private readonly retryWithinMs: number,
   ) {
     let watch: VersionWatch | null = null;
     super(
@@ -213,6 +226,7 @@ class PostgresStore extends StoreImpl {
       return trusted !== undefined ? Promise.resolve(trusted) : credentials.run();
     };
     this.sessions.knownCredentialsVersion = () => this.watch?.trusted(CREDENTIALS_ROW);
+    listener?.follow(() => this.watch?.reconnect());
     this.watch?.start();
   }
 
@@ -232,8 +246,22 @@ class PostgresStore extends StoreImpl {
   /**
    * A store transaction; with `lockOptions` the options version row is locked before `fn` runs,
    * so that all its option reads see the state its writes apply to (a batch's fallback).
+   * Cut off before its COMMIT was sent (the connection lost, the host gone or demoted), it runs
+   * again once, on a fresh connection, while the first run took less than the statement
+   * timeout: the server rolled the first run back, and callbacks have no effect outside `tx`
+   * (types.ts). A COMMIT cut off is never run again: it may have committed (503).
    */
   private async transactionOf<T>(fn: (tx: StoreTransaction) => Promise<T>, lockOptions: boolean): Promise<T> {
+    const startedAt = performance.now();
+    try {
+      return await this.transactionOnce(fn, lockOptions);
+    } catch (error) {
+      if (!notApplied(error) || performance.now() - startedAt >= this.retryWithinMs) throw error;
+      return this.transactionOnce(fn, lockOptions);
+    }
+  }
+
+  private async transactionOnce<T>(fn: (tx: StoreTransaction) => Promise<T>, lockOptions: boolean): Promise<T> {
     // Versions written inside reach the watch only once committed (read-your-writes after it);
     // the options written go into this process's cache in place (no reload after a toggle).
     let credentials: number | null = null;

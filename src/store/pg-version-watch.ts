@@ -110,6 +110,25 @@ export class VersionWatch {
     await client?.end().catch(() => undefined);
   }
 
+  /**
+   * The host in use changed (a failover): NOTIFY is sent on the new primary now, so the
+   * listener moves there at once (`newClient` connects to the host in use), and, as after any
+   * reconnect, the versions are read again and the caches dropped: notices sent in the gap are
+   * lost. A listener still connected to the old primary (fenced, not dead) would hear nothing.
+   */
+  reconnect(): void {
+    if (this.closed) return;
+    this.retryMs = RECONNECT_FIRST_MS;
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+      void this.connect();
+      return;
+    }
+    // Its 'end' is handled as a lost listener: caches dropped, a new connection shortly.
+    void this.client?.end().catch(() => undefined);
+  }
+
   private raise(row: number, version: number): void {
     if (version > (this.known.get(row) ?? -Infinity)) this.set(row, version);
   }

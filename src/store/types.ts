@@ -316,7 +316,10 @@ export interface Store extends Omit<StoreTransaction, 'audit'> {
   /**
    * Runs `fn` in one database transaction: it commits when `fn` resolves and rolls back when it
    * throws (the error is rethrown). Inside `fn` use only `tx`: on SQLite the store's single
-   * connection belongs to the transaction until it ends.
+   * connection belongs to the transaction until it ends. `fn` may run twice: on PostgreSQL a
+   * run cut off before its COMMIT (a failover, src/store/pg-retry.ts) was rolled back and runs
+   * again, so `fn` must have no effect but through `tx` (compute hashes, secrets and sources
+   * before it; act on the result after it).
    */
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from './open-store.js';
 import { listenerName, versionFeed } from './pg-store.js';
-import { versionChannel } from './pg-version-watch.js';
+import { versionChannel, VersionWatch } from './pg-version-watch.js';
 import { testStores, type TestBackend } from './testing/test-stores.js';
 import type { Store } from './types.js';
 
@@ -126,6 +126,56 @@ describe.skipIf(!backend)('versions pushed by PostgreSQL LISTEN/NOTIFY', () => {
     expect(await reader.options.get('missed')).toBe('before');
     now += 1;
     expect(await reader.options.get('missed')).toBe('after');
+  });
+
+  it('moves its listener to a new connection when told the host in use changed, and reads the versions again', async () => {
+    // What a failover to a fenced (not dead) primary needs: that listener would hear nothing more.
+    const store = await db.open({ versionRecheckMs: RARELY });
+    await listening(store);
+    let dropped = 0;
+    let clients = 0;
+    const watch = new VersionWatch({
+      newClient: () => {
+        clients++;
+        return new pg.Client({
+          connectionString: db.storeOptions().databaseUrl,
+          options: `-c search_path=${db.storeOptions().schema}`,
+          application_name: 'moving listener',
+        });
+      },
+      channel: versionChannel(db.storeOptions().schema!),
+      rows: [1],
+      recheckMs: RARELY,
+      clock: Date.now,
+      onDropped: () => void dropped++,
+      onError: () => undefined,
+    });
+    try {
+      watch.start();
+      await until(() => watch.feed().listening, Boolean, 'the first listener');
+      const pidOf = () =>
+        raw((c) => c.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'moving listener'`)).then((r) =>
+          r.rows.map((row) => row.pid),
+        );
+      const [first] = await pidOf();
+      // A commit whose notice this listener never hears (sent while it was elsewhere).
+      const v = await raw((c) => c.query<{ v: string }>('UPDATE state_version SET v = v + 1 WHERE id = 1 RETURNING v')).then((r) =>
+        Number(r.rows[0]!.v),
+      );
+      const droppedBefore = dropped;
+      watch.reconnect();
+      await until(
+        () => watch.feed(),
+        (feed) => feed.listening && feed.connects === 2,
+        'the listener on its new connection',
+      );
+      expect(clients).toBe(2);
+      expect(dropped).toBeGreaterThan(droppedBefore);
+      expect(watch.trusted(1)).toBe(v);
+      expect(await until(pidOf, (pids) => pids.length === 1, 'one listening connection')).not.toEqual([first]);
+    } finally {
+      await watch.close();
+    }
   });
 
   it('drops its caches when the listener is killed and reads the versions again on reconnecting', async () => {

@@ -23,8 +23,8 @@ export interface HostGroup {
   readonly hosts: readonly Host[];
   /** Starts host `name` on `port` and waits (bounded by `startMs`) until `/healthz` answers 200. */
   start(name: string, port: number, extra?: Record<string, string>): Promise<Host>;
-  /** Runs a one-shot command (`user create …`) against host `name`'s data directory; throws on failure. */
-  run(name: string, args: readonly string[], timeoutMs: number): void;
+  /** Runs a one-shot command (`user create …`) against host `name`'s data directory; throws on failure; returns its stdout. */
+  run(name: string, args: readonly string[], timeoutMs: number): string;
   /** SIGTERM to every running host, SIGKILL to any still running after 10 s. */
   stop(): Promise<void>;
 }
@@ -64,6 +64,7 @@ export function hostGroup(dir: string, env: Record<string, string>, startMs: num
     run(name, args, timeoutMs) {
       const done = spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: hostEnv(name), encoding: 'utf8', timeout: timeoutMs });
       if (done.status !== 0) throw new Error(`siteward ${args.join(' ')} failed (${done.status}): ${done.stderr}`);
+      return done.stdout;
     },
     async stop() {
       for (const host of hosts) {
