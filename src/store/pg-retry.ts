@@ -25,6 +25,19 @@ export class NotAppliedError extends ServiceUnavailableError {
   }
 }
 
+/**
+ * The store is unavailable and what was cut off may have committed (a COMMIT, or a write
+ * outside a transaction, sent before the connection was lost): never run again, answered 503;
+ * its reason says so in the `store unavailable` log line (docs/operations.md says how to check).
+ */
+export class OutcomeUnknownError extends ServiceUnavailableError {
+  override name = 'OutcomeUnknownError';
+
+  constructor(cause: ServiceUnavailableError) {
+    super(cause.service, `${cause.reason} (cut off after it was sent: it may have committed)`, { cause });
+  }
+}
+
 /** Whether `error` says that what failed certainly changed nothing (see the module comment). */
 export function notApplied(error: unknown): error is NotAppliedError {
   return error instanceof NotAppliedError;
@@ -42,13 +55,15 @@ export interface StatementPlace {
 
 /**
  * `classified` (the store's ServiceUnavailableError for `error`) as a NotAppliedError when the
- * statement that failed certainly changed nothing; otherwise unchanged. Only connection-class
- * failures count (the host gone, shut down, restarting or demoted): a statement cancelled by
- * its timeout is not run again, it already took the request's whole bound.
+ * statement that failed certainly changed nothing, as an OutcomeUnknownError when it may have
+ * committed; otherwise unchanged. Only connection-class failures count (the host gone, shut
+ * down, restarting or demoted): a statement cancelled by its timeout is not run again, it
+ * already took the request's whole bound (and a statement timeout rolls back what it ran).
  */
 export function markNotApplied(error: unknown, classified: unknown, place: StatementPlace): unknown {
   if (!(classified instanceof ServiceUnavailableError) || !isHostDown(error)) return classified;
-  return changedNothing(error, place) ? new NotAppliedError(classified) : classified;
+  if (changedNothing(error, place)) return new NotAppliedError(classified);
+  return new OutcomeUnknownError(classified);
 }
 
 function changedNothing(error: unknown, place: StatementPlace): boolean {
@@ -70,7 +85,8 @@ function codeOf(error: unknown): unknown {
 
 /** `text` is exactly the plain `word` (Kysely's begin, commit, rollback). */
 export function isStatement(text: unknown, word: string): boolean {
-  return typeof text === 'string' && text.trim().toLowerCase() === word;
+  // Speed: asked of every statement; only short texts can match.
+  return typeof text === 'string' && text.length < 20 && text.trim().toLowerCase() === word;
 }
 
 /**
