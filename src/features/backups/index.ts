@@ -9,7 +9,7 @@
 import type { BackupsList } from '../../wire/siteward-v1.js';
 import type { Feature } from '../contract.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
-import { pluginError } from '../jetpack-v4/errors.js';
+import { backupsError } from './errors.js';
 import { backupCommand } from './backup-commands.js';
 import { backupDownloadPage } from './backup-download.js';
 import { backupsList } from './backups-list.js';
@@ -66,15 +66,15 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       // Each operation serves its route and its ability (one function, two doors).
       const operations: BackupOperations = {
         list: async () => {
-          if (setup.targets.length === 0) return pluginError('backups_not_configured');
+          if (setup.targets.length === 0) return backupsError('backups_not_configured');
           return {
             ...(await backupsList(setup, await readVerifications(store.status))),
             running: running !== null,
           } satisfies BackupsList;
         },
         start: (source) => {
-          if (setup.targets.length === 0) return pluginError('backups_not_configured');
-          if (running !== null) return pluginError('backup_running');
+          if (setup.targets.length === 0) return backupsError('backups_not_configured');
+          if (running !== null) return backupsError('backup_running');
           running = runBackup(deps, source)
             .catch((error: unknown) => ctx.log.error({ err: error }, 'backup failed'))
             .finally(() => {
@@ -83,7 +83,7 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
           return { started: true };
         },
         verify: async () => {
-          if (setup.targets.length === 0) return pluginError('backups_not_configured');
+          if (setup.targets.length === 0) return backupsError('backups_not_configured');
           return runVerification(setup, store.status, ctx.log, clock());
         },
       };

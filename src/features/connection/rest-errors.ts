@@ -1,10 +1,48 @@
-/** Engine errors and refusals as the REST answers and page statuses of the catalogue (jetpack-v4/errors.ts). */
-import type { RestError } from '../../rest/errors.js';
-import { accountServiceError, pluginError, type FixedPluginErrorId } from '../jetpack-v4/errors.js';
+/** The connection's error catalogue, and engine errors and refusals as its REST answers and page statuses. */
+import { errorCatalogue, type FixedErrorId, type RestError } from '../../rest/errors.js';
 import type { ConnectionError, ConnectionErrorKind } from './connection-errors.js';
 import type { Refusal } from './connection-service.js';
 
-const errorIds: Record<ConnectionErrorKind, FixedPluginErrorId> = {
+/** The connection to the central account service (docs/spec/jetpack-v4-reference.md §3.2–§3.6; docs/spec/compat.md §9). */
+export const connectionError = errorCatalogue({
+  unlink_user_failed: { code: 'unlink_user_failed', message: 'Was not able to unlink the user.  Please try again.', status: 400 },
+  disconnect_failed: { code: 'disconnect_failed', message: 'Was not able to disconnect the site.  Please try again.', status: 400 },
+  connection_not_configured: {
+    code: 'connection_not_configured',
+    message: 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).',
+    status: 503,
+  },
+  account_service_unreachable: {
+    code: 'account_service_unreachable',
+    message: 'The central account service could not be reached.',
+    status: 502,
+  },
+  account_service_timeout: {
+    code: 'account_service_timeout',
+    message: 'The central account service did not answer in time.',
+    status: 504,
+  },
+  account_service_invalid: {
+    code: 'account_service_invalid_response',
+    message: 'The central account service gave an unusable answer.',
+    status: 502,
+  },
+  account_service_refused: { code: 'account_service_refused', message: 'The central account service refused the request.', status: 502 },
+  connection_storage_invalid: {
+    code: 'connection_storage_invalid',
+    message: 'The stored connection data could not be read.',
+    status: 500,
+  },
+});
+
+type ConnectionErrorId = FixedErrorId<typeof connectionError>;
+
+/** A catalogue error about the account service, with the engine's one-line account of what went wrong in `data.detail` (never a secret). */
+function accountServiceError(id: ConnectionErrorId, detail: string): RestError {
+  return connectionError(id, { data: { detail } });
+}
+
+const errorIds: Record<ConnectionErrorKind, ConnectionErrorId> = {
   provider_down: 'account_service_unreachable',
   provider_timeout: 'account_service_timeout',
   provider_invalid: 'account_service_invalid',
@@ -31,7 +69,7 @@ export function restErrorOf(error: ConnectionError): RestError {
 
 /** A refusal of the connection service (not configured, not connected, …) as its catalogue error. */
 export function connectionRefusalError(refusal: Refusal): RestError {
-  return pluginError(refusal === 'not_configured' ? 'connection_not_configured' : refusal);
+  return connectionError(refusal === 'not_configured' ? 'connection_not_configured' : refusal);
 }
 
 /**

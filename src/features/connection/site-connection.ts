@@ -4,7 +4,7 @@ import { boundedFetch } from './bounded-fetch.js';
 import { openidClient } from './openid-client.js';
 import { validateConnectionConfig, type ConnectionConfig, type ValidConnectionConfig } from './connection-config.js';
 import { failure, toConnectionError, type ConnectionError, type Failure, type Stage } from './connection-errors.js';
-import { ConnectionRecords, KEYS, RecordError, sha256, type LinkedUser, type Registration } from './connection-records.js';
+import { ConnectionRecords, KEYS, RecordError, sha256, type LinkedUser, type Pending, type Registration } from './connection-records.js';
 import { TokenSealer } from '../../auth/token-sealer.js';
 import type { ConnectionVault } from './connection-vault.js';
 import { checkSsl, type SslCheck } from './ssl-check.js';
@@ -144,34 +144,42 @@ export class SiteConnection {
 
   /** The provider's authorization URL for this browser session and site user. */
   async startAuthorization(input: { sessionKey: string; userId: string | number }): Promise<Result<{ url: string }>> {
-    return this.#guard('discovery', async (openid) => {
-      const registration = await this.#registration();
-      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
-      const client = await this.#oidcClient(registration);
-      const now = this.#clock();
-      await this.#purge(now);
-      const verifier = openid.randomPKCECodeVerifier();
-      const state = openid.randomState();
-      const nonce = openid.randomNonce();
-      await this.#records.writePending(state, {
-        sessionHash: sha256(input.sessionKey),
-        userId: String(input.userId),
-        verifier,
-        nonce,
-        expiresAt: now + PENDING_TTL_MS,
-      });
-      // prompt=consent: without it oidc-provider drops offline_access (no refresh token). Never `resource`.
-      const url = openid.buildAuthorizationUrl(client, {
-        redirect_uri: this.#config.redirectUri,
-        scope: SCOPE,
-        prompt: 'consent',
-        code_challenge: await openid.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state,
-        nonce,
-      });
-      return { ok: true, url: url.href };
+    return this.#guard('discovery', (openid) =>
+      this.#authorizationUrl(
+        openid,
+        { sessionHash: sha256(input.sessionKey), userId: String(input.userId) },
+        // prompt=consent: without it oidc-provider drops offline_access (no refresh token). Never `resource`.
+        { redirect_uri: this.#config.redirectUri, scope: SCOPE, prompt: 'consent' },
+      ),
+    );
+  }
+
+  /**
+   * A new authorization of either kind: a PKCE verifier, state and nonce, kept as the pending
+   * record (10 minutes) the callback checks, and the provider's URL that asks for them.
+   */
+  async #authorizationUrl(
+    openid: typeof oidc,
+    pending: Omit<Pending, 'verifier' | 'nonce' | 'expiresAt' | 'usedAt'>,
+    parameters: { redirect_uri: string; scope: string; prompt?: string },
+  ): Promise<Result<{ url: string }>> {
+    const registration = await this.#registration();
+    if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
+    const client = await this.#oidcClient(registration);
+    const now = this.#clock();
+    await this.#purge(now);
+    const verifier = openid.randomPKCECodeVerifier();
+    const state = openid.randomState();
+    const nonce = openid.randomNonce();
+    await this.#records.writePending(state, { ...pending, verifier, nonce, expiresAt: now + PENDING_TTL_MS });
+    const url = openid.buildAuthorizationUrl(client, {
+      ...parameters,
+      code_challenge: await openid.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
     });
+    return { ok: true, url: url.href };
   }
 
   /** Checks the callback's state, exchanges the code, validates the ID token, fetches userinfo, stores the tokens. */
@@ -251,34 +259,13 @@ export class SiteConnection {
     const ready = await this.loginRegistered();
     if (!ready.ok) return ready;
     const redirectUri = this.#config.loginRedirectUri ?? '';
-    return this.#guard('discovery', async (openid) => {
-      const registration = await this.#registration();
-      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
-      const client = await this.#oidcClient(registration);
-      const now = this.#clock();
-      await this.#purge(now);
-      const verifier = openid.randomPKCECodeVerifier();
-      const state = openid.randomState();
-      const nonce = openid.randomNonce();
-      await this.#records.writePending(state, {
-        purpose: 'login',
-        sessionHash: sha256(input.browserKey),
-        userId: '',
-        returnTo: input.returnTo,
-        verifier,
-        nonce,
-        expiresAt: now + PENDING_TTL_MS,
-      });
-      const url = openid.buildAuthorizationUrl(client, {
-        redirect_uri: redirectUri,
-        scope: LOGIN_SCOPE,
-        code_challenge: await openid.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state,
-        nonce,
-      });
-      return { ok: true, url: url.href };
-    });
+    return this.#guard('discovery', (openid) =>
+      this.#authorizationUrl(
+        openid,
+        { purpose: 'login', sessionHash: sha256(input.browserKey), userId: '', returnTo: input.returnTo },
+        { redirect_uri: redirectUri, scope: LOGIN_SCOPE },
+      ),
+    );
   }
 
   /**

@@ -63,8 +63,8 @@ export function settingRefused(key: string, error: RestError): RestError {
 
 /** 400 `setting_not_saved`: a write failed while applying `POST settings`, and the whole call was undone. */
 export function settingNotSaved(key: string, info: string | undefined): RestError {
-  const message = `Nothing was saved: ${key} could not be updated${info ? ` (${info})` : ''}.`;
-  return new RestError('setting_not_saved', escapeHtml(message), { status: 400, setting: key });
+  const data = { data: { setting: key } };
+  return info ? pluginError('setting_not_saved_because', { key, info }, data) : pluginError('setting_not_saved', { key }, data);
 }
 
 /** "A", "A and B", "A, B and C" (the bulk activation message's list). */

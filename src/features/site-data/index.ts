@@ -4,7 +4,8 @@
  * one plan, the free one. While the site is not connected there is no site id: 404.
  */
 import type { Feature } from '../contract.js';
-import { pluginError, successMessages } from '../jetpack-v4/errors.js';
+import { successMessages } from '../jetpack-v4/errors.js';
+import { siteDataError } from './errors.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import { defineRoute } from '../../rest/define-route.js';
 
@@ -28,7 +29,7 @@ export const siteDataFeature: Feature = {
       defineRoute({
         permission: jetpack.permission('view_admin'),
         handler: async ({ request }) => {
-          if (!(await connection.isConnected())) return pluginError('site_id_missing');
+          if (!(await connection.isConnected())) return siteDataError('site_id_missing');
           const o = await ctx.store.options.getMany(['blogname', 'blogdescription', 'timezone_string', 'WPLANG']);
           const site = {
             name: text(o.get('blogname'), config.siteName),

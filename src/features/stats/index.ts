@@ -5,7 +5,7 @@
  */
 import type { Feature } from '../contract.js';
 import { isRestError } from '../../rest/errors.js';
-import { pluginError, serviceUnavailable } from '../jetpack-v4/errors.js';
+import { serviceUnavailable, statsError } from './errors.js';
 import { AkismetClient } from './akismet-client.js';
 import { akismetStatsAnswer } from './akismet-stats-answer.js';
 import { statsSettings } from './settings.js';
@@ -46,7 +46,7 @@ export function createStatsFeature(options: StatsFeatureOptions = {}): Feature {
         return typeof body === 'object' && !isRestError(body) ? body.all.spam : body;
       });
       // Siteward counts no visits: an honest error rather than empty stats.
-      jetpack.registerModuleData('stats', () => pluginError('stats_not_kept'));
+      jetpack.registerModuleData('stats', () => statsError('stats_not_kept'));
     },
   };
 }

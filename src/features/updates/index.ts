@@ -3,7 +3,7 @@
  * that are published npm packages with a newer `latest` on the registry (`SITEWARD_NPM_REGISTRY`).
  */
 import type { Feature } from '../contract.js';
-import { pluginError } from '../jetpack-v4/errors.js';
+import { updatesError } from './errors.js';
 import { pluginUpdatesAnswer } from './plugin-updates.js';
 import { RegistryClient } from './registry-client.js';
 import { updatesSettings } from './settings.js';
@@ -28,7 +28,7 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
         const problems = answer.details.filter((detail) => detail.problem !== undefined);
         if (problems.length > 0)
           ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
-        return answer.ok ? answer.body : pluginError('updates_check_failed');
+        return answer.ok ? answer.body : updatesError('updates_check_failed');
       };
       ctx.api.registerRoute(
         JETPACK_NAMESPACE,

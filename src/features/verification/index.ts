@@ -4,7 +4,7 @@
  * §3.21, §6). The codes are validated by the module options with the same rule (verification-services.ts).
  */
 import type { Feature } from '../contract.js';
-import { pluginError } from '../jetpack-v4/errors.js';
+import { verificationError } from './errors.js';
 import { readVerificationCodes, verificationMetaTags, verificationServicesAnswer } from './verification-services.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import { defineRoute } from '../../rest/define-route.js';
@@ -25,7 +25,7 @@ export const verificationFeature: Feature = {
 
     const services = async () => {
       const answer = verificationServicesAnswer(await codes());
-      return answer.kind === 'verified' ? answer.body : pluginError('verification_empty');
+      return answer.kind === 'verified' ? answer.body : verificationError('verification_empty');
     };
     ctx.api.registerRoute(
       JETPACK_NAMESPACE,

@@ -1,39 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRestError } from '../../../rest/errors.js';
+import { HEADER_FIELDS, RECORD_FIELDS } from '../testing/module-fields.js';
 import { createPluginFixture, principal, type PluginFixture } from '../testing/plugin-fixture.js';
 import { getModule, listModules } from './module-records.js';
 import { registerServiceCheck, type ServiceGap } from './site-status.js';
-
-/** Reference §5.1's field order, then Siteward's `runtime` and `unavailable_reason`. */
-const RECORD_FIELDS = [
-  'name',
-  'description',
-  'jumpstart_desc',
-  'sort',
-  'recommendation_order',
-  'introduced',
-  'changed',
-  'deactivate',
-  'free',
-  'requires_connection',
-  'auto_activate',
-  'module_tags',
-  'feature',
-  'additional_search_queries',
-  'module',
-  'activated',
-  'deactivate_nonce',
-  'activate_nonce',
-  'available',
-  'short_description',
-  'configure_url',
-  'learn_more_button',
-  'long_description',
-  'search_terms',
-  'configurable',
-  'options',
-];
-const HEADER_FIELDS = RECORD_FIELDS.slice(0, 14);
 
 let fx: PluginFixture;
 afterEach(() => fx.close());
