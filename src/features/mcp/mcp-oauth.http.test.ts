@@ -28,12 +28,12 @@ beforeAll(async () => {
   // The site's administrator links their account at the account service (the connection flow).
   const admin = await site.loginAs('administrator', { login: 'admin' });
   expect((await link(site, admin, ANN)).status).toBe(302);
-  // An agent registers as a public client (PKCE, no secret).
+  // An agent registers itself as a public client (PKCE, no secret): open registration, no token.
   agent = await oidc.dynamicClientRegistration(
     new URL(provider.issuer),
     { redirect_uris: [AGENT_REDIRECT], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', client_name: 'Test agent' },
     oidc.None(),
-    { execute: [oidc.allowInsecureRequests], initialAccessToken: provider.initialAccessToken },
+    { execute: [oidc.allowInsecureRequests] },
   );
 });
 afterAll(async () => {
@@ -142,25 +142,31 @@ describe('MCP with OAuth 2.1 bearer tokens from the connected account service', 
 
 /**
  * The SDK's OAuth client side, driving a browser: `redirectToAuthorization` signs ANN in and
- * consents at the account service. The client is pre-registered (the MCP spec's second choice):
- * `siteward accounts` registers only with its initial access token.
+ * consents at the account service. Nothing is pre-registered: the SDK registers the client itself
+ * (RFC 7591, open to public clients) and keeps what it got through `saveClientInformation`.
  */
 class BrowserOAuth implements OAuthClientProvider {
   callback: string | null = null;
+  registered: OAuthClientInformationMixed | undefined;
   #tokens: OAuthTokens | undefined;
   #verifier = '';
-  constructor(
-    private readonly clientId: string,
-    private readonly scope: string,
-  ) {}
   get redirectUrl() {
     return AGENT_REDIRECT;
   }
   get clientMetadata() {
-    return { redirect_uris: [AGENT_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], scope: this.scope };
+    return {
+      redirect_uris: [AGENT_REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      client_name: 'SDK agent',
+    };
   }
-  clientInformation(): OAuthClientInformationMixed {
-    return { client_id: this.clientId };
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.registered;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.registered = information;
   }
   tokens() {
     return this.#tokens;
@@ -184,8 +190,8 @@ class BrowserOAuth implements OAuthClientProvider {
 }
 
 describe('the SDK’s own OAuth client provider', () => {
-  it('discovers the metadata from the 401, authorizes with PKCE at the account service, lists and calls tools, and steps up to the write scope for a destructive one', async () => {
-    const oauth = new BrowserOAuth(agent.clientMetadata().client_id, 'abilities:read');
+  it('discovers the metadata from the 401, registers itself, authorizes with PKCE at the account service, lists and calls tools, and steps up to the write scope for a destructive one', async () => {
+    const oauth = new BrowserOAuth();
     // "DNS" of the test: the site's home URL is served by the test's socket.
     const routed: typeof fetch = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
@@ -196,6 +202,7 @@ describe('the SDK’s own OAuth client provider', () => {
       new StreamableHTTPClientTransport(new URL(`${base}/wp-json/siteward/v1/mcp`), { authProvider: oauth, fetch: routed });
     const first = open();
     await expect(new Client({ name: 'sdk-oauth-agent', version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
+    expect(oauth.registered?.client_id, 'the SDK registered the client at the account service').toBeTruthy();
     const code = new URL(oauth.callback ?? 'http://none/').searchParams.get('code');
     expect(code).toBeTruthy();
     await first.finishAuth(code!);
@@ -213,7 +220,7 @@ describe('the SDK’s own OAuth client provider', () => {
     const writer = new Client({ name: 'sdk-oauth-agent', version: '1.0.0' });
     await writer.connect(stepUp);
     opened.push(writer);
-    await expect(writer.callTool({ name: 'siteward-deactivate-module', arguments: { slug: 'stats' } })).rejects.toThrow();
+    await expect(writer.callTool({ name: 'siteward-deactivate-module', arguments: { slug: 'stats' } })).rejects.toThrow(UnauthorizedError);
     const again = new URL(oauth.callback ?? 'http://none/').searchParams.get('code');
     expect(again, 'the SDK went back to the account service for the write scope').toBeTruthy();
     await stepUp.finishAuth(again!);
