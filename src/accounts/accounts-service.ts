@@ -99,7 +99,11 @@ export async function createAccountsService(options: AccountsServiceOptions): Pr
       if (req.method === 'POST' && (req.url ?? '').split('?')[0] === '/reg') {
         const refused = gate.admit(req.socket.remoteAddress ?? '', req.headers.authorization);
         if (refused) {
-          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(refused.retryAfter), 'cache-control': 'no-store' });
+          res.writeHead(429, {
+            'content-type': 'application/json',
+            'retry-after': String(refused.retryAfter),
+            'cache-control': 'no-store',
+          });
           res.end(JSON.stringify({ error: 'invalid_request', error_description: refused.reason }));
           return;
         }

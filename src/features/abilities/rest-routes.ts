@@ -190,8 +190,9 @@ export function registerAbilityRoutes(api: SitewardApi, registry: AbilityRegistr
         const allowed = await registry.checkPermission(ability, checked.value, caller(request));
         const status = authorizationRequiredStatus(request.user.id !== 0);
         if (allowed === true) return true;
-        if (allowed === false) return abilityError('cannot_execute', { status });
-        return withStatus(allowed, status);
+        const refusal = allowed === false ? abilityError('cannot_execute', { status }) : withStatus(allowed, status);
+        await registry.denied(ability, checked.value, refusal, caller(request));
+        return refusal;
       }),
       handler: async ({ params, request }) => {
         const ability = shown(params.name);

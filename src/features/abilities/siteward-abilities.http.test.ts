@@ -133,6 +133,43 @@ describe('Siteward’s abilities', () => {
     expect(failed).toMatchObject({ result: 'failed', changes: { error: { after: 'not_found' } } });
   });
 
+  it('record a run refused by the ability’s permission as denied, over REST and over MCP', async () => {
+    expect((await run('siteward/deactivate-module', { slug: 'monitor' }, author)).status).toBe(403);
+    const mcp = await app.request({
+      method: 'POST',
+      path: '/wp-json/mcp/mcp-adapter-default-server',
+      headers: { ...author, Accept: 'application/json, text/event-stream' },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'mcp-adapter-execute-ability',
+          arguments: { ability_name: 'siteward/deactivate-module', parameters: { slug: 'sso' } },
+        },
+      },
+    });
+    expect(mcp.status).toBe(200);
+    const events = (await app.request({ path: '/wp-json/siteward/v1/audit?action=ability.run&result=denied&per_page=100', headers: admin }))
+      .json as {
+      result: string;
+      actor: { login: string };
+      changes: { input: { after: { slug: string } }; via: { after: string }; error: { after: string } };
+    }[];
+    const rest = events.find((e) => e.changes.input.after.slug === 'monitor');
+    expect(rest).toMatchObject({
+      result: 'denied',
+      actor: { login: 'writer' },
+      changes: { via: { after: 'rest' }, error: { after: 'rest_ability_cannot_execute' } },
+    });
+    const viaMcp = events.find((e) => e.changes.input.after.slug === 'sso');
+    expect(viaMcp).toMatchObject({
+      result: 'denied',
+      actor: { login: 'writer' },
+      changes: { via: { after: 'mcp' }, error: { after: 'ability_invalid_permissions' } },
+    });
+  });
+
   it('read and change settings as jetpack/v4/settings does', async () => {
     const before = (await run('siteward/get-settings')).json as Record<string, unknown>;
     expect(before).toHaveProperty('protect', true);
