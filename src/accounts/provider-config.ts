@@ -81,6 +81,13 @@ export function providerConfiguration({ db, clock, keys, accounts }: ProviderCon
         },
       },
     },
+    // An agent's JWT access token names its client, so that a site can show it on its Connection
+    // screen (a resource server cannot read client metadata). Only for resource (JWT) tokens.
+    extraTokenClaims: async (ctx, token) => {
+      if (token.kind !== 'AccessToken' || token.resourceServer === undefined) return undefined;
+      const name = ctx.oidc.client?.clientName;
+      return typeof name === 'string' ? { client_name: name } : undefined;
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // A refresh token needs the refresh_token grant, offline_access and prompt=consent (pitfall 7).
     issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
