@@ -37,6 +37,25 @@ function noStream(): RestResponse {
   });
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * DNS rebinding and cross-site calls (the MCP transport's security warning: servers must check
+ * `Origin`): a request that names an origin other than the site's own or a loopback one (a
+ * client on the user's machine, such as the MCP Inspector) gets 403 before anything else. A
+ * request without `Origin` (every non-browser client) passes; its credentials are checked next.
+ */
+function foreignOrigin(request: RestRequest, siteOrigin: string): RestResponse | null {
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === siteOrigin) return null;
+  try {
+    if (LOOPBACK_HOSTS.has(new URL(origin).hostname)) return null;
+  } catch {
+    // not a URL: refused below
+  }
+  return new RestResponse({ jsonrpc: '2.0', error: { code: -32000, message: `Invalid Origin header: ${origin}` }, id: null }, 403);
+}
+
 /** The abilities the JSON-RPC message(s) would run, with their input: a tools/call names one (directly, or through the adapter's execute tool). */
 function abilitiesCalled(body: unknown, registry: AbilityRegistry, adapter: boolean): AbilityCall[] {
   const messages = Array.isArray(body) ? body : [body];
@@ -69,7 +88,10 @@ export function registerMcpRoutes(api: SitewardApi, registry: AbilityRegistry, a
     const resource = api.restUrl(`/${namespace}${route}`);
 
     /** Who calls: the REST layer's user, or the bearer token's; or the answer that refuses. */
+    const siteOrigin = new URL(resource).origin;
     const callerOf = async (request: RestRequest): Promise<AbilityCaller | RestResponse> => {
+      const foreign = foreignOrigin(request, siteOrigin);
+      if (foreign) return foreign;
       if (bearerToken(request) !== null) return bearer(request, resource, abilitiesCalled(request.json, registry, adapter), 'mcp');
       if (request.user.id !== 0) return { user: request.user, credential: request.credential ?? null, via: 'mcp' };
       if (!auth) return refusal(401, 'rest_not_logged_in', 'You are not currently logged in.');

@@ -113,6 +113,21 @@ describe('Siteward’s MCP server (POST /wp-json/siteward/v1/mcp)', () => {
     expect(JSON.parse((refused.contents[0] as { text: string }).text)).toEqual({ error: 'ability_invalid_permissions' });
   });
 
+  it('refuses a request from another site’s origin (DNS rebinding) with 403, and accepts the site’s own and loopback origins', async () => {
+    const initialize = (origin: string) =>
+      app.request({
+        method: 'POST',
+        path: '/wp-json/siteward/v1/mcp',
+        headers: { Authorization: admin, Origin: origin, Accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+      });
+    const evil = await initialize('http://evil.example.com');
+    expect(evil.status).toBe(403);
+    expect(evil.json).toMatchObject({ error: { message: 'Invalid Origin header: http://evil.example.com' } });
+    expect((await initialize('http://example.org')).status).toBe(200);
+    expect((await initialize('http://localhost:6274')).status).toBe(200);
+  });
+
   it('keeps no session: a client that initialized elsewhere goes on, and GET has no stream (405)', async () => {
     const client = await connect('/wp-json/siteward/v1/mcp', admin);
     // Every request stands alone (several workers and hosts): no Mcp-Session-Id was issued.
