@@ -54,17 +54,41 @@ describe('the account service', () => {
     expect(discovery.scopes_supported).toEqual(expect.arrayContaining(['openid', 'offline_access', 'profile', 'email']));
   });
 
-  it('refuses registration without the initial access token (400) or with a wrong one (401)', async () => {
-    const attempt = (headers: Record<string, string>) =>
+  it('registers a public PKCE client without the initial access token (open to agents), with https or loopback http redirect URIs', async () => {
+    const res = await fetch(`${service.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: ['http://127.0.0.1:33418/callback', 'http://localhost/cb', 'https://agent.example/oauth/callback'],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        client_name: 'An agent',
+      }),
+    });
+    expect(res.status).toBe(201);
+    const client = (await res.json()) as Record<string, unknown>;
+    expect(client).toMatchObject({ token_endpoint_auth_method: 'none', client_name: 'An agent' });
+    expect(client.client_secret).toBeUndefined();
+  });
+
+  it('refuses an open registration of a confidential client, a non-loopback http or custom-scheme redirect, or a URL to fetch (400); a wrong token is 401', async () => {
+    const attempt = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
       fetch(`${service.issuer}/reg`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+        body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...body }),
       });
-    const missing = await attempt({});
-    expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({ error: 'invalid_request', error_description: 'no access token provided' });
-    expect((await attempt({ authorization: 'Bearer wrong' })).status).toBe(401);
+    const confidential = await attempt({ token_endpoint_auth_method: 'client_secret_basic' });
+    expect(confidential.status).toBe(400);
+    expect(await confidential.json()).toMatchObject({ error: 'invalid_client_metadata' });
+    for (const uri of ['http://agent.example/cb', 'cursor://callback', 'https://agent.example/cb#frag']) {
+      const refused = await attempt({ redirect_uris: [uri] });
+      expect(refused.status, uri).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+    }
+    expect((await attempt({ jwks_uri: 'http://10.0.0.1/keys' })).status).toBe(400);
+    expect((await attempt({ grant_types: ['client_credentials'] })).status).toBe(400);
+    expect((await attempt({}, { authorization: 'Bearer wrong' })).status).toBe(401);
   });
 
   it('refuses an authorization request without PKCE', async () => {
@@ -155,5 +179,29 @@ describe('the account service', () => {
 
   it('refuses a non-loopback address to listen on', async () => {
     await expect(createAccountsService({ dataFile: join(dir, 'x.sqlite'), host: '0.0.0.0' })).rejects.toThrow(/loopback/);
+  });
+});
+
+describe('open registration limits', () => {
+  it('answers 429 with Retry-After after 20 registrations from one address in ten minutes, while the initial access token still registers', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'siteward-accounts-'));
+    const service = await createAccountsService({ dataFile: join(dir, 'accounts.sqlite') });
+    try {
+      const attempt = (headers: Record<string, string> = {}) =>
+        fetch(`${service.issuer}/reg`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+        });
+      for (let i = 0; i < 20; i += 1) expect((await attempt()).status).toBe(201);
+      const refused = await attempt();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ error: 'invalid_request' });
+      expect((await attempt({ authorization: `Bearer ${service.initialAccessToken}` })).status).toBe(201);
+    } finally {
+      await service.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

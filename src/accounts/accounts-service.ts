@@ -8,6 +8,7 @@ import { openAccountsDb } from './accounts-db.js';
 import { handleInteraction } from './interaction-routes.js';
 import { LoginThrottle } from './login-throttle.js';
 import { providerConfiguration } from './provider-config.js';
+import { OpenRegistrationGate } from './open-registration.js';
 import { loadOrCreateProviderKeys } from './provider-keys.js';
 import { purgeExpired } from './sqlite-adapter.js';
 
@@ -32,7 +33,7 @@ export interface AccountsServiceOptions {
 export interface AccountsService {
   /** `http://127.0.0.1:<port>`: the OpenID issuer (no trailing slash). */
   readonly issuer: string;
-  /** Bearer token for dynamic client registration at `<issuer>/reg`. */
+  /** Bearer token for registering any client at `<issuer>/reg` (without it: public clients only, open-registration.ts). */
   readonly initialAccessToken: string;
   readonly port: number;
   /** The SQLite file given in the options. */
@@ -93,7 +94,20 @@ export async function createAccountsService(options: AccountsServiceOptions): Pr
       csrfKey: Buffer.from(hkdfSync('sha256', keys.cookieKeys[0] ?? '', 'siteward accounts', 'csrf', 32)),
       origin: new URL(issuer).origin,
     };
+    const gate = new OpenRegistrationGate(db, clock);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.method === 'POST' && (req.url ?? '').split('?')[0] === '/reg') {
+        const refused = gate.admit(req.socket.remoteAddress ?? '', req.headers.authorization);
+        if (refused) {
+          res.writeHead(429, {
+            'content-type': 'application/json',
+            'retry-after': String(refused.retryAfter),
+            'cache-control': 'no-store',
+          });
+          res.end(JSON.stringify({ error: 'invalid_request', error_description: refused.reason }));
+          return;
+        }
+      }
       handleInteraction(deps, req, res)
         .then((handled) => {
           if (!handled) void callback(req, res);

@@ -3,6 +3,7 @@ import type { Clock } from '../auth/clock.js';
 import { accountClaims, type AccountStore } from './account-store.js';
 import type { AccountsDb } from './accounts-db.js';
 import { messagePage } from './interaction-pages.js';
+import { registrationIdFactory } from './open-registration.js';
 import type { ProviderKeys } from './provider-keys.js';
 import { sqliteAdapterFactory } from './sqlite-adapter.js';
 
@@ -48,12 +49,16 @@ export function providerConfiguration({ db, clock, keys, accounts }: ProviderCon
       profile: ['preferred_username', 'name', 'picture'],
       email: ['email', 'email_verified'],
     },
-    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    // The agent scopes are listed too: MCP clients name them in their registration (`scope`), from
+    // the site's challenge, and a client may only register scopes the provider knows.
+    scopes: ['openid', 'offline_access', 'profile', 'email', ...AGENT_SCOPES.split(' ')],
     // PKCE for confidential sites too, not only public clients (the library default).
     pkce: { required: () => true, methods: ['S256'] },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true, initialAccessToken: keys.initialAccessToken },
+      // Open to public clients (agents) within rules, any client with the initial access token
+      // (open-registration.ts checks both: the library's own check would refuse every agent).
+      registration: { enabled: true, initialAccessToken: false, idFactory: registrationIdFactory(keys.initialAccessToken) },
       revocation: { enabled: true },
       // A client may introspect only its own tokens (the default lets confidential clients see any).
       introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
@@ -75,6 +80,13 @@ export function providerConfiguration({ db, clock, keys, accounts }: ProviderCon
           };
         },
       },
+    },
+    // An agent's JWT access token names its client, so that a site can show it on its Connection
+    // screen (a resource server cannot read client metadata). Only for resource (JWT) tokens.
+    extraTokenClaims: async (ctx, token) => {
+      if (token.kind !== 'AccessToken' || token.resourceServer === undefined) return undefined;
+      const name = ctx.oidc.client?.clientName;
+      return typeof name === 'string' ? { client_name: name } : undefined;
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // A refresh token needs the refresh_token grant, offline_access and prompt=consent (pitfall 7).

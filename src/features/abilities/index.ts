@@ -5,6 +5,7 @@
  * over its own operations (one function, two doors: its REST route and its ability).
  */
 import type { Feature } from '../contract.js';
+import type { BearerSlot } from './bearer-slot.js';
 import { registerCoreAbilities } from './core-abilities.js';
 import { AbilityRegistry } from './registry.js';
 import { registerAbilityRoutes } from './rest-routes.js';
@@ -15,6 +16,8 @@ declare module '../contract.js' {
   interface FeatureServices {
     /** The whole registry, for the features that serve abilities through another door (MCP). */
     abilityRegistry: AbilityRegistry;
+    /** Where the MCP feature plugs its bearer-token check into `wp-abilities/v1`. */
+    abilityBearer: BearerSlot;
   }
 }
 
@@ -34,6 +37,8 @@ export const abilitiesFeature: Feature = {
         return mode.constant || mode.url;
       },
     });
-    registerAbilityRoutes(ctx.api, registry);
+    const bearer: BearerSlot = { check: null };
+    ctx.provide('abilityBearer', bearer);
+    registerAbilityRoutes(ctx.api, registry, bearer);
   },
 };

@@ -56,10 +56,14 @@ export interface AbilityCategory {
 
 export type RunOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: RestError };
 
-/** Told of every run that passed its checks, before and after the ability's own code (e.g. the audit log). */
+/**
+ * Told of every run that passed its checks, before and after the ability's own code, and of every
+ * run refused by the ability's permission or the caller's token scope (`denied`): the audit log.
+ */
 export interface RunObserver {
   before?(ability: Ability, input: unknown, caller: AbilityCaller): void | Promise<void>;
   after?(ability: Ability, input: unknown, outcome: RunOutcome, caller: AbilityCaller): void | Promise<void>;
+  denied?(ability: Ability, input: unknown, error: RestError, caller: AbilityCaller): void | Promise<void>;
 }
 
 function isEmptySchema(schema: AbilitySchema | undefined): boolean {
@@ -162,12 +166,19 @@ export class AbilityRegistry {
     const input = checked.value;
     if ((await this.checkPermission(ability, input, caller)) !== true) {
       const status = authorizationRequiredStatus(caller.user.id !== 0);
-      return { ok: false, error: abilityError('invalid_permissions', { name: ability.name }, { status }) };
+      const error = abilityError('invalid_permissions', { name: ability.name }, { status });
+      await this.denied(ability, input, error, caller);
+      return { ok: false, error };
     }
     for (const observer of this.observers) await observer.before?.(ability, input, caller);
     const outcome = await this.execute(ability, input, caller);
     for (const observer of this.observers) await observer.after?.(ability, input, outcome, caller);
     return outcome;
+  }
+
+  /** Tells the observers of a run refused before it ran (by a permission checked outside `run`, or a token's scope). */
+  async denied(ability: Ability, input: unknown, error: RestError, caller: AbilityCaller): Promise<void> {
+    for (const observer of this.observers) await observer.denied?.(ability, input, error, caller);
   }
 
   private async execute(ability: Ability, input: unknown, caller: AbilityCaller): Promise<RunOutcome> {

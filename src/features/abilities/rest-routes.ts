@@ -10,12 +10,18 @@ import type { SitewardApi } from '../../plugins/api.js';
 import { checkedByHandler, defineRoute, permission, type NamedPermission } from '../../rest/define-route.js';
 import { authorizationRequiredStatus, RestError } from '../../rest/errors.js';
 import { RestResponse, type RestRequest } from '../../rest/types.js';
+import type { AbilityCaller } from '../../plugins/ability-types.js';
+import { bearerToken, type AbilityCall, type BearerSlot } from './bearer-slot.js';
 import { abilityError } from './errors.js';
 import { runMethod, type Ability, type AbilityCategory, type AbilityRegistry } from './registry.js';
 
 export const ABILITIES_NAMESPACE = 'wp-abilities/v1';
 
-const canRead: NamedPermission = permission('read', (request) => request.user.can('read'));
+/** `read`; a request with a bearer token is let through to the handler, which checks the token first (bearer-slot.ts). */
+const canRead: NamedPermission = permission('read, or a bearer token for wp-abilities/v1 (checked by the handler)', (request) =>
+  bearerToken(request) !== null ? true : request.user.can('read'),
+);
+const READ_REFUSED = () => new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', { status: 403 });
 
 /** WordPress's `sanitize_key`: lowercase, then only a-z, 0-9, `_` and `-`. */
 const sanitizeKey = (value: unknown) =>
@@ -139,12 +145,53 @@ function takesString(ability: Ability): boolean {
   return type === 'string' || (Array.isArray(type) && type.includes('string'));
 }
 
-function caller(request: RestRequest) {
+function caller(request: RestRequest): AbilityCaller {
   return { user: request.user, credential: request.credential ?? null, via: 'rest' as const };
 }
 
-export function registerAbilityRoutes(api: SitewardApi, registry: AbilityRegistry): void {
+/**
+ * `wp-abilities/v1` is one OAuth protected resource (its base URL, RFC 9728 metadata beside the
+ * MCP servers'): a token for it runs any ability its scopes and its user's capabilities allow.
+ */
+export function registerAbilityRoutes(api: SitewardApi, registry: AbilityRegistry, bearer: BearerSlot): void {
   const restUrl = (path: string) => api.restUrl(path);
+  const resource = restUrl(`/${ABILITIES_NAMESPACE}`);
+  /** The caller: the REST layer's user, or the bearer token's (checked for `calls`); or the refusal. */
+  const callerOf = async (request: RestRequest, calls: readonly AbilityCall[]): Promise<AbilityCaller | RestResponse> => {
+    if (bearerToken(request) === null) return caller(request);
+    if (!bearer.check)
+      return new RestResponse(
+        {
+          code: 'invalid_token',
+          message: 'Bearer tokens need a connected account service (SITEWARD_ACCOUNTS_ISSUER).',
+          data: { status: 401 },
+        },
+        401,
+      );
+    return bearer.check(request, resource, calls, 'rest');
+  };
+  /** For the reading routes: the refusal of a bearer token, or null to answer. */
+  const readRefusal = async (request: RestRequest): Promise<RestResponse | RestError | null> => {
+    if (bearerToken(request) === null) return null;
+    const who = await callerOf(request, []);
+    if (who instanceof RestResponse) return who;
+    return who.user.can('read') ? null : READ_REFUSED();
+  };
+  /** The run controller's checks after the caller is known: found and shown, the method, the input, the permission (a refusal is a `denied` run). */
+  const runRefusal = async (request: RestRequest, who: AbilityCaller): Promise<RestError | null> => {
+    const ability = shown(request.urlParams.name ?? '');
+    if (!ability) return abilityError('not_found');
+    const methodError = wrongMethod(ability, request.method);
+    if (methodError) return methodError;
+    const checked = registry.checkInput(ability, registry.normalizeInput(ability, inputFromRequest(request, ability)));
+    if (!checked.ok) return checked.error;
+    const allowed = await registry.checkPermission(ability, checked.value, who);
+    if (allowed === true) return null;
+    const status = authorizationRequiredStatus(who.user.id !== 0);
+    const refused = allowed === false ? abilityError('cannot_execute', { status }) : withStatus(allowed, status);
+    await registry.denied(ability, checked.value, refused, who);
+    return refused;
+  };
   const shown = (name: string) => {
     const ability = registry.get(name);
     return ability && ability.meta.show_in_rest ? ability : undefined;
@@ -162,7 +209,9 @@ export function registerAbilityRoutes(api: SitewardApi, registry: AbilityRegistr
         ),
       }),
       permission: canRead,
-      handler: ({ query, request }) => {
+      handler: async ({ query, request }) => {
+        const refused = await readRefusal(request);
+        if (refused) return refused;
         let abilities = registry.list().filter((ability) => ability.meta.show_in_rest);
         if (query.category) abilities = abilities.filter((ability) => ability.category === query.category);
         const base = restUrl(`/${ABILITIES_NAMESPACE}/abilities`);
@@ -179,24 +228,24 @@ export function registerAbilityRoutes(api: SitewardApi, registry: AbilityRegistr
       methods: 'GET, POST, PUT, PATCH, DELETE',
       params: NAME_PARAMS,
       body: Type.Object({ input: Type.Optional(checkedByHandler('object', 'Input parameters for the ability execution.')) }),
-      // The run controller's `check_ability_permissions`: found and shown, the method, the input, the permission.
-      permission: permission('the ability’s own permission', async (request) => {
-        const ability = shown(request.urlParams.name ?? '');
-        if (!ability) return abilityError('not_found');
-        const methodError = wrongMethod(ability, request.method);
-        if (methodError) return methodError;
-        const checked = registry.checkInput(ability, registry.normalizeInput(ability, inputFromRequest(request, ability)));
-        if (!checked.ok) return checked.error;
-        const allowed = await registry.checkPermission(ability, checked.value, caller(request));
-        const status = authorizationRequiredStatus(request.user.id !== 0);
-        if (allowed === true) return true;
-        if (allowed === false) return abilityError('cannot_execute', { status });
-        return withStatus(allowed, status);
+      // The run controller's `check_ability_permissions`: found and shown, the method, the input, the
+      // permission. With a bearer token the handler checks it all once the token is known.
+      permission: permission('the ability’s own permission (with a bearer token: checked by the handler)', async (request) => {
+        if (bearerToken(request) !== null) return true;
+        return (await runRefusal(request, caller(request))) ?? true;
       }),
       handler: async ({ params, request }) => {
         const ability = shown(params.name);
         if (!ability) return abilityError('not_found');
-        const outcome = await registry.run(ability, inputFromRequest(request, ability), caller(request));
+        let who = caller(request);
+        if (bearerToken(request) !== null) {
+          const found = await callerOf(request, [{ ability, input: inputFromRequest(request, ability) }]);
+          if (found instanceof RestResponse) return found;
+          who = found;
+          const refused = await runRefusal(request, who);
+          if (refused) return refused;
+        }
+        const outcome = await registry.run(ability, inputFromRequest(request, ability), who);
         return outcome.ok ? new RestResponse(outcome.value as JsonValue) : outcome.error;
       },
     }),
@@ -209,7 +258,9 @@ export function registerAbilityRoutes(api: SitewardApi, registry: AbilityRegistr
       params: NAME_PARAMS,
       query: Type.Object({ context: CONTEXT }),
       permission: canRead,
-      handler: ({ params, query }) => {
+      handler: async ({ params, query, request }) => {
+        const refused = await readRefusal(request);
+        if (refused) return refused;
         const ability = shown(params.name);
         return ability ? abilityJson(ability, query.context, restUrl) : abilityError('not_found');
       },
@@ -222,7 +273,9 @@ export function registerAbilityRoutes(api: SitewardApi, registry: AbilityRegistr
     defineRoute({
       query: Type.Object(PAGING),
       permission: canRead,
-      handler: ({ query, request }) => {
+      handler: async ({ query, request }) => {
+        const refused = await readRefusal(request);
+        if (refused) return refused;
         const base = restUrl(`/${ABILITIES_NAMESPACE}/categories`);
         return paged(registry.categories(), query.page, query.per_page, request, base, (c) => categoryJson(c, query.context, restUrl));
       },
@@ -236,7 +289,9 @@ export function registerAbilityRoutes(api: SitewardApi, registry: AbilityRegistr
       params: Type.Object({ slug: Type.String({ description: 'Unique identifier for the ability category.' }) }),
       query: Type.Object({ context: CONTEXT }),
       permission: canRead,
-      handler: ({ params, query }) => {
+      handler: async ({ params, query, request }) => {
+        const refused = await readRefusal(request);
+        if (refused) return refused;
         const category = registry.category(params.slug);
         return category ? categoryJson(category, query.context, restUrl) : abilityError('category_not_found');
       },

@@ -75,6 +75,7 @@ describe('Siteward’s abilities', () => {
       'siteward/deactivate-module',
       'siteward/get-settings',
       'siteward/get-user',
+      'siteward/list-audit-events',
       'siteward/list-backups',
       'siteward/list-blocks',
       'siteward/list-modules',
@@ -131,6 +132,65 @@ describe('Siteward’s abilities', () => {
     expect(stats.changes.via.after).toBe('rest');
     const failed = of('siteward/activate-module').find((e) => (e.changes.input.after as { slug: string }).slug === 'no-such-module')!;
     expect(failed).toMatchObject({ result: 'failed', changes: { error: { after: 'not_found' } } });
+  });
+
+  it('record a run refused by the ability’s permission as denied, over REST and over MCP', async () => {
+    expect((await run('siteward/deactivate-module', { slug: 'monitor' }, author)).status).toBe(403);
+    const mcp = await app.request({
+      method: 'POST',
+      path: '/wp-json/mcp/mcp-adapter-default-server',
+      headers: { ...author, Accept: 'application/json, text/event-stream' },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'mcp-adapter-execute-ability',
+          arguments: { ability_name: 'siteward/deactivate-module', parameters: { slug: 'sso' } },
+        },
+      },
+    });
+    expect(mcp.status).toBe(200);
+    const events = (await app.request({ path: '/wp-json/siteward/v1/audit?action=ability.run&result=denied&per_page=100', headers: admin }))
+      .json as {
+      result: string;
+      actor: { login: string };
+      changes: { input: { after: { slug: string } }; via: { after: string }; error: { after: string } };
+    }[];
+    const rest = events.find((e) => e.changes.input.after.slug === 'monitor');
+    expect(rest).toMatchObject({
+      result: 'denied',
+      actor: { login: 'writer' },
+      changes: { via: { after: 'rest' }, error: { after: 'rest_ability_cannot_execute' } },
+    });
+    const viaMcp = events.find((e) => e.changes.input.after.slug === 'sso');
+    expect(viaMcp).toMatchObject({
+      result: 'denied',
+      actor: { login: 'writer' },
+      changes: { via: { after: 'mcp' }, error: { after: 'ability_invalid_permissions' } },
+    });
+  });
+
+  it('read the audit log as GET siteward/v1/audit does: filters, paging and totals, for administrators only', async () => {
+    await run('siteward/deactivate-module', { slug: 'stats' });
+    await run('siteward/activate-module', { slug: 'stats' });
+    // module.* events: the ability's own run (an ability.run event) must not shift the comparison.
+    const all = await run('siteward/list-audit-events', { action: 'module.', per_page: 2 });
+    expect(all.status).toBe(200);
+    const page = all.json as { events: { id: number; action: string }[]; total: number; total_pages: number };
+    expect(page.events).toHaveLength(2);
+    expect(page.events.every((e) => e.action.startsWith('module.'))).toBe(true);
+    const route = await app.request({ path: '/wp-json/siteward/v1/audit?action=module.&per_page=2', headers: admin });
+    expect(page.events.map((e) => e.id)).toEqual((route.json as { id: number }[]).map((e) => e.id));
+    expect(page.total).toBe(Number(route.headers['x-wp-total']));
+    expect(page.total_pages).toBe(Number(route.headers['x-wp-totalpages']));
+    const second = (await run('siteward/list-audit-events', { action: 'module.', per_page: 2, page: 2 })).json as {
+      events: { id: number }[];
+    };
+    expect(second.events[0]!.id).toBeLessThan(page.events[1]!.id);
+    expect((await run('siteward/list-audit-events', { page: 100000 })).json).toMatchObject({ code: 'rest_invalid_page_number' });
+    expect((await run('siteward/list-audit-events', { result: 'maybe' })).status).toBe(400);
+    expect((await run('siteward/list-audit-events', {}, author)).status).toBe(403);
   });
 
   it('read and change settings as jetpack/v4/settings does', async () => {

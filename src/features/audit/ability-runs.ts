@@ -6,17 +6,10 @@
  * agent's call.
  */
 import type { AbilityCaller } from '../../plugins/ability-types.js';
-import type { AuditActor, AuditCredential, AuditEventInput } from '../../wire/audit.js';
+import type { AuditEventInput, AuditResult } from '../../wire/audit.js';
+import { callerActor } from '../abilities/caller.js';
 import type { AbilityRegistry } from '../abilities/index.js';
 import { isSecretName } from './recorded-options.js';
-
-/** The caller's credential as the audit log names it (an application password by uuid, OAuth by client id). */
-function credentialOf(caller: AbilityCaller): AuditCredential {
-  const credential = caller.credential;
-  if (credential === null) return { type: 'none' };
-  if (credential.startsWith('oauth:')) return { type: 'oauth', client_id: credential.slice('oauth:'.length) };
-  return { type: 'application_password', uuid: credential, name: '' };
-}
 
 /** `input` with every member whose name looks like a secret replaced, at any depth. */
 export function redacted(input: unknown): unknown {
@@ -30,20 +23,14 @@ export function redacted(input: unknown): unknown {
 export function abilityRunEvent(
   name: string,
   input: unknown,
-  ok: boolean,
+  result: AuditResult,
   errorCode: string | null,
   caller: AbilityCaller,
 ): AuditEventInput {
-  const actor: AuditActor = {
-    kind: caller.user.id === 0 ? 'anonymous' : 'user',
-    user_id: caller.user.id,
-    login: caller.user.login,
-    credential: credentialOf(caller),
-  };
   return {
     action: 'ability.run',
-    result: ok ? 'ok' : 'failed',
-    actor,
+    result,
+    actor: callerActor(caller),
     client_ip: '',
     user_agent: '',
     request_id: '',
@@ -56,7 +43,11 @@ export function abilityRunEvent(
   };
 }
 
-/** Records each run that passed its checks once it has ended; a store that cannot write is logged, never fails the run. */
+/**
+ * Records each run once it has ended, and each run refused by the ability's permission or by the
+ * token's scope (`denied`, with the refusal's code); a store that cannot write is logged, never
+ * fails the run.
+ */
 export function recordAbilityRuns(
   registry: AbilityRegistry,
   append: (events: readonly AuditEventInput[]) => Promise<void>,
@@ -64,8 +55,11 @@ export function recordAbilityRuns(
 ): void {
   registry.observe({
     after: async (ability, input, outcome, caller) => {
-      const event = abilityRunEvent(ability.name, input, outcome.ok, outcome.ok ? null : outcome.error.code, caller);
+      const event = abilityRunEvent(ability.name, input, outcome.ok ? 'ok' : 'failed', outcome.ok ? null : outcome.error.code, caller);
       await append([event]).catch(warn);
+    },
+    denied: async (ability, input, error, caller) => {
+      await append([abilityRunEvent(ability.name, input, 'denied', error.code, caller)]).catch(warn);
     },
   });
 }

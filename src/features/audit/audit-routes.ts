@@ -37,7 +37,10 @@ const filterQuery = Type.Object({
   search: text('Text in the event (case-insensitive).'),
 });
 
-export function filterOf(p: Static<typeof filterQuery>): AuditFilter {
+/** The filters of the list, as the route and the `siteward/list-audit-events` ability read them. */
+export type AuditFilterQuery = Static<typeof filterQuery>;
+
+export function filterOf(p: AuditFilterQuery): AuditFilter {
   const filter: { -readonly [K in keyof AuditFilter]: AuditFilter[K] } = {};
   if (typeof p.action === 'string' && p.action !== '') filter.action = p.action;
   if (typeof p.actor === 'number') filter.actorUserId = p.actor;

@@ -4,6 +4,7 @@
  * `siteward audit` command.
  */
 import type { Feature } from '../contract.js';
+import { registerAuditAbilities } from './audit-abilities.js';
 import { recordAbilityRuns } from './ability-runs.js';
 import { auditCommand } from './audit-commands.js';
 import { registerAuditRoutes } from './audit-routes.js';
@@ -51,5 +52,6 @@ export const auditFeature: Feature = {
     );
     ctx.addCommand(auditCommand(store.auditLog, keys));
     registerAuditRoutes(ctx.api, store.auditLog);
+    registerAuditAbilities(ctx.api, store.auditLog);
   },
 };

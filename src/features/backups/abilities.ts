@@ -12,6 +12,7 @@ import type { Principal } from '../../rest/types.js';
 import type { BackupsList } from '../../wire/siteward-v1.js';
 import type { PermissionCheck } from '../jetpack-v4/permissions.js';
 import type { VerificationRun } from './scheduled-verification.js';
+import { callerActor } from '../abilities/caller.js';
 
 export interface BackupOperations {
   list(): Promise<BackupsList | RestError>;
@@ -77,23 +78,7 @@ export function registerBackupAbilities(
   });
 }
 
-/** Who ran an ability, for the audit log: the user, and the credential's id as the caller names it. */
+/** Who ran an ability, for the audit log: the user and the credential (one mapping, in the abilities feature). */
 function callerSource(caller: AbilityCaller): AuditSource {
-  const credential = caller.credential;
-  return {
-    actor: {
-      kind: 'user',
-      user_id: caller.user.id,
-      login: caller.user.login,
-      credential:
-        credential === null
-          ? { type: 'none' }
-          : credential.startsWith('oauth:')
-            ? { type: 'oauth', client_id: credential.slice('oauth:'.length) }
-            : { type: 'application_password', uuid: credential, name: '' },
-    },
-    client_ip: '',
-    user_agent: '',
-    request_id: '',
-  };
+  return { actor: callerActor(caller), client_ip: '', user_agent: '', request_id: '' };
 }

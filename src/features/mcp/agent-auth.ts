@@ -21,7 +21,14 @@ export const AGENT_SCOPES = [READ_SCOPE, WRITE_SCOPE] as const;
 const PEER_TIMEOUT_MS = 5000;
 
 export type TokenCheck =
-  | { readonly ok: true; readonly user: Principal; readonly clientId: string | null; readonly scopes: ReadonlySet<string> }
+  | {
+      readonly ok: true;
+      readonly user: Principal;
+      readonly clientId: string | null;
+      /** The `client_name` claim `siteward accounts` adds (other issuers may not): for the Connection screen. */
+      readonly clientName: string | null;
+      readonly scopes: ReadonlySet<string>;
+    }
   | { readonly ok: false; readonly description: string; readonly unavailable?: true };
 
 export interface AgentAuthDeps {
@@ -100,7 +107,8 @@ export function createAgentAuth(deps: AgentAuthDeps): AgentAuth {
       if (!user) return { ok: false, description: 'The account is not linked to a user of this site.' };
       const scopes = new Set(typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : []);
       const clientId = typeof payload.client_id === 'string' ? payload.client_id : null;
-      return { ok: true, user, clientId, scopes };
+      const clientName = typeof payload.client_name === 'string' ? payload.client_name.slice(0, 200) : null;
+      return { ok: true, user, clientId, clientName, scopes };
     },
   };
 }

@@ -8,7 +8,11 @@
 import { makePrincipal } from '../../auth/capabilities.js';
 import type { Feature } from '../contract.js';
 import { jsonPage } from '../contract.js';
+import { RequestSources } from '../audit/source.js';
 import { createAgentAuth } from './agent-auth.js';
+import { AgentClients } from './agent-clients.js';
+import { registerAgentClientRoutes } from './agent-clients-routes.js';
+import { createBearerCheck } from './bearer-check.js';
 import { metadataPages, registerMcpRoutes } from './mcp-routes.js';
 
 export const mcpFeature: Feature = {
@@ -32,7 +36,16 @@ export const mcpFeature: Feature = {
               return user === undefined ? undefined : makePrincipal(user, await ctx.store.users.roles(userId), { devMode });
             },
           });
-    registerMcpRoutes(ctx.api, registry, auth);
+    const clients = new AgentClients(ctx.store, ctx.clock);
+    const bearer = createBearerCheck({
+      auth,
+      registry,
+      clients,
+      warn: (error) => ctx.log.warn({ err: error }, 'could not record an agent client’s use'),
+    });
+    ctx.need('abilityBearer').check = bearer;
+    registerMcpRoutes(ctx.api, registry, auth, bearer);
+    registerAgentClientRoutes(ctx.api, clients, new RequestSources(ctx.store.appPasswords, ctx.clock));
     if (auth) {
       for (const page of metadataPages(ctx.api, auth)) {
         ctx.addPage({

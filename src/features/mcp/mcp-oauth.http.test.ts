@@ -18,7 +18,19 @@ let provider: AccountsService;
 let site: TestApp;
 let base: string;
 let agent: oidc.Configuration;
+let adminAuth: Record<string, string>;
 const opened: Client[] = [];
+const ABILITIES = 'http://example.org/wp-json/wp-abilities/v1';
+
+/** An agent registering itself at the account service: a public client, no token (open registration). */
+function registerAgent(name: string): Promise<oidc.Configuration> {
+  return oidc.dynamicClientRegistration(
+    new URL(provider.issuer),
+    { redirect_uris: [AGENT_REDIRECT], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', client_name: name },
+    oidc.None(),
+    { execute: [oidc.allowInsecureRequests] },
+  );
+}
 
 beforeAll(async () => {
   provider = await startProvider();
@@ -27,14 +39,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(site.app.http.server.address() as { port: number }).port}`;
   // The site's administrator links their account at the account service (the connection flow).
   const admin = await site.loginAs('administrator', { login: 'admin' });
+  adminAuth = site.auth(admin);
   expect((await link(site, admin, ANN)).status).toBe(302);
-  // An agent registers as a public client (PKCE, no secret).
-  agent = await oidc.dynamicClientRegistration(
-    new URL(provider.issuer),
-    { redirect_uris: [AGENT_REDIRECT], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', client_name: 'Test agent' },
-    oidc.None(),
-    { execute: [oidc.allowInsecureRequests], initialAccessToken: provider.initialAccessToken },
-  );
+  // An agent registers itself as a public client (PKCE, no secret): open registration, no token.
+  agent = await registerAgent('Test agent');
 });
 afterAll(async () => {
   for (const client of opened) await client.close();
@@ -43,9 +51,9 @@ afterAll(async () => {
 });
 
 /** The authorization code flow with PKCE and a resource indicator, as ANN consenting: the access token. */
-async function token(scope: string, resource: string): Promise<string> {
+async function token(scope: string, resource: string, client = agent): Promise<string> {
   const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(agent, {
+  const url = oidc.buildAuthorizationUrl(client, {
     redirect_uri: AGENT_REDIRECT,
     scope,
     resource,
@@ -55,7 +63,7 @@ async function token(scope: string, resource: string): Promise<string> {
   }).href;
   const callback = await loginAndConsent(new TestBrowser(), url, ANN, AGENT_REDIRECT);
   const tokens = await oidc.authorizationCodeGrant(
-    agent,
+    client,
     new URL(callback),
     { pkceCodeVerifier: verifier, expectedState: 'st' },
     { resource },
@@ -142,25 +150,31 @@ describe('MCP with OAuth 2.1 bearer tokens from the connected account service', 
 
 /**
  * The SDK's OAuth client side, driving a browser: `redirectToAuthorization` signs ANN in and
- * consents at the account service. The client is pre-registered (the MCP spec's second choice):
- * `siteward accounts` registers only with its initial access token.
+ * consents at the account service. Nothing is pre-registered: the SDK registers the client itself
+ * (RFC 7591, open to public clients) and keeps what it got through `saveClientInformation`.
  */
 class BrowserOAuth implements OAuthClientProvider {
   callback: string | null = null;
+  registered: OAuthClientInformationMixed | undefined;
   #tokens: OAuthTokens | undefined;
   #verifier = '';
-  constructor(
-    private readonly clientId: string,
-    private readonly scope: string,
-  ) {}
   get redirectUrl() {
     return AGENT_REDIRECT;
   }
   get clientMetadata() {
-    return { redirect_uris: [AGENT_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], scope: this.scope };
+    return {
+      redirect_uris: [AGENT_REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      client_name: 'SDK agent',
+    };
   }
-  clientInformation(): OAuthClientInformationMixed {
-    return { client_id: this.clientId };
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.registered;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.registered = information;
   }
   tokens() {
     return this.#tokens;
@@ -184,8 +198,8 @@ class BrowserOAuth implements OAuthClientProvider {
 }
 
 describe('the SDK’s own OAuth client provider', () => {
-  it('discovers the metadata from the 401, authorizes with PKCE at the account service, lists and calls tools, and steps up to the write scope for a destructive one', async () => {
-    const oauth = new BrowserOAuth(agent.clientMetadata().client_id, 'abilities:read');
+  it('discovers the metadata from the 401, registers itself, authorizes with PKCE at the account service, lists and calls tools, and steps up to the write scope for a destructive one', async () => {
+    const oauth = new BrowserOAuth();
     // "DNS" of the test: the site's home URL is served by the test's socket.
     const routed: typeof fetch = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
@@ -196,6 +210,7 @@ describe('the SDK’s own OAuth client provider', () => {
       new StreamableHTTPClientTransport(new URL(`${base}/wp-json/siteward/v1/mcp`), { authProvider: oauth, fetch: routed });
     const first = open();
     await expect(new Client({ name: 'sdk-oauth-agent', version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
+    expect(oauth.registered?.client_id, 'the SDK registered the client at the account service').toBeTruthy();
     const code = new URL(oauth.callback ?? 'http://none/').searchParams.get('code');
     expect(code).toBeTruthy();
     await first.finishAuth(code!);
@@ -213,7 +228,7 @@ describe('the SDK’s own OAuth client provider', () => {
     const writer = new Client({ name: 'sdk-oauth-agent', version: '1.0.0' });
     await writer.connect(stepUp);
     opened.push(writer);
-    await expect(writer.callTool({ name: 'siteward-deactivate-module', arguments: { slug: 'stats' } })).rejects.toThrow();
+    await expect(writer.callTool({ name: 'siteward-deactivate-module', arguments: { slug: 'stats' } })).rejects.toThrow(UnauthorizedError);
     const again = new URL(oauth.callback ?? 'http://none/').searchParams.get('code');
     expect(again, 'the SDK went back to the account service for the write scope').toBeTruthy();
     await stepUp.finishAuth(again!);
@@ -223,5 +238,132 @@ describe('the SDK’s own OAuth client provider', () => {
     opened.push(allowed);
     const done = await allowed.callTool({ name: 'siteward-deactivate-module', arguments: { slug: 'stats' } });
     expect(done.isError).toBeFalsy();
+  });
+});
+
+describe('wp-abilities/v1 with bearer tokens', () => {
+  const bearer = (accessToken: string) => ({ Authorization: `Bearer ${accessToken}` });
+
+  it('publishes RFC 9728 metadata for the abilities base URL, the resource its tokens name', async () => {
+    const res = await site.request({ path: '/.well-known/oauth-protected-resource/wp-json/wp-abilities/v1' });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ resource: ABILITIES, authorization_servers: [provider.issuer] });
+  });
+
+  it('lists and runs readonly abilities with abilities:read, refuses a destructive one 403 insufficient_scope (a denied run), then runs it with abilities:write', async () => {
+    const reader = bearer(await token('openid abilities:read', ABILITIES));
+    const list = await site.request({ path: '/wp-json/wp-abilities/v1/abilities?per_page=100', headers: reader });
+    expect(list.status).toBe(200);
+    expect((list.json as { name: string }[]).map((a) => a.name)).toContain('siteward/list-modules');
+    expect((await site.request({ path: '/wp-json/wp-abilities/v1/categories', headers: reader })).status).toBe(200);
+    const modules = await site.request({ path: '/wp-json/wp-abilities/v1/abilities/siteward/list-modules/run', headers: reader });
+    expect(modules.status).toBe(200);
+    const refused = await site.request({
+      method: 'POST',
+      path: '/wp-json/wp-abilities/v1/abilities/siteward/activate-module/run',
+      headers: reader,
+      body: { input: { slug: 'stats' } },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers['www-authenticate']).toMatch(
+      /^Bearer error="insufficient_scope", .*resource_metadata="http:\/\/example.org\/.well-known\/oauth-protected-resource\/wp-json\/wp-abilities\/v1", scope="abilities:read abilities:write"/,
+    );
+    const denied = await site.request({ path: '/wp-json/siteward/v1/audit?action=ability.run&result=denied', headers: adminAuth });
+    expect(denied.json).toContainEqual(
+      expect.objectContaining({
+        object: expect.objectContaining({ id: 'siteward/activate-module' }),
+        actor: expect.objectContaining({ login: 'admin', credential: { type: 'oauth', client_id: agent.clientMetadata().client_id } }),
+        changes: expect.objectContaining({ error: { before: null, after: 'insufficient_scope' } }),
+      }),
+    );
+    const writer = bearer(await token('openid abilities:read abilities:write', ABILITIES));
+    const ok = await site.request({
+      method: 'POST',
+      path: '/wp-json/wp-abilities/v1/abilities/siteward/activate-module/run',
+      headers: writer,
+      body: { input: { slug: 'stats' } },
+    });
+    expect(ok.status).toBe(200);
+    // The run controller's own checks still apply after the token: the method rule.
+    const wrongMethod = await site.request({
+      method: 'POST',
+      path: '/wp-json/wp-abilities/v1/abilities/siteward/list-modules/run',
+      headers: writer,
+    });
+    expect(wrongMethod.status).toBe(405);
+  });
+
+  it('refuses a token for the MCP endpoint (another audience) with 401 invalid_token and the challenge', async () => {
+    const res = await site.request({
+      path: '/wp-json/wp-abilities/v1/abilities',
+      headers: bearer(await token('openid abilities:read', MCP)),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+  });
+});
+
+describe('agent clients (the Connection screen)', () => {
+  it('lists each client and user whose token was accepted, most recent first, for administrators only', async () => {
+    await connect(await token('openid abilities:read', MCP)).then((client) => client.listTools());
+    const res = await site.request({ path: '/wp-json/siteward/v1/agent-clients', headers: adminAuth });
+    expect(res.status).toBe(200);
+    const rows = res.json as Record<string, unknown>[];
+    const row = rows.find((r) => r.client_id === agent.clientMetadata().client_id);
+    expect(row).toMatchObject({ client_name: 'Test agent', user_login: 'admin', revoked: false });
+    expect(typeof row?.user_id).toBe('number');
+    expect(String(row?.first_used)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Date.parse(String(row?.last_used))).toBeGreaterThanOrEqual(Date.parse(String(row?.first_used)));
+    const author = site.auth(await site.loginAs('author', { login: 'writer' }));
+    expect((await site.request({ path: '/wp-json/siteward/v1/agent-clients', headers: author })).status).toBe(403);
+  });
+
+  it('revokes a client: 200 with the row, then its tokens answer 401 invalid_token on MCP and wp-abilities; an audit event; unknown ids 404', async () => {
+    const doomed = await registerAgent('Doomed agent');
+    const id = doomed.clientMetadata().client_id;
+    const mcpToken = await token('openid abilities:read', MCP, doomed);
+    const abilitiesToken = await token('openid abilities:read', ABILITIES, doomed);
+    expect(
+      (await site.request({ path: '/wp-json/wp-abilities/v1/abilities', headers: { Authorization: `Bearer ${abilitiesToken}` } })).status,
+    ).toBe(200);
+
+    const revoked = await site.request({ method: 'DELETE', path: `/wp-json/siteward/v1/agent-clients/${id}`, headers: adminAuth });
+    expect(revoked.status).toBe(200);
+    expect(revoked.json).toMatchObject({
+      deleted: true,
+      previous: { client_id: id, client_name: 'Doomed agent', user_login: 'admin', revoked: false },
+    });
+
+    const mcp = await site.request({
+      method: 'POST',
+      path: '/wp-json/siteward/v1/mcp',
+      headers: { Authorization: `Bearer ${mcpToken}`, Accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(mcp.status).toBe(401);
+    expect(mcp.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", error_description="This agent client was revoked/);
+    const rest = await site.request({ path: '/wp-json/wp-abilities/v1/abilities', headers: { Authorization: `Bearer ${abilitiesToken}` } });
+    expect(rest.status).toBe(401);
+    // A token issued after the revocation is refused too.
+    const later = await token('openid abilities:read', MCP, doomed);
+    await expect(connect(later)).rejects.toThrow();
+
+    const list = (await site.request({ path: '/wp-json/siteward/v1/agent-clients', headers: adminAuth })).json as {
+      client_id: string;
+      revoked: boolean;
+    }[];
+    expect(list.find((r) => r.client_id === id)?.revoked).toBe(true);
+    expect(list.find((r) => r.client_id === agent.clientMetadata().client_id)?.revoked).toBe(false);
+    const events = await site.request({ path: '/wp-json/siteward/v1/audit?action=agent_client.revoked', headers: adminAuth });
+    expect(events.json).toEqual([
+      expect.objectContaining({
+        object: { type: 'agent_client', id, name: 'Doomed agent' },
+        actor: expect.objectContaining({ login: 'admin' }),
+      }),
+    ]);
+
+    const unknown = await site.request({ method: 'DELETE', path: '/wp-json/siteward/v1/agent-clients/no-such-client', headers: adminAuth });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ code: 'siteward_agent_client_not_found' });
   });
 });

@@ -13,7 +13,10 @@ import type { SitewardApi } from '../../plugins/api.js';
 import { defineRoute, permission } from '../../rest/define-route.js';
 import { RestResponse, type RestRequest } from '../../rest/types.js';
 import type { AbilityRegistry } from '../abilities/registry.js';
-import { bearerChallenge, READ_SCOPE, WRITE_SCOPE, type AgentAuth } from './agent-auth.js';
+import { ABILITIES_NAMESPACE } from '../abilities/rest-routes.js';
+import { bearerToken, type AbilityCall, type BearerCheck } from '../abilities/bearer-slot.js';
+import { bearerChallenge, READ_SCOPE, type AgentAuth } from './agent-auth.js';
+import { refusal } from './bearer-check.js';
 import { adapterServer, publicAbilities, serveMcp, sitewardServer, toolName } from './mcp-server.js';
 
 export const ADAPTER_NAMESPACE = 'mcp';
@@ -34,32 +37,49 @@ function noStream(): RestResponse {
   });
 }
 
-function refusal(status: 401 | 403 | 503, code: string, message: string, challenge?: string): RestResponse {
-  const response = new RestResponse({ code, message, data: { status } }, status);
-  if (challenge !== undefined) response.header('WWW-Authenticate', challenge);
-  return response;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * DNS rebinding and cross-site calls (the MCP transport's security warning: servers must check
+ * `Origin`): a request that names an origin other than the site's own or a loopback one (a
+ * client on the user's machine, such as the MCP Inspector) gets 403 before anything else. A
+ * request without `Origin` (every non-browser client) passes; its credentials are checked next.
+ */
+function foreignOrigin(request: RestRequest, siteOrigin: string): RestResponse | null {
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === siteOrigin) return null;
+  try {
+    if (LOOPBACK_HOSTS.has(new URL(origin).hostname)) return null;
+  } catch {
+    // not a URL: refused below
+  }
+  return new RestResponse({ jsonrpc: '2.0', error: { code: -32000, message: `Invalid Origin header: ${origin}` }, id: null }, 403);
 }
 
-/** The abilities the JSON-RPC message(s) would run: a tools/call names one (directly, or through the adapter's execute tool). */
-function abilitiesCalled(body: unknown, registry: AbilityRegistry, adapter: boolean): string[] {
+/** The abilities the JSON-RPC message(s) would run, with their input: a tools/call names one (directly, or through the adapter's execute tool). */
+function abilitiesCalled(body: unknown, registry: AbilityRegistry, adapter: boolean): AbilityCall[] {
   const messages = Array.isArray(body) ? body : [body];
-  const names: string[] = [];
+  const calls: AbilityCall[] = [];
   for (const message of messages) {
     if (message === null || typeof message !== 'object') continue;
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown; arguments?: { ability_name?: unknown } } };
+    const { method, params } = message as {
+      method?: unknown;
+      params?: { name?: unknown; arguments?: { ability_name?: unknown; parameters?: unknown } };
+    };
     if (method !== 'tools/call' || !params) continue;
     if (adapter) {
-      if (params.name === 'mcp-adapter-execute-ability' && typeof params.arguments?.ability_name === 'string')
-        names.push(params.arguments.ability_name);
+      const name = params.arguments?.ability_name;
+      const ability = params.name === 'mcp-adapter-execute-ability' && typeof name === 'string' ? registry.get(name) : undefined;
+      if (ability) calls.push({ ability, input: params.arguments?.parameters ?? null });
     } else {
       const ability = publicAbilities(registry).find((a) => toolName(a) === params.name);
-      if (ability) names.push(ability.name);
+      if (ability) calls.push({ ability, input: params.arguments ?? null });
     }
   }
-  return names;
+  return calls;
 }
 
-export function registerMcpRoutes(api: SitewardApi, registry: AbilityRegistry, auth: AgentAuth | null): void {
+export function registerMcpRoutes(api: SitewardApi, registry: AbilityRegistry, auth: AgentAuth | null, bearer: BearerCheck): void {
   const servers = [
     [ADAPTER_NAMESPACE, ADAPTER_ROUTE, 'mcp-adapter-default-server', adapterServer(registry), true],
     [SITEWARD_MCP_NAMESPACE, SITEWARD_MCP_ROUTE, 'siteward', sitewardServer(registry), false],
@@ -68,44 +88,19 @@ export function registerMcpRoutes(api: SitewardApi, registry: AbilityRegistry, a
     const resource = api.restUrl(`/${namespace}${route}`);
 
     /** Who calls: the REST layer's user, or the bearer token's; or the answer that refuses. */
+    const siteOrigin = new URL(resource).origin;
     const callerOf = async (request: RestRequest): Promise<AbilityCaller | RestResponse> => {
-      const bearer = /^\s*bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-      if (!bearer) {
-        if (request.user.id !== 0) return { user: request.user, credential: request.credential ?? null, via: 'mcp' };
-        if (!auth) return refusal(401, 'rest_not_logged_in', 'You are not currently logged in.');
-        return refusal(
-          401,
-          'rest_not_logged_in',
-          'You are not currently logged in.',
-          bearerChallenge(auth.metadataUrl(resource), READ_SCOPE),
-        );
-      }
-      if (!auth) return refusal(401, 'invalid_token', 'Bearer tokens need a connected account service (SITEWARD_ACCOUNTS_ISSUER).');
-      const checked = await auth.check(bearer[1]!, resource);
-      if (!checked.ok) {
-        if (checked.unavailable) return refusal(503, 'siteward_accounts_unavailable', checked.description);
-        const challenge = bearerChallenge(auth.metadataUrl(resource), READ_SCOPE, {
-          code: 'invalid_token',
-          description: checked.description,
-        });
-        return refusal(401, 'invalid_token', checked.description, challenge);
-      }
-      const needed = [READ_SCOPE];
-      for (const abilityName of abilitiesCalled(request.json, registry, adapter)) {
-        if (registry.get(abilityName)?.meta.annotations.readonly !== true) needed.push(WRITE_SCOPE);
-      }
-      const missing = [...new Set(needed)].filter((scope) => !checked.scopes.has(scope));
-      if (missing.length > 0) {
-        const scope = [...new Set([...checked.scopes, ...needed])].filter((s) => s.startsWith('abilities:')).join(' ');
-        const description = `This needs the ${missing.join(' and ')} scope.`;
-        return refusal(
-          403,
-          'insufficient_scope',
-          description,
-          bearerChallenge(auth.metadataUrl(resource), scope, { code: 'insufficient_scope', description }),
-        );
-      }
-      return { user: checked.user, credential: checked.clientId === null ? null : `oauth:${checked.clientId}`, via: 'mcp' };
+      const foreign = foreignOrigin(request, siteOrigin);
+      if (foreign) return foreign;
+      if (bearerToken(request) !== null) return bearer(request, resource, abilitiesCalled(request.json, registry, adapter), 'mcp');
+      if (request.user.id !== 0) return { user: request.user, credential: request.credential ?? null, via: 'mcp' };
+      if (!auth) return refusal(401, 'rest_not_logged_in', 'You are not currently logged in.');
+      return refusal(
+        401,
+        'rest_not_logged_in',
+        'You are not currently logged in.',
+        bearerChallenge(auth.metadataUrl(resource), READ_SCOPE),
+      );
     };
 
     api.registerRoute(namespace, route, [
@@ -130,11 +125,12 @@ export function registerMcpRoutes(api: SitewardApi, registry: AbilityRegistry, a
   }
 }
 
-/** The RFC 9728 metadata documents' paths and bodies, for the feature's pages. */
+/** The RFC 9728 metadata documents' paths and bodies, for the feature's pages: both MCP servers and `wp-abilities/v1`. */
 export function metadataPages(api: SitewardApi, auth: AgentAuth): { path: string; body: Record<string, unknown> }[] {
   return [
     [ADAPTER_NAMESPACE, ADAPTER_ROUTE],
     [SITEWARD_MCP_NAMESPACE, SITEWARD_MCP_ROUTE],
+    [ABILITIES_NAMESPACE, ''],
   ].map(([namespace, route]) => {
     const resource = api.restUrl(`/${namespace}${route}`);
     return { path: new URL(auth.metadataUrl(resource)).pathname, body: auth.metadata(resource) };

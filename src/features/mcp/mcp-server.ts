@@ -7,7 +7,8 @@
  *   WordPress work unchanged;
  * - `siteward/v1/mcp`: one tool per public ability (`meta.mcp.public`), `/` as `-`, its
  *   annotations as readOnlyHint/destructiveHint/idempotentHint, so that a client's approval
- *   prompt can tell a read from a destructive change; and the site summary as a resource.
+ *   prompt can tell a read from a destructive change; the site summary and the recent audit
+ *   events as resources.
  * Stateless: each HTTP request gets its own server and transport (no `Mcp-Session-Id`), so any
  * worker on any host answers any request. Every call runs the ability through the registry, as
  * `wp-abilities/v1` does (same checks, same observers).
@@ -146,6 +147,9 @@ function isEmpty(value: unknown): boolean {
 }
 
 const SUMMARY_URI = 'siteward://site/summary';
+const AUDIT_URI = 'siteward://audit/recent';
+/** How many events the recent-events resource holds (the ability's first page). */
+const RECENT_EVENTS = 50;
 
 /** Siteward's own server: one tool per public ability, with its hints; the site summary as a resource. */
 export function sitewardServer(registry: AbilityRegistry): Configure {
@@ -186,23 +190,37 @@ export function sitewardServer(registry: AbilityRegistry): Configure {
           description: 'The site’s name, address and language, and which modules are on.',
           mimeType: 'application/json',
         },
+        {
+          uri: AUDIT_URI,
+          name: 'recent-audit-events',
+          title: 'Recent audit events',
+          description: `The ${RECENT_EVENTS} newest events of the audit log (administrators; siteward/list-audit-events filters and pages).`,
+          mimeType: 'application/json',
+        },
       ],
     }));
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      if (request.params.uri !== SUMMARY_URI) throw new Error(`Unknown resource: ${request.params.uri}`);
-      return { contents: [{ uri: SUMMARY_URI, mimeType: 'application/json', text: JSON.stringify(await siteSummary(registry, caller)) }] };
+      const uri = request.params.uri;
+      let body: unknown;
+      if (uri === SUMMARY_URI) body = await siteSummary(registry, caller);
+      else if (uri === AUDIT_URI) body = await runPart(registry, caller, 'siteward/list-audit-events', { per_page: RECENT_EVENTS });
+      else throw new Error(`Unknown resource: ${uri}`);
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
     });
   };
 }
 
+/** What an ability answers the caller (its permission applies), or `{error}` with the refusal's code. */
+async function runPart(registry: AbilityRegistry, caller: AbilityCaller, name: string, input: unknown): Promise<unknown> {
+  const ability = registry.get(name);
+  if (!ability) return null;
+  const outcome = await registry.run(ability, input, caller);
+  return outcome.ok ? outcome.value : { error: outcome.error.code };
+}
+
 /** Each part the caller may read, by the abilities that give it (their permissions apply). */
 async function siteSummary(registry: AbilityRegistry, caller: AbilityCaller): Promise<Record<string, unknown>> {
-  const part = async (name: string, input: unknown) => {
-    const ability = registry.get(name);
-    if (!ability) return null;
-    const outcome = await registry.run(ability, input, caller);
-    return outcome.ok ? outcome.value : { error: outcome.error.code };
-  };
+  const part = (name: string, input: unknown) => runPart(registry, caller, name, input);
   const modules = await part('siteward/list-modules', null);
   return {
     site: await part('core/get-site-info', { fields: ['name', 'description', 'url', 'language', 'version'] }),

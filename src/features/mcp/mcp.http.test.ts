@@ -91,11 +91,41 @@ describe('Siteward’s MCP server (POST /wp-json/siteward/v1/mcp)', () => {
   it('serves the site summary as a resource', async () => {
     const client = await connect('/wp-json/siteward/v1/mcp', admin);
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['siteward://site/summary']);
+    expect(resources.map((r) => r.uri)).toEqual(['siteward://site/summary', 'siteward://audit/recent']);
     const read = await client.readResource({ uri: 'siteward://site/summary' });
     const summary = JSON.parse((read.contents[0] as { text: string }).text) as { site: { name: string }; active_modules: string[] };
     expect(summary.site.name).toBe('My Site');
     expect(summary.active_modules).toContain('protect');
+  });
+
+  it('serves the recent audit events as a resource to administrators, and the refusal to others', async () => {
+    const client = await connect('/wp-json/siteward/v1/mcp', admin);
+    await client.callTool({ name: 'siteward-deactivate-module', arguments: { slug: 'stats' } });
+    const read = await client.readResource({ uri: 'siteward://audit/recent' });
+    const recent = JSON.parse((read.contents[0] as { text: string }).text) as {
+      events: { action: string; object: { id: string } | null }[];
+      total: number;
+    };
+    expect(recent.total).toBeGreaterThan(0);
+    expect(recent.events[0]).toMatchObject({ action: 'ability.run', object: { id: 'siteward/deactivate-module' } });
+    const other = await connect('/wp-json/siteward/v1/mcp', author);
+    const refused = await other.readResource({ uri: 'siteward://audit/recent' });
+    expect(JSON.parse((refused.contents[0] as { text: string }).text)).toEqual({ error: 'ability_invalid_permissions' });
+  });
+
+  it('refuses a request from another site’s origin (DNS rebinding) with 403, and accepts the site’s own and loopback origins', async () => {
+    const initialize = (origin: string) =>
+      app.request({
+        method: 'POST',
+        path: '/wp-json/siteward/v1/mcp',
+        headers: { Authorization: admin, Origin: origin, Accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+      });
+    const evil = await initialize('http://evil.example.com');
+    expect(evil.status).toBe(403);
+    expect(evil.json).toMatchObject({ error: { message: 'Invalid Origin header: http://evil.example.com' } });
+    expect((await initialize('http://example.org')).status).toBe(200);
+    expect((await initialize('http://localhost:6274')).status).toBe(200);
   });
 
   it('keeps no session: a client that initialized elsewhere goes on, and GET has no stream (405)', async () => {
