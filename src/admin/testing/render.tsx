@@ -5,6 +5,7 @@
 import apiFetch, { type APIFetchOptions } from '@wordpress/api-fetch';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { vi } from 'vitest';
 import type { InitialState, ModuleRecord } from '../types';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -28,6 +29,7 @@ export async function render(node: ReactNode): Promise<Rendered> {
   document.body.appendChild(container);
   const root = createRoot(container);
   await act(async () => root.render(node));
+  for (let i = 0; i < 3; i++) await turn();
   return {
     container,
     root,
@@ -38,11 +40,20 @@ export async function render(node: ReactNode): Promise<Rendered> {
   };
 }
 
-/** Runs `action` inside act() and lets the effects and state updates it causes settle. */
+/** One turn of the event loop inside act(): the REST store's resolvers start on a zero timeout. */
+async function turn(): Promise<void> {
+  await act(async () => {
+    if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
+    else await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+}
+
+/** Runs `action` inside act() and lets the effects, fetches and state updates it causes settle. */
 export async function settle(action: () => unknown = () => undefined): Promise<void> {
   await act(async () => {
     await action();
   });
+  for (let i = 0; i < 3; i++) await turn();
 }
 
 /** A module record with the fields the page reads. */
