@@ -7,7 +7,7 @@ import { BackupsScreen } from './Backups';
 import { Dashboard } from './Dashboard';
 import { useHashRoute, type Route } from './hooks';
 import { ModulesScreen } from './Modules';
-import { MonitorScreen } from './Monitor';
+import { MonitorScreen } from './monitor/MonitorScreen';
 import { ProtectScreen } from './Protect';
 import { SettingsScreen } from './Settings';
 import { TwoFactorScreen } from './TwoFactor';

@@ -40,11 +40,17 @@ export async function render(node: ReactNode): Promise<Rendered> {
   };
 }
 
-/** One turn of the event loop inside act(): the REST store's resolvers start on a zero timeout. */
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * One turn of the event loop inside act(): the REST store's resolvers start on a zero timeout. A
+ * test that fakes timers should fake only the intervals (`toFake: ['setInterval', 'clearInterval']`):
+ * fake-timers delays a zero timeout set while it ticks by 1 ms, which would move the clock.
+ */
 async function turn(): Promise<void> {
   await act(async () => {
-    if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
-    else await new Promise((resolve) => setTimeout(resolve, 0));
+    if (globalThis.setTimeout !== realSetTimeout) await vi.advanceTimersByTimeAsync(0);
+    else await new Promise((resolve) => realSetTimeout(resolve, 0));
   });
 }
 
