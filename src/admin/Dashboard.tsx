@@ -2,6 +2,7 @@
 import { Button, Notice } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
+import { RecentActivityCard } from './activity/RecentActivityCard';
 import { jp } from './api';
 import { BarChart, Timeline } from './charts';
 import { ConnectionCard } from './Connection';
@@ -318,6 +319,7 @@ export function Dashboard() {
       <BackupsCard />
       <SpamCard />
       <UpdatesCard />
+      <RecentActivityCard />
     </div>
   );
 }

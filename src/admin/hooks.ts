@@ -7,7 +7,8 @@ export type Route =
   | { screen: 'monitor' }
   | { screen: 'backups' }
   | { screen: 'protect' }
-  | { screen: 'two-factor' };
+  | { screen: 'two-factor' }
+  | { screen: 'activity'; id?: number };
 
 export function parseHash(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
@@ -17,6 +18,8 @@ export function parseHash(hash: string): Route {
   if (parts[0] === 'backups') return { screen: 'backups' };
   if (parts[0] === 'protect') return { screen: 'protect' };
   if (parts[0] === 'two-factor') return { screen: 'two-factor' };
+  if (parts[0] === 'activity')
+    return parts[1] && /^\d+$/.test(parts[1]) ? { screen: 'activity', id: Number(parts[1]) } : { screen: 'activity' };
   return { screen: 'dashboard' };
 }
 

@@ -119,3 +119,37 @@ export function initialState(extra: Partial<InitialState> = {}): InitialState {
     ...extra,
   };
 }
+
+/** An answer of the fake API: a value, or a rejection like api-fetch's (`{code, message, data}`). */
+export type FakeRoute = (options: APIFetchOptions, query: URLSearchParams) => unknown;
+
+/**
+ * The API answers from `routes`, keyed `METHOD /path` (the path without its query, which the
+ * route gets); anything else never answers. Returns the calls made, as `METHOD /path?query`.
+ */
+export function fakeRoutes(routes: Record<string, FakeRoute>): string[] {
+  const calls: string[] = [];
+  fakeApi(async (options) => {
+    const full = (options.path ?? '').replace(/[?&]_locale=user/, '');
+    const [path = '', search = ''] = full.split('?');
+    const key = `${options.method ?? 'GET'} ${path}`;
+    calls.push(`${options.method ?? 'GET'} ${full}`);
+    const route = routes[key];
+    if (!route) return new Promise(() => undefined);
+    return route(options, new URLSearchParams(search));
+  });
+  return calls;
+}
+
+/** A paged collection's answer as api-fetch gives it unparsed (apiPage reads X-WP-Total and X-WP-TotalPages). */
+export function pageAnswer(items: unknown[], total = items.length, totalPages = 1): Response {
+  return new Response(JSON.stringify(items), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) },
+  });
+}
+
+/** A refusal as api-fetch rejects with it. */
+export function refusal(code: string, message: string, status: number): Promise<never> {
+  return Promise.reject({ code, message, data: { status } });
+}
