@@ -3,6 +3,7 @@ import { Button, Notice } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
 import { RecentActivityCard } from './activity/RecentActivityCard';
+import { AgentClientsCard } from './AgentClients';
 import { jp } from './api';
 import { BarChart, Timeline } from './charts';
 import { ConnectionCard } from './Connection';
@@ -314,6 +315,7 @@ export function Dashboard() {
   return (
     <div className="sw-grid">
       <ConnectionCard />
+      <AgentClientsCard />
       <ProtectCard />
       <MonitorCard />
       <BackupsCard />

@@ -132,8 +132,11 @@ export function fakeRoutes(routes: Record<string, FakeRoute>): string[] {
   fakeApi(async (options) => {
     const full = (options.path ?? '').replace(/[?&]_locale=user/, '');
     const [path = '', search = ''] = full.split('?');
-    const key = `${options.method ?? 'GET'} ${path}`;
-    calls.push(`${options.method ?? 'GET'} ${full}`);
+    // api-fetch sends PUT and DELETE as POST with X-HTTP-Method-Override (its httpV1 middleware).
+    const override = (options.headers as Record<string, string> | undefined)?.['X-HTTP-Method-Override'];
+    const method = override ?? options.method ?? 'GET';
+    const key = `${method} ${path}`;
+    calls.push(`${method} ${full}`);
     const route = routes[key];
     if (!route) return new Promise(() => undefined);
     return route(options, new URLSearchParams(search));
