@@ -2,12 +2,13 @@
 import { Notice } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
 import { useEffect, useRef, type RefObject } from 'react';
+import { ActivityScreen } from './activity/ActivityScreen';
 import { DismissibleNotices, JumpStart } from './Banners';
 import { BackupsScreen } from './Backups';
 import { Dashboard } from './Dashboard';
 import { useHashRoute, type Route } from './hooks';
 import { ModulesScreen } from './Modules';
-import { MonitorScreen } from './Monitor';
+import { MonitorScreen } from './monitor/MonitorScreen';
 import { ProtectScreen } from './Protect';
 import { SettingsScreen } from './Settings';
 import { TwoFactorScreen } from './TwoFactor';
@@ -20,11 +21,12 @@ function titleOf(route: Route, moduleName?: string): string {
   if (route.screen === 'backups') return __('Backups', 'siteward');
   if (route.screen === 'protect') return __('Protect', 'siteward');
   if (route.screen === 'two-factor') return __('Two-factor', 'siteward');
+  if (route.screen === 'activity') return __('Activity', 'siteward');
   return __('At a Glance', 'siteward');
 }
 
 /** Labels are read at render time: a translation loaded after this module still applies. */
-const TABS: { screen: Route['screen']; href: string; label: () => string }[] = [
+const TABS: { screen: Route['screen']; href: string; label: () => string; adminOnly?: boolean }[] = [
   { screen: 'dashboard', href: '#/dashboard', label: () => __('At a Glance', 'siteward') },
   { screen: 'modules', href: '#/modules', label: () => __('Modules', 'siteward') },
   { screen: 'monitor', href: '#/monitor', label: () => __('Monitor', 'siteward') },
@@ -32,6 +34,8 @@ const TABS: { screen: Route['screen']; href: string; label: () => string }[] = [
   { screen: 'settings', href: '#/settings', label: () => __('Settings', 'siteward') },
   { screen: 'backups', href: '#/backups', label: () => __('Backups', 'siteward') },
   { screen: 'two-factor', href: '#/two-factor', label: () => __('Two-factor', 'siteward') },
+  // The audit log is for administrators (its REST answers only them).
+  { screen: 'activity', href: '#/activity', label: () => __('Activity', 'siteward'), adminOnly: true },
 ];
 
 /** The screen's heading; the window title and the focus follow navigation (not on the first screen: focus stays where the browser put it). */
@@ -39,7 +43,8 @@ function ScreenHeading({ route, heading }: { route: Route; heading: RefObject<HT
   const { modules } = useModules();
   const first = useRef(true);
   const title = titleOf(route, route.screen === 'modules' && route.slug ? modules[route.slug]?.name : undefined);
-  const routeKey = route.screen === 'modules' ? `modules/${route.slug ?? ''}` : route.screen;
+  const routeKey =
+    route.screen === 'modules' ? `modules/${route.slug ?? ''}` : route.screen === 'activity' ? `activity/${route.id ?? ''}` : route.screen;
   useEffect(() => {
     // translators: %s: the screen's title.
     document.title = sprintf(__('%s ‹ Siteward', 'siteward'), title);
@@ -91,6 +96,21 @@ function UserMenu() {
 }
 
 /** The page; it reads only the route, so that what the screens read re-renders only them. */
+/** The sections' links; the Activity tab only for administrators. */
+function Navigation({ route }: { route: Route }) {
+  const { user } = useConnection();
+  const isAdmin = user.currentUser.permissions.manage_options !== false;
+  return (
+    <nav aria-label={__('Admin sections', 'siteward')} className="sw-nav">
+      {TABS.filter((tab) => isAdmin || !tab.adminOnly).map((tab) => (
+        <a key={tab.screen} href={tab.href} className="sw-nav-link" aria-current={route.screen === tab.screen ? 'page' : undefined}>
+          {tab.label()}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
 export function App() {
   const route = useHashRoute();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -110,13 +130,7 @@ export function App() {
       <header className="sw-header">
         <div className="sw-header-inner">
           <strong className="sw-brand">Siteward</strong>
-          <nav aria-label={__('Admin sections', 'siteward')} className="sw-nav">
-            {TABS.map((tab) => (
-              <a key={tab.screen} href={tab.href} className="sw-nav-link" aria-current={route.screen === tab.screen ? 'page' : undefined}>
-                {tab.label()}
-              </a>
-            ))}
-          </nav>
+          <Navigation route={route} />
           <UserMenu />
         </div>
       </header>
@@ -141,6 +155,7 @@ export function App() {
         {route.screen === 'backups' && <BackupsScreen />}
         {route.screen === 'protect' && <ProtectScreen />}
         {route.screen === 'two-factor' && <TwoFactorScreen />}
+        {route.screen === 'activity' && <ActivityScreen id={route.id} />}
       </main>
     </>
   );

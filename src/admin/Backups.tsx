@@ -6,13 +6,15 @@
 import { Button, Card, CardBody, CardHeader, Notice } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
-import { useEffect, useState } from 'react';
-import { api, jp, type ApiError } from './api';
-import { Failed, Loading, fileSize } from './Dashboard';
-import { useLoad } from './hooks';
+import { useEffect, useRef, useState } from 'react';
+import { api, type ApiError } from './api';
+import { VAULTPRESS_DATA } from './Dashboard';
+import { useInvalidate, useRest } from './data/use-rest';
 import type { BackupsList, BackupTargetList, BackupTargetState, VaultPressData } from './types';
+import { fileSize, unixTime as at } from './ui/format';
+import { Loaded } from './ui/Loaded';
 
-const at = (unix: number) => new Date(unix * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const BACKUPS = '/siteward/v1/backups';
 // translators: %s: a directory or a bucket.
 const targetTitle = (t: { kind: string; where: string }) =>
   sprintf(t.kind === 'local' ? __('Local directory %s', 'siteward') : __('Off-site %s', 'siteward'), t.where);
@@ -86,26 +88,33 @@ function TargetCard({ list, state }: { list: BackupTargetList; state: BackupTarg
 }
 
 export function BackupsScreen() {
-  const [round, setRound] = useState(0);
-  const list = useLoad<BackupsList>(`backups-${round}`, () => api('/siteward/v1/backups'));
-  const status = useLoad<VaultPressData>(`vaultpress-${round}`, () => api(jp('module/vaultpress/data')));
+  const list = useRest<BackupsList>(BACKUPS);
+  const status = useRest<VaultPressData>(VAULTPRESS_DATA);
+  const invalidate = useInvalidate();
   const [starting, setStarting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const running = list.state === 'ok' && list.data.running;
+  const shown = list.state === 'ok' ? list.data : null;
+  const { reload } = list;
 
-  // While a backup runs, look again every two seconds.
+  // While a backup runs, look again two seconds after each answer (the summary once it ends).
   useEffect(() => {
     if (!running) return;
-    const timer = setTimeout(() => setRound((r) => r + 1), 2000);
+    const timer = setTimeout(reload, 2000);
     return () => clearTimeout(timer);
-  }, [running, round]);
+  }, [running, shown, reload]);
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !running) invalidate(VAULTPRESS_DATA);
+    wasRunning.current = running;
+  }, [running, invalidate]);
 
   const backUpNow = async () => {
     setStarting(true);
     setProblem(null);
     try {
-      await api('/siteward/v1/backups', { method: 'POST' });
-      setRound((r) => r + 1);
+      await api(BACKUPS, { method: 'POST' });
+      invalidate(BACKUPS, VAULTPRESS_DATA);
     } catch (error) {
       setProblem((error as ApiError).message);
     } finally {
@@ -113,49 +122,49 @@ export function BackupsScreen() {
     }
   };
 
-  if (list.state === 'loading' && round === 0) return <Loading text={__('Loading backups…', 'siteward')} />;
-  if (list.state === 'error') return <Failed error={list.error} retry={list.reload} />;
-  if (list.state === 'loading') return <Loading text={__('Loading backups…', 'siteward')} />;
-  const data = list.data;
   const summary = status.state === 'ok' ? status.data : null;
   const states = summary?.data?.backups?.targets ?? [];
   return (
-    <div className="sw-backups" data-testid="backups-screen">
-      <p data-testid="backups-summary" className={summary?.data?.backups?.status === 'failed' ? 'sw-status-down' : undefined}>
-        {summary?.message ?? ''}
-      </p>
-      <ul className="sw-facts">
-        {/* translators: 1: the store's id, 2: the database (PostgreSQL or SQLite). */}
-        <li className="sw-break">
-          {sprintf(__('Store %1$s (%2$s)', 'siteward'), data.store_id, data.backend === 'postgres' ? 'PostgreSQL' : 'SQLite')}
-        </li>
-        <li data-testid="backups-encryption">
-          {data.encrypted
-            ? __('New backups are encrypted before they are written or uploaded; each backup below says whether it is.', 'siteward')
-            : __(
-                'New backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them); each backup below says whether it is.',
-                'siteward',
-              )}
-        </li>
-        <li data-testid="backups-restore-help">
-          {__('To restore a backup: stop the server, run', 'siteward')} <code>npx siteward backup restore &lt;id&gt;</code>{' '}
-          {__('in its directory (add', 'siteward')} <code>--from-store &lt;store id&gt;</code>{' '}
-          {__('for a backup of another store), then start the server again.', 'siteward')}
-        </li>
-      </ul>
-      <div className="sw-backups-actions">
-        <Button variant="primary" onClick={() => void backUpNow()} disabled={starting || running} isBusy={starting || running}>
-          {running ? __('Backing up…', 'siteward') : __('Back up now', 'siteward')}
-        </Button>
-      </div>
-      {problem !== null && (
-        <Notice status="error" onRemove={() => setProblem(null)}>
-          {problem}
-        </Notice>
+    <Loaded load={list} loading={__('Loading backups…', 'siteward')}>
+      {(data) => (
+        <div className="sw-backups" data-testid="backups-screen">
+          <p data-testid="backups-summary" className={summary?.data?.backups?.status === 'failed' ? 'sw-status-down' : undefined}>
+            {summary?.message ?? ''}
+          </p>
+          <ul className="sw-facts">
+            {/* translators: 1: the store's id, 2: the database (PostgreSQL or SQLite). */}
+            <li className="sw-break">
+              {sprintf(__('Store %1$s (%2$s)', 'siteward'), data.store_id, data.backend === 'postgres' ? 'PostgreSQL' : 'SQLite')}
+            </li>
+            <li data-testid="backups-encryption">
+              {data.encrypted
+                ? __('New backups are encrypted before they are written or uploaded; each backup below says whether it is.', 'siteward')
+                : __(
+                    'New backups are not encrypted (set SITEWARD_BACKUP_ENCRYPTION_KEY to encrypt them); each backup below says whether it is.',
+                    'siteward',
+                  )}
+            </li>
+            <li data-testid="backups-restore-help">
+              {__('To restore a backup: stop the server, run', 'siteward')} <code>npx siteward backup restore &lt;id&gt;</code>{' '}
+              {__('in its directory (add', 'siteward')} <code>--from-store &lt;store id&gt;</code>{' '}
+              {__('for a backup of another store), then start the server again.', 'siteward')}
+            </li>
+          </ul>
+          <div className="sw-backups-actions">
+            <Button variant="primary" onClick={() => void backUpNow()} disabled={starting || running} isBusy={starting || running}>
+              {running ? __('Backing up…', 'siteward') : __('Back up now', 'siteward')}
+            </Button>
+          </div>
+          {problem !== null && (
+            <Notice status="error" onRemove={() => setProblem(null)}>
+              {problem}
+            </Notice>
+          )}
+          {data.targets.map((t) => (
+            <TargetCard key={`${t.kind}:${t.where}`} list={t} state={states.find((s) => s.kind === t.kind && s.where === t.where)} />
+          ))}
+        </div>
       )}
-      {data.targets.map((t) => (
-        <TargetCard key={`${t.kind}:${t.where}`} list={t} state={states.find((s) => s.kind === t.kind && s.where === t.where)} />
-      ))}
-    </div>
+    </Loaded>
   );
 }

@@ -10,7 +10,7 @@ import { useState, type ReactNode } from 'react';
 import { api, ApiError, jp } from './api';
 import { ConfirmDialog } from './ConfirmDialog';
 import { GlanceCard } from './GlanceCard';
-import { useLoad } from './hooks';
+import { useRest } from './data/use-rest';
 import { errorText, useConnection, useNotify, useSiteActions } from './site';
 import type { UserData } from './types';
 
@@ -29,6 +29,16 @@ function unlinkRefusal(after: UserData | null): string {
   return __('Your account was not unlinked: the account service did not confirm it. Try again later.', 'siteward');
 }
 
+/** The plan's short name in `jetpack/v4/site`'s `data` (a JSON string), or null. */
+function planName(data: string): string | null {
+  try {
+    const site = JSON.parse(data) as { plan?: { product_name_short?: string } };
+    return site.plan?.product_name_short ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export function ConnectionCard() {
   const { connection, user, accountService } = useConnection();
   const { notify } = useNotify();
@@ -37,11 +47,8 @@ export function ConnectionCard() {
   const [confirmDisconnect, setConfirmDisconnect] = useState(false);
   const me = user.currentUser;
   const dev = connection.devMode;
-  const plan = useLoad<string | null>(connection.isActive ? 'site' : null, async () => {
-    const answer = await api<{ data: string }>(jp('site'));
-    const site = JSON.parse(answer.data) as { plan?: { product_name_short?: string } };
-    return site.plan?.product_name_short ?? null;
-  });
+  const site = useRest<{ data: string }>(connection.isActive ? jp('site') : null);
+  const plan = site.state === 'ok' ? planName(site.data.data) : null;
   const run = async (what: string, action: () => Promise<void>) => {
     setWorking(what);
     try {
@@ -137,9 +144,9 @@ export function ConnectionCard() {
     body = (
       <>
         <p data-testid="connection-state">
-          {plan.state === 'ok' && plan.data
+          {plan
             ? // translators: %s: the plan's name.
-              sprintf(__('The site is connected. Plan: %s.', 'siteward'), plan.data)
+              sprintf(__('The site is connected. Plan: %s.', 'siteward'), plan)
             : __('The site is connected.', 'siteward')}
         </p>
         {!me.isConnected ? (

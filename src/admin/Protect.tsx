@@ -3,15 +3,19 @@
  * last attempt, until when, escalation), lifting one block or all, the recent failed attempts,
  * and which administrators are e-mailed about new blocks (at most one digest an hour).
  */
-import { Button, Card, CardBody, CardHeader, CheckboxControl, Notice, ToggleControl } from '@wordpress/components';
+import { Button, Card, CardBody, CardHeader, Notice, ToggleControl } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
 import { useState } from 'react';
-import { api, apiPage, type ApiError, type CollectionPage } from './api';
-import { Failed, Loading } from './Dashboard';
-import { useLoad } from './hooks';
+import { api, type ApiError, type CollectionPage } from './api';
+import { PROTECT_HISTORY } from './Dashboard';
+import { useInvalidate, useRest } from './data/use-rest';
 import { useNotify } from './site';
 import type { ProtectAttempt, ProtectBlock, ProtectNotificationsAnswer } from './types';
+import { ChoiceList } from './ui/form-rows';
+import { dateTime as when } from './ui/format';
+import { Loaded } from './ui/Loaded';
+import { Pager } from './ui/Pager';
 
 const P = '/siteward/v1/protect';
 const PER_PAGE = 10;
@@ -19,8 +23,6 @@ const PER_PAGE = 10;
 type Block = ProtectBlock;
 type Attempt = ProtectAttempt;
 type Notifications = ProtectNotificationsAnswer;
-
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** `rest:boss` → "boss (admin page)", `cli` → "the command line", `link:ann` → "ann’s unlock link". */
 function liftedByText(by: string | null): string {
@@ -40,22 +42,6 @@ function statusText(b: Block): string {
   if (b.lifted_at !== null) return sprintf(__('Lifted %1$s by %2$s', 'siteward'), when(b.lifted_at), liftedByText(b.lifted_by));
   // translators: %s: date and time.
   return sprintf(__('Ended %s', 'siteward'), when(b.blocked_until));
-}
-
-function Pager({ page, totalPages, onPage, label }: { page: number; totalPages: number; onPage: (page: number) => void; label: string }) {
-  if (totalPages <= 1) return null;
-  return (
-    <nav className="sw-pager" aria-label={label}>
-      <Button variant="secondary" size="compact" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        {__('Previous', 'siteward')}
-      </Button>
-      {/* translators: 1: the page shown, 2: how many pages there are. */}
-      <span>{sprintf(__('Page %1$d of %2$d', 'siteward'), page, totalPages)}</span>
-      <Button variant="secondary" size="compact" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
-        {__('Next', 'siteward')}
-      </Button>
-    </nav>
-  );
 }
 
 function BlockRow({ block, onUnblock, busy }: { block: Block; onUnblock: (address: string) => void; busy: boolean }) {
@@ -112,11 +98,14 @@ function BlocksCard() {
   const { notify } = useNotify();
   const [page, setPage] = useState(1);
   const [recent, setRecent] = useState(false);
-  const [round, setRound] = useState(0);
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const list = useLoad<CollectionPage<Block>>(`blocks-${page}-${recent}-${round}`, () =>
-    apiPage(addQueryArgs(`${P}/blocks`, { page, per_page: PER_PAGE, active: recent ? undefined : true })),
+  const invalidate = useInvalidate();
+  const list = useRest<CollectionPage<Block>>(
+    addQueryArgs(`${P}/blocks`, { page, per_page: PER_PAGE, active: recent ? undefined : true }),
+    {
+      page: true,
+    },
   );
 
   const lift = async (address: string | null) => {
@@ -139,7 +128,7 @@ function BlocksCard() {
         notify({ status: 'success', text: sprintf(__('%s is unblocked: it may log in again.', 'siteward'), address) });
       }
       setPage(1);
-      setRound((r) => r + 1);
+      invalidate(`${P}/blocks`, PROTECT_HISTORY);
     } catch (error) {
       setProblem((error as ApiError).message);
     } finally {
@@ -167,47 +156,44 @@ function BlocksCard() {
             {problem}
           </Notice>
         )}
-        {list.state === 'loading' && <Loading text={__('Loading blocks…', 'siteward')} />}
-        {list.state === 'error' && <Failed error={list.error} retry={list.reload} />}
-        {list.state === 'ok' && (
-          <>
-            <p data-testid="protect-summary">
-              {list.data.total === 0
-                ? recent
-                  ? __('No address was blocked lately.', 'siteward')
-                  : __('No address is blocked.', 'siteward')
-                : recent
-                  ? // translators: %d: how many blocks.
-                    sprintf(
-                      _n('%d block, current or recent.', '%d blocks, current or recent.', list.data.total, 'siteward'),
-                      list.data.total,
-                    )
-                  : // translators: %d: how many addresses.
-                    sprintf(_n('%d address is blocked.', '%d addresses are blocked.', list.data.total, 'siteward'), list.data.total)}
-            </p>
-            {list.data.items.length > 0 && (
-              <ul className="sw-protect-list">
-                {list.data.items.map((b) => (
-                  <BlockRow key={`${b.address}-${b.blocked_at}`} block={b} onUnblock={(a) => void lift(a)} busy={busy !== null} />
-                ))}
-              </ul>
-            )}
-            <Pager page={page} totalPages={list.data.totalPages} onPage={setPage} label={__('Pages of blocks', 'siteward')} />
-            {!recent && list.data.total > 1 && (
-              <div className="sw-actions">
-                <Button
-                  variant="secondary"
-                  onClick={() => void lift(null)}
-                  disabled={busy !== null}
-                  isBusy={busy === '*'}
-                  __next40pxDefaultSize
-                >
-                  {__('Unblock all', 'siteward')}
-                </Button>
-              </div>
-            )}
-          </>
-        )}
+        <Loaded load={list} loading={__('Loading blocks…', 'siteward')}>
+          {(data) => (
+            <>
+              <p data-testid="protect-summary">
+                {data.total === 0
+                  ? recent
+                    ? __('No address was blocked lately.', 'siteward')
+                    : __('No address is blocked.', 'siteward')
+                  : recent
+                    ? // translators: %d: how many blocks.
+                      sprintf(_n('%d block, current or recent.', '%d blocks, current or recent.', data.total, 'siteward'), data.total)
+                    : // translators: %d: how many addresses.
+                      sprintf(_n('%d address is blocked.', '%d addresses are blocked.', data.total, 'siteward'), data.total)}
+              </p>
+              {data.items.length > 0 && (
+                <ul className="sw-protect-list">
+                  {data.items.map((b) => (
+                    <BlockRow key={`${b.address}-${b.blocked_at}`} block={b} onUnblock={(a) => void lift(a)} busy={busy !== null} />
+                  ))}
+                </ul>
+              )}
+              <Pager page={page} totalPages={data.totalPages} onPage={setPage} label={__('Pages of blocks', 'siteward')} />
+              {!recent && data.total > 1 && (
+                <div className="sw-actions">
+                  <Button
+                    variant="secondary"
+                    onClick={() => void lift(null)}
+                    disabled={busy !== null}
+                    isBusy={busy === '*'}
+                    __next40pxDefaultSize
+                  >
+                    {__('Unblock all', 'siteward')}
+                  </Button>
+                </div>
+              )}
+            </>
+          )}
+        </Loaded>
         <p className="sw-help">
           {__(
             'Locked out yourself? The login page offers an unlock link by e-mail when e-mail is set up. On the server, in Siteward’s directory, this command lifts a block at once:',
@@ -231,33 +217,34 @@ function attemptLabel(a: Attempt): string {
 
 function AttemptsCard() {
   const [page, setPage] = useState(1);
-  const list = useLoad<CollectionPage<Attempt>>(`attempts-${page}`, () =>
-    apiPage(addQueryArgs(`${P}/attempts`, { page, per_page: PER_PAGE })),
-  );
+  const list = useRest<CollectionPage<Attempt>>(addQueryArgs(`${P}/attempts`, { page, per_page: PER_PAGE }), { page: true });
   return (
     <Card className="sw-card" data-testid="protect-attempts">
       <CardHeader size="small">
         <h2 className="sw-card-title">{__('Recent failed logins', 'siteward')}</h2>
       </CardHeader>
       <CardBody size="small">
-        {list.state === 'loading' && <Loading text={__('Loading failed logins…', 'siteward')} />}
-        {list.state === 'error' && <Failed error={list.error} retry={list.reload} />}
-        {list.state === 'ok' && list.data.total === 0 && <p className="sw-muted">{__('No failed logins lately.', 'siteward')}</p>}
-        {list.state === 'ok' && list.data.items.length > 0 && (
-          <>
-            <ul className="sw-protect-attempts">
-              {list.data.items.map((a, i) => (
-                <li key={`${a.at}-${i}`}>
-                  <span>{when(a.at)}</span>
-                  <code className="sw-break">{a.address}</code>
-                  <span className="sw-break">{a.login === '' ? '—' : a.login}</span>
-                  <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>{attemptLabel(a)}</span>
-                </li>
-              ))}
-            </ul>
-            <Pager page={page} totalPages={list.data.totalPages} onPage={setPage} label={__('Pages of failed logins', 'siteward')} />
-          </>
-        )}
+        <Loaded load={list} loading={__('Loading failed logins…', 'siteward')}>
+          {(data) =>
+            data.items.length === 0 ? (
+              <p className="sw-muted">{__('No failed logins lately.', 'siteward')}</p>
+            ) : (
+              <>
+                <ul className="sw-protect-attempts">
+                  {data.items.map((a, i) => (
+                    <li key={`${a.at}-${i}`}>
+                      <span>{when(a.at)}</span>
+                      <code className="sw-break">{a.address}</code>
+                      <span className="sw-break">{a.login === '' ? '—' : a.login}</span>
+                      <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>{attemptLabel(a)}</span>
+                    </li>
+                  ))}
+                </ul>
+                <Pager page={page} totalPages={data.totalPages} onPage={setPage} label={__('Pages of failed logins', 'siteward')} />
+              </>
+            )
+          }
+        </Loaded>
       </CardBody>
     </Card>
   );
@@ -265,6 +252,7 @@ function AttemptsCard() {
 
 function NotificationsCard({ settings }: { settings: Notifications }) {
   const { notify } = useNotify();
+  const invalidate = useInvalidate();
   const [chosen, setChosen] = useState<number[]>([...settings.administrators]);
   const [webhook, setWebhook] = useState(settings.webhook);
   const [busy, setBusy] = useState(false);
@@ -272,6 +260,7 @@ function NotificationsCard({ settings }: { settings: Notifications }) {
     setBusy(true);
     try {
       await api(`${P}/notifications`, { method: 'POST', data: { administrators: chosen, webhook } });
+      invalidate(`${P}/notifications`);
       notify({ status: 'success', text: __('Notification settings saved.', 'siteward') });
     } catch (error) {
       // translators: %s: why the server refused.
@@ -289,18 +278,13 @@ function NotificationsCard({ settings }: { settings: Notifications }) {
         {!settings.mail_configured && (
           <p className="sw-muted">{__('E-mail is not configured (SITEWARD_SMTP_URL), so no e-mail can be sent.', 'siteward')}</p>
         )}
-        <fieldset className="sw-monitor-admins" data-testid="protect-admins">
-          <legend>{__('Administrators who get an e-mail (one digest an hour at most)', 'siteward')}</legend>
-          {settings.choices.map((a) => (
-            <CheckboxControl
-              key={a.id}
-              __nextHasNoMarginBottom
-              label={a.name}
-              checked={chosen.includes(a.id)}
-              onChange={(on) => setChosen(on ? [...chosen, a.id] : chosen.filter((id) => id !== a.id))}
-            />
-          ))}
-        </fieldset>
+        <ChoiceList
+          legend={__('Administrators who get an e-mail (one digest an hour at most)', 'siteward')}
+          choices={settings.choices}
+          chosen={chosen}
+          onChange={setChosen}
+          testId="protect-admins"
+        />
         <ToggleControl
           __nextHasNoMarginBottom
           label={__('Also post to the Monitor webhook', 'siteward')}
@@ -324,13 +308,14 @@ function NotificationsCard({ settings }: { settings: Notifications }) {
 }
 
 export function ProtectScreen() {
-  const notifications = useLoad<Notifications>('protect-notifications', () => api(`${P}/notifications`));
+  const notifications = useRest<Notifications>(`${P}/notifications`);
   return (
     <div className="sw-stack" data-testid="protect-screen">
       <BlocksCard />
       <AttemptsCard />
-      {notifications.state === 'ok' && <NotificationsCard settings={notifications.data} />}
-      {notifications.state === 'error' && <Failed error={notifications.error} retry={notifications.reload} />}
+      <Loaded load={notifications} loading={__('Loading notification settings…', 'siteward')}>
+        {(settings) => <NotificationsCard settings={settings} />}
+      </Loaded>
     </div>
   );
 }

@@ -1,11 +1,12 @@
 /** Settings: the site-wide setting of the era (holiday snow) and the two resets, each confirmed first. */
-import { Button, Card, CardBody, CardHeader, Spinner, ToggleControl } from '@wordpress/components';
+import { Button, Card, CardBody, CardHeader, ToggleControl } from '@wordpress/components';
 import { __, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
 import { api, jp } from './api';
 import { ConfirmDialog } from './ConfirmDialog';
-import { useLoad } from './hooks';
+import { useInvalidate, useRest } from './data/use-rest';
 import { errorText, useConnection, useNotify, useSiteActions } from './site';
+import { Loaded } from './ui/Loaded';
 import { resetDoneText } from './words';
 
 const SNOW = 'jetpack_holiday_snow_enabled';
@@ -13,10 +14,10 @@ const SNOW = 'jetpack_holiday_snow_enabled';
 export function SettingsScreen() {
   const { notify } = useNotify();
   const { user } = useConnection();
-  const settings = useLoad<Record<string, unknown>>('settings', () => api(jp('settings')));
+  const settings = useRest<Record<string, unknown>>(jp('settings'));
+  const invalidate = useInvalidate();
   const [snow, setSnow] = useState<boolean | null>(null);
   const [saving, setSaving] = useState(false);
-  const current = snow ?? (settings.state === 'ok' ? settings.data[SNOW] === true : false);
   const mayManage = user.currentUser.permissions.manage_options !== false;
 
   const toggleSnow = async (on: boolean) => {
@@ -29,6 +30,7 @@ export function SettingsScreen() {
         status: 'success',
         text: on ? __('Snow falls on the site this season.', 'siteward') : __('No more snow on the site.', 'siteward'),
       });
+      invalidate(jp('settings'));
     } catch (error) {
       setSnow(!on);
       // translators: %s: why the server refused.
@@ -45,21 +47,17 @@ export function SettingsScreen() {
           <h2 className="sw-card-title">{__('Appearance', 'siteward')}</h2>
         </CardHeader>
         <CardBody size="small">
-          {settings.state === 'loading' ? (
-            <p role="status">
-              <Spinner /> {__('Loading settings…', 'siteward')}
-            </p>
-          ) : settings.state === 'error' ? (
-            <p role="alert">{settings.error.message}</p>
-          ) : (
-            <ToggleControl
-              __nextHasNoMarginBottom
-              label={__('Show falling snow on the site during the holidays', 'siteward')}
-              checked={current}
-              disabled={saving || !mayManage}
-              onChange={(on) => void toggleSnow(on)}
-            />
-          )}
+          <Loaded load={settings} loading={__('Loading settings…', 'siteward')}>
+            {(data) => (
+              <ToggleControl
+                __nextHasNoMarginBottom
+                label={__('Show falling snow on the site during the holidays', 'siteward')}
+                checked={snow ?? data[SNOW] === true}
+                disabled={saving || !mayManage}
+                onChange={(on) => void toggleSnow(on)}
+              />
+            )}
+          </Loaded>
         </CardBody>
       </Card>
       {user.currentUser.permissions.manage_modules !== false && <ResetCard />}
@@ -71,6 +69,7 @@ function ResetCard() {
   const { notify } = useNotify();
   const { refresh, setDismissed, setShowJumpstart } = useSiteActions();
   const { connection } = useConnection();
+  const invalidate = useInvalidate();
   const [confirm, setConfirm] = useState<'options' | 'modules' | null>(null);
   const [working, setWorking] = useState(false);
   const reset = async (what: 'options' | 'modules') => {
@@ -82,6 +81,8 @@ function ResetCard() {
         setShowJumpstart(connection.isActive);
       }
       await refresh();
+      // Every answer may have changed (settings, module data): each is asked again when shown.
+      invalidate('/');
       notify({ status: 'success', text: resetDoneText(what) });
     } catch (error) {
       // translators: %s: why the server refused.

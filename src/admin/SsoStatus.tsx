@@ -1,20 +1,28 @@
 /** The Single Sign On module's panel: which account service, which users, and the address to register there (siteward/v1/sso). */
 import { Notice } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
-import { api } from './api';
-import { useLoad } from './hooks';
+import { useEffect, useRef } from 'react';
+import { useRest } from './data/use-rest';
 import type { SsoOverview } from './types';
+import { Loaded } from './ui/Loaded';
 
 export function SsoStatus({ activated }: { activated: boolean }) {
-  const sso = useLoad<SsoOverview>(`sso-${activated}`, () => api<SsoOverview>('/siteward/v1/sso'));
-  if (sso.state === 'loading') return <p className="sw-muted">{__('Loading…', 'siteward')}</p>;
-  if (sso.state === 'error')
-    return (
-      <Notice status="error" isDismissible={false}>
-        {sso.error.message}
-      </Notice>
-    );
-  const s = sso.data;
+  const sso = useRest<SsoOverview>('/siteward/v1/sso');
+  const { reload } = sso;
+  // Turning the module on or off changes what the overview says.
+  const seen = useRef(activated);
+  useEffect(() => {
+    if (seen.current !== activated) reload();
+    seen.current = activated;
+  }, [activated, reload]);
+  return (
+    <Loaded load={sso} loading={__('Loading…', 'siteward')}>
+      {(s) => <Overview s={s} />}
+    </Loaded>
+  );
+}
+
+function Overview({ s }: { s: SsoOverview }) {
   if (!s.configured || s.provider === null) {
     return (
       <Notice status="warning" isDismissible={false}>

@@ -3,14 +3,16 @@
  * server, the secret to type, a first code to confirm), then the recovery codes, shown once;
  * once on: how many recovery codes are left, new ones, and turning it off with the password.
  */
-import { Button, Card, CardBody, CardHeader, Notice, TextControl } from '@wordpress/components';
+import { Button, Card, CardBody, CardHeader, Notice } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
-import { useState, type FormEvent } from 'react';
-import { api, type ApiError } from './api';
-import { Failed, Loading } from './Dashboard';
-import { useLoad } from './hooks';
-import { useNotify } from './site';
+import { useState } from 'react';
+import { api } from './api';
+import { useRest } from './data/use-rest';
+import { errorText, useNotify } from './site';
 import type { TwoFactorCodes, TwoFactorEnrolment, TwoFactorStatus } from './types';
+import { TextRow } from './ui/form-rows';
+import { Loaded } from './ui/Loaded';
+import { FormError, useSubmit } from './ui/use-submit';
 
 const P = '/siteward/v1/two-factor';
 
@@ -70,23 +72,12 @@ function RecoveryCodes({ codes, onDone }: { codes: readonly string[]; onDone: ()
 
 function Enrol({ enrolment, onConfirmed }: { enrolment: TwoFactorEnrolment; onConfirmed: (codes: string[]) => void }) {
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await api<TwoFactorCodes>(`${P}/confirm`, { method: 'POST', data: { code } });
-      onConfirmed(answer.recovery_codes);
-    } catch (err) {
-      setError((err as ApiError).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    const answer = await api<TwoFactorCodes>(`${P}/confirm`, { method: 'POST', data: { code } });
+    onConfirmed(answer.recovery_codes);
+  });
   return (
-    <form className="sw-stack" onSubmit={submit} data-testid="two-factor-enrol">
+    <form className="sw-stack" onSubmit={onSubmit} data-testid="two-factor-enrol">
       <p>{__('1. Scan this code with an authenticator app (FreeOTP, Aegis, Google Authenticator, 1Password…):', 'siteward')}</p>
       <img
         className="sw-two-factor-qr"
@@ -101,14 +92,8 @@ function Enrol({ enrolment, onConfirmed }: { enrolment: TwoFactorEnrolment; onCo
           {enrolment.secret}
         </code>
       </p>
-      {error && (
-        <Notice status="error" isDismissible={false}>
-          {error}
-        </Notice>
-      )}
-      <TextControl
-        __nextHasNoMarginBottom
-        __next40pxDefaultSize
+      <FormError error={error} />
+      <TextRow
         label={__('2. Enter the 6-digit code the app shows', 'siteward')}
         inputMode="numeric"
         autoComplete="one-time-code"
@@ -127,31 +112,14 @@ function Enrol({ enrolment, onConfirmed }: { enrolment: TwoFactorEnrolment; onCo
 
 function TurnOff({ onOff }: { onOff: () => void }) {
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await api<TwoFactorStatus>(P, { method: 'DELETE', data: { password } });
-      onOff();
-    } catch (err) {
-      setError((err as ApiError).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    await api<TwoFactorStatus>(P, { method: 'DELETE', data: { password } });
+    onOff();
+  });
   return (
-    <form className="sw-stack" onSubmit={submit}>
-      {error && (
-        <Notice status="error" isDismissible={false}>
-          {error}
-        </Notice>
-      )}
-      <TextControl
-        __nextHasNoMarginBottom
-        __next40pxDefaultSize
+    <form className="sw-stack" onSubmit={onSubmit}>
+      <FormError error={error} />
+      <TextRow
         label={__('Your password, to turn two-factor off', 'siteward')}
         type="password"
         autoComplete="current-password"
@@ -169,7 +137,7 @@ function TurnOff({ onOff }: { onOff: () => void }) {
 }
 
 export function TwoFactorScreen() {
-  const status = useLoad<TwoFactorStatus>('two-factor', () => api<TwoFactorStatus>(P));
+  const status = useRest<TwoFactorStatus>(P);
   const { notify } = useNotify();
   const [enrolment, setEnrolment] = useState<TwoFactorEnrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -180,7 +148,7 @@ export function TwoFactorScreen() {
     try {
       await action();
     } catch (err) {
-      notify({ status: 'error', text: (err as ApiError).message });
+      notify({ status: 'error', text: errorText(err) });
     } finally {
       setBusy(false);
     }
@@ -194,35 +162,76 @@ export function TwoFactorScreen() {
       setCodes((await api<TwoFactorCodes>(`${P}/recovery-codes`, { method: 'POST' })).recovery_codes);
     });
 
-  if (status.state === 'loading') return <Loading text={__('Loading two-factor authentication…', 'siteward')} />;
-  if (status.state === 'error') return <Failed error={status.error} retry={status.reload} />;
-  const s = status.data;
+  return (
+    <Loaded load={status} loading={__('Loading two-factor authentication…', 'siteward')}>
+      {(s) => (
+        <div className="sw-stack" data-testid="two-factor-screen">
+          <Card className="sw-card">
+            <CardHeader>
+              <h2 className="sw-card-title">{__('Your account', 'siteward')}</h2>
+            </CardHeader>
+            <CardBody>
+              {codes ? (
+                <RecoveryCodes
+                  codes={codes}
+                  onDone={() => {
+                    setCodes(null);
+                    setEnrolment(null);
+                    status.reload();
+                  }}
+                />
+              ) : enrolment ? (
+                <Enrol
+                  enrolment={enrolment}
+                  onConfirmed={(confirmed) => {
+                    setCodes(confirmed);
+                    // Two-factor is on from here: fetch the status while the codes are read, so the screen
+                    // that follows them says "on" at once rather than the status from before.
+                    status.reload();
+                  }}
+                />
+              ) : (
+                <Status
+                  status={s}
+                  busy={busy}
+                  onStart={start}
+                  onRegenerate={regenerate}
+                  onOff={() => {
+                    notify({ status: 'success', text: __('Two-factor authentication is off.', 'siteward') });
+                    status.reload();
+                  }}
+                />
+              )}
+              <p className="sw-help">
+                {__(
+                  'Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.',
+                  'siteward',
+                )}
+              </p>
+            </CardBody>
+          </Card>
+        </div>
+      )}
+    </Loaded>
+  );
+}
 
+/** On: recovery codes left, new ones, turning off; off: setting it up. */
+function Status({
+  status: s,
+  busy,
+  onStart,
+  onRegenerate,
+  onOff,
+}: {
+  status: TwoFactorStatus;
+  busy: boolean;
+  onStart: () => void;
+  onRegenerate: () => void;
+  onOff: () => void;
+}) {
   let body;
-  if (codes) {
-    body = (
-      <RecoveryCodes
-        codes={codes}
-        onDone={() => {
-          setCodes(null);
-          setEnrolment(null);
-          status.reload();
-        }}
-      />
-    );
-  } else if (enrolment) {
-    body = (
-      <Enrol
-        enrolment={enrolment}
-        onConfirmed={(confirmed) => {
-          setCodes(confirmed);
-          // Two-factor is on from here: fetch the status while the codes are read, so the screen
-          // that follows them says "on" at once rather than the status from before.
-          status.reload();
-        }}
-      />
-    );
-  } else if (s.enabled) {
+  if (s.enabled) {
     body = (
       <div className="sw-stack">
         <p className="sw-status-up" data-testid="two-factor-state">
@@ -231,16 +240,11 @@ export function TwoFactorScreen() {
         <p>
           {/* translators: %d: how many unused recovery codes are left. */}
           {sprintf(_n('%d recovery code left.', '%d recovery codes left.', s.recovery_codes_left, 'siteward'), s.recovery_codes_left)}{' '}
-          <Button variant="link" onClick={regenerate} disabled={busy}>
+          <Button variant="link" onClick={onRegenerate} disabled={busy}>
             {__('Make new recovery codes', 'siteward')}
           </Button>
         </p>
-        <TurnOff
-          onOff={() => {
-            notify({ status: 'success', text: __('Two-factor authentication is off.', 'siteward') });
-            status.reload();
-          }}
-        />
+        <TurnOff onOff={onOff} />
       </div>
     );
   } else {
@@ -253,7 +257,7 @@ export function TwoFactorScreen() {
           </Notice>
         )}
         <div className="sw-actions">
-          <Button variant="primary" onClick={start} isBusy={busy} disabled={busy} __next40pxDefaultSize>
+          <Button variant="primary" onClick={onStart} isBusy={busy} disabled={busy} __next40pxDefaultSize>
             {__('Set up two-factor', 'siteward')}
           </Button>
         </div>
@@ -261,22 +265,5 @@ export function TwoFactorScreen() {
     );
   }
 
-  return (
-    <div className="sw-stack" data-testid="two-factor-screen">
-      <Card className="sw-card">
-        <CardHeader>
-          <h2 className="sw-card-title">{__('Your account', 'siteward')}</h2>
-        </CardHeader>
-        <CardBody>
-          {body}
-          <p className="sw-help">
-            {__(
-              'Application passwords are not asked for a second factor (as in WordPress with its Two-Factor plugin): revoke any you no longer need.',
-              'siteward',
-            )}
-          </p>
-        </CardBody>
-      </Card>
-    </div>
-  );
+  return body;
 }

@@ -1,58 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, toApiError } from './api';
-
-export type Load<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; error: ApiError };
-
-/** How often a live card asks again while its tab is visible (a tab that comes back asks at once). */
-export const LIVE_REFRESH_MS = 30_000;
-
-/**
- * Loads something when `key` changes (null: not now); `reload` asks again. With `live`, it also
- * asks again when the tab is seen again and every LIVE_REFRESH_MS while it is visible, keeping
- * the last answer on screen meanwhile: a card opened before something happened elsewhere (an
- * address blocked, a site down) must not keep saying the old thing until a reload.
- */
-export function useLoad<T>(key: string | null, load: () => Promise<T>, options: { live?: boolean } = {}): Load<T> & { reload: () => void } {
-  const [result, setResult] = useState<Load<T>>({ state: 'loading' });
-  const [round, setRound] = useState(0);
-  const loader = useRef(load);
-  loader.current = load;
-  const shownKey = useRef<string | null>(null);
-  useEffect(() => {
-    if (key === null) return;
-    let live = true;
-    // A quiet refresh of the same thing keeps what is shown; a new key starts from "loading".
-    if (shownKey.current !== key) setResult({ state: 'loading' });
-    loader.current().then(
-      (data) => {
-        if (!live) return;
-        shownKey.current = key;
-        setResult({ state: 'ok', data });
-      },
-      (error: unknown) => live && setResult({ state: 'error', error: error instanceof ApiError ? error : toApiError(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, round]);
-  const reload = useCallback(() => setRound((r) => r + 1), []);
-  const wantsLive = options.live === true && key !== null;
-  useEffect(() => {
-    if (!wantsLive) return;
-    const seen = () => {
-      if (document.visibilityState === 'visible') reload();
-    };
-    const timer = window.setInterval(seen, LIVE_REFRESH_MS);
-    document.addEventListener('visibilitychange', seen);
-    window.addEventListener('focus', seen);
-    return () => {
-      window.clearInterval(timer);
-      document.removeEventListener('visibilitychange', seen);
-      window.removeEventListener('focus', seen);
-    };
-  }, [wantsLive, reload]);
-  return { ...result, reload };
-}
+import { useEffect, useState } from 'react';
 
 export type Route =
   | { screen: 'dashboard' }
@@ -61,7 +7,8 @@ export type Route =
   | { screen: 'monitor' }
   | { screen: 'backups' }
   | { screen: 'protect' }
-  | { screen: 'two-factor' };
+  | { screen: 'two-factor' }
+  | { screen: 'activity'; id?: number };
 
 export function parseHash(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
@@ -71,6 +18,8 @@ export function parseHash(hash: string): Route {
   if (parts[0] === 'backups') return { screen: 'backups' };
   if (parts[0] === 'protect') return { screen: 'protect' };
   if (parts[0] === 'two-factor') return { screen: 'two-factor' };
+  if (parts[0] === 'activity')
+    return parts[1] && /^\d+$/.test(parts[1]) ? { screen: 'activity', id: Number(parts[1]) } : { screen: 'activity' };
   return { screen: 'dashboard' };
 }
 

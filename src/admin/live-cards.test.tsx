@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Dashboard } from './Dashboard';
-import { LIVE_REFRESH_MS } from './hooks';
+import { LIVE_REFRESH_MS } from './data/use-rest';
 import { SiteProvider } from './site';
 import { fakeApi, initialState, moduleRecord, render, settle, type Rendered } from './testing/render';
 
@@ -42,7 +42,8 @@ describe('At a Glance’s cards follow what happens after the page opened', () =
   });
 
   it('asks again on its own while the tab stays visible, keeping the old figure on screen meanwhile', async () => {
-    vi.useFakeTimers();
+    // Only the intervals: the store's resolvers start on a zero timeout (testing/render.tsx).
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const total = { value: 3 };
     const { shown, asked } = await glanceWithProtect(total);
     expect(shown()).toBe('3');

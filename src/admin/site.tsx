@@ -5,11 +5,14 @@
  * One context per kind of change, so a component re-renders only for what it reads: a notice
  * re-renders the notice area, not every card. The action contexts hold functions that never
  * change identity, so a component that only acts (notifies, toggles, refreshes) never
- * re-renders for the page's data.
+ * re-renders for the page's data. Everything else the screens read comes through the REST store
+ * (data/rest-store.ts), whose registry the provider holds: one per page, one per unit test.
  */
 import { __, sprintf } from '@wordpress/i18n';
+import { RegistryProvider } from '@wordpress/data';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
+import { newRegistry } from './data/rest-store';
 import type { ConnectionStatus, InitialState, ModuleMap, UserData } from './types';
 
 export interface PageNotice {
@@ -110,6 +113,7 @@ export function SiteProvider({
   const [showJumpstart, setShowJumpstart] = useState(truthy(initial.showJumpstart));
   const [notices, setNotices] = useState<readonly PageNotice[]>(serverNotice ? [{ ...serverNotice, id: 0 }] : []);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [registry] = useState(newRegistry);
   const nextId = useRef(1);
   // Read by toggleModule for a module's name, so that the action keeps one identity.
   const modulesNow = useRef(modules);
@@ -179,18 +183,20 @@ export function SiteProvider({
   const choices = useMemo<PageChoices>(() => ({ dismissed, showJumpstart }), [dismissed, showJumpstart]);
 
   return (
-    <NoticeActionsContext.Provider value={noticeActions}>
-      <ModuleActionsContext.Provider value={moduleActions}>
-        <SiteActionsContext.Provider value={siteActions}>
-          <ConnectionContext.Provider value={connectionValue}>
-            <ModulesContext.Provider value={modulesValue}>
-              <ChoicesContext.Provider value={choices}>
-                <NoticeListContext.Provider value={notices}>{children}</NoticeListContext.Provider>
-              </ChoicesContext.Provider>
-            </ModulesContext.Provider>
-          </ConnectionContext.Provider>
-        </SiteActionsContext.Provider>
-      </ModuleActionsContext.Provider>
-    </NoticeActionsContext.Provider>
+    <RegistryProvider value={registry}>
+      <NoticeActionsContext.Provider value={noticeActions}>
+        <ModuleActionsContext.Provider value={moduleActions}>
+          <SiteActionsContext.Provider value={siteActions}>
+            <ConnectionContext.Provider value={connectionValue}>
+              <ModulesContext.Provider value={modulesValue}>
+                <ChoicesContext.Provider value={choices}>
+                  <NoticeListContext.Provider value={notices}>{children}</NoticeListContext.Provider>
+                </ChoicesContext.Provider>
+              </ModulesContext.Provider>
+            </ConnectionContext.Provider>
+          </SiteActionsContext.Provider>
+        </ModuleActionsContext.Provider>
+      </NoticeActionsContext.Provider>
+    </RegistryProvider>
   );
 }

@@ -5,6 +5,7 @@
 import apiFetch, { type APIFetchOptions } from '@wordpress/api-fetch';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { vi } from 'vitest';
 import type { InitialState, ModuleRecord } from '../types';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -28,6 +29,7 @@ export async function render(node: ReactNode): Promise<Rendered> {
   document.body.appendChild(container);
   const root = createRoot(container);
   await act(async () => root.render(node));
+  for (let i = 0; i < 3; i++) await turn();
   return {
     container,
     root,
@@ -38,11 +40,26 @@ export async function render(node: ReactNode): Promise<Rendered> {
   };
 }
 
-/** Runs `action` inside act() and lets the effects and state updates it causes settle. */
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * One turn of the event loop inside act(): the REST store's resolvers start on a zero timeout. A
+ * test that fakes timers should fake only the intervals (`toFake: ['setInterval', 'clearInterval']`):
+ * fake-timers delays a zero timeout set while it ticks by 1 ms, which would move the clock.
+ */
+async function turn(): Promise<void> {
+  await act(async () => {
+    if (globalThis.setTimeout !== realSetTimeout) await vi.advanceTimersByTimeAsync(0);
+    else await new Promise((resolve) => realSetTimeout(resolve, 0));
+  });
+}
+
+/** Runs `action` inside act() and lets the effects, fetches and state updates it causes settle. */
 export async function settle(action: () => unknown = () => undefined): Promise<void> {
   await act(async () => {
     await action();
   });
+  for (let i = 0; i < 3; i++) await turn();
 }
 
 /** A module record with the fields the page reads. */
@@ -101,4 +118,41 @@ export function initialState(extra: Partial<InitialState> = {}): InitialState {
     },
     ...extra,
   };
+}
+
+/** An answer of the fake API: a value, or a rejection like api-fetch's (`{code, message, data}`). */
+export type FakeRoute = (options: APIFetchOptions, query: URLSearchParams) => unknown;
+
+/**
+ * The API answers from `routes`, keyed `METHOD /path` (the path without its query, which the
+ * route gets); anything else never answers. Returns the calls made, as `METHOD /path?query`.
+ */
+export function fakeRoutes(routes: Record<string, FakeRoute>): string[] {
+  const calls: string[] = [];
+  fakeApi(async (options) => {
+    const full = (options.path ?? '').replace(/[?&]_locale=user/, '');
+    const [path = '', search = ''] = full.split('?');
+    // api-fetch sends PUT and DELETE as POST with X-HTTP-Method-Override (its httpV1 middleware).
+    const override = (options.headers as Record<string, string> | undefined)?.['X-HTTP-Method-Override'];
+    const method = override ?? options.method ?? 'GET';
+    const key = `${method} ${path}`;
+    calls.push(`${method} ${full}`);
+    const route = routes[key];
+    if (!route) return new Promise(() => undefined);
+    return route(options, new URLSearchParams(search));
+  });
+  return calls;
+}
+
+/** A paged collection's answer as api-fetch gives it unparsed (apiPage reads X-WP-Total and X-WP-TotalPages). */
+export function pageAnswer(items: unknown[], total = items.length, totalPages = 1): Response {
+  return new Response(JSON.stringify(items), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) },
+  });
+}
+
+/** A refusal as api-fetch rejects with it. */
+export function refusal(code: string, message: string, status: number): Promise<never> {
+  return Promise.reject({ code, message, data: { status } });
 }

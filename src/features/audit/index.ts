@@ -7,6 +7,7 @@ import type { Feature } from '../contract.js';
 import { registerAuditAbilities } from './audit-abilities.js';
 import { recordAbilityRuns } from './ability-runs.js';
 import { auditCommand } from './audit-commands.js';
+import { registerCheckpointRoute } from './checkpoint-route.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
 import { auditSettings } from './settings.js';
@@ -53,5 +54,6 @@ export const auditFeature: Feature = {
     ctx.addCommand(auditCommand(store.auditLog, keys));
     registerAuditRoutes(ctx.api, store.auditLog);
     registerAuditAbilities(ctx.api, store.auditLog);
+    registerCheckpointRoute(ctx.api, store.auditLog, keys.publicKey);
   },
 };

@@ -1,10 +1,11 @@
 /** The Monitor screen's Notifications card: whether e-mail alerts go out and to whom, the webhook, a test. */
-import { Button, Card, CardBody, CardHeader, CheckboxControl, TextControl } from '@wordpress/components';
+import { Button, Card, CardBody, CardHeader } from '@wordpress/components';
+import { CheckboxRow, TextRow } from '../ui/form-rows';
 import { __, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
-import { api } from './api';
-import { errorText, useNotify } from './site';
-import type { MonitorNotifications, MonitorTestAnswer } from './types';
+import { api } from '../api';
+import { errorText, useNotify } from '../site';
+import type { MonitorNotifications, MonitorTestAnswer } from '../types';
 
 const M = '/siteward/v1/monitor';
 
@@ -71,8 +72,7 @@ export function NotificationsCard({
             ? __('Webhook: set (SITEWARD_MONITOR_WEBHOOK). It is called on every change, whether e-mail alerts are on or not.', 'siteward')
             : __('Webhook: none. Set SITEWARD_MONITOR_WEBHOOK to have one called on every change.', 'siteward')}
         </p>
-        <CheckboxControl
-          __nextHasNoMarginBottom
+        <CheckboxRow
           label={__('E-mail alerts about downtime', 'siteward')}
           help={__('When the site goes down and when it is back, to the people below.', 'siteward')}
           checked={email}
@@ -82,9 +82,8 @@ export function NotificationsCard({
         <fieldset className="sw-monitor-admins" data-testid="monitor-admins">
           <legend>{__('Administrators who get e-mails', 'siteward')}</legend>
           {admins.map((a) => (
-            <CheckboxControl
+            <CheckboxRow
               key={a.id}
-              __nextHasNoMarginBottom
               label={a.name}
               checked={chosen === null || chosen.includes(a.id)}
               onChange={(on) => {
@@ -94,17 +93,8 @@ export function NotificationsCard({
             />
           ))}
         </fieldset>
-        <TextControl
-          __nextHasNoMarginBottom
-          __next40pxDefaultSize
-          label={__('Other addresses', 'siteward')}
-          help={__('Comma-separated', 'siteward')}
-          value={emails}
-          onChange={setEmails}
-        />
-        <TextControl
-          __nextHasNoMarginBottom
-          __next40pxDefaultSize
+        <TextRow label={__('Other addresses', 'siteward')} help={__('Comma-separated', 'siteward')} value={emails} onChange={setEmails} />
+        <TextRow
           label={__('Remind every (minutes) while still down', 'siteward')}
           help={__('0: no reminders', 'siteward')}
           type="number"

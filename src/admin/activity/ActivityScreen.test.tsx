@@ -1,0 +1,155 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../../wire/audit';
+import type { AuditCheckpointStatus } from '../../wire/audit-checkpoint';
+import { SiteProvider } from '../site';
+import { fakeRoutes, initialState, pageAnswer, refusal, render, settle, type FakeRoute, type Rendered } from '../testing/render';
+import { ActivityScreen } from './ActivityScreen';
+
+let page: Rendered | undefined;
+afterEach(async () => {
+  await page?.unmount();
+  page = undefined;
+});
+
+function event(id: number, extra: Partial<AuditEvent> = {}): AuditEvent {
+  return {
+    id,
+    time: Date.UTC(2026, 11, 1, 10, id),
+    action: 'module.deactivated',
+    result: 'ok',
+    actor: { kind: 'user', user_id: 1, login: 'admin', credential: { type: 'session', token_hash: 'ab12' } },
+    client_ip: '203.0.113.7',
+    user_agent: 'Firefox',
+    request_id: `req-${id}`,
+    object: { type: 'module', id: 'protect', name: 'Protect' },
+    host_id: 'web-1',
+    changes: { active: { before: true, after: false } },
+    ...extra,
+  };
+}
+
+const EVENTS: AuditEvent[] = [
+  event(12, {
+    action: 'user.role_changed',
+    object: { type: 'user', id: '7', name: 'ed' },
+    changes: { role: { before: 'editor', after: 'administrator' }, user_pass: { secret: true } },
+  }),
+  event(11, { action: 'app_password.created', result: 'denied', object: { type: 'app_password', id: 'u-1', name: 'deploy bot' } }),
+  event(10),
+  event(9, { action: 'module.activated', actor: { kind: 'cli', user_id: 0, login: '', credential: { type: 'os_user', name: 'ops' } } }),
+];
+
+const SIGNED: AuditCheckpointStatus = {
+  checkpoint: { last_id: 10, head_hash: 'ff'.repeat(32), count: 10, time: Date.UTC(2026, 11, 1, 11) },
+  signature_valid: true,
+};
+
+async function screen(checkpoint: FakeRoute = () => SIGNED, list: FakeRoute = () => pageAnswer(EVENTS, 4, 1)) {
+  const calls = fakeRoutes({ 'GET /siteward/v1/audit': list, 'GET /siteward/v1/audit/checkpoint': checkpoint });
+  page = await render(
+    <SiteProvider initial={initialState()}>
+      <ActivityScreen />
+    </SiteProvider>,
+  );
+  await settle();
+  const root = page.container;
+  return {
+    calls,
+    rows: () => [...root.querySelectorAll('[data-testid="activity-event"] .sw-activity-sentence')].map((e) => e.textContent),
+    text: () => root.textContent ?? '',
+    root,
+    button: (name: string) => [...root.querySelectorAll('button')].find((b) => b.textContent?.startsWith(name)),
+    field: (label: string) => {
+      const l = [...root.querySelectorAll('label')].find((x) => x.textContent === label);
+      return root.querySelector<HTMLInputElement | HTMLSelectElement>(`#${CSS.escape(l!.htmlFor)}`)!;
+    },
+  };
+}
+
+/** Sets a controlled field the way typing does (React listens to input/change events). */
+function type(field: HTMLInputElement | HTMLSelectElement, value: string) {
+  const proto = field instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(field, value);
+  field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+}
+
+describe('the Activity screen', () => {
+  it('says each event as a sentence from its action, actor and object, with refusals marked', async () => {
+    const s = await screen();
+    expect(s.rows()).toEqual([
+      'admin changed the role of ed',
+      'admin created the application password deploy bot',
+      'admin switched off Protect',
+      'the command line switched on Protect',
+    ]);
+    expect(s.root.querySelectorAll('.sw-badge-down')).toHaveLength(1);
+    expect(s.text()).toContain('4 events');
+  });
+
+  it('shows before and after of each field on demand, a secret only as "changed"', async () => {
+    const s = await screen();
+    await settle(() => s.button('Details')!.click());
+    const rows = [...s.root.querySelectorAll('.sw-activity-changes tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['role', 'editor', 'administrator'],
+      ['user_pass', 'changed (a secret: its values are never recorded)'],
+    ]);
+    expect(s.root.querySelector('[data-testid="activity-details"]')?.textContent).toContain('admin, with login session');
+    expect(s.button('Hide details')!.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('marks where the signed checkpoint starts in the list and says the signature holds', async () => {
+    const s = await screen();
+    const items = [...s.root.querySelectorAll('[data-testid="activity-list"] > li')].map((li) => li.getAttribute('data-testid'));
+    expect(items).toEqual(['activity-event', 'activity-event', 'activity-signed-mark', 'activity-event', 'activity-event']);
+    expect(s.root.querySelector('[data-testid="activity-checkpoint"]')?.textContent).toContain('Signed up to event #10');
+  });
+
+  it('warns, and marks nothing as signed, when the newest checkpoint’s signature does not hold', async () => {
+    const s = await screen(() => ({ ...SIGNED, signature_valid: false }));
+    expect(s.root.querySelector('[role="alert"]')?.textContent).toContain('does not carry this server’s signature');
+    expect(s.root.querySelector('[data-testid="activity-signed-mark"]')).toBeNull();
+  });
+
+  it('shows the list without a mark on a server that has no checkpoint route', async () => {
+    const s = await screen(() => refusal('rest_no_route', 'No route was found matching the URL and request method.', 404));
+    expect(s.rows()).toHaveLength(4);
+    expect(s.root.querySelector('[data-testid="activity-checkpoint"]')).toBeNull();
+  });
+
+  it('asks the API with the chosen filters: an action prefix, user, object, result, days and text', async () => {
+    const s = await screen();
+    type(s.field('Action'), 'user.');
+    type(s.field('Result'), 'denied');
+    type(s.field('User id'), '1');
+    type(s.field('Object type'), 'user');
+    type(s.field('Object id'), '7');
+    type(s.field('Text in the event'), 'role');
+    type(s.field('From (day)'), '2026-12-01');
+    await settle(() => s.button('Filter')!.click());
+    const asked = s.calls.filter((c) => c.startsWith('GET /siteward/v1/audit?')).at(-1)!;
+    const query = new URLSearchParams(asked.split('?')[1]);
+    expect(Object.fromEntries([...query].filter(([k]) => k !== 'after'))).toEqual({
+      action: 'user.',
+      actor: '1',
+      object_type: 'user',
+      object_id: '7',
+      result: 'denied',
+      search: 'role',
+      page: '1',
+      per_page: '20',
+    });
+    expect(new Date(query.get('after')!).getDate()).toBe(1);
+  });
+
+  it('says when no event matches, and shows the API’s refusal with Try again', async () => {
+    const s = await screen(undefined, (_, q) =>
+      q.get('search') === 'nothing' ? pageAnswer([], 0, 0) : refusal('rest_forbidden', 'Sorry, you are not allowed to do that.', 403),
+    );
+    expect(s.root.querySelector('[role="alert"]')?.textContent).toContain('Sorry, you are not allowed to do that.');
+    type(s.field('Text in the event'), 'nothing');
+    await settle(() => s.button('Filter')!.click());
+    expect(s.text()).toContain('No event matches these filters.');
+  });
+});
