@@ -233,6 +233,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
         addAssets: (dir) => void assets.push({ ...dir, owner: feature.name }),
         addJob: (job) => jobs.add(job),
         addPasswordGuard: (guard) => guards.add(guard),
+        onRequestRefused: (observer) => rest.onRefusal(observer),
         addHeadTags: (source) => void headTags.push(source),
         addCommand: (command) => void commands.push(command),
         provide: (key, value) => {
