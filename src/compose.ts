@@ -31,6 +31,9 @@ import { openStore, type OpenStoreOptions } from './store/index.js';
 import { pgAddress } from './store/pg-address.js';
 import type { MigrationFactory } from './store/migrations.js';
 import type { Store } from './store/types.js';
+import { RequestSources } from './features/audit/source.js';
+import type { RestRequest } from './rest/types.js';
+import type { AuditEventInput } from './wire/audit.js';
 
 /** A running Siteward instance (one process). */
 export interface App {
@@ -201,6 +204,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       if (!registry) throw new Error('registerAbility: no loaded feature keeps abilities (the abilities feature provides "abilities")');
       return registry;
     };
+    const auditSources = new RequestSources(store.appPasswords, clock);
     const apiDeps = {
       config,
       rest,
@@ -212,6 +216,10 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       logger: options.logger,
       registerModule,
       abilities,
+      audit: {
+        source: (request: RestRequest) => auditSources.of(request),
+        append: (events: readonly AuditEventInput[]) => store.auditLog.append(events),
+      },
     };
     const migrations = featureMigrations(features);
     const cwd = options.cwd ?? process.cwd();
@@ -233,6 +241,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
         addAssets: (dir) => void assets.push({ ...dir, owner: feature.name }),
         addJob: (job) => jobs.add(job),
         addPasswordGuard: (guard) => guards.add(guard),
+        onRequestRefused: (observer) => rest.onRefusal(observer),
         addHeadTags: (source) => void headTags.push(source),
         addCommand: (command) => void commands.push(command),
         provide: (key, value) => {

@@ -23,7 +23,7 @@ const allowed: Record<string, readonly string[]> = {
   rest: ['core'],
   auth: ['core', 'store', 'rest', 'wire'],
   jobs: ['core', 'store'],
-  plugins: ['core', 'config', 'store', 'rest', 'jobs'],
+  plugins: ['core', 'config', 'store', 'rest', 'jobs', 'wire'],
   accounts: ['core', 'auth'],
   features: ['core', 'config', 'store', 'rest', 'auth', 'jobs', 'plugins', 'wire'],
   // The HTTP adapter serves what features declare, knowing only their contract's types.

@@ -88,7 +88,8 @@ export interface AppPasswordService {
   /** Revokes one; false when the user or the password does not exist. */
   revoke(login: string, uuid: string, source?: AuditSource): Promise<boolean>;
   /** Checks HTTP Basic credentials (login or e-mail, application password); `ip` is recorded as the last use's address. */
-  authenticate(login: string, password: string, ip?: string): Promise<AppPasswordAuthResult>;
+  /** `request`: the request's user agent and id, for the audit event of a first use. */
+  authenticate(login: string, password: string, ip?: string, request?: RequestTrace): Promise<AppPasswordAuthResult>;
   /**
    * The identity of credentials this process verified under the current credentials version
    * (no password check, no store query when the version is known): a verified session, as a
@@ -101,6 +102,18 @@ export interface AppPasswordService {
   credentialKey(login: string, password: string): string;
   /** Drops this process's cached verifications of a user. */
   forgetUser(userId: number): void;
+}
+
+/** What an audit event says of the request beyond its address: its user agent and id (X-Request-Id, '' when none). */
+export interface RequestTrace {
+  readonly userAgent: string;
+  readonly requestId: string;
+}
+
+/** The request trace of a request's headers. */
+export function requestTrace(headers: Readonly<Record<string, string | undefined>>): RequestTrace {
+  const id = headers['x-request-id'] ?? '';
+  return { userAgent: (headers['user-agent'] ?? '').slice(0, 512), requestId: /^[\x21-\x7e]{1,128}$/.test(id) ? id : '' };
 }
 
 /** An application password's audit event (docs/audit-log.md). */
@@ -230,7 +243,7 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       return cached && cached.version === version ? cached.result : undefined;
     },
 
-    async authenticate(login, password, ip) {
+    async authenticate(login, password, ip, request) {
       const hash = hashAppPassword(normalizeAppPassword(password));
       const key = `${login}\0${hash}`;
       const now = clock();
@@ -244,8 +257,33 @@ export function createAppPasswordService(options: { store: Store; clock?: Clock;
       const record = await store.appPasswords.byHash(hash);
       if (!record || record.userId !== user.id) return { ok: false, error: authError('incorrect_password') };
       const roles = await store.users.roles(user.id);
-      if (
-        record.lastUsed === null ||
+      if (record.lastUsed === null) {
+        // The first use is an audit event, written with the mark in one transaction (one
+        // winner when two requests race: the mark is set only where none was).
+        await store
+          .transaction(async (tx) => {
+            if (await tx.appPasswords.touchFirst(record.uuid, now, ip))
+              tx.audit({
+                action: 'app_password.first_used',
+                result: 'ok',
+                actor: {
+                  kind: 'user',
+                  user_id: user.id,
+                  login: user.login,
+                  credential: { type: 'application_password', uuid: record.uuid, name: record.name },
+                },
+                client_ip: ip ?? '',
+                user_agent: (request?.userAgent ?? '').slice(0, 512),
+                request_id: request?.requestId ?? '',
+                object: { type: 'app_password', id: record.uuid, name: `${user.login} (#${user.id})` },
+                changes: { last_used: { before: null, after: now } },
+              });
+          })
+          .catch((error: unknown) => {
+            if (!isServiceUnavailable(error)) throw error;
+          });
+      } else if (
+        now - record.lastUsed >= LAST_USED_RESOLUTION_MS ||
         now - record.lastUsed >= LAST_USED_RESOLUTION_MS ||
         (ip !== undefined && ip !== '' && ip !== record.lastIp)
       ) {

@@ -1,6 +1,6 @@
 import type { Authenticator, Identity, Principal } from '../rest/types.js';
 import type { Store, UserRecord } from '../store/types.js';
-import { createAppPasswordService, type AppPasswordAuthResult, type AppPasswordService } from './app-passwords.js';
+import { createAppPasswordService, requestTrace, type AppPasswordAuthResult, type AppPasswordService } from './app-passwords.js';
 import { anonymousPrincipal, makePrincipal } from './capabilities.js';
 import { systemClock, type Clock } from './clock.js';
 import { LOGIN_COOKIE_NAME, readCookie } from './login-cookie.js';
@@ -53,7 +53,7 @@ export interface SitewardAuthenticator extends Authenticator {
    */
   openSession(user: UserRecord, options?: LoginOptions): Promise<Extract<LoginWithIdentity, { ok: true }>>;
   /** Destroys the session of a cookie value (`sessions.logout`). */
-  logout(cookieValue: string): Promise<boolean>;
+  logout(cookieValue: string, from?: Pick<LoginOptions, 'ip' | 'userAgent' | 'requestId'>): Promise<boolean>;
   /** Drops this process's cached verifications of a user (wire to `createUserService`'s onUserChanged). */
   forgetUser(userId: number): void;
 }
@@ -166,9 +166,9 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
   /** The checks of application passwords running in this process, by credential (login and password hash). */
   const basicInFlight = new Map<string, Promise<BasicCheck>>();
 
-  function guardedBasicCheck(login: string, password: string, clientIp: string) {
+  function guardedBasicCheck(login: string, password: string, clientIp: string, headers: Readonly<Record<string, string>>) {
     const attempt = { via: 'basic', login, ip: clientIp } as const;
-    return guards.around(attempt, () => appPasswords.authenticate(login, password, clientIp));
+    return guards.around(attempt, () => appPasswords.authenticate(login, password, clientIp, requestTrace(headers)));
   }
 
   const basicOutcome = (result: BasicCheck): Identity =>
@@ -181,24 +181,34 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
    * requests wait for its answer. Only a right answer is shared: a waiting request whose
    * leader failed or was refused makes its own guarded attempt, so every wrong guess counts.
    */
-  const basicIdentityOf = (login: string, password: string, clientIp: string): Identity | Promise<Identity> => {
+  const basicIdentityOf = (
+    login: string,
+    password: string,
+    clientIp: string,
+    headers: Readonly<Record<string, string>>,
+  ): Identity | Promise<Identity> => {
     const known = appPasswords.known(login, password);
     if (known) return basicIdentity(known);
     return appPasswords
       .verified(login, password)
-      .then((cached) => (cached ? basicIdentity(cached) : checkedBasic(login, password, clientIp)));
+      .then((cached) => (cached ? basicIdentity(cached) : checkedBasic(login, password, clientIp, headers)));
   };
 
-  const checkedBasic = (login: string, password: string, clientIp: string): Promise<Identity> => {
+  const checkedBasic = (
+    login: string,
+    password: string,
+    clientIp: string,
+    headers: Readonly<Record<string, string>>,
+  ): Promise<Identity> => {
     const key = appPasswords.credentialKey(login, password);
     const running = basicInFlight.get(key);
     if (running) {
       return running.then(
-        (result) => (result.ok ? basicIdentity(result) : guardedBasicCheck(login, password, clientIp).then(basicOutcome)),
-        () => guardedBasicCheck(login, password, clientIp).then(basicOutcome),
+        (result) => (result.ok ? basicIdentity(result) : guardedBasicCheck(login, password, clientIp, headers).then(basicOutcome)),
+        () => guardedBasicCheck(login, password, clientIp, headers).then(basicOutcome),
       );
     }
-    const check = guardedBasicCheck(login, password, clientIp);
+    const check = guardedBasicCheck(login, password, clientIp, headers);
     basicInFlight.set(key, check);
     const done = () => {
       if (basicInFlight.get(key) === check) basicInFlight.delete(key);
@@ -211,7 +221,7 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
   const withoutSession = (headers: Readonly<Record<string, string>>, clientIp: string): Identity | Promise<Identity> => {
     const basic = parseBasicAuthorization(headers.authorization);
     if (!basic) return ANONYMOUS;
-    return basicIdentityOf(basic.login, basic.password, clientIp);
+    return basicIdentityOf(basic.login, basic.password, clientIp, headers);
   };
 
   return {
@@ -280,7 +290,7 @@ export function createAuthenticator(options: AuthenticatorOptions): SitewardAuth
       return { ...result, identity: { kind: 'cookie', principal, sessionToken: result.sessionToken } };
     },
 
-    logout: (cookieValue) => sessions.logout(cookieValue),
+    logout: (cookieValue, from) => sessions.logout(cookieValue, from),
 
     forgetUser(userId) {
       sessions.forgetUser(userId);

@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './clock.js';
 import { loginCookieHmacValid, parseLoginCookie, signLoginCookie } from './login-cookie.js';
 import { verifyNothing, verifyPassword } from './passwords.js';
 import { DAY_MS } from '../core/time.js';
+import type { AuditEventInput, AuditSource } from '../wire/audit.js';
 
 /** Session lifetime without "remember me" (WordPress: 2 days). */
 export const SESSION_LIFETIME_MS = 2 * DAY_MS;
@@ -31,6 +32,33 @@ export interface LoginOptions {
   remember?: boolean;
   userAgent?: string;
   ip?: string;
+  /** How the user proved who they are (`login-form`, `login-json`, `two-factor`, `sso`), for the audit event. */
+  via?: string;
+  /** The request's id (X-Request-Id), for the audit event. */
+  requestId?: string;
+}
+
+/** Who ends sessions, and from where (an audit event's source: docs/audit-log.md). */
+export type SessionEnder = AuditSource;
+
+/** The audit event of a session's start or end, its user acting through it. */
+function sessionEvent(
+  action: string,
+  user: { readonly id: number; readonly login: string },
+  tokenHash: string,
+  from: { readonly ip?: string; readonly userAgent?: string; readonly requestId?: string },
+  changes: AuditEventInput['changes'],
+): AuditEventInput {
+  return {
+    action,
+    result: 'ok',
+    actor: { kind: 'user', user_id: user.id, login: user.login, credential: { type: 'session', token_hash: tokenHash } },
+    client_ip: from.ip ?? '',
+    user_agent: (from.userAgent ?? '').slice(0, 512),
+    request_id: from.requestId ?? '',
+    object: { type: 'user', id: String(user.id), name: user.login },
+    changes,
+  };
 }
 
 export type LoginResult =
@@ -67,8 +95,8 @@ export interface SessionManager {
    * someone else (sign-in through the account service): the same session, cookie and lifetime.
    */
   open(user: UserRecord, options?: LoginOptions): Promise<Extract<LoginResult, { ok: true }>>;
-  /** Destroys the session of a cookie; true when there was one. */
-  logout(cookieValue: string): Promise<boolean>;
+  /** Destroys the session of a cookie (a `session.logged_out` event, `from` the request); true when there was one. */
+  logout(cookieValue: string, from?: Pick<LoginOptions, 'ip' | 'userAgent' | 'requestId'>): Promise<boolean>;
   /** The session behind a cookie value, or null when malformed, expired, tampered or destroyed. */
   verify(cookieValue: string): Promise<VerifiedSession | null>;
   /**
@@ -76,15 +104,15 @@ export interface SessionManager {
    * version the store knows without a query); undefined when only `verify` can tell.
    */
   knownSession(cookieValue: string): VerifiedSession | null | undefined;
-  /** Destroys every session of a user (e.g. after a password change). */
-  destroyUserSessions(userId: number): Promise<number>;
+  /** Destroys every session of a user (e.g. after a password change); `by`: who, for the `session.ended` event. */
+  destroyUserSessions(userId: number, by?: SessionEnder): Promise<number>;
   /** Drops this process's cached verifications of a user (after a role or password change). */
   forgetUser(userId: number): void;
   /**
    * Ends every session of the user but the one of `keep` (a verified login's session token),
    * as WordPress does for the other sessions after a password change; returns how many ended.
    */
-  destroyOtherSessions(userId: number, keep: string): Promise<number>;
+  destroyOtherSessions(userId: number, keep: string, by?: SessionEnder): Promise<number>;
   /**
    * The cookie of the same session signed again under the user's current password hash (after
    * that user changed their own password; WordPress's `wp_set_auth_cookie` then), or null when
@@ -102,6 +130,27 @@ export interface SessionManagerOptions {
   /** Verified-cookie cache lifetime; at most 5 s is advisable (see VERIFIED_COOKIE_TTL_MS). */
   cacheTtlMs?: number;
   cacheSize?: number;
+}
+
+/** Sessions of `userId` ended by someone (`which`: all of them, or all but the actor's own). */
+function endedEvent(
+  by: SessionEnder,
+  user: UserRecord | undefined,
+  userId: number,
+  count: number,
+  which: 'all' | 'others',
+): AuditEventInput {
+  return {
+    action: 'session.ended',
+    result: 'ok',
+    actor: by.actor,
+    client_ip: by.client_ip,
+    user_agent: by.user_agent,
+    request_id: by.request_id,
+    object: { type: 'user', id: String(userId), name: user?.login ?? '' },
+    // `others`: the actor's own session stays.
+    changes: { sessions: which === 'all' ? { before: count, after: 0 } : { before: count + 1, after: 1 } },
+  };
 }
 
 /** Finds a user by login, or by e-mail when the login contains `@` (WordPress 4.5+). */
@@ -178,13 +227,23 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     // The cookie carries whole seconds; the session ends at the same instant.
     const expiration = Math.floor((now + (remember ? REMEMBER_LIFETIME_MS : SESSION_LIFETIME_MS)) / 1000);
     const token = newSessionToken();
-    await store.sessions.create({
-      tokenHash: hashSessionToken(token),
-      userId: user.id,
-      expiresAt: expiration * 1000,
-      userAgent: (opts.userAgent ?? '').slice(0, 512),
-      ip: (opts.ip ?? '').slice(0, 64),
-      created: now,
+    const tokenHash = hashSessionToken(token);
+    // A login is a change (a new session): its event is written with it.
+    await store.transaction(async (tx) => {
+      await tx.sessions.create({
+        tokenHash,
+        userId: user.id,
+        expiresAt: expiration * 1000,
+        userAgent: (opts.userAgent ?? '').slice(0, 512),
+        ip: (opts.ip ?? '').slice(0, 64),
+        created: now,
+      });
+      tx.audit(
+        sessionEvent('login.succeeded', user, tokenHash, opts, {
+          via: { before: null, after: opts.via ?? 'session' },
+          expires: { before: null, after: expiration * 1000 },
+        }),
+      );
     });
     const cookie = signLoginCookie(authKey, { login: user.login, expiration, token }, user.passHash);
     const roles = await store.users.roles(user.id);
@@ -202,12 +261,18 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       return open(user, opts);
     },
 
-    async logout(value) {
+    async logout(value, from = {}) {
       cache.delete(value);
       generation += 1;
       const cookie = parseLoginCookie(value);
       if (!cookie) return false;
-      return store.sessions.destroy(hashSessionToken(cookie.token));
+      const tokenHash = hashSessionToken(cookie.token);
+      return store.transaction(async (tx) => {
+        const session = await tx.sessions.find(tokenHash);
+        const done = await tx.sessions.destroy(tokenHash);
+        if (done && session) tx.audit(sessionEvent('session.logged_out', { id: session.userId, login: cookie.login }, tokenHash, from, {}));
+        return done;
+      });
     },
 
     knownSession(value) {
@@ -229,8 +294,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       return verified;
     },
 
-    async destroyOtherSessions(userId, keep) {
-      const count = await store.sessions.destroyOthersForUser(userId, hashSessionToken(keep));
+    async destroyOtherSessions(userId, keep, by) {
+      const count = await store.transaction(async (tx) => {
+        const ended = await tx.sessions.destroyOthersForUser(userId, hashSessionToken(keep));
+        if (ended > 0 && by) tx.audit(endedEvent(by, await tx.users.byId(userId), userId, ended, 'others'));
+        return ended;
+      });
       forgetUser(userId);
       return count;
     },
@@ -244,8 +313,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       return { cookie: signed, expiresAt, remember: expiresAt - clock() > SESSION_LIFETIME_MS };
     },
 
-    async destroyUserSessions(userId) {
-      const count = await store.sessions.destroyForUser(userId);
+    async destroyUserSessions(userId, by) {
+      const count = await store.transaction(async (tx) => {
+        const ended = await tx.sessions.destroyForUser(userId);
+        if (ended > 0 && by) tx.audit(endedEvent(by, await tx.users.byId(userId), userId, ended, 'all'));
+        return ended;
+      });
       forgetUser(userId);
       return count;
     },

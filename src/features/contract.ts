@@ -32,7 +32,7 @@ import type { ModuleRegistry } from '../plugins/module-types.js';
 import type { AbilityRegistrar } from '../plugins/plugin-api.js';
 import type { FieldRegistry } from '../rest/field-registry.js';
 import type { RequestOrigin } from '../rest/rest-url.js';
-import type { Identity } from '../rest/types.js';
+import type { Identity, RefusalObserver } from '../rest/types.js';
 import type { MigrationFactory } from '../store/migrations.js';
 import type { Store } from '../store/types.js';
 
@@ -87,6 +87,11 @@ export interface FeatureContext {
   addJob(job: BackgroundJob): void;
   /** Hooks before and after every password check (login form and JSON, Basic, setup token). */
   addPasswordGuard(guard: PasswordGuard): void;
+  /**
+   * Observes REST requests refused by an endpoint's permission check (each `batch/v1` item too):
+   * the REST layer tells, knowing nothing of who listens (the audit log records `denied` events).
+   */
+  onRequestRefused(observer: RefusalObserver): void;
   /** Extra `<head>` tags of the home page (already-escaped HTML), asked on every home-page view. */
   addHeadTags(source: () => Promise<readonly string[]>): void;
   /** A `siteward <name> …` subcommand. */

@@ -1,6 +1,7 @@
 import type { JsonValue } from '../core/json.js';
 import type { Permalinks } from '../core/permalinks.js';
-import type { EndpointDefinition, RouteOptions } from '../rest/types.js';
+import type { EndpointDefinition, RestRequest, RouteOptions } from '../rest/types.js';
+import type { AuditChange, AuditObject, AuditResult } from '../wire/audit.js';
 import type { FieldDefinition } from '../rest/field-registry.js';
 import type { EventName, Listener } from '../core/events.js';
 import type { OptionsRepo } from '../store/types.js';
@@ -65,6 +66,28 @@ export interface SitewardApi {
   registerAbility<I = unknown>(name: string, definition: AbilityDefinition<I>): void;
   /** Registers an ability category (WordPress's `wp_register_ability_category`), before its abilities. */
   registerAbilityCategory(slug: string, definition: AbilityCategoryDefinition): void;
+  /**
+   * Records an event of the plugin's own in the audit log (docs/plugins.md "Audit events"): the
+   * same shape and hash chain as Siteward's. `action` is dotted, lower case and plugin-prefixed:
+   * `plugin.<vendor>.<event>` (e.g. `plugin.acme-forms.form_deleted`); anything else throws a
+   * TypeError. With `request`, the actor, credential, address, user agent and request id are
+   * the request's; without, the actor is a job named `plugin:<plugin>`. Resolves once written;
+   * secrets go as `{secret: true}`, never their value.
+   */
+  audit(
+    action: string,
+    object: AuditObject | null,
+    changes?: Readonly<Record<string, AuditChange>>,
+    options?: PluginAuditOptions,
+  ): Promise<void>;
+}
+
+/** How a plugin's audit event came about. */
+export interface PluginAuditOptions {
+  /** The REST request the change came with (its callback's argument). */
+  readonly request?: RestRequest;
+  /** Default `ok`. */
+  readonly result?: AuditResult;
 }
 
 /** A plugin module's default export. */

@@ -10,6 +10,7 @@ import type { RestServer } from '../rest/rest-server.js';
 import type { RestUrlBuilder } from '../rest/rest-url.js';
 import type { OptionsRepo } from '../store/types.js';
 import type { Logger, SitewardApi } from './api.js';
+import { pluginAudit, type PluginAuditDeps } from './plugin-audit.js';
 
 export interface PluginApiDeps {
   config: Config;
@@ -24,6 +25,8 @@ export interface PluginApiDeps {
   registerModule(definition: ModuleDefinition): void;
   /** The abilities registry (the abilities feature); throws when that feature is not loaded. */
   abilities(): AbilityRegistrar;
+  /** Where `api.audit` writes. */
+  audit: PluginAuditDeps;
 }
 
 /** Where `api.registerAbility` and `api.registerAbilityCategory` go. */
@@ -54,5 +57,6 @@ export function createPluginApi(name: string, deps: PluginApiDeps, owner = name)
     addJob: (job) => deps.jobs.add(job),
     registerAbility: (abilityName, def) => deps.abilities().register(abilityName, def as AbilityDefinition),
     registerAbilityCategory: (slug, def) => deps.abilities().registerCategory(slug, def),
+    audit: pluginAudit(name, deps.audit),
   };
 }

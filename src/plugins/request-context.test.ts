@@ -26,6 +26,7 @@ function plainApi(rest: RestServer, fields: FieldRegistry): SitewardApi {
     addJob: unused,
     registerAbility: unused,
     registerAbilityCategory: unused,
+    audit: unused,
   };
 }
 

@@ -179,6 +179,7 @@ export async function serveBatch(parent: DispatchRequest, validate: ValidateSubR
     request.bodyBytes = item.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(item.body));
     request.clientIp = parent.clientIp;
     request.sessionToken = parent.sessionToken;
+    request.refusalObserver = parent.refusalObserver;
     validated.push(await validate(request));
   }
 

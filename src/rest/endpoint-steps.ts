@@ -96,11 +96,18 @@ export function executeEndpoint(endpoint: Endpoint, request: DispatchRequest): A
       // Kept for the Allow header: the dispatched endpoint is not asked twice (allow.ts).
       request.permissionAsked = endpoint;
       request.permissionAnswer = permission;
-      if (isRestError(permission)) return permission;
-      if (permission === false || permission === null || permission === undefined) return forbidden(request.user.id !== 0);
+      if (isRestError(permission)) return refused(request, permission);
+      if (permission === false || permission === null || permission === undefined)
+        return refused(request, forbidden(request.user.id !== 0));
       return runCallback(endpoint, request);
     },
   );
+}
+
+/** The permission check's refusal, told to the observer first. */
+function refused(request: DispatchRequest, error: RestError): RestError {
+  request.refusalObserver?.(request, error);
+  return error;
 }
 
 function runCallback(endpoint: Endpoint, request: DispatchRequest): Answer | Promise<Answer> {

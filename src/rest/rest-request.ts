@@ -1,3 +1,4 @@
+import type { RefusalObserver } from './types.js';
 import { isPlainObject } from '../core/objects.js';
 import { argumentNotice, functionNotice, type DeprecationSink } from './deprecation.js';
 import type { RequestOrigin } from './rest-url.js';
@@ -42,6 +43,8 @@ export class DispatchRequest implements RestRequest {
   clientIp = '';
   /** See RestRequest.sessionToken. */
   sessionToken: string | null = null;
+  /** Told when the permission check refuses this request (RestServer.onRefusal); null when nobody listens. */
+  refusalObserver: RefusalObserver | null = null;
   /** Deprecation headers raised while serving this request. */
   readonly deprecations: DeprecationSink = {};
 

@@ -17,7 +17,14 @@ import { DispatchRequest } from './rest-request.js';
 import type { RestUrlBuilder } from './rest-url.js';
 import { RouteRegistry, type Route } from './route-registry.js';
 import { andThen, attempt } from './step.js';
-import { RestResponse, type Authenticator, type EndpointDefinition, type Identity, type RouteOptions } from './types.js';
+import {
+  RestResponse,
+  type Authenticator,
+  type EndpointDefinition,
+  type Identity,
+  type RefusalObserver,
+  type RouteOptions,
+} from './types.js';
 import type { RouteRow } from '../core/route-table.js';
 
 export type { IncomingRestRequest, RestOutput } from './incoming.js';
@@ -71,6 +78,21 @@ export class RestServer {
   private readonly documents: RestDocuments;
   private readonly headerTemplates = new HeaderTemplates();
   private readonly json = new JsonEncoder();
+  private readonly refusalObservers: RefusalObserver[] = [];
+  private readonly tellRefusal: RefusalObserver = (request, error) => {
+    for (const observer of this.refusalObservers) {
+      try {
+        observer(request, error);
+      } catch (thrown) {
+        this.options.warn('A refusal observer failed', thrown);
+      }
+    }
+  };
+
+  /** Adds an observer of permission refusals (RefusalObserver): e.g. the audit log's `denied` events. */
+  onRefusal(observer: RefusalObserver): void {
+    this.refusalObservers.push(observer);
+  }
 
   constructor(private readonly options: RestServerOptions) {
     this.documents = new RestDocuments({ registry: this.registry, ...options });
@@ -272,6 +294,7 @@ export class RestServer {
     // Who and from where, for audit events (src/features/audit/request-source.ts).
     request.clientIp = incoming.clientIp ?? '';
     if (identity.kind === 'cookie') request.sessionToken = identity.sessionToken;
+    if (this.refusalObservers.length > 0) request.refusalObserver = this.tellRefusal;
     request.jsonError = body.jsonError;
     return andThen(this.dispatch(request), ({ result, route }) =>
       andThen(route ? allowedMethods(route, request) : null, (allow) => ({ answer: result, route, request, allow, admission, identity })),

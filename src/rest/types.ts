@@ -202,3 +202,10 @@ export interface Authenticator {
   createNonce(action: string, identity: Identity): string;
   anonymous(): Principal;
 }
+
+/**
+ * Told when an endpoint's permission check refuses a request (`error`: the 401/403 answered),
+ * for a single request and for each `batch/v1` item. An observer only: it cannot change the
+ * answer, and what it throws is not the request's concern (RestServer.onRefusal).
+ */
+export type RefusalObserver = (request: RestRequest, error: RestError) => void;

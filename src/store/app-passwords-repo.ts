@@ -77,4 +77,12 @@ export class KyselyAppPasswords implements AppPasswordsRepo {
     const changes = ip === undefined || ip === '' ? { last_used: when } : { last_used: when, last_ip: ip };
     await this.run((db) => db.updateTable('app_passwords').set(changes).where('uuid', '=', uuid).execute());
   }
+
+  async touchFirst(uuid: string, when: number, ip?: string): Promise<boolean> {
+    const changes = ip === undefined || ip === '' ? { last_used: when } : { last_used: when, last_ip: ip };
+    const result = await this.run((db) =>
+      db.updateTable('app_passwords').set(changes).where('uuid', '=', uuid).where('last_used', 'is', null).executeTakeFirst(),
+    );
+    return result.numUpdatedRows > 0n;
+  }
 }

@@ -260,6 +260,8 @@ export interface AppPasswordsRepo {
   rename(userId: number, uuid: string, name: string): Promise<boolean>;
   /** Records a use (ms since the epoch) and, when known, the client's address. */
   touch(uuid: string, when: number, ip?: string): Promise<void>;
+  /** Records the first use (as `touch`) only when it was never used; true when this call did (one caller wins a race). */
+  touchFirst(uuid: string, when: number, ip?: string): Promise<boolean>;
 }
 
 /** Everything a `store.transaction` callback may use; all of it commits or rolls back together. */

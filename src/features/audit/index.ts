@@ -11,6 +11,8 @@ import { registerCheckpointRoute } from './checkpoint-route.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
 import { auditSettings } from './settings.js';
+import { deniedRequests } from './refusals.js';
+import { RequestSources } from './source.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
 
@@ -50,6 +52,13 @@ export const auditFeature: Feature = {
       ctx.need('abilityRegistry'),
       (events) => store.auditLog.append(events),
       (error) => log.warn({ err: error }, 'could not record an ability run in the audit log'),
+    );
+    ctx.onRequestRefused(
+      deniedRequests(
+        new RequestSources(store.appPasswords, clock),
+        (events) => store.auditLog.append(events),
+        (error) => log.warn({ err: error }, 'could not record a refused request in the audit log'),
+      ),
     );
     ctx.addCommand(auditCommand(store.auditLog, keys));
     registerAuditRoutes(ctx.api, store.auditLog);

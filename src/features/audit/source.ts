@@ -4,6 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
+import type { AbilityCaller } from '../../plugins/ability-types.js';
 import type { RestRequest } from '../../rest/types.js';
 import type { AppPasswordsRepo } from '../../store/types.js';
 import type { AuditActor, AuditChange, AuditEventInput, AuditObject, AuditResult, AuditSource } from '../../wire/audit.js';
@@ -78,6 +79,59 @@ export function jobSource(job: string): AuditSource {
     user_agent: '',
     request_id: '',
   };
+}
+
+/** An ability's caller (`wp-abilities/v1` or MCP): the user and the credential that authenticated the call. */
+export function abilityCallerSource(caller: AbilityCaller): AuditSource {
+  const credential = caller.credential;
+  return {
+    actor: {
+      kind: 'user',
+      user_id: caller.user.id,
+      login: caller.user.login,
+      credential:
+        credential === null
+          ? { type: 'none' }
+          : credential.startsWith('oauth:')
+            ? { type: 'oauth', client_id: credential.slice('oauth:'.length) }
+            : { type: 'application_password', uuid: credential, name: '' },
+    },
+    client_ip: '',
+    user_agent: '',
+    request_id: '',
+  };
+}
+
+/**
+ * A page request (`/login`, `/logout`, SSO, unlock links) by `user` (null: nobody logged in yet),
+ * from the address the adapter gave by the trusted-proxy rule. `tokenHash`: the session's hash
+ * when a cookie session is the credential.
+ */
+export function pageSource(
+  request: { readonly ip: string; readonly headers: Readonly<Record<string, string>> },
+  user: { readonly id: number; readonly login: string } | null,
+  tokenHash?: string,
+): AuditSource {
+  const header = request.headers['x-request-id'];
+  return {
+    actor:
+      user === null || user.id === 0
+        ? { kind: 'anonymous', user_id: 0, login: '', credential: { type: 'none' } }
+        : {
+            kind: 'user',
+            user_id: user.id,
+            login: user.login,
+            credential: tokenHash === undefined ? { type: 'none' } : { type: 'session', token_hash: tokenHash },
+          },
+    client_ip: request.ip,
+    user_agent: (request.headers['user-agent'] ?? '').slice(0, 512),
+    request_id: header !== undefined && REQUEST_ID.test(header) ? header : randomUUID(),
+  };
+}
+
+/** The SHA-256 of a session token, as the sessions table keys it and events name the session. */
+export function sessionTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 /** An event from its source and what it says. */

@@ -7,6 +7,7 @@
 import { secondFactorFailure } from '../../auth/password-guards.js';
 import { refusalError, type LoginWithIdentity, type SitewardAuthenticator } from '../../auth/authenticator.js';
 import { authError } from '../../auth/errors.js';
+import { requestTrace } from '../../auth/app-passwords.js';
 import { clearLoginCookieHeader, LOGIN_COOKIE_NAME, loginCookieHeader, readCookie } from '../../auth/login-cookie.js';
 import { newPasswordProblem } from '../../auth/password-strength.js';
 import { checkSetupToken, completeSetup, setupNeeded } from '../../auth/setup-token.js';
@@ -45,6 +46,11 @@ export interface LoginPageDeps {
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+}
+
+/** The request's address, user agent and id, for the audit events of a login or logout. */
+function traceOf(req: PageRequest): { ip: string; userAgent: string; requestId: string } {
+  return { ip: req.ip, ...requestTrace(req.headers) };
 }
 
 function wantsJson(req: PageRequest): boolean {
@@ -140,14 +146,14 @@ export function loginPages(deps: LoginPageDeps) {
   const finishLogin = async (
     req: PageRequest,
     user: UserRecord,
-    opts: { redirectTo: string; remember?: boolean },
+    opts: { redirectTo: string; remember?: boolean; via?: string },
   ): Promise<PageResponse> => {
     const remember = opts.remember === true;
     if (await twoFactor.enabled(user.id)) {
       const token = deps.pending.issue(user, { remember, redirectTo: opts.redirectTo });
       return htmlPage(200, twoFactorPage({ formField: formTokenInput(req), token }));
     }
-    const result = await authenticator.openSession(user, { remember, userAgent: str(req.headers['user-agent']), ip: req.ip });
+    const result = await authenticator.openSession(user, { remember, ...traceOf(req), via: opts.via ?? 'sso' });
     return loggedIn(req, result, false, opts.redirectTo);
   };
 
@@ -169,8 +175,8 @@ export function loginPages(deps: LoginPageDeps) {
     const result = await authenticator.completeLogin(user, check, {
       failure: mode === 'recovery' ? 'recovery_code' : secondFactorFailure(code),
       remember: claims.remember,
-      userAgent: str(req.headers['user-agent']),
-      ip: req.ip,
+      ...traceOf(req),
+      via: 'two-factor',
     });
     if (result.ok) return loggedIn(req, result, false, claims.redirectTo);
     if (result.error === 'refused') {
@@ -201,8 +207,7 @@ export function loginPages(deps: LoginPageDeps) {
     };
     const result = await authenticator.login(login, password, {
       remember,
-      userAgent: str(req.headers['user-agent']),
-      ip: req.ip,
+      ...traceOf(req),
       via: json ? 'login-json' : 'login-form',
       ...(solved ? { challenge: 'solved' as const } : {}),
       secondFactor,
@@ -249,7 +254,7 @@ export function loginPages(deps: LoginPageDeps) {
           simplePage('Log out', '<p>This log-out request did not come from this site. <a href="/admin/">Back to the dashboard</a>.</p>'),
         );
       }
-      await authenticator.logout(value);
+      await authenticator.logout(value, traceOf(req));
     }
     const cookie = { 'Set-Cookie': clearLoginCookieHeader({ secure: req.origin.secure }) };
     if (wantsJson(req)) return jsonPage(200, { loggedOut: true }, cookie);

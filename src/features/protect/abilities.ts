@@ -9,6 +9,7 @@ import type { PermissionCheck } from '../jetpack-v4/permissions.js';
 import type { Principal } from '../../rest/types.js';
 import { blockJson } from './protect-routes.js';
 import type { ProtectService } from './protect-service.js';
+import { abilityCallerSource } from '../audit/source.js';
 
 const BLOCK_OUTPUT = {
   type: 'object',
@@ -80,7 +81,7 @@ export function registerProtectAbilities(
     },
     permission: may,
     execute: async (input: { address: string }, caller) => {
-      const outcome = await service.unblock(input.address, `${caller.via}:${caller.user.login}`);
+      const outcome = await service.unblock(input.address, `${caller.via}:${caller.user.login}`, abilityCallerSource(caller));
       return outcome.ok ? { unblocked: true, address: outcome.value.address } : outcome.error;
     },
     meta: {

@@ -19,6 +19,7 @@ import { ProtectBlocks } from './protect-blocks.js';
 import { protectCommand } from './protect-command.js';
 import { protectDigest } from './protect-digest.js';
 import { registerProtectRoutes } from './protect-routes.js';
+import { RequestSources } from '../audit/source.js';
 import { registerProtectAbilities } from './abilities.js';
 import { ProtectService } from './protect-service.js';
 import { registerUnlockPages } from './unlock-pages.js';
@@ -98,10 +99,16 @@ export const protectFeature: Feature = {
       [active],
     );
 
-    registerProtectRoutes(ctx.api, service, jetpack.requirePermission('manage_settings'), {
-      mail: mailer !== null,
-      webhook: Boolean(config.monitorWebhook),
-    });
+    registerProtectRoutes(
+      ctx.api,
+      service,
+      jetpack.requirePermission('manage_settings'),
+      {
+        mail: mailer !== null,
+        webhook: Boolean(config.monitorWebhook),
+      },
+      new RequestSources(ctx.store.appPasswords, ctx.clock),
+    );
     registerProtectAbilities(ctx.api, service, jetpack.allows);
     registerUnlockPages(ctx, { blocks, policy, mailer });
     ctx.addCommand(protectCommand(service));

@@ -8,6 +8,7 @@ import type { LoginFailure } from '../../auth/password-guards.js';
 import type { FeatureDb } from '../db/feature-db.js';
 import { toInt } from '../../store/db-values.js';
 import type { ProtectTables } from './protect-tables.js';
+import { auditEvent, type AuditSource } from '../audit/source.js';
 
 /** One block as the list shows it (times in milliseconds since the epoch). */
 export interface BlockView {
@@ -169,10 +170,10 @@ export class ProtectBlocks {
   /**
    * Lifts the blocks in force for `key` (or for every key when null), marking when and by whom
    * (the guard skips lifted blocks, so no host's clock decides), and forgets the key's failures.
-   * Returns the keys lifted.
+   * Returns the keys lifted, each recorded as `protect.unblocked` by `source` in the same transaction.
    */
-  lift(key: string | null, now: number, by: string): Promise<string[]> {
-    return this.db.transaction(async (db) => {
+  lift(key: string | null, now: number, by: string, source: AuditSource): Promise<string[]> {
+    return this.db.transaction(async (db, audit) => {
       let active = db.selectFrom('protect_blocks').select('key').distinct().where('until', '>', now).where('lifted_at', 'is', null);
       if (key !== null) active = active.where('key', '=', key);
       const keys = (await active.execute()).map((r) => r.key);
@@ -189,6 +190,8 @@ export class ProtectBlocks {
         .insertInto('protect_events')
         .values(keys.map((k) => ({ at: now, address: k, login: by, kind: 'unblock', key: k })))
         .execute();
+      for (const k of keys)
+        audit(auditEvent(source, 'protect.unblocked', { type: 'address', id: k, name: k }, { blocked: { before: true, after: false } }));
       return keys;
     });
   }

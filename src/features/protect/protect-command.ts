@@ -4,6 +4,7 @@ import type { CliCommand, CliIo } from '../contract.js';
 import type { BlockView } from './protect-blocks.js';
 import { textTable } from '../../core/text-table.js';
 import type { ProtectService } from './protect-service.js';
+import { cliSource } from '../audit/source.js';
 
 const USAGE = [
   'protect list [--all]                Blocked addresses (--all: recent ones too), a table: address, state, failures, refused attempts, first and last attempt, usernames tried',
@@ -54,12 +55,12 @@ export function protectCommand(service: ProtectService): CliCommand {
       const { values, positionals: given } = parse(rest, { all: { type: 'boolean' } });
       if (values.all === true) {
         positionals(given, [], 'protect unblock --all');
-        const lifted = await service.unblockAll('cli');
+        const lifted = await service.unblockAll('cli', cliSource());
         io.out(lifted.length === 0 ? 'no address was blocked' : `unblocked ${lifted.join(', ')}`);
         return EXIT_OK;
       }
       const [address] = positionals(given, ['address'], 'protect unblock <address> | --all');
-      const outcome = await service.unblock(address ?? '', 'cli');
+      const outcome = await service.unblock(address ?? '', 'cli', cliSource());
       if (!outcome.ok) {
         io.err(`error: ${outcome.error.message}`);
         return EXIT_FAILED;

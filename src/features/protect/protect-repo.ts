@@ -4,6 +4,7 @@ import type { FeatureDb } from '../db/feature-db.js';
 import { toInt } from '../../store/db-values.js';
 import { decideBlock, retryAfterSeconds, type BlockLevel, type FailureOutcome, type ProtectRules } from './protect-rules.js';
 import type { ProtectTables } from './protect-tables.js';
+import { auditEvent, jobSource } from '../audit/source.js';
 
 export interface ActiveBlock {
   readonly until: number;
@@ -124,7 +125,7 @@ export class KyselyProtectRepo implements ProtectRepo {
   }
 
   recordFailure({ key, address, login, now, rules, failure }: FailureInput, reserved?: number): Promise<FailureOutcome> {
-    return this.db.transaction(async (db) => {
+    return this.db.transaction(async (db, audit) => {
       await lockKey(db, key, now);
       // The reservation becomes the failure in the same transaction: never counted twice or not at all.
       if (reserved !== undefined) await db.deleteFrom('protect_attempts').where('id', '=', reserved).execute();
@@ -177,6 +178,21 @@ export class KyselyProtectRepo implements ProtectRepo {
       // A new block starts a new count: the failures that caused it must not cause the next one.
       await db.deleteFrom('protect_failures').where('key', '=', key).execute();
       await db.insertInto('protect_events').values({ at: now, address, login, kind: 'lockout', key }).execute();
+      // Protect itself blocks (actor: the `protect` job), from the address that failed.
+      audit(
+        auditEvent(
+          { ...jobSource('protect'), client_ip: address },
+          'protect.blocked',
+          { type: 'address', id: key, name: key },
+          {
+            blocked: { before: false, after: true },
+            until: { before: null, after: decision.until },
+            level: { before: null, after: decision.level },
+            failures: { before: null, after: failures },
+            login: { before: null, after: login },
+          },
+        ),
+      );
       return { kind: 'blocked', level: decision.level, until: decision.until, retryAfterSeconds: retryAfterSeconds(decision.until, now) };
     });
   }

@@ -14,6 +14,7 @@ import type { ProtectAttempt, ProtectBlock, ProtectNotificationsAnswer } from '.
 import type { AttemptView, BlockView, Page } from './protect-blocks.js';
 import { protectError } from './protect-errors.js';
 import type { ProtectService } from './protect-service.js';
+import type { RequestSources } from '../audit/source.js';
 
 const PAGE_QUERY = {
   page: Type.Integer({ minimum: 1, default: 1, description: 'Current page of the collection.' }),
@@ -84,6 +85,7 @@ export function registerProtectRoutes(
   service: ProtectService,
   check: NamedPermission | PermissionCallback,
   channels: { readonly mail: boolean; readonly webhook: boolean },
+  sources: RequestSources,
 ): void {
   const permission = asNamed(check);
   const by = (request: RestRequest) => `rest:${request.user.login}`;
@@ -107,7 +109,7 @@ export function registerProtectRoutes(
     defineRoute({
       methods: 'DELETE',
       permission,
-      handler: async ({ request }) => ({ unblocked: await service.unblockAll(by(request)) }),
+      handler: async ({ request }) => ({ unblocked: await service.unblockAll(by(request), await sources.of(request)) }),
     }),
   ]);
   // An IPv6 /64 may be given with its suffix (`…/blocks/2001:db8:1:2::/64`) or as any of its addresses.
@@ -119,7 +121,7 @@ export function registerProtectRoutes(
       params: Type.Object({ address: Type.String({ description: 'An IPv4 address, an IPv6 address or its /64.', asArgument: true }) }),
       permission,
       handler: async ({ params, request }) => {
-        const outcome = await service.unblock(params.address, by(request));
+        const outcome = await service.unblock(params.address, by(request), await sources.of(request));
         return outcome.ok ? { unblocked: true, address: outcome.value.address } : outcome.error;
       },
     }),
@@ -160,8 +162,8 @@ export function registerProtectRoutes(
         webhook: Type.Optional(checkedByHandler('boolean', 'Also post new blocks to the monitor webhook (SITEWARD_MONITOR_WEBHOOK).')),
       }),
       permission,
-      handler: async ({ body }) => {
-        const outcome = await service.setNotifications(body);
+      handler: async ({ body, request }) => {
+        const outcome = await service.setNotifications(body, await sources.of(request));
         return outcome.ok ? outcome.value : outcome.error;
       },
     }),

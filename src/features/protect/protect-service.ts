@@ -10,6 +10,8 @@ import type { Store } from '../../store/types.js';
 import { counterKey } from './client-address.js';
 import type { AttemptView, BlockView, Page, ProtectBlocks } from './protect-blocks.js';
 import { protectError } from './protect-errors.js';
+import { audited } from '../audit/audited.js';
+import type { AuditSource } from '../audit/source.js';
 
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: RestError };
 
@@ -54,22 +56,22 @@ export class ProtectService {
   }
 
   /** Lifts the block of one address (`by`: who, for the log and the list). */
-  async unblock(address: string, by: string): Promise<Outcome<{ address: string }>> {
+  async unblock(address: string, by: string, source: AuditSource): Promise<Outcome<{ address: string }>> {
     const key = keyOfInput(address);
     if (key === null) {
       const shown = address.slice(0, 100);
       const prefixed = shown.trim().endsWith('/64') && counterKey(shown.trim().slice(0, -3)) !== null;
       return { ok: false, error: protectError(prefixed ? 'prefix_mismatch' : 'invalid_address', { address: shown }) };
     }
-    const lifted = await this.deps.blocks.lift(key, this.deps.clock(), by);
+    const lifted = await this.deps.blocks.lift(key, this.deps.clock(), by, source);
     if (lifted.length === 0) return { ok: false, error: protectError('not_blocked', { address: key }) };
     this.deps.log.info({ event: 'protect.unblocked', address: key, by }, 'protect block lifted');
     return { ok: true, value: { address: key } };
   }
 
   /** Lifts every block in force; returns the addresses. */
-  async unblockAll(by: string): Promise<string[]> {
-    const lifted = await this.deps.blocks.lift(null, this.deps.clock(), by);
+  async unblockAll(by: string, source: AuditSource): Promise<string[]> {
+    const lifted = await this.deps.blocks.lift(null, this.deps.clock(), by, source);
     if (lifted.length > 0) this.deps.log.info({ event: 'protect.unblocked', addresses: lifted, by }, 'protect blocks lifted');
     return lifted;
   }
@@ -79,7 +81,7 @@ export class ProtectService {
   }
 
   /** Replaces the given members (`administrators`: ids of current administrators; `webhook`: boolean). */
-  async setNotifications(input: Readonly<Record<string, unknown>>): Promise<Outcome<ProtectNotifications>> {
+  async setNotifications(input: Readonly<Record<string, unknown>>, source: AuditSource): Promise<Outcome<ProtectNotifications>> {
     const current = await this.notifications();
     let administrators = current.administrators;
     let webhook = current.webhook;
@@ -96,7 +98,15 @@ export class ProtectService {
       webhook = input.webhook;
     }
     const value = { administrators: [...administrators], webhook };
-    await this.deps.store.options.set(NOTIFICATIONS_OPTION, value);
+    await audited(
+      (fn) => this.deps.store.transaction(fn),
+      source,
+      (tx) => tx.options.set(NOTIFICATIONS_OPTION, value),
+      (_, changes) =>
+        Object.keys(changes).length === 0
+          ? null
+          : { action: 'protect.notifications_updated', object: { type: 'module', id: 'protect', name: 'Protect' } },
+    );
     return { ok: true, value };
   }
 

@@ -10,6 +10,7 @@ import { formTokenInput, htmlPage, type FeatureContext, type PageRequest } from 
 import { siteNameOf, type Mailer } from '../mailer.js';
 import { allowRequest } from '../status-limit.js';
 import type { ProtectBlocks } from './protect-blocks.js';
+import { pageSource } from '../audit/source.js';
 import { keyOf, type ProtectPolicy } from './protect-policy.js';
 import { noMailText, UNLOCK_PATH, unlockConfirmPage, unlockDonePage, unlockRequestPage } from './unlock-html.js';
 
@@ -117,7 +118,8 @@ export function registerUnlockPages(
       if (ticket === null || ticket.userId === 0) return requestPage(req, 400, { error: BAD_LINK });
       const user = await store.users.byId(ticket.userId);
       const by = `link:${user?.login ?? ticket.userId}`;
-      const lifted = await blocks.lift(ticket.key, clock(), by);
+      // The link's owner lifts the block; the request comes from the blocked address.
+      const lifted = await blocks.lift(ticket.key, clock(), by, pageSource(req, user ?? null));
       log.info(
         { event: 'protect.unblocked', address: ticket.key, by, lifted: lifted.length > 0 },
         'protect block lifted by an unlock link',

@@ -88,9 +88,9 @@ async function ownSession(deps: WriteDeps, request: RestRequest, userId: number)
  * After a password or role change: ends the user's other sessions, as `siteward user
  * set-password` does; the caller's own session goes on when the change is their own.
  */
-async function endOtherSessions(deps: WriteDeps, userId: number, own: OwnSession | null): Promise<void> {
-  if (own) await deps.authenticator.sessions.destroyOtherSessions(userId, own.token);
-  else await deps.authenticator.sessions.destroyUserSessions(userId);
+async function endOtherSessions(deps: WriteDeps, userId: number, own: OwnSession | null, source: AuditSource): Promise<void> {
+  if (own) await deps.authenticator.sessions.destroyOtherSessions(userId, own.token, source);
+  else await deps.authenticator.sessions.destroyUserSessions(userId, source);
   deps.authenticator.forgetUser(userId);
 }
 
@@ -277,7 +277,7 @@ export async function updateUser(deps: WriteDeps, request: RestRequest, target: 
     throw error;
   }
   if (refused) return refused;
-  if (credentialsChange) await endOtherSessions(deps, user.id, own);
+  if (credentialsChange) await endOtherSessions(deps, user.id, own, source);
   const profile = (await loadProfile(deps.store, user.id))!;
   if (!own || passHash === undefined) return profile;
   // WordPress sets the auth cookie again after your own password change (`wp_update_user`).

@@ -34,6 +34,7 @@ export function recordingApi(events: EventBus, options: OptionsRepo): { api: Sit
     addJob: noop,
     registerAbility: noop,
     registerAbilityCategory: noop,
+    audit: () => Promise.resolve(),
   };
   return { api, routes };
 }
