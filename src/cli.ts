@@ -4,7 +4,7 @@ import { PluginLoadError } from './plugins/plugin-loader.js';
 import { argsErrorMessage } from './features/users/cli-args.js';
 import { createApp } from './compose.js';
 import { formatRouteTable, type RouteRow } from './core/route-table.js';
-import type { Feature } from './features/contract.js';
+import type { CliIo, Feature } from './features/contract.js';
 import { SITEWARD_VERSION } from './core/version.js';
 
 const HELP = `Usage: siteward <command> [options]
@@ -90,10 +90,17 @@ function printRoutes(
   return 0;
 }
 
+/** Standard output with backpressure: resolved once the stream took `text` (or failed: a closed pipe ends the command). */
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
 /** Entry point of the `siteward` command; returns the exit code (a running server never returns early). */
 export async function main(
   argv: string[],
-  io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) },
+  io: Pick<CliIo, 'out' | 'err' | 'write' | 'signal'> = { out: (l) => console.log(l), err: (l) => console.error(l), write: writeStdout },
   options: { features?: readonly Feature[] } = {},
 ): Promise<number> {
   const [command, ...rest] = argv;

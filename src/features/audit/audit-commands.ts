@@ -5,6 +5,7 @@ import type { AuditFilter, AuditLogRepo } from '../../store/types.js';
 import type { AuditEvent, AuditResult } from '../../wire/audit.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { AuditKeys } from './signing.js';
+import { exportChunks } from './export.js';
 import { verifyAuditLog } from './verify.js';
 
 export const AUDIT_USAGE = [
@@ -105,72 +106,16 @@ async function list(log: AuditLogRepo, args: string[], io: CliIo): Promise<numbe
   return 0;
 }
 
-/** RFC 4180: quoted when needed, quotes doubled; a leading `= + - @` is prefixed with `'` so spreadsheets never run it as a formula. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export const CSV_HEADER = [
-  'id',
-  'time',
-  'action',
-  'result',
-  'actor_kind',
-  'actor_user_id',
-  'actor_login',
-  'credential',
-  'client_ip',
-  'user_agent',
-  'request_id',
-  'object_type',
-  'object_id',
-  'object_name',
-  'host_id',
-  'changes',
-];
-
-export function csvRow(e: AuditEvent): string {
-  return [
-    String(e.id),
-    new Date(e.time).toISOString(),
-    e.action,
-    e.result,
-    e.actor.kind,
-    String(e.actor.user_id),
-    e.actor.login,
-    JSON.stringify(e.actor.credential),
-    e.client_ip,
-    e.user_agent,
-    e.request_id,
-    e.object?.type ?? '',
-    e.object?.id ?? '',
-    e.object?.name ?? '',
-    e.host_id,
-    JSON.stringify(e.changes),
-  ]
-    .map(csvCell)
-    .join(',');
-}
-
-/** Every matching event, oldest first, a page at a time (keyset on id): memory stays flat however long the log. */
-export async function* exportEvents(log: AuditLogRepo, filter: AuditFilter, page = 500): AsyncGenerator<AuditEvent> {
-  let after = filter.idAfter ?? 0;
-  for (;;) {
-    const events = await log.list({ ...filter, idAfter: after }, { limit: page, offset: 0, order: 'asc' });
-    for (const event of events) yield event;
-    if (events.length < page) return;
-    after = events[events.length - 1]!.id;
-  }
-}
-
 async function exportLog(log: AuditLogRepo, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: { ...FILTER_OPTIONS, format: { type: 'string' } }, strict: true });
   if (values.format !== 'ndjson' && values.format !== 'csv')
     throw new UsageError(`--format must be ndjson or csv (got "${values.format ?? ''}")`);
   const filter = filterOf(values);
-  if (values.format === 'csv') io.out(CSV_HEADER.join(','));
-  for await (const event of exportEvents(log, filter)) io.out(values.format === 'csv' ? csvRow(event) : JSON.stringify(event));
+  for await (const chunk of exportChunks(log, filter, values.format)) {
+    if (io.signal?.aborted === true) return 130;
+    if (io.write) await io.write(chunk);
+    else io.out(chunk.replace(/\r?\n$/, ''));
+  }
   return 0;
 }
 

@@ -46,6 +46,6 @@ export const auditFeature: Feature = {
       (error) => log.warn({ err: error }, 'could not record an ability run in the audit log'),
     );
     ctx.addCommand(auditCommand(store.auditLog, keys));
-    registerAuditRoutes(ctx.api, store.auditLog);
+    registerAuditRoutes(ctx.api, store.auditLog, clock);
   },
 };
