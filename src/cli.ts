@@ -52,8 +52,10 @@ Commands:
                                    Audit events, newest first
   audit show <id>                  One audit event in full (JSON)
   audit verify                     Recompute the hash chain and the signed checkpoints; exit 1 naming the first broken row
+  audit tail [-f] [filters] [--lines N] [--interval MS] [--format json]
+                                   The last N events, then with -f each new one as written (Ctrl-C ends)
   audit export --format ndjson|csv [filters]
-                                   Every matching event, oldest first
+                                   Every matching event, oldest first, streamed
         filters: --action <name|prefix.*> --actor <user id> --object <type[:id]> --result ok|denied|failed
                  --after <ISO time> --before <ISO time> --search <text>
   protect list [--all]             Blocked addresses (--all: recent ones too)

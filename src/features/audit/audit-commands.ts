@@ -6,6 +6,7 @@ import type { AuditEvent, AuditResult } from '../../wire/audit.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { AuditKeys } from './signing.js';
 import { exportChunks } from './export.js';
+import { tailLog } from './tail.js';
 import { verifyAuditLog } from './verify.js';
 
 export const AUDIT_USAGE = [
@@ -13,6 +14,8 @@ export const AUDIT_USAGE = [
   '                                 Events, newest first',
   'audit show <id>                  One event in full (JSON)',
   'audit verify                     Recompute the hash chain and check the signed checkpoints; exit 1 naming the first broken row',
+  'audit tail [-f] [filters] [--lines N] [--interval MS] [--format json]',
+  '                                 The last N events (10), then with -f each new one as it is written (Ctrl-C ends)',
   'audit export --format ndjson|csv [filters]',
   '                                 Every matching event, oldest first, streamed to standard output',
   '  filters: --action <name|prefix.*> --actor <user id> --object <type[:id]> --result ok|denied|failed',
@@ -106,6 +109,59 @@ async function list(log: AuditLogRepo, args: string[], io: CliIo): Promise<numbe
   return 0;
 }
 
+/** One event on one line, for `tail`. */
+function eventLine(e: AuditEvent): string {
+  return [
+    String(e.id),
+    new Date(e.time).toISOString(),
+    e.action,
+    e.result,
+    actorText(e),
+    e.client_ip || '-',
+    e.object ? `${e.object.type}:${e.object.id}` : '-',
+  ].join('  ');
+}
+
+/** Aborted by the first SIGINT or SIGTERM while `run` runs (the CLI's own process). */
+async function untilSignal<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    return await run(controller.signal);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+async function tail(log: AuditLogRepo, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...FILTER_OPTIONS,
+      follow: { type: 'boolean', short: 'f' },
+      lines: { type: 'string', short: 'n' },
+      interval: { type: 'string' },
+      format: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (values.format !== undefined && values.format !== 'json') throw new UsageError(`--format must be json (got "${values.format}")`);
+  const filter = filterOf(values);
+  const lines = count('lines', values.lines, 10, 10_000);
+  const intervalMs = count('interval', values.interval, 1000, 3_600_000);
+  if (intervalMs < 10) throw new UsageError('--interval must be at least 10 (milliseconds)');
+  const print = (event: AuditEvent) => {
+    const line = values.format === 'json' ? JSON.stringify(event) : eventLine(event);
+    return io.write ? io.write(`${line}\n`) : io.out(line);
+  };
+  const run = (signal: AbortSignal) => tailLog(log, { filter, lines, follow: values.follow === true, intervalMs, print, signal });
+  await (io.signal ? run(io.signal) : untilSignal(run));
+  return 0;
+}
+
 async function exportLog(log: AuditLogRepo, args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, options: { ...FILTER_OPTIONS, format: { type: 'string' } }, strict: true });
   if (values.format !== 'ndjson' && values.format !== 'csv')
@@ -128,6 +184,7 @@ export function auditCommand(log: AuditLogRepo, keys: AuditKeys): CliCommand {
       try {
         if (sub === 'list') return await list(log, rest, io);
         if (sub === 'export') return await exportLog(log, rest, io);
+        if (sub === 'tail') return await tail(log, rest, io);
         if (sub === 'show') {
           const [id, ...extra] = rest;
           if (id === undefined || !/^\d+$/.test(id) || extra.length > 0) throw new UsageError('usage: siteward audit show <id>');
