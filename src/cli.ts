@@ -4,7 +4,7 @@ import { PluginLoadError } from './plugins/plugin-loader.js';
 import { argsErrorMessage } from './core/cli-args.js';
 import { createApp } from './compose.js';
 import { formatRouteTable, type RouteRow } from './core/route-table.js';
-import type { Feature } from './features/contract.js';
+import type { CliIo, Feature } from './features/contract.js';
 import { SITEWARD_VERSION } from './core/version.js';
 
 const HELP = `Usage: siteward <command> [options]
@@ -52,8 +52,10 @@ Commands:
                                    Audit events, newest first
   audit show <id>                  One audit event in full (JSON)
   audit verify                     Recompute the hash chain and the signed checkpoints; exit 1 naming the first broken row
+  audit tail [-f] [filters] [--lines N] [--interval MS] [--format json]
+                                   The last N events, then with -f each new one as written (Ctrl-C ends)
   audit export --format ndjson|csv [filters]
-                                   Every matching event, oldest first
+                                   Every matching event, oldest first, streamed
         filters: --action <name|prefix.*> --actor <user id> --object <type[:id]> --result ok|denied|failed
                  --after <ISO time> --before <ISO time> --search <text>
   protect list [--all]             Blocked addresses (--all: recent ones too)
@@ -90,10 +92,17 @@ function printRoutes(
   return 0;
 }
 
+/** Standard output with backpressure: resolved once the stream took `text` (or failed: a closed pipe ends the command). */
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
 /** Entry point of the `siteward` command; returns the exit code (a running server never returns early). */
 export async function main(
   argv: string[],
-  io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) },
+  io: Pick<CliIo, 'out' | 'err' | 'write' | 'signal'> = { out: (l) => console.log(l), err: (l) => console.error(l), write: writeStdout },
   options: { features?: readonly Feature[] } = {},
 ): Promise<number> {
   const [command, ...rest] = argv;

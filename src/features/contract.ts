@@ -194,6 +194,13 @@ export interface CliIo {
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
   readonly stdin: NodeJS.ReadableStream;
+  /**
+   * Raw text to standard output, resolved once the stream took it (backpressure: a long export
+   * waits for a slow pipe instead of piling up in memory). Absent: commands write lines with `out`.
+   */
+  readonly write?: (text: string) => Promise<void>;
+  /** Aborted when the command should stop (SIGINT, SIGTERM): a command that follows (`audit tail -f`) ends cleanly. */
+  readonly signal?: AbortSignal;
 }
 
 export interface CliCommand {

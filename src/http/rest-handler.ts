@@ -3,7 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { isServiceUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS, type ServiceUnavailableError } from '../core/unavailable.js';
 import { errorResponse } from '../rest/error-response.js';
 import { restError, storeUnavailable, type RestError } from '../rest/errors.js';
-import { setHeader } from '../rest/header-list.js';
+import { setHeader, type HeaderList } from '../rest/header-list.js';
 import { fixedHeaders } from '../rest/response-headers.js';
 import type { RestServer } from '../rest/rest-server.js';
 import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
@@ -43,6 +43,52 @@ function hasBody(req: IncomingMessage): boolean {
 function mayExceed(req: IncomingMessage, limit: number): boolean {
   const length = req.headers['content-length'];
   return length === undefined || !(Number(length) <= limit);
+}
+
+/**
+ * Writes a streamed answer chunked: the next chunk is asked for only once the socket took the
+ * last one (`drain`), so a slow client holds one chunk in memory, not the export. A client that
+ * goes away ends the iteration (its generator's `finally` runs); a chunk that fails after the
+ * head was sent cuts the connection, so the client sees a truncated body, never a complete-looking one.
+ */
+async function writeStream(
+  res: ServerResponse,
+  status: number,
+  headers: HeaderList,
+  chunks: AsyncIterable<string | Buffer>,
+): Promise<void> {
+  res.writeHead(status, headers);
+  const iterator = chunks[Symbol.asyncIterator]();
+  let gone = false;
+  let wake: (() => void) | null = null;
+  const onGone = () => {
+    gone = true;
+    wake?.();
+  };
+  res.on('close', onGone);
+  try {
+    for (;;) {
+      if (gone) {
+        await iterator.return?.();
+        return;
+      }
+      const next = await iterator.next();
+      if (next.done === true) break;
+      if (!res.write(next.value) && !gone)
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            wake = null;
+            resolve();
+          };
+          wake = done;
+          res.once('drain', done);
+        });
+    }
+    res.end();
+  } finally {
+    res.off('close', onGone);
+  }
 }
 
 /** What `replay` did: answered the request, or the target its answer may be kept under (undefined: not kept). */
@@ -117,6 +163,11 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       clientIp,
       identity,
     });
+    if (out.stream !== undefined) {
+      await writeStream(res, out.status, out.headers, out.stream);
+      options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
+      return;
+    }
     const payload = out.body ?? EMPTY;
     setHeader(out.headers, 'Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
     // (A body over the anonymous limit is never answered from the cache: see tryHandle.)
@@ -137,6 +188,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       return;
     }
     if (res.headersSent) {
+      // A streamed answer failed half-way: the cut connection tells the client.
+      options.logError(error);
       res.destroy();
       return;
     }

@@ -34,4 +34,6 @@ export interface RestOutput {
    * `replayable(replay)` holds (src/rest/replay.ts).
    */
   replay?: ReplayStamp;
+  /** A streamed body (`StreamedResponse`): written chunk by chunk with backpressure; `body` is then null. */
+  stream?: AsyncIterable<string | Buffer>;
 }

@@ -19,6 +19,7 @@ import { RouteRegistry, type Route } from './route-registry.js';
 import { andThen, attempt } from './step.js';
 import {
   RestResponse,
+  StreamedResponse,
   type Authenticator,
   type EndpointDefinition,
   type Identity,
@@ -218,9 +219,13 @@ export class RestServer {
     const pending = this.handle(incoming);
     const handled = pending instanceof Promise ? await pending : pending;
     const { answer, request, admission } = handled;
-    let response = isRestError(answer) ? errorAsResponse(withNonceHint(answer, admission.nonceMissing)) : withFields(answer, request);
+    let response = isRestError(answer)
+      ? errorAsResponse(withNonceHint(answer, admission.nonceMissing))
+      : answer instanceof StreamedResponse
+        ? answer
+        : withFields(answer, request);
     if (handled.allow) response.headers.Allow = handled.allow;
-    if (incoming.query._envelope !== undefined) {
+    if (incoming.query._envelope !== undefined && !(response instanceof StreamedResponse)) {
       // An empty PHP array prints as [] (docs/spec/wp-rest-reference.md §12).
       const envelopeHeaders = Object.keys(response.headers).length > 0 ? response.headers : [];
       response = new RestResponse({ body: response.data, status: response.status, headers: envelopeHeaders }, 200);
@@ -233,6 +238,10 @@ export class RestServer {
     // A real HEAD request gets the GET's body, so that the adapter can send its Content-Length
     // (RFC 9110 §9.3.2) and then leave the body out; a HEAD by `_method` on another verb has none.
     if (request?.method === 'HEAD' && incoming.method.toUpperCase() !== 'HEAD') return { status: response.status, headers, body: null };
+    if (response instanceof StreamedResponse)
+      return incoming.method.toUpperCase() === 'HEAD'
+        ? { status: response.status, headers, body: null }
+        : { status: response.status, headers, body: null, stream: response.chunks };
     let body: string | Buffer;
     try {
       body = this.json.encode(response.data);

@@ -98,6 +98,22 @@ export class RestResponse {
   }
 }
 
+/**
+ * A response whose body is written as its chunks come (an export of any length): the adapter
+ * sends it chunked, asks for the next chunk only once the socket has taken the last one
+ * (backpressure), and stops asking when the client goes away. Never answered from the replay
+ * cache, `_fields` and `_envelope` leave it as it is, and HEAD gets its headers only.
+ */
+export class StreamedResponse extends RestResponse {
+  constructor(
+    public readonly chunks: AsyncIterable<string | Buffer>,
+    status = 200,
+    headers: Record<string, string> = {},
+  ) {
+    super(null, status, headers);
+  }
+}
+
 /** What a callback may return. */
 export type CallbackResult = RestResponse | RestError | JsonValue | unknown;
 

@@ -217,6 +217,7 @@ export class KyselyAuditLog implements AuditLogRepo {
     if (filter.after !== undefined) query = query.where('time', '>=', filter.after);
     if (filter.before !== undefined) query = query.where('time', '<', filter.before);
     if (filter.idAfter !== undefined) query = query.where('id', '>', filter.idAfter);
+    if (filter.idAtMost !== undefined) query = query.where('id', '<=', filter.idAtMost);
     if (filter.search !== undefined && filter.search !== '')
       query = query.where(sql<boolean>`lower(data) LIKE ${`%${likeLiteral(filter.search.toLowerCase())}%`} ESCAPE '\\'`);
     return query;
@@ -235,6 +236,11 @@ export class KyselyAuditLog implements AuditLogRepo {
         .execute(),
     );
     return rows.map((row) => eventOf({ id: toInt(row.id, 'audit_log.id'), data: toText(row.data, 'audit_log.data') }));
+  }
+
+  async page(filter: AuditFilter, limit: number): Promise<{ readonly id: number; readonly data: string }[]> {
+    const rows = await this.run((db) => this.filtered(db, filter).select(['id', 'data']).orderBy('id', 'asc').limit(limit).execute());
+    return rows.map((row) => ({ id: toInt(row.id, 'audit_log.id'), data: toText(row.data, 'audit_log.data') }));
   }
 
   async count(filter: AuditFilter): Promise<number> {

@@ -56,6 +56,8 @@ export interface AuditFilter {
   readonly search?: string;
   /** Events with a larger id (keyset paging: exports walk the log with it). */
   readonly idAfter?: number;
+  /** Events with this id or a smaller one (an export stops at the head it started from). */
+  readonly idAtMost?: number;
 }
 
 /** A row as stored, for verification. */
@@ -88,6 +90,11 @@ export interface AuditLogRepo {
     page: { readonly limit: number; readonly offset: number; readonly order?: 'asc' | 'desc' },
   ): Promise<AuditEvent[]>;
   count(filter: AuditFilter): Promise<number>;
+  /**
+   * Up to `limit` matching events oldest first, as stored (id and canonical JSON, not parsed):
+   * exports walk the log with `idAfter` and write the JSON as it is.
+   */
+  page(filter: AuditFilter, limit: number): Promise<{ readonly id: number; readonly data: string }[]>;
   get(id: number): Promise<AuditEvent | undefined>;
   /** Up to `limit` stored rows with id > `afterId`, by id (verification and exports walk with it). */
   rows(afterId: number, limit: number): Promise<StoredAuditRow[]>;

@@ -5,6 +5,8 @@ import type { AuditFilter, AuditLogRepo } from '../../store/types.js';
 import type { AuditEvent, AuditResult } from '../../wire/audit.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { AuditKeys } from './signing.js';
+import { exportChunks } from './export.js';
+import { tailLog } from './tail.js';
 import { verifyAuditLog } from './verify.js';
 
 export const AUDIT_USAGE = [
@@ -12,6 +14,8 @@ export const AUDIT_USAGE = [
   '                                 Events, newest first',
   'audit show <id>                  One event in full (JSON)',
   'audit verify                     Recompute the hash chain and check the signed checkpoints; exit 1 naming the first broken row',
+  'audit tail [-f] [filters] [--lines N] [--interval MS] [--format json]',
+  '                                 The last N events (10), then with -f each new one as it is written (Ctrl-C ends)',
   'audit export --format ndjson|csv [filters]',
   '                                 Every matching event, oldest first, streamed to standard output',
   '  filters: --action <name|prefix.*> --actor <user id> --object <type[:id]> --result ok|denied|failed',
@@ -105,63 +109,57 @@ async function list(log: AuditLogRepo, args: string[], io: CliIo): Promise<numbe
   return 0;
 }
 
-/** RFC 4180: quoted when needed, quotes doubled; a leading `= + - @` is prefixed with `'` so spreadsheets never run it as a formula. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export const CSV_HEADER = [
-  'id',
-  'time',
-  'action',
-  'result',
-  'actor_kind',
-  'actor_user_id',
-  'actor_login',
-  'credential',
-  'client_ip',
-  'user_agent',
-  'request_id',
-  'object_type',
-  'object_id',
-  'object_name',
-  'host_id',
-  'changes',
-];
-
-export function csvRow(e: AuditEvent): string {
+/** One event on one line, for `tail`. */
+function eventLine(e: AuditEvent): string {
   return [
     String(e.id),
     new Date(e.time).toISOString(),
     e.action,
     e.result,
-    e.actor.kind,
-    String(e.actor.user_id),
-    e.actor.login,
-    JSON.stringify(e.actor.credential),
-    e.client_ip,
-    e.user_agent,
-    e.request_id,
-    e.object?.type ?? '',
-    e.object?.id ?? '',
-    e.object?.name ?? '',
-    e.host_id,
-    JSON.stringify(e.changes),
-  ]
-    .map(csvCell)
-    .join(',');
+    actorText(e),
+    e.client_ip || '-',
+    e.object ? `${e.object.type}:${e.object.id}` : '-',
+  ].join('  ');
 }
 
-/** Every matching event, oldest first, a page at a time (keyset on id): memory stays flat however long the log. */
-export async function* exportEvents(log: AuditLogRepo, filter: AuditFilter, page = 500): AsyncGenerator<AuditEvent> {
-  let after = filter.idAfter ?? 0;
-  for (;;) {
-    const events = await log.list({ ...filter, idAfter: after }, { limit: page, offset: 0, order: 'asc' });
-    for (const event of events) yield event;
-    if (events.length < page) return;
-    after = events[events.length - 1]!.id;
+/** Aborted by the first SIGINT or SIGTERM while `run` runs (the CLI's own process). */
+async function untilSignal<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    return await run(controller.signal);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   }
+}
+
+async function tail(log: AuditLogRepo, args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...FILTER_OPTIONS,
+      follow: { type: 'boolean', short: 'f' },
+      lines: { type: 'string', short: 'n' },
+      interval: { type: 'string' },
+      format: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (values.format !== undefined && values.format !== 'json') throw new UsageError(`--format must be json (got "${values.format}")`);
+  const filter = filterOf(values);
+  const lines = count('lines', values.lines, 10, 10_000);
+  const intervalMs = count('interval', values.interval, 1000, 3_600_000);
+  if (intervalMs < 10) throw new UsageError('--interval must be at least 10 (milliseconds)');
+  const print = (event: AuditEvent) => {
+    const line = values.format === 'json' ? JSON.stringify(event) : eventLine(event);
+    return io.write ? io.write(`${line}\n`) : io.out(line);
+  };
+  const run = (signal: AbortSignal) => tailLog(log, { filter, lines, follow: values.follow === true, intervalMs, print, signal });
+  await (io.signal ? run(io.signal) : untilSignal(run));
+  return 0;
 }
 
 async function exportLog(log: AuditLogRepo, args: string[], io: CliIo): Promise<number> {
@@ -169,8 +167,11 @@ async function exportLog(log: AuditLogRepo, args: string[], io: CliIo): Promise<
   if (values.format !== 'ndjson' && values.format !== 'csv')
     throw new UsageError(`--format must be ndjson or csv (got "${values.format ?? ''}")`);
   const filter = filterOf(values);
-  if (values.format === 'csv') io.out(CSV_HEADER.join(','));
-  for await (const event of exportEvents(log, filter)) io.out(values.format === 'csv' ? csvRow(event) : JSON.stringify(event));
+  for await (const chunk of exportChunks(log, filter, values.format)) {
+    if (io.signal?.aborted === true) return 130;
+    if (io.write) await io.write(chunk);
+    else io.out(chunk.replace(/\r?\n$/, ''));
+  }
   return 0;
 }
 
@@ -183,6 +184,7 @@ export function auditCommand(log: AuditLogRepo, keys: AuditKeys): CliCommand {
       try {
         if (sub === 'list') return await list(log, rest, io);
         if (sub === 'export') return await exportLog(log, rest, io);
+        if (sub === 'tail') return await tail(log, rest, io);
         if (sub === 'show') {
           const [id, ...extra] = rest;
           if (id === undefined || !/^\d+$/.test(id) || extra.length > 0) throw new UsageError('usage: siteward audit show <id>');

@@ -1,9 +1,9 @@
 /**
  * `GET siteward/v1/audit` (filtered, paged with X-WP-Total, X-WP-TotalPages and Link) and
- * `GET siteward/v1/audit/{id}`, for administrators only (docs/audit-log.md "REST").
+ * `GET siteward/v1/audit/{id}` and the streamed `GET siteward/v1/audit/export`, for administrators only (docs/audit-log.md "REST").
  */
 import { errorCatalogue } from '../../rest/errors.js';
-import { RestResponse, type RestRequest } from '../../rest/types.js';
+import { RestResponse, StreamedResponse, type RestRequest } from '../../rest/types.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { defineRoute, permission } from '../../rest/define-route.js';
 import type { SitewardApi } from '../../plugins/api.js';
@@ -11,6 +11,7 @@ import type { AuditFilter, AuditLogRepo } from '../../store/types.js';
 import type { AuditResult } from '../../wire/audit.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { pagingHeaders } from '../pagination.js';
+import { EXPORT_CONTENT_TYPES, exportChunks, exportFileName, type ExportFormat } from './export.js';
 
 export const auditError = errorCatalogue({
   not_found: { code: 'audit_event_not_found', message: 'No audit event has id {id}.', status: 404 },
@@ -55,7 +56,7 @@ export function filterOf(p: AuditFilterQuery): AuditFilter {
 
 const administrators = permission('custom', (request: RestRequest) => request.user.can('manage_options'));
 
-export function registerAuditRoutes(api: Pick<SitewardApi, 'registerRoute' | 'restUrl'>, log: AuditLogRepo): void {
+export function registerAuditRoutes(api: Pick<SitewardApi, 'registerRoute' | 'restUrl'>, log: AuditLogRepo, clock: () => number): void {
   const collectionUrl = api.restUrl(`/${SITEWARD_NAMESPACE}/audit`);
   api.registerRoute(
     SITEWARD_NAMESPACE,
@@ -78,6 +79,29 @@ export function registerAuditRoutes(api: Pick<SitewardApi, 'registerRoute' | 're
         const events = total === 0 ? [] : await log.list(filter, { limit: perPage, offset: (page - 1) * perPage });
         return new RestResponse(events, 200, pagingHeaders(total, page, perPage, request, collectionUrl));
       },
+    }),
+  );
+  api.registerRoute(
+    SITEWARD_NAMESPACE,
+    '/audit/export',
+    defineRoute({
+      query: Type.Object({
+        ...filterQuery.properties,
+        format: Type.Unsafe<ExportFormat>({
+          type: 'string',
+          enum: ['ndjson', 'csv'],
+          default: 'ndjson',
+          description: 'NDJSON (one event per line) or CSV (RFC 4180, header row, formula-safe).',
+        }),
+      }),
+      permission: administrators,
+      // Streamed from keyed pages (export.ts): memory stays flat for any number of events.
+      handler: ({ query }) =>
+        new StreamedResponse(exportChunks(log, filterOf(query), query.format), 200, {
+          'Content-Type': EXPORT_CONTENT_TYPES[query.format],
+          'Content-Disposition': `attachment; filename="${exportFileName(query.format, clock())}"`,
+          'X-Content-Type-Options': 'nosniff',
+        }),
     }),
   );
   api.registerRoute(

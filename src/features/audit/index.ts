@@ -61,7 +61,7 @@ export const auditFeature: Feature = {
       ),
     );
     ctx.addCommand(auditCommand(store.auditLog, keys));
-    registerAuditRoutes(ctx.api, store.auditLog);
+    registerAuditRoutes(ctx.api, store.auditLog, clock);
     registerAuditAbilities(ctx.api, store.auditLog);
     registerCheckpointRoute(ctx.api, store.auditLog, keys.publicKey);
   },
