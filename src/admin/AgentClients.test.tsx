@@ -1,8 +1,19 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentClientsCard, type AgentClient } from './AgentClients';
-import { SiteProvider, useNotices } from './site';
-import { fakeRoutes, initialState, refusal, render, settle, type FakeRoute, type Rendered } from './testing/render';
+import { SiteProvider } from './site';
+import {
+  buttonNamed,
+  fakeRoutes,
+  initialState,
+  NoticeList,
+  noticeTexts,
+  refusal,
+  render,
+  settle,
+  type FakeRoute,
+  type Rendered,
+} from './testing/render';
 import type { CurrentUser } from './types';
 
 let page: Rendered | undefined;
@@ -28,34 +39,22 @@ const EDITOR: CurrentUser = {
   permissions: { connect: false, disconnect: false, manage_modules: false, manage_options: false },
 };
 
-function Notices() {
-  return (
-    <ul data-testid="notices">
-      {useNotices().map((n) => (
-        <li key={n.id}>{n.text}</li>
-      ))}
-    </ul>
-  );
-}
-
 async function card(routes: Record<string, FakeRoute>, currentUser?: CurrentUser) {
   const calls = fakeRoutes(routes);
   page = await render(
     <SiteProvider initial={initialState(currentUser ? { userData: { currentUser } } : {})}>
-      <Notices />
+      <NoticeList />
       <AgentClientsCard />
     </SiteProvider>,
   );
   await settle();
-  const body = document.body;
   return {
     calls,
     card: () => page!.container.querySelector('#card-agent-clients'),
     rows: () => [...page!.container.querySelectorAll('[data-testid="agent-client"]')].map((li) => li.textContent ?? ''),
-    notices: () => [...page!.container.querySelectorAll('[data-testid="notices"] li')].map((li) => li.textContent),
-    button: (name: string, within: ParentNode = body) =>
-      [...within.querySelectorAll('button')].find((b) => b.textContent?.startsWith(name)),
-    dialog: () => body.querySelector('[role="dialog"]'),
+    notices: noticeTexts,
+    button: buttonNamed,
+    dialog: () => document.body.querySelector('[role="dialog"]'),
   };
 }
 

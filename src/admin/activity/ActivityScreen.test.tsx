@@ -3,7 +3,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../wire/audit';
 import type { AuditCheckpointStatus } from '../../wire/audit-checkpoint';
 import { SiteProvider } from '../site';
-import { fakeRoutes, initialState, pageAnswer, refusal, render, settle, type FakeRoute, type Rendered } from '../testing/render';
+import {
+  buttonNamed,
+  fakeRoutes,
+  fieldLabelled,
+  initialState,
+  pageAnswer,
+  refusal,
+  render,
+  settle,
+  typeInto as type,
+  type FakeRoute,
+  type Rendered,
+} from '../testing/render';
 import { ActivityScreen } from './ActivityScreen';
 
 let page: Rendered | undefined;
@@ -59,19 +71,9 @@ async function screen(checkpoint: FakeRoute = () => SIGNED, list: FakeRoute = ()
     rows: () => [...root.querySelectorAll('[data-testid="activity-event"] .sw-activity-sentence')].map((e) => e.textContent),
     text: () => root.textContent ?? '',
     root,
-    button: (name: string) => [...root.querySelectorAll('button')].find((b) => b.textContent?.startsWith(name)),
-    field: (label: string) => {
-      const l = [...root.querySelectorAll('label')].find((x) => x.textContent === label);
-      return root.querySelector<HTMLInputElement | HTMLSelectElement>(`#${CSS.escape(l!.htmlFor)}`)!;
-    },
+    button: (name: string) => buttonNamed(name, root),
+    field: (label: string) => fieldLabelled(label, root),
   };
-}
-
-/** Sets a controlled field the way typing does (React listens to input/change events). */
-function type(field: HTMLInputElement | HTMLSelectElement, value: string) {
-  const proto = field instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
-  Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(field, value);
-  field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
 }
 
 describe('the Activity screen', () => {

@@ -6,6 +6,7 @@ import apiFetch, { type APIFetchOptions } from '@wordpress/api-fetch';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { vi } from 'vitest';
+import { useNotices } from '../site';
 import type { InitialState, ModuleRecord } from '../types';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -156,3 +157,36 @@ export function pageAnswer(items: unknown[], total = items.length, totalPages = 
 export function refusal(code: string, message: string, status: number): Promise<never> {
   return Promise.reject({ code, message, data: { status } });
 }
+
+/** The first button whose text starts with `name` (a hidden suffix may follow), anywhere in the page or `within`. */
+export function buttonNamed(name: string, within: ParentNode = document.body): HTMLButtonElement | undefined {
+  return [...within.querySelectorAll('button')].find((b) => b.textContent?.startsWith(name));
+}
+
+/** The control whose label says `label`. */
+export function fieldLabelled(label: string, within: ParentNode = document.body): HTMLInputElement | HTMLSelectElement {
+  const l = [...within.querySelectorAll('label')].find((x) => x.textContent === label);
+  if (!l) throw new Error(`no field labelled “${label}”`);
+  return document.getElementById(l.htmlFor) as HTMLInputElement | HTMLSelectElement;
+}
+
+/** Sets a controlled field the way typing or choosing does (React listens to input/change events). */
+export function typeInto(field: HTMLInputElement | HTMLSelectElement, value: string): void {
+  const proto = field instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(field, value);
+  field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+}
+
+/** The texts of the page's notices, as a list (render it beside the component under test). */
+export function NoticeList() {
+  return (
+    <ul data-testid="notices">
+      {useNotices().map((n) => (
+        <li key={n.id}>{n.text}</li>
+      ))}
+    </ul>
+  );
+}
+
+export const noticeTexts = (): (string | null)[] =>
+  [...document.querySelectorAll('[data-testid="notices"] li')].map((li) => li.textContent);
