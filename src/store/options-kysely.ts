@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { toInt, toText } from './db-values.js';
 import type { CachedOption, ModifyResult, OptionChange, OptionRow, OptionsBackend, OptionsSnapshot } from './options-backend.js';
 import { versionPayload, type VersionWatch } from './pg-version-watch.js';
+import { onceMoreIfNotApplied } from './pg-retry.js';
 import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
 
@@ -70,6 +71,8 @@ export class KyselyOptionsBackend implements OptionsBackend {
     private readonly db: Kysely<Database>,
     private readonly sharing: VersionSharing,
     private readonly trx: Transaction<Database> | null = null,
+    /** A set or delete of its own cut off before its COMMIT runs again within this (ms; pg-retry.ts). 0: never. */
+    private readonly retryWithinMs = 0,
   ) {}
 
   /** Concurrent checks share one query (see SharedQuery: a write committed before the call is seen). */
@@ -128,7 +131,8 @@ export class KyselyOptionsBackend implements OptionsBackend {
   }
 
   write(key: string, text: string, autoload: boolean): Promise<number> {
-    return this.inTransaction(async (trx, lock) => {
+    // Run again when cut off before its COMMIT: it writes a given value, nothing else.
+    return this.inTransaction(true, async (trx, lock) => {
       const version = await this.bump(trx, lock);
       await trx
         .insertInto('options')
@@ -141,7 +145,7 @@ export class KyselyOptionsBackend implements OptionsBackend {
   }
 
   remove(key: string): Promise<number | null> {
-    return this.inTransaction(async (trx, lock) => {
+    return this.inTransaction(true, async (trx, lock) => {
       const version = await this.bump(trx, lock);
       const deleted = await trx.deleteFrom('options').where('name', '=', key).returning(this.notify(version)).execute();
       if (deleted.length > 0) return this.wrote(lock, { key, text: undefined, autoload: true });
@@ -151,7 +155,8 @@ export class KyselyOptionsBackend implements OptionsBackend {
   }
 
   modify(key: string, fn: (current: string | undefined) => string | undefined): Promise<ModifyResult> {
-    return this.inTransaction(async (trx, lock) => {
+    // Not run again: `fn` is the caller's, not promised to act only on its result.
+    return this.inTransaction(false, async (trx, lock) => {
       const version = await this.bump(trx, lock);
       const { text: current, autoload } = (await this.settledView(lock, key)) ?? (await this.readOne(trx, key));
       const text = fn(current);
@@ -180,12 +185,15 @@ export class KyselyOptionsBackend implements OptionsBackend {
    * `sharing.committed` at once inside a store transaction (the store holds them until its
    * commit), otherwise after this transaction committed.
    */
-  private async inTransaction<T>(fn: (trx: Transaction<Database>, lock: VersionLock) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(retry: boolean, fn: (trx: Transaction<Database>, lock: VersionLock) => Promise<T>): Promise<T> {
     if (this.trx) return fn(this.trx, this.txLock);
-    const lock: VersionLock = { base: null, version: null, used: false, changes: [] };
-    const result = await this.db.transaction().execute((trx) => fn(trx, lock));
-    if (lock.version !== null) for (const change of lock.changes) this.sharing.committed(lock.version, change);
-    return result;
+    const once = async () => {
+      const lock: VersionLock = { base: null, version: null, used: false, changes: [] };
+      const result = await this.db.transaction().execute((trx) => fn(trx, lock));
+      if (lock.version !== null) for (const change of lock.changes) this.sharing.committed(lock.version, change);
+      return result;
+    };
+    return retry ? onceMoreIfNotApplied(once, this.retryWithinMs) : once();
   }
 
   /**

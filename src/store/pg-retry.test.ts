@@ -133,6 +133,19 @@ describe.skipIf(!backend)('PostgreSQL connections cut off mid-way, with the test
     expect(await db.rawRows('options').then((rows) => rows.filter((r) => r.name === 'cut_marker').map((r) => r.value))).toEqual(['2']);
   });
 
+  it('runs an option set cut off before its COMMIT once more, and the value is there for every store', async () => {
+    const store = await opened();
+    await store.options.set('cut_option', 'first');
+    const lock = await holding(`LOCK TABLE "${schema}".options IN ACCESS EXCLUSIVE MODE`);
+    const written = store.options.set('cut_option', 'second');
+    await terminateWaiter(lock.pid);
+    await lock.release();
+    await written;
+    expect(await store.options.get('cut_option')).toBe('second');
+    const other = await db.open();
+    expect(await other.options.get('cut_option')).toBe('second');
+  });
+
   it('answers a COMMIT cut off with the store unavailable (503), and never runs it again', async () => {
     const store = await opened();
     // A deferred trigger runs at COMMIT: it waits for an advisory lock the test holds.

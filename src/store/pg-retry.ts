@@ -43,6 +43,21 @@ export function notApplied(error: unknown): error is NotAppliedError {
   return error instanceof NotAppliedError;
 }
 
+/**
+ * `attempt()`, and once more when its first run was cut off before anything applied (a
+ * NotAppliedError) and took less than `withinMs` (the statement timeout: a request stays
+ * within its bound). `attempt` must build all its state afresh on each call.
+ */
+export async function onceMoreIfNotApplied<T>(attempt: () => Promise<T>, withinMs: number): Promise<T> {
+  const startedAt = performance.now();
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!notApplied(error) || performance.now() - startedAt >= withinMs) throw error;
+    return attempt();
+  }
+}
+
 /** Where a statement stood on its connection when it failed. */
 export interface StatementPlace {
   /** The statement's SQL text. */

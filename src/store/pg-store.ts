@@ -15,7 +15,7 @@ import { StatementNames } from './pg-prepared.js';
 import { HostPools, isHostDown } from './pg-failover.js';
 import { parsePgTarget, type PgHost } from './pg-hosts.js';
 import { poolTimeouts, resilientPool, watchPool, type DialectPool } from './pg-resilience.js';
-import { notApplied } from './pg-retry.js';
+import { onceMoreIfNotApplied } from './pg-retry.js';
 import { VERSION_RECHECK_MS, versionChannel, VersionWatch, type VersionFeed } from './pg-version-watch.js';
 import type { Database } from './schema.js';
 import { SharedQuery } from './shared-query.js';
@@ -198,6 +198,8 @@ class PostgresStore extends StoreImpl {
       new KyselyOptionsBackend(
         db,
         this.sharing((version) => this.watch?.committed(OPTIONS_ROW, version)),
+        null,
+        retryWithinMs,
       ),
     );
     this.batches = new OptionBatches({
@@ -251,14 +253,8 @@ class PostgresStore extends StoreImpl {
    * timeout: the server rolled the first run back, and callbacks have no effect outside `tx`
    * (types.ts). A COMMIT cut off is never run again: it may have committed (503).
    */
-  private async transactionOf<T>(fn: (tx: StoreTransaction) => Promise<T>, lockOptions: boolean): Promise<T> {
-    const startedAt = performance.now();
-    try {
-      return await this.transactionOnce(fn, lockOptions);
-    } catch (error) {
-      if (!notApplied(error) || performance.now() - startedAt >= this.retryWithinMs) throw error;
-      return this.transactionOnce(fn, lockOptions);
-    }
+  private transactionOf<T>(fn: (tx: StoreTransaction) => Promise<T>, lockOptions: boolean): Promise<T> {
+    return onceMoreIfNotApplied(() => this.transactionOnce(fn, lockOptions), this.retryWithinMs);
   }
 
   private async transactionOnce<T>(fn: (tx: StoreTransaction) => Promise<T>, lockOptions: boolean): Promise<T> {
