@@ -17,6 +17,8 @@ import { comparisons, format, PG_ROWS, targets, withRatios, writeJson } from './
 import {
   mainScenarios,
   moduleAll,
+  abilityListModules,
+  mcpListModules,
   parallelToggles,
   settings,
   SETTINGS_CURRENT_ENV,
@@ -174,6 +176,8 @@ const mainDir = await freshDataDir('main');
 // auth headers, which change if the server had to be restarted.
 /** The alternated runs of the comparisons (pairs of servers, or of credentials on one), by comparison. */
 const alternated = {};
+/** Which scenario a side of an alternated comparison on one server runs (a key no header has). */
+const SIDE = Symbol('side');
 /** Rounds of each alternated comparison (see `alternate`). */
 const ALTERNATE_ROUNDS = 4;
 
@@ -195,14 +199,42 @@ const basicRow = [
     );
   },
 ];
+// Issue 44's rows right after module/all, on the same server: the readonly ability over REST
+// (alternated with the route: "at its route's cost, within 10 %") and the MCP tools/call.
+const abilityRows = [
+  [
+    abilityListModules({}).name,
+    async (server, auth) => {
+      await bench(server, abilityListModules(auth), { group: 'main' });
+      alternated.abilityVsRoute = await alternate(
+        'ability vs route, module list',
+        [
+          { name: 'route', server, auth: { ...auth, [SIDE]: 'route' } },
+          { name: 'ability', server, auth: { ...auth, [SIDE]: 'ability' } },
+        ],
+        (sideAuth) => {
+          const { [SIDE]: side, ...headers } = sideAuth;
+          return side === 'ability' ? abilityListModules(headers) : moduleAll(headers);
+        },
+      );
+    },
+  ],
+  [
+    mcpListModules('').name,
+    async (server, auth) => {
+      basicAuthorization ??= await appPasswordAuthorization(server, auth);
+      await bench(server, mcpListModules(basicAuthorization), { group: 'main' });
+    },
+  ],
+];
 await onServer(
   { dataDir: mainDir },
   mainScenarios({})
     .map((s, i) => [s.name, i])
-    .filter(([name]) => wanted(name))
     .flatMap(([name, i]) => [
-      [name, (server, auth) => bench(server, mainScenarios(auth)[i], { group: 'main', measureBaseline: true })],
+      ...(wanted(name) ? [[name, (server, auth) => bench(server, mainScenarios(auth)[i], { group: 'main', measureBaseline: true })]] : []),
       ...(name === settings({}).name && wanted(basicRow[0]) ? [basicRow] : []),
+      ...(name === moduleAll({}).name ? abilityRows.filter(([rowName]) => wanted(rowName)) : []),
     ]),
 );
 

@@ -28,6 +28,35 @@ export const settingsBasic = (authorization) => ({
 });
 
 /**
+ * Issue 44: the readonly ability over the same operation as module/all, run over REST
+ * (`wp-abilities/v1`, GET with no input): its cost is compared with the route's.
+ */
+export const abilityListModules = (auth) => ({
+  name: 'GET ability list-modules (REST run)',
+  requests: [get('/wp-json/wp-abilities/v1/abilities/siteward/list-modules/run', auth)],
+  expect: '2xx',
+});
+
+/** Issue 44: the same ability as an MCP tools/call through the WordPress adapter's server, with an application password. */
+export const mcpListModules = (authorization) => ({
+  name: 'POST MCP tools/call list-modules (Basic)',
+  requests: [
+    {
+      method: 'POST',
+      path: '/wp-json/mcp/mcp-adapter-default-server',
+      headers: { Authorization: authorization, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'mcp-adapter-execute-ability', arguments: { ability_name: 'siteward/list-modules', parameters: {} } },
+      }),
+    },
+  ],
+  expect: '2xx',
+});
+
+/**
  * The same route in Jetpack 4.3+'s shape (SITEWARD_SETTINGS_SHAPE=current): every module's
  * options in one object, what today's Jetpack admin reads (docs/spec/current-clients.md A.4).
  * It needs a server started with that setting.

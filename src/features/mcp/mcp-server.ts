@@ -115,6 +115,8 @@ export function adapterServer(registry: AbilityRegistry): Configure {
   ];
   return (server, caller) => {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    // The capability is shared with Siteward's server (serveMcp); this one offers no resources.
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
     server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
       const args = request.params.arguments ?? {};
       switch (request.params.name) {

@@ -171,6 +171,7 @@ describe('the WordPress adapter’s default server (POST /wp-json/mcp/mcp-adapte
       'mcp-adapter-get-ability-info',
       'mcp-adapter-execute-ability',
     ]);
+    expect((await client.listResources()).resources).toEqual([]);
     const discovered = parsed(await client.callTool({ name: 'mcp-adapter-discover-abilities', arguments: {} })) as {
       abilities: { name: string }[];
     };
