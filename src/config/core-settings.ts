@@ -255,7 +255,7 @@ export const coreSettings = defineSettings(
       },
     }),
     // Site-wide like SMTP: Monitor's alerts and Protect's digests both go to it.
-      monitorWebhook: optionalUrl({
+    monitorWebhook: optionalUrl({
       env: 'SITEWARD_MONITOR_WEBHOOK',
       protocols: ['http:', 'https:'],
       defaultDoc: '—',
