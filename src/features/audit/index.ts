@@ -11,15 +11,21 @@ import { purgeOld, writeCheckpoint } from './checkpoints.js';
 import { auditSettings } from './settings.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
+import { FORWARD_MIGRATION_NAME, forwardMigration } from './forwarding/forwarder.js';
+import { createForwarder } from './forwarding/setup.js';
 
 /** Checkpoints are signed at least this often (the issue asks for hourly). */
 export const CHECKPOINT_EVERY_MS = 3_600_000;
 /** The retention runs this often. */
 export const RETENTION_EVERY_MS = 86_400_000;
 
+/** How often the forwarding job looks for events its sinks have not taken (it runs on the jobs' round, every 10 s by default). */
+export const FORWARD_EVERY_MS = 5_000;
+
 export const auditFeature: Feature = {
   name: 'audit',
   settings: auditSettings,
+  migrations: { [FORWARD_MIGRATION_NAME]: forwardMigration },
   register(ctx) {
     const { store, config, clock, log } = ctx;
     const keys = auditKeys(ctx.secrets.auditSigningSeed);
@@ -46,6 +52,18 @@ export const auditFeature: Feature = {
       (error) => log.warn({ err: error }, 'could not record an ability run in the audit log'),
     );
     ctx.addCommand(auditCommand(store.auditLog, keys));
-    registerAuditRoutes(ctx.api, store.auditLog, clock);
+    const forwarder = createForwarder(config, store, log);
+    if (forwarder.sinks.length > 0) ctx.addJob({ name: 'audit-forward', everyMs: FORWARD_EVERY_MS, run: () => forwarder.runOnce(clock()) });
+    ctx.need('health').add('audit_forwarding', async () =>
+      (await forwarder.status()).map((s) => ({
+        sink: s.sink,
+        kind: s.kind,
+        backlog: s.backlog,
+        failing: s.next_attempt_at !== null,
+        last_error_at: s.last_error_at,
+        last_success_at: s.last_success_at,
+      })),
+    );
+    registerAuditRoutes(ctx.api, store.auditLog, clock, forwarder);
   },
 };
