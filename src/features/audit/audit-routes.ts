@@ -11,6 +11,7 @@ import type { AuditFilter, AuditLogRepo } from '../../store/types.js';
 import type { AuditResult } from '../../wire/audit.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { pagingHeaders } from '../pagination.js';
+import type { Forwarder } from './forwarding/forwarder.js';
 import { EXPORT_CONTENT_TYPES, exportChunks, exportFileName, type ExportFormat } from './export.js';
 
 export const auditError = errorCatalogue({
@@ -56,7 +57,12 @@ export function filterOf(p: AuditFilterQuery): AuditFilter {
 
 const administrators = permission('custom', (request: RestRequest) => request.user.can('manage_options'));
 
-export function registerAuditRoutes(api: Pick<SitewardApi, 'registerRoute' | 'restUrl'>, log: AuditLogRepo, clock: () => number): void {
+export function registerAuditRoutes(
+  api: Pick<SitewardApi, 'registerRoute' | 'restUrl'>,
+  log: AuditLogRepo,
+  clock: () => number,
+  forwarder: Pick<Forwarder, 'status'>,
+): void {
   const collectionUrl = api.restUrl(`/${SITEWARD_NAMESPACE}/audit`);
   api.registerRoute(
     SITEWARD_NAMESPACE,
@@ -102,6 +108,15 @@ export function registerAuditRoutes(api: Pick<SitewardApi, 'registerRoute' | 're
           'Content-Disposition': `attachment; filename="${exportFileName(query.format, clock())}"`,
           'X-Content-Type-Options': 'nosniff',
         }),
+    }),
+  );
+  api.registerRoute(
+    SITEWARD_NAMESPACE,
+    '/audit/forwarding',
+    defineRoute({
+      permission: administrators,
+      // Each configured sink: kind, target without secrets, backlog, last delivery and last failure.
+      handler: () => forwarder.status(),
     }),
   );
   api.registerRoute(

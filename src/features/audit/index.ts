@@ -15,6 +15,8 @@ import { deniedRequests } from './refusals.js';
 import { RequestSources } from './source.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
+import { FORWARD_MIGRATION_NAME, forwardMigration } from './forwarding/forwarder.js';
+import { createForwarder } from './forwarding/setup.js';
 
 // The surface other features use (test/layers.test.ts): how to say who did something and describe an option write.
 export { auditEvent, cliSource, jobSource, RequestSources, type AuditSource } from './source.js';
@@ -25,9 +27,13 @@ export const CHECKPOINT_EVERY_MS = 3_600_000;
 /** The retention runs this often. */
 export const RETENTION_EVERY_MS = 86_400_000;
 
+/** How often the forwarding job looks for events its sinks have not taken (it runs on the jobs' round, every 10 s by default). */
+export const FORWARD_EVERY_MS = 5_000;
+
 export const auditFeature: Feature = {
   name: 'audit',
   settings: auditSettings,
+  migrations: { [FORWARD_MIGRATION_NAME]: forwardMigration },
   register(ctx) {
     const { store, config, clock, log } = ctx;
     const keys = auditKeys(ctx.secrets.auditSigningSeed);
@@ -61,7 +67,19 @@ export const auditFeature: Feature = {
       ),
     );
     ctx.addCommand(auditCommand(store.auditLog, keys));
-    registerAuditRoutes(ctx.api, store.auditLog, clock);
+    const forwarder = createForwarder(config, store, log);
+    if (forwarder.sinks.length > 0) ctx.addJob({ name: 'audit-forward', everyMs: FORWARD_EVERY_MS, run: () => forwarder.runOnce(clock()) });
+    ctx.need('health').add('audit_forwarding', async () =>
+      (await forwarder.status()).map((s) => ({
+        sink: s.sink,
+        kind: s.kind,
+        backlog: s.backlog,
+        failing: s.next_attempt_at !== null,
+        last_error_at: s.last_error_at,
+        last_success_at: s.last_success_at,
+      })),
+    );
+    registerAuditRoutes(ctx.api, store.auditLog, clock, forwarder);
     registerAuditAbilities(ctx.api, store.auditLog);
     registerCheckpointRoute(ctx.api, store.auditLog, keys.publicKey);
   },

@@ -1,3 +1,4 @@
+import { chatBody } from '../../core/chat-webhook.js';
 import { exactDuration } from '../../core/time.js';
 import { smtpTransport } from '../../core/smtp-transport.js';
 import type { MonitorTransition } from './uptime-checker.js';
@@ -194,8 +195,7 @@ export class MonitorNotifier {
   webhookBody(event: MonitorEvent): Record<string, unknown> {
     const { subject, text } = this.describe(event);
     const format = this.options.webhookFormat ?? 'json';
-    if (format === 'slack') return { text: `*${subject}*\n${text}` };
-    if (format === 'discord') return { content: `**${subject}**\n${text}` };
+    if (format !== 'json') return chatBody(format, subject, text);
     const base = { event: event.kind, url: event.url, at: iso(event.at), message: subject, text };
     switch (event.kind) {
       case 'certificate':
