@@ -20,6 +20,8 @@ import { readLastVerification, runVerification, scheduledVerificationJob } from 
 import { registerBackupAbilities, type BackupOperations } from './abilities.js';
 import { backupSettings } from './settings.js';
 import { RequestSources } from '../audit/source.js';
+import { writeCheckpoint } from '../audit/checkpoints.js';
+import { auditKeys } from '../audit/signing.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
@@ -35,7 +37,15 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       const jetpack = ctx.need('jetpack');
       const { config, store, clock } = ctx;
       const setup = backupSetup(config, store, ctx.migrations, tuning);
-      const deps = { setup, status: store.status, log: ctx.log, clock, auditLog: store.auditLog };
+      const keys = auditKeys(ctx.secrets.auditSigningSeed);
+      const deps = {
+        setup,
+        status: store.status,
+        log: ctx.log,
+        clock,
+        auditLog: store.auditLog,
+        auditCheckpoint: () => writeCheckpoint(store.auditLog, keys, clock()),
+      };
       const sources = new RequestSources(store.appPasswords, clock);
       const state = async () => ({ lastRun: await readLastRun(store.status), lastVerification: await readLastVerification(store.status) });
 
