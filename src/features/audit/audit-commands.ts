@@ -8,6 +8,8 @@ import type { AuditKeys } from './signing.js';
 import { exportChunks } from './export.js';
 import { tailLog } from './tail.js';
 import { verifyAuditLog } from './verify.js';
+import { checkAgainstCheckpoint, readCheckpointFile } from './backup-checkpoint.js';
+import { readBackupHeader } from '../backups/backup-file.js';
 
 export const AUDIT_USAGE = [
   'audit list [filters] [--limit N] [--offset N] [--format json]',
@@ -16,6 +18,7 @@ export const AUDIT_USAGE = [
   'audit verify                     Recompute the hash chain and check the signed checkpoints; exit 1 naming the first broken row',
   'audit tail [-f] [filters] [--lines N] [--interval MS] [--format json]',
   '                                 The last N events (10), then with -f each new one as it is written (Ctrl-C ends)',
+  "audit verify --checkpoint <file> Also check the log still holds a backup's signed checkpoint (a .swbak file, or its manifest/checkpoint JSON)",
   'audit export --format ndjson|csv [filters]',
   '                                 Every matching event, oldest first, streamed to standard output',
   '  filters: --action <name|prefix.*> --actor <user id> --object <type[:id]> --result ok|denied|failed',
@@ -197,7 +200,8 @@ export function auditCommand(log: AuditLogRepo, keys: AuditKeys): CliCommand {
           return 0;
         }
         if (sub === 'verify') {
-          parseArgs({ args: rest, options: {}, strict: true });
+          const { values } = parseArgs({ args: rest, options: { checkpoint: { type: 'string' } }, strict: true });
+          if (values.checkpoint !== undefined) return await verifyCheckpoint(log, keys, values.checkpoint, io);
           const result = await verifyAuditLog(log, keys.publicKey);
           if (!result.ok) {
             io.err(`Audit log BROKEN at row ${result.row}: ${result.reason}.`);
@@ -217,4 +221,16 @@ export function auditCommand(log: AuditLogRepo, keys: AuditKeys): CliCommand {
       }
     },
   };
+}
+
+/** `audit verify --checkpoint <file>`: the chain, and the backup's signed head in it. */
+async function verifyCheckpoint(log: AuditLogRepo, keys: AuditKeys, file: string, io: CliIo): Promise<number> {
+  const checkpoint = await readCheckpointFile(file, readBackupHeader);
+  if (typeof checkpoint === 'string') {
+    io.err(checkpoint);
+    return 1;
+  }
+  const result = await checkAgainstCheckpoint(log, keys.publicKey, checkpoint);
+  (result.ok ? io.out : io.err)(result.message);
+  return result.ok ? 0 : 1;
 }

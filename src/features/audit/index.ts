@@ -21,6 +21,8 @@ import { createForwarder } from './forwarding/setup.js';
 // The surface other features use (test/layers.test.ts): how to say who did something and describe an option write.
 export { auditEvent, cliSource, jobSource, RequestSources, type AuditSource } from './source.js';
 export { audited, type Described } from './audited.js';
+export { writeCheckpoint } from './checkpoints.js';
+export { auditKeys } from './signing.js';
 
 /** Checkpoints are signed at least this often (the issue asks for hourly). */
 export const CHECKPOINT_EVERY_MS = 3_600_000;

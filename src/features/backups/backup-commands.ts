@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { textTable } from '../../core/text-table.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import type { AuditLogRepo, StatusRepo } from '../../store/types.js';
+import type { AuditCheckpoint } from '../../wire/audit.js';
 import type { Logger } from '../../plugins/api.js';
 import { applyRetention } from './backup-retention.js';
 import { listKept, removeKept, type KeptCopy } from './kept-copies.js';
@@ -18,6 +19,7 @@ export interface BackupCommandDeps {
   readonly log: Logger;
   readonly clock: () => number;
   readonly auditLog?: Pick<AuditLogRepo, 'append'>;
+  readonly auditCheckpoint?: () => Promise<AuditCheckpoint>;
 }
 
 export const BACKUP_USAGE = [

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isPlainObject } from '../../core/objects.js';
+import type { AuditCheckpoint } from '../../wire/audit.js';
 
 export type BackupBackend = 'sqlite' | 'postgres';
 
@@ -47,6 +48,12 @@ interface ManifestCommon {
   readonly storeId?: string;
   /** `age-v1` when the payload is encrypted (backup-crypto.ts); absent: plain gzip. */
   readonly encryption?: 'age-v1';
+  /**
+   * The audit log's head signed just before the snapshot (docs/audit-log.md "Checkpoints in
+   * backups"): `siteward audit verify --checkpoint <file>` checks a restored store against it.
+   * Absent in backups made before it, or when the store has no audit log.
+   */
+  readonly auditCheckpoint?: AuditCheckpoint;
 }
 
 /** SQLite: the content is the snapshot database file itself. */
@@ -129,6 +136,8 @@ export function parseManifest(value: unknown): BackupManifest | null {
     tables: Array.isArray,
     storeId: (v: unknown) => v === undefined || (typeof v === 'string' && v.length > 0 && v.length <= 100),
     encryption: (v: unknown) => v === undefined || v === 'age-v1',
+    auditCheckpoint: (v: unknown) =>
+      v === undefined || fields(v, { last_id: isCount, head_hash: isHash, count: isCount, time: isCount, signature: isText }),
   };
   if (!fields(value, common)) return null;
   const backend = value.backend as BackupBackend;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AuditCheckpoint } from '../../wire/audit.js';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,8 @@ export interface CreateOptions {
   /** Staging directory when no local target is configured. Default: the OS temp directory. */
   readonly tempDir?: string;
   readonly retry?: RetryPolicy;
+  /** Signs the audit log's head for the manifest, just before the snapshot (so the snapshot holds that head). */
+  readonly auditCheckpoint?: () => Promise<AuditCheckpoint>;
 }
 
 /**
@@ -88,6 +91,7 @@ export async function createBackup(source: StoreLocation, now: Date, options: Cr
   let folder: string;
   let written: { file: string; size: number; manifest: BackupManifest };
   try {
+    const signed = options.auditCheckpoint ? { auditCheckpoint: await options.auditCheckpoint() } : {};
     if (local !== undefined) folder = local.folder(storeId);
     else folder = staging = await mkdtemp(join(options.tempDir ?? tmpdir(), 'siteward-backup-'));
     await ensureBackupDir(folder);
@@ -108,6 +112,7 @@ export async function createBackup(source: StoreLocation, now: Date, options: Cr
             schemaVersion: info.schemaVersion,
             tables: info.tables,
             storeId,
+            ...signed,
             ...digest,
           }),
           key,
@@ -133,6 +138,7 @@ export async function createBackup(source: StoreLocation, now: Date, options: Cr
             tables,
             sequences,
             storeId,
+            ...signed,
             ...digest,
           };
         },

@@ -19,7 +19,7 @@ import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.j
 import { readLastVerification, runVerification, scheduledVerificationJob } from './scheduled-verification.js';
 import { registerBackupAbilities, type BackupOperations } from './abilities.js';
 import { backupSettings } from './settings.js';
-import { RequestSources } from '../audit/index.js';
+import { RequestSources, writeCheckpoint, auditKeys } from '../audit/index.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
@@ -35,7 +35,15 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
       const jetpack = ctx.need('jetpack');
       const { config, store, clock } = ctx;
       const setup = backupSetup(config, store, ctx.migrations, tuning);
-      const deps = { setup, status: store.status, log: ctx.log, clock, auditLog: store.auditLog };
+      const keys = auditKeys(ctx.secrets.auditSigningSeed);
+      const deps = {
+        setup,
+        status: store.status,
+        log: ctx.log,
+        clock,
+        auditLog: store.auditLog,
+        auditCheckpoint: () => writeCheckpoint(store.auditLog, keys, clock()),
+      };
       const sources = new RequestSources(store.appPasswords, clock);
       const state = async () => ({ lastRun: await readLastRun(store.status), lastVerification: await readLastVerification(store.status) });
 

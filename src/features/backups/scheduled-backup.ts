@@ -15,6 +15,7 @@ import { applyRetention } from './backup-retention.js';
 import type { BackupSetup } from './backup-setup.js';
 import { createBackup, type TargetCopy } from './backups.js';
 import type { AuditLogRepo } from '../../store/types.js';
+import type { AuditCheckpoint } from '../../wire/audit.js';
 import { auditEvent, jobSource, type AuditSource } from '../audit/index.js';
 
 /** The status row of the last scheduled run. */
@@ -81,6 +82,8 @@ export interface ScheduledBackupDeps {
   readonly clock: () => number;
   /** Where `backup.created` / `backup.pruned` / `backup.failed` are recorded (docs/audit-log.md); absent: nowhere. */
   readonly auditLog?: Pick<AuditLogRepo, 'append'>;
+  /** Signs the audit log's head for each backup's manifest (docs/audit-log.md); absent: none. */
+  readonly auditCheckpoint?: () => Promise<AuditCheckpoint>;
 }
 
 /** One backup (scheduled or asked for), then retention per target; the outcome is stored and logged either way. */
@@ -105,6 +108,7 @@ export async function runBackup(
     storeId,
     key: setup.key,
     retry: setup.retry,
+    ...(deps.auditCheckpoint ? { auditCheckpoint: deps.auditCheckpoint } : {}),
   });
   if (created.ok) {
     // Retention only after a good backup, and only where it landed: a failing schedule must never eat the last good ones.
