@@ -182,6 +182,33 @@ export class SiteConnection {
     return { ok: true, url: url.href };
   }
 
+  /**
+   * A checked callback's code exchange: the pending record is replaced by its `used` marker
+   * first (single use), then the code is exchanged with the record's PKCE verifier and nonce,
+   * and an ID token with a subject is required.
+   */
+  async #redeem(
+    openid: typeof oidc,
+    found: { callback: URL; state: string },
+    pending: Pending,
+    used: Pending,
+  ): Promise<Result<{ client: oidc.Configuration; tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>; subject: string }>> {
+    const registration = await this.#registration();
+    if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
+    const client = await this.#oidcClient(registration);
+    await this.#records.writePending(found.state, used);
+
+    const tokens = await openid.authorizationCodeGrant(client, found.callback, {
+      pkceCodeVerifier: pending.verifier,
+      expectedState: found.state,
+      expectedNonce: pending.nonce,
+      idTokenExpected: true,
+    });
+    const subject = tokens.claims()?.sub;
+    if (subject === undefined) return failure('id_token_invalid', 'the token response has no ID token');
+    return { ok: true, client, tokens, subject };
+  }
+
   /** Checks the callback's state, exchanges the code, validates the ID token, fetches userinfo, stores the tokens. */
   async completeAuthorization(input: {
     callbackUrl: string;
@@ -202,20 +229,11 @@ export class SiteConnection {
       if (pending.sessionHash !== sha256(input.sessionKey) || pending.userId !== userId) {
         return failure('state_invalid', 'this login was started in another session');
       }
-      const registration = await this.#registration();
-      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
-      const client = await this.#oidcClient(registration);
       // Single use: mark before the exchange, keep the marker (without secrets) until it expires.
-      await this.#records.writePending(state, { sessionHash: pending.sessionHash, userId, expiresAt: pending.expiresAt, usedAt: now });
-
-      const tokens = await openid.authorizationCodeGrant(client, callback, {
-        pkceCodeVerifier: pending.verifier,
-        expectedState: state,
-        expectedNonce: pending.nonce,
-        idTokenExpected: true,
-      });
-      const subject = tokens.claims()?.sub;
-      if (subject === undefined) return failure('id_token_invalid', 'the token response has no ID token');
+      const used = { sessionHash: pending.sessionHash, userId, expiresAt: pending.expiresAt, usedAt: now };
+      const redeemed = await this.#redeem(openid, { callback, state }, pending, used);
+      if (!redeemed.ok) return redeemed;
+      const { client, tokens, subject } = redeemed;
       const info = await this.#userinfo(client, tokens.access_token, subject);
       await this.#records.writeUser(userId, {
         issuer: this.#config.issuer,
@@ -287,26 +305,11 @@ export class SiteConnection {
       if (pending.usedAt !== undefined) return failure('state_replayed', 'this sign-in was already completed; start again');
       if (pending.purpose !== 'login') return failure('state_invalid', 'this state belongs to linking an account, not to a sign-in');
       if (pending.sessionHash !== sha256(input.browserKey)) return failure('state_invalid', 'this sign-in was started in another browser');
-      const registration = await this.#registration();
-      if (registration === undefined) return failure('not_registered', 'the site is not registered at the account service');
-      const client = await this.#oidcClient(registration);
       // Single use, as for linking: marked before the exchange.
-      await this.#records.writePending(state, {
-        purpose: 'login',
-        sessionHash: pending.sessionHash,
-        userId: '',
-        expiresAt: pending.expiresAt,
-        usedAt: now,
-      });
-
-      const tokens = await openid.authorizationCodeGrant(client, callback, {
-        pkceCodeVerifier: pending.verifier,
-        expectedState: state,
-        expectedNonce: pending.nonce,
-        idTokenExpected: true,
-      });
-      const subject = tokens.claims()?.sub;
-      if (subject === undefined) return failure('id_token_invalid', 'the token response has no ID token');
+      const used: Pending = { purpose: 'login', sessionHash: pending.sessionHash, userId: '', expiresAt: pending.expiresAt, usedAt: now };
+      const redeemed = await this.#redeem(openid, { callback, state }, pending, used);
+      if (!redeemed.ok) return redeemed;
+      const { client, tokens, subject } = redeemed;
       let claims: oidc.UserInfoResponse;
       try {
         claims = await openid.fetchUserInfo(client, tokens.access_token, subject);
