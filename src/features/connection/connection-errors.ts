@@ -106,7 +106,9 @@ function providerAnswer(top: unknown, openid: typeof OpenidClient, stage: Stage,
     const status = top.status;
     const oauthError = top instanceof ResponseBodyError ? top.error : (top.cause[0]?.parameters.error ?? 'unauthorized');
     const description = top instanceof ResponseBodyError ? describe(top.error_description) : '';
-    // oidc-provider 8: no token → 400 invalid_request "no access token provided"; a wrong one → 401 invalid_token.
+    // No token → 400 (a guarded oidc-provider 8: invalid_request "no access token provided"; `siteward
+    // accounts`, open to public clients only: invalid_client_metadata "…without an initial access token…");
+    // a wrong one → 401 invalid_token.
     const tokenRefused = status === 401 || status === 403 || oauthError === 'invalid_token' || /access token/.test(description);
     if (stage === 'registration' && (top instanceof WWWAuthenticateChallengeError || tokenRefused)) {
       return { kind: 'registration_refused', message: `registration was refused (${status} ${oauthError}): check the registration token` };

@@ -6,8 +6,9 @@
  *   accepted, at most once a minute per client and user in each process (first use kept, last use
  *   the row's write time), so that a busy agent costs no write per call;
  * - the revoked client ids in one option (`siteward_agent_clients_revoked`): options are cached
- *   in each process and kept fresh by the store's version (a change in any process or host is
- *   seen at the next request), so the check on every bearer call costs no query.
+ *   in each process and kept fresh by the store's options version (a change in any process or
+ *   host is seen at once on SQLite, as PostgreSQL's NOTIFY arrives there), so the check on every
+ *   bearer call costs no query.
  * A revoked client stays revoked: tokens it got before or gets after answer 401 `invalid_token`;
  * the agent registers anew (a new client id) to be let in again.
  */
