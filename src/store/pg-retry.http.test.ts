@@ -86,4 +86,49 @@ describe.skipIf(!process.env.SITEWARD_TEST_PG)('requests cut off from PostgreSQL
     ]);
     expect(events.rows).toHaveLength(1);
   });
+
+  it('answers 503 with Retry-After when the COMMIT of a user creation is cut off, and the documented check tells', async () => {
+    // A deferred trigger runs at COMMIT: it waits for an advisory lock the test holds.
+    const key = Math.floor(Math.random() * 1e9);
+    await watcher.query(`
+      CREATE FUNCTION "${schema}".wait_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN PERFORM pg_advisory_xact_lock(${key}); RETURN NULL; END $$;
+      CREATE CONSTRAINT TRIGGER wait_at_commit AFTER INSERT ON "${schema}".users
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "${schema}".wait_at_commit();`);
+    try {
+      const lock = await holding(`SELECT pg_advisory_xact_lock(${key})`);
+      const created = t.request({
+        method: 'POST',
+        path: '/wp-json/wp/v2/users',
+        headers: { ...t.auth(admin), 'X-Request-Id': 'cut-commit-1' },
+        body: { username: 'cut_gil', email: 'gil@example.org', password: 'a user password 1' },
+      });
+      const cutOff = await terminateWaiter(lock.pid);
+      await lock.release();
+      const answer = await created;
+      expect(cutOff).toMatch(/^commit/i);
+      expect(answer.status).toBe(503);
+      expect(answer.headers['retry-after']).toBeDefined();
+      expect((answer.json as { code: string }).code).toBe('siteward_store_unavailable');
+      // docs/operations.md "Checking a write whose COMMIT was cut off": the event of the request's
+      // id is there exactly when the change is (here the COMMIT was ended before it completed).
+      const audit = await t.request({ path: '/wp-json/siteward/v1/audit?search=cut-commit-1', headers: t.auth(admin) });
+      expect(audit.status).toBe(200);
+      expect(audit.json).toEqual([]);
+      const search = await users('?search=cut_gil&context=edit');
+      expect(search.json).toEqual([]);
+    } finally {
+      await watcher.query(`DROP TRIGGER wait_at_commit ON "${schema}".users`);
+    }
+    // And the same check finds a creation that did commit.
+    const again = await t.request({
+      method: 'POST',
+      path: '/wp-json/wp/v2/users',
+      headers: { ...t.auth(admin), 'X-Request-Id': 'cut-commit-2' },
+      body: { username: 'cut_gil', email: 'gil@example.org', password: 'a user password 1' },
+    });
+    expect(again.status).toBe(201);
+    const found = await t.request({ path: '/wp-json/siteward/v1/audit?search=cut-commit-2', headers: t.auth(admin) });
+    expect((found.json as { action: string }[]).map((e) => e.action)).toEqual(['user.created']);
+  });
 });
