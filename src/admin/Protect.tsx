@@ -3,7 +3,8 @@
  * last attempt, until when, escalation), lifting one block or all, the recent failed attempts,
  * and which administrators are e-mailed about new blocks (at most one digest an hour).
  */
-import { Button, Card, CardBody, CardHeader, Notice, ToggleControl } from '@wordpress/components';
+import { Button, Notice, ToggleControl } from '@wordpress/components';
+import { TitledCard } from './ui/TitledCard';
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { addQueryArgs } from '@wordpress/url';
 import { useState } from 'react';
@@ -137,72 +138,67 @@ function BlocksCard() {
   };
 
   return (
-    <Card className="sw-card" data-testid="protect-blocks">
-      <CardHeader size="small">
-        <h2 className="sw-card-title">{recent ? __('Current and recent blocks', 'siteward') : __('Blocked addresses', 'siteward')}</h2>
-      </CardHeader>
-      <CardBody size="small">
-        <ToggleControl
-          __nextHasNoMarginBottom
-          label={__('Show recent blocks too', 'siteward')}
-          checked={recent}
-          onChange={(on) => {
-            setRecent(on);
-            setPage(1);
-          }}
-        />
-        {problem !== null && (
-          <Notice status="error" onRemove={() => setProblem(null)}>
-            {problem}
-          </Notice>
+    <TitledCard title={recent ? __('Current and recent blocks', 'siteward') : __('Blocked addresses', 'siteward')} testId="protect-blocks">
+      <ToggleControl
+        __nextHasNoMarginBottom
+        label={__('Show recent blocks too', 'siteward')}
+        checked={recent}
+        onChange={(on) => {
+          setRecent(on);
+          setPage(1);
+        }}
+      />
+      {problem !== null && (
+        <Notice status="error" onRemove={() => setProblem(null)}>
+          {problem}
+        </Notice>
+      )}
+      <Loaded load={list} loading={__('Loading blocks…', 'siteward')}>
+        {(data) => (
+          <>
+            <p data-testid="protect-summary">
+              {data.total === 0
+                ? recent
+                  ? __('No address was blocked lately.', 'siteward')
+                  : __('No address is blocked.', 'siteward')
+                : recent
+                  ? // translators: %d: how many blocks.
+                    sprintf(_n('%d block, current or recent.', '%d blocks, current or recent.', data.total, 'siteward'), data.total)
+                  : // translators: %d: how many addresses.
+                    sprintf(_n('%d address is blocked.', '%d addresses are blocked.', data.total, 'siteward'), data.total)}
+            </p>
+            {data.items.length > 0 && (
+              <ul className="sw-protect-list">
+                {data.items.map((b) => (
+                  <BlockRow key={`${b.address}-${b.blocked_at}`} block={b} onUnblock={(a) => void lift(a)} busy={busy !== null} />
+                ))}
+              </ul>
+            )}
+            <Pager page={page} totalPages={data.totalPages} onPage={setPage} label={__('Pages of blocks', 'siteward')} />
+            {!recent && data.total > 1 && (
+              <div className="sw-actions">
+                <Button
+                  variant="secondary"
+                  onClick={() => void lift(null)}
+                  disabled={busy !== null}
+                  isBusy={busy === '*'}
+                  __next40pxDefaultSize
+                >
+                  {__('Unblock all', 'siteward')}
+                </Button>
+              </div>
+            )}
+          </>
         )}
-        <Loaded load={list} loading={__('Loading blocks…', 'siteward')}>
-          {(data) => (
-            <>
-              <p data-testid="protect-summary">
-                {data.total === 0
-                  ? recent
-                    ? __('No address was blocked lately.', 'siteward')
-                    : __('No address is blocked.', 'siteward')
-                  : recent
-                    ? // translators: %d: how many blocks.
-                      sprintf(_n('%d block, current or recent.', '%d blocks, current or recent.', data.total, 'siteward'), data.total)
-                    : // translators: %d: how many addresses.
-                      sprintf(_n('%d address is blocked.', '%d addresses are blocked.', data.total, 'siteward'), data.total)}
-              </p>
-              {data.items.length > 0 && (
-                <ul className="sw-protect-list">
-                  {data.items.map((b) => (
-                    <BlockRow key={`${b.address}-${b.blocked_at}`} block={b} onUnblock={(a) => void lift(a)} busy={busy !== null} />
-                  ))}
-                </ul>
-              )}
-              <Pager page={page} totalPages={data.totalPages} onPage={setPage} label={__('Pages of blocks', 'siteward')} />
-              {!recent && data.total > 1 && (
-                <div className="sw-actions">
-                  <Button
-                    variant="secondary"
-                    onClick={() => void lift(null)}
-                    disabled={busy !== null}
-                    isBusy={busy === '*'}
-                    __next40pxDefaultSize
-                  >
-                    {__('Unblock all', 'siteward')}
-                  </Button>
-                </div>
-              )}
-            </>
-          )}
-        </Loaded>
-        <p className="sw-help">
-          {__(
-            'Locked out yourself? The login page offers an unlock link by e-mail when e-mail is set up. On the server, in Siteward’s directory, this command lifts a block at once:',
-            'siteward',
-          )}{' '}
-          <code className="sw-break">npx siteward protect unblock &lt;address&gt;</code>
-        </p>
-      </CardBody>
-    </Card>
+      </Loaded>
+      <p className="sw-help">
+        {__(
+          'Locked out yourself? The login page offers an unlock link by e-mail when e-mail is set up. On the server, in Siteward’s directory, this command lifts a block at once:',
+          'siteward',
+        )}{' '}
+        <code className="sw-break">npx siteward protect unblock &lt;address&gt;</code>
+      </p>
+    </TitledCard>
   );
 }
 
@@ -219,34 +215,29 @@ function AttemptsCard() {
   const [page, setPage] = useState(1);
   const list = useRest<CollectionPage<Attempt>>(addQueryArgs(`${P}/attempts`, { page, per_page: PER_PAGE }), { page: true });
   return (
-    <Card className="sw-card" data-testid="protect-attempts">
-      <CardHeader size="small">
-        <h2 className="sw-card-title">{__('Recent failed logins', 'siteward')}</h2>
-      </CardHeader>
-      <CardBody size="small">
-        <Loaded load={list} loading={__('Loading failed logins…', 'siteward')}>
-          {(data) =>
-            data.items.length === 0 ? (
-              <p className="sw-muted">{__('No failed logins lately.', 'siteward')}</p>
-            ) : (
-              <>
-                <ul className="sw-protect-attempts">
-                  {data.items.map((a, i) => (
-                    <li key={`${a.at}-${i}`}>
-                      <span>{when(a.at)}</span>
-                      <code className="sw-break">{a.address}</code>
-                      <span className="sw-break">{a.login === '' ? '—' : a.login}</span>
-                      <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>{attemptLabel(a)}</span>
-                    </li>
-                  ))}
-                </ul>
-                <Pager page={page} totalPages={data.totalPages} onPage={setPage} label={__('Pages of failed logins', 'siteward')} />
-              </>
-            )
-          }
-        </Loaded>
-      </CardBody>
-    </Card>
+    <TitledCard title={__('Recent failed logins', 'siteward')} testId="protect-attempts">
+      <Loaded load={list} loading={__('Loading failed logins…', 'siteward')}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <p className="sw-muted">{__('No failed logins lately.', 'siteward')}</p>
+          ) : (
+            <>
+              <ul className="sw-protect-attempts">
+                {data.items.map((a, i) => (
+                  <li key={`${a.at}-${i}`}>
+                    <span>{when(a.at)}</span>
+                    <code className="sw-break">{a.address}</code>
+                    <span className="sw-break">{a.login === '' ? '—' : a.login}</span>
+                    <span className={a.outcome === 'refused' ? 'sw-status-down' : 'sw-muted'}>{attemptLabel(a)}</span>
+                  </li>
+                ))}
+              </ul>
+              <Pager page={page} totalPages={data.totalPages} onPage={setPage} label={__('Pages of failed logins', 'siteward')} />
+            </>
+          )
+        }
+      </Loaded>
+    </TitledCard>
   );
 }
 
@@ -270,40 +261,35 @@ function NotificationsCard({ settings }: { settings: Notifications }) {
     }
   };
   return (
-    <Card className="sw-card">
-      <CardHeader size="small">
-        <h2 className="sw-card-title">{__('When an address is blocked', 'siteward')}</h2>
-      </CardHeader>
-      <CardBody size="small">
-        {!settings.mail_configured && (
-          <p className="sw-muted">{__('E-mail is not configured (SITEWARD_SMTP_URL), so no e-mail can be sent.', 'siteward')}</p>
-        )}
-        <ChoiceList
-          legend={__('Administrators who get an e-mail (one digest an hour at most)', 'siteward')}
-          choices={settings.choices}
-          chosen={chosen}
-          onChange={setChosen}
-          testId="protect-admins"
-        />
-        <ToggleControl
-          __nextHasNoMarginBottom
-          label={__('Also post to the Monitor webhook', 'siteward')}
-          help={
-            settings.webhook_configured
-              ? __('The same URL and format as Monitor’s notifications.', 'siteward')
-              : __('No webhook is set (SITEWARD_MONITOR_WEBHOOK).', 'siteward')
-          }
-          checked={webhook}
-          disabled={!settings.webhook_configured}
-          onChange={setWebhook}
-        />
-        <div className="sw-actions">
-          <Button variant="primary" onClick={() => void save()} isBusy={busy} disabled={busy} __next40pxDefaultSize>
-            {__('Save', 'siteward')}
-          </Button>
-        </div>
-      </CardBody>
-    </Card>
+    <TitledCard title={__('When an address is blocked', 'siteward')}>
+      {!settings.mail_configured && (
+        <p className="sw-muted">{__('E-mail is not configured (SITEWARD_SMTP_URL), so no e-mail can be sent.', 'siteward')}</p>
+      )}
+      <ChoiceList
+        legend={__('Administrators who get an e-mail (one digest an hour at most)', 'siteward')}
+        choices={settings.choices}
+        chosen={chosen}
+        onChange={setChosen}
+        testId="protect-admins"
+      />
+      <ToggleControl
+        __nextHasNoMarginBottom
+        label={__('Also post to the Monitor webhook', 'siteward')}
+        help={
+          settings.webhook_configured
+            ? __('The same URL and format as Monitor’s notifications.', 'siteward')
+            : __('No webhook is set (SITEWARD_MONITOR_WEBHOOK).', 'siteward')
+        }
+        checked={webhook}
+        disabled={!settings.webhook_configured}
+        onChange={setWebhook}
+      />
+      <div className="sw-actions">
+        <Button variant="primary" onClick={() => void save()} isBusy={busy} disabled={busy} __next40pxDefaultSize>
+          {__('Save', 'siteward')}
+        </Button>
+      </div>
+    </TitledCard>
   );
 }
 

@@ -1,5 +1,6 @@
 /** Settings: the site-wide setting of the era (holiday snow) and the two resets, each confirmed first. */
-import { Button, Card, CardBody, CardHeader, ToggleControl } from '@wordpress/components';
+import { Button, ToggleControl } from '@wordpress/components';
+import { TitledCard } from './ui/TitledCard';
 import { __, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
 import { api, jp } from './api';
@@ -42,24 +43,19 @@ export function SettingsScreen() {
 
   return (
     <div className="sw-stack">
-      <Card className="sw-card">
-        <CardHeader size="small">
-          <h2 className="sw-card-title">{__('Appearance', 'siteward')}</h2>
-        </CardHeader>
-        <CardBody size="small">
-          <Loaded load={settings} loading={__('Loading settings…', 'siteward')}>
-            {(data) => (
-              <ToggleControl
-                __nextHasNoMarginBottom
-                label={__('Show falling snow on the site during the holidays', 'siteward')}
-                checked={snow ?? data[SNOW] === true}
-                disabled={saving || !mayManage}
-                onChange={(on) => void toggleSnow(on)}
-              />
-            )}
-          </Loaded>
-        </CardBody>
-      </Card>
+      <TitledCard title={__('Appearance', 'siteward')}>
+        <Loaded load={settings} loading={__('Loading settings…', 'siteward')}>
+          {(data) => (
+            <ToggleControl
+              __nextHasNoMarginBottom
+              label={__('Show falling snow on the site during the holidays', 'siteward')}
+              checked={snow ?? data[SNOW] === true}
+              disabled={saving || !mayManage}
+              onChange={(on) => void toggleSnow(on)}
+            />
+          )}
+        </Loaded>
+      </TitledCard>
       {user.currentUser.permissions.manage_modules !== false && <ResetCard />}
     </div>
   );
@@ -93,40 +89,35 @@ function ResetCard() {
     }
   };
   return (
-    <Card className="sw-card">
-      <CardHeader size="small">
-        <h2 className="sw-card-title">{__('Reset', 'siteward')}</h2>
-      </CardHeader>
-      <CardBody size="small">
-        <p>{__('Put modules, or all module settings, back as they were on a new site. The connection is kept.', 'siteward')}</p>
-        <div className="sw-actions">
-          <Button variant="secondary" onClick={() => setConfirm('modules')} __next40pxDefaultSize>
-            {__('Reset modules to default', 'siteward')}
-          </Button>
-          <Button variant="secondary" isDestructive onClick={() => setConfirm('options')} __next40pxDefaultSize>
-            {__('Reset all options', 'siteward')}
-          </Button>
-        </div>
-        {confirm && (
-          <ConfirmDialog
-            title={confirm === 'options' ? __('Reset all options?', 'siteward') : __('Reset modules?', 'siteward')}
-            confirmLabel={confirm === 'options' ? __('Reset all options', 'siteward') : __('Reset modules', 'siteward')}
-            destructive={confirm === 'options'}
-            busy={working}
-            onConfirm={() => void reset(confirm)}
-            onCancel={() => setConfirm(null)}
-          >
-            <p>
-              {confirm === 'options'
-                ? __(
-                    'Every module setting, dismissed notice and sharing choice is erased, and the default modules are turned on again. This cannot be undone.',
-                    'siteward',
-                  )
-                : __('Only the default modules stay on; the others are turned off. Their settings are kept.', 'siteward')}
-            </p>
-          </ConfirmDialog>
-        )}
-      </CardBody>
-    </Card>
+    <TitledCard title={__('Reset', 'siteward')}>
+      <p>{__('Put modules, or all module settings, back as they were on a new site. The connection is kept.', 'siteward')}</p>
+      <div className="sw-actions">
+        <Button variant="secondary" onClick={() => setConfirm('modules')} __next40pxDefaultSize>
+          {__('Reset modules to default', 'siteward')}
+        </Button>
+        <Button variant="secondary" isDestructive onClick={() => setConfirm('options')} __next40pxDefaultSize>
+          {__('Reset all options', 'siteward')}
+        </Button>
+      </div>
+      {confirm && (
+        <ConfirmDialog
+          title={confirm === 'options' ? __('Reset all options?', 'siteward') : __('Reset modules?', 'siteward')}
+          confirmLabel={confirm === 'options' ? __('Reset all options', 'siteward') : __('Reset modules', 'siteward')}
+          destructive={confirm === 'options'}
+          busy={working}
+          onConfirm={() => void reset(confirm)}
+          onCancel={() => setConfirm(null)}
+        >
+          <p>
+            {confirm === 'options'
+              ? __(
+                  'Every module setting, dismissed notice and sharing choice is erased, and the default modules are turned on again. This cannot be undone.',
+                  'siteward',
+                )
+              : __('Only the default modules stay on; the others are turned off. Their settings are kept.', 'siteward')}
+          </p>
+        </ConfirmDialog>
+      )}
+    </TitledCard>
   );
 }

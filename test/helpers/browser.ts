@@ -87,9 +87,15 @@ export async function adminPageLoggedIn(
     user: { login: string; password: string };
     problems: string[];
     consoleErrors?: boolean;
+    /** The browser prefers a dark colour scheme. */
+    dark?: boolean;
   },
 ): Promise<{ ctx: BrowserContext; p: Page }> {
-  const ctx = await browser.newContext({ viewport: { width: options.width, height: 900 }, baseURL: options.baseURL });
+  const ctx = await browser.newContext({
+    viewport: { width: options.width, height: 900 },
+    baseURL: options.baseURL,
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
   const p = await ctx.newPage();
   p.setDefaultTimeout(BROWSER_WAIT_MS);
   p.on('pageerror', (e) => options.problems.push(String(e)));

@@ -125,7 +125,7 @@ describe('the Activity screen', () => {
     type(s.field('Action'), 'user.');
     type(s.field('Result'), 'denied');
     type(s.field('User id'), '1');
-    type(s.field('Object type'), 'user');
+    type(s.field('Object type (module, user…)'), 'user');
     type(s.field('Object id'), '7');
     type(s.field('Text in the event'), 'role');
     type(s.field('From (day)'), '2026-12-01');

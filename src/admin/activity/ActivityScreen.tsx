@@ -82,12 +82,7 @@ function Filters({ filter, onApply }: { filter: ActivityFilter; onApply: (filter
         onChange={(v) => set('result')(v as ActivityFilter['result'])}
       />
       <TextRow label={__('User id', 'siteward')} type="number" min={0} value={draft.actor} onChange={set('actor')} />
-      <TextRow
-        label={__('Object type', 'siteward')}
-        help={__('module, user, option, backup…', 'siteward')}
-        value={draft.object_type}
-        onChange={set('object_type')}
-      />
+      <TextRow label={__('Object type (module, user…)', 'siteward')} value={draft.object_type} onChange={set('object_type')} />
       <TextRow label={__('Object id', 'siteward')} value={draft.object_id} onChange={set('object_id')} />
       <TextRow label={__('From (day)', 'siteward')} type="date" value={draft.after} onChange={set('after')} />
       <TextRow label={__('To (day)', 'siteward')} type="date" value={draft.before} onChange={set('before')} />
@@ -129,7 +124,7 @@ function EventRowWithMark({ event, mark }: { event: AuditEvent; mark: number | n
       {mark !== null && (
         <li className="sw-activity-mark" data-testid="activity-signed-mark">
           {/* translators: %d: an event's number. */}
-          {sprintf(__('Signed checkpoint: this event and those before it, up to #%d, are covered by the signature.', 'siteward'), mark)}
+          {sprintf(__('Signed checkpoint at event #%d: the events below are covered by its signature.', 'siteward'), mark)}
         </li>
       )}
       <EventRow event={event} />

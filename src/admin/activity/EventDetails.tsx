@@ -11,6 +11,23 @@ function valueText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+const isList = (v: unknown): v is (string | number | boolean)[] =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean');
+
+/** A list changed (the active modules, a role list): what left and what came, rather than both whole lists. */
+export function listChangeText(before: readonly unknown[], after: readonly unknown[]): string {
+  const removed = before.filter((x) => !after.includes(x)).map(String);
+  const added = after.filter((x) => !before.includes(x)).map(String);
+  const parts: string[] = [];
+  // translators: %s: items, comma-separated.
+  if (removed.length > 0) parts.push(sprintf(__('removed: %s', 'siteward'), removed.join(', ')));
+  // translators: %s: items, comma-separated.
+  if (added.length > 0) parts.push(sprintf(__('added: %s', 'siteward'), added.join(', ')));
+  if (parts.length === 0) parts.push(__('the same items, reordered', 'siteward'));
+  // translators: 1: what changed, 2: items before, 3: items after.
+  return sprintf(__('%1$s (%2$d → %3$d items)', 'siteward'), parts.join(' · '), before.length, after.length);
+}
+
 function ChangeRow({ field, change }: { field: string; change: AuditChange }) {
   return (
     <tr>
@@ -20,6 +37,10 @@ function ChangeRow({ field, change }: { field: string; change: AuditChange }) {
       {'secret' in change ? (
         <td colSpan={2} className="sw-muted">
           {__('changed (a secret: its values are never recorded)', 'siteward')}
+        </td>
+      ) : isList(change.before) && isList(change.after) ? (
+        <td colSpan={2} className="sw-break">
+          {listChangeText(change.before, change.after)}
         </td>
       ) : (
         <>

@@ -1,5 +1,6 @@
 /** Maintenance windows: the list, and a form for a new one (once, weekly or by cron expression). */
-import { Button, Card, CardBody, CardHeader, SelectControl } from '@wordpress/components';
+import { Button, SelectControl } from '@wordpress/components';
+import { TitledCard } from '../ui/TitledCard';
 import { __, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
 import { api } from '../api';
@@ -69,89 +70,84 @@ export function MaintenanceCard({
     }
   };
   return (
-    <Card className="sw-card">
-      <CardHeader size="small">
-        <h2 className="sw-card-title">{__('Maintenance windows', 'siteward')}</h2>
-      </CardHeader>
-      <CardBody size="small">
-        {/* translators: %s: a time zone. */}
-        <p className="sw-help">
-          {sprintf(
-            __(
-              'Checks go on during a window, but no downtime is counted and nobody is notified. Times of recurring windows are in %s.',
-              'siteward',
-            ),
-            timeZone,
-          )}
-        </p>
-        {windows.length === 0 ? (
-          <p data-testid="monitor-windows">{__('No maintenance windows.', 'siteward')}</p>
-        ) : (
-          <ul className="sw-facts" data-testid="monitor-windows">
-            {windows.map((w) => (
-              <li key={w.id}>
-                {/* translators: 1: the window, 2: its note. */}
-                {w.note ? sprintf(__('%1$s · %2$s', 'siteward'), describeWindow(w), w.note) : describeWindow(w)}{' '}
-                <Button variant="link" isDestructive onClick={() => void remove(w.id)}>
-                  {__('Remove', 'siteward')}
-                </Button>
-              </li>
-            ))}
-          </ul>
+    <TitledCard title={__('Maintenance windows', 'siteward')}>
+      {/* translators: %s: a time zone. */}
+      <p className="sw-help">
+        {sprintf(
+          __(
+            'Checks go on during a window, but no downtime is counted and nobody is notified. Times of recurring windows are in %s.',
+            'siteward',
+          ),
+          timeZone,
         )}
-        <form
-          className="sw-monitor-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void add();
-          }}
-        >
-          <SelectControl
-            __nextHasNoMarginBottom
-            __next40pxDefaultSize
-            label={__('Repeats', 'siteward')}
-            value={kind}
-            options={[
-              { label: __('Once', 'siteward'), value: 'once' },
-              { label: __('Weekly', 'siteward'), value: 'weekly' },
-              { label: __('Cron expression', 'siteward'), value: 'cron' },
-            ]}
-            onChange={(v) => setKind(v as typeof kind)}
-          />
-          {kind === 'once' && (
-            <>
-              <TextRow label={__('Starts', 'siteward')} type="datetime-local" value={starts} onChange={setStarts} />
-              <TextRow label={__('Ends', 'siteward')} type="datetime-local" value={ends} onChange={setEnds} />
-            </>
-          )}
-          {kind === 'weekly' && (
-            <fieldset className="sw-monitor-days">
-              <legend>{__('Days', 'siteward')}</legend>
-              {DAYS.map((label, day) => (
-                <CheckboxRow
-                  key={label}
-                  label={label}
-                  checked={days.includes(day)}
-                  onChange={(on) => setDays(on ? [...days, day] : days.filter((d) => d !== day))}
-                />
-              ))}
-            </fieldset>
-          )}
-          {kind === 'weekly' && <TextRow label={__('At (HH:MM)', 'siteward')} value={time} onChange={setTime} />}
-          {kind === 'cron' && (
-            <TextRow label={__('Cron expression (minute hour day month weekday)', 'siteward')} value={cron} onChange={setCron} />
-          )}
-          {kind !== 'once' && (
-            <TextRow label={__('Lasts (minutes)', 'siteward')} type="number" min={1} value={minutes} onChange={setMinutes} />
-          )}
-          <TextRow label={__('Note', 'siteward')} value={note} onChange={setNote} />
-          <div className="sw-actions">
-            <Button variant="primary" type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
-              {__('Add window', 'siteward')}
-            </Button>
-          </div>
-        </form>
-      </CardBody>
-    </Card>
+      </p>
+      {windows.length === 0 ? (
+        <p data-testid="monitor-windows">{__('No maintenance windows.', 'siteward')}</p>
+      ) : (
+        <ul className="sw-facts" data-testid="monitor-windows">
+          {windows.map((w) => (
+            <li key={w.id}>
+              {/* translators: 1: the window, 2: its note. */}
+              {w.note ? sprintf(__('%1$s · %2$s', 'siteward'), describeWindow(w), w.note) : describeWindow(w)}{' '}
+              <Button variant="link" isDestructive onClick={() => void remove(w.id)}>
+                {__('Remove', 'siteward')}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className="sw-monitor-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
+        <SelectControl
+          __nextHasNoMarginBottom
+          __next40pxDefaultSize
+          label={__('Repeats', 'siteward')}
+          value={kind}
+          options={[
+            { label: __('Once', 'siteward'), value: 'once' },
+            { label: __('Weekly', 'siteward'), value: 'weekly' },
+            { label: __('Cron expression', 'siteward'), value: 'cron' },
+          ]}
+          onChange={(v) => setKind(v as typeof kind)}
+        />
+        {kind === 'once' && (
+          <>
+            <TextRow label={__('Starts', 'siteward')} type="datetime-local" value={starts} onChange={setStarts} />
+            <TextRow label={__('Ends', 'siteward')} type="datetime-local" value={ends} onChange={setEnds} />
+          </>
+        )}
+        {kind === 'weekly' && (
+          <fieldset className="sw-monitor-days">
+            <legend>{__('Days', 'siteward')}</legend>
+            {DAYS.map((label, day) => (
+              <CheckboxRow
+                key={label}
+                label={label}
+                checked={days.includes(day)}
+                onChange={(on) => setDays(on ? [...days, day] : days.filter((d) => d !== day))}
+              />
+            ))}
+          </fieldset>
+        )}
+        {kind === 'weekly' && <TextRow label={__('At (HH:MM)', 'siteward')} value={time} onChange={setTime} />}
+        {kind === 'cron' && (
+          <TextRow label={__('Cron expression (minute hour day month weekday)', 'siteward')} value={cron} onChange={setCron} />
+        )}
+        {kind !== 'once' && (
+          <TextRow label={__('Lasts (minutes)', 'siteward')} type="number" min={1} value={minutes} onChange={setMinutes} />
+        )}
+        <TextRow label={__('Note', 'siteward')} value={note} onChange={setNote} />
+        <div className="sw-actions">
+          <Button variant="primary" type="submit" isBusy={busy} disabled={busy} __next40pxDefaultSize>
+            {__('Add window', 'siteward')}
+          </Button>
+        </div>
+      </form>
+    </TitledCard>
   );
 }

@@ -1,5 +1,6 @@
 /** The Monitor screen's Notifications card: whether e-mail alerts go out and to whom, the webhook, a test. */
-import { Button, Card, CardBody, CardHeader } from '@wordpress/components';
+import { Button } from '@wordpress/components';
+import { TitledCard } from '../ui/TitledCard';
 import { CheckboxRow, TextRow } from '../ui/form-rows';
 import { __, sprintf } from '@wordpress/i18n';
 import { useState } from 'react';
@@ -62,60 +63,55 @@ export function NotificationsCard({
     }
   };
   return (
-    <Card className="sw-card">
-      <CardHeader size="small">
-        <h2 className="sw-card-title">{__('Notifications', 'siteward')}</h2>
-      </CardHeader>
-      <CardBody size="small">
-        <p className="sw-help" data-testid="monitor-webhook">
-          {settings.webhook
-            ? __('Webhook: set (SITEWARD_MONITOR_WEBHOOK). It is called on every change, whether e-mail alerts are on or not.', 'siteward')
-            : __('Webhook: none. Set SITEWARD_MONITOR_WEBHOOK to have one called on every change.', 'siteward')}
+    <TitledCard title={__('Notifications', 'siteward')}>
+      <p className="sw-help" data-testid="monitor-webhook">
+        {settings.webhook
+          ? __('Webhook: set (SITEWARD_MONITOR_WEBHOOK). It is called on every change, whether e-mail alerts are on or not.', 'siteward')
+          : __('Webhook: none. Set SITEWARD_MONITOR_WEBHOOK to have one called on every change.', 'siteward')}
+      </p>
+      <CheckboxRow
+        label={__('E-mail alerts about downtime', 'siteward')}
+        help={__('When the site goes down and when it is back, to the people below.', 'siteward')}
+        checked={email}
+        onChange={setEmail}
+        data-testid="monitor-email-alerts"
+      />
+      <fieldset className="sw-monitor-admins" data-testid="monitor-admins">
+        <legend>{__('Administrators who get e-mails', 'siteward')}</legend>
+        {admins.map((a) => (
+          <CheckboxRow
+            key={a.id}
+            label={a.name}
+            checked={chosen === null || chosen.includes(a.id)}
+            onChange={(on) => {
+              const current = chosen ?? all;
+              setChosen(on ? [...current, a.id] : current.filter((id) => id !== a.id));
+            }}
+          />
+        ))}
+      </fieldset>
+      <TextRow label={__('Other addresses', 'siteward')} help={__('Comma-separated', 'siteward')} value={emails} onChange={setEmails} />
+      <TextRow
+        label={__('Remind every (minutes) while still down', 'siteward')}
+        help={__('0: no reminders', 'siteward')}
+        type="number"
+        min={0}
+        value={repeat}
+        onChange={setRepeat}
+      />
+      <div className="sw-actions">
+        <Button variant="primary" onClick={() => void save()} isBusy={busy} disabled={busy} __next40pxDefaultSize>
+          {__('Save', 'siteward')}
+        </Button>
+        <Button variant="secondary" onClick={() => void test()} __next40pxDefaultSize>
+          {__('Send a test notification', 'siteward')}
+        </Button>
+      </div>
+      {results !== null && (
+        <p role="status" data-testid="monitor-test-result">
+          {results}
         </p>
-        <CheckboxRow
-          label={__('E-mail alerts about downtime', 'siteward')}
-          help={__('When the site goes down and when it is back, to the people below.', 'siteward')}
-          checked={email}
-          onChange={setEmail}
-          data-testid="monitor-email-alerts"
-        />
-        <fieldset className="sw-monitor-admins" data-testid="monitor-admins">
-          <legend>{__('Administrators who get e-mails', 'siteward')}</legend>
-          {admins.map((a) => (
-            <CheckboxRow
-              key={a.id}
-              label={a.name}
-              checked={chosen === null || chosen.includes(a.id)}
-              onChange={(on) => {
-                const current = chosen ?? all;
-                setChosen(on ? [...current, a.id] : current.filter((id) => id !== a.id));
-              }}
-            />
-          ))}
-        </fieldset>
-        <TextRow label={__('Other addresses', 'siteward')} help={__('Comma-separated', 'siteward')} value={emails} onChange={setEmails} />
-        <TextRow
-          label={__('Remind every (minutes) while still down', 'siteward')}
-          help={__('0: no reminders', 'siteward')}
-          type="number"
-          min={0}
-          value={repeat}
-          onChange={setRepeat}
-        />
-        <div className="sw-actions">
-          <Button variant="primary" onClick={() => void save()} isBusy={busy} disabled={busy} __next40pxDefaultSize>
-            {__('Save', 'siteward')}
-          </Button>
-          <Button variant="secondary" onClick={() => void test()} __next40pxDefaultSize>
-            {__('Send a test notification', 'siteward')}
-          </Button>
-        </div>
-        {results !== null && (
-          <p role="status" data-testid="monitor-test-result">
-            {results}
-          </p>
-        )}
-      </CardBody>
-    </Card>
+      )}
+    </TitledCard>
   );
 }
