@@ -8,6 +8,7 @@
  * and votes; the background-job leader decides, by a majority of the hosts that voted within
  * the last interval, when a check is down, records it and notifies, once per change.
  */
+import { RequestSources } from '../audit/source.js';
 import { randomUUID } from 'node:crypto';
 import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';
@@ -165,6 +166,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
         store,
         repoFor,
         options: ctx.store.options,
+        transaction: (fn) => ctx.store.transaction(fn),
         status: ctx.store.status,
         clock,
         siteUrl,
@@ -194,7 +196,7 @@ export function createMonitorFeature(tuning: MonitorTuning = {}): Feature {
       // The same answer under the 4.3+ name (docs/spec/current-clients.md A.6).
       jetpack.registerModuleData(MODULE, jetpack.whenModuleActive(MODULE, lastDowntime));
       registerHistoryRoute(ctx.api, '/monitor/history', permission, (days) => service.glance(days), [active]);
-      registerMonitorRoutes(ctx.api, service, jetpack.permission('manage_settings'));
+      registerMonitorRoutes(ctx.api, service, jetpack.permission('manage_settings'), new RequestSources(ctx.store.appPasswords, clock));
       registerMonitorAbilities(ctx.api, service, jetpack.allows, () => jetpack.isModuleActive(MODULE));
       ctx.addCommand(monitorCommand(service));
     },

@@ -1,4 +1,5 @@
 /** `siteward monitor …`: the monitor's state, maintenance windows and a test notification from the shell. */
+import { cliSource } from '../audit/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, guarded, parse, positionals } from '../../core/cli-args.js';
 import type { CliCommand, CliIo } from '../contract.js';
 import { textTable } from '../../core/text-table.js';
@@ -93,7 +94,7 @@ export function monitorCommand(service: MonitorService): CliCommand {
     }
     if (action === 'remove') {
       const [id] = positionals(parse(more, {}).positionals, ['id'], 'monitor maintenance remove <id>');
-      const outcome = await service.removeWindow(Number(id));
+      const outcome = await service.removeWindow(Number(id), cliSource());
       if (!outcome.ok) return refused(io, outcome);
       io.out(`removed maintenance window ${id}`);
       return EXIT_OK;
@@ -109,16 +110,19 @@ export function monitorCommand(service: MonitorService): CliCommand {
         note: { type: 'string' },
       });
       const [kind] = positionals(kinds, ['once|weekly|cron'], 'monitor maintenance add <once|weekly|cron> …');
-      const outcome = await service.addWindow({
-        kind,
-        starts: values.starts,
-        ends: values.ends,
-        days: values.days?.split(',').map((d) => Number(d.trim())),
-        time: values.time,
-        cron: values.cron,
-        durationMinutes: values.duration === undefined ? undefined : Number(values.duration),
-        note: values.note ?? '',
-      });
+      const outcome = await service.addWindow(
+        {
+          kind,
+          starts: values.starts,
+          ends: values.ends,
+          days: values.days?.split(',').map((d) => Number(d.trim())),
+          time: values.time,
+          cron: values.cron,
+          durationMinutes: values.duration === undefined ? undefined : Number(values.duration),
+          note: values.note ?? '',
+        },
+        cliSource(),
+      );
       if (!outcome.ok) return refused(io, outcome);
       io.out(`added maintenance window ${describeWindow(outcome.value)}`);
       return EXIT_OK;

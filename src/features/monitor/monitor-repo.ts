@@ -1,3 +1,5 @@
+import { auditEvent, jobSource } from '../audit/source.js';
+import type { AuditObject } from '../../wire/audit.js';
 import type { Selectable } from 'kysely';
 import { toInt, toIntOrNull, toText } from '../../store/db-values.js';
 import type { FeatureDb } from '../db/feature-db.js';
@@ -48,6 +50,9 @@ function toInterval(row: Selectable<MonitorIntervalsTable>): DowntimeInterval {
   };
 }
 
+/** The uptime checker records down and up as a job. */
+const CHECKER = jobSource('monitor.checker');
+
 export class KyselyMonitorRepo implements MonitorRepo {
   /** `checkId`: whose downtimes and heartbeat these are (1, the site's own URL, by default). */
   constructor(
@@ -70,18 +75,41 @@ export class KyselyMonitorRepo implements MonitorRepo {
   }
 
   async startInterval(start: number, reason: string): Promise<number> {
-    const row = await this.db.run((db) =>
-      db
+    return this.db.transaction(async (db, audit) => {
+      const row = await db
         .insertInto('monitor_intervals')
         .values({ started: start, ended: null, reason, check_id: this.checkId })
         .returning('id')
-        .executeTakeFirstOrThrow(),
-    );
-    return toInt(row.id, 'monitor_intervals.id');
+        .executeTakeFirstOrThrow();
+      audit(
+        auditEvent(CHECKER, 'monitor.down', this.object(), {
+          down: { before: false, after: true },
+          since: { before: null, after: start },
+          reason: { before: null, after: reason },
+        }),
+      );
+      return toInt(row.id, 'monitor_intervals.id');
+    });
   }
 
   async closeInterval(id: number, end: number): Promise<void> {
-    await this.db.run((db) => db.updateTable('monitor_intervals').set({ ended: end }).where('id', '=', id).execute());
+    await this.db.transaction(async (db, audit) => {
+      // Only an open interval closes: a second close (another host) records nothing.
+      const closed = await db
+        .updateTable('monitor_intervals')
+        .set({ ended: end })
+        .where('id', '=', id)
+        .where('ended', 'is', null)
+        .executeTakeFirst();
+      if (Number(closed.numUpdatedRows) > 0)
+        audit(
+          auditEvent(CHECKER, 'monitor.up', this.object(), { down: { before: true, after: false }, until: { before: null, after: end } }),
+        );
+    });
+  }
+
+  private object(): AuditObject {
+    return { type: 'monitor_check', id: String(this.checkId), name: '' };
   }
 
   async addInterval(start: number, end: number, reason: string): Promise<void> {

@@ -3,6 +3,7 @@
  * the Monitor screen shows, each check's history, the checks, maintenance windows, who is
  * notified, and a test notification. They show in the namespace index with their arguments.
  */
+import type { RequestSources } from '../audit/source.js';
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { SitewardApi } from '../../plugins/api.js';
 import { answers, checkedByHandler, defineRoute, type NamedPermission } from '../../rest/define-route.js';
@@ -68,7 +69,12 @@ const deleted = () => ({ deleted: true });
 /** The largest write (a check: a 2048-character URL, a 1000-character keyword) fits many times over. */
 const WRITE_BODY_BYTES = 64 * 1024;
 
-export function registerMonitorRoutes(api: SitewardApi, service: MonitorService, permission: NamedPermission): void {
+export function registerMonitorRoutes(
+  api: SitewardApi,
+  service: MonitorService,
+  permission: NamedPermission,
+  sources: RequestSources,
+): void {
   const route = (path: string, ...endpoints: ReturnType<typeof defineRoute>[]) => api.registerRoute(SITEWARD_NAMESPACE, path, endpoints);
 
   route('/monitor', defineRoute({ permission, response: answers<MonitorOverview>(), handler: () => service.overview() }));
@@ -81,7 +87,7 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
       maxBodyBytes: WRITE_BODY_BYTES,
       permission,
       response: answers<StoredCheck>(),
-      handler: async ({ body }) => answer(await service.addCheck(body)),
+      handler: async ({ body, request }) => answer(await service.addCheck(body, await sources.of(request))),
     }),
   );
   route(
@@ -93,13 +99,13 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
       maxBodyBytes: WRITE_BODY_BYTES,
       permission,
       response: answers<StoredCheck>(),
-      handler: async ({ params, body }) => answer(await service.updateCheck(params.id, body)),
+      handler: async ({ params, body, request }) => answer(await service.updateCheck(params.id, body, await sources.of(request))),
     }),
     defineRoute({
       methods: 'DELETE',
       params: ID_PARAMS,
       permission,
-      handler: async ({ params }) => answer(await service.removeCheck(params.id), deleted),
+      handler: async ({ params, request }) => answer(await service.removeCheck(params.id, await sources.of(request)), deleted),
     }),
   );
   route(
@@ -121,7 +127,7 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
       maxBodyBytes: WRITE_BODY_BYTES,
       permission,
       response: answers<MaintenanceWindowJson>(),
-      handler: async ({ body }) => answer(await service.addWindow(body), windowJson),
+      handler: async ({ body, request }) => answer(await service.addWindow(body, await sources.of(request)), windowJson),
     }),
   );
   route(
@@ -130,7 +136,7 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
       methods: 'DELETE',
       params: ID_PARAMS,
       permission,
-      handler: async ({ params }) => answer(await service.removeWindow(params.id), deleted),
+      handler: async ({ params, request }) => answer(await service.removeWindow(params.id, await sources.of(request)), deleted),
     }),
   );
   route(
@@ -142,7 +148,7 @@ export function registerMonitorRoutes(api: SitewardApi, service: MonitorService,
       maxBodyBytes: WRITE_BODY_BYTES,
       permission,
       response: answers<MonitorNotifications>(),
-      handler: async ({ body }) => answer(await service.setNotifications(body)),
+      handler: async ({ body, request }) => answer(await service.setNotifications(body, await sources.of(request))),
     }),
   );
   route(

@@ -2,6 +2,9 @@
  * The monitor's operations, shared by its REST routes, the admin page (through them) and the
  * CLI: what the screen shows, the checks, the maintenance windows and who is notified.
  */
+import { audited } from '../audit/audited.js';
+import type { AuditSource } from '../audit/source.js';
+import type { StoreTx } from '../../store/types.js';
 import type { OptionsRepo, StatusRepo } from '../../store/types.js';
 import type { MonitorErrorId } from './monitor-errors.js';
 import { checkTargetUrl, certificateKey, readCertificate } from './host-prober.js';
@@ -45,6 +48,8 @@ export interface MonitorServiceDeps {
   readonly store: MonitorStore;
   readonly repoFor: (checkId: number) => MonitorRepo;
   readonly options: OptionsRepo;
+  /** A store transaction (changes with their audit events). */
+  readonly transaction: <T>(fn: (tx: StoreTx) => Promise<T>) => Promise<T>;
   readonly status: StatusRepo;
   readonly clock: () => number;
   readonly siteUrl: string;
@@ -112,16 +117,26 @@ export class MonitorService {
   }
 
   /** Who is told, and (`email`, a boolean) whether real alerts go out by e-mail: the Monitor screen's one form. */
-  async setNotifications(body: Readonly<Record<string, unknown>>): Promise<Outcome<MonitorNotifications>> {
+  async setNotifications(body: Readonly<Record<string, unknown>>, source: AuditSource): Promise<Outcome<MonitorNotifications>> {
     const parsed = parseNotifications(body, storedNotifications(await this.deps.options.get(NOTIFICATION_SETTINGS_OPTION)));
     if (!parsed.ok) return refuse('invalid', parsed.problem);
     if ('email' in body && typeof body.email !== 'boolean') return refuse('invalid', 'email must be true or false');
-    await this.deps.options.set(NOTIFICATION_SETTINGS_OPTION, {
-      ...parsed.value,
-      administrators: parsed.value.administrators === null ? null : [...parsed.value.administrators],
-      emails: [...parsed.value.emails],
-    });
-    if (typeof body.email === 'boolean') await this.deps.options.set(EMAIL_ALERTS_OPTION, body.email);
+    await audited(
+      this.deps.transaction,
+      source,
+      async (tx) => {
+        await tx.options.set(NOTIFICATION_SETTINGS_OPTION, {
+          ...parsed.value,
+          administrators: parsed.value.administrators === null ? null : [...parsed.value.administrators],
+          emails: [...parsed.value.emails],
+        });
+        if (typeof body.email === 'boolean') await tx.options.set(EMAIL_ALERTS_OPTION, body.email);
+      },
+      (_, changes) =>
+        Object.keys(changes).length === 0
+          ? null
+          : { action: 'monitor.notifications_updated', object: { type: 'module', id: 'monitor', name: 'Monitor' } },
+    );
     return { ok: true, value: await this.notifications() };
   }
 
@@ -275,41 +290,41 @@ export class MonitorService {
     };
   }
 
-  async addCheck(body: Readonly<Record<string, unknown>>): Promise<Outcome<StoredCheck>> {
+  async addCheck(body: Readonly<Record<string, unknown>>, source: AuditSource): Promise<Outcome<StoredCheck>> {
     const checks = await this.deps.store.checks();
     if (checks.filter((c) => c.id !== SITE_CHECK_ID).length >= MAX_EXTRA_CHECKS) return refuse('too_many_checks');
     const parsed = parseCheck(body, null, false);
     if (!parsed.ok) return refuse('invalid', parsed.problem);
-    return { ok: true, value: await this.deps.store.addCheck(parsed.value, this.deps.clock()) };
+    return { ok: true, value: await this.deps.store.addCheck(parsed.value, this.deps.clock(), source) };
   }
 
-  async updateCheck(id: number, body: Readonly<Record<string, unknown>>): Promise<Outcome<StoredCheck>> {
+  async updateCheck(id: number, body: Readonly<Record<string, unknown>>, source: AuditSource): Promise<Outcome<StoredCheck>> {
     const current = (await this.deps.store.checks()).find((c) => c.id === id);
     if (current === undefined) return refuse('check_not_found');
     const parsed = parseCheck(body, current, id === SITE_CHECK_ID);
     if (!parsed.ok) return refuse('invalid', parsed.problem);
-    const updated = await this.deps.store.updateCheck(id, parsed.value);
+    const updated = await this.deps.store.updateCheck(id, parsed.value, source);
     return updated === null ? refuse('check_not_found') : { ok: true, value: updated };
   }
 
-  async removeCheck(id: number): Promise<Outcome<true>> {
+  async removeCheck(id: number, source: AuditSource): Promise<Outcome<true>> {
     if (id === SITE_CHECK_ID) return refuse('site_check_kept');
-    return (await this.deps.store.removeCheck(id)) ? { ok: true, value: true } : refuse('check_not_found');
+    return (await this.deps.store.removeCheck(id, source)) ? { ok: true, value: true } : refuse('check_not_found');
   }
 
   async windows(): Promise<MaintenanceWindow[]> {
     return this.deps.store.maintenanceWindows();
   }
 
-  async addWindow(body: Readonly<Record<string, unknown>>): Promise<Outcome<MaintenanceWindow>> {
+  async addWindow(body: Readonly<Record<string, unknown>>, source: AuditSource): Promise<Outcome<MaintenanceWindow>> {
     const parsed = parseMaintenance(body, await this.deps.timeZone());
     if (!parsed.ok) return refuse('invalid', parsed.problem);
     if ((await this.deps.store.maintenanceWindows()).length >= MONITOR_LIMITS.windows) return refuse('too_many_windows');
-    return { ok: true, value: await this.deps.store.addMaintenance(parsed.value, this.deps.clock()) };
+    return { ok: true, value: await this.deps.store.addMaintenance(parsed.value, this.deps.clock(), source) };
   }
 
-  async removeWindow(id: number): Promise<Outcome<true>> {
-    return (await this.deps.store.removeMaintenance(id)) ? { ok: true, value: true } : refuse('window_not_found');
+  async removeWindow(id: number, source: AuditSource): Promise<Outcome<true>> {
+    return (await this.deps.store.removeMaintenance(id, source)) ? { ok: true, value: true } : refuse('window_not_found');
   }
 
   /** Sends a test on every channel, and says which of them real alerts do not go out on (a test goes out regardless). */

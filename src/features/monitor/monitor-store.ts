@@ -1,3 +1,5 @@
+import { auditEvent, type AuditSource } from '../audit/source.js';
+import type { AuditChange, AuditObject } from '../../wire/audit.js';
 import type { Selectable } from 'kysely';
 import { toInt, toIntOrNull } from '../../store/db-values.js';
 import type { FeatureDb } from '../db/feature-db.js';
@@ -75,9 +77,9 @@ export class MonitorStore {
     return rows.map(toCheck);
   }
 
-  async addCheck(input: CheckInput, now: number): Promise<StoredCheck> {
-    const row = await this.db.run((db) =>
-      db
+  async addCheck(input: CheckInput, now: number, source: AuditSource): Promise<StoredCheck> {
+    return this.db.transaction(async (db, audit) => {
+      const row = await db
         .insertInto('monitor_checks')
         .values({
           url: input.url,
@@ -88,15 +90,18 @@ export class MonitorStore {
           created: now,
         })
         .returningAll()
-        .executeTakeFirstOrThrow(),
-    );
-    return toCheck(row);
+        .executeTakeFirstOrThrow();
+      const check = toCheck(row);
+      audit(auditEvent(source, 'monitor.check_added', checkObject(check), fieldChanges(null, check)));
+      return check;
+    });
   }
 
   /** Returns the updated check, or null when there is none with that id. */
-  async updateCheck(id: number, input: CheckInput): Promise<StoredCheck | null> {
-    const row = await this.db.run((db) =>
-      db
+  async updateCheck(id: number, input: CheckInput, source: AuditSource): Promise<StoredCheck | null> {
+    return this.db.transaction(async (db, audit) => {
+      const before = await db.selectFrom('monitor_checks').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db
         .updateTable('monitor_checks')
         .set({
           url: input.url,
@@ -107,19 +112,28 @@ export class MonitorStore {
         })
         .where('id', '=', id)
         .returningAll()
-        .executeTakeFirst(),
-    );
-    return row === undefined ? null : toCheck(row);
+        .executeTakeFirst();
+      if (row === undefined || before === undefined) return null;
+      const check = toCheck(row);
+      const changes = fieldChanges(toCheck(before), check);
+      if (Object.keys(changes).length > 0) audit(auditEvent(source, 'monitor.check_updated', checkObject(check), changes));
+      return check;
+    });
   }
 
   /** Removes a check with its history; false when there was none. */
-  async removeCheck(id: number): Promise<boolean> {
-    return this.db.transaction(async (db) => {
+  async removeCheck(id: number, source: AuditSource): Promise<boolean> {
+    return this.db.transaction(async (db, audit) => {
+      const before = await db.selectFrom('monitor_checks').selectAll().where('id', '=', id).executeTakeFirst();
       const result = await db.deleteFrom('monitor_checks').where('id', '=', id).executeTakeFirst();
       await db.deleteFrom('monitor_intervals').where('check_id', '=', id).execute();
       await db.deleteFrom('monitor_samples').where('check_id', '=', id).execute();
       await db.deleteFrom('monitor_votes').where('check_id', '=', id).execute();
       await db.deleteFrom('monitor_heartbeat').where('id', '=', id).execute();
+      if (before !== undefined) {
+        const check = toCheck(before);
+        audit(auditEvent(source, 'monitor.check_removed', checkObject(check), fieldChanges(check, null)));
+      }
       return Number(result.numDeletedRows) > 0;
     });
   }
@@ -195,9 +209,9 @@ export class MonitorStore {
     return rows.map(toWindow);
   }
 
-  async addMaintenance(input: MaintenanceInput, now: number): Promise<MaintenanceWindow> {
-    const row = await this.db.run((db) =>
-      db
+  async addMaintenance(input: MaintenanceInput, now: number, source: AuditSource): Promise<MaintenanceWindow> {
+    return this.db.transaction(async (db, audit) => {
+      const row = await db
         .insertInto('monitor_maintenance')
         .values({
           kind: input.kind,
@@ -209,13 +223,43 @@ export class MonitorStore {
           created: now,
         })
         .returningAll()
-        .executeTakeFirstOrThrow(),
-    );
-    return toWindow(row);
+        .executeTakeFirstOrThrow();
+      const window = toWindow(row);
+      audit(auditEvent(source, 'monitor.maintenance_added', windowObject(window), fieldChanges(null, window)));
+      return window;
+    });
   }
 
-  async removeMaintenance(id: number): Promise<boolean> {
-    const result = await this.db.run((db) => db.deleteFrom('monitor_maintenance').where('id', '=', id).executeTakeFirst());
-    return Number(result.numDeletedRows) > 0;
+  async removeMaintenance(id: number, source: AuditSource): Promise<boolean> {
+    return this.db.transaction(async (db, audit) => {
+      const before = await db.selectFrom('monitor_maintenance').selectAll().where('id', '=', id).executeTakeFirst();
+      const result = await db.deleteFrom('monitor_maintenance').where('id', '=', id).executeTakeFirst();
+      if (before === undefined || Number(result.numDeletedRows) === 0) return false;
+      const window = toWindow(before);
+      audit(auditEvent(source, 'monitor.maintenance_removed', windowObject(window), fieldChanges(window, null)));
+      return true;
+    });
   }
+}
+
+function checkObject(check: StoredCheck): AuditObject {
+  return { type: 'monitor_check', id: String(check.id), name: check.url ?? 'the site' };
+}
+
+function windowObject(window: MaintenanceWindow): AuditObject {
+  return { type: 'maintenance_window', id: String(window.id), name: window.note ?? '' };
+}
+
+/** Field → before/after between two records (null: none), the id left out. */
+function fieldChanges(before: object | null, after: object | null): Record<string, AuditChange> {
+  const b = (before ?? {}) as Record<string, unknown>;
+  const a = (after ?? {}) as Record<string, unknown>;
+  const changes: Record<string, AuditChange> = {};
+  for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
+    if (key === 'id') continue;
+    const was = b[key] ?? null;
+    const is = a[key] ?? null;
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes[key] = { before: was, after: is };
+  }
+  return changes;
 }

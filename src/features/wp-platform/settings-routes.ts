@@ -11,6 +11,8 @@ import { sanitizeValue, validateValue } from '../../rest/args/index.js';
 import { invalidParams, type RestError } from '../../rest/errors.js';
 import type { ArgDefinition, ArgSchema, RestRequest } from '../../rest/types.js';
 import type { FeatureContext } from '../contract.js';
+import { audited } from '../audit/audited.js';
+import { RequestSources } from '../audit/source.js';
 import type { Store } from '../../store/index.js';
 import { Type } from '@sinclair/typebox';
 import { answers, defineRoute, permission } from '../../rest/define-route.js';
@@ -150,7 +152,11 @@ function readValue(setting: Setting, stored: JsonValue): JsonValue {
   return setting.option === 'WPLANG' && value === '' ? 'en_US' : value;
 }
 
+/** What a `wp/v2/settings` write is about, in its audit event. */
+const WP_SETTINGS = { type: 'site', id: 'wp-settings', name: 'site settings' } as const;
+
 export function registerSettingsRoute(ctx: FeatureContext): void {
+  const sources = new RequestSources(ctx.store.appPasswords, ctx.clock);
   const options = ctx.store.options;
   const canManage = permission('manage_options', (request: RestRequest) => request.user.can('manage_options'));
 
@@ -197,15 +203,23 @@ export function registerSettingsRoute(ctx: FeatureContext): void {
           body,
           permission: canManage,
           response: answers<Record<string, JsonValue>>({ schema: 'item' }),
-          handler: async ({ body: given }) => {
+          handler: async ({ body: given, request }) => {
             // Arguments are all checked before this runs: any invalid key refused the request with nothing written.
-            for (const [key, value] of Object.entries(given)) {
-              // Checked equal to the configured address (or null): nothing to store.
-              if (key === 'url') continue;
-              const { option } = SETTINGS[key]!;
-              if (value === null) await options.delete(option);
-              else await options.set(option, option === 'WPLANG' && value === 'en_US' ? '' : (value as JsonValue));
-            }
+            // One transaction with its `settings.updated` event (docs/audit-log.md), each option before → after.
+            await audited(
+              (fn) => ctx.store.transaction(fn),
+              await sources.of(request),
+              async (tx) => {
+                for (const [key, value] of Object.entries(given)) {
+                  // Checked equal to the configured address (or null): nothing to store.
+                  if (key === 'url') continue;
+                  const { option } = SETTINGS[key]!;
+                  if (value === null) await tx.options.delete(option);
+                  else await tx.options.set(option, option === 'WPLANG' && value === 'en_US' ? '' : (value as JsonValue));
+                }
+              },
+              (_, changes) => (Object.keys(changes).length === 0 ? null : { action: 'settings.updated', object: WP_SETTINGS }),
+            );
             return readAll();
           },
         }),
