@@ -164,7 +164,9 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       identity,
     });
     if (out.stream !== undefined) {
-      await writeStream(res, out.status, out.headers, out.stream);
+      // A HEAD's generator is never started: nothing is read for an answer without a body.
+      if (req.method === 'HEAD') res.writeHead(out.status, out.headers).end();
+      else await writeStream(res, out.status, out.headers, out.stream);
       options.logRequest?.({ method: req.method ?? '', url: req.url ?? '', status: out.status, ms: performance.now() - started });
       return;
     }

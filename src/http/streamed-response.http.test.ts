@@ -77,6 +77,22 @@ describe('a streamed REST answer', () => {
     expect(maxAhead).toBeLessThan(32 * 1024 * 1024);
   });
 
+  it('answers HEAD with the head alone, without making the body', async () => {
+    made = 0;
+    const head = await new Promise<{ status: number; headers: Record<string, unknown>; bytes: number }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: 'HEAD', path: '/wp-json/test/v1/stream', agent: false }, (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(head).toMatchObject({ status: 200, bytes: 0 });
+    expect(head.headers['content-type']).toBe('application/octet-stream');
+    expect(made).toBe(0);
+  });
+
   it('stops being made when the client goes away', async () => {
     const done = new Promise<void>((resolve) => (ended = resolve));
     await open((_, destroy) => {

@@ -238,10 +238,8 @@ export class RestServer {
     // A real HEAD request gets the GET's body, so that the adapter can send its Content-Length
     // (RFC 9110 §9.3.2) and then leave the body out; a HEAD by `_method` on another verb has none.
     if (request?.method === 'HEAD' && incoming.method.toUpperCase() !== 'HEAD') return { status: response.status, headers, body: null };
-    if (response instanceof StreamedResponse)
-      return incoming.method.toUpperCase() === 'HEAD'
-        ? { status: response.status, headers, body: null }
-        : { status: response.status, headers, body: null, stream: response.chunks };
+    // (HEAD included: the adapter sends the head alone, without a Content-Length it cannot know.)
+    if (response instanceof StreamedResponse) return { status: response.status, headers, body: null, stream: response.chunks };
     let body: string | Buffer;
     try {
       body = this.json.encode(response.data);

@@ -53,6 +53,23 @@ describe('siteward audit tail', () => {
     expect(out.map((l) => (JSON.parse(l) as AuditEvent).object?.id)).toEqual(['b', 'c']);
   });
 
+  it('exports through the streamed writer when the CLI has one (CSV records end in CRLF)', async () => {
+    const chunks: string[] = [];
+    const code = await main(['audit', 'export', '--format', 'csv', '--action', 'module.activated', '--config', configFile], {
+      out: () => undefined,
+      err: (l) => chunks.push(`ERR ${l}`),
+      write: (text) => {
+        chunks.push(text);
+        return Promise.resolve();
+      },
+    });
+    expect(code).toBe(0);
+    const records = chunks.join('').split('\r\n');
+    expect(records.pop()).toBe('');
+    expect(records[0]).toMatch(/^id,time,action,/);
+    expect(records.slice(1).map((r) => r.split(',')[2])).toEqual(['module.activated', 'module.activated', 'module.activated']);
+  });
+
   it('follows new events with the filters until stopped, then exits 0', async () => {
     const lines: string[] = [];
     const controller = new AbortController();

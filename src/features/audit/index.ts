@@ -15,8 +15,11 @@ import { deniedRequests } from './refusals.js';
 import { RequestSources } from './source.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
-import { FORWARD_MIGRATION_NAME, forwardMigration } from './forwarding/forwarder.js';
+import { FORWARD_MIGRATION_NAME, forwardMigration, type ForwardTables } from './forwarding/forwarder.js';
 import { createForwarder } from './forwarding/setup.js';
+import { Alerter, alertRules, DIGEST_EVERY_MS } from './alerts.js';
+import { featureDb } from '../db/feature-db.js';
+import { smtpMailer } from '../mailer.js';
 
 // The surface other features use (test/layers.test.ts): how to say who did something and describe an option write.
 export { auditEvent, cliSource, jobSource, RequestSources, type AuditSource } from './source.js';
@@ -45,9 +48,22 @@ export const auditFeature: Feature = {
       everyMs: RETENTION_EVERY_MS,
       run: async () => {
         const result = await purgeOld(store.auditLog, keys, clock(), config.auditRetentionDays);
-        if (!result.ok)
+        if (!result.ok) {
           log.error({ reason: result.reason }, 'audit retention refused to purge: the chain is broken (run siteward audit verify)');
-        else if (result.deleted > 0) log.info({ deleted: result.deleted, cutAt: result.cutAt }, 'audit events purged');
+          // An event of its own, so that alerts and forwarding tell someone.
+          await store.auditLog.append([
+            {
+              action: 'audit.verify_failed',
+              result: 'failed',
+              actor: { kind: 'job', user_id: 0, login: '', credential: { type: 'none' }, job: 'audit-retention' },
+              client_ip: '',
+              user_agent: '',
+              request_id: '',
+              object: { type: 'audit_log', id: 'chain', name: result.reason },
+              changes: {},
+            },
+          ]);
+        } else if (result.deleted > 0) log.info({ deleted: result.deleted, cutAt: result.cutAt }, 'audit events purged');
       },
     });
     ctx.addPasswordGuard(failedLoginGuard(store.auditLog, clock));
@@ -81,6 +97,22 @@ export const auditFeature: Feature = {
         last_success_at: s.last_success_at,
       })),
     );
+    const alerter = new Alerter({
+      log: store.auditLog,
+      db: featureDb<ForwardTables>(store),
+      rules: alertRules(config.auditAlertActions),
+      site: config.homeUrl,
+      mailer: smtpMailer(config),
+      recipients: async () => {
+        if (config.auditAlertEmails.length > 0) return config.auditAlertEmails;
+        const emails: string[] = [];
+        for (const user of await store.users.list())
+          if ((await store.users.roles(user.id)).includes('administrator')) emails.push(user.email);
+        return emails;
+      },
+      webhook: config.auditAlertWebhookUrl === null ? null : { url: config.auditAlertWebhookUrl, format: config.auditAlertWebhookFormat },
+    });
+    if (alerter.enabled) ctx.addJob({ name: 'audit-alerts', everyMs: DIGEST_EVERY_MS, run: () => alerter.runOnce(clock()) });
     registerAuditRoutes(ctx.api, store.auditLog, clock, forwarder);
     registerAuditAbilities(ctx.api, store.auditLog);
     registerCheckpointRoute(ctx.api, store.auditLog, keys.publicKey);
