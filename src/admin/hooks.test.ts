@@ -21,6 +21,12 @@ describe('the hash route', () => {
     expect(parseHash('#//settings/')).toEqual({ screen: 'settings' });
   });
 
+  it('opens the Activity screen, or one event from its number', () => {
+    expect(parseHash('#/activity')).toEqual({ screen: 'activity' });
+    expect(parseHash('#/activity/12')).toEqual({ screen: 'activity', id: 12 });
+    expect(parseHash('#/activity/x')).toEqual({ screen: 'activity' });
+  });
+
   it('falls back to At a Glance for an empty or unknown hash', () => {
     for (const hash of ['', '#', '#/', '#/nowhere', '#/Settings']) expect(parseHash(hash)).toEqual({ screen: 'dashboard' });
   });
