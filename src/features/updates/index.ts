@@ -9,6 +9,8 @@ import { RegistryClient } from './registry-client.js';
 import { updatesSettings } from './settings.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import { defineRoute } from '../../rest/define-route.js';
+import { abilityCallerSource, RequestSources, type AuditSource } from '../audit/source.js';
+import { recordSeen } from './updates-seen.js';
 
 export interface UpdatesFeatureOptions {
   /** Per registry request. Default 5 s; tests shorten it. */
@@ -21,10 +23,14 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
     settings: updatesSettings,
     register(ctx) {
       const jetpack = ctx.need('jetpack');
+      const sources = new RequestSources(ctx.store.appPasswords, ctx.clock);
       const registry = new RegistryClient({ baseUrl: ctx.config.npmRegistry, clock: ctx.clock, timeoutMs: options.timeoutMs });
       // One function, two doors: the route and the `siteward/check-updates` ability.
-      const check = async () => {
+      const check = async (source: AuditSource) => {
         const answer = await pluginUpdatesAnswer(ctx.config.plugins, ctx.cwd, registry);
+        await recordSeen(ctx.store, source, answer.details).catch((error: unknown) =>
+          ctx.log.warn({ err: error }, 'could not record the plugin updates seen in the audit log'),
+        );
         const problems = answer.details.filter((detail) => detail.problem !== undefined);
         if (problems.length > 0)
           ctx.log.warn({ registry: ctx.config.npmRegistry, problems }, 'some plugins could not be checked for updates');
@@ -33,7 +39,7 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
       ctx.api.registerRoute(
         JETPACK_NAMESPACE,
         '/updates/plugins',
-        defineRoute({ permission: jetpack.permission('view_admin'), handler: check }),
+        defineRoute({ permission: jetpack.permission('view_admin'), handler: async ({ request }) => check(await sources.of(request)) }),
       );
       ctx.api.registerAbilityCategory('siteward-updates', { label: 'Updates', description: 'Newer versions of the site’s plugins.' });
       ctx.api.registerAbility('siteward/check-updates', {
@@ -43,7 +49,7 @@ export function createUpdatesFeature(options: UpdatesFeatureOptions = {}): Featu
         category: 'siteward-updates',
         output_schema: { type: 'object' },
         permission: (_input, caller) => jetpack.allows('view_admin', caller.user),
-        execute: check,
+        execute: (_input, caller) => check(abilityCallerSource(caller)),
         meta: { annotations: { readonly: true, destructive: false, idempotent: true }, show_in_rest: true, mcp: { public: true } },
       });
     },
