@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { featureMigrations } from '../../compose.js';
 import { openStore, type Store } from '../../store/index.js';
@@ -32,9 +33,12 @@ function event(action: string, changes: AuditEventInput['changes'] = {}): AuditE
   };
 }
 
-describe('audit alerts', () => {
+const backends = [{ name: 'sqlite' as const }, ...(process.env.SITEWARD_TEST_PG ? [{ name: 'postgres' as const }] : [])];
+
+describe.each(backends)('audit alerts on $name', ({ name }) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'siteward-alerts-'));
   let store: Store;
+  let schema: PgSchema | null = null;
   let smtp: SmtpCapture;
   let http: Server;
   let hookUrl = '';
@@ -54,10 +58,16 @@ describe('audit alerts', () => {
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     hookUrl = `http://127.0.0.1:${(http.address() as { port: number }).port}/alerts`;
-    store = await openStore({ dataDir: path.join(dir, 'data'), migrations: featureMigrations(builtInFeatures) });
+    schema = name === 'postgres' ? await freshPgSchema() : null;
+    store = await openStore({
+      dataDir: path.join(dir, 'data'),
+      migrations: featureMigrations(builtInFeatures),
+      ...(schema && { databaseUrl: schema.url }),
+    });
   });
   afterAll(async () => {
     await store.close();
+    await schema?.drop();
     await smtp.close();
     http.close();
     rmSync(dir, { recursive: true, force: true });

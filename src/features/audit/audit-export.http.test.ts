@@ -4,6 +4,7 @@
  * name and types, formula-looking cells made inert.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import type { AuditEvent, AuditEventInput } from '../../wire/audit.js';
 import { CSV_HEADER } from './export.js';
@@ -71,22 +72,29 @@ function event(i: number): AuditEventInput {
   };
 }
 
-describe('GET siteward/v1/audit/export', () => {
+const backends = [{ name: 'sqlite' as const }, ...(process.env.SITEWARD_TEST_PG ? [{ name: 'postgres' as const }] : [])];
+
+describe.each(backends)('GET siteward/v1/audit/export on $name', ({ name }) => {
   let t: TestApp;
+  let schema: PgSchema | null = null;
   let admin: LoggedIn;
   let editor: LoggedIn;
   const SEEDED = 1234;
   const get = (path: string, as?: LoggedIn) => t.request({ path: `/wp-json/siteward/v1${path}`, headers: as ? t.auth(as) : {} });
 
   beforeAll(async () => {
-    t = await createTestApp({ startJobs: false });
+    schema = name === 'postgres' ? await freshPgSchema() : null;
+    t = await createTestApp({ startJobs: false, env: schema ? { SITEWARD_DATABASE_URL: schema.url } : {} });
     admin = await t.loginAs('administrator', { login: 'root' });
     editor = await t.loginAs('editor', { login: 'ed' });
     // More than two export pages (500 each).
     const events = Array.from({ length: SEEDED }, (_, k) => event(k + 1));
     await t.store.auditLog.append(events);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await schema?.drop();
+  });
 
   it('answers administrators only', async () => {
     expect((await get('/audit/export')).status).toBe(401);

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, type PgSchema } from '../../../../test/helpers/pg-schema.js';
 import { freePort } from '../../../../test/helpers/free-port.js';
 import { featureMigrations } from '../../../compose.js';
 import { openStore, type Store } from '../../../store/index.js';
@@ -76,9 +77,12 @@ function event(i: number): AuditEventInput {
   };
 }
 
-describe('audit forwarding to real receivers', () => {
+const backends = [{ name: 'sqlite' as const }, ...(process.env.SITEWARD_TEST_PG ? [{ name: 'postgres' as const }] : [])];
+
+describe.each(backends)('audit forwarding to real receivers on $name', ({ name }) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'siteward-forward-'));
   let store: Store;
+  let schema: PgSchema | null = null;
   const udp: string[] = [];
   const tcp: string[] = [];
   const tls: string[] = [];
@@ -127,10 +131,16 @@ describe('audit forwarding to real receivers', () => {
       });
     });
     httpPort = await listen(http);
-    store = await openStore({ dataDir: path.join(dir, 'data'), migrations: featureMigrations(builtInFeatures) });
+    schema = name === 'postgres' ? await freshPgSchema() : null;
+    store = await openStore({
+      dataDir: path.join(dir, 'data'),
+      migrations: featureMigrations(builtInFeatures),
+      ...(schema && { databaseUrl: schema.url }),
+    });
   });
   afterAll(async () => {
     await store.close();
+    await schema?.drop();
     udpSocket.close();
     tcpServer.close();
     tlsServer.close();
