@@ -19,8 +19,7 @@ import {
 } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { loadSecrets } from '../../auth/secrets.js';
-import { writeCheckpoint } from '../audit/checkpoints.js';
-import { auditKeys } from '../audit/signing.js';
+import { auditKeys, writeCheckpoint } from '../audit/index.js';
 
 describe.skipIf(!chromiumAvailable)('the Activity screen in Chromium', () => {
   let app: TestApp;

@@ -9,7 +9,6 @@ import { exportChunks } from './export.js';
 import { tailLog } from './tail.js';
 import { verifyAuditLog } from './verify.js';
 import { checkAgainstCheckpoint, readCheckpointFile } from './backup-checkpoint.js';
-import { readBackupHeader } from '../backups/backup-file.js';
 
 export const AUDIT_USAGE = [
   'audit list [filters] [--limit N] [--offset N] [--format json]',
@@ -178,7 +177,10 @@ async function exportLog(log: AuditLogRepo, args: string[], io: CliIo): Promise<
   return 0;
 }
 
-export function auditCommand(log: AuditLogRepo, keys: AuditKeys): CliCommand {
+/** Reads a `.swbak` file's manifest: the backups feature hands it over (audit is registered before backups). */
+export type BackupManifestReader = Parameters<typeof readCheckpointFile>[1];
+
+export function auditCommand(log: AuditLogRepo, keys: AuditKeys, backupManifests: () => BackupManifestReader | undefined): CliCommand {
   return {
     name: 'audit',
     usage: AUDIT_USAGE,
@@ -201,7 +203,7 @@ export function auditCommand(log: AuditLogRepo, keys: AuditKeys): CliCommand {
         }
         if (sub === 'verify') {
           const { values } = parseArgs({ args: rest, options: { checkpoint: { type: 'string' } }, strict: true });
-          if (values.checkpoint !== undefined) return await verifyCheckpoint(log, keys, values.checkpoint, io);
+          if (values.checkpoint !== undefined) return await verifyCheckpoint(log, keys, values.checkpoint, io, backupManifests());
           const result = await verifyAuditLog(log, keys.publicKey);
           if (!result.ok) {
             io.err(`Audit log BROKEN at row ${result.row}: ${result.reason}.`);
@@ -224,8 +226,16 @@ export function auditCommand(log: AuditLogRepo, keys: AuditKeys): CliCommand {
 }
 
 /** `audit verify --checkpoint <file>`: the chain, and the backup's signed head in it. */
-async function verifyCheckpoint(log: AuditLogRepo, keys: AuditKeys, file: string, io: CliIo): Promise<number> {
-  const checkpoint = await readCheckpointFile(file, readBackupHeader);
+async function verifyCheckpoint(
+  log: AuditLogRepo,
+  keys: AuditKeys,
+  file: string,
+  io: CliIo,
+  manifests: BackupManifestReader | undefined,
+): Promise<number> {
+  const noBackups: BackupManifestReader = () =>
+    Promise.resolve({ ok: false, reason: 'backup files are read by the backups feature, which is not loaded' });
+  const checkpoint = await readCheckpointFile(file, manifests ?? noBackups);
   if (typeof checkpoint === 'string') {
     io.err(checkpoint);
     return 1;

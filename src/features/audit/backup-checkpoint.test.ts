@@ -17,7 +17,7 @@ import { featureMigrations } from '../../compose.js';
 import { builtInFeatures } from '../index.js';
 import { openStore, SQLITE_FILE, type Store } from '../../store/index.js';
 import type { AuditEventInput } from '../../wire/audit.js';
-import { readBackupHeader } from '../backups/backup-file.js';
+import { readBackupHeader } from '../backups/index.js';
 import { auditKeys, checkpointSignatureHolds } from './signing.js';
 
 const PG = process.env.SITEWARD_TEST_PG;

@@ -6,7 +6,7 @@
 import type { Feature } from '../contract.js';
 import { registerAuditAbilities } from './audit-abilities.js';
 import { recordAbilityRuns } from './ability-runs.js';
-import { auditCommand } from './audit-commands.js';
+import { auditCommand, type BackupManifestReader } from './audit-commands.js';
 import { registerCheckpointRoute } from './checkpoint-route.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
@@ -21,8 +21,15 @@ import { Alerter, alertRules, DIGEST_EVERY_MS } from './alerts.js';
 import { featureDb } from '../db/feature-db.js';
 import { smtpMailer } from '../mailer.js';
 
+declare module '../contract.js' {
+  interface FeatureServices {
+    /** Hands audit the reader of a backup file's manifest (for `audit verify --checkpoint`). */
+    auditBackupManifests: (reader: BackupManifestReader) => void;
+  }
+}
+
 // The surface other features use (test/layers.test.ts): how to say who did something and describe an option write.
-export { auditEvent, cliSource, jobSource, RequestSources, type AuditSource } from './source.js';
+export { abilityCallerSource, auditEvent, cliSource, jobSource, pageSource, RequestSources, type AuditSource } from './source.js';
 export { audited, type Described } from './audited.js';
 export { writeCheckpoint } from './checkpoints.js';
 export { auditKeys } from './signing.js';
@@ -84,7 +91,13 @@ export const auditFeature: Feature = {
         (error) => log.warn({ err: error }, 'could not record a refused request in the audit log'),
       ),
     );
-    ctx.addCommand(auditCommand(store.auditLog, keys));
+    // `audit verify --checkpoint <file.swbak>` reads a backup's manifest with the backups feature's reader,
+    // handed over through need() so that audit never imports backups (backups records audit events).
+    let backupManifests: BackupManifestReader | undefined;
+    ctx.provide('auditBackupManifests', (reader) => {
+      backupManifests = reader;
+    });
+    ctx.addCommand(auditCommand(store.auditLog, keys, () => backupManifests));
     const forwarder = createForwarder(config, store, log);
     if (forwarder.sinks.length > 0) ctx.addJob({ name: 'audit-forward', everyMs: FORWARD_EVERY_MS, run: () => forwarder.runOnce(clock()) });
     ctx.need('health').add('audit_forwarding', async () =>

@@ -19,6 +19,10 @@ import { readLastRun, runBackup, scheduledBackupJob } from './scheduled-backup.j
 import { readLastVerification, runVerification, scheduledVerificationJob } from './scheduled-verification.js';
 import { registerBackupAbilities, type BackupOperations } from './abilities.js';
 import { backupSettings } from './settings.js';
+import { readBackupHeader } from './backup-file.js';
+
+// The surface other features use (test/layers.test.ts): how a backup file's header is read.
+export { readBackupHeader };
 import { RequestSources, writeCheckpoint, auditKeys } from '../audit/index.js';
 import { STORE_ID_MIGRATION_NAME, storeIdMigration } from './store-id.js';
 import { backupsServiceGap, vaultpressData, vaultpressNotRegistered } from './vaultpress-data.js';
@@ -33,6 +37,7 @@ export function backupsFeatureWith(tuning: BackupTuning): Feature {
     migrations: { [STORE_ID_MIGRATION_NAME]: storeIdMigration },
     register(ctx) {
       const jetpack = ctx.need('jetpack');
+      ctx.need('auditBackupManifests')(readBackupHeader);
       const { config, store, clock } = ctx;
       const setup = backupSetup(config, store, ctx.migrations, tuning);
       const keys = auditKeys(ctx.secrets.auditSigningSeed);

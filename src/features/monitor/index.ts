@@ -8,7 +8,7 @@
  * and votes; the background-job leader decides, by a majority of the hosts that voted within
  * the last interval, when a check is down, records it and notifies, once per change.
  */
-import { RequestSources } from '../audit/source.js';
+import { RequestSources } from '../audit/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Feature, FeatureContext } from '../contract.js';
 import { featureDb } from '../db/feature-db.js';

@@ -1,4 +1,4 @@
-import { auditEvent, jobSource } from '../audit/source.js';
+import { auditEvent, jobSource } from '../audit/index.js';
 import type { AuditObject } from '../../wire/audit.js';
 import type { Selectable } from 'kysely';
 import { toInt, toIntOrNull, toText } from '../../store/db-values.js';

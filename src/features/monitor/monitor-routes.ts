@@ -3,7 +3,7 @@
  * the Monitor screen shows, each check's history, the checks, maintenance windows, who is
  * notified, and a test notification. They show in the namespace index with their arguments.
  */
-import type { RequestSources } from '../audit/source.js';
+import type { RequestSources } from '../audit/index.js';
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { SitewardApi } from '../../plugins/api.js';
 import { answers, checkedByHandler, defineRoute, type NamedPermission } from '../../rest/define-route.js';

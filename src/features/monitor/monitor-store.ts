@@ -1,4 +1,4 @@
-import { auditEvent, type AuditSource } from '../audit/source.js';
+import { auditEvent, type AuditSource } from '../audit/index.js';
 import type { AuditChange, AuditObject } from '../../wire/audit.js';
 import type { Selectable } from 'kysely';
 import { toInt, toIntOrNull } from '../../store/db-values.js';

@@ -9,7 +9,7 @@ import type { PermissionCheck } from '../jetpack-v4/permissions.js';
 import type { Principal } from '../../rest/types.js';
 import { blockJson } from './protect-routes.js';
 import type { ProtectService } from './protect-service.js';
-import { abilityCallerSource } from '../audit/source.js';
+import { abilityCallerSource } from '../audit/index.js';
 
 const BLOCK_OUTPUT = {
   type: 'object',

@@ -19,7 +19,7 @@ import { ProtectBlocks } from './protect-blocks.js';
 import { protectCommand } from './protect-command.js';
 import { protectDigest } from './protect-digest.js';
 import { registerProtectRoutes } from './protect-routes.js';
-import { RequestSources } from '../audit/source.js';
+import { RequestSources } from '../audit/index.js';
 import { registerProtectAbilities } from './abilities.js';
 import { ProtectService } from './protect-service.js';
 import { registerUnlockPages } from './unlock-pages.js';

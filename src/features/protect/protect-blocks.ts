@@ -8,7 +8,7 @@ import type { LoginFailure } from '../../auth/password-guards.js';
 import type { FeatureDb } from '../db/feature-db.js';
 import { toInt } from '../../store/db-values.js';
 import type { ProtectTables } from './protect-tables.js';
-import { auditEvent, type AuditSource } from '../audit/source.js';
+import { auditEvent, type AuditSource } from '../audit/index.js';
 
 /** One block as the list shows it (times in milliseconds since the epoch). */
 export interface BlockView {

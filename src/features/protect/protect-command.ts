@@ -4,7 +4,7 @@ import type { CliCommand, CliIo } from '../contract.js';
 import type { BlockView } from './protect-blocks.js';
 import { textTable } from '../../core/text-table.js';
 import type { ProtectService } from './protect-service.js';
-import { cliSource } from '../audit/source.js';
+import { cliSource } from '../audit/index.js';
 
 const USAGE = [
   'protect list [--all]                Blocked addresses (--all: recent ones too), a table: address, state, failures, refused attempts, first and last attempt, usernames tried',

@@ -4,7 +4,7 @@ import type { FeatureDb } from '../db/feature-db.js';
 import { toInt } from '../../store/db-values.js';
 import { decideBlock, retryAfterSeconds, type BlockLevel, type FailureOutcome, type ProtectRules } from './protect-rules.js';
 import type { ProtectTables } from './protect-tables.js';
-import { auditEvent, jobSource } from '../audit/source.js';
+import { auditEvent, jobSource } from '../audit/index.js';
 
 export interface ActiveBlock {
   readonly until: number;

@@ -14,7 +14,7 @@ import type { ProtectAttempt, ProtectBlock, ProtectNotificationsAnswer } from '.
 import type { AttemptView, BlockView, Page } from './protect-blocks.js';
 import { protectError } from './protect-errors.js';
 import type { ProtectService } from './protect-service.js';
-import type { RequestSources } from '../audit/source.js';
+import type { RequestSources } from '../audit/index.js';
 
 const PAGE_QUERY = {
   page: Type.Integer({ minimum: 1, default: 1, description: 'Current page of the collection.' }),

@@ -10,7 +10,7 @@ import { formTokenInput, htmlPage, type FeatureContext, type PageRequest } from 
 import { siteNameOf, type Mailer } from '../mailer.js';
 import { allowRequest } from '../status-limit.js';
 import type { ProtectBlocks } from './protect-blocks.js';
-import { pageSource } from '../audit/source.js';
+import { pageSource } from '../audit/index.js';
 import { keyOf, type ProtectPolicy } from './protect-policy.js';
 import { noMailText, UNLOCK_PATH, unlockConfirmPage, unlockDonePage, unlockRequestPage } from './unlock-html.js';
 

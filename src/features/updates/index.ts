@@ -9,7 +9,7 @@ import { RegistryClient } from './registry-client.js';
 import { updatesSettings } from './settings.js';
 import { JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import { defineRoute } from '../../rest/define-route.js';
-import { abilityCallerSource, RequestSources, type AuditSource } from '../audit/source.js';
+import { abilityCallerSource, RequestSources, type AuditSource } from '../audit/index.js';
 import { recordSeen } from './updates-seen.js';
 
 export interface UpdatesFeatureOptions {

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { featureDb } from '../db/feature-db.js';
-import { KyselyMonitorRepo } from '../monitor/monitor-repo.js';
-import type { MonitorTables } from '../monitor/monitor-tables.js';
+import { KyselyMonitorRepo } from './monitor-repo.js';
+import type { MonitorTables } from './monitor-tables.js';
 import type { AuditEvent } from '../../wire/audit.js';
 
 const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
