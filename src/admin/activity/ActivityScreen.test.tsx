@@ -17,6 +17,8 @@ import {
   type Rendered,
 } from '../testing/render';
 import { ActivityScreen } from './ActivityScreen';
+import type { ForwardingSink } from './ForwardingStatus';
+import { dateTime } from '../ui/format';
 
 let page: Rendered | undefined;
 afterEach(async () => {
@@ -57,8 +59,32 @@ const SIGNED: AuditCheckpointStatus = {
   signature_valid: true,
 };
 
-async function screen(checkpoint: FakeRoute = () => SIGNED, list: FakeRoute = () => pageAnswer(EVENTS, 4, 1)) {
-  const calls = fakeRoutes({ 'GET /siteward/v1/audit': list, 'GET /siteward/v1/audit/checkpoint': checkpoint });
+/** A forwarding sink as the server answers it, healthy unless `extra` says otherwise. */
+function sink(extra: Partial<ForwardingSink> = {}): ForwardingSink {
+  return {
+    sink: 'syslog',
+    kind: 'syslog-tls',
+    target: 'tls://logs.example.net:6514',
+    backlog: 0,
+    last_delivered_id: 12,
+    last_error: null,
+    last_error_at: null,
+    last_success_at: '2026-12-01T10:12:30.000Z',
+    next_attempt_at: null,
+    ...extra,
+  };
+}
+
+async function screen(
+  checkpoint: FakeRoute = () => SIGNED,
+  list: FakeRoute = () => pageAnswer(EVENTS, 4, 1),
+  forwarding: FakeRoute = () => new Promise(() => undefined),
+) {
+  const calls = fakeRoutes({
+    'GET /siteward/v1/audit': list,
+    'GET /siteward/v1/audit/checkpoint': checkpoint,
+    'GET /siteward/v1/audit/forwarding': forwarding,
+  });
   page = await render(
     <SiteProvider initial={initialState()}>
       <ActivityScreen />
@@ -154,4 +180,65 @@ describe('the Activity screen', () => {
     await settle(() => s.button('Filter')!.click());
     expect(s.text()).toContain('No event matches these filters.');
   });
+
+  it('shows no forwarding card when no sink is configured, nor on a server without the forwarding route', async () => {
+    const none = await screen(undefined, undefined, () => []);
+    expect(none.calls).toContain('GET /siteward/v1/audit/forwarding');
+    expect(none.rows()).toHaveLength(4);
+    expect(none.root.querySelector('[data-testid="activity-forwarding"]')).toBeNull();
+    await page?.unmount();
+    const older = await screen(undefined, undefined, () =>
+      refusal('rest_no_route', 'No route was found matching the URL and request method.', 404),
+    );
+    expect(older.rows()).toHaveLength(4);
+    expect(older.root.querySelector('[data-testid="activity-forwarding"]')).toBeNull();
+    expect(older.root.querySelector('[role="alert"]')).toBeNull();
+  });
+
+  it('shows a healthy sink: its kind, target, nothing waiting and when it last sent', async () => {
+    const s = await screen(undefined, undefined, () => [sink()]);
+    const card = s.root.querySelector('[data-testid="activity-forwarding"]')!;
+    expect(card.querySelector('h2')?.textContent).toBe('Forwarding');
+    const row = card.querySelector('[data-testid="activity-forwarding-sink"]')!;
+    expect(row.querySelector('h3')?.textContent).toBe('Syslog over TLS');
+    expect(row.querySelector('code')?.textContent).toBe('tls://logs.example.net:6514');
+    expect(row.querySelector('.sw-badge')?.textContent).toBe('Working');
+    expect(row.querySelector('.sw-badge-down')).toBeNull();
+    expect(facts(row)).toEqual([
+      ['Waiting to be sent', 'Nothing: every event has been sent'],
+      ['Last sent', dateTime('2026-12-01T10:12:30.000Z')],
+    ]);
+  });
+
+  it('shows a failing sink with its backlog, its last error and time, and the next try', async () => {
+    const s = await screen(undefined, undefined, () => [
+      sink(),
+      sink({
+        sink: 'webhook',
+        kind: 'webhook-slack',
+        target: 'https://hooks.slack.example/services/…',
+        backlog: 37,
+        last_delivered_id: 4,
+        last_error: 'HTTP 503 Service Unavailable',
+        last_error_at: '2026-12-01T10:20:00.000Z',
+        last_success_at: null,
+        next_attempt_at: '2026-12-01T10:20:40.000Z',
+      }),
+    ]);
+    const rows = [...s.root.querySelectorAll('[data-testid="activity-forwarding-sink"]')];
+    expect(rows.map((r) => r.querySelector('h3')?.textContent)).toEqual(['Syslog over TLS', 'Slack webhook']);
+    const failing = rows[1]!;
+    expect(failing.querySelector('.sw-badge-down')?.textContent).toBe('Failing');
+    expect(facts(failing)).toEqual([
+      ['Waiting to be sent', '37 events'],
+      ['Last sent', 'Never yet'],
+      ['Last error', `HTTP 503 Service Unavailable (${dateTime('2026-12-01T10:20:00.000Z')})`],
+      ['Next try', dateTime('2026-12-01T10:20:40.000Z')],
+    ]);
+  });
 });
+
+/** A definition list's terms and descriptions, in order. */
+function facts(within: Element): [string | null, string | null][] {
+  return [...within.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent ?? null]);
+}

@@ -1,7 +1,8 @@
 /**
  * The Activity screen (issue 41): the audit log, newest first, filtered by action group, user,
  * object, result, days and text; each event as a sentence with its before/after on demand; the
- * signed checkpoint as a "signed up to" mark in the list. `#/activity/<id>` shows one event.
+ * signed checkpoint as a "signed up to" mark in the list; the forwarding sinks' backlog and failures.
+ * `#/activity/<id>` shows one event.
  */
 import { Button, Card, CardBody, SelectControl } from '@wordpress/components';
 import { __, _n, sprintf } from '@wordpress/i18n';
@@ -15,6 +16,7 @@ import { Loaded } from '../ui/Loaded';
 import { Pager } from '../ui/Pager';
 import { CheckpointMark, useCheckpoint } from './CheckpointMark';
 import { EventDetails } from './EventDetails';
+import { ForwardingStatus } from './ForwardingStatus';
 import { AUDIT, auditListPath, NO_FILTER, type ActivityFilter } from './paths';
 import { actionGroups, eventSentence, resultText } from './sentence';
 
@@ -157,6 +159,7 @@ function ActivityList({ checkpoint }: { checkpoint: ReturnType<typeof useCheckpo
         </CardBody>
       </Card>
       <CheckpointMark status={checkpoint} />
+      <ForwardingStatus />
       <Loaded load={list} loading={__('Loading the activity…', 'siteward')}>
         {(data) => (
           <>

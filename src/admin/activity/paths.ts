@@ -3,6 +3,7 @@ import { addQueryArgs } from '@wordpress/url';
 
 export const AUDIT = '/siteward/v1/audit';
 export const AUDIT_CHECKPOINT = `${AUDIT}/checkpoint`;
+export const AUDIT_FORWARDING = `${AUDIT}/forwarding`;
 
 /** What the Activity screen filters by; '' is "any". */
 export interface ActivityFilter {
