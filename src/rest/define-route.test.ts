@@ -85,6 +85,29 @@ describe('defineRoute', () => {
     expect(res.json).toMatchObject({ id: 42 });
   });
 
+  it('reads a URL parameter marked wordpressOrder as WordPress does: a body or query member wins, validated; hands over the sent names', async () => {
+    const rest = createBareRestServer();
+    rest.registerRoute(
+      't/v1',
+      '/wp/(?P<id>\\d+)',
+      defineRoute({
+        methods: 'POST',
+        params: Type.Object({ id: Type.Integer({ description: 'Which.', asArgument: true, wordpressOrder: true }) }),
+        body: Type.Object({ note: Type.Optional(Type.String()) }),
+        permission: PUBLIC,
+        handler: ({ params, sent }) => ({ id: params.id, sent: [...sent].sort() }),
+      }),
+    );
+    expect((await call(rest, 'POST', '/t/v1/wp/42')).json).toEqual({ id: 42, sent: ['id'] });
+    expect((await call(rest, 'POST', '/t/v1/wp/42', { id: '7' })).json).toEqual({ id: 7, sent: ['id'] });
+    expect((await call(rest, 'POST', '/t/v1/wp/42', { id: '7' }, { id: 9, note: 'n', other: 1 })).json).toEqual({
+      id: 9,
+      sent: ['id', 'note', 'other'],
+    });
+    const refused = await call(rest, 'POST', '/t/v1/wp/42', { id: 'abc' });
+    expect([refused.status, (refused.json as { code: string }).code]).toEqual([400, 'rest_invalid_param']);
+  });
+
   it('runs the guards in order after the permission check; the first refusal answers', async () => {
     const rest = createBareRestServer();
     const seen: string[] = [];

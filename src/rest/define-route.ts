@@ -8,7 +8,13 @@
  * - the handler's input, typed `Static<>` of each schema: `params` from the URL the route matched
  *   (converted from text once the pattern matched: `\d+` → a number), `query` and `body` from the
  *   request's sanitized parameters (WordPress merges every source: a `query` argument may come in
- *   a form body too; the split says what the documents show);
+ *   a form body too; the split says what the documents show), and `sent`, the names of every
+ *   parameter the request carries;
+ * - opt-in, for a handler that must keep WordPress's order for a URL parameter: a `params`
+ *   property marked `wordpressOrder` is read from the merged parameters, where a JSON body, form
+ *   body or query member of the same name wins over the URL's (WordPress's `get_param()`: e.g.
+ *   `GET wp/v2/users/1?id=2` reads user 2). Mark it `asArgument` too, so that a value from
+ *   elsewhere is validated and sanitized as the URL's would be.
  * - the permission check (a named check object: the route table shows its name) and the guards,
  *   pre-handlers run in order after the permission check (e.g. `moduleActive('monitor')`): the
  *   first that answers an error answers the request.
@@ -87,6 +93,12 @@ export interface RouteInput<P, Q, B> {
   readonly params: P;
   readonly query: Q;
   readonly body: B;
+  /**
+   * The names of every parameter the request carries, from every source (URL, query, form and
+   * JSON body, and defaults: the keys of WordPress's `get_params()`), declared or not; worked out
+   * when read. For a check that depends on what else was sent (e.g. a roles-only change).
+   */
+  readonly sent: readonly string[];
   /** The whole request (the user, headers, deprecation notices). */
   readonly request: RestRequest;
 }
@@ -123,6 +135,11 @@ export interface ArgCallbacks {
   sanitizeCallback?: ((value: unknown, request: RestRequest, name: string) => unknown) | null;
   /** For a `params` property: list it among the endpoint's `args` too (validated, shown in the documents). */
   asArgument?: boolean;
+  /**
+   * For a `params` property: read it in WordPress's order (JSON body → form body → query → URL),
+   * not from the URL alone (see the file's comment). Pair it with `asArgument`.
+   */
+  wordpressOrder?: boolean;
   /** WordPress's `required` of a defaulted argument (shown as required; with its default it is never missing). */
   required?: boolean;
 }
@@ -156,6 +173,9 @@ export function defineRoute<
     params: readUrl(urlReaders, request) as Static<TObject<P>>,
     query: readParams(queryNames, request, null) as Static<TObject<Q>>,
     body: readParams(bodyNames, request, raw) as Static<TObject<B>>,
+    get sent() {
+      return Object.keys(request.params);
+    },
     request,
   });
   const run = (request: RestRequest) => handler(input(request));
@@ -253,7 +273,7 @@ function argSchemaOf(schema: SchemaOf): ArgSchema & { required?: boolean; defaul
   return out as ArgSchema;
 }
 
-type UrlReader = readonly [name: string, convert: (text: string) => unknown];
+type UrlReader = readonly [name: string, convert: (text: string) => unknown, merged: boolean];
 
 /** How each URL parameter becomes its typed value; the ones marked `asArgument` go into `args` too. */
 function paramReaders(object: Declared, args: Record<string, ArgDefinition>): UrlReader[] {
@@ -266,18 +286,22 @@ function paramReaders(object: Declared, args: Record<string, ArgDefinition>): Ur
       args[name] = arg;
     }
     const kind = schema[Kind];
-    if (kind === 'Integer' || kind === 'Number') return [name, Number];
-    if (kind === 'String' || (kind === 'Union' && argSchemaOf(schema).type === 'string')) return [name, String];
+    const merged = schema.wordpressOrder === true;
+    if (kind === 'Integer' || kind === 'Number') return [name, Number, merged];
+    if (kind === 'String' || (kind === 'Union' && argSchemaOf(schema).type === 'string')) return [name, String, merged];
     throw new Error(`defineRoute: URL parameter ${name} must be a string, a union of string literals, an integer or a number`);
   });
 }
 
-/** The URL parameters, read from the URL itself: merged parameters would let a body member of the same name win. */
+/**
+ * The URL parameters, read from the URL itself (merged parameters would let a body member of the
+ * same name win), or for one marked `wordpressOrder` from the merged parameters, as WordPress reads it.
+ */
 function readUrl(readers: readonly UrlReader[], request: RestRequest): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, convert] of readers) {
-    const text = request.urlParams[name];
-    if (text !== undefined) out[name] = convert(text);
+  for (const [name, convert, merged] of readers) {
+    const value = merged ? request.params[name] : request.urlParams[name];
+    if (value !== undefined) out[name] = convert(value as string);
   }
   return out;
 }

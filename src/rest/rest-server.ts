@@ -3,23 +3,21 @@ import { admit, type Admission } from './authenticate.js';
 import { batchRoute, DEFAULT_MAX_BATCH_ITEMS, subRequestValidator } from './batch.js';
 import { RestDocuments, type SiteSummary } from './documents.js';
 import { caught, choose, enter, runEndpoint, type Answer } from './endpoint-steps.js';
-import { errorAsResponse, errorResponse } from './error-response.js';
 import { bodyTooLarge, isRestError, restError } from './errors.js';
-import { setHeader, setHeaders } from './header-list.js';
+import { setHeaders } from './header-list.js';
 import type { IncomingRestRequest, RestOutput } from './incoming.js';
 import { JsonEncoder } from './json-encoder.js';
-import { withNonceHint } from './nonce-hint.js';
+import { refusedCallback, responseOf, writeOutput } from './write-output.js';
 import { mayBeStamped, replayStamp, stillReplayable, type ReplayPolicy, type ReplayStamp } from './replay.js';
 import { readBody, type DecodedBody } from './request-body.js';
-import { withFields } from './response-fields.js';
 import { corsHeaders, HeaderTemplates, NO_CACHE_HEADERS } from './response-headers.js';
 import { DispatchRequest } from './rest-request.js';
 import type { RestUrlBuilder } from './rest-url.js';
+import { RefusalObservers } from './refusal-observers.js';
 import { RouteRegistry, type Route } from './route-registry.js';
 import { andThen, attempt } from './step.js';
 import {
   RestResponse,
-  StreamedResponse,
   type Authenticator,
   type EndpointDefinition,
   type Identity,
@@ -66,9 +64,6 @@ interface Handled {
   readonly identity: Identity | null;
 }
 
-const JSONP_CALLBACK = /^[\w.]+$/;
-const JSONP_CONTENT_TYPE = 'application/javascript; charset=UTF-8';
-
 /**
  * The generic REST layer: route registration, authentication check, dispatch, documents and
  * headers. It knows no HTTP framework and no storage: `serve()` maps an IncomingRestRequest to a
@@ -79,23 +74,15 @@ export class RestServer {
   private readonly documents: RestDocuments;
   private readonly headerTemplates = new HeaderTemplates();
   private readonly json = new JsonEncoder();
-  private readonly refusalObservers: RefusalObserver[] = [];
-  private readonly tellRefusal: RefusalObserver = (request, error) => {
-    for (const observer of this.refusalObservers) {
-      try {
-        observer(request, error);
-      } catch (thrown) {
-        this.options.warn('A refusal observer failed', thrown);
-      }
-    }
-  };
+  private readonly refusals: RefusalObservers;
 
   /** Adds an observer of permission refusals (RefusalObserver): e.g. the audit log's `denied` events. */
   onRefusal(observer: RefusalObserver): void {
-    this.refusalObservers.push(observer);
+    this.refusals.add(observer);
   }
 
   constructor(private readonly options: RestServerOptions) {
+    this.refusals = new RefusalObservers(options.warn);
     this.documents = new RestDocuments({ registry: this.registry, ...options });
     // The index and the namespace documents are made from the routes (the registry's generation
     // is in every replay stamp), the request's origin, the configuration and `siteSummary` (site
@@ -209,54 +196,25 @@ export class RestServer {
     // never wrong. Only for the requests whose answers may be given again (src/rest/replay.ts).
     const version = mayBeStamped(incoming.method, incoming.body.length) ? this.options.replay?.stateVersion() : undefined;
     const headers = this.headerTemplates.copy(this.options.urls('/', incoming.origin));
-    const jsonp = incoming.query._jsonp;
-    if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
-      setHeader(headers, 'Content-Type', JSONP_CONTENT_TYPE);
-      const { status, body } = errorResponse(restError('rest_callback_invalid'), undefined, 'code-message');
-      return { status, headers, body };
-    }
+    const refused = refusedCallback(incoming.query._jsonp, headers);
+    if (refused) return refused;
     // Speed: awaited only when a step answered with a promise (step.ts).
     const pending = this.handle(incoming);
     const handled = pending instanceof Promise ? await pending : pending;
-    const { answer, request, admission } = handled;
-    let response = isRestError(answer)
-      ? errorAsResponse(withNonceHint(answer, admission.nonceMissing))
-      : answer instanceof StreamedResponse
-        ? answer
-        : withFields(answer, request);
-    if (handled.allow) response.headers.Allow = handled.allow;
-    if (incoming.query._envelope !== undefined && !(response instanceof StreamedResponse)) {
-      // An empty PHP array prints as [] (docs/spec/wp-rest-reference.md §12).
-      const envelopeHeaders = Object.keys(response.headers).length > 0 ? response.headers : [];
-      response = new RestResponse({ body: response.data, status: response.status, headers: envelopeHeaders }, 200);
-    } else setHeaders(headers, response.headers);
+    const { request, admission } = handled;
+    const response = responseOf(handled, admission.nonceMissing, incoming.query._envelope !== undefined, headers);
     if (request) setHeaders(headers, request.deprecations);
     setHeaders(headers, admission.extraHeaders);
     // WordPress decides this before the nonce check: a valid login counts even when the request then runs anonymous.
     if (admission.loggedIn) setHeaders(headers, NO_CACHE_HEADERS);
     if (incoming.headers.origin) setHeaders(headers, corsHeaders(incoming.headers.origin));
-    // A real HEAD request gets the GET's body, so that the adapter can send its Content-Length
-    // (RFC 9110 §9.3.2) and then leave the body out; a HEAD by `_method` on another verb has none.
-    if (request?.method === 'HEAD' && incoming.method.toUpperCase() !== 'HEAD') return { status: response.status, headers, body: null };
-    // (HEAD included: the adapter sends the head alone, without a Content-Length it cannot know.)
-    if (response instanceof StreamedResponse) return { status: response.status, headers, body: null, stream: response.chunks };
-    let body: string | Buffer;
-    try {
-      body = this.json.encode(response.data);
-    } catch (error) {
-      this.options.warn('Could not encode the response as JSON', error);
-      const failed = errorResponse(restError('rest_encode_error', { detail: (error as Error).message }));
-      return { status: failed.status, headers, body: failed.body };
-    }
-    if (typeof jsonp === 'string') {
-      setHeader(headers, 'Content-Type', JSONP_CONTENT_TYPE);
-      body = `/**/${jsonp}(${body})`;
-    }
-    const replay =
+    const { warn, replay } = this.options;
+    const stamp =
       version === undefined
         ? undefined
-        : replayStamp(this.options.replay!, handled, incoming.method, response.status, version, this.registry.generation);
-    return replay === undefined ? { status: response.status, headers, body } : { status: response.status, headers, body, replay };
+        : (status: number) => replayStamp(replay!, handled, incoming.method, status, version, this.registry.generation);
+    const jsonp = incoming.query._jsonp;
+    return writeOutput(response, headers, { sent: incoming.method, dispatched: request?.method, jsonp, json: this.json, warn, stamp });
   }
 
   /** Whether an answer stamped `stamp` may answer a byte-identical repeat of its request now. */
@@ -301,7 +259,8 @@ export class RestServer {
     // Who and from where, for audit events (src/features/audit/request-source.ts).
     request.clientIp = incoming.clientIp ?? '';
     if (identity.kind === 'cookie') request.sessionToken = identity.sessionToken;
-    if (this.refusalObservers.length > 0) request.refusalObserver = this.tellRefusal;
+    const teller = this.refusals.teller;
+    if (teller) request.refusalObserver = teller;
     request.jsonError = body.jsonError;
     return andThen(this.dispatch(request), ({ result, route }) =>
       andThen(route ? allowedMethods(route, request) : null, (allow) => ({ answer: result, route, request, allow, admission, identity })),

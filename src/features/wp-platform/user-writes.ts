@@ -34,8 +34,25 @@ export interface WriteDeps {
   readonly authenticator: SitewardAuthenticator;
 }
 
+/** The writable fields a create or update carries (validated and sanitized by the route's arguments). */
+export type UserFields = {
+  readonly username?: string;
+  readonly name?: string;
+  readonly first_name?: string;
+  readonly last_name?: string;
+  readonly email?: string;
+  readonly url?: string;
+  readonly description?: string;
+  readonly locale?: string;
+  readonly nickname?: string;
+  readonly slug?: string;
+  readonly roles?: readonly string[];
+  readonly password?: string;
+  readonly meta?: unknown;
+};
+
 /** Profile fields of the request body → their user-meta keys. */
-const META_PARAMS: Readonly<Record<string, ProfileKey>> = {
+const META_PARAMS: Readonly<Partial<Record<keyof UserFields, ProfileKey>>> = {
   first_name: 'first_name',
   last_name: 'last_name',
   description: 'description',
@@ -103,11 +120,11 @@ async function checkSlug(store: Store, slug: string, selfId: number | null, requ
 async function writeMeta(
   store: Pick<StoreTransaction, 'userMeta'>,
   userId: number,
-  params: Record<string, unknown>,
+  params: UserFields,
   slug: string | undefined,
 ): Promise<void> {
   for (const [param, key] of Object.entries(META_PARAMS)) {
-    const value = params[param];
+    const value = params[param as keyof UserFields];
     if (typeof value === 'string') await store.userMeta.set(userId, key, value);
   }
   if (slug !== undefined) await store.userMeta.set(userId, 'nicename', slug);
@@ -118,12 +135,12 @@ async function writeMeta(
  * `wp_users` column sizes and Siteward's for what WordPress keeps unbounded in user meta: checked
  * before anything else (a password check over a 9 MB name would be slow). `slug` is sanitized.
  */
-function tooLong(p: Record<string, unknown>, slug: string | undefined): RestError | null {
-  const over = (name: string, max: number) => typeof p[name] === 'string' && longerThan(p[name], max);
+function tooLong(p: UserFields, slug: string | undefined): RestError | null {
+  const over = (name: keyof UserFields, max: number) => typeof p[name] === 'string' && longerThan(p[name], max);
   if (over('username', USER_LIMITS.login)) return wpError('login_too_long');
   if (slug !== undefined && longerThan(slug, USER_LIMITS.nicename)) return wpError('nicename_too_long');
   if (over('url', USER_LIMITS.url)) return wpError('url_too_long');
-  const sizes: readonly (readonly [string, number])[] = [
+  const sizes: readonly (readonly [keyof UserFields, number])[] = [
     ['email', USER_LIMITS.email],
     ['name', USER_LIMITS.displayName],
     ['first_name', USER_LIMITS.name],
@@ -135,7 +152,7 @@ function tooLong(p: Record<string, unknown>, slug: string | undefined): RestErro
   return null;
 }
 
-function requestedRoles(params: Record<string, unknown>): string[] | undefined {
+function requestedRoles(params: UserFields): string[] | undefined {
   return Array.isArray(params.roles) ? params.roles.map(String) : undefined;
 }
 
@@ -148,10 +165,8 @@ async function weakPassword(password: string, related: readonly string[]): Promi
   return problem ? invalidArgument('password', problem.message) : null;
 }
 
-/** POST wp/v2/users. */
-export async function createUser(deps: WriteDeps, request: RestRequest): Promise<UserProfile | RestError> {
-  const p = request.params;
-  if (p.id !== undefined) return wpError('user_exists', request);
+/** POST wp/v2/users (a sent `id` refused by the route). */
+export async function createUser(deps: WriteDeps, request: RestRequest, p: UserFields): Promise<UserProfile | RestError> {
   const roles = requestedRoles(p);
   if (roles) {
     const problem = checkRoles(request, null, roles);
@@ -216,8 +231,12 @@ function preferencesOf(meta: unknown): JsonObject | undefined | RestError {
 export type UpdatedUser = UserProfile & { readonly setCookie?: string };
 
 /** POST/PUT/PATCH wp/v2/users/{id|me}, after the permission check. */
-export async function updateUser(deps: WriteDeps, request: RestRequest, target: UserProfile): Promise<UpdatedUser | RestError> {
-  const p = request.params;
+export async function updateUser(
+  deps: WriteDeps,
+  request: RestRequest,
+  target: UserProfile,
+  p: UserFields,
+): Promise<UpdatedUser | RestError> {
   const { user } = target;
   if (typeof p.username === 'string' && p.username !== user.login) return wpError('username_not_editable', request);
   const email = typeof p.email === 'string' && p.email.toLowerCase() !== user.email.toLowerCase() ? p.email : undefined;

@@ -3,7 +3,7 @@
  * docs/spec/current-clients.md §B): routes, arguments, permission checks in WordPress's order.
  * The collection and `{id}` may run inside `batch/v1` (WordPress ≥ 6.6); `me` may not.
  */
-import { RestResponse, type JsonValue, type ArgDefinition, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
+import { RestResponse, type JsonValue, type EndpointDefinition, type RestRequest } from '../../rest/types.js';
 import type { RestError } from '../../rest/errors.js';
 import { checkLogin, checkPassword } from '../../auth/user-validation.js';
 import type { FeatureContext } from '../contract.js';
@@ -20,12 +20,9 @@ import {
 import { collectionQuery, CONTEXT_ARG, pageOf, queryOf, selectUsers, type CollectionQuery } from './users-query.js';
 import { createUser, deleteUser, sanitizeReassign, updateUser, type WriteDeps } from './user-writes.js';
 import { userServiceError, wpError } from './wp-errors.js';
-import { labelPermission } from '../../rest/permission-label.js';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
 import { answers, defineRoute, permission } from '../../rest/define-route.js';
 import { frozenCopy } from '../../core/objects.js';
-
-const ID_ARG: ArgDefinition = { description: 'Unique identifier for the user.', type: 'integer' };
 
 /** `check_user_password` plus Siteward's password rule (the CLI's). */
 function sanitizePassword(value: unknown, request: RestRequest): string | RestError {
@@ -42,25 +39,32 @@ function sanitizeUsername(value: unknown): string | RestError {
   return problem ? userServiceError(problem) : login;
 }
 
-/** The writable fields as arguments (WordPress `get_endpoint_args_for_item_schema`); `create` marks the required ones. */
-function itemArgs(create: boolean): Record<string, ArgDefinition> {
-  const str = (description: string, extra: Partial<ArgDefinition> = {}): ArgDefinition => ({ description, type: 'string', ...extra });
-  return {
-    username: str('Login name for the user.', { required: create, sanitizeCallback: sanitizeUsername }),
-    name: str('Display name for the user.'),
-    first_name: str('First name for the user.'),
-    last_name: str('Last name for the user.'),
-    email: str('The email address for the user.', { format: 'email', required: create }),
-    url: str('URL of the user.', { format: 'uri' }),
-    description: str('Description of the user.'),
-    locale: str('Locale for the user.', { enum: ['', 'en_US'] }),
-    nickname: str('The nickname for the user.'),
-    slug: str('An alphanumeric identifier for the user.'),
-    roles: { description: 'Roles assigned to the user.', type: 'array', items: { type: 'string' } },
-    password: str('Password for the user (never included).', { required: create, sanitizeCallback: sanitizePassword }),
-    meta: { description: 'Meta fields.', type: 'object' },
-  };
-}
+/**
+ * The writable fields as the body (WordPress `get_endpoint_args_for_item_schema`): on a create,
+ * `username`, `email` and `password` are required; on an update every field is optional.
+ */
+const itemBody = <Create extends boolean>(create: Create) => {
+  const str = (description: string, options: object = {}) => Type.String({ description, ...options });
+  // Required on a create, optional on an update (a type only: the object is the same).
+  const needed = <T extends TSchema>(schema: T) => (create ? schema : Type.Optional(schema)) as Create extends true ? T : TOptional<T>;
+  return Type.Object({
+    username: needed(str('Login name for the user.', { sanitizeCallback: sanitizeUsername })),
+    name: Type.Optional(str('Display name for the user.')),
+    first_name: Type.Optional(str('First name for the user.')),
+    last_name: Type.Optional(str('Last name for the user.')),
+    email: needed(str('The email address for the user.', { format: 'email' })),
+    url: Type.Optional(str('URL of the user.', { format: 'uri' })),
+    description: Type.Optional(str('Description of the user.')),
+    locale: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('en_US')], { description: 'Locale for the user.' })),
+    nickname: Type.Optional(str('The nickname for the user.')),
+    slug: Type.Optional(str('An alphanumeric identifier for the user.')),
+    roles: Type.Optional(Type.Array(Type.String(), { description: 'Roles assigned to the user.' })),
+    password: needed(str('Password for the user (never included).', { sanitizeCallback: sanitizePassword })),
+    meta: Type.Optional(Type.Unsafe<unknown>({ description: 'Meta fields.', type: 'object' })),
+  });
+};
+const createBody = itemBody(true);
+const updateBody = itemBody(false);
 
 /** WordPress's answer to a delete: the record as it was. */
 export const deletedSchema = (item: JsonValue | null): JsonValue => ({
@@ -77,6 +81,9 @@ function canEditUser(request: RestRequest, id: number): boolean {
   return request.user.id !== 0 && (request.user.id === id || request.user.can('edit_users'));
 }
 
+/** An item route's URL parameters: `{id}`'s, none for `me`. */
+type TargetParams = { readonly id?: number };
+
 /** A built page of the collection: its items (frozen) and paging headers. */
 interface CollectionPage {
   readonly items: readonly unknown[];
@@ -89,8 +96,12 @@ const PAGE_CACHE_SIZE = 32;
 export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
   const urls: ItemUrls = { rest: (path) => ctx.api.restUrl(path), home: ctx.site.homeUrl, avatarSizes: ctx.config.avatarSizes };
   const schema = () => userSchema(ctx.config.avatarSizes);
-  /** The target of an item route: `{id}`, or the current user for `me` (0 when logged out). */
-  const targetId = (request: RestRequest): number => (request.params.id === undefined ? request.user.id : Number(request.params.id));
+  /**
+   * The target of an item route: `{id}` read in WordPress's order (a body or query `id` wins over
+   * the URL's), or for `me` always the current user (0 when logged out), a sent `id` ignored
+   * (WordPress's `*_current_item`).
+   */
+  const targetId = (request: RestRequest, params: TargetParams): number => params.id ?? request.user.id;
   // The profile found by the permission check, for the handler that follows on the same request.
   const found = new WeakMap<RestRequest, UserProfile>();
   const targetFound = (request: RestRequest, profile: UserProfile | undefined): UserProfile | RestError => {
@@ -99,15 +110,18 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     return profile;
   };
   /** The target's profile; without a promise when it is cached and known to be current. */
-  const target = (request: RestRequest): UserProfile | RestError | Promise<UserProfile | RestError> => {
-    const id = targetId(request);
+  const target = (request: RestRequest, id: number): UserProfile | RestError | Promise<UserProfile | RestError> => {
     const known = knownProfile(deps.store, id);
     if (known) return targetFound(request, known);
     return loadProfile(deps.store, id).then((profile) => targetFound(request, profile));
   };
   /** Runs `judge` on the target's profile (or passes its error on), without a promise when the profile is known. */
-  const withTarget = <T>(request: RestRequest, judge: (profile: UserProfile) => T): T | RestError | Promise<T | RestError> => {
-    const profile = target(request);
+  const withTarget = <T>(
+    request: RestRequest,
+    params: TargetParams,
+    judge: (profile: UserProfile) => T,
+  ): T | RestError | Promise<T | RestError> => {
+    const profile = target(request, targetId(request, params));
     const next = (p: UserProfile | RestError) => ('user' in p ? judge(p) : p);
     return profile instanceof Promise ? profile.then(next) : next(profile);
   };
@@ -162,26 +176,31 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
     replayable: true,
   });
 
-  const create: EndpointDefinition = {
+  const create: EndpointDefinition = defineRoute({
     methods: 'POST',
-    args: itemArgs(true),
-    responseSchema: 'item',
-    responseStatus: 201,
-    permissionCallback: labelPermission(
-      (request) => (request.user.can('create_users') ? true : wpError('cannot_create', request)),
-      'create_users',
+    body: createBody,
+    response: answers({ schema: 'item', status: 201 }),
+    permission: permission('create_users', (request: RestRequest) =>
+      request.user.can('create_users') ? true : wpError('cannot_create', request),
     ),
     replayable: 'permission',
-    callback: async (request) => {
-      const created = await createUser(deps, request);
+    handler: async ({ body, sent, request }) => {
+      // An `id` from anywhere names an existing user (WordPress's create_item).
+      if (sent.includes('id')) return wpError('user_exists', request);
+      const created = await createUser(deps, request, body);
       if (!('user' in created)) return created;
       return respond(request, created, 'edit', 201).header('Location', urls.rest(`/wp/v2/users/${created.user.id}`));
     },
-  };
+  });
 
-  /** `{id}` is one of the arguments (validated, shown); `me` has none. */
+  /**
+   * `{id}` is one of the arguments (validated, shown), read in WordPress's order: a body or
+   * query `id` wins over the URL's. `me` has none: its target is the current user.
+   */
   const idParams = (me: boolean) =>
-    me ? Type.Object({}) : Type.Object({ id: Type.Integer({ description: 'Unique identifier for the user.', asArgument: true }) });
+    me
+      ? Type.Object({})
+      : Type.Object({ id: Type.Integer({ description: 'Unique identifier for the user.', asArgument: true, wordpressOrder: true }) });
   const readQuery = Type.Object({ context: Type.Unsafe<Context>(CONTEXT_ARG) });
   const read = (me: boolean): EndpointDefinition =>
     defineRoute({
@@ -190,9 +209,9 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       response: answers({ schema: 'item' }),
       permission: permission(
         me ? 'logged in' : 'self or list_users',
-        (request: RestRequest, { query }: { readonly query: Static<typeof readQuery> }) => {
+        (request: RestRequest, { params, query }: { readonly params: TargetParams; readonly query: Static<typeof readQuery> }) => {
           if (me && request.user.id === 0) return wpError('not_logged_in', request);
-          return withTarget(request, (profile) => {
+          return withTarget(request, params, (profile) => {
             const self = request.user.id === profile.user.id;
             if (self) return true;
             if (query.context === 'edit' && !canEditUser(request, profile.user.id)) return wpError('forbidden_context_item', request);
@@ -206,32 +225,41 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       replayable: true,
     });
 
-  const update = (me: boolean): EndpointDefinition => ({
-    methods: ['POST', 'PUT', 'PATCH'],
-    args: me ? itemArgs(false) : { id: ID_ARG, ...itemArgs(false) },
-    responseSchema: 'item',
-    permissionCallback: labelPermission(
-      (request) =>
-        withTarget(request, (profile) => {
-          if (request.params.roles !== undefined) {
-            if (!request.user.can('promote_users')) return wpError('cannot_edit_roles', request);
-            // Only id and roles: promote_users suffices (core-data sends the record's id with the change).
-            // `_locale` is api-fetch's, on every request (docs/spec/current-clients.md §0).
-            const others = Object.keys(request.params).filter((k) => k !== 'id' && k !== 'roles' && k !== '_locale');
-            if (others.length === 0) return true;
-          }
-          return canEditUser(request, profile.user.id) ? true : wpError('cannot_edit', request);
-        }),
-      'self or edit_users; roles: promote_users',
-    ),
-    replayable: 'permission',
-    callback: async (request) => {
-      const updated = await updateUser(deps, request, found.get(request)!);
-      if (!('user' in updated)) return updated;
-      const response = respond(request, updated, 'edit');
-      return updated.setCookie === undefined ? response : response.header('Set-Cookie', updated.setCookie);
-    },
-  });
+  const update = (me: boolean): EndpointDefinition =>
+    defineRoute({
+      methods: ['POST', 'PUT', 'PATCH'],
+      params: idParams(me),
+      body: updateBody,
+      response: answers({ schema: 'item' }),
+      permission: permission(
+        'self or edit_users; roles: promote_users',
+        (
+          request: RestRequest,
+          {
+            params,
+            body,
+            sent,
+          }: { readonly params: TargetParams; readonly body: Static<typeof updateBody>; readonly sent: readonly string[] },
+        ) =>
+          withTarget(request, params, (profile) => {
+            if (body.roles !== undefined) {
+              if (!request.user.can('promote_users')) return wpError('cannot_edit_roles', request);
+              // Only id and roles: promote_users suffices (core-data sends the record's id with the change).
+              // `_locale` is api-fetch's, on every request (docs/spec/current-clients.md §0).
+              const others = sent.filter((k) => k !== 'id' && k !== 'roles' && k !== '_locale');
+              if (others.length === 0) return true;
+            }
+            return canEditUser(request, profile.user.id) ? true : wpError('cannot_edit', request);
+          }),
+      ),
+      replayable: 'permission',
+      handler: async ({ body, request }) => {
+        const updated = await updateUser(deps, request, found.get(request)!, body);
+        if (!('user' in updated)) return updated;
+        const response = respond(request, updated, 'edit');
+        return updated.setCookie === undefined ? response : response.header('Set-Cookie', updated.setCookie);
+      },
+    });
 
   const removeQuery = Type.Object({
     force: Type.Boolean({ description: 'Required to be true, as users do not support trashing.', default: false }),
@@ -247,8 +275,8 @@ export function registerUserRoutes(ctx: FeatureContext, deps: WriteDeps): void {
       params: idParams(me),
       query: removeQuery,
       response: answers({ schema: deletedSchema }),
-      permission: permission('delete_users', (request: RestRequest) =>
-        withTarget(request, () => (request.user.can('delete_users') ? true : wpError('cannot_delete', request))),
+      permission: permission('delete_users', (request: RestRequest, { params }: { readonly params: TargetParams }) =>
+        withTarget(request, params, () => (request.user.can('delete_users') ? true : wpError('cannot_delete', request))),
       ),
       replayable: 'permission',
       handler: async ({ query, request }) => {

@@ -405,9 +405,10 @@ describe('wp/v2/users/me: the cached profile', () => {
 
 /**
  * Answers to unusual requests that depend on reading the merged parameters (WordPress's order:
- * JSON body, form body, query, then the URL), pinned before the create and update routes move onto
- * `defineRoute` (issue 40 item 1): a body or query `id` wins over the URL's, `id` on a create
- * refuses it, and a roles change names every parameter it carries.
+ * JSON body, form body, query, then the URL), pinned before the create and update routes moved onto
+ * `defineRoute` (issue 40 item 1) and kept by it (the `{id}` parameter is read `wordpressOrder`, the
+ * roles check reads `sent`): a body or query `id` wins over the URL's, `id` on a create refuses it,
+ * and a roles change names every parameter it carries.
  */
 const answer = (res: { status: number; json: unknown }) => [res.status, (res.json as { code?: unknown }).code ?? 'ok'];
 
@@ -436,15 +437,26 @@ describe('wp/v2/users with parameters from more than one place', () => {
     expect((await as(admin, 'GET', '/users/me?context=edit')).json).not.toMatchObject({ description: 'Named by the body.' });
   });
 
-  // Today's answers, which are not WordPress's: its users/me routes set `id` to the current user
-  // (update_current_item, delete_current_item) and ignore a sent one. Pinned so that a change is a
-  // decision, not a side effect of the typed-route migration.
-  it('on users/me, today a sent id names the target too (WordPress would ignore it)', async () => {
+  // WordPress's users/me routes (get_current_item, update_current_item, delete_current_item) set
+  // `id` to the current user: a sent one is ignored (the lead's decision, issue 40 item 1).
+  it('on users/me, ignores a sent id: the target is always the current user', async () => {
     const sub = await t.loginAs('subscriber', { login: 'msub' });
-    expect(answer(await as(sub, 'PUT', '/users/me', { id: 999999, description: 'x' }))).toEqual([404, 'rest_user_invalid_id']);
-    expect(answer(await as(sub, 'PUT', '/users/me', { id: admin.userId, description: 'x' }))).toEqual([403, 'rest_cannot_edit']);
+    const missing = await as(sub, 'PUT', '/users/me', { id: 999999, description: 'Mine.' });
+    expect(missing.status).toBe(200);
+    expect(missing.json).toMatchObject({ id: sub.userId, username: 'msub', description: 'Mine.' });
+    const other = await as(sub, 'PUT', '/users/me', { id: admin.userId, description: 'Still mine.' });
+    expect(other.status).toBe(200);
+    expect(other.json).toMatchObject({ id: sub.userId, description: 'Still mine.' });
+    expect((await as(admin, 'GET', '/users/me?context=edit')).json).not.toMatchObject({ description: 'Still mine.' });
     const read = await as(admin, 'GET', `/users/me?id=${sub.userId}&context=edit`);
-    expect([read.status, (read.json as { username?: string }).username]).toEqual([200, 'msub']);
+    expect([read.status, (read.json as { username?: string }).username]).toEqual([200, 'root']);
+    expect(answer(await as(admin, 'GET', '/users/me?id=abc'))).toEqual([200, 'ok']);
+    // A delete of users/me with another id deletes the caller, not the one named.
+    const gone = await t.loginAs('administrator', { login: 'madm' });
+    const deleted = await as(gone, 'DELETE', `/users/me?force=true&reassign=false&id=${sub.userId}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.json).toMatchObject({ deleted: true, previous: { id: gone.userId } });
+    expect((await as(admin, 'GET', `/users/${sub.userId}`)).status).toBe(200);
   });
 
   it('lets a roles change carry the id and _locale, and judges any other parameter with it as an edit', async () => {
