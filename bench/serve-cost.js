@@ -28,6 +28,18 @@ const req = (method, route, query, headers, body = '') => ({
 // Built once: the loop measures the server, not the making of its requests.
 const maybe = JSON.stringify({ active: 'maybe' });
 const maybeHeaders = { ...auth, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(maybe)) };
+const mcpCall = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'mcp-adapter-execute-ability', arguments: { ability_name: 'siteward/list-modules', parameters: {} } },
+});
+const mcpHeaders = {
+  ...auth,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'content-length': String(Buffer.byteLength(mcpCall)),
+};
 const scenarios = [
   ['index (anon)', () => req('GET', '/', {}, {})],
   ['module/all', () => req('GET', '/jetpack/v4/module/all', {}, auth)],
@@ -36,6 +48,9 @@ const scenarios = [
   ['400 maybe', () => req('POST', '/jetpack/v4/module/markdown/active', {}, maybeHeaders, maybe)],
   ['users/me', () => req('GET', '/wp/v2/users/me', {}, auth)],
   ['users (list)', () => req('GET', '/wp/v2/users', { context: 'view', per_page: '100' }, auth)],
+  // Issue 44: the readonly ability over module/all's operation, and the same as an MCP tools/call.
+  ['ability list-modules', () => req('GET', '/wp-abilities/v1/abilities/siteward/list-modules/run', {}, auth)],
+  ['MCP tools/call', () => req('POST', '/mcp/mcp-adapter-default-server', {}, mcpHeaders, mcpCall)],
 ].filter(([name]) => name.includes(ONLY));
 
 async function run(make, n) {

@@ -74,6 +74,13 @@ export class AbilityRegistry {
   private readonly abilities = new Map<string, Ability>();
   private readonly categoryMap = new Map<string, AbilityCategory>();
   private readonly observers: RunObserver[] = [];
+  /**
+   * Results already checked against their ability's output schema. Speed: an ability that answers
+   * the same frozen value while its data is unchanged (siteward/list-modules, from the module
+   * list's cache) has it checked once, not on every run; its encoded bytes are reused too
+   * (JsonEncoder). Frozen means frozen all the way down, as the encoder assumes.
+   */
+  private readonly checkedOutputs = new WeakMap<object, Ability>();
 
   /** WordPress's `wp_register_ability_category`. Throws on a bad or taken slug (a developer mistake, found at start-up). */
   registerCategory(slug: string, definition: AbilityCategoryDefinition): void {
@@ -181,12 +188,17 @@ export class AbilityRegistry {
     for (const observer of this.observers) await observer.denied?.(ability, input, error, caller);
   }
 
+  private checkedBefore(ability: Ability, result: unknown): boolean {
+    return result !== null && typeof result === 'object' && this.checkedOutputs.get(result) === ability;
+  }
+
   private async execute(ability: Ability, input: unknown, caller: AbilityCaller): Promise<RunOutcome> {
     const result = await ability.definition.execute(input, caller);
     if (isRestError(result)) return { ok: false, error: result };
-    if (ability.outputSchema !== null) {
+    if (ability.outputSchema !== null && !this.checkedBefore(ability, result)) {
       const valid = validateSchemaValue(result, ability.outputSchema, 'output');
       if (valid !== true) return { ok: false, error: abilityError('invalid_output', { name: ability.name, reason: valid }) };
+      if (result !== null && typeof result === 'object' && Object.isFrozen(result)) this.checkedOutputs.set(result, ability);
     }
     return { ok: true, value: result };
   }

@@ -25,6 +25,9 @@ const SUCCESS_OUTPUT: AbilitySchema = {
   required: ['code', 'message'],
 };
 
+/** siteward/list-modules' answer for each module list listModules gave (frozen, cached per user there). */
+const listAnswers = new WeakMap<object, readonly Readonly<Record<string, unknown>>[]>();
+
 export function registerPluginAbilities(api: SitewardApi, ctx: PluginContext, catalog: ModuleCatalog): void {
   const may = (check: PermissionCheck) => (_input: unknown, caller: { user: Principal }) => passes(check, caller.user, ctx);
 
@@ -59,16 +62,29 @@ export function registerPluginAbilities(api: SitewardApi, ctx: PluginContext, ca
       },
     },
     permission: may('view_admin'),
-    execute: async (_input, caller) =>
-      Object.values(await listModules(ctx, catalog, caller.user)).map((record) => ({
-        module: record.module,
-        name: record.name,
-        description: record.short_description,
-        activated: record.activated,
-        available: record.available,
-        requires_connection: record.requires_connection,
-        unavailable_reason: record.unavailable_reason?.message ?? null,
-      })),
+    execute: async (_input, caller) => {
+      // Speed: the same frozen answer while the module list (cached per user) is the same, so the
+      // registry checks it against the output schema once and the REST layer encodes it once.
+      const list = await listModules(ctx, catalog, caller.user);
+      let answer = listAnswers.get(list);
+      if (answer === undefined) {
+        answer = Object.freeze(
+          Object.values(list).map((record) =>
+            Object.freeze({
+              module: record.module,
+              name: record.name,
+              description: record.short_description,
+              activated: record.activated,
+              available: record.available,
+              requires_connection: record.requires_connection,
+              unavailable_reason: record.unavailable_reason?.message ?? null,
+            }),
+          ),
+        );
+        listAnswers.set(list, answer);
+      }
+      return answer;
+    },
     meta: {
       annotations: {
         readonly: true,
