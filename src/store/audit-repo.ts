@@ -188,7 +188,8 @@ export class KyselyAuditLog implements AuditLogRepo {
   constructor(
     private readonly run: DbRun,
     private readonly transaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>,
-    private readonly dialect: Dialect,
+    /** Writes drafts inside a transaction of `transaction` (SQLite: on the connection's prepared statements). */
+    private readonly appendIn: (db: Kysely<Database>, drafts: readonly AuditDraft[]) => Promise<void>,
     private readonly clock: () => number,
     private readonly hostId: string,
   ) {}
@@ -197,7 +198,7 @@ export class KyselyAuditLog implements AuditLogRepo {
     if (events.length === 0) return;
     const collector = new AuditCollector(this.clock, this.hostId);
     for (const event of events) collector.add(event);
-    await this.transaction((db) => appendDrafts(db, this.dialect, collector.drafts));
+    await this.transaction((db) => this.appendIn(db, collector.drafts));
   }
 
   private filtered(db: Kysely<Database>, filter: AuditFilter) {
@@ -385,7 +386,7 @@ export class KyselyAuditLog implements AuditLogRepo {
           this.hostId,
         ),
       );
-      await appendDrafts(db, this.dialect, drafts);
+      await this.appendIn(db, drafts);
       for (const row of rows)
         await db
           .deleteFrom('audit_failed_logins')

@@ -16,6 +16,7 @@ import { auditSettings, migrate, migrationDrafts, StoreImpl, type AuditSettings 
 import type { StoreTransaction } from './types.js';
 import type { AuditCollector } from './audit-repo.js';
 import type { AuditEventInput } from '../wire/audit.js';
+import type { AuditDraft } from './audit-chain.js';
 
 /** The SQLite database file name inside the data directory. */
 export const SQLITE_FILE = 'siteward.db';
@@ -297,6 +298,13 @@ class SqliteStore extends StoreImpl {
         this.txAudit = null;
       }
     });
+  }
+
+  // Speed: a standalone append (an ability run's event) or a feature table's transaction writes its
+  // events on the connection's prepared statements, as repository transactions do, not through Kysely.
+  protected override appendAudit(_db: Kysely<Database>, drafts: readonly AuditDraft[]): Promise<void> {
+    appendSqlite(this.holder.sqlite, drafts);
+    return Promise.resolve();
   }
 
   private recordAudit(event: AuditEventInput): void {

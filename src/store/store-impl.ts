@@ -45,11 +45,22 @@ export abstract class StoreImpl implements Store {
           const collector = this.auditCollector();
           const result = await fn(db as unknown as Kysely<DB>, collector.add);
           // Before COMMIT, in the same transaction: no change without its event.
-          await appendDrafts(db, this.audit.dialect, collector.drafts);
+          await this.appendAudit(db, collector.drafts);
           return result;
         }),
     };
-    this.auditLog = new KyselyAuditLog(run, (fn) => this.rawTransaction(fn), audit.dialect, audit.clock, audit.hostId);
+    this.auditLog = new KyselyAuditLog(
+      run,
+      (fn) => this.rawTransaction(fn),
+      (db, drafts) => this.appendAudit(db, drafts),
+      audit.clock,
+      audit.hostId,
+    );
+  }
+
+  /** Writes a transaction's audit events before its COMMIT (SQLite overrides it with its prepared statements). */
+  protected appendAudit(db: Kysely<Database>, drafts: readonly AuditDraft[]): Promise<void> {
+    return appendDrafts(db, this.audit.dialect, drafts);
   }
 
   /** A new collector for one transaction's audit events. */

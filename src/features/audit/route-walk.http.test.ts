@@ -29,6 +29,7 @@ const COVERAGE: Readonly<Record<string, Coverage>> = {
     events: ['ability.run'],
     by: 'src/features/abilities/siteward-abilities.http.test.ts',
   },
+  [`${SW}/agent-clients/(?P<client_id>[^/]+)`]: { events: ['agent_client.revoked'], by: 'src/features/mcp/mcp-oauth.http.test.ts' },
   [`${SW}/two-factor`]: { events: ['two_factor.disabled'], by: 'two-factor-events.http.test.ts' },
   [`${SW}/two-factor/enrol`]: {
     pending: 'starts an enrolment (a pending secret, not yet in force): its confirmation is two_factor.enrolled',
