@@ -10,7 +10,11 @@ import { registerCoreAbilities } from './core-abilities.js';
 import { AbilityRegistry } from './registry.js';
 import { registerAbilityRoutes } from './rest-routes.js';
 
-export { AbilityRegistry } from './registry.js';
+export { AbilityRegistry, type Ability, type RunOutcome } from './registry.js';
+// The surface other features use (test/layers.test.ts): who called an ability, bearer tokens, the REST namespace.
+export { callerActor } from './caller.js';
+export { bearerToken, type AbilityCall, type BearerCheck } from './bearer-slot.js';
+export { ABILITIES_NAMESPACE } from './rest-routes.js';
 
 declare module '../contract.js' {
   interface FeatureServices {

@@ -7,8 +7,7 @@
  */
 import type { AbilityCaller } from '../../plugins/ability-types.js';
 import type { AuditEventInput, AuditResult } from '../../wire/audit.js';
-import { callerActor } from '../abilities/caller.js';
-import type { AbilityRegistry } from '../abilities/index.js';
+import { callerActor, type AbilityRegistry } from '../abilities/index.js';
 import { isSecretName } from './recorded-options.js';
 
 /** `input` with every member whose name looks like a secret replaced, at any depth. */

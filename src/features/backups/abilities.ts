@@ -12,7 +12,7 @@ import type { Principal } from '../../rest/types.js';
 import type { BackupsList } from '../../wire/siteward-v1.js';
 import type { PermissionCheck } from '../jetpack-v4/permissions.js';
 import type { VerificationRun } from './scheduled-verification.js';
-import { callerActor } from '../abilities/caller.js';
+import { callerActor } from '../abilities/index.js';
 
 export interface BackupOperations {
   list(): Promise<BackupsList | RestError>;

@@ -7,7 +7,7 @@ import type { SitewardApi } from '../../plugins/api.js';
 import { defineRoute, permission } from '../../rest/define-route.js';
 import { errorCatalogue } from '../../rest/errors.js';
 import type { RestRequest } from '../../rest/types.js';
-import type { RequestSources } from '../audit/source.js';
+import type { RequestSources } from '../audit/index.js';
 import type { AgentClients } from './agent-clients.js';
 
 const agentClientError = errorCatalogue({

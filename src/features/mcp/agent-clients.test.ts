@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../rest/types.js';
 import { listening, testStores } from '../../store/testing/test-stores.js';
 import type { Store } from '../../store/types.js';
-import { jobSource } from '../audit/source.js';
+import { jobSource } from '../audit/index.js';
 import { AgentClients, SEEN_EVERY_MS } from './agent-clients.js';
 
 const ann = { id: 7, login: 'ann' } as Principal;

@@ -15,8 +15,7 @@
 import type { JsonValue } from '../../core/json.js';
 import type { Principal } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
-import { audited } from '../audit/audited.js';
-import type { AuditSource } from '../audit/source.js';
+import { audited, type AuditSource } from '../audit/index.js';
 
 export const REVOKED_OPTION = 'siteward_agent_clients_revoked';
 const KEY_PREFIX = 'agent_client:';

@@ -7,8 +7,7 @@
  */
 import type { AbilityCaller } from '../../plugins/ability-types.js';
 import { RestResponse } from '../../rest/types.js';
-import { bearerToken, type AbilityCall, type BearerCheck } from '../abilities/bearer-slot.js';
-import type { AbilityRegistry } from '../abilities/registry.js';
+import { bearerToken, type AbilityCall, type AbilityRegistry, type BearerCheck } from '../abilities/index.js';
 import { RestError } from '../../rest/errors.js';
 import { bearerChallenge, READ_SCOPE, WRITE_SCOPE, type AgentAuth } from './agent-auth.js';
 import type { AgentClients } from './agent-clients.js';

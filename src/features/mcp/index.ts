@@ -8,7 +8,7 @@
 import { makePrincipal } from '../../auth/capabilities.js';
 import type { Feature } from '../contract.js';
 import { jsonPage } from '../contract.js';
-import { RequestSources } from '../audit/source.js';
+import { RequestSources } from '../audit/index.js';
 import { createAgentAuth } from './agent-auth.js';
 import { AgentClients } from './agent-clients.js';
 import { registerAgentClientRoutes } from './agent-clients-routes.js';

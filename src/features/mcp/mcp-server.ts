@@ -27,7 +27,7 @@ import {
 import { SITEWARD_VERSION } from '../../core/version.js';
 import type { AbilityCaller } from '../../plugins/ability-types.js';
 import { RestResponse, type RestRequest } from '../../rest/types.js';
-import type { Ability, AbilityRegistry, RunOutcome } from '../abilities/registry.js';
+import type { Ability, AbilityRegistry, RunOutcome } from '../abilities/index.js';
 
 /** What one MCP server offers, for one caller. */
 type Configure = (server: Server, caller: AbilityCaller) => void;

@@ -2,8 +2,7 @@
  * The monitor's operations, shared by its REST routes, the admin page (through them) and the
  * CLI: what the screen shows, the checks, the maintenance windows and who is notified.
  */
-import { audited } from '../audit/index.js';
-import type { AuditSource } from '../audit/index.js';
+import { audited, type AuditSource } from '../audit/index.js';
 import type { StoreTx } from '../../store/types.js';
 import type { OptionsRepo, StatusRepo } from '../../store/types.js';
 import type { MonitorErrorId } from './monitor-errors.js';

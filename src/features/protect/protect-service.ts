@@ -10,8 +10,7 @@ import type { Store } from '../../store/types.js';
 import { counterKey } from './client-address.js';
 import type { AttemptView, BlockView, Page, ProtectBlocks } from './protect-blocks.js';
 import { protectError } from './protect-errors.js';
-import { audited } from '../audit/index.js';
-import type { AuditSource } from '../audit/index.js';
+import { audited, type AuditSource } from '../audit/index.js';
 
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: RestError };
 

@@ -6,8 +6,7 @@
  */
 import type { JsonValue } from '../../core/json.js';
 import type { Store } from '../../store/types.js';
-import { audited } from '../audit/index.js';
-import type { AuditSource } from '../audit/index.js';
+import { audited, type AuditSource } from '../audit/index.js';
 import type { PluginUpdateDetail } from './plugin-updates.js';
 
 /** Plugin package name → the newest version an update check has recorded. */
