@@ -30,11 +30,9 @@ const COVERAGE: Readonly<Record<string, Coverage>> = {
     by: 'src/features/abilities/siteward-abilities.http.test.ts',
   },
   [`${SW}/two-factor`]: { events: ['two_factor.disabled'], by: 'two-factor-events.http.test.ts' },
-  [`${SW}/two-factor/enrol`]: {
-    pending: 'starts an enrolment (a pending secret, not yet in force): its confirmation is two_factor.enrolled',
-  },
+  [`${SW}/two-factor/enrol`]: { events: ['two_factor.enrolment_started'], by: 'two-factor-events.http.test.ts' },
   [`${SW}/two-factor/confirm`]: { events: ['two_factor.enrolled'], by: 'two-factor-events.http.test.ts' },
-  [`${SW}/two-factor/recovery-codes`]: { pending: 'recovery codes regenerated are not recorded yet' },
+  [`${SW}/two-factor/recovery-codes`]: { events: ['two_factor.recovery_codes_regenerated'], by: 'two-factor-events.http.test.ts' },
   [`${WP}/wp/v2/users`]: { events: ['user.created'] },
   [USERS_ID]: { events: ['user.updated', 'user.role_changed', 'user.password_changed', 'user.deleted'], by: 'user-events.http.test.ts' },
   [`${WP}/wp/v2/users/me`]: { events: ['user.updated', 'user.password_changed', 'user.deleted'], by: 'user-events.http.test.ts' },
