@@ -80,6 +80,10 @@ const COVERAGE: Readonly<Record<string, Coverage>> = {
     exempt: "the MCP transport: a tool call is an ability run, recorded as ability.run; DELETE ends a stateless server's nothing",
   },
   [`${SW}/mcp`]: { exempt: 'the MCP transport, as above' },
+  [`${SW}/agent-clients/(?P<client_id>[^/]+)`]: {
+    events: ['agent_client.revoked'],
+    by: 'src/features/mcp/mcp-oauth.http.test.ts',
+  },
   '/login/two-factor/setup': { events: ['two_factor.enrolled'], by: 'two-factor-events.http.test.ts' },
   '/login': { events: ['login.succeeded', 'login.failed'], by: 'session-events.http.test.ts' },
   '/wp-login.php': { events: ['login.succeeded', 'login.failed'], by: 'session-events.http.test.ts (the same form handler)' },
