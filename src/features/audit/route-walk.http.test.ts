@@ -88,11 +88,9 @@ const COVERAGE: Readonly<Record<string, Coverage>> = {
   '/login': { events: ['login.succeeded', 'login.failed'], by: 'session-events.http.test.ts' },
   '/wp-login.php': { events: ['login.succeeded', 'login.failed'], by: 'session-events.http.test.ts (the same form handler)' },
   '/logout': { events: ['session.logged_out'], by: 'session-events.http.test.ts' },
-  '/setup': { pending: 'the first administrator created by the setup link is not recorded yet' },
-  '/login/lost-password': {
-    exempt: 'asks for a reset e-mail: nothing changes until the link is used (rate-limited per address and account)',
-  },
-  '/login/reset-password': { pending: 'a password set through a reset link is not recorded yet' },
+  '/setup': { events: ['user.created'], by: 'password-events.http.test.ts' },
+  '/login/lost-password': { events: ['user.password_reset_requested'], by: 'password-events.http.test.ts' },
+  '/login/reset-password': { events: ['user.password_reset', 'session.ended'], by: 'password-events.http.test.ts' },
   '/login/unlock': { exempt: 'asks for an unlock e-mail: the block is lifted (protect.unblocked) only when the link is confirmed' },
   '/login/unlock/confirm': {
     events: ['protect.unblocked'],
