@@ -22,7 +22,7 @@ import { featureDb } from '../db/feature-db.js';
 import { smtpMailer } from '../mailer.js';
 
 // The surface other features use (test/layers.test.ts): how to say who did something and describe an option write.
-export { auditEvent, cliSource, jobSource, pageSource, RequestSources, type AuditSource } from './source.js';
+export { auditEvent, cliSource, jobSource, pageSource, RequestSources, sessionTokenHash, type AuditSource } from './source.js';
 export { passwordSetEvents } from './password-events.js';
 export { audited, type Described } from './audited.js';
 export { writeCheckpoint } from './checkpoints.js';

@@ -98,4 +98,28 @@ describe.each(stores)('audit events of two-factor on %s', (backend) => {
     const all = JSON.stringify(events);
     for (const c of codes) expect(all).not.toContain(c);
   });
+
+  it("records the setup page's enrolment with the cookie's session and the request", async () => {
+    const user = await t.loginAs('author', { login: 'pageuser' });
+    const headers = { cookie: user.cookie, 'x-request-id': 'enrol-page-1' };
+    const page = await t.request({ path: '/login/two-factor/setup', headers });
+    expect(page.status).toBe(200);
+    const secret = /id="two-factor-secret">([A-Z2-7]+)</.exec(page.text)![1]!;
+    const formToken = /name="_siteward_form" value="([^"]+)"/.exec(page.text)![1]!;
+    now += 30_000;
+    const code = await generate({ secret, epoch: Math.floor(now / 1000) });
+    const done = await t.request({
+      method: 'POST',
+      path: '/login/two-factor/setup',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://example.org' },
+      body: new URLSearchParams({ _siteward_form: formToken, code, redirect_to: '/admin/' }).toString(),
+    });
+    expect(done.status).toBe(200);
+    const events = await t.store.auditLog.list({ action: 'two_factor.', actorUserId: user.userId }, { limit: 10, offset: 0, order: 'asc' });
+    expect(events.map((e) => [e.action, e.request_id, e.actor.credential.type])).toEqual([
+      ['two_factor.enrolment_started', 'enrol-page-1', 'session'],
+      ['two_factor.enrolled', 'enrol-page-1', 'session'],
+    ]);
+    expect(JSON.stringify(events)).not.toContain(secret);
+  });
 });
