@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Store } from '../store/types.js';
+import type { Store, UserRecord } from '../store/types.js';
+import type { AuditEventInput } from '../wire/audit.js';
 import { duplicateResult, insertUser, prepareUser, type NewUserInput, type Result, type UserWithRoles } from './user-service.js';
 
 /**
@@ -72,7 +73,13 @@ class SetupRefused {
  * token up first takes the option write lock, so concurrent attempts run one after the other
  * and only one can win. A refused attempt rolls back and leaves the token usable.
  */
-export async function completeSetup(store: Store, token: string, input: Omit<NewUserInput, 'role'>): Promise<SetupResult> {
+export async function completeSetup(
+  store: Store,
+  token: string,
+  input: Omit<NewUserInput, 'role'>,
+  /** The audit event of the administrator created, written in the same transaction. */
+  record?: (created: UserRecord) => AuditEventInput,
+): Promise<SetupResult> {
   const invalid: SetupResult = {
     ok: false,
     error: { code: 'invalid_setup_token', message: 'The setup token is invalid or was already used.' },
@@ -90,6 +97,7 @@ export async function completeSetup(store: Store, token: string, input: Omit<New
       if (!matched || (await tx.users.countByRole('administrator')) > 0) throw new SetupRefused(invalid);
       const created = await insertUser(tx, prepared.value);
       if (!created.ok) throw new SetupRefused(created);
+      if (record) tx.audit(record(created.value.user));
       return created;
     });
   } catch (error) {

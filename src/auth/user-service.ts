@@ -1,5 +1,6 @@
 import { UniqueViolationError } from '../store/errors.js';
 import type { Store, StoreTransaction, UserRecord } from '../store/types.js';
+import type { AuditEventInput } from '../wire/audit.js';
 import { hashPassword } from './passwords.js';
 import { ROLE_NAMES, isRoleName, type RoleName } from './roles.js';
 import {
@@ -84,11 +85,18 @@ export function duplicateResult<T>(error: unknown): Result<T> {
 export interface UserService {
   create(input: NewUserInput): Promise<Result<UserWithRoles>>;
   /** Sets a new password and ends every session of the user (as WordPress's `wp_set_password`). */
-  setPassword(login: string, password: string): Promise<Result<UserRecord>>;
+  /**
+   * Sets a password and ends all of the user's sessions; `record` gives the audit events (the
+   * password change, `session.ended` when sessions ended) written in the same transaction.
+   */
+  setPassword(login: string, password: string, record?: PasswordEvents): Promise<Result<UserRecord>>;
   /** Deletes a user with their sessions and application passwords. */
   delete(login: string): Promise<Result<UserRecord>>;
   list(): Promise<UserWithRoles[]>;
 }
+
+/** The audit events of a password set for `user` that ended `sessionsEnded` sessions. */
+export type PasswordEvents = (user: UserRecord, sessionsEnded: number) => readonly AuditEventInput[];
 
 export interface UserServiceOptions {
   /** Called after a user's password, roles or existence changed (e.g. to drop cached verifications). */
@@ -113,7 +121,7 @@ export function createUserService(store: Store, options: UserServiceOptions = {}
       return store.transaction((tx) => insertUser(tx, prepared.value)).catch(duplicateResult<UserWithRoles>);
     },
 
-    async setPassword(login, password) {
+    async setPassword(login, password, record) {
       const problem = checkPassword(password);
       if (problem) return fail(problem);
       const user = await store.users.byLogin(login);
@@ -121,7 +129,8 @@ export function createUserService(store: Store, options: UserServiceOptions = {}
       const passHash = await hashPassword(password);
       await store.transaction(async (tx) => {
         await tx.users.setPassword(user.id, passHash);
-        await tx.sessions.destroyForUser(user.id);
+        const ended = await tx.sessions.destroyForUser(user.id);
+        for (const event of record?.(user, ended) ?? []) tx.audit(event);
       });
       changed(user.id);
       return { ok: true, value: { ...user, passHash } };

@@ -29,7 +29,17 @@ declare module '../contract.js' {
 }
 
 // The surface other features use (test/layers.test.ts): how to say who did something and describe an option write.
-export { abilityCallerSource, auditEvent, cliSource, jobSource, pageSource, RequestSources, type AuditSource } from './source.js';
+export {
+  abilityCallerSource,
+  auditEvent,
+  cliSource,
+  jobSource,
+  pageSource,
+  RequestSources,
+  sessionTokenHash,
+  type AuditSource,
+} from './source.js';
+export { passwordSetEvents } from './password-events.js';
 export { audited, type Described } from './audited.js';
 export { writeCheckpoint } from './checkpoints.js';
 export { auditKeys } from './signing.js';

@@ -28,6 +28,7 @@ import { CODE_FIELD, PENDING_FIELD, type PendingLogins } from './pending-login.j
 import { ENROL_PATH, type TwoFactorService } from '../two-factor/index.js';
 import type { UserRecord } from '../../store/types.js';
 import { safeRedirect } from '../../core/safe-redirect.js';
+import { auditEvent, pageSource } from '../audit/index.js';
 
 export { safeRedirect };
 
@@ -313,7 +314,21 @@ export function loginPages(deps: LoginPageDeps) {
         400,
         setupPage({ formField: formTokenInput(req), token, error: weak.message, login: input.login, email: input.email }),
       );
-    const result = await completeSetup(store, token, input);
+    // Nobody is logged in yet: the actor is the holder of the setup link, from its address.
+    const result = await completeSetup(store, token, input, (created) =>
+      auditEvent(
+        pageSource(req, null),
+        'user.created',
+        { type: 'user', id: String(created.id), name: created.login },
+        {
+          login: { before: null, after: created.login },
+          email: { before: null, after: created.email },
+          roles: { before: null, after: ['administrator'] },
+          password: { secret: true },
+          via: { before: null, after: 'setup' },
+        },
+      ),
+    );
     if (!result.ok)
       return htmlPage(
         400,

@@ -12,6 +12,7 @@ import { smtpMailer } from '../mailer.js';
 import { allowRequest } from '../status-limit.js';
 import { formTokenInput, htmlPage, redirect, type Feature, type PageRequest } from '../contract.js';
 import { lostPasswordPage, resetPasswordPage } from './reset-pages.js';
+import { auditEvent, pageSource, passwordSetEvents } from '../audit/index.js';
 
 const RESET_META = 'password_reset';
 const LINK_LIFETIME_MS = 3_600_000;
@@ -105,7 +106,20 @@ export const passwordResetFeature: Feature = {
         const site = await store.options.get('blogname');
         if (user && limited) {
           const token = randomBytes(32).toString('base64url');
-          await store.userMeta.set(user.id, RESET_META, { hash: sha256(token).toString('hex'), expires: clock() + LINK_LIFETIME_MS });
+          const expires = clock() + LINK_LIFETIME_MS;
+          // Recorded with the stored link (never the token): who asked, from where, for whom.
+          const event = auditEvent(
+            pageSource(req, null),
+            'user.password_reset_requested',
+            { type: 'user', id: String(user.id), name: user.login },
+            {
+              reset_link: { before: null, after: { expires } },
+            },
+          );
+          await store.transaction(async (tx) => {
+            await tx.userMeta.set(user.id, RESET_META, { hash: sha256(token).toString('hex'), expires });
+            tx.audit(event);
+          });
           const link = `${config.homeUrl}/login/reset-password?login=${encodeURIComponent(user.login)}&key=${token}`;
           const mail = () =>
             void send(user.email, link, typeof site === 'string' ? site : config.siteName).catch((error: unknown) =>
@@ -145,7 +159,12 @@ export const passwordResetFeature: Feature = {
         // while it still holds what was checked, one statement) before the password is set.
         if (!(await store.userMeta.deleteIf(found.user.id, RESET_META, found.stored)))
           return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: BAD_LINK }));
-        const result = await ctx.auth.users.setPassword(found.user.login, password);
+        // The actor is the link's owner (the link proves the mailbox), from the address that used it.
+        const result = await ctx.auth.users.setPassword(
+          found.user.login,
+          password,
+          passwordSetEvents(pageSource(req, found.user), 'user.password_reset'),
+        );
         if (!result.ok) return htmlPage(400, lostPasswordPage({ formField: formTokenInput(req), error: result.error.message }));
         return redirect('/login?password_reset=done');
       },

@@ -12,6 +12,7 @@ import { safeRedirect } from '../../core/safe-redirect.js';
 import { twoFactorError } from './errors.js';
 import { APP_PASSWORDS_NOTE } from './routes.js';
 import type { Enrolment, TwoFactorService } from './service.js';
+import { pageSource, sessionTokenHash, type AuditSource } from '../audit/index.js';
 
 export const ENROL_PATH = '/login/two-factor/setup';
 
@@ -50,11 +51,12 @@ function codesPage(codes: readonly string[], next: string): string {
 
 export function enrolPages(service: TwoFactorService, store: Store, homeUrl: string) {
   /** The logged-in user (a login cookie), or the login page that comes back here. */
-  const who = async (req: PageRequest): Promise<{ user: UserRecord; roles: readonly string[] } | PageResponse> => {
+  const who = async (req: PageRequest): Promise<{ user: UserRecord; roles: readonly string[]; source: AuditSource } | PageResponse> => {
     const identity = await req.identity();
     const user = identity.kind === 'cookie' ? await store.users.byId(identity.principal.id) : undefined;
     if (identity.kind !== 'cookie' || !user) return redirect(`/login?redirect_to=${encodeURIComponent(ENROL_PATH)}`);
-    return { user, roles: identity.principal.roles };
+    // Events of this page name the cookie's session and the request's address, as the REST routes do.
+    return { user, roles: identity.principal.roles, source: pageSource(req, user, sessionTokenHash(identity.sessionToken)) };
   };
   const nextOf = (req: PageRequest, body: Readonly<Record<string, unknown>>) => safeRedirect(str(body.redirect_to), homeUrl) ?? '/admin/';
 
@@ -71,7 +73,7 @@ export function enrolPages(service: TwoFactorService, store: Store, homeUrl: str
         ),
       );
     }
-    const enrolment = (await service.current(found.user)) ?? (await service.begin(found.user));
+    const enrolment = (await service.current(found.user)) ?? (await service.begin(found.user, found.source));
     if (!enrolment) return redirect(redirectTo);
     return htmlPage(200, enrolForm(req, enrolment, { required: await service.required(found.roles), redirectTo }));
   };
@@ -80,10 +82,10 @@ export function enrolPages(service: TwoFactorService, store: Store, homeUrl: str
     const found = await who(req);
     if ('status' in found) return found;
     const redirectTo = nextOf(req, req.body);
-    const result = await service.confirm(found.user.id, str(req.body.code));
+    const result = await service.confirm(found.user.id, str(req.body.code), found.source);
     if (result.ok) return htmlPage(200, codesPage(result.recoveryCodes, redirectTo));
     if (result.why === 'already-enabled') return redirect(redirectTo);
-    const enrolment = (await service.current(found.user)) ?? (await service.begin(found.user));
+    const enrolment = (await service.current(found.user)) ?? (await service.begin(found.user, found.source));
     if (!enrolment) return redirect(redirectTo);
     return htmlPage(
       400,

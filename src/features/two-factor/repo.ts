@@ -26,8 +26,8 @@ export class TwoFactorRepo {
   }
 
   /** A new, not yet confirmed secret (replaces an unconfirmed one; never an enabled one). */
-  async begin(userId: number, sealedSecret: string, now: number): Promise<boolean> {
-    return this.db.transaction(async (db) => {
+  async begin(userId: number, sealedSecret: string, now: number, event?: AuditEventInput): Promise<boolean> {
+    return this.db.transaction(async (db, audit) => {
       const row = await db.selectFrom('two_factor_users').select('enabled').where('user_id', '=', userId).executeTakeFirst();
       if (row && toInt(row.enabled, 'two_factor_users.enabled') === 1) return false;
       await db.deleteFrom('two_factor_users').where('user_id', '=', userId).execute();
@@ -35,6 +35,7 @@ export class TwoFactorRepo {
         .insertInto('two_factor_users')
         .values({ user_id: userId, secret: sealedSecret, enabled: 0, last_step: 0, created: now })
         .execute();
+      if (event) audit(event);
       return true;
     });
   }
@@ -70,15 +71,16 @@ export class TwoFactorRepo {
     });
   }
 
-  /** Replaces the recovery codes of a user by these hashes. */
-  async setRecovery(userId: number, hashes: readonly string[]): Promise<void> {
-    await this.db.transaction(async (db) => {
+  /** Replaces the recovery codes of a user by these hashes, recording `event` with them. */
+  async setRecovery(userId: number, hashes: readonly string[], event?: AuditEventInput): Promise<void> {
+    await this.db.transaction(async (db, audit) => {
       await db.deleteFrom('two_factor_recovery').where('user_id', '=', userId).execute();
       if (hashes.length > 0)
         await db
           .insertInto('two_factor_recovery')
           .values(hashes.map((hash) => ({ user_id: userId, hash, used_at: null })))
           .execute();
+      if (event) audit(event);
     });
   }
 

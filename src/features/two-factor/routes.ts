@@ -72,7 +72,7 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
       permission,
       response: answers<TwoFactorEnrolment>(),
       handler: async ({ request }) => {
-        const enrolment = await service.begin(await userOf(request));
+        const enrolment = await service.begin(await userOf(request), await sources.of(request));
         if (!enrolment) return twoFactorError('already_enabled');
         return { secret: enrolment.secret, uri: enrolment.uri, qr: enrolment.qr, application_passwords: APP_PASSWORDS_NOTE };
       },
@@ -105,7 +105,7 @@ export function registerTwoFactorRoutes(api: SitewardApi, service: TwoFactorServ
       response: answers<TwoFactorCodes>(),
       handler: async ({ request }) => {
         if (!(await service.enabled(request.user.id))) return twoFactorError('not_enabled');
-        return { recovery_codes: await service.regenerate(request.user.id) };
+        return { recovery_codes: await service.regenerate(request.user.id, await sources.of(request)) };
       },
     }),
   );

@@ -10,6 +10,7 @@ import { phpTruthy } from '../../core/php.js';
 import { newRecoveryCodes, newTotpSecret, normalizeCode, qrDataUrl, recoveryHash, totpStep, totpUri } from './codes.js';
 import type { TwoFactorRepo } from './repo.js';
 import { auditEvent, type AuditSource } from '../audit/index.js';
+import type { AuditEventInput } from '../../wire/audit.js';
 
 /** The user's own second factor, when the caller does not say who acts (the enrol page). */
 function selfSource(userId: number): AuditSource {
@@ -93,9 +94,13 @@ export class TwoFactorService {
   }
 
   /** Starts (or restarts) an enrolment: a new secret, not asked at login until confirmed. Null when already enabled. */
-  async begin(user: UserRecord): Promise<Enrolment | null> {
+  async begin(user: UserRecord, source: AuditSource = selfSource(user.id)): Promise<Enrolment | null> {
     const secret = await newTotpSecret();
-    if (!(await this.o.repo.begin(user.id, this.#sealer.seal(secret, context(user.id)), this.o.clock()))) return null;
+    // Not yet in force (two_factor is still off), so the change is only `enrolling`; never the secret.
+    const event = auditEvent(source, 'two_factor.enrolment_started', twoFactorObject(user.id), {
+      enrolling: { before: false, after: true },
+    });
+    if (!(await this.o.repo.begin(user.id, this.#sealer.seal(secret, context(user.id)), this.o.clock(), event))) return null;
     return this.#enrolment(user, secret);
   }
 
@@ -114,7 +119,8 @@ export class TwoFactorService {
     const step = await totpStep(this.#open(userId, row.secret), normalizeCode(code), this.o.clock(), row.lastStep);
     const event = auditEvent(source, 'two_factor.enrolled', twoFactorObject(userId), { two_factor: { before: false, after: true } });
     if (step === null || !(await this.o.repo.enable(userId, step, event))) return { ok: false, why: 'invalid-code' };
-    return { ok: true, recoveryCodes: await this.regenerate(userId) };
+    // The first codes belong to the enrolment (two_factor.enrolled), so they are not an event of their own.
+    return { ok: true, recoveryCodes: await this.#newRecoveryCodes(userId) };
   }
 
   /**
@@ -133,11 +139,19 @@ export class TwoFactorService {
   }
 
   /** New recovery codes (the old ones stop working); shown once, stored as HMACs. */
-  async regenerate(userId: number): Promise<string[]> {
+  async regenerate(userId: number, source: AuditSource = selfSource(userId)): Promise<string[]> {
+    const event = auditEvent(source, 'two_factor.recovery_codes_regenerated', twoFactorObject(userId), {
+      recovery_codes: { secret: true },
+    });
+    return this.#newRecoveryCodes(userId, event);
+  }
+
+  async #newRecoveryCodes(userId: number, event?: AuditEventInput): Promise<string[]> {
     const codes = newRecoveryCodes();
     await this.o.repo.setRecovery(
       userId,
       codes.map((c) => recoveryHash(this.#recoveryKey, c)),
+      event,
     );
     return codes;
   }

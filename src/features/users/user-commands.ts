@@ -14,6 +14,7 @@ import {
   positionals,
 } from '../../core/cli-args.js';
 import type { CliContext } from './cli-context.js';
+import { cliSource, passwordSetEvents } from '../audit/index.js';
 
 const USAGE = {
   create: 'user create <login> --email <e> --role <role> [--display-name <name>] [--password <p> | --password-stdin]',
@@ -112,7 +113,7 @@ async function setPassword(args: string[], ctx: CliContext): Promise<number> {
     ctx.err(`error: ${weak.message}`);
     return EXIT_FAILED;
   }
-  const result = await createUserService(ctx.store).setPassword(login, password);
+  const result = await createUserService(ctx.store).setPassword(login, password, passwordSetEvents(cliSource(), 'user.password_changed'));
   if (!result.ok) {
     ctx.err(`error: ${result.error.message}`);
     return EXIT_FAILED;
