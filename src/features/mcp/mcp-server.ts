@@ -128,9 +128,10 @@ export function adapterServer(registry: AbilityRegistry): Configure {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
     // The capability is shared with Siteward's server (serveMcp); this one offers no resources.
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
-    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-      const args = request.params.arguments ?? {};
-      switch (request.params.name) {
+    // The MCP SDK's JSON-RPC params (not the REST layer's request parameters).
+    server.setRequestHandler(CallToolRequestSchema, async ({ params: call }): Promise<CallToolResult> => {
+      const args = call.arguments ?? {};
+      switch (call.name) {
         case 'mcp-adapter-discover-abilities':
           return jsonResult({
             abilities: publicAbilities(registry).map((a) => ({ name: a.name, label: a.label, description: a.description })),
@@ -149,7 +150,7 @@ export function adapterServer(registry: AbilityRegistry): Configure {
             : jsonResult({ success: false, error: outcome.error.message }, true);
         }
         default:
-          return jsonResult({ success: false, error: `Unknown tool: ${request.params.name}` }, true);
+          return jsonResult({ success: false, error: `Unknown tool: ${call.name}` }, true);
       }
     });
   };
@@ -185,10 +186,10 @@ export function sitewardServer(registry: AbilityRegistry): Configure {
         };
       }),
     }));
-    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-      const ability = publicAbilities(registry).find((a) => toolName(a) === request.params.name);
-      if (!ability) return jsonResult({ code: 'rest_ability_not_found', message: `Unknown tool: ${request.params.name}` }, true);
-      const args = request.params.arguments;
+    server.setRequestHandler(CallToolRequestSchema, async ({ params: call }): Promise<CallToolResult> => {
+      const ability = publicAbilities(registry).find((a) => toolName(a) === call.name);
+      if (!ability) return jsonResult({ code: 'rest_ability_not_found', message: `Unknown tool: ${call.name}` }, true);
+      const args = call.arguments;
       const input = ability.inputSchema === null && isEmpty(args) ? null : (args ?? null);
       const outcome = await registry.run(ability, input, caller);
       if (outcome.ok) return jsonResult(outcome.value);
@@ -212,8 +213,8 @@ export function sitewardServer(registry: AbilityRegistry): Configure {
         },
       ],
     }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      const uri = request.params.uri;
+    server.setRequestHandler(ReadResourceRequestSchema, async ({ params: read }) => {
+      const uri = read.uri;
       let body: unknown;
       if (uri === SUMMARY_URI) body = await siteSummary(registry, caller);
       else if (uri === AUDIT_URI) body = await runPart(registry, caller, 'siteward/list-audit-events', { per_page: RECENT_EVENTS });
