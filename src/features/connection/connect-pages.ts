@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { SitewardAuthenticator } from '../../auth/authenticator.js';
 import { escapeHtml } from '../../core/html.js';
 import { simplePage } from '../../core/simple-page.js';
+import { pageSource, sessionTokenHash } from '../audit/index.js';
 import { htmlPage, redirect, type PageRequest, type PageResponse } from '../contract.js';
 import type { ConnectionError } from './connection-errors.js';
 import { noticeFor, type NoticeCode } from './connection-notices.js';
@@ -79,7 +80,8 @@ export function connectStart(deps: ConnectPageDeps) {
     if (!user.can((await deps.service.facts()).connected ? 'read' : 'manage_options')) {
       return page(403, 'Not allowed', 'Only an administrator can connect this site to the central account service.');
     }
-    const started = await deps.service.start(user.id, sessionKey(identity.sessionToken));
+    const source = pageSource(request, user, sessionTokenHash(identity.sessionToken));
+    const started = await deps.service.start(user.id, sessionKey(identity.sessionToken), source);
     if (!started.ok) return errorPage(started.error);
     return { status: 302, headers: { Location: started.url, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } };
   };
@@ -95,7 +97,9 @@ export function connectCallback(deps: ConnectPageDeps) {
       return page(503, 'Connecting is not set up', 'No central account service is configured for this site (SITEWARD_ACCOUNTS_ISSUER).');
     }
     const user = identity.principal;
-    const done = await deps.service.finish(callbackUrl(request), user.id, sessionKey(identity.sessionToken), user.can('manage_options'));
+    const source = pageSource(request, user, sessionTokenHash(identity.sessionToken));
+    const admin = user.can('manage_options');
+    const done = await deps.service.finish(callbackUrl(request), user.id, sessionKey(identity.sessionToken), admin, source);
     if (done.ok) return redirect(`/admin/?connection=${done.master ? 'connected' : 'linked'}`);
     // Cancelling at the provider is the user's choice, not an attack: back to the admin page with the notice.
     if (done.error.kind === 'access_denied') return redirect('/admin/?connection=access_denied');

@@ -14,6 +14,7 @@ import { EDITABLE, JETPACK_NAMESPACE } from '../jetpack-v4/route-helpers.js';
 import type { ConnectionService } from './connection-service.js';
 import { connectionRefusalError, restErrorOf } from './rest-errors.js';
 import { userConnectionData, type UserDataDeps } from './user-connection-data.js';
+import { RequestSources } from '../audit/index.js';
 
 export interface ConnectionRouteDeps extends UserDataDeps {
   readonly service: ConnectionService;
@@ -56,12 +57,13 @@ export interface ConnectionHandlers {
   readonly connectUrl: EndpointCallback;
   readonly userData: (request: RestRequest) => Promise<JsonValue | RestError>;
   readonly disconnect: EndpointCallback;
-  /** Unlinks a user (the current one unless `/unlink` names another). */
-  readonly unlink: (userId: number) => Promise<typeof SUCCESS | RestError>;
+  /** Unlinks a user (the current one unless `/unlink` names another), recording who asked. */
+  readonly unlink: (userId: number, request: RestRequest) => Promise<typeof SUCCESS | RestError>;
 }
 
 export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRouteDeps): ConnectionHandlers {
   const { service } = deps;
+  const sources = new RequestSources(deps.store.appPasswords, deps.clock);
   const site = { site: { devMode: deps.devModeState } };
   const require = (check: PermissionCheck, also: (user: Principal) => boolean | Promise<boolean> = () => true): NamedPermission =>
     permission(check, async (request: RestRequest) =>
@@ -89,13 +91,13 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
       const data = await userConnectionData(deps, request.user, true);
       return data.ok ? data.body : restErrorOf(data.error);
     },
-    disconnect: async () => {
-      const done = await service.disconnect();
+    disconnect: async (request) => {
+      const done = await service.disconnect(await sources.of(request));
       if (done.ok) return SUCCESS;
       return 'refusal' in done ? connectionRefusalError(done.refusal) : restErrorOf(done.error);
     },
-    unlink: async (userId) => {
-      const done = await service.unlink(userId);
+    unlink: async (userId, request) => {
+      const done = await service.unlink(userId, await sources.of(request));
       if (done.ok) return SUCCESS;
       return 'refusal' in done ? connectionRefusalError(done.refusal) : restErrorOf(done.error);
     },
@@ -133,7 +135,7 @@ export function registerConnectionRoutes(api: SitewardApi, deps: ConnectionRoute
         const allowed = target === undefined || target === request.user.id ? () => true : (user: Principal) => user.can('manage_options');
         return require('link_user', allowed).check(request, undefined);
       }),
-      handler: ({ body, request }) => handlers.unlink(unlinkTarget(body.id) ?? request.user.id),
+      handler: ({ body, request }) => handlers.unlink(unlinkTarget(body.id) ?? request.user.id, request),
     }),
   );
 

@@ -7,6 +7,8 @@
 import type { Config } from '../../config/config.js';
 import type { Logger } from '../../plugins/api.js';
 import type { Store } from '../../store/types.js';
+import type { AuditSource } from '../audit/index.js';
+import { actingAs } from './connection-audit.js';
 import { failure, type ConnectionError } from './connection-errors.js';
 import { ConnectionState, type ConnectionFacts } from './connection-state.js';
 import { probeProvider, withDeadline } from './provider-calls.js';
@@ -80,16 +82,18 @@ export class ConnectionService {
   }
 
   /** `/connect/start`: registers the site when needed, then the provider's authorization URL for this user and session. */
-  async start(userId: number, sessionKey: string): Promise<Result<{ url: string }>> {
+  async start(userId: number, sessionKey: string, source: AuditSource): Promise<Result<{ url: string }>> {
     const engine = this.engine;
     if (engine === null) return failure('invalid_config', 'no account service is configured');
-    const result = await withDeadline(this.#config.accountsTimeoutMs, async () => {
-      const registered = await engine.ensureRegistered();
-      if (!registered.ok) return registered;
-      if (registered.registered)
-        this.#log.info({ clientId: registered.clientId }, 'connection: the site registered at the account service');
-      return engine.startAuthorization({ sessionKey, userId });
-    });
+    const result = await withDeadline(this.#config.accountsTimeoutMs, () =>
+      actingAs({ source }, async () => {
+        const registered = await engine.ensureRegistered();
+        if (!registered.ok) return registered;
+        if (registered.registered)
+          this.#log.info({ clientId: registered.clientId }, 'connection: the site registered at the account service');
+        return engine.startAuthorization({ sessionKey, userId });
+      }),
+    );
     if (!result.ok) this.#log.warn({ kind: result.error.kind, reason: result.error.message }, 'connection: could not start a login');
     return result;
   }
@@ -100,17 +104,20 @@ export class ConnectionService {
     userId: number,
     sessionKey: string,
     isAdministrator: boolean,
+    source: AuditSource,
   ): Promise<Result<{ user: WpcomUser; master: boolean }>> {
     const engine = this.engine;
     if (engine === null) return failure('invalid_config', 'no account service is configured');
+    // A first link claims the master user in its own transaction (store-vault.ts), with its events.
     const done = await withDeadline(this.#config.accountsTimeoutMs, () =>
-      engine.completeAuthorization({ callbackUrl, sessionKey, userId }),
+      actingAs({ source, claimMaster: isAdministrator }, () => engine.completeAuthorization({ callbackUrl, sessionKey, userId })),
     );
     if (!done.ok) {
       this.#log.warn({ kind: done.error.kind, reason: done.error.message, userId }, 'connection: a login callback was refused');
       return done;
     }
-    const master = isAdministrator && (await this.state.claimMaster(userId));
+    // A user linked before (a new login refreshes the tokens, no link) may still take a master place left empty.
+    const master = isAdministrator && ((await this.facts()).master === userId || (await this.state.claimMaster(userId)));
     this.#log.info({ userId, master }, 'connection: user linked');
     return { ok: true, user: done.user, master };
   }
@@ -144,21 +151,21 @@ export class ConnectionService {
   }
 
   /** `/unlink`: never the master user, never a user who is not linked; the provider must be reachable to revoke. */
-  async unlink(userId: number): Promise<Outcome<{ revoked: boolean }>> {
+  async unlink(userId: number, source: AuditSource): Promise<Outcome<{ revoked: boolean }>> {
     const engine = this.engine;
     if (engine === null) return { ok: false, refusal: 'unlink_user_failed' };
     const facts = await this.facts();
     if (!facts.linked.includes(userId) || facts.master === userId) return { ok: false, refusal: 'unlink_user_failed' };
     const up = await probeProvider(engine.issuer, this.#config.accountsTimeoutMs);
     if (!up.ok) return up;
-    const done = await engine.unlinkUser(userId);
+    const done = await actingAs({ source }, () => engine.unlinkUser(userId));
     if (!done.ok) return { ok: false, refusal: 'unlink_user_failed' };
     this.#log.info({ userId, revoked: done.revoked }, 'connection: user unlinked');
     return { ok: true, revoked: done.revoked };
   }
 
   /** `/disconnect/site`: revokes every token, then forgets registration, master user and links. */
-  async disconnect(): Promise<Outcome<{ revoked: number; notRevoked: number }>> {
+  async disconnect(source: AuditSource): Promise<Outcome<{ revoked: number; notRevoked: number }>> {
     const engine = this.engine;
     if (engine === null) return { ok: false, refusal: 'disconnect_failed' };
     const facts = await this.facts();
@@ -166,10 +173,9 @@ export class ConnectionService {
     if (!stored && facts.linked.length === 0) return { ok: false, refusal: 'disconnect_failed' };
     const up = await probeProvider(engine.issuer, this.#config.accountsTimeoutMs);
     if (!up.ok) return up;
-    const done = await engine.revokeAll();
-    await this.state.clearMaster();
-    // Links of users deleted from the site have no tokens left, only their place in the list.
-    await this.#store.options.delete(OPTION_NAMES.linkedUsers);
+    // Each linked user's unlink, then the registration with the master user and the rest of the list
+    // (users deleted from the site left only their place in it): store-vault.ts, each with its event.
+    const done = await actingAs({ source, disconnect: true }, () => engine.revokeAll());
     this.#log.info({ revoked: done.revoked, notRevoked: done.notRevoked }, 'connection: site disconnected');
     return { ok: true, revoked: done.revoked, notRevoked: done.notRevoked };
   }

@@ -53,11 +53,6 @@ export class ConnectionState {
     return after === userId;
   }
 
-  /** Forgets the master user (disconnect). */
-  clearMaster(): Promise<void> {
-    return this.store.options.delete(OPTION_NAMES.masterUser);
-  }
-
   /** A stored registration counts only for the configured issuer and callback URL (the engine ignores others too). */
   #matches(value: JsonValue | undefined): boolean {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || this.client === null) return false;

@@ -92,7 +92,8 @@ export function registerCurrentConnectionRoutes(api: SitewardApi, deps: CurrentC
       methods: [...EDITABLE, 'DELETE'],
       // Jetpack's unlink_user_permission_callback: jetpack_connect_user, and the caller is linked (docs/spec/current-clients.md A.1).
       permission: require('unlink_user', async (user) => (await service.facts()).linked.includes(user.id)),
-      handler: ({ request }) => (flagged(request, 'linked', false) ? handlers.unlink(request.user.id) : pluginError('invalid_param')),
+      handler: ({ request }) =>
+        flagged(request, 'linked', false) ? handlers.unlink(request.user.id, request) : pluginError('invalid_param'),
     }),
   );
 

@@ -7,7 +7,9 @@
  * admin page's notice after a login.
  */
 import type { JsonValue, Principal } from '../../rest/types.js';
+import type { AuditSource } from '../audit/index.js';
 import type { Feature } from '../contract.js';
+import { actingAs } from './connection-audit.js';
 import { connectCallback, connectStart } from './connect-pages.js';
 import { noticeFor, type Notice } from './connection-notices.js';
 import { registerConnectionRoutes } from './connection-routes.js';
@@ -29,7 +31,7 @@ function signInOf(service: ConnectionService, name: string | null): SignInConnec
     finish: (callbackUrl, browserKey) => service.finishLogin(callbackUrl, browserKey),
     usersLinkedTo: async (subject) => (await engine.usersLinkedTo(subject)).map(Number),
     linkedSubject: (userId) => engine.linkedSubject(userId),
-    link: (userId, identity) => engine.linkUser(userId, identity.link),
+    link: (userId, identity, source) => actingAs({ source }, () => engine.linkUser(userId, identity.link)),
     linkedCount: async () => (await service.facts()).linked.length,
   };
 }
@@ -61,8 +63,8 @@ export interface SignInConnection {
   usersLinkedTo(subject: string): Promise<number[]>;
   /** The provider account a site user is linked to, if any. */
   linkedSubject(userId: number): Promise<string | undefined>;
-  /** Links a site user to the account a sign-in found. */
-  link(userId: number, identity: LoginIdentity): Promise<void>;
+  /** Links a site user to the account a sign-in found; `source` is who the `connection.linked` event names. */
+  link(userId: number, identity: LoginIdentity, source: AuditSource): Promise<void>;
   /** How many site users are linked. */
   linkedCount(): Promise<number>;
 }

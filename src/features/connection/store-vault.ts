@@ -8,9 +8,16 @@
  * | `connection:pending:<hash>` | status row | short-lived login states, written on every login start: never cached, never bumping the options version |
  *
  * Secret fields arrive here already sealed (connection-records.ts).
+ *
+ * The writes that change the connection (storing a registration, linking a user, unlinking one,
+ * forgetting the registration on disconnect) each run in one store transaction with their audit
+ * event (docs/audit-log.md), the source taken from `currentAct()`. Token and userinfo refreshes
+ * of a linked user and pending logins record nothing.
  */
 import type { JsonValue as StoreJson } from '../../rest/types.js';
-import type { Store } from '../../store/types.js';
+import type { Store, StoreTransaction } from '../../store/types.js';
+import { auditEvent } from '../audit/index.js';
+import { currentAct } from './connection-audit.js';
 import { KEYS } from './connection-records.js';
 import type { ConnectionVault, JsonValue } from './connection-vault.js';
 
@@ -64,16 +71,12 @@ export class StoreVault implements ConnectionVault {
     const place = placeOf(key);
     switch (place.kind) {
       case 'registration':
-        return this.store.options.set(OPTION_NAMES.registration, value);
+        return this.#register(value);
       case 'user':
-        await this.store.userMeta.set(place.userId, ACCOUNT_META_KEY, value);
-        // Written only when the list changes: a token refresh must not throw every cache away.
-        if (!(await this.#linkedIds()).includes(place.userId)) {
-          await this.store.options.update(OPTION_NAMES.linkedUsers, (current) =>
-            [...new Set([...linkedIdsOf(current), place.userId])].sort((a, b) => a - b),
-          );
-        }
-        return;
+        // A refresh of a linked user's tokens is no link: one write, and the list (and every cache) stays.
+        if ((await this.#linkedIds()).includes(place.userId) && (await this.#sameAccount(place.userId, value)))
+          return this.store.userMeta.set(place.userId, ACCOUNT_META_KEY, value);
+        return this.#link(place.userId, value);
       case 'pending':
         return this.store.status.set(place.key, value, this.clock());
     }
@@ -83,19 +86,104 @@ export class StoreVault implements ConnectionVault {
     const place = placeOf(key);
     switch (place.kind) {
       case 'registration':
-        return this.store.options.delete(OPTION_NAMES.registration);
+        return this.#forgetRegistration();
       case 'user':
-        await this.store.userMeta.delete(place.userId, ACCOUNT_META_KEY);
-        if ((await this.#linkedIds()).includes(place.userId)) {
-          await this.store.options.update(OPTION_NAMES.linkedUsers, (current) => {
-            const rest = linkedIdsOf(current).filter((id) => id !== place.userId);
-            return rest.length > 0 ? rest : undefined;
-          });
-        }
-        return;
+        if (!(await this.#linkedIds()).includes(place.userId)) return this.store.userMeta.delete(place.userId, ACCOUNT_META_KEY);
+        return this.#unlink(place.userId);
       case 'pending':
         return this.store.status.delete(place.key);
     }
+  }
+
+  async #register(value: JsonValue): Promise<void> {
+    const { source } = currentAct();
+    await this.store.transaction(async (tx) => {
+      const before = await tx.options.get(OPTION_NAMES.registration);
+      await tx.options.set(OPTION_NAMES.registration, value);
+      tx.audit(
+        auditEvent(source, 'connection.registered', siteObject(value), {
+          client_id: { before: field(before, 'clientId') ?? null, after: field(value, 'clientId') ?? null },
+        }),
+      );
+    });
+  }
+
+  async #link(userId: number, value: JsonValue): Promise<void> {
+    const act = currentAct();
+    await this.store.transaction(async (tx) => {
+      const previous = field(await tx.userMeta.get(userId, ACCOUNT_META_KEY), 'subject') ?? null;
+      await tx.userMeta.set(userId, ACCOUNT_META_KEY, value);
+      const before = linkedIdsOf(await tx.options.get(OPTION_NAMES.linkedUsers));
+      const wasLinked = before.includes(userId);
+      const account = field(value, 'subject') ?? null;
+      // Linked to this account by another worker in the meantime: this write was a refresh after all.
+      if (wasLinked && previous === account) return;
+      const linked = wasLinked ? before : [...before, userId].sort((a, b) => a - b);
+      if (!wasLinked) await tx.options.set(OPTION_NAMES.linkedUsers, linked);
+      const changes: Record<string, { before: unknown; after: unknown }> = {
+        linked: { before: wasLinked, after: true },
+        account: { before: wasLinked ? previous : null, after: account },
+      };
+      if (act.claimMaster === true) {
+        const previous = await tx.options.get(OPTION_NAMES.masterUser);
+        // A master user who is still linked keeps the place (two administrators finishing at once: one wins).
+        const kept = typeof previous === 'number' && previous !== userId && linked.includes(previous);
+        if (!kept && previous !== userId) {
+          await tx.options.set(OPTION_NAMES.masterUser, userId);
+          changes.master = { before: false, after: true };
+          tx.audit(
+            auditEvent(act.source, 'connection.connected', siteObject(value), {
+              master_user: { before: typeof previous === 'number' ? previous : null, after: userId },
+            }),
+          );
+        }
+      }
+      tx.audit(auditEvent(act.source, 'connection.linked', { type: 'user', id: String(userId), name: await loginOf(tx, userId) }, changes));
+    });
+  }
+
+  async #unlink(userId: number): Promise<void> {
+    const { source } = currentAct();
+    await this.store.transaction(async (tx) => {
+      const account = await tx.userMeta.get(userId, ACCOUNT_META_KEY);
+      await tx.userMeta.delete(userId, ACCOUNT_META_KEY);
+      const before = linkedIdsOf(await tx.options.get(OPTION_NAMES.linkedUsers));
+      if (!before.includes(userId)) return;
+      const rest = before.filter((id) => id !== userId);
+      if (rest.length > 0) await tx.options.set(OPTION_NAMES.linkedUsers, rest);
+      else await tx.options.delete(OPTION_NAMES.linkedUsers);
+      tx.audit(
+        auditEvent(
+          source,
+          'connection.unlinked',
+          { type: 'user', id: String(userId), name: await loginOf(tx, userId) },
+          {
+            linked: { before: true, after: false },
+            account: { before: field(account, 'subject') ?? null, after: null },
+          },
+        ),
+      );
+    });
+  }
+
+  /** On disconnect, the registration, the master user and what is left of the links go together, with the event. */
+  async #forgetRegistration(): Promise<void> {
+    const act = currentAct();
+    if (act.disconnect !== true) return this.store.options.delete(OPTION_NAMES.registration);
+    await this.store.transaction(async (tx) => {
+      const o = await tx.options.getMany([OPTION_NAMES.registration, OPTION_NAMES.linkedUsers, OPTION_NAMES.masterUser]);
+      const registration = o.get(OPTION_NAMES.registration);
+      const master = o.get(OPTION_NAMES.masterUser);
+      for (const name of Object.values(OPTION_NAMES)) if (o.has(name)) await tx.options.delete(name);
+      tx.audit(
+        auditEvent(act.source, 'connection.disconnected', siteObject(registration), {
+          registered: { before: registration !== undefined, after: false },
+          master_user: { before: typeof master === 'number' ? master : null, after: null },
+          // Links whose users were deleted from the site (their tokens went with them) are forgotten here.
+          linked_users: { before: linkedIdsOf(o.get(OPTION_NAMES.linkedUsers)), after: [] },
+        }),
+      );
+    });
   }
 
   async keys(prefix: string): Promise<string[]> {
@@ -113,7 +201,25 @@ export class StoreVault implements ConnectionVault {
     return keys.filter((key) => key.startsWith(prefix));
   }
 
+  /** The stored record of a linked user names the same provider account as `value` (a refresh, not a new link). */
+  async #sameAccount(userId: number, value: JsonValue): Promise<boolean> {
+    return field(await this.store.userMeta.get(userId, ACCOUNT_META_KEY), 'subject') === field(value, 'subject');
+  }
+
   async #linkedIds(): Promise<number[]> {
     return linkedIdsOf(await this.store.options.get(OPTION_NAMES.linkedUsers));
   }
+}
+
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function siteObject(registration: unknown): { type: string; id: string; name: string } {
+  const issuer = field(registration, 'issuer');
+  return { type: 'connection', id: 'site', name: typeof issuer === 'string' ? issuer : '' };
+}
+
+async function loginOf(tx: StoreTransaction, userId: number): Promise<string> {
+  return (await tx.users.byId(userId))?.login ?? '';
 }

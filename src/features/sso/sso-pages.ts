@@ -18,6 +18,7 @@ import { readCookie } from '../../core/cookies.js';
 import type { Logger } from '../../plugins/api.js';
 import { errorHeaders } from '../../rest/error-response.js';
 import type { Store, UserRecord } from '../../store/types.js';
+import { pageSource } from '../audit/index.js';
 import type { ConnectionError, ConnectionErrorKind, SignInConnection } from '../connection/index.js';
 import { htmlPage, type PageRequest, type PageResponse } from '../contract.js';
 import { safeRedirect } from '../../core/safe-redirect.js';
@@ -165,7 +166,11 @@ export function ssoPages(deps: SsoPageDeps) {
           return { ok: false, page };
         }
         const { identity } = done;
-        const decision = await decideSignIn({ store: deps.store, signIn }, identity, await deps.matchByEmail());
+        const decision = await decideSignIn(
+          { store: deps.store, signIn, source: (user) => pageSource(req, user) },
+          identity,
+          await deps.matchByEmail(),
+        );
         if (!decision.ok) {
           deps.log.warn(
             { event: 'sso.refused', refusal: decision.refusal, subject: identity.subject, ip: req.ip },

@@ -5,6 +5,7 @@
  * (linked on that first use). Nobody else: no account is ever created.
  */
 import type { Store, UserRecord } from '../../store/types.js';
+import type { AuditSource } from '../audit/index.js';
 import type { LoginIdentity, SignInConnection } from '../connection/index.js';
 
 /** Why nobody was logged in although the provider vouched for the person. */
@@ -24,7 +25,8 @@ export type SsoDecision =
   { readonly ok: true; readonly user: UserRecord; readonly linkedNow: boolean } | { readonly ok: false; readonly refusal: SsoRefusal };
 
 export async function decideSignIn(
-  deps: { readonly store: Store; readonly signIn: SignInConnection },
+  // `source`: who a link made here is recorded as (the user the e-mail matched, from the callback's address).
+  deps: { readonly store: Store; readonly signIn: SignInConnection; readonly source: (user: UserRecord) => AuditSource },
   identity: LoginIdentity,
   matchByEmail: boolean,
 ): Promise<SsoDecision> {
@@ -42,6 +44,6 @@ export async function decideSignIn(
   const user = await deps.store.users.byEmail(email);
   if (user === undefined) return { ok: false, refusal: 'no_user' };
   if ((await deps.signIn.linkedSubject(user.id)) !== undefined) return { ok: false, refusal: 'linked_elsewhere' };
-  await deps.signIn.link(user.id, identity);
+  await deps.signIn.link(user.id, identity, deps.source(user));
   return { ok: true, user, linkedNow: true };
 }
