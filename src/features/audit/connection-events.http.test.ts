@@ -136,11 +136,22 @@ describe.each(stores)('audit events of the connection on %s', (backend) => {
     expect(await events()).toHaveLength(5);
 
     expect(await linkFrom(editor, BOB, 'link-ed-2')).toBe('/admin/?connection=linked');
+    // Linked again, to another account: a change of account, recorded; the same account again is a refresh.
+    const bob = (await events()).at(-1)?.changes.account as { after: string };
+    expect(await linkFrom(editor, ANN, 'relink-ed')).toBe('/admin/?connection=linked');
+    expect((await events()).at(-1)).toMatchObject({
+      action: 'connection.linked',
+      request_id: 'relink-ed',
+      changes: { linked: { before: true, after: true }, account: { before: bob.after, after: expect.any(String) } },
+    });
+    const count = (await events()).length;
+    expect(await linkFrom(editor, ANN, 'relink-same')).toBe('/admin/?connection=linked');
+    expect(await events()).toHaveLength(count);
     const self = await call(site, 'DELETE', '/connection/user', { as: editor, headers: { 'X-Request-Id': 'unlink-2' } });
     expect([self.status, self.json]).toEqual([200, { code: 'success' }]);
     const last = (await events()).slice(-2);
     expect(last.map((e) => [e.action, e.request_id])).toEqual([
-      ['connection.linked', 'link-ed-2'],
+      ['connection.linked', 'relink-ed'],
       ['connection.unlinked', 'unlink-2'],
     ]);
     expect(last[1]).toMatchObject({ actor: by(editor), object: { id: String(editor.userId) } });
