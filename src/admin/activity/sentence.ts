@@ -92,6 +92,63 @@ const SENTENCES: Record<string, (who: string, what: string) => string> = {
   'server.stopped': (who, what) => sprintf(__('%1$s stopped the server on %2$s', 'siteward'), who, what),
   // translators: 1: who acted, 2: an ability's name.
   'ability.run': (who, what) => sprintf(__('%1$s ran the ability %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: an application password's name.
+  'app_password.first_used': (who, what) =>
+    sprintf(__('%1$s used the application password %2$s for the first time', 'siteward'), who, what),
+  // translators: 1: who acted.
+  'audit.verify_failed': (who) => sprintf(__('%1$s found the audit log’s chain broken', 'siteward'), who),
+  // translators: 1: who acted, 2: an agent client.
+  'agent_client.revoked': (who, what) => sprintf(__('%1$s revoked the agent client %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: the account service.
+  'connection.registered': (who, what) => sprintf(__('%1$s registered the site with %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: the account service.
+  'connection.connected': (who, what) => sprintf(__('%1$s connected the site to %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: the account service.
+  'connection.disconnected': (who, what) => sprintf(__('%1$s disconnected the site from %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a user.
+  'connection.linked': (who, what) => sprintf(__('%1$s linked %2$s to an account', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a user.
+  'connection.unlinked': (who, what) => sprintf(__('%1$s unlinked %2$s from their account', 'siteward'), who, what),
+  // translators: 1: who acted.
+  'login.succeeded': (who) => sprintf(__('%1$s logged in', 'siteward'), who),
+  // translators: 1: who acted.
+  'session.logged_out': (who) => sprintf(__('%1$s logged out', 'siteward'), who),
+  // translators: 1: who acted, 2: a user.
+  'session.ended': (who, what) => sprintf(__('%1$s ended the other sessions of %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: the site.
+  'monitor.down': (who, what) => sprintf(__('%1$s saw %2$s go down', 'siteward'), who, what),
+  // translators: 1: who acted, 2: the site.
+  'monitor.up': (who, what) => sprintf(__('%1$s saw %2$s come back up', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a monitored address.
+  'monitor.check_added': (who, what) => sprintf(__('%1$s added the uptime check %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a monitored address.
+  'monitor.check_updated': (who, what) => sprintf(__('%1$s changed the uptime check %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a monitored address.
+  'monitor.check_removed': (who, what) => sprintf(__('%1$s removed the uptime check %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a maintenance window.
+  'monitor.maintenance_added': (who, what) => sprintf(__('%1$s planned the maintenance window %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a maintenance window.
+  'monitor.maintenance_removed': (who, what) => sprintf(__('%1$s removed the maintenance window %2$s', 'siteward'), who, what),
+  // translators: 1: who acted.
+  'monitor.notifications_updated': (who) => sprintf(__('%1$s changed who Monitor notifies', 'siteward'), who),
+  // translators: 1: who acted, 2: an IP address.
+  'protect.blocked': (who, what) => sprintf(__('%1$s blocked %2$s after failed logins', 'siteward'), who, what),
+  // translators: 1: who acted, 2: an IP address.
+  'protect.unblocked': (who, what) => sprintf(__('%1$s unblocked %2$s', 'siteward'), who, what),
+  // translators: 1: who acted.
+  'protect.notifications_updated': (who) => sprintf(__('%1$s changed who Protect notifies of blocks', 'siteward'), who),
+  // translators: 1: who acted, 2: a request.
+  'rest.denied': (who, what) => sprintf(__('%1$s was refused %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a user.
+  'two_factor.enrolment_started': (who, what) => sprintf(__('%1$s started setting up two-factor for %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a user.
+  'two_factor.recovery_codes_regenerated': (who, what) => sprintf(__('%1$s made new recovery codes for %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a plugin.
+  'update.available': (who, what) => sprintf(__('%1$s found an update of %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a user.
+  'user.password_reset_requested': (who, what) => sprintf(__('%1$s asked for a password reset link for %2$s', 'siteward'), who, what),
+  // translators: 1: who acted, 2: a user.
+  'user.password_reset': (who, what) => sprintf(__('%1$s reset the password of %2$s with a reset link', 'siteward'), who, what),
 };
 
 /** The sentence of one event. */
@@ -135,8 +192,16 @@ export function actionGroups(): { value: string; label: string }[] {
     { value: 'app_password.', label: __('Application passwords', 'siteward') },
     { value: 'two_factor.', label: __('Two-factor', 'siteward') },
     { value: 'login.', label: __('Logins', 'siteward') },
+    { value: 'session.', label: __('Sessions', 'siteward') },
+    { value: 'protect.', label: __('Protect', 'siteward') },
+    { value: 'monitor.', label: __('Monitor', 'siteward') },
+    { value: 'connection.', label: __('Connection', 'siteward') },
+    { value: 'update.', label: __('Updates', 'siteward') },
+    { value: 'rest.denied', label: __('Refused requests', 'siteward') },
+    { value: 'audit.', label: __('Audit log', 'siteward') },
     { value: 'backup.', label: __('Backups', 'siteward') },
     { value: 'ability.', label: __('Abilities (agents)', 'siteward') },
+    { value: 'agent_client.', label: __('Agent clients', 'siteward') },
     { value: 'server.', label: __('Server', 'siteward') },
   ];
 }

@@ -72,7 +72,10 @@ describe.each(backends)('siteward backup on $name', ({ name }) => {
   async function dumpNow(): Promise<string> {
     const dumper: StoreDumper = await storeDumper(location);
     try {
-      return JSON.stringify(await dumper.dump());
+      // The backup itself signs an audit checkpoint just before its snapshot (so the snapshot holds a
+      // row none of the writer's states had): the states are compared without that table.
+      const { audit_checkpoints: _signedByTheBackup, ...tables } = await dumper.dump();
+      return JSON.stringify(tables);
     } finally {
       await dumper.close();
     }

@@ -59,7 +59,7 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
     await p.fill('#user_login', admin.login);
     await p.fill('#user_pass', admin.password);
     await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
-    await p.getByRole('link', { name: 'Monitor' }).click();
+    await p.getByRole('link', { name: 'Monitor', exact: true }).click();
     await p.getByRole('heading', { level: 1, name: 'Monitor' }).waitFor();
     await p.getByTestId('monitor-screen').waitFor();
     await p.getByTestId('monitor-chart').waitFor();
