@@ -1,7 +1,6 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEventInput } from '../wire/audit.js';
 import { chainHash, GENESIS_HASH } from './audit-chain.js';
-import { APPEND_BATCH, type KyselyAuditLog } from './audit-repo.js';
 import { listening, testStores } from './testing/test-stores.js';
 import type { Store } from './types.js';
 
@@ -115,86 +114,5 @@ describe.each(testStores())('the audit log on $name', (backend) => {
     expect(last[0]!.action).toBe('test.stopped');
     expect(await store.auditLog.get(last[0]!.id)).toEqual(last[0]);
     await chainHolds(store);
-  });
-
-  // Group commit (issue 42): concurrent standalone appends share one transaction.
-  const log = (store: Store) => store.auditLog as KyselyAuditLog;
-  const rawTransaction = (store: Store) =>
-    vi.spyOn(store as unknown as { rawTransaction: <T>(fn: (db: unknown) => Promise<T>) => Promise<T> }, 'rawTransaction');
-
-  it('writes concurrent appends in one or few transactions, in call order, on one chain', async () => {
-    const store = await backend.open();
-    const before = log(store).appendTransactions;
-    const ids = Array.from({ length: 300 }, (_, i) => `g${i}`);
-    await Promise.all(ids.map((id) => store.auditLog.append([event('group.one', id)])));
-    // The first call starts alone; the 299 arriving while it runs share the next transaction.
-    expect(log(store).appendTransactions - before).toBe(2);
-    const rows = await store.auditLog.list({ action: 'group.one' }, { limit: 1000, offset: 0, order: 'asc' });
-    expect(rows.map((e) => e.object?.id)).toEqual(ids);
-    await chainHolds(store);
-  });
-
-  it('bounds a grouped transaction to APPEND_BATCH events, a larger single call written alone', async () => {
-    const store = await backend.open();
-    const before = log(store).appendTransactions;
-    const big = Array.from({ length: APPEND_BATCH + 20 }, (_, i) => event('bound.big', `b${i}`));
-    const calls = [store.auditLog.append([event('bound.small', 's0')])];
-    for (let i = 1; i <= APPEND_BATCH + 10; i++) calls.push(store.auditLog.append([event('bound.small', `s${i}`)]));
-    calls.push(store.auditLog.append(big), store.auditLog.append([event('bound.small', 'last')]));
-    await Promise.all(calls);
-    // [s0], [s1 … s500], [s501 … s510] (the big call would pass the bound), [big], [last].
-    expect(log(store).appendTransactions - before).toBe(5);
-    const rows = await store.auditLog.list({ action: 'bound.' }, { limit: 5000, offset: 0, order: 'asc' });
-    expect(rows.map((e) => e.object?.id)).toEqual([
-      ...Array.from({ length: APPEND_BATCH + 11 }, (_, i) => `s${i}`),
-      ...big.map((e) => e.object?.id),
-      'last',
-    ]);
-    await chainHolds(store);
-  });
-
-  it('rejects exactly the callers of a batch whose write fails, and the chain goes on', async () => {
-    const store = await backend.open();
-    type Raw = <T>(fn: (db: unknown) => Promise<T>) => Promise<T>;
-    const original = (store as unknown as { rawTransaction: Raw }).rawTransaction;
-    const spy = rawTransaction(store);
-    let calls = 0;
-    spy.mockImplementation(function (this: unknown, fn: (db: unknown) => Promise<unknown>) {
-      calls += 1;
-      // The second transaction writes its events, then fails before COMMIT (rolled back).
-      if (calls !== 2) return original.call(this, fn);
-      return original.call(this, async (db) => {
-        await fn(db);
-        throw new Error('disk full');
-      });
-    });
-    const headBefore = (await store.auditLog.head()).lastId;
-    const first = store.auditLog.append([event('group.fail', 'f0')]);
-    const batch = ['f1', 'f2', 'f3'].map((id) => store.auditLog.append([event('group.fail', id)]));
-    const outcome = await Promise.allSettled([first, ...batch]);
-    expect(outcome.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected']);
-    for (const o of outcome.slice(1)) expect((o as PromiseRejectedResult).reason).toEqual(new Error('disk full'));
-    await store.auditLog.append([event('group.fail', 'f4')]);
-    spy.mockRestore();
-    const rows = await store.auditLog.list({ action: 'group.fail' }, { limit: 10, offset: 0, order: 'asc' });
-    expect(rows.map((e) => e.object?.id)).toEqual(['f0', 'f4']);
-    expect((await store.auditLog.head()).lastId - headBefore).toBe(2);
-    await chainHolds(store);
-  });
-
-  it('keeps one chain when two stores group their appends concurrently, and close writes what is queued', async () => {
-    const a = await backend.open();
-    const b = await backend.open();
-    await Promise.all([listening(a), listening(b)]);
-    const before = (await a.auditLog.head()).lastId;
-    await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).auditLog.append([event('group.two', `t${i}`)])));
-    expect((await a.auditLog.head()).lastId - before).toBe(100);
-    await chainHolds(a);
-    const c = await backend.open();
-    const pending = Array.from({ length: 20 }, (_, i) => c.auditLog.append([event('group.closing', `c${i}`)]));
-    await c.close();
-    await Promise.all(pending);
-    expect(await a.auditLog.count({ action: 'group.closing' })).toBe(20);
-    await chainHolds(a);
   });
 });

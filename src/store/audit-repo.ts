@@ -184,15 +184,6 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** The most events one grouped append transaction writes (a single larger call is written alone). */
-export const APPEND_BATCH = 500;
-
-interface PendingAppend {
-  readonly drafts: readonly AuditDraft[];
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
 export class KyselyAuditLog implements AuditLogRepo {
   constructor(
     private readonly run: DbRun,
@@ -203,55 +194,11 @@ export class KyselyAuditLog implements AuditLogRepo {
     private readonly hostId: string,
   ) {}
 
-  /** Appends waiting for the write running now; written together in the next transaction. */
-  private queued: PendingAppend[] = [];
-  /** The drain loop while it runs (one at a time): resolves once the queue is empty. */
-  private draining: Promise<void> | null = null;
-  /** Transactions standalone appends committed or tried (tests observe the grouping). */
-  appendTransactions = 0;
-
-  /**
-   * Group commit: a lone append starts its transaction at once; appends arriving while one runs
-   * wait and are written together, in call order, in the next one (at most `APPEND_BATCH` events
-   * unless a single call has more). Each promise resolves once its own events are committed and
-   * rejects with the error of the transaction that held them: durability is unchanged, only the
-   * BEGIN/COMMIT is shared.
-   */
-  append(events: readonly AuditEventInput[]): Promise<void> {
-    if (events.length === 0) return Promise.resolve();
-    const drafts = events.map((event) => draftOf(event, this.clock(), this.hostId));
-    return new Promise<void>((resolve, reject) => {
-      this.queued.push({ drafts, resolve, reject });
-      this.draining ??= this.drain();
-    });
-  }
-
-  /** Resolves once every append called so far has been written or refused (closing waits for it). */
-  async settled(): Promise<void> {
-    while (this.draining) await this.draining;
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.queued.length > 0) {
-        let count = 0;
-        let taken = 0;
-        while (taken < this.queued.length && (taken === 0 || count + this.queued[taken]!.drafts.length <= APPEND_BATCH))
-          count += this.queued[taken++]!.drafts.length;
-        const batch = this.queued.splice(0, taken);
-        const drafts = batch.length === 1 ? batch[0]!.drafts : batch.flatMap((pending) => pending.drafts);
-        this.appendTransactions += 1;
-        try {
-          await this.transaction((db) => this.appendIn(db, drafts));
-        } catch (error) {
-          for (const pending of batch) pending.reject(error);
-          continue;
-        }
-        for (const pending of batch) pending.resolve();
-      }
-    } finally {
-      this.draining = null;
-    }
+  async append(events: readonly AuditEventInput[]): Promise<void> {
+    if (events.length === 0) return;
+    const collector = new AuditCollector(this.clock, this.hostId);
+    for (const event of events) collector.add(event);
+    await this.transaction((db) => this.appendIn(db, collector.drafts));
   }
 
   private filtered(db: Kysely<Database>, filter: AuditFilter) {

@@ -83,11 +83,7 @@ export abstract class StoreImpl implements Store {
   private closing: Promise<void> | null = null;
 
   close(): Promise<void> {
-    // Appends already called are written (or refused) before the connections close.
-    this.closing ??= this.auditLog
-      .settled()
-      .then(() => this.db.destroy())
-      .finally(() => this.closed());
+    this.closing ??= this.db.destroy().finally(() => this.closed());
     return this.closing;
   }
 
