@@ -13,18 +13,10 @@ import { GlanceCard } from './GlanceCard';
 import { useConnection, useNotify } from './site';
 import { dateTime } from './ui/format';
 import { isMissingRoute, Loaded } from './ui/Loaded';
+import type { AgentClientRow } from '../wire/siteward-v1';
 
 /** `GET siteward/v1/agent-clients`: one row per OAuth client that called the MCP server. */
-export interface AgentClient {
-  readonly client_id: string;
-  readonly client_name: string | null;
-  readonly user_id: number;
-  readonly user_login: string;
-  /** ISO UTC. */
-  readonly first_used: string;
-  readonly last_used: string;
-  readonly revoked: boolean;
-}
+export type AgentClient = AgentClientRow;
 
 export const AGENT_CLIENTS = '/siteward/v1/agent-clients';
 

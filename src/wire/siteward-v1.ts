@@ -260,3 +260,32 @@ export interface TwoFactorCodes {
   enabled?: true;
   recovery_codes: string[];
 }
+
+/** One row of GET siteward/v1/agent-clients: an OAuth client that called the MCP server or wp-abilities as a user. */
+export interface AgentClientRow {
+  readonly client_id: string;
+  readonly client_name: string | null;
+  readonly user_id: number;
+  readonly user_login: string;
+  /** ISO 8601 UTC. */
+  readonly first_used: string;
+  readonly last_used: string;
+  readonly revoked: boolean;
+}
+
+/** One sink of GET siteward/v1/audit/forwarding (no secrets). */
+export interface AuditForwardStatus {
+  readonly sink: string;
+  /** `syslog-udp|tcp|tls`, `otlp-http`, `webhook-json|slack|discord`. */
+  readonly kind: string;
+  /** Where it sends, without credentials, query or headers. */
+  readonly target: string;
+  /** Events written that this sink has not taken yet. */
+  readonly backlog: number;
+  readonly last_delivered_id: number;
+  readonly last_error: string | null;
+  readonly last_error_at: string | null;
+  readonly last_success_at: string | null;
+  /** When a failing sink is tried next; null when it is not waiting (what /healthz calls failing). */
+  readonly next_attempt_at: string | null;
+}

@@ -9,23 +9,10 @@ import { dateTime, humanTimes } from '../ui/format';
 import { Failed, isMissingRoute } from '../ui/Loaded';
 import { TitledCard } from '../ui/TitledCard';
 import { AUDIT_FORWARDING } from './paths';
+import type { AuditForwardStatus } from '../../wire/siteward-v1';
 
-/** One sink as `GET siteward/v1/audit/forwarding` answers it (the server's `ForwardStatus`). */
-export interface ForwardingSink {
-  readonly sink: string;
-  /** `syslog-udp|tcp|tls`, `otlp-http`, `webhook-json|slack|discord`. */
-  readonly kind: string;
-  /** Where it sends, without credentials, query or headers. */
-  readonly target: string;
-  /** Events written that this sink has not taken yet. */
-  readonly backlog: number;
-  readonly last_delivered_id: number;
-  readonly last_error: string | null;
-  readonly last_error_at: string | null;
-  readonly last_success_at: string | null;
-  /** When a failing sink is tried next; null when it is not waiting (what /healthz calls failing). */
-  readonly next_attempt_at: string | null;
-}
+/** One sink as `GET siteward/v1/audit/forwarding` answers it. */
+export type ForwardingSink = AuditForwardStatus;
 
 function kindText(kind: string): string {
   switch (kind) {

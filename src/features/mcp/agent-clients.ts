@@ -16,22 +16,14 @@ import type { JsonValue } from '../../core/json.js';
 import type { Principal } from '../../rest/types.js';
 import type { Store } from '../../store/types.js';
 import { audited, type AuditSource } from '../audit/index.js';
+import type { AgentClientRow } from '../../wire/siteward-v1.js';
 
 export const REVOKED_OPTION = 'siteward_agent_clients_revoked';
 const KEY_PREFIX = 'agent_client:';
 /** A usage row is written at most this often per client and user (per process). */
 export const SEEN_EVERY_MS = 60_000;
 
-/** One row of `GET siteward/v1/agent-clients`. */
-export interface AgentClientRow {
-  readonly client_id: string;
-  readonly client_name: string | null;
-  readonly user_id: number;
-  readonly user_login: string;
-  readonly first_used: string;
-  readonly last_used: string;
-  readonly revoked: boolean;
-}
+export type { AgentClientRow };
 
 interface StoredRow {
   client_id: string;

@@ -18,6 +18,7 @@ import type { AuditEvent } from '../../../wire/audit.js';
 import type { FeatureDb } from '../../db/feature-db.js';
 import { PartialSuccess } from './http-sinks.js';
 import type { ForwardItem, Sink } from './items.js';
+import type { AuditForwardStatus } from '../../../wire/siteward-v1.js';
 
 export const FORWARD_MIGRATION_NAME = '0210_audit_forward_cursors';
 
@@ -70,19 +71,7 @@ interface Cursor {
 const FRESH: Cursor = { lastId: 0, checkpointTime: 0, attempts: 0, nextTryAt: 0, lastError: null, lastErrorAt: null, lastSuccessAt: null };
 
 /** What the Activity screen and `/healthz?detail=1` show of a sink (no secrets). */
-export interface ForwardStatus {
-  readonly sink: string;
-  readonly kind: string;
-  readonly target: string;
-  /** Events written that this sink has not taken yet. */
-  readonly backlog: number;
-  readonly last_delivered_id: number;
-  readonly last_error: string | null;
-  readonly last_error_at: string | null;
-  readonly last_success_at: string | null;
-  /** When a failing sink is tried next; null when it is not waiting. */
-  readonly next_attempt_at: string | null;
-}
+export type ForwardStatus = AuditForwardStatus;
 
 export interface ForwarderOptions {
   readonly sinks: readonly Sink[];
