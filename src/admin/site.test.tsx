@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type * as dashboardModule from './Dashboard';
 import type * as siteModule from './site';
 import type { ModuleActions, NoticeActions } from './site';
-import { fakeApi, initialState, moduleRecord, render, settle, type Rendered } from './testing/render';
+import { useRest } from './data/use-rest';
+import { fakeApi, fakeRoutes, initialState, moduleRecord, render, settle, type Rendered } from './testing/render';
+import type { ModuleMap } from './types';
 
 /**
  * Which components render, counted where they read the page's state: every read of a data
@@ -103,5 +105,30 @@ describe('the admin page’s shared state', () => {
     await settle(() => notices.notify({ status: 'success', text: 'Your account is linked.', topic: 'connection' }));
     await settle(() => notices.notify({ status: 'success', text: 'Your account is unlinked.', topic: 'connection' }));
     expect(container.querySelector('[data-testid="notices"]')?.textContent).toBe('Saved.Your account is unlinked.');
+  });
+
+  it('keeps modules in the REST store: a screen reading module/all sees Initial_State without a request, and a toggle at once', async () => {
+    const calls = fakeRoutes({ 'PUT /jetpack/v4/module/protect/active': () => ({ code: 'success' }) });
+    const handles: { modules?: ModuleActions } = {};
+    function Handles() {
+      handles.modules = site.useModuleActions();
+      return null;
+    }
+    function ProtectState() {
+      const all = useRest<ModuleMap>('/jetpack/v4/module/all');
+      return <p data-testid="protect">{all.state === 'ok' ? String(all.data.protect?.activated) : all.state}</p>;
+    }
+    page = await render(
+      <site.SiteProvider initial={initialState({ getModules: { protect: moduleRecord('protect', { activated: false }) } })}>
+        <Handles />
+        <ProtectState />
+      </site.SiteProvider>,
+    );
+    const shown = () => page!.container.querySelector('[data-testid="protect"]')?.textContent;
+    expect(shown()).toBe('false');
+    await settle(() => handles.modules!.toggleModule('protect', true));
+    expect(shown()).toBe('true');
+    // Seeded from Initial_State, changed in place: module/all itself was never asked for.
+    expect(calls).toEqual(['PUT /jetpack/v4/module/protect/active']);
   });
 });

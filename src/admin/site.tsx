@@ -1,18 +1,19 @@
 /**
- * The page's shared state: modules, connection, user, dismissed notices and the Jump Start
- * offer, first from Initial_State (no request), then kept in step with what the API answers.
+ * The page's shared state: modules, connection and user (held in the REST store, the admin
+ * app's one data layer), dismissed notices and the Jump Start offer, first from Initial_State
+ * (no request), then kept in step with what the API answers.
  *
  * One context per kind of change, so a component re-renders only for what it reads: a notice
  * re-renders the notice area, not every card. The action contexts hold functions that never
  * change identity, so a component that only acts (notifies, toggles, refreshes) never
- * re-renders for the page's data. Everything else the screens read comes through the REST store
- * (data/rest-store.ts), whose registry the provider holds: one per page, one per unit test.
+ * re-renders for the page's data. The provider holds the REST store's registry (data/rest-store.ts):
+ * one per page, one per unit test.
  */
 import { __, sprintf } from '@wordpress/i18n';
-import { RegistryProvider } from '@wordpress/data';
+import { RegistryProvider, useRegistry, useSelect } from '@wordpress/data';
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, ApiError, jp, toApiError } from './api';
-import { newRegistry } from './data/rest-store';
+import { newRegistry, putAnswer, restStore } from './data/rest-store';
 import type { ConnectionStatus, InitialState, ModuleMap, UserData } from './types';
 
 export interface PageNotice {
@@ -93,9 +94,20 @@ export function errorText(error: unknown): string {
   return (error instanceof ApiError ? error : toApiError(error)).message;
 }
 
+/** Where the page's modules, connection and user live in the REST store (data/rest-store.ts). */
+const MODULES = jp('module/all');
+const CONNECTION = jp('connection');
+const USER = jp('connection/data');
+
 /**
  * `serverNotice`: what the server said after a round trip to the account service (`?connection=`),
  * shown as the first notice of its topic, so that a later connection notice replaces it.
+ *
+ * Modules, connection and user are answers of the REST store like any screen's: seeded from
+ * Initial_State (so nothing is asked at start), changed through it (an optimistic toggle puts the
+ * flipped list, a refresh puts what the API answered), and read from it. A screen that reads
+ * `module/all` itself sees the same list. The contexts below only carry them to the cards, one
+ * context per kind of change.
  */
 export function SiteProvider({
   initial,
@@ -106,18 +118,58 @@ export function SiteProvider({
   serverNotice?: Omit<PageNotice, 'id'> | null;
   children: ReactNode;
 }) {
-  const [modules, setModulesState] = useState<ModuleMap>(initial.getModules);
-  const [connection, setConnection] = useState<ConnectionStatus>(initial.connectionStatus);
-  const [user, setUser] = useState<UserData>(initial.userData);
+  const [registry] = useState(() => {
+    const fresh = newRegistry();
+    putAnswer(fresh, MODULES, initial.getModules);
+    putAnswer(fresh, CONNECTION, initial.connectionStatus);
+    putAnswer(fresh, USER, initial.userData);
+    return fresh;
+  });
+  return (
+    <RegistryProvider value={registry}>
+      <SiteState initial={initial} serverNotice={serverNotice}>
+        {children}
+      </SiteState>
+    </RegistryProvider>
+  );
+}
+
+interface SiteSelectors {
+  getAnswer(path: string): unknown;
+}
+
+function SiteState({
+  initial,
+  serverNotice,
+  children,
+}: {
+  initial: InitialState;
+  serverNotice: Omit<PageNotice, 'id'> | null;
+  children: ReactNode;
+}) {
+  const registry = useRegistry();
+  const { modules, connection, user } = useSelect((select) => {
+    const store = select(restStore) as unknown as SiteSelectors;
+    return {
+      modules: store.getAnswer(MODULES) as ModuleMap,
+      connection: store.getAnswer(CONNECTION) as ConnectionStatus,
+      user: store.getAnswer(USER) as UserData,
+    };
+  }, []);
   const [dismissed, setDismissed] = useState<Record<string, boolean>>(dismissedMap(initial.dismissedNotices));
   const [showJumpstart, setShowJumpstart] = useState(truthy(initial.showJumpstart));
   const [notices, setNotices] = useState<readonly PageNotice[]>(serverNotice ? [{ ...serverNotice, id: 0 }] : []);
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
-  const [registry] = useState(newRegistry);
   const nextId = useRef(1);
-  // Read by toggleModule for a module's name, so that the action keeps one identity.
-  const modulesNow = useRef(modules);
-  modulesNow.current = modules;
+
+  /** The module list as the store holds it now, changed by `update` (the store keeps one list). */
+  const updateModules = useCallback(
+    (update: (modules: ModuleMap) => ModuleMap) => {
+      const now = (registry.select(restStore) as unknown as SiteSelectors).getAnswer(MODULES) as ModuleMap;
+      putAnswer(registry, MODULES, update(now));
+    },
+    [registry],
+  );
 
   const noticeActions = useMemo<NoticeActions>(
     () => ({
@@ -135,13 +187,16 @@ export function SiteProvider({
   const toggleModule = useCallback(
     async (slug: string, active: boolean) => {
       setBusy((b) => new Set(b).add(slug));
-      setModulesState((m) => (m[slug] ? { ...m, [slug]: { ...m[slug], activated: active } } : m));
+      updateModules((m) => (m[slug] ? { ...m, [slug]: { ...m[slug], activated: active } } : m));
       try {
         await api(jp(`module/${slug}/active`), { method: 'PUT', data: { active } });
         return true;
       } catch (error) {
-        setModulesState((m) => (m[slug] ? { ...m, [slug]: { ...m[slug], activated: !active } } : m));
-        const name = modulesNow.current[slug]?.name ?? slug;
+        let name = slug;
+        updateModules((m) => {
+          name = m[slug]?.name ?? slug;
+          return m[slug] ? { ...m, [slug]: { ...m[slug], activated: !active } } : m;
+        });
         // translators: 1: a module's name, 2: why the server refused.
         const text = active ? __('%1$s could not be turned on: %2$s', 'siteward') : __('%1$s could not be turned off: %2$s', 'siteward');
         notify({ status: 'error', text: sprintf(text, name, errorText(error)) });
@@ -154,26 +209,27 @@ export function SiteProvider({
         });
       }
     },
-    [notify],
+    [notify, updateModules],
   );
-  const moduleActions = useMemo<ModuleActions>(() => ({ toggleModule, setModules: (update) => setModulesState(update) }), [toggleModule]);
+  const moduleActions = useMemo<ModuleActions>(() => ({ toggleModule, setModules: updateModules }), [toggleModule, updateModules]);
 
   const siteActions = useMemo<SiteActions>(
     () => ({
       async refresh() {
         const [status, all, userData] = await Promise.all([
-          api<ConnectionStatus>(jp('connection')),
-          api<ModuleMap>(jp('module/all')),
-          api<UserData>(jp('connection/data')).catch(() => null),
+          api<ConnectionStatus>(CONNECTION),
+          api<ModuleMap>(MODULES),
+          api<UserData>(USER).catch(() => null),
         ]);
-        setConnection((c) => ({ ...c, ...status }));
-        setModulesState(all);
-        if (userData) setUser(userData);
+        const select = registry.select(restStore) as unknown as SiteSelectors;
+        putAnswer(registry, CONNECTION, { ...(select.getAnswer(CONNECTION) as ConnectionStatus), ...status });
+        putAnswer(registry, MODULES, all);
+        if (userData) putAnswer(registry, USER, userData);
       },
       setDismissed,
       setShowJumpstart,
     }),
-    [],
+    [registry],
   );
 
   const modulesValue = useMemo<ModulesValue>(() => ({ modules, busy }), [modules, busy]);
@@ -183,20 +239,18 @@ export function SiteProvider({
   const choices = useMemo<PageChoices>(() => ({ dismissed, showJumpstart }), [dismissed, showJumpstart]);
 
   return (
-    <RegistryProvider value={registry}>
-      <NoticeActionsContext.Provider value={noticeActions}>
-        <ModuleActionsContext.Provider value={moduleActions}>
-          <SiteActionsContext.Provider value={siteActions}>
-            <ConnectionContext.Provider value={connectionValue}>
-              <ModulesContext.Provider value={modulesValue}>
-                <ChoicesContext.Provider value={choices}>
-                  <NoticeListContext.Provider value={notices}>{children}</NoticeListContext.Provider>
-                </ChoicesContext.Provider>
-              </ModulesContext.Provider>
-            </ConnectionContext.Provider>
-          </SiteActionsContext.Provider>
-        </ModuleActionsContext.Provider>
-      </NoticeActionsContext.Provider>
-    </RegistryProvider>
+    <NoticeActionsContext.Provider value={noticeActions}>
+      <ModuleActionsContext.Provider value={moduleActions}>
+        <SiteActionsContext.Provider value={siteActions}>
+          <ConnectionContext.Provider value={connectionValue}>
+            <ModulesContext.Provider value={modulesValue}>
+              <ChoicesContext.Provider value={choices}>
+                <NoticeListContext.Provider value={notices}>{children}</NoticeListContext.Provider>
+              </ChoicesContext.Provider>
+            </ModulesContext.Provider>
+          </ConnectionContext.Provider>
+        </SiteActionsContext.Provider>
+      </ModuleActionsContext.Provider>
+    </NoticeActionsContext.Provider>
   );
 }

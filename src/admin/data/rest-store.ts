@@ -75,6 +75,22 @@ export function newRegistry(): ReturnType<typeof createRegistry> {
   return registry;
 }
 
+interface SeedActions {
+  receive: typeof actions.receive;
+  finishResolution(selector: string, args: unknown[]): void;
+}
+
+/**
+ * Puts a JSON answer into the store as if it had been fetched: from the page's Initial_State
+ * (no request at start) or after a local change the server has confirmed or is confirming
+ * (an optimistic toggle). Marked resolved, so selecting it asks the API nothing until invalidated.
+ */
+export function putAnswer(registry: ReturnType<typeof createRegistry>, path: string, value: unknown): void {
+  const dispatch = registry.dispatch(restStore) as unknown as SeedActions;
+  dispatch.receive('json', path, value, Date.now());
+  dispatch.finishResolution('getAnswer', [path]);
+}
+
 /** Splits a cached key back into its kind and path. */
 export function splitKey(key: string): { kind: Kind; path: string } {
   const colon = key.indexOf(':');
