@@ -279,19 +279,28 @@ export function targets(rows, cmp, { pgSkipped = false, baselineSkipped = null, 
     skewed(fresh),
   );
   // The p99 target belongs to the same scenarios and, issue 44, to the batch and user-update
-  // rows (their floor replays their own answers on their 4 connections). The toggle and the
-  // admin HTML have budgets of their own (a 1-connection floor's p99 is 0-1 ms, a ratio of noise).
-  const withP99 = [...FLOOR_TARGETS.map(([name]) => byName(rows, name)), ...rows.filter((r) => r.group === 'batch')].filter(
-    (r) => r && Number.isFinite(r.p99Ratio),
+  // rows: they have an identical-bytes floor of their own (their answers replayed on their 4
+  // connections), judged on a line of its own because their floor does no durable write. The
+  // toggle and the admin HTML have budgets of their own (a 1-connection floor's p99 is 0-1 ms).
+  const p99Target = (label, candidates) => {
+    const withP99 = candidates.filter((r) => r && Number.isFinite(r.p99Ratio));
+    const worst = withP99.reduce((w, r) => (!w || r.p99Ratio > w.p99Ratio ? r : w), null);
+    add(
+      `p99 ≤ ${P99_LIMIT} × identical-bytes floor's p99, ${label} (${withP99.length} rows; worst: ${worst?.name ?? '-'})`,
+      worst?.p99Ratio,
+      P99_LIMIT,
+      (v) => v <= P99_LIMIT,
+      '×',
+      skewed(worst),
+    );
+  };
+  p99Target(
+    'the ratio rows',
+    FLOOR_TARGETS.map(([name]) => byName(rows, name)),
   );
-  const worst = withP99.reduce((w, r) => (!w || r.p99Ratio > w.p99Ratio ? r : w), null);
-  add(
-    `p99 ≤ ${P99_LIMIT} × identical-bytes floor's p99, ${withP99.length} scenarios incl. batch and user updates (worst: ${worst?.name ?? '-'})`,
-    worst?.p99Ratio,
-    P99_LIMIT,
-    (v) => v <= P99_LIMIT,
-    '×',
-    skewed(worst),
+  p99Target(
+    'batch/v1 and one-by-one user updates',
+    rows.filter((r) => r.group === 'batch'),
   );
   // Issue 44: "show the RSS of a worker that never serves them" (MCP SDK, OpenTelemetry, AWS
   // SDK): the target is judged on the servers that never serve MCP, abilities or the export;
