@@ -646,8 +646,9 @@ export function format(report) {
     // Ratios with 3 decimals: a failing 0.796 must not print as "0.8".
     const show = (v) => (t.unit === '×' ? `${v.toFixed(3)}×` : `${v}${t.unit}`);
     const value = t.value === null ? '-' : show(t.value);
+    const bound = (v) => (t.unit === '×' ? show(v) : `${v.toFixed(1)}${t.unit}`);
     const ci = t.ci
-      ? ` (90% interval of the median ${show(t.ci[0])} to ${show(t.ci[1])}${straddles(t) ? ', straddles the limit' : ''})`
+      ? ` (90% interval of the median ${bound(t.ci[0])} to ${bound(t.ci[1])}${straddles(t) ? ', straddles the limit' : ''})`
       : '';
     out.push(`  ${t.status.padEnd(4)}  ${t.name}: ${value}${ci}${t.skewed ? '  (skewed: other processes were busy)' : ''}`);
   }
