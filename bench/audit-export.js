@@ -5,12 +5,15 @@
 // (and csv) to nowhere, and reports MB/s and the server's RSS before and its peak (VmHWM) after,
 // plus the time of GET siteward/v1/audit?per_page=100 (first and a far page). Needs
 // `npm run build:server`. Usage: node bench/audit-export.js
+// bench/run.js imports seedTo and exportTo for its audit rows; the measurement below runs only
+// when this file is the program.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { createAdmin, login, startSiteward } from './siteward-process.js';
 import { memoryOf } from './proc.js';
@@ -26,7 +29,7 @@ const { featureMigrations } = await import('../dist/compose.js');
 const { builtInFeatures } = await import('../dist/features/index.js');
 
 /** A realistic event: a user changing one option from the admin page, ~600 bytes of JSON. */
-function event(i) {
+export function event(i) {
   return {
     action: i % 3 === 0 ? 'module.activated' : 'option.updated',
     result: 'ok',
@@ -39,7 +42,8 @@ function event(i) {
   };
 }
 
-async function seedTo(storeOptions, from, to) {
+/** Appends events `from`..`to` - 1 to the audit log of the store at `storeOptions` (the server must not be running). */
+export async function seedTo(storeOptions, from, to) {
   const store = await openStore({ ...storeOptions, migrations: featureMigrations(builtInFeatures) });
   const started = performance.now();
   try {
@@ -56,7 +60,7 @@ async function seedTo(storeOptions, from, to) {
 }
 
 /** Streams the export to nowhere; bytes, seconds and lines. */
-function exportTo(baseUrl, headers, format) {
+export function exportTo(baseUrl, headers, format) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = httpRequest(`${baseUrl}/wp-json/siteward/v1/audit/export?format=${format}`, { headers }, (res) => {
@@ -113,32 +117,34 @@ async function measure(dataDir, env, size) {
   }
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'siteward-bench-audit-'));
-let schemaClient;
-const env = {};
-try {
-  if (PG) {
-    const schema = `bench_audit_${randomBytes(4).toString('hex')}`;
-    schemaClient = new pg.Client({ connectionString: PG });
-    await schemaClient.connect();
-    await schemaClient.query(`CREATE SCHEMA ${schema}`);
-    env.SITEWARD_DATABASE_URL = `${PG}${PG.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
-    env.__schema = schema;
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'siteward-bench-audit-'));
+  let schemaClient;
+  const env = {};
+  try {
+    if (PG) {
+      const schema = `bench_audit_${randomBytes(4).toString('hex')}`;
+      schemaClient = new pg.Client({ connectionString: PG });
+      await schemaClient.connect();
+      await schemaClient.query(`CREATE SCHEMA ${schema}`);
+      env.SITEWARD_DATABASE_URL = `${PG}${PG.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+      env.__schema = schema;
+    }
+    const storeOptions = { dataDir, ...(env.SITEWARD_DATABASE_URL && { databaseUrl: env.SITEWARD_DATABASE_URL }) };
+    await createAdmin({ dataDir, login: 'admin', email: 'admin@example.org', password: 'correct horse battery staple', env });
+    console.log(`Audit export bench, Node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
+    let seeded = 0;
+    for (const size of SIZES) {
+      await seedTo(storeOptions, seeded, size);
+      seeded = size;
+      const { __schema, ...serverEnv } = env;
+      await measure(dataDir, serverEnv, size);
+    }
+  } finally {
+    if (schemaClient) {
+      await schemaClient.query(`DROP SCHEMA IF EXISTS ${env.__schema} CASCADE`);
+      await schemaClient.end();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  const storeOptions = { dataDir, ...(env.SITEWARD_DATABASE_URL && { databaseUrl: env.SITEWARD_DATABASE_URL }) };
-  await createAdmin({ dataDir, login: 'admin', email: 'admin@example.org', password: 'correct horse battery staple', env });
-  console.log(`Audit export bench, Node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
-  let seeded = 0;
-  for (const size of SIZES) {
-    await seedTo(storeOptions, seeded, size);
-    seeded = size;
-    const { __schema, ...serverEnv } = env;
-    await measure(dataDir, serverEnv, size);
-  }
-} finally {
-  if (schemaClient) {
-    await schemaClient.query(`DROP SCHEMA IF EXISTS ${env.__schema} CASCADE`);
-    await schemaClient.end();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
 }

@@ -57,6 +57,16 @@ export const mcpListModules = (authorization) => ({
 });
 
 /**
+ * Issue 44: a page of 100 audit events (the Activity screen's first page; the store holds the
+ * events seeded before the server started). The name is report.js's AUDIT_LIST_ROW.
+ */
+export const auditList = (auth) => ({
+  name: 'GET siteward/v1/audit?per_page=100',
+  requests: [get('/wp-json/siteward/v1/audit?per_page=100', auth)],
+  expect: '2xx',
+});
+
+/**
  * The same route in Jetpack 4.3+'s shape (SITEWARD_SETTINGS_SHAPE=current): every module's
  * options in one object, what today's Jetpack admin reads (docs/spec/current-clients.md A.4).
  * It needs a server started with that setting.
