@@ -16,7 +16,9 @@ export async function writeCheckpoint(log: AuditLogRepo, keys: AuditKeys, now: n
 }
 
 export type PurgeResult =
-  { readonly ok: true; readonly deleted: number; readonly cutAt: number | null } | { readonly ok: false; readonly reason: string };
+  | { readonly ok: true; readonly deleted: number; readonly cutAt: number | null }
+  /** `row`: the first broken row. */
+  | { readonly ok: false; readonly reason: string; readonly row: number };
 
 /** Rows deleted per statement: each holds its locks for a moment only (measured in docs/audit-log.md). */
 export const PURGE_BATCH = 1000;
@@ -38,10 +40,10 @@ export async function purgeOld(
   const cutAt = await log.lastIdBefore(now - retentionDays * 86_400_000);
   if (cutAt === null) return { ok: true, deleted: 0, cutAt: null };
   const verified = await verifyAuditLog(log, keys.publicKey, cutAt);
-  if (!verified.ok) return { ok: false, reason: `not purged: ${verified.reason}` };
+  if (!verified.ok) return { ok: false, reason: `not purged: ${verified.reason}`, row: verified.row };
   if (verified.firstId === null) return { ok: true, deleted: 0, cutAt };
   const [row] = await log.rows(cutAt - 1, 1);
-  if (!row || row.id !== cutAt) return { ok: false, reason: `not purged: row ${cutAt} vanished` };
+  if (!row || row.id !== cutAt) return { ok: false, reason: `not purged: row ${cutAt} vanished`, row: cutAt };
   await log.addCheckpoint(signCheckpoint(keys, { last_id: cutAt, head_hash: row.hash, count: cutAt, time: now }));
   let deleted = 0;
   for (;;) {

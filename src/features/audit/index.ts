@@ -12,7 +12,8 @@ import { registerAuditRoutes } from './audit-routes.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
 import { auditSettings } from './settings.js';
 import { deniedRequests } from './refusals.js';
-import { RequestSources } from './source.js';
+import { jobSource, RequestSources } from './source.js';
+import { recordVerifyFailure } from './verify.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
 import { FORWARD_MIGRATION_NAME, forwardMigration, type ForwardTables } from './forwarding/forwarder.js';
@@ -68,18 +69,7 @@ export const auditFeature: Feature = {
         if (!result.ok) {
           log.error({ reason: result.reason }, 'audit retention refused to purge: the chain is broken (run siteward audit verify)');
           // An event of its own, so that alerts and forwarding tell someone.
-          await store.auditLog.append([
-            {
-              action: 'audit.verify_failed',
-              result: 'failed',
-              actor: { kind: 'job', user_id: 0, login: '', credential: { type: 'none' }, job: 'audit-retention' },
-              client_ip: '',
-              user_agent: '',
-              request_id: '',
-              object: { type: 'audit_log', id: 'chain', name: result.reason },
-              changes: {},
-            },
-          ]);
+          await recordVerifyFailure(store.auditLog, jobSource('audit-retention'), result.row, result.reason);
         } else if (result.deleted > 0) log.info({ deleted: result.deleted, cutAt: result.cutAt }, 'audit events purged');
       },
     });
