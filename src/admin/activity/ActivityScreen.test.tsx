@@ -71,6 +71,8 @@ function sink(extra: Partial<ForwardingSink> = {}): ForwardingSink {
     last_error_at: null,
     last_success_at: '2026-12-01T10:12:30.000Z',
     next_attempt_at: null,
+    failing_since: null,
+    holds_retention: true,
     ...extra,
   };
 }
@@ -223,6 +225,7 @@ describe('the Activity screen', () => {
         last_error_at: '2026-12-01T10:20:00.000Z',
         last_success_at: null,
         next_attempt_at: '2026-12-01T10:20:40.000Z',
+        failing_since: '2026-12-01T09:00:00.000Z',
       }),
     ]);
     const rows = [...s.root.querySelectorAll('[data-testid="activity-forwarding-sink"]')];

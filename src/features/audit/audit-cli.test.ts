@@ -238,7 +238,7 @@ describe.each(backends)('siteward audit on $name', ({ name }) => {
   });
 
   it('purges events past the retention at a signed checkpoint, and verify still holds', async () => {
-    const result = await purgeOld(store.auditLog, keys, Date.now(), 365, 3);
+    const result = await purgeOld(store.auditLog, keys, Date.now(), 365, { batch: 3 });
     // The migration event and the ten old ones.
     expect(result).toEqual({ ok: true, deleted: 11, cutAt: 11 });
     expect((await store.auditLog.rows(0, 1))[0]!.id).toBe(12);

@@ -23,22 +23,33 @@ export type PurgeResult =
 /** Rows deleted per statement: each holds its locks for a moment only (measured in docs/audit-log.md). */
 export const PURGE_BATCH = 1000;
 
+export interface PurgeOptions {
+  /** Rows deleted per statement. */
+  readonly batch?: number;
+  /** Waits between batches (lets other writers in). */
+  readonly pause?: () => Promise<void>;
+  /** The newest id that may go (the forwarding's slowest holding sink); null: no limit. */
+  readonly holdAt?: number | null;
+}
+
 /**
- * Deletes the events older than `retentionDays`: first the part to cut is verified (a broken
- * chain is never laundered by a purge), then a checkpoint is signed at the newest old row, then
- * the rows up to it go in batches, then the checkpoints before it. Verification then starts at
- * that checkpoint.
+ * Deletes the events older than `retentionDays`, but none after `holdAt` (events a forwarding
+ * sink has not taken yet): first the part to cut is verified (a broken chain is never laundered
+ * by a purge), then a checkpoint is signed at the newest old row, then the rows up to it go in
+ * batches, then the checkpoints before it. Verification then starts at that checkpoint.
  */
 export async function purgeOld(
   log: AuditLogRepo,
   keys: AuditKeys,
   now: number,
   retentionDays: number,
-  batch = PURGE_BATCH,
-  pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve)),
+  options: PurgeOptions = {},
 ): Promise<PurgeResult> {
-  const cutAt = await log.lastIdBefore(now - retentionDays * 86_400_000);
-  if (cutAt === null) return { ok: true, deleted: 0, cutAt: null };
+  const { batch = PURGE_BATCH, pause = () => new Promise<void>((resolve) => setImmediate(resolve)), holdAt = null } = options;
+  const old = await log.lastIdBefore(now - retentionDays * 86_400_000);
+  if (old === null) return { ok: true, deleted: 0, cutAt: null };
+  const cutAt = holdAt === null ? old : Math.min(old, holdAt);
+  if (cutAt <= 0) return { ok: true, deleted: 0, cutAt: null };
   const verified = await verifyAuditLog(log, keys.publicKey, cutAt);
   if (!verified.ok) return { ok: false, reason: `not purged: ${verified.reason}`, row: verified.row };
   if (verified.firstId === null) return { ok: true, deleted: 0, cutAt };

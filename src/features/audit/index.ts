@@ -16,7 +16,13 @@ import { jobSource, RequestSources } from './source.js';
 import { recordVerifyFailure } from './verify.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
-import { FORWARD_MIGRATION_NAME, forwardMigration, type ForwardTables } from './forwarding/forwarder.js';
+import {
+  FAILING_SINCE_MIGRATION_NAME,
+  failingSinceMigration,
+  FORWARD_MIGRATION_NAME,
+  forwardMigration,
+  type ForwardTables,
+} from './forwarding/forwarder.js';
 import { createForwarder } from './forwarding/setup.js';
 import { Alerter, alertRules, DIGEST_EVERY_MS } from './alerts.js';
 import { featureDb } from '../db/feature-db.js';
@@ -56,21 +62,33 @@ export const FORWARD_EVERY_MS = 5_000;
 export const auditFeature: Feature = {
   name: 'audit',
   settings: auditSettings,
-  migrations: { [FORWARD_MIGRATION_NAME]: forwardMigration },
+  migrations: { [FORWARD_MIGRATION_NAME]: forwardMigration, [FAILING_SINCE_MIGRATION_NAME]: failingSinceMigration },
   register(ctx) {
     const { store, config, clock, log } = ctx;
     const keys = auditKeys(ctx.secrets.auditSigningSeed);
+    const forwarder = createForwarder(config, store, log);
     ctx.addJob({ name: 'audit-checkpoint', everyMs: CHECKPOINT_EVERY_MS, run: () => writeCheckpoint(store.auditLog, keys, clock()) });
     ctx.addJob({
       name: 'audit-retention',
       everyMs: RETENTION_EVERY_MS,
       run: async () => {
-        const result = await purgeOld(store.auditLog, keys, clock(), config.auditRetentionDays);
+        // Events a forwarding sink has not taken yet stay, unless it has failed for too long (docs/audit-log.md "Retention").
+        const now = clock();
+        const hold = await forwarder.retentionHold(now, config.auditForwardHoldDays);
+        const result = await purgeOld(store.auditLog, keys, now, config.auditRetentionDays, { holdAt: hold.holdAt });
         if (!result.ok) {
           log.error({ reason: result.reason }, 'audit retention refused to purge: the chain is broken (run siteward audit verify)');
           // An event of its own, so that alerts and forwarding tell someone.
           await recordVerifyFailure(store.auditLog, jobSource('audit-retention'), result.row, result.reason);
-        } else if (result.deleted > 0) log.info({ deleted: result.deleted, cutAt: result.cutAt }, 'audit events purged');
+        } else {
+          if (result.deleted > 0) log.info({ deleted: result.deleted, cutAt: result.cutAt }, 'audit events purged');
+          const released = hold.sinks.filter((s) => !s.holds).map((s) => s.sink);
+          if (released.length > 0)
+            log.warn(
+              { sinks: released, holdDays: config.auditForwardHoldDays },
+              'audit retention no longer waits for forwarding sinks failing for longer than SITEWARD_AUDIT_FORWARD_HOLD_DAYS: events they missed may be purged',
+            );
+        }
       },
     });
     ctx.addPasswordGuard(failedLoginGuard(store.auditLog, clock));
@@ -98,16 +116,17 @@ export const auditFeature: Feature = {
       backupManifests = reader;
     });
     ctx.addCommand(auditCommand(store.auditLog, keys, () => backupManifests));
-    const forwarder = createForwarder(config, store, log);
     if (forwarder.sinks.length > 0) ctx.addJob({ name: 'audit-forward', everyMs: FORWARD_EVERY_MS, run: () => forwarder.runOnce(clock()) });
     ctx.need('health').add('audit_forwarding', async () =>
-      (await forwarder.status()).map((s) => ({
+      (await forwarder.status(clock(), config.auditForwardHoldDays)).map((s) => ({
         sink: s.sink,
         kind: s.kind,
         backlog: s.backlog,
         failing: s.next_attempt_at !== null,
         last_error_at: s.last_error_at,
         last_success_at: s.last_success_at,
+        failing_since: s.failing_since,
+        holds_retention: s.holds_retention,
       })),
     );
     const alerter = new Alerter({
@@ -126,7 +145,7 @@ export const auditFeature: Feature = {
       webhook: config.auditAlertWebhookUrl === null ? null : { url: config.auditAlertWebhookUrl, format: config.auditAlertWebhookFormat },
     });
     if (alerter.enabled) ctx.addJob({ name: 'audit-alerts', everyMs: DIGEST_EVERY_MS, run: () => alerter.runOnce(clock()) });
-    registerAuditRoutes(ctx.api, store.auditLog, clock, forwarder);
+    registerAuditRoutes(ctx.api, store.auditLog, clock, forwarder, config.auditForwardHoldDays);
     registerAuditAbilities(ctx.api, store.auditLog);
     registerCheckpointRoute(ctx.api, store.auditLog, keys.publicKey);
   },
