@@ -11,7 +11,7 @@ import { registerCheckpointRoute } from './checkpoint-route.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
 import { auditSettings } from './settings.js';
-import { deniedRequests } from './refusals.js';
+import { DENIED_MIGRATION_NAME, deniedMigration, deniedRequests, flushDenied, type DeniedTables } from './refusals.js';
 import { jobSource, RequestSources } from './source.js';
 import { recordVerifyFailure } from './verify.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
@@ -62,7 +62,11 @@ export const FORWARD_EVERY_MS = 5_000;
 export const auditFeature: Feature = {
   name: 'audit',
   settings: auditSettings,
-  migrations: { [FORWARD_MIGRATION_NAME]: forwardMigration, [FAILING_SINCE_MIGRATION_NAME]: failingSinceMigration },
+  migrations: {
+    [FORWARD_MIGRATION_NAME]: forwardMigration,
+    [FAILING_SINCE_MIGRATION_NAME]: failingSinceMigration,
+    [DENIED_MIGRATION_NAME]: deniedMigration,
+  },
   register(ctx) {
     const { store, config, clock, log } = ctx;
     const keys = auditKeys(ctx.secrets.auditSigningSeed);
@@ -102,13 +106,13 @@ export const auditFeature: Feature = {
       (events) => store.auditLog.append(events),
       (error) => log.warn({ err: error }, 'could not record an ability run in the audit log'),
     );
+    const deniedDb = featureDb<DeniedTables>(store);
     ctx.onRequestRefused(
-      deniedRequests(
-        new RequestSources(store.appPasswords, clock),
-        (events) => store.auditLog.append(events),
-        (error) => log.warn({ err: error }, 'could not record a refused request in the audit log'),
+      deniedRequests(new RequestSources(store.appPasswords, clock), deniedDb, clock, (error) =>
+        log.warn({ err: error }, 'could not record a refused request in the audit log'),
       ),
     );
+    ctx.addJob({ name: 'audit-denied', everyMs: 60_000, run: () => flushDenied(deniedDb, clock()) });
     // `audit verify --checkpoint <file.swbak>` reads a backup's manifest with the backups feature's reader,
     // handed over through need() so that audit never imports backups (backups records audit events).
     let backupManifests: BackupManifestReader | undefined;
