@@ -208,7 +208,7 @@ export function auditCommand(log: AuditLogRepo, keys: AuditKeys, backupManifests
           const result = await verifyAuditLog(log, keys.publicKey);
           if (!result.ok) {
             io.err(`Audit log BROKEN at row ${result.row}: ${result.reason}.`);
-            await recordVerifyFailure(log, cliSource(), result.row, result.reason);
+            await recordFailure(log, io, result.row, result.reason);
             return 1;
           }
           const from = result.firstId === null ? 'no rows' : `rows ${result.firstId}–${result.lastId}`;
@@ -248,6 +248,15 @@ async function verifyCheckpoint(
     return 0;
   }
   io.err(result.message);
-  await recordVerifyFailure(log, cliSource(), result.row, `checked against ${file}: ${result.message}`);
+  await recordFailure(log, io, result.row, `checked against ${file}: ${result.message}`);
   return 1;
+}
+
+/** Records `audit.verify_failed`; a store that cannot take it does not hide the verdict already printed. */
+async function recordFailure(log: AuditLogRepo, io: CliIo, row: number | null, reason: string): Promise<void> {
+  try {
+    await recordVerifyFailure(log, cliSource(), row, reason);
+  } catch (error) {
+    io.err(`Could not record audit.verify_failed in the log: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
