@@ -201,6 +201,22 @@ export class KyselyAuditLog implements AuditLogRepo {
     await this.transaction((db) => this.appendIn(db, collector.drafts));
   }
 
+  async appendBeyond(events: readonly AuditEventInput[], afterId: number): Promise<void> {
+    if (events.length === 0) return;
+    const collector = new AuditCollector(this.clock, this.hostId);
+    for (const event of events) collector.add(event);
+    await this.transaction(async (db) => {
+      // count = last_id: a checkpoint signs both and verification expects them equal.
+      await db
+        .updateTable('audit_head')
+        .set({ last_id: afterId, count: afterId })
+        .where('id', '=', 1)
+        .where('last_id', '<', afterId)
+        .execute();
+      await this.appendIn(db, collector.drafts);
+    });
+  }
+
   private filtered(db: Kysely<Database>, filter: AuditFilter) {
     let query = db.selectFrom('audit_log');
     const action = filter.action;

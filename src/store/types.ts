@@ -84,6 +84,12 @@ export interface AuditHead {
 export interface AuditLogRepo {
   /** Writes events in a transaction of their own (events that change nothing else: start-up, jobs). */
   append(events: readonly AuditEventInput[]): Promise<void>;
+  /**
+   * `append`, but the first event gets an id above `afterId` even when the head is lower (the
+   * head, and its count, skip to `afterId`): after a break at the chain's end, a note about the
+   * break (`audit.verify_failed`) must not fill the missing row verification names.
+   */
+  appendBeyond(events: readonly AuditEventInput[], afterId: number): Promise<void>;
   /** Newest first (or oldest first with `order: 'asc'`). */
   list(
     filter: AuditFilter,

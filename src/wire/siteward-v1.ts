@@ -288,4 +288,11 @@ export interface AuditForwardStatus {
   readonly last_success_at: string | null;
   /** When a failing sink is tried next; null when it is not waiting (what /healthz calls failing). */
   readonly next_attempt_at: string | null;
+  /** When its current run of failures began; null while it delivers. */
+  readonly failing_since: string | null;
+  /**
+   * Whether the retention waits for it: events it has not taken are not purged, until it has
+   * been failing for longer than SITEWARD_AUDIT_FORWARD_HOLD_DAYS.
+   */
+  readonly holds_retention: boolean;
 }

@@ -71,6 +71,8 @@ function sink(extra: Partial<ForwardingSink> = {}): ForwardingSink {
     last_error_at: null,
     last_success_at: '2026-12-01T10:12:30.000Z',
     next_attempt_at: null,
+    failing_since: null,
+    holds_retention: true,
     ...extra,
   };
 }
@@ -223,6 +225,7 @@ describe('the Activity screen', () => {
         last_error_at: '2026-12-01T10:20:00.000Z',
         last_success_at: null,
         next_attempt_at: '2026-12-01T10:20:40.000Z',
+        failing_since: '2026-12-01T09:00:00.000Z',
       }),
     ]);
     const rows = [...s.root.querySelectorAll('[data-testid="activity-forwarding-sink"]')];
@@ -234,6 +237,26 @@ describe('the Activity screen', () => {
       ['Last sent', 'Never yet'],
       ['Last error', `HTTP 503 Service Unavailable (${dateTime('2026-12-01T10:20:00.000Z')})`],
       ['Next try', dateTime('2026-12-01T10:20:40.000Z')],
+      ['Failing since', dateTime('2026-12-01T09:00:00.000Z')],
+      ['Old events', 'Kept until this receiver has taken them'],
+    ]);
+  });
+
+  it('says when a sink has failed too long for the retention to wait for it', async () => {
+    const s = await screen(undefined, undefined, () => [
+      sink({
+        backlog: 900,
+        last_error: 'connect ECONNREFUSED',
+        last_error_at: '2026-12-01T10:20:00.000Z',
+        next_attempt_at: '2026-12-01T10:30:00.000Z',
+        failing_since: '2026-10-01T09:00:00.000Z',
+        holds_retention: false,
+      }),
+    ]);
+    const [row] = [...s.root.querySelectorAll('[data-testid="activity-forwarding-sink"]')];
+    expect(facts(row!).slice(-2)).toEqual([
+      ['Failing since', dateTime('2026-10-01T09:00:00.000Z')],
+      ['Old events', 'No longer kept for this receiver: it has failed too long, events past the retention are purged'],
     ]);
   });
 });

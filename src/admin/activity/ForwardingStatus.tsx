@@ -1,7 +1,7 @@
 /**
  * Where the audit log is forwarded (docs/audit-log.md "Forwarding"): per sink its kind and target,
- * the events it has not taken yet, its last delivery and, while it fails, the error and the next
- * try. Nothing when no sink is configured or the server has no such route (an older server).
+ * the events it has not taken yet, its last delivery and, while it fails, the error, the next
+ * try, since when, and whether the retention still waits for it. Nothing when no sink is configured or the server has no such route (an older server).
  */
 import { __, _n, sprintf } from '@wordpress/i18n';
 import { useRest } from '../data/use-rest';
@@ -74,6 +74,23 @@ function SinkRow({ sink }: { sink: ForwardingSink }) {
             </dd>
             <dt>{__('Next try', 'siteward')}</dt>
             <dd>{dateTime(next)}</dd>
+            {/* An older server sends neither field: nothing is said then. */}
+            {typeof sink.failing_since === 'string' && (
+              <>
+                <dt>{__('Failing since', 'siteward')}</dt>
+                <dd>{dateTime(sink.failing_since)}</dd>
+              </>
+            )}
+            {typeof sink.holds_retention === 'boolean' && (
+              <>
+                <dt>{__('Old events', 'siteward')}</dt>
+                <dd className={sink.holds_retention ? undefined : 'sw-status-down'}>
+                  {sink.holds_retention
+                    ? __('Kept until this receiver has taken them', 'siteward')
+                    : __('No longer kept for this receiver: it has failed too long, events past the retention are purged', 'siteward')}
+                </dd>
+              </>
+            )}
           </>
         )}
         {!failing && sink.last_error !== null && (

@@ -1,21 +1,30 @@
 /**
  * Application passwords created, renamed and revoked (one, then all) are recorded with the
  * request's actor, by uuid and name, never with the password or its hash.
+ * On SQLite and, with SITEWARD_TEST_PG, PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 
-describe('audit events of application passwords', () => {
+const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
+
+describe.each(stores)('audit events of application passwords on %s', (backend) => {
+  let schema: PgSchema | null = null;
   let t: TestApp;
   let admin: LoggedIn;
   const base = '/wp-json/wp/v2/users/me/application-passwords';
 
   beforeAll(async () => {
-    t = await createTestApp({ startJobs: false });
+    if (backend === 'postgres') schema = await freshPgSchema();
+    t = await createTestApp({ startJobs: false, ...(schema ? { env: { SITEWARD_DATABASE_URL: schema.url } } : {}) });
     admin = await t.loginAs('administrator', { login: 'owner' });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await schema?.drop();
+  });
 
   it('records created, renamed and revoked', async () => {
     const make = async (name: string) =>

@@ -38,6 +38,9 @@ function event(i: number): AuditEventInput {
   };
 }
 
+/** A SQL string literal's body (the events recorded by verify quote its reasons, apostrophes too). */
+const quoted = (text: string) => text.replaceAll("'", "''");
+
 describe.each(backends)('siteward audit on $name', ({ name }) => {
   const root = mkdtempSync(path.join(tmpdir(), `siteward-audit-${name}-`));
   const dataDir = path.join(root, 'data');
@@ -75,10 +78,27 @@ describe.each(backends)('siteward audit on $name', ({ name }) => {
     }
   }
 
+  /**
+   * Verify fails naming `row`, records `audit.verify_failed` (for alerts and forwarding) after
+   * the break, and a second verify still names the same row.
+   */
   async function expectBroken(row: number): Promise<void> {
+    const before = await store.auditLog.count({ action: 'audit.verify_failed' });
     const verify = await cli('audit', 'verify');
     expect(verify.code).toBe(1);
     expect(verify.err).toContain(`BROKEN at row ${row}:`);
+    const [recorded] = await store.auditLog.list({ action: 'audit.verify_failed' }, { limit: 1, offset: 0 });
+    expect(await store.auditLog.count({ action: 'audit.verify_failed' })).toBe(before + 1);
+    expect(recorded).toMatchObject({
+      result: 'failed',
+      actor: { kind: 'cli', credential: { type: 'os_user' } },
+      object: { type: 'audit_log', id: String(row) },
+      changes: { broken_row: { before: null, after: row } },
+    });
+    expect(verify.err).toContain((recorded!.changes.reason as { after: string }).after);
+    const again = await cli('audit', 'verify');
+    expect(again.code).toBe(1);
+    expect(again.err).toContain(`BROKEN at row ${row}:`);
   }
 
   beforeAll(async () => {
@@ -177,15 +197,19 @@ describe.each(backends)('siteward audit on $name', ({ name }) => {
     await raw(swap);
     expect((await cli('audit', 'verify')).code).toBe(0);
 
-    // Deleted at the end, head moved back too: the signed checkpoint still names row 21.
-    const [last] = await store.auditLog.rows(20, 1);
-    const [nineteen] = await store.auditLog.rows(19, 1);
+    // Deleted at the end, head moved back too: the signed checkpoint still names the row. The
+    // events verify recorded go after it, never into the missing row.
+    await writeCheckpoint(store.auditLog, keys, Date.now());
+    const head = await store.auditLog.head();
+    const [last] = await store.auditLog.rows(head.lastId - 1, 1);
+    const [previous] = await store.auditLog.rows(head.lastId - 2, 1);
     await raw(
-      `DELETE FROM audit_log WHERE id = 21; UPDATE audit_head SET last_id = 20, count = 20, hash = '${nineteen!.hash}' WHERE id = 1`,
+      `DELETE FROM audit_log WHERE id = ${head.lastId}; UPDATE audit_head SET last_id = ${previous!.id}, count = ${previous!.id}, hash = '${previous!.hash}' WHERE id = 1`,
     );
-    await expectBroken(21);
+    await expectBroken(head.lastId);
+    expect((await store.auditLog.rows(head.lastId - 1, 1))[0]!.id).toBe(head.lastId + 1);
     await raw(
-      `INSERT INTO audit_log (id, time, action, result, actor_user_id, object_type, object_id, data, hash) VALUES (21, ${last!.time}, 'option.updated', 'ok', 1, 'option', 'o20', '${last!.data}', '${last!.hash}'); UPDATE audit_head SET last_id = 21, count = 21, hash = '${last!.hash}' WHERE id = 1`,
+      `DELETE FROM audit_log WHERE id > ${head.lastId}; INSERT INTO audit_log (id, time, action, result, actor_user_id, object_type, object_id, data, hash) VALUES (${last!.id}, ${last!.time}, '${last!.action}', '${last!.result}', ${last!.actorUserId}, '${last!.objectType}', '${last!.objectId}', '${quoted(last!.data)}', '${last!.hash}'); UPDATE audit_head SET last_id = ${last!.id}, count = ${last!.id}, hash = '${last!.hash}' WHERE id = 1`,
     );
     expect((await cli('audit', 'verify')).code).toBe(0);
   });
@@ -197,24 +221,31 @@ describe.each(backends)('siteward audit on $name', ({ name }) => {
     for (const row of rows.slice(9)) {
       const data = row.id === 10 ? row.data.replace('"after":9', '"after":90') : row.data;
       previous = chainHash(previous, row.id, data);
-      statements.push(`UPDATE audit_log SET data = '${data}', hash = '${previous}' WHERE id = ${row.id};`);
+      statements.push(`UPDATE audit_log SET data = '${quoted(data)}', hash = '${previous}' WHERE id = ${row.id};`);
     }
     statements.push(`UPDATE audit_head SET hash = '${previous}' WHERE id = 1;`);
     await raw(statements.join('\n'));
     await expectBroken(21);
-    const restore = rows.slice(9).map((row) => `UPDATE audit_log SET data = '${row.data}', hash = '${row.hash}' WHERE id = ${row.id};`);
-    await raw(`${restore.join('\n')} UPDATE audit_head SET hash = '${rows.at(-1)!.hash}' WHERE id = 1;`);
+    const restore = rows
+      .slice(9)
+      .map((row) => `UPDATE audit_log SET data = '${quoted(row.data)}', hash = '${row.hash}' WHERE id = ${row.id};`);
+    // The verify_failed events recorded since chained on the rewritten head: they go too.
+    const end = rows.at(-1)!;
+    await raw(
+      `${restore.join('\n')} DELETE FROM audit_log WHERE id > ${end.id}; UPDATE audit_head SET last_id = ${end.id}, count = ${end.id}, hash = '${end.hash}' WHERE id = 1;`,
+    );
     expect((await cli('audit', 'verify')).code).toBe(0);
   });
 
   it('purges events past the retention at a signed checkpoint, and verify still holds', async () => {
-    const result = await purgeOld(store.auditLog, keys, Date.now(), 365, 3);
+    const result = await purgeOld(store.auditLog, keys, Date.now(), 365, { batch: 3 });
     // The migration event and the ten old ones.
     expect(result).toEqual({ ok: true, deleted: 11, cutAt: 11 });
     expect((await store.auditLog.rows(0, 1))[0]!.id).toBe(12);
     const verify = await cli('audit', 'verify');
     expect(verify).toMatchObject({ code: 0, err: '' });
-    expect(verify.out).toContain('rows 12–21 (10 events)');
+    const head = await store.auditLog.head();
+    expect(verify.out).toContain(`rows 12–${head.lastId} (${head.lastId - 11} events)`);
     // New events chain on; deleting the first remaining row is still named.
     await store.transaction(async (tx) => tx.audit(event(21)));
     expect((await cli('audit', 'verify')).code).toBe(0);

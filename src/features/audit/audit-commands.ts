@@ -7,7 +7,8 @@ import type { CliCommand, CliIo } from '../contract.js';
 import type { AuditKeys } from './signing.js';
 import { exportChunks } from './export.js';
 import { tailLog } from './tail.js';
-import { verifyAuditLog } from './verify.js';
+import { recordVerifyFailure, verifyAuditLog } from './verify.js';
+import { cliSource } from './source.js';
 import { checkAgainstCheckpoint, readCheckpointFile } from './backup-checkpoint.js';
 
 export const AUDIT_USAGE = [
@@ -207,6 +208,7 @@ export function auditCommand(log: AuditLogRepo, keys: AuditKeys, backupManifests
           const result = await verifyAuditLog(log, keys.publicKey);
           if (!result.ok) {
             io.err(`Audit log BROKEN at row ${result.row}: ${result.reason}.`);
+            await recordFailure(log, io, result.row, result.reason);
             return 1;
           }
           const from = result.firstId === null ? 'no rows' : `rows ${result.firstId}–${result.lastId}`;
@@ -241,6 +243,20 @@ async function verifyCheckpoint(
     return 1;
   }
   const result = await checkAgainstCheckpoint(log, keys.publicKey, checkpoint);
-  (result.ok ? io.out : io.err)(result.message);
-  return result.ok ? 0 : 1;
+  if (result.ok) {
+    io.out(result.message);
+    return 0;
+  }
+  io.err(result.message);
+  await recordFailure(log, io, result.row, `checked against ${file}: ${result.message}`);
+  return 1;
+}
+
+/** Records `audit.verify_failed`; a store that cannot take it does not hide the verdict already printed. */
+async function recordFailure(log: AuditLogRepo, io: CliIo, row: number | null, reason: string): Promise<void> {
+  try {
+    await recordVerifyFailure(log, cliSource(), row, reason);
+  } catch (error) {
+    io.err(`Could not record audit.verify_failed in the log: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

@@ -62,6 +62,8 @@ export function registerAuditRoutes(
   log: AuditLogRepo,
   clock: () => number,
   forwarder: Pick<Forwarder, 'status'>,
+  /** SITEWARD_AUDIT_FORWARD_HOLD_DAYS: which sinks hold the retention back. */
+  holdDays: number,
 ): void {
   const collectionUrl = api.restUrl(`/${SITEWARD_NAMESPACE}/audit`);
   api.registerRoute(
@@ -115,8 +117,8 @@ export function registerAuditRoutes(
     '/audit/forwarding',
     defineRoute({
       permission: administrators,
-      // Each configured sink: kind, target without secrets, backlog, last delivery and last failure.
-      handler: () => forwarder.status(),
+      // Each configured sink: kind, target without secrets, backlog, last delivery and last failure, whether it holds the retention.
+      handler: () => forwarder.status(clock(), holdDays),
     }),
   );
   api.registerRoute(

@@ -135,6 +135,11 @@ describe.each(backends)('backup checkpoints on $name', ({ name }) => {
     const edited = await cli('audit', 'verify', '--checkpoint', file);
     expect(edited.code).toBe(1);
     expect(edited.err).toMatch(/^Audit log BROKEN at row \d+: /);
+    // …and recorded, for alerts and forwarding, naming the file and the row.
+    const [failed] = await store!.auditLog.list({ action: 'audit.verify_failed' }, { limit: 1, offset: 0 });
+    const brokenRow = Number(/row (\d+)/.exec(edited.err)![1]);
+    expect(failed).toMatchObject({ result: 'failed', actor: { kind: 'cli' }, object: { type: 'audit_log', id: String(brokenRow) } });
+    expect(failed!.changes.reason).toEqual({ before: null, after: `checked against ${file}: ${edited.err}` });
 
     // The store restored from the backup matches it.
     await store!.close();

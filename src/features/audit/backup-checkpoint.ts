@@ -10,7 +10,10 @@ import type { AuditCheckpoint } from '../../wire/audit.js';
 import { checkpointSignatureHolds } from './signing.js';
 import { verifyAuditLog } from './verify.js';
 
-export type CheckpointCheck = { readonly ok: true; readonly message: string } | { readonly ok: false; readonly message: string };
+export type CheckpointCheck =
+  | { readonly ok: true; readonly message: string }
+  /** `row`: the row that breaks, when the failure names one. */
+  | { readonly ok: false; readonly message: string; readonly row: number | null };
 
 /** A checkpoint's shape, or null. */
 export function parseCheckpoint(value: unknown): AuditCheckpoint | null {
@@ -61,9 +64,10 @@ export async function checkAgainstCheckpoint(
     return {
       ok: false,
       message: "the backup's checkpoint is not signed by this site's key (another SITEWARD_SECRET, or an edited manifest)",
+      row: null,
     };
   const chain = await verifyAuditLog(log, publicKey);
-  if (!chain.ok) return { ok: false, message: `Audit log BROKEN at row ${chain.row}: ${chain.reason}` };
+  if (!chain.ok) return { ok: false, message: `Audit log BROKEN at row ${chain.row}: ${chain.reason}`, row: chain.row };
   const at = new Date(checkpoint.time).toISOString();
   if (checkpoint.last_id === 0) return { ok: true, message: `Audit log matches the backup's checkpoint (an empty log at ${at}).` };
   const head = await log.head();
@@ -71,15 +75,24 @@ export async function checkAgainstCheckpoint(
     return {
       ok: false,
       message: `the store has ${head.count} events, fewer than the ${checkpoint.count} the backup's checkpoint signed at ${at}: rows were cut`,
+      row: head.lastId + 1,
     };
   const [row] = await log.rows(checkpoint.last_id - 1, 1);
   if (row && row.id === checkpoint.last_id) {
     if (row.hash !== checkpoint.head_hash)
-      return { ok: false, message: `row ${row.id} differs from the backup's signed checkpoint (${at}): history was rewritten` };
+      return {
+        ok: false,
+        message: `row ${row.id} differs from the backup's signed checkpoint (${at}): history was rewritten`,
+        row: row.id,
+      };
   } else {
     const stored = (await log.checkpoints()).find((c) => c.last_id === checkpoint.last_id);
     if (!stored || stored.head_hash !== checkpoint.head_hash)
-      return { ok: false, message: `row ${checkpoint.last_id} of the backup's checkpoint is gone and no stored checkpoint vouches for it` };
+      return {
+        ok: false,
+        message: `row ${checkpoint.last_id} of the backup's checkpoint is gone and no stored checkpoint vouches for it`,
+        row: checkpoint.last_id,
+      };
   }
   return {
     ok: true,

@@ -11,11 +11,18 @@ import { registerCheckpointRoute } from './checkpoint-route.js';
 import { registerAuditRoutes } from './audit-routes.js';
 import { purgeOld, writeCheckpoint } from './checkpoints.js';
 import { auditSettings } from './settings.js';
-import { deniedRequests } from './refusals.js';
-import { RequestSources } from './source.js';
+import { DENIED_MIGRATION_NAME, deniedMigration, deniedRequests, flushDenied, type DeniedTables } from './refusals.js';
+import { jobSource, RequestSources } from './source.js';
+import { recordVerifyFailure } from './verify.js';
 import { FAILED_LOGIN_WINDOW_MS, failedLoginGuard } from './failed-logins.js';
 import { auditKeys } from './signing.js';
-import { FORWARD_MIGRATION_NAME, forwardMigration, type ForwardTables } from './forwarding/forwarder.js';
+import {
+  FAILING_SINCE_MIGRATION_NAME,
+  failingSinceMigration,
+  FORWARD_MIGRATION_NAME,
+  forwardMigration,
+  type ForwardTables,
+} from './forwarding/forwarder.js';
 import { createForwarder } from './forwarding/setup.js';
 import { Alerter, alertRules, DIGEST_EVERY_MS } from './alerts.js';
 import { featureDb } from '../db/feature-db.js';
@@ -55,32 +62,37 @@ export const FORWARD_EVERY_MS = 5_000;
 export const auditFeature: Feature = {
   name: 'audit',
   settings: auditSettings,
-  migrations: { [FORWARD_MIGRATION_NAME]: forwardMigration },
+  migrations: {
+    [FORWARD_MIGRATION_NAME]: forwardMigration,
+    [FAILING_SINCE_MIGRATION_NAME]: failingSinceMigration,
+    [DENIED_MIGRATION_NAME]: deniedMigration,
+  },
   register(ctx) {
     const { store, config, clock, log } = ctx;
     const keys = auditKeys(ctx.secrets.auditSigningSeed);
+    const forwarder = createForwarder(config, store, log);
     ctx.addJob({ name: 'audit-checkpoint', everyMs: CHECKPOINT_EVERY_MS, run: () => writeCheckpoint(store.auditLog, keys, clock()) });
     ctx.addJob({
       name: 'audit-retention',
       everyMs: RETENTION_EVERY_MS,
       run: async () => {
-        const result = await purgeOld(store.auditLog, keys, clock(), config.auditRetentionDays);
+        // Events a forwarding sink has not taken yet stay, unless it has failed for too long (docs/audit-log.md "Retention").
+        const now = clock();
+        const hold = await forwarder.retentionHold(now, config.auditForwardHoldDays);
+        const result = await purgeOld(store.auditLog, keys, now, config.auditRetentionDays, { holdAt: hold.holdAt });
         if (!result.ok) {
           log.error({ reason: result.reason }, 'audit retention refused to purge: the chain is broken (run siteward audit verify)');
           // An event of its own, so that alerts and forwarding tell someone.
-          await store.auditLog.append([
-            {
-              action: 'audit.verify_failed',
-              result: 'failed',
-              actor: { kind: 'job', user_id: 0, login: '', credential: { type: 'none' }, job: 'audit-retention' },
-              client_ip: '',
-              user_agent: '',
-              request_id: '',
-              object: { type: 'audit_log', id: 'chain', name: result.reason },
-              changes: {},
-            },
-          ]);
-        } else if (result.deleted > 0) log.info({ deleted: result.deleted, cutAt: result.cutAt }, 'audit events purged');
+          await recordVerifyFailure(store.auditLog, jobSource('audit-retention'), result.row, result.reason);
+        } else {
+          if (result.deleted > 0) log.info({ deleted: result.deleted, cutAt: result.cutAt }, 'audit events purged');
+          const released = hold.sinks.filter((s) => !s.holds).map((s) => s.sink);
+          if (released.length > 0)
+            log.warn(
+              { sinks: released, holdDays: config.auditForwardHoldDays },
+              'audit retention no longer waits for forwarding sinks failing for longer than SITEWARD_AUDIT_FORWARD_HOLD_DAYS: events they missed may be purged',
+            );
+        }
       },
     });
     ctx.addPasswordGuard(failedLoginGuard(store.auditLog, clock));
@@ -94,13 +106,13 @@ export const auditFeature: Feature = {
       (events) => store.auditLog.append(events),
       (error) => log.warn({ err: error }, 'could not record an ability run in the audit log'),
     );
+    const deniedDb = featureDb<DeniedTables>(store);
     ctx.onRequestRefused(
-      deniedRequests(
-        new RequestSources(store.appPasswords, clock),
-        (events) => store.auditLog.append(events),
-        (error) => log.warn({ err: error }, 'could not record a refused request in the audit log'),
+      deniedRequests(new RequestSources(store.appPasswords, clock), deniedDb, clock, (error) =>
+        log.warn({ err: error }, 'could not record a refused request in the audit log'),
       ),
     );
+    ctx.addJob({ name: 'audit-denied', everyMs: 60_000, run: () => flushDenied(deniedDb, clock()) });
     // `audit verify --checkpoint <file.swbak>` reads a backup's manifest with the backups feature's reader,
     // handed over through need() so that audit never imports backups (backups records audit events).
     let backupManifests: BackupManifestReader | undefined;
@@ -108,16 +120,17 @@ export const auditFeature: Feature = {
       backupManifests = reader;
     });
     ctx.addCommand(auditCommand(store.auditLog, keys, () => backupManifests));
-    const forwarder = createForwarder(config, store, log);
     if (forwarder.sinks.length > 0) ctx.addJob({ name: 'audit-forward', everyMs: FORWARD_EVERY_MS, run: () => forwarder.runOnce(clock()) });
     ctx.need('health').add('audit_forwarding', async () =>
-      (await forwarder.status()).map((s) => ({
+      (await forwarder.status(clock(), config.auditForwardHoldDays)).map((s) => ({
         sink: s.sink,
         kind: s.kind,
         backlog: s.backlog,
         failing: s.next_attempt_at !== null,
         last_error_at: s.last_error_at,
         last_success_at: s.last_success_at,
+        failing_since: s.failing_since,
+        holds_retention: s.holds_retention,
       })),
     );
     const alerter = new Alerter({
@@ -136,7 +149,7 @@ export const auditFeature: Feature = {
       webhook: config.auditAlertWebhookUrl === null ? null : { url: config.auditAlertWebhookUrl, format: config.auditAlertWebhookFormat },
     });
     if (alerter.enabled) ctx.addJob({ name: 'audit-alerts', everyMs: DIGEST_EVERY_MS, run: () => alerter.runOnce(clock()) });
-    registerAuditRoutes(ctx.api, store.auditLog, clock, forwarder);
+    registerAuditRoutes(ctx.api, store.auditLog, clock, forwarder, config.auditForwardHoldDays);
     registerAuditAbilities(ctx.api, store.auditLog);
     registerCheckpointRoute(ctx.api, store.auditLog, keys.publicKey);
   },

@@ -2,24 +2,33 @@
  * The `jetpack/v4` operations record who changed what, through which credential, from where:
  * over real HTTP, with a login cookie and with an application password, each change with its
  * before → after; a request that changes nothing records nothing.
+ * On SQLite and, with SITEWARD_TEST_PG, PostgreSQL.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
 import type { AuditEvent } from '../../wire/audit.js';
 
 const basic = (login: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` });
 
-describe('audit events of jetpack/v4 operations', () => {
+const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
+
+describe.each(stores)('audit events of jetpack/v4 operations on %s', (backend) => {
+  let schema: PgSchema | null = null;
   let t: TestApp;
   let admin: LoggedIn;
 
   beforeAll(async () => {
-    t = await createTestApp({ startJobs: false });
+    if (backend === 'postgres') schema = await freshPgSchema();
+    t = await createTestApp({ startJobs: false, ...(schema ? { env: { SITEWARD_DATABASE_URL: schema.url } } : {}) });
     admin = await t.loginAs('administrator', { login: 'boss' });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await schema?.drop();
+  });
 
   async function events(action: string): Promise<AuditEvent[]> {
     return t.store.auditLog.list({ action }, { limit: 100, offset: 0, order: 'asc' });

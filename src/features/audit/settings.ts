@@ -18,6 +18,13 @@ export const auditSettings = defineSettings({
     max: 36_500,
     doc: 'audit events older than this many days are purged (daily, in batches, cutting the chain at a signed checkpoint)',
   }),
+  auditForwardHoldDays: integer({
+    env: 'SITEWARD_AUDIT_FORWARD_HOLD_DAYS',
+    default: 30,
+    min: 0,
+    max: 36_500,
+    doc: 'the retention never purges events a configured forwarding sink has not taken yet, unless that sink has been failing for longer than this many days (then it stops holding the log back, shown in `/healthz?detail=1`); `0`: sinks never hold the retention',
+  }),
   auditSyslogUrl: optionalUrl({
     env: 'SITEWARD_AUDIT_SYSLOG_URL',
     protocols: ['udp:', 'tcp:', 'tls:'],

@@ -2,20 +2,29 @@
  * wp/v2 user writes record who created, changed and deleted whom, in the write's transaction:
  * role changes before → after, a password change only as "changed" (never the password or
  * its hash), a refused deletion (the last administrator) records nothing.
+ * On SQLite and, with SITEWARD_TEST_PG, PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import type { AuditEvent } from '../../wire/audit.js';
 
-describe('audit events of user writes', () => {
+const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
+
+describe.each(stores)('audit events of user writes on %s', (backend) => {
+  let schema: PgSchema | null = null;
   let t: TestApp;
   let admin: LoggedIn;
 
   beforeAll(async () => {
-    t = await createTestApp({ startJobs: false });
+    if (backend === 'postgres') schema = await freshPgSchema();
+    t = await createTestApp({ startJobs: false, ...(schema ? { env: { SITEWARD_DATABASE_URL: schema.url } } : {}) });
     admin = await t.loginAs('administrator', { login: 'chief' });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await schema?.drop();
+  });
 
   const events = (action: string): Promise<AuditEvent[]> => t.store.auditLog.list({ action }, { limit: 100, offset: 0, order: 'asc' });
   const users = (path: string, method: string, body?: object) =>

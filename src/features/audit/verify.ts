@@ -9,6 +9,7 @@ import { chainHash, GENESIS_HASH } from '../../store/audit-chain.js';
 import type { AuditLogRepo, StoredAuditRow } from '../../store/types.js';
 import type { AuditCheckpoint } from '../../wire/audit.js';
 import { checkpointSignatureHolds } from './signing.js';
+import { auditEvent, type AuditSource } from './source.js';
 
 export type VerifyResult =
   | { readonly ok: true; readonly rows: number; readonly firstId: number | null; readonly lastId: number; readonly checkpoints: number }
@@ -122,4 +123,27 @@ export async function verifyAuditLog(log: AuditLogRepo, publicKey: KeyObject, up
       };
   }
   return { ok: true, rows, firstId, lastId, checkpoints: checkpoints.length };
+}
+
+/**
+ * Records a failed verification as an `audit.verify_failed` event (result `failed`), so that
+ * alerts and forwarding tell someone: `row` is the first broken row (null when the failure names
+ * none, e.g. a backup's checkpoint signed by another key), `reason` why. The event goes after
+ * everything the log has ever numbered (the head, the newest row, the newest checkpoint and the
+ * broken row itself): appended at the head, it could fill a row cut from the end and move the
+ * break verification names. A break in the middle stays where it is, since the event only
+ * chains on after it; verification keeps naming the first broken row (docs/audit-log.md
+ * "After a break").
+ */
+export async function recordVerifyFailure(log: AuditLogRepo, source: AuditSource, row: number | null, reason: string): Promise<void> {
+  const [head, newest, checkpoints] = await Promise.all([log.head(), log.list({}, { limit: 1, offset: 0 }), log.checkpoints()]);
+  const afterId = Math.max(head.lastId, newest[0]?.id ?? 0, checkpoints.at(-1)?.last_id ?? 0, row ?? 0);
+  const event = auditEvent(
+    source,
+    'audit.verify_failed',
+    { type: 'audit_log', id: row === null ? 'chain' : String(row), name: 'audit log' },
+    { broken_row: { before: null, after: row }, reason: { before: null, after: reason } },
+    'failed',
+  );
+  await log.appendBeyond([event], afterId);
 }

@@ -21,6 +21,7 @@ import type { ForwardItem, Sink } from './items.js';
 import type { AuditForwardStatus } from '../../../wire/siteward-v1.js';
 
 export const FORWARD_MIGRATION_NAME = '0210_audit_forward_cursors';
+export const FAILING_SINCE_MIGRATION_NAME = '0265_audit_forward_failing_since';
 
 type Int = ColumnType<number | string | bigint, number, number>;
 type NullableInt = ColumnType<number | string | bigint | null, number | null, number | null>;
@@ -35,6 +36,8 @@ export interface ForwardTables {
     last_error: string | null;
     last_error_at: NullableInt;
     last_success_at: NullableInt;
+    /** When the sink's current run of failures began (0265); null while it delivers. */
+    failing_since: NullableInt;
   };
 }
 
@@ -58,6 +61,19 @@ export function forwardMigration(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Adds `failing_since` to `audit_forward_cursors`: how long a sink has been failing decides
+ * whether it still holds the retention back (`retentionHold`). Never edit once released.
+ */
+export function failingSinceMigration(dialect: Dialect): Migration {
+  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('audit_forward_cursors').addColumn('failing_since', big).execute();
+    },
+  };
+}
+
 interface Cursor {
   lastId: number;
   checkpointTime: number;
@@ -66,9 +82,31 @@ interface Cursor {
   lastError: string | null;
   lastErrorAt: number | null;
   lastSuccessAt: number | null;
+  failingSince: number | null;
 }
 
-const FRESH: Cursor = { lastId: 0, checkpointTime: 0, attempts: 0, nextTryAt: 0, lastError: null, lastErrorAt: null, lastSuccessAt: null };
+const FRESH: Cursor = {
+  lastId: 0,
+  checkpointTime: 0,
+  attempts: 0,
+  nextTryAt: 0,
+  lastError: null,
+  lastErrorAt: null,
+  lastSuccessAt: null,
+  failingSince: null,
+};
+
+/**
+ * What the forwarding lets the retention purge: `holdAt`, the newest event id it may delete
+ * (the slowest holding sink's cursor), or null when no sink holds it back; and per sink whether
+ * it holds.
+ */
+export interface RetentionHold {
+  readonly holdAt: number | null;
+  readonly sinks: readonly { readonly sink: string; readonly holds: boolean; readonly lastId: number }[];
+}
+
+const DAY_MS = 86_400_000;
 
 /** What the Activity screen and `/healthz?detail=1` show of a sink (no secrets). */
 export type ForwardStatus = AuditForwardStatus;
@@ -118,6 +156,7 @@ export class Forwarder {
           lastError: r.last_error,
           lastErrorAt: r.last_error_at === null ? null : num(r.last_error_at),
           lastSuccessAt: r.last_success_at === null ? null : num(r.last_success_at),
+          failingSince: r.failing_since === null ? null : num(r.failing_since),
         },
       ]),
     );
@@ -132,6 +171,7 @@ export class Forwarder {
       last_error: c.lastError,
       last_error_at: c.lastErrorAt,
       last_success_at: c.lastSuccessAt,
+      failing_since: c.failingSince,
     };
     await this.options.db.run((db) =>
       db
@@ -172,15 +212,22 @@ export class Forwarder {
         if (items.length === 0) break;
         try {
           await sink.send(items);
-          c = { ...c, lastId, checkpointTime, attempts: 0, nextTryAt: 0, lastSuccessAt: now };
+          c = { ...c, lastId, checkpointTime, attempts: 0, nextTryAt: 0, lastSuccessAt: now, failingSince: null };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           this.options.onError?.(sink, error);
           if (error instanceof PartialSuccess)
-            c = { ...c, lastId, checkpointTime, attempts: 0, nextTryAt: 0, lastError: message, lastErrorAt: now };
+            c = { ...c, lastId, checkpointTime, attempts: 0, nextTryAt: 0, lastError: message, lastErrorAt: now, failingSince: null };
           else {
             const attempts = c.attempts + 1;
-            c = { ...c, attempts, nextTryAt: now + forwardBackoffMs(attempts), lastError: message, lastErrorAt: now };
+            c = {
+              ...c,
+              attempts,
+              nextTryAt: now + forwardBackoffMs(attempts),
+              lastError: message,
+              lastErrorAt: now,
+              failingSince: c.failingSince ?? now,
+            };
             await this.save(sink.name, c);
             break;
           }
@@ -190,7 +237,24 @@ export class Forwarder {
     }
   }
 
-  async status(): Promise<ForwardStatus[]> {
+  /**
+   * Whether each configured sink holds the retention back at `now`: every sink does until it
+   * took the events, except one that has been failing for longer than `holdDays` (a receiver
+   * gone for good must not keep the log forever); `holdDays` 0: no sink holds it. A sink no
+   * longer configured holds nothing.
+   */
+  async retentionHold(now: number, holdDays: number): Promise<RetentionHold> {
+    const cursors = await this.cursors();
+    const sinks = this.options.sinks.map((sink) => {
+      const c = cursors.get(sink.name) ?? FRESH;
+      return { sink: sink.name, holds: holds(c, now, holdDays), lastId: c.lastId };
+    });
+    const held = sinks.filter((s) => s.holds).map((s) => s.lastId);
+    return { holdAt: held.length > 0 ? Math.min(...held) : null, sinks };
+  }
+
+  /** Each sink's state; `holdDays` (SITEWARD_AUDIT_FORWARD_HOLD_DAYS) says which hold the retention at `now`. */
+  async status(now: number, holdDays: number): Promise<ForwardStatus[]> {
     if (this.options.sinks.length === 0) return [];
     const [cursors, head] = await Promise.all([this.cursors(), this.options.log.head()]);
     return this.options.sinks.map((sink) => {
@@ -205,7 +269,14 @@ export class Forwarder {
         last_error_at: iso(c.lastErrorAt),
         last_success_at: iso(c.lastSuccessAt),
         next_attempt_at: c.nextTryAt > 0 ? iso(c.nextTryAt) : null,
+        failing_since: iso(c.failingSince),
+        holds_retention: holds(c, now, holdDays),
       };
     });
   }
+}
+
+function holds(c: Cursor, now: number, holdDays: number): boolean {
+  if (holdDays === 0) return false;
+  return c.failingSince === null || now - c.failingSince <= holdDays * DAY_MS;
 }

@@ -38,6 +38,8 @@ describe('audit forwarding status', () => {
       last_error_at: null,
       last_success_at: null,
       next_attempt_at: null,
+      failing_since: null,
+      holds_retention: true,
     });
   });
 
@@ -47,7 +49,9 @@ describe('audit forwarding status', () => {
     expect(detail.status).toBe(200);
     expect(detail.json).toMatchObject({
       status: 'ok',
-      audit_forwarding: [{ sink: 'webhook', kind: 'webhook-slack', failing: false, last_error_at: null }],
+      audit_forwarding: [
+        { sink: 'webhook', kind: 'webhook-slack', failing: false, last_error_at: null, failing_since: null, holds_retention: true },
+      ],
     });
     expect(detail.text).not.toMatch(/secret|hooks\.example/);
   });

@@ -191,7 +191,7 @@ describe.each(backends)('audit forwarding to real receivers on $name', ({ name }
     const slack = hooks.filter((h) => h.path === '/slack').map((h) => (h.body as { text: string }).text);
     expect(slack.join('\n')).toMatch(/user\.role_changed module Module 2 é by root \(#1\) from 203\.0\.113\.9: ok/);
 
-    const status = await f.status();
+    const status = await f.status(Date.now(), 30);
     expect(status.map((s) => [s.sink, s.kind, s.backlog, s.last_delivered_id, s.last_error])).toEqual([
       ['syslog', 'syslog-udp', 0, head, null],
       ['syslog-tcp', 'syslog-tcp', 0, head, null],
@@ -216,8 +216,10 @@ describe.each(backends)('audit forwarding to real receivers on $name', ({ name }
     const f = forwarder([down]);
     const t0 = 1_900_000_000_000;
     await f.runOnce(t0);
-    let [status] = await f.status();
+    let [status] = await f.status(t0, 30);
     expect(status!.last_delivered_id).toBe(0);
+    // Failing since this try, and (for up to 30 days) holding the retention back.
+    expect(status).toMatchObject({ failing_since: new Date(t0).toISOString(), holds_retention: true });
     expect(status!.last_error).toMatch(/ECONNREFUSED/);
     expect(status!.next_attempt_at).toBe(new Date(t0 + 5000).toISOString());
     const head = (await store.auditLog.head()).lastId;
@@ -234,8 +236,8 @@ describe.each(backends)('audit forwarding to real receivers on $name', ({ name }
       await f.runOnce(t0 + 5000);
       const ids = received.map(parseSyslog).flatMap((p) => (p.body.type === 'event' ? [p.body.id] : []));
       expect(ids).toEqual(Array.from({ length: head + 1 }, (_, i) => i + 1));
-      [status] = await f.status();
-      expect(status).toMatchObject({ backlog: 0, last_delivered_id: head + 1, next_attempt_at: null });
+      [status] = await f.status(t0 + 5000, 30);
+      expect(status).toMatchObject({ backlog: 0, last_delivered_id: head + 1, next_attempt_at: null, failing_since: null });
       expect(status!.last_success_at).toBe(new Date(t0 + 5000).toISOString());
     } finally {
       late.close();
@@ -254,7 +256,7 @@ describe.each(backends)('audit forwarding to real receivers on $name', ({ name }
     const waits: number[] = [];
     for (let i = 0; i < 9; i++) {
       await f.runOnce(now);
-      const next = Date.parse((await f.status())[0]!.next_attempt_at!);
+      const next = Date.parse((await f.status(now, 30))[0]!.next_attempt_at!);
       waits.push(next - now);
       now = next;
     }
