@@ -187,6 +187,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
     const fields = new FieldRegistry();
     const events = new EventBus((event, error) => log.error({ err: error, event }, 'event listener failed'));
     const jobs = new JobRunner({ leases: store.leases, log, clock, leaseMs: config.jobLeaseMs });
+    const closeHooks: (() => Promise<void>)[] = [];
 
     // Features, then third-party plugins, each declaring what it contributes.
     const pages: Owned<PageDefinition>[] = [];
@@ -240,6 +241,7 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
         addPage: (page) => void pages.push({ ...page, owner: feature.name }),
         addAssets: (dir) => void assets.push({ ...dir, owner: feature.name }),
         addJob: (job) => jobs.add(job),
+        onClose: (hook) => void closeHooks.push(hook),
         addPasswordGuard: (guard) => guards.add(guard),
         onRequestRefused: (observer) => rest.onRefusal(observer),
         addHeadTags: (source) => void headTags.push(source),
@@ -303,6 +305,8 @@ export async function createApp(config: Config, options: CreateAppOptions): Prom
       async close() {
         await stopListening(http);
         await http.close();
+        for (const hook of closeHooks)
+          await hook().catch((error: unknown) => log.warn({ err: error }, 'a feature could not finish closing'));
         await jobs.stop().catch((error: unknown) => log.warn({ err: error }, 'could not release the background-job lease'));
         await store.close();
       },

@@ -85,6 +85,12 @@ export interface FeatureContext {
   addAssets(assets: AssetDirectory): void;
   /** A periodic job, run on exactly one of the processes sharing the store. */
   addJob(job: BackgroundJob): void;
+  /**
+   * Runs when the app closes gracefully (a stop signal, `app.close()`): after in-flight requests
+   * have finished, before the jobs stop and the store closes; e.g. writing what a feature keeps in
+   * memory. A failing hook is logged and does not keep the app from closing.
+   */
+  onClose(hook: () => Promise<void>): void;
   /** Hooks before and after every password check (login form and JSON, Basic, setup token). */
   addPasswordGuard(guard: PasswordGuard): void;
   /**

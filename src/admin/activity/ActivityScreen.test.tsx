@@ -117,6 +117,32 @@ describe('the Activity screen', () => {
     expect(s.text()).toContain('4 events');
   });
 
+  it('says how many more times an agent ran a readonly ability when its repeats were collapsed into one event', async () => {
+    const run = (id: number, extra: Partial<AuditEvent> = {}) =>
+      event(id, {
+        action: 'ability.run',
+        object: { type: 'ability', id: 'siteward/list-modules', name: 'siteward/list-modules' },
+        changes: { input: { before: null, after: null }, via: { before: null, after: 'mcp' } },
+        ...extra,
+      });
+    const s = await screen(undefined, () =>
+      pageAnswer(
+        [
+          run(3, { count: 41, first_time: Date.UTC(2026, 11, 1, 10, 1), last_time: Date.UTC(2026, 11, 1, 10, 2) }),
+          run(2, { count: 1 }),
+          run(1),
+        ],
+        3,
+        1,
+      ),
+    );
+    expect(s.rows()).toEqual([
+      'admin ran the ability siteward/list-modules 41 more times',
+      'admin ran the ability siteward/list-modules 1 more time',
+      'admin ran the ability siteward/list-modules',
+    ]);
+  });
+
   it('shows before and after of each field on demand, a secret only as "changed"', async () => {
     const s = await screen();
     await settle(() => s.button('Details')!.click());

@@ -165,6 +165,16 @@ export function eventSentence(event: AuditEvent): string {
       event.client_ip || '—',
     );
   }
+  if (event.action === 'ability.run' && event.count !== undefined) {
+    // Identical repeats of a readonly ability's run, collapsed (docs/audit-log.md "Readonly ability runs").
+    // translators: 1: who acted, 2: the ability, 3: how many more times.
+    return sprintf(
+      _n('%1$s ran the ability %2$s %3$d more time', '%1$s ran the ability %2$s %3$d more times', event.count, 'siteward'),
+      who,
+      what,
+      event.count,
+    );
+  }
   const template = SENTENCES[event.action];
   if (template) return template(who, what);
   // An action this page does not know yet (a plugin's, a newer server's): said as it is.

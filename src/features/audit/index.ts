@@ -5,7 +5,7 @@
  */
 import type { Feature } from '../contract.js';
 import { registerAuditAbilities } from './audit-abilities.js';
-import { recordAbilityRuns } from './ability-runs.js';
+import { recordAbilityRuns, ReadonlyRuns } from './ability-runs.js';
 import { auditCommand, type BackupManifestReader } from './audit-commands.js';
 import { registerCheckpointRoute } from './checkpoint-route.js';
 import { registerAuditRoutes } from './audit-routes.js';
@@ -56,6 +56,9 @@ export const CHECKPOINT_EVERY_MS = 3_600_000;
 /** The retention runs this often. */
 export const RETENTION_EVERY_MS = 86_400_000;
 
+/** How often each process writes the repeats of readonly ability runs whose window has ended (on the jobs' round, every 10 s by default). */
+export const ABILITY_RUN_FLUSH_EVERY_MS = 10_000;
+
 /** How often the forwarding job looks for events its sinks have not taken (it runs on the jobs' round, every 10 s by default). */
 export const FORWARD_EVERY_MS = 5_000;
 
@@ -101,12 +104,21 @@ export const auditFeature: Feature = {
       everyMs: 60_000,
       run: () => store.auditLog.flushFailedLogins(clock(), FAILED_LOGIN_WINDOW_MS),
     });
-    recordAbilityRuns(
-      ctx.need('abilityRegistry'),
+    const readonlyRuns = new ReadonlyRuns(
       (events) => store.auditLog.append(events),
       (error) => log.warn({ err: error }, 'could not record an ability run in the audit log'),
+      clock,
     );
     const deniedDb = featureDb<DeniedTables>(store);
+    recordAbilityRuns(ctx.need('abilityRegistry'), readonlyRuns);
+    // Each process counts its own repeats: every process writes its ended windows, and its last ones when it stops.
+    ctx.addJob({
+      name: 'audit-ability-runs',
+      everyMs: ABILITY_RUN_FLUSH_EVERY_MS,
+      everyProcess: true,
+      run: () => readonlyRuns.flush(clock()),
+    });
+    ctx.onClose(() => readonlyRuns.flush(Infinity));
     ctx.onRequestRefused(
       deniedRequests(new RequestSources(store.appPasswords, clock), deniedDb, clock, (error) =>
         log.warn({ err: error }, 'could not record a refused request in the audit log'),

@@ -15,7 +15,18 @@ import { RestResponse, type RestRequest } from '../../rest/types.js';
 import { ABILITIES_NAMESPACE, bearerToken, type AbilityCall, type AbilityRegistry, type BearerCheck } from '../abilities/index.js';
 import { bearerChallenge, READ_SCOPE, type AgentAuth } from './agent-auth.js';
 import { refusal } from './bearer-check.js';
-import { adapterServer, publicAbilities, serveMcp, sitewardServer, toolName } from './mcp-server.js';
+import type * as McpServerModule from './mcp-server.js';
+import { publicAbilities, toolName } from './mcp-tools.js';
+
+type McpServers = typeof McpServerModule;
+type Configure = ReturnType<McpServers['adapterServer']>;
+
+/**
+ * The MCP SDK (with zod and Ajv, several MB of heap) loads at the first MCP request, not at
+ * start-up: most workers never serve one (issue 44 item 4). Once per process.
+ */
+let mcpServers: Promise<McpServers> | undefined;
+const loadMcpServers = (): Promise<McpServers> => (mcpServers ??= import('./mcp-server.js'));
 
 export const ADAPTER_NAMESPACE = 'mcp';
 export const ADAPTER_ROUTE = '/mcp-adapter-default-server';
@@ -79,10 +90,16 @@ function abilitiesCalled(body: unknown, registry: AbilityRegistry, adapter: bool
 
 export function registerMcpRoutes(api: SitewardApi, registry: AbilityRegistry, auth: AgentAuth | null, bearer: BearerCheck): void {
   const servers = [
-    [ADAPTER_NAMESPACE, ADAPTER_ROUTE, 'mcp-adapter-default-server', adapterServer(registry), true],
-    [SITEWARD_MCP_NAMESPACE, SITEWARD_MCP_ROUTE, 'siteward', sitewardServer(registry), false],
+    [ADAPTER_NAMESPACE, ADAPTER_ROUTE, 'mcp-adapter-default-server', true],
+    [SITEWARD_MCP_NAMESPACE, SITEWARD_MCP_ROUTE, 'siteward', false],
   ] as const;
-  for (const [namespace, route, name, configure, adapter] of servers) {
+  for (const [namespace, route, name, adapter] of servers) {
+    let configured: Configure | undefined;
+    const serve = async (request: RestRequest, caller: AbilityCaller): Promise<RestResponse> => {
+      const mcp = await loadMcpServers();
+      configured ??= adapter ? mcp.adapterServer(registry) : mcp.sitewardServer(registry);
+      return mcp.serveMcp(request, caller, name, configured);
+    };
     const resource = api.restUrl(`/${namespace}${route}`);
 
     /** Who calls: the REST layer's user, or the bearer token's; or the answer that refuses. */
@@ -109,7 +126,7 @@ export function registerMcpRoutes(api: SitewardApi, registry: AbilityRegistry, a
         permission: SIGNED_IN_BY_HANDLER,
         handler: async ({ request }) => {
           const caller = await callerOf(request);
-          return caller instanceof RestResponse ? caller : serveMcp(request, caller, name, configure);
+          return caller instanceof RestResponse ? caller : serve(request, caller);
         },
       }),
       defineRoute({

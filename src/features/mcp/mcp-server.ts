@@ -12,6 +12,9 @@
  * Stateless: each HTTP request gets its own server and transport (no `Mcp-Session-Id`), so any
  * worker on any host answers any request. Every call runs the ability through the registry, as
  * `wp-abilities/v1` does (same checks, same observers).
+ *
+ * This module and the SDK load at the first MCP request (mcp-routes.ts imports it dynamically):
+ * a worker that never serves MCP never loads the SDK, zod or Ajv (issue 44 item 4).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -28,19 +31,10 @@ import { SITEWARD_VERSION } from '../../core/version.js';
 import type { AbilityCaller } from '../../plugins/ability-types.js';
 import { RestResponse, type RestRequest } from '../../rest/types.js';
 import type { Ability, AbilityRegistry, RunOutcome } from '../abilities/index.js';
+import { publicAbilities, toolName } from './mcp-tools.js';
 
 /** What one MCP server offers, for one caller. */
 type Configure = (server: Server, caller: AbilityCaller) => void;
-
-/** Abilities offered to MCP clients. */
-export function publicAbilities(registry: AbilityRegistry): Ability[] {
-  return registry.list().filter((ability) => ability.meta.mcp?.public === true);
-}
-
-/** `siteward/list-modules` → `siteward-list-modules` (MCP tool names have no `/`). */
-export function toolName(ability: Ability): string {
-  return ability.name.replace('/', '-');
-}
 
 /** Text of frozen results (an ability's cached answer, e.g. siteward/list-modules'): encoded once. */
 const resultTexts = new WeakMap<object, string>();
