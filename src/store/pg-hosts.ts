@@ -6,7 +6,10 @@
  * its pool: each candidate is connected in order and asked what it is, and the first that
  * fits `target_session_attrs` is used. See docs/architecture.md "PostgreSQL hosts".
  */
-import pg from 'pg';
+// Types only: `pg` is loaded by probeHost, at the first probe. Every process imports this file
+// (pgAddress, for start-up messages), and a server on SQLite never needs the driver: about
+// 2.5 MB of RSS per worker (issue 44, docs/performance.md "Start-up memory").
+import type pg from 'pg';
 import { ServiceUnavailableError } from '../core/unavailable.js';
 
 export interface PgHost {
@@ -95,7 +98,8 @@ export function fits(attrs: TargetSessionAttrs, state: HostState): boolean {
 
 /** Connects to one host and asks what it is; bounded by the connect timeout and one statement's. */
 export async function probeHost(config: pg.ClientConfig, timeoutMs: number): Promise<HostState> {
-  const client = new pg.Client({ ...config, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  const { default: driver } = await import('pg');
+  const client = new driver.Client({ ...config, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   // A server that drops the connection while probed must not become an unhandled 'error'.
   client.on('error', () => undefined);
   try {

@@ -7,7 +7,6 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ident, pgClient } from './postgres-export.js';
 import type { StoreLocation } from './store-location.js';
 import { sqliteFile } from './sqlite-backup.js';
 
@@ -18,6 +17,13 @@ export interface KeptCopy {
   /** Bytes of the files; null for a schema. */
   readonly bytes: number | null;
 }
+
+/**
+ * The PostgreSQL side (node-postgres, pg-copy-streams) loads when a PostgreSQL store's copies are
+ * listed or removed: every worker imports this file through the backups feature, and one on
+ * SQLite never needs the driver (issue 44, docs/performance.md "Start-up memory").
+ */
+const postgresExport = () => import('./postgres-export.js');
 
 const KEPT_FILE = /^siteward\.db\.before-restore-[^/]+?(-wal|-shm)?$/;
 
@@ -36,6 +42,7 @@ export async function removeKept(location: StoreLocation, copies: readonly KeptC
     }
     return removed;
   }
+  const { ident, pgClient } = await postgresExport();
   const client = await pgClient(location.url);
   await client.connect();
   try {
@@ -63,6 +70,7 @@ async function keptFiles(dataDir: string): Promise<KeptCopy[]> {
 }
 
 async function keptSchemas(url: string, given: string | undefined): Promise<KeptCopy[]> {
+  const { pgClient } = await postgresExport();
   const client = await pgClient(url);
   await client.connect();
   try {
