@@ -28,6 +28,14 @@ const req = (method, route, query, headers, body = '') => ({
 // Built once: the loop measures the server, not the making of its requests.
 const maybe = JSON.stringify({ active: 'maybe' });
 const maybeHeaders = { ...auth, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(maybe)) };
+// Issue 44: the durable toggle (one options transaction with its audit event), true and false in turn.
+const toggleBodies = [true, false].map((active) => JSON.stringify({ active }));
+const toggleHeaders = toggleBodies.map((body) => ({
+  ...auth,
+  'content-type': 'application/json',
+  'content-length': String(Buffer.byteLength(body)),
+}));
+let toggles = 0;
 const mcpCall = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -46,6 +54,13 @@ const scenarios = [
   ['settings', () => req('GET', '/jetpack/v4/settings', {}, auth)],
   ['OPTIONS markdown', () => req('OPTIONS', '/jetpack/v4/module/markdown', {}, {})],
   ['400 maybe', () => req('POST', '/jetpack/v4/module/markdown/active', {}, maybeHeaders, maybe)],
+  [
+    'toggle markdown',
+    () => {
+      const k = toggles++ % 2;
+      return req('POST', '/jetpack/v4/module/markdown/active', {}, toggleHeaders[k], toggleBodies[k]);
+    },
+  ],
   ['users/me', () => req('GET', '/wp/v2/users/me', {}, auth)],
   ['users (list)', () => req('GET', '/wp/v2/users', { context: 'view', per_page: '100' }, auth)],
   // Issue 44: the readonly ability over module/all's operation, and the same as an MCP tools/call.
