@@ -31,6 +31,10 @@ function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: { ...baseEnv, ...env }, encoding: 'utf8', timeout: 90_000 });
 }
 
+/** `siteward --help`, run once for the two tests that read it (one CLI start less). */
+let helpRun: ReturnType<typeof run> | undefined;
+const help = () => (helpRun ??= run(['--help']));
+
 /** Polls `check` every 50 ms until it holds, bounded by `ms`: a loaded machine only makes it slower. */
 async function eventually(check: () => boolean, ms = 60_000): Promise<void> {
   await vi.waitUntil(check, { timeout: ms, interval: 50 });
@@ -92,7 +96,7 @@ async function twoWorkersLoggedIn(name: string, login: string, password: string)
 
 describe('the siteward command', () => {
   it('prints help', () => {
-    const res = run(['--help']);
+    const res = help();
     expect(res.status).toBe(0);
     expect(res.stdout).toContain('siteward <command>');
   });
@@ -298,9 +302,9 @@ describe('the siteward command', () => {
   });
 
   it('documents every option in --help', () => {
-    const help = run(['--help']).stdout;
-    for (const option of ['--display-name', '--format', '--porcelain', '--force', '--password-stdin']) expect(help).toContain(option);
-    expect(help).toMatch(/generates one and prints it once/);
+    const { stdout } = help();
+    for (const option of ['--display-name', '--format', '--porcelain', '--force', '--password-stdin']) expect(stdout).toContain(option);
+    expect(stdout).toMatch(/generates one and prints it once/);
   });
 
   it('builds every URL with the port actually bound when started with PORT=0', async () => {
