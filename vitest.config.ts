@@ -7,8 +7,8 @@ import { defineConfig } from 'vitest/config';
  * - `http`: `*.http.test.ts` — real servers on 127.0.0.1 (the app, fake peers).
  * - `slow`: `*.slow.test.ts` (the built CLI, several processes) and `*.browser.test.ts` (Chromium);
  *   they need `npm run build`.
- * `unit` and `http` files share a worker thread's modules (`isolate: false`): a file that changes
- * process-wide state puts it back when it ends.
+ * `unit` and `http` files share a worker thread's modules, `slow` files a forked worker's (`isolate: false`):
+ * a file that changes process-wide state puts it back when it ends.
  * `npm test` (CI) builds, then runs all three.
  */
 const HTTP = ['src/**/*.http.test.ts', 'test/**/*.http.test.ts'];
@@ -36,9 +36,26 @@ export default defineConfig({
       },
       // The same for the in-process apps over sockets; a file that changes process-wide state
       // (environment variables, globals) puts it back in afterAll.
-      { extends: true, test: { name: 'http', include: HTTP, setupFiles: ['./test/shared-worker-setup.ts'], pool: 'threads', isolate: false } },
+      {
+        extends: true,
+        test: { name: 'http', include: HTTP, setupFiles: ['./test/shared-worker-setup.ts'], pool: 'threads', isolate: false },
+      },
       // Processes started under a loaded machine take long to come up: their waits are bounded polls (60 s).
-      { extends: true, test: { name: 'slow', include: SLOW, testTimeout: 120_000 } },
+      // Speed trick: the slow files share one forked worker and its modules too (`isolate: false`),
+      // as `unit` and `http` do. A fresh fork per file re-imported vitest, playwright and the app's
+      // module graph each time: about 3 s per file of 27 on a loaded 2-core machine.
+      // Forks, not threads: these files spawn processes and drive Chromium.
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: SLOW,
+          testTimeout: 120_000,
+          setupFiles: ['./test/shared-worker-setup.ts'],
+          pool: 'forks',
+          isolate: false,
+        },
+      },
     ],
   },
 });

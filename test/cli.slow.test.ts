@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './helpers/free-port.js';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresBinDir, startThrowawayPostgres } from './helpers/throwaway-postgres.js';
 
 // These tests run the built command (`npm test` builds first), as an operator would.
@@ -31,6 +31,10 @@ function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: { ...baseEnv, ...env }, encoding: 'utf8', timeout: 90_000 });
 }
 
+/** `siteward --help`, run once for the two tests that read it (one CLI start less). */
+let helpRun: ReturnType<typeof run> | undefined;
+const help = () => (helpRun ??= run(['--help']));
+
 /** Polls `check` every 50 ms until it holds, bounded by `ms`: a loaded machine only makes it slower. */
 async function eventually(check: () => boolean, ms = 60_000): Promise<void> {
   await vi.waitUntil(check, { timeout: ms, interval: 50 });
@@ -46,6 +50,18 @@ async function waitFor(url: string, ms = 60_000): Promise<Response> {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/** A new session through the JSON login: its cookie and nonce as request headers. */
+async function logIn(base: string, login: string, password: string): Promise<Record<string, string>> {
+  const res = await fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: login, password }),
+  });
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  const { nonce } = (await res.json()) as { nonce: string };
+  return { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
 }
 
 /**
@@ -70,14 +86,7 @@ async function twoWorkersLoggedIn(name: string, login: string, password: string)
   try {
     await waitFor(`${base}/wp-json/`);
     await eventually(() => out.includes('with 2 workers'));
-    const res = await fetch(`${base}/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: login, password }),
-    });
-    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
-    const { nonce } = (await res.json()) as { nonce: string };
-    const headers = { cookie, 'x-wp-nonce': nonce, 'content-type': 'application/json' };
+    const headers = await logIn(base, login, password);
     return { child, exited, base, headers, output: () => out };
   } catch (error) {
     child.kill('SIGTERM');
@@ -87,7 +96,7 @@ async function twoWorkersLoggedIn(name: string, login: string, password: string)
 
 describe('the siteward command', () => {
   it('prints help', () => {
-    const res = run(['--help']);
+    const res = help();
     expect(res.status).toBe(0);
     expect(res.stdout).toContain('siteward <command>');
   });
@@ -207,9 +216,21 @@ describe('the siteward command', () => {
     expect(await exited).toBe(0);
   });
 
-  it('runs several workers on one port that see each other’s writes at once', async () => {
-    const { child, exited, base, headers, output } = await twoWorkersLoggedIn('workers', 'wadmin', 'workers-password');
-    try {
+  // Speed trick: these two tests share one two-worker server (a `user create` and a cluster start
+  // less); each has its own session, and the server must still stop cleanly (exit 0) after both.
+  describe('with two workers on one port', () => {
+    let workers: Awaited<ReturnType<typeof twoWorkersLoggedIn>>;
+    beforeAll(async () => {
+      workers = await twoWorkersLoggedIn('workers', 'wadmin', 'workers-password');
+    }, 120_000);
+    afterAll(async () => {
+      if (!workers) return;
+      workers.child.kill('SIGTERM');
+      expect(await workers.exited).toBe(0);
+    }, 120_000);
+
+    it('runs several workers on one port that see each other’s writes at once', async () => {
+      const { base, headers, output } = workers;
       const pids = new Set<string>();
       for (const active of [true, false, true]) {
         const set = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, {
@@ -229,10 +250,28 @@ describe('the siteward command', () => {
         if (pid && line.includes('"url":"/wp-json/jetpack/v4/module/all"')) pids.add(pid);
       }
       expect(pids.size).toBe(2);
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
+    });
+
+    it('refuses a logged-out cookie on every worker at once', async () => {
+      // A session of its own: the other test's goes on.
+      const { base } = workers;
+      const headers = await logIn(base, 'wadmin', 'workers-password');
+      // Both workers verify (and cache) the cookie.
+      for (let i = 0; i < 8; i++)
+        expect(((await getFresh(`${base}/wp-json/jetpack/v4/module/all`, headers)) as Record<string, unknown>).markdown).toBeDefined();
+      const logout = await fetch(`${base}/logout`, { method: 'POST', headers });
+      expect(logout.status).toBe(200);
+      let accepted = 0;
+      for (let i = 0; i < 20; i++) {
+        const write = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, {
+          method: 'POST',
+          headers: { ...headers, connection: 'close' },
+          body: JSON.stringify({ active: i % 2 === 0 }),
+        });
+        if (write.status === 200) accepted++;
+      }
+      expect(accepted).toBe(0);
+    });
   });
 
   it('names the option or setting at fault in one line: --port, HOST, an unknown option', () => {
@@ -263,9 +302,9 @@ describe('the siteward command', () => {
   });
 
   it('documents every option in --help', () => {
-    const help = run(['--help']).stdout;
-    for (const option of ['--display-name', '--format', '--porcelain', '--force', '--password-stdin']) expect(help).toContain(option);
-    expect(help).toMatch(/generates one and prints it once/);
+    const { stdout } = help();
+    for (const option of ['--display-name', '--format', '--porcelain', '--force', '--password-stdin']) expect(stdout).toContain(option);
+    expect(stdout).toMatch(/generates one and prints it once/);
   });
 
   it('builds every URL with the port actually bound when started with PORT=0', async () => {
@@ -288,30 +327,6 @@ describe('the siteward command', () => {
       const index = await fetch(`${base}/wp-json/`);
       expect(index.headers.get('link')).toContain(`${base}/wp-json/`);
       expect(await index.json()).toMatchObject({ url: base, home: base });
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
-  });
-
-  it('refuses a logged-out cookie on every worker at once', async () => {
-    const { child, exited, base, headers } = await twoWorkersLoggedIn('logout-workers', 'ladmin', 'logout-password');
-    try {
-      // Both workers verify (and cache) the cookie.
-      for (let i = 0; i < 8; i++)
-        expect(((await getFresh(`${base}/wp-json/jetpack/v4/module/all`, headers)) as Record<string, unknown>).markdown).toBeDefined();
-      const logout = await fetch(`${base}/logout`, { method: 'POST', headers });
-      expect(logout.status).toBe(200);
-      let accepted = 0;
-      for (let i = 0; i < 20; i++) {
-        const write = await fetch(`${base}/wp-json/jetpack/v4/module/markdown/active`, {
-          method: 'POST',
-          headers: { ...headers, connection: 'close' },
-          body: JSON.stringify({ active: i % 2 === 0 }),
-        });
-        if (write.status === 200) accepted++;
-      }
-      expect(accepted).toBe(0);
     } finally {
       child.kill('SIGTERM');
     }

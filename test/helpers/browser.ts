@@ -74,6 +74,61 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
   });
 }
 
+/** What a page of the browser tests watches and how its context is made. */
+export interface WatchedPageOptions {
+  baseURL: string;
+  width: number;
+  /** Uncaught page errors (and, with `consoleErrors`, console errors other than failed resource loads) land here. */
+  problems?: string[];
+  consoleErrors?: boolean;
+  /** Content-Security-Policy violations become console errors (so `consoleErrors` reports them). */
+  cspViolations?: boolean;
+  /** The browser prefers a dark colour scheme. */
+  dark?: boolean;
+  height?: number;
+  acceptDownloads?: boolean;
+}
+
+/**
+ * A new browser context at `width` × 900 (or `height`) and its page, waiting at most
+ * BROWSER_WAIT_MS for each step, with the watchers `options` asks for. One set-up for every
+ * browser test (they each repeated it).
+ */
+export async function watchedPage(browser: Browser, options: WatchedPageOptions): Promise<{ ctx: BrowserContext; p: Page }> {
+  const ctx = await browser.newContext({
+    viewport: { width: options.width, height: options.height ?? 900 },
+    baseURL: options.baseURL,
+    colorScheme: options.dark ? 'dark' : 'light',
+    ...(options.acceptDownloads ? { acceptDownloads: true } : {}),
+  });
+  const p = await ctx.newPage();
+  p.setDefaultTimeout(BROWSER_WAIT_MS);
+  const problems = options.problems;
+  if (problems) {
+    p.on('pageerror', (e) => problems.push(String(e)));
+    if (options.consoleErrors) {
+      p.on('console', (m) => {
+        if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+      });
+    }
+  }
+  if (options.cspViolations) {
+    await p.addInitScript({
+      content:
+        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));",
+    });
+  }
+  return { ctx, p };
+}
+
+/** Fills the login form the page is on (or is sent to from `to`) and waits for the admin page. */
+export async function logInThroughForm(p: Page, user: { login: string; password: string }, to?: string): Promise<void> {
+  if (to !== undefined) await p.goto(to);
+  await p.fill('#user_login', user.login);
+  await p.fill('#user_pass', user.password);
+  await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
+}
+
 /**
  * A new browser context at `width` × 900 whose page has logged in through the login form on its
  * way to /admin/. Uncaught page errors (and, with `consoleErrors`, console errors other than
@@ -81,34 +136,25 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
  */
 export async function adminPageLoggedIn(
   browser: Browser,
-  options: {
-    baseURL: string;
-    width: number;
-    user: { login: string; password: string };
-    problems: string[];
-    consoleErrors?: boolean;
-    /** The browser prefers a dark colour scheme. */
-    dark?: boolean;
-  },
+  options: WatchedPageOptions & { user: { login: string; password: string } },
 ): Promise<{ ctx: BrowserContext; p: Page }> {
-  const ctx = await browser.newContext({
-    viewport: { width: options.width, height: 900 },
-    baseURL: options.baseURL,
-    colorScheme: options.dark ? 'dark' : 'light',
-  });
-  const p = await ctx.newPage();
-  p.setDefaultTimeout(BROWSER_WAIT_MS);
-  p.on('pageerror', (e) => options.problems.push(String(e)));
-  if (options.consoleErrors) {
-    p.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) options.problems.push(m.text());
-    });
-  }
-  await p.goto('/admin/');
-  await p.fill('#user_login', options.user.login);
-  await p.fill('#user_pass', options.user.password);
-  await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
-  return { ctx, p };
+  const opened = await watchedPage(browser, options);
+  await logInThroughForm(opened.p, options.user, '/admin/');
+  return opened;
+}
+
+/**
+ * Logged in as `adminPageLoggedIn`, then on the screen the menu link `link` opens, once its
+ * `heading` (h1) shows.
+ */
+export async function adminScreenLoggedIn(
+  browser: Browser,
+  options: WatchedPageOptions & { user: { login: string; password: string }; link: string; heading?: string },
+): Promise<{ ctx: BrowserContext; p: Page }> {
+  const opened = await adminPageLoggedIn(browser, options);
+  await opened.p.getByRole('link', { name: options.link, exact: true }).first().click();
+  await opened.p.getByRole('heading', { level: 1, name: options.heading ?? options.link }).waitFor();
+  return opened;
 }
 
 /** Moves the admin app to `hash` and waits for the screen's `heading` (h1). */

@@ -16,9 +16,10 @@ import {
   chromiumAvailable,
   CHROMIUM_PATH,
   launchChromium,
+  logInThroughForm,
   onCi,
-  BROWSER_WAIT_MS,
   seriousAxeViolations,
+  watchedPage,
 } from '../../../test/helpers/browser.js';
 import { FakeAkismet } from '../../../test/helpers/fake-akismet.js';
 import { makePluginSite } from '../../../test/helpers/plugin-site.js';
@@ -93,8 +94,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     });
     admin = await app.loginAs('administrator', { login: 'boss' });
     browser = await launchChromium();
-    context = await newContext();
-    page = await watchedPage(context);
+    ({ ctx: context, p: page } = await watched());
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -105,36 +105,18 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     if (site) rmSync(site, { recursive: true, force: true });
   });
 
-  function newContext(opts: { width?: number; dark?: boolean } = {}): Promise<BrowserContext> {
-    return browser.newContext({
-      viewport: { width: opts.width ?? 1280, height: 900 },
-      colorScheme: opts.dark ? 'dark' : 'light',
-      baseURL: base,
-    });
-  }
-
-  /** A page whose console errors, uncaught errors and CSP violations land in `problems`. */
-  async function watchedPage(ctx: BrowserContext): Promise<Page> {
-    const p = await ctx.newPage();
-    p.setDefaultTimeout(BROWSER_WAIT_MS);
-    // 404s of endpoints another branch adds are the cards' business (they say so), not a page error.
-    p.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
-    });
-    p.on('pageerror', (e) => problems.push(String(e)));
-    await p.addInitScript({
-      content:
-        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));",
-    });
-    return p;
-  }
+  /**
+   * A new context and its page, whose console errors, uncaught errors and CSP violations land in
+   * `problems`. (404s of endpoints another branch adds are the cards' business, they say so: the
+   * kit leaves out failed resource loads.)
+   */
+  const watched = (opts: { width?: number; dark?: boolean; height?: number } = {}) =>
+    watchedPage(browser, { ...opts, baseURL: base, width: opts.width ?? 1280, problems, consoleErrors: true, cspViolations: true });
 
   async function logIn(p: Page, to = '/admin/', who: LoggedIn = admin): Promise<void> {
     await p.goto(to);
     expect(new URL(p.url()).pathname).toBe('/login');
-    await p.fill('#user_login', who.login);
-    await p.fill('#user_pass', who.password);
-    await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
+    await logInThroughForm(p, who);
   }
 
   async function api<T>(method: string, route: string, body?: object): Promise<T> {
@@ -541,8 +523,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     const overflows: string[] = [];
     for (const width of [1280, 360]) {
       for (const dark of [false, true]) {
-        const ctx = await newContext({ width, dark });
-        const p = await watchedPage(ctx);
+        const { ctx, p } = await watched({ width, dark });
         await logIn(p);
         for (const [name, hash, heading] of screens) {
           await go(p, hash, heading);
@@ -573,8 +554,7 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
   // site as the tests above left it (connected, blocked logins, a backup, spam stats, an update).
   it('takes the README screenshots of At a Glance, Modules and a module panel', async () => {
     const dir = artifactsDir('admin/readme');
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme: 'light', baseURL: base });
-    const p = await watchedPage(ctx);
+    const { ctx, p } = await watched({ width: 1280, height: 820 });
     await logIn(p);
     const shots: [string, string, string, boolean][] = [
       ['at-a-glance', '#/dashboard', 'At a Glance', true],
@@ -601,16 +581,13 @@ describe.skipIf(!chromiumAvailable)('the admin page in Chromium', () => {
     await page.getByTestId('module-markdown').locator('input[type=checkbox]').click();
     await page.waitForURL((u) => u.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('redirect_to')).toBe('/admin/#/modules');
-    await page.fill('#user_login', admin.login);
-    await page.fill('#user_pass', admin.password);
-    await Promise.all([page.waitForURL((u) => u.pathname === '/admin/'), page.click('button[type=submit]')]);
+    await logInThroughForm(page, admin);
     await page.getByRole('heading', { level: 1, name: 'Modules' }).waitFor();
   });
 
   it('tells an editor that anyone links their own account and lets them start, and the master user why unlinking is not offered', async () => {
     const editor = await app.loginAs('editor', { login: 'ed' });
-    const ctx = await newContext({ width: 360 });
-    const p = await watchedPage(ctx);
+    const { ctx, p } = await watched({ width: 360 });
     try {
       await logIn(p, '/admin/', editor);
       const card = p.getByTestId('card-connection');

@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
+import {
+  adminScreenLoggedIn,
+  artifactsDir,
+  chromiumAvailable,
+  launchChromium,
+  seriousAxeViolations,
+} from '../../../test/helpers/browser.js';
 import { S3_TEST_ENV, startTestS3, type TestS3 } from '../../../test/helpers/s3-server.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { main } from '../../cli.js';
@@ -65,15 +71,7 @@ describe.skipIf(!chromiumAvailable)('the Backups screen in Chromium', () => {
   });
 
   async function open(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base, acceptDownloads: true });
-    const p = await context.newPage();
-    p.setDefaultTimeout(BROWSER_WAIT_MS);
-    await p.goto('/admin/');
-    await p.fill('#user_login', admin.login);
-    await p.fill('#user_pass', admin.password);
-    await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
-    await p.getByRole('link', { name: 'Backups', exact: true }).click();
-    await p.getByRole('heading', { level: 1, name: 'Backups' }).waitFor();
+    const { p } = await adminScreenLoggedIn(browser, { baseURL: base, width, user: admin, link: 'Backups', acceptDownloads: true });
     return p;
   }
 

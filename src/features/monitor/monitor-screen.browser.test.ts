@@ -11,7 +11,13 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS, seriousAxeViolations } from '../../../test/helpers/browser.js';
+import {
+  adminScreenLoggedIn,
+  artifactsDir,
+  chromiumAvailable,
+  launchChromium,
+  seriousAxeViolations,
+} from '../../../test/helpers/browser.js';
 import { closeServer, listenOnLoopback } from '../../../test/helpers/loopback-server.js';
 import { startSmtpCapture, type SmtpCapture } from '../../../test/helpers/smtp-capture.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
@@ -52,15 +58,7 @@ describe.skipIf(!chromiumAvailable)('the Monitor screen in Chromium', () => {
   }
 
   async function openScreen(width: number): Promise<Page> {
-    const ctx = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base });
-    const p = await ctx.newPage();
-    p.setDefaultTimeout(BROWSER_WAIT_MS);
-    await p.goto('/admin/');
-    await p.fill('#user_login', admin.login);
-    await p.fill('#user_pass', admin.password);
-    await Promise.all([p.waitForURL((url) => url.pathname === '/admin/'), p.click('button[type=submit]')]);
-    await p.getByRole('link', { name: 'Monitor', exact: true }).click();
-    await p.getByRole('heading', { level: 1, name: 'Monitor' }).waitFor();
+    const { p } = await adminScreenLoggedIn(browser, { baseURL: base, width, user: admin, link: 'Monitor' });
     await p.getByTestId('monitor-screen').waitFor();
     await p.getByTestId('monitor-chart').waitFor();
     return p;

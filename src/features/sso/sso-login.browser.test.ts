@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountsService } from '../../accounts/accounts-service.js';
 import { TestBrowser, loginAndConsent } from '../../accounts/testing/browser.js';
-import { artifactsDir, chromiumAvailable, launchChromium, BROWSER_WAIT_MS } from '../../../test/helpers/browser.js';
+import { artifactsDir, chromiumAvailable, launchChromium, watchedPage } from '../../../test/helpers/browser.js';
 import { createTestApp, freePort, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { ANN, startProvider } from '../connection/testing/connection-kit.js';
 
@@ -59,18 +59,8 @@ describe.skipIf(!chromiumAvailable)('single sign-on in Chromium', () => {
   });
 
   async function contextAt(width: number): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, baseURL: base });
-    const page = await context.newPage();
-    page.setDefaultTimeout(BROWSER_WAIT_MS);
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(String(e)));
-    await page.addInitScript({
-      content:
-        "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP ' + e.effectiveDirective + ' blocked ' + e.blockedURI));",
-    });
-    return { context, page };
+    const { ctx, p } = await watchedPage(browser, { baseURL: base, width, problems, consoleErrors: true, cspViolations: true });
+    return { context: ctx, page: p };
   }
 
   /** At the provider: its login page, then its consent page when it has no grant for the site yet. */
