@@ -3,7 +3,7 @@
 // (the bench's main scenarios, logged in as an administrator), interleaved and repeated.
 // Shows what our code costs apart from node:http and the kernel. Needs `npm run build:server`.
 //
-//   node bench/serve-cost.js [N=5000] [rounds=5] [scenario-substring]
+//   node bench/serve-cost.js [N=5000] [rounds=5] [scenario-substring[|another…]]
 //
 // Set SERVE_COST_ROOT=<checkout> to measure another checkout's dist/ (A/B, one process each).
 import { Buffer } from 'node:buffer';
@@ -36,6 +36,14 @@ const toggleHeaders = toggleBodies.map((body) => ({
   'content-length': String(Buffer.byteLength(body)),
 }));
 let toggles = 0;
+// The same refusal with bodies never repeated (the bench's "no repeats" row): 256 distinct values.
+const distinct = Array.from({ length: 256 }, (_, k) => JSON.stringify({ active: `m${String(k).padStart(4, '0')}` }));
+const distinctHeaders = distinct.map((body) => ({
+  ...auth,
+  'content-type': 'application/json',
+  'content-length': String(Buffer.byteLength(body)),
+}));
+let nextDistinct = 0;
 const mcpCall = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -61,12 +69,19 @@ const scenarios = [
       return req('POST', '/jetpack/v4/module/markdown/active', {}, toggleHeaders[k], toggleBodies[k]);
     },
   ],
+  [
+    '400 no repeats',
+    () => {
+      const k = nextDistinct++ & 255;
+      return req('POST', '/jetpack/v4/module/markdown/active', {}, distinctHeaders[k], distinct[k]);
+    },
+  ],
   ['users/me', () => req('GET', '/wp/v2/users/me', {}, auth)],
   ['users (list)', () => req('GET', '/wp/v2/users', { context: 'view', per_page: '100' }, auth)],
   // Issue 44: the readonly ability over module/all's operation, and the same as an MCP tools/call.
   ['ability list-modules', () => req('GET', '/wp-abilities/v1/abilities/siteward/list-modules/run', {}, auth)],
   ['MCP tools/call', () => req('POST', '/mcp/mcp-adapter-default-server', {}, mcpHeaders, mcpCall)],
-].filter(([name]) => name.includes(ONLY));
+].filter(([name]) => ONLY.split('|').some((part) => name.includes(part)));
 
 async function run(make, n) {
   for (let i = 0; i < n; i++) {

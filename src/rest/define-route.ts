@@ -169,15 +169,8 @@ export function defineRoute<
   const raw = new Set(declaration.body ? handlerChecked(declaration.body) : []);
   const handler = declaration.handler;
   type Input = RouteInput<Static<TObject<P>>, Static<TObject<Q>>, Static<TObject<B>>>;
-  const input = (request: RestRequest): Input => ({
-    params: readUrl(urlReaders, request) as Static<TObject<P>>,
-    query: readParams(queryNames, request, null) as Static<TObject<Q>>,
-    body: readParams(bodyNames, request, raw) as Static<TObject<B>>,
-    get sent() {
-      return Object.keys(request.params);
-    },
-    request,
-  });
+  const shape: InputShape = { urlReaders, queryNames, bodyNames, raw };
+  const input = (request: RestRequest) => new LazyInput(shape, request) as unknown as Input;
   const run = (request: RestRequest) => handler(input(request));
   const { params: _p, query: _q, body: _b, response, permission: named, guards = [], handler: _h, ...options } = declaration;
   const { name, check } = named;
@@ -193,6 +186,48 @@ export function defineRoute<
   if (response?.schema !== undefined) definition.responseSchema = response.schema;
   if (response?.status !== undefined) definition.responseStatus = response.status;
   return definition;
+}
+
+/** What an endpoint's input is read with, worked out when the route is declared. */
+interface InputShape {
+  readonly urlReaders: readonly UrlReader[];
+  readonly queryNames: readonly string[];
+  readonly bodyNames: readonly string[];
+  readonly raw: ReadonlySet<string>;
+}
+
+/**
+ * A RouteInput whose parts are read when first asked for, then kept. Speed: the Allow header asks
+ * every endpoint's permission check of the route (users/me: the read's, the update's and the
+ * delete's), and most checks read only `params`; building all three parts (and a getter closure)
+ * for each cost about 1.3 KB and a few µs per request (docs/performance.md, issue 44). Each part is
+ * read from the request as it is when asked, which is when a check or handler destructures it.
+ */
+class LazyInput implements RouteInput<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>> {
+  private readParams_: Record<string, unknown> | undefined = undefined;
+  private readQuery_: Record<string, unknown> | undefined = undefined;
+  private readBody_: Record<string, unknown> | undefined = undefined;
+
+  constructor(
+    private readonly shape: InputShape,
+    readonly request: RestRequest,
+  ) {}
+
+  get params(): Record<string, unknown> {
+    return (this.readParams_ ??= readUrl(this.shape.urlReaders, this.request));
+  }
+
+  get query(): Record<string, unknown> {
+    return (this.readQuery_ ??= readParams(this.shape.queryNames, this.request, null));
+  }
+
+  get body(): Record<string, unknown> {
+    return (this.readBody_ ??= readParams(this.shape.bodyNames, this.request, this.shape.raw));
+  }
+
+  get sent(): readonly string[] {
+    return Object.keys(this.request.params);
+  }
 }
 
 /** The guards from `from` on, in order: the first refusal, or null. */
