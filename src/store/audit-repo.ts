@@ -184,6 +184,58 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** How many leading characters' cases `prefixPieces` spells out (2^3 + 1 pieces at most). */
+const CASED_LEADING = 3;
+
+/** A key range of the `action` index; `like`: the LIKE must still decide within it. */
+export interface ActionPiece {
+  readonly from: string;
+  readonly to: string;
+  readonly like: boolean;
+}
+
+/** `text` with its last character one higher: every text starting with `text` sorts below it. */
+function above(text: string): string {
+  return text.slice(0, -1) + String.fromCharCode(text.charCodeAt(text.length - 1) + 1);
+}
+
+/**
+ * SQLite: disjoint key ranges of the `action` index that together hold exactly the actions its
+ * LIKE `prefix%` matches (ASCII letters in either case, as LIKE does; `%` and `_` are plain
+ * characters here). Each case spelling `lead` of the first characters gets the range from
+ * lead + rest in upper case to above lead + rest in lower case, where the LIKE decides; the
+ * all-lower-case lead's range is cut at lead + rest in lower case: above that cut it holds only
+ * actions starting with the lower-case prefix, which all match, without a LIKE (the actions
+ * written are lower case, so nearly every match is counted there from the index alone). Null for
+ * an empty or non-ASCII prefix (JS compares UTF-16 units, SQLite UTF-8 bytes).
+ */
+export function prefixPieces(prefix: string): ActionPiece[] | null {
+  if (prefix === '' || /[^\0-\x7f]/.test(prefix)) return null;
+  let leads = [''];
+  for (const c of prefix.slice(0, CASED_LEADING)) {
+    const cases = [...new Set([c.toUpperCase(), c.toLowerCase()])];
+    leads = leads.flatMap((lead) => cases.map((k) => lead + k));
+  }
+  const rest = prefix.slice(CASED_LEADING);
+  const lower = prefix.toLowerCase();
+  const pieces: ActionPiece[] = [];
+  for (const lead of leads) {
+    const from = lead + rest.toUpperCase();
+    const high = lead + rest.toLowerCase();
+    if (high !== lower) pieces.push({ from, to: above(high), like: true });
+    else {
+      if (from !== lower) pieces.push({ from, to: lower, like: true });
+      pieces.push({ from: lower, to: above(lower), like: false });
+    }
+  }
+  return pieces;
+}
+
+/** The prefix an `action` filter names (`module.` or `module.*`), or null for one exact action. */
+function actionPrefix(action: string): string | null {
+  return action.endsWith('*') ? action.slice(0, -1) : action.endsWith('.') ? action : null;
+}
+
 export class KyselyAuditLog implements AuditLogRepo {
   constructor(
     private readonly run: DbRun,
@@ -192,6 +244,8 @@ export class KyselyAuditLog implements AuditLogRepo {
     private readonly appendIn: (db: Kysely<Database>, drafts: readonly AuditDraft[]) => Promise<void>,
     private readonly clock: () => number,
     private readonly hostId: string,
+    /** SQLite counts a prefix of actions by ranges of its index (`prefixPieces`). */
+    private readonly dialect?: Dialect,
   ) {}
 
   async append(events: readonly AuditEventInput[]): Promise<void> {
@@ -217,11 +271,13 @@ export class KyselyAuditLog implements AuditLogRepo {
     });
   }
 
-  private filtered(db: Kysely<Database>, filter: AuditFilter) {
+  /** `piece`: only the actions of that range of a prefix's (`prefixPieces`, SQLite counts). */
+  private filtered(db: Kysely<Database>, filter: AuditFilter, piece?: ActionPiece) {
     let query = db.selectFrom('audit_log');
     const action = filter.action;
-    if (action !== undefined && action !== '') {
-      const prefix = action.endsWith('*') ? action.slice(0, -1) : action.endsWith('.') ? action : null;
+    if (piece) query = query.where('action', '>=', piece.from).where('action', '<', piece.to);
+    if (action !== undefined && action !== '' && piece?.like !== false) {
+      const prefix = actionPrefix(action);
       query =
         prefix === null
           ? query.where('action', '=', action)
@@ -244,6 +300,13 @@ export class KyselyAuditLog implements AuditLogRepo {
     filter: AuditFilter,
     page: { readonly limit: number; readonly offset: number; readonly order?: 'asc' | 'desc' },
   ): Promise<AuditEvent[]> {
+    return (await this.listStored(filter, page)).map(eventOf);
+  }
+
+  async listStored(
+    filter: AuditFilter,
+    page: { readonly limit: number; readonly offset: number; readonly order?: 'asc' | 'desc' },
+  ): Promise<{ readonly id: number; readonly data: string }[]> {
     const rows = await this.run((db) =>
       this.filtered(db, filter)
         .select(['id', 'data'])
@@ -252,7 +315,7 @@ export class KyselyAuditLog implements AuditLogRepo {
         .offset(page.offset)
         .execute(),
     );
-    return rows.map((row) => eventOf({ id: toInt(row.id, 'audit_log.id'), data: toText(row.data, 'audit_log.data') }));
+    return rows.map((row) => ({ id: toInt(row.id, 'audit_log.id'), data: toText(row.data, 'audit_log.data') }));
   }
 
   async page(filter: AuditFilter, limit: number): Promise<{ readonly id: number; readonly data: string }[]> {
@@ -261,11 +324,22 @@ export class KyselyAuditLog implements AuditLogRepo {
   }
 
   async count(filter: AuditFilter): Promise<number> {
-    const row = await this.run((db) =>
-      this.filtered(db, filter)
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow(),
-    );
+    // Speed (issue 44): SQLite's LIKE cannot seek the `action` index (its LIKE ignores case, the
+    // index does not), so a prefix's count read every entry of it and ran the LIKE on each; summed
+    // over the prefix's pieces it reads only entries that may match, and runs no LIKE on the
+    // lower-case prefix's own range. Lists keep the LIKE alone: with ranges SQLite would sort every
+    // match by id instead of walking ids newest first and stopping at the page. PostgreSQL keeps
+    // the LIKE alone too: its ranges follow the column's collation, which need not be byte order.
+    const prefix = this.dialect === 'sqlite' && filter.action !== undefined ? actionPrefix(filter.action) : null;
+    const pieces = prefix === null ? null : prefixPieces(prefix);
+    const row = await this.run((db) => {
+      if (!pieces)
+        return this.filtered(db, filter)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+      const counts = pieces.map((piece) => sql`(${this.filtered(db, filter, piece).select((eb) => eb.fn.countAll().as('n'))})`);
+      return db.selectNoFrom(sql<number>`${sql.join(counts, sql` + `)}`.as('n')).executeTakeFirstOrThrow();
+    });
     return toInt(row.n, 'count');
   }
 

@@ -55,6 +55,7 @@ export abstract class StoreImpl implements Store {
       (db, drafts) => this.appendAudit(db, drafts),
       audit.clock,
       audit.hostId,
+      audit.dialect,
     );
   }
 

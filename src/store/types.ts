@@ -95,6 +95,11 @@ export interface AuditLogRepo {
     filter: AuditFilter,
     page: { readonly limit: number; readonly offset: number; readonly order?: 'asc' | 'desc' },
   ): Promise<AuditEvent[]>;
+  /** `list`'s events as stored (id and canonical JSON, not parsed): the REST list writes the JSON as it is. */
+  listStored(
+    filter: AuditFilter,
+    page: { readonly limit: number; readonly offset: number; readonly order?: 'asc' | 'desc' },
+  ): Promise<{ readonly id: number; readonly data: string }[]>;
   count(filter: AuditFilter): Promise<number>;
   /**
    * Up to `limit` matching events oldest first, as stored (id and canonical JSON, not parsed):

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
-import type { AuditEvent } from '../../wire/audit.js';
+import type { AuditEvent, AuditEventInput } from '../../wire/audit.js';
 
 describe('siteward/v1/audit', () => {
   let t: TestApp;
@@ -57,5 +57,86 @@ describe('siteward/v1/audit', () => {
     const missing = await get('/audit/999999', admin);
     expect(missing.status).toBe(404);
     expect(missing.json).toMatchObject({ code: 'audit_event_not_found', message: 'No audit event has id 999999.' });
+  });
+});
+
+const DAY = 86_400_000;
+
+function stored(action: string, i: number): AuditEventInput {
+  return {
+    action,
+    result: 'ok',
+    actor: { kind: 'user', user_id: 1, login: 'root', credential: { type: 'none' } },
+    client_ip: '',
+    user_agent: '',
+    request_id: `req-${i}`,
+    object: { type: 'option', id: `o${i}`, name: `o${i}` },
+    changes: {},
+  };
+}
+
+describe('siteward/v1/audit totals', () => {
+  let now = Date.now();
+  let t: TestApp;
+  let admin: LoggedIn;
+  const list = async (query: string) => {
+    const res = await t.request({ path: `/wp-json/siteward/v1/audit?per_page=100&${query}`, headers: t.auth(admin) });
+    return { total: Number(res.headers['x-wp-total']), actions: (res.json as AuditEvent[]).map((e) => e.action) };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ startJobs: false, clock: () => now });
+    admin = await t.loginAs('administrator', { login: 'root' });
+  });
+  afterAll(() => t.close());
+
+  it('counts the events kept after the retention purged old ones, not the head’s count of all ever written', async () => {
+    await t.store.auditLog.append([0, 1, 2].map((i) => stored('option.updated', i)));
+    now += 366 * DAY;
+    await t.app.jobs.tick();
+    await t.store.auditLog.append([3, 4].map((i) => stored('option.updated', i)));
+    const all = await list('');
+    const kept = await t.store.auditLog.rows(0, 1000);
+    expect(all.total).toBe(kept.length);
+    expect(all.actions).toHaveLength(kept.length);
+    // The head counts every event the chain ever numbered (its checkpoints sign that), purged ones too.
+    expect((await t.store.auditLog.head()).count).toBeGreaterThan(kept.length);
+  });
+
+  it('matches a prefix with % and _ as plain characters, in any ASCII case, and counts what it lists', async () => {
+    const actions = [
+      'plugin.a%b.x',
+      'plugin.axb.y',
+      'plugin.a%bb.z',
+      'PLUGIN.A%B.w',
+      'plugin.a_b.v',
+      'plugin.ab.u',
+      'plugin.a%b',
+      'plugin.a%c.t',
+    ];
+    await t.store.auditLog.append(actions.map((action, i) => stored(action, 10 + i)));
+    const cases: [string, string[]][] = [
+      ['plugin.a%b.', ['plugin.a%b.x', 'PLUGIN.A%B.w']],
+      ['Plugin.A%B.*', ['plugin.a%b.x', 'PLUGIN.A%B.w']],
+      ['plugin.a%b*', ['plugin.a%b.x', 'plugin.a%bb.z', 'PLUGIN.A%B.w', 'plugin.a%b']],
+      ['plugin.a_b.', ['plugin.a_b.v']],
+      [
+        'plugin.*',
+        ['plugin.a%b.x', 'plugin.axb.y', 'plugin.a%bb.z', 'PLUGIN.A%B.w', 'plugin.a_b.v', 'plugin.ab.u', 'plugin.a%b', 'plugin.a%c.t'],
+      ],
+      ['PL*', actions],
+      ['p*', [...actions]],
+      ['*', []],
+    ];
+    for (const [prefix, expected] of cases) {
+      const found = await list(`action=${encodeURIComponent(prefix)}`);
+      if (prefix === '*') {
+        // The empty prefix: every event.
+        expect(found.total).toBe((await t.store.auditLog.rows(0, 1000)).length);
+        continue;
+      }
+      expect(found.actions.sort(), prefix).toEqual([...expected].sort());
+      expect(found.total, prefix).toBe(expected.length);
+    }
   });
 });
