@@ -4,6 +4,7 @@
  * the answer is a list. `_links` and `_embedded` stay only when named too.
  */
 import { isPlainObject } from '../core/objects.js';
+import { EncodedJson } from './json-encoder.js';
 import type { DispatchRequest } from './rest-request.js';
 import { RestResponse } from './types.js';
 
@@ -71,5 +72,6 @@ export function filterFields(data: unknown, fields: unknown): unknown {
 export function withFields(response: RestResponse, request: DispatchRequest | null): RestResponse {
   const fields = request?.param('_fields');
   if (fields === undefined || fields === null) return response;
-  return new RestResponse(filterFields(response.data, fields), response.status, response.headers);
+  const data = response.data instanceof EncodedJson ? response.data.toJSON() : response.data;
+  return new RestResponse(filterFields(data, fields), response.status, response.headers);
 }
