@@ -50,6 +50,17 @@ describe('siteward/v1/audit', () => {
     expect((await get('/audit?result=maybe', admin)).status).toBe(400);
   });
 
+  it('answers the bytes of the parsed events encoded again, also with _fields, _envelope and _jsonp', async () => {
+    const events = await t.store.auditLog.list({}, { limit: 3, offset: 0 });
+    const expected = JSON.stringify(events);
+    expect((await get('/audit?per_page=3', admin)).text).toBe(expected);
+    expect((await get('/audit?per_page=3&_jsonp=cb', admin)).text).toBe(`/**/cb(${expected})`);
+    const fields = await get('/audit?per_page=3&_fields=id,action,object.id', admin);
+    expect(fields.text).toBe(JSON.stringify(events.map((e) => ({ id: e.id, action: e.action, object: { id: e.object?.id } }))));
+    const envelope = await get('/audit?per_page=3&_envelope=1', admin);
+    expect(envelope.text.startsWith(`{"body":${expected},"status":200,`)).toBe(true);
+  });
+
   it('shows one event, and 404 for an id that does not exist', async () => {
     const [latest] = (await get('/audit?per_page=1', admin)).json as AuditEvent[];
     const one = await get(`/audit/${latest!.id}`, admin);

@@ -12,6 +12,7 @@ import type { AuditResult } from '../../wire/audit.js';
 import { SITEWARD_NAMESPACE } from '../history-route.js';
 import { pagingHeaders } from '../pagination.js';
 import type { Forwarder } from './forwarding/forwarder.js';
+import { eventsJson } from './event-json.js';
 import { EXPORT_CONTENT_TYPES, exportChunks, exportFileName, type ExportFormat } from './export.js';
 
 export const auditError = errorCatalogue({
@@ -84,8 +85,9 @@ export function registerAuditRoutes(
         const total = await log.count(filter);
         if (total > 0 && page > Math.ceil(total / perPage)) return auditError('invalid_page_number');
         // A page past an empty list is never queried: its offset may not even fit the database's integers.
-        const events = total === 0 ? [] : await log.list(filter, { limit: perPage, offset: (page - 1) * perPage });
-        return new RestResponse(events, 200, pagingHeaders(total, page, perPage, request, collectionUrl));
+        const rows = total === 0 ? [] : await log.listStored(filter, { limit: perPage, offset: (page - 1) * perPage });
+        // Speed: the body is the stored JSON with the ids spliced in when that is the same bytes (event-json.ts).
+        return new RestResponse(eventsJson(rows), 200, pagingHeaders(total, page, perPage, request, collectionUrl));
       },
     }),
   );
