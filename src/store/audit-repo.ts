@@ -205,7 +205,8 @@ function above(text: string): string {
  * characters here). Each case spelling `lead` of the first characters gets the range from
  * lead + rest in upper case to above lead + rest in lower case, where the LIKE decides; the
  * all-lower-case lead's range is cut at lead + rest in lower case: above that cut it holds only
- * actions starting with the lower-case prefix, which all match, without a LIKE (the actions
+ * actions starting with the lower-case prefix, which all match (LIKE ignoring ASCII case is
+ * SQLite's default, and nothing sets case_sensitive_like), without a LIKE (the actions
  * written are lower case, so nearly every match is counted there from the index alone). Null for
  * an empty or non-ASCII prefix (JS compares UTF-16 units, SQLite UTF-8 bytes).
  */
