@@ -96,10 +96,12 @@ async function measure(dataDir, env, size) {
   try {
     const { headers } = await login(server.baseUrl, 'admin', 'correct horse battery staple');
     const rows = [];
+    // The worker that streams the export, not the cluster's primary (server.pid), which serves nothing.
+    const [pid] = server.servingPids();
     for (const format of ['ndjson', 'csv']) {
-      const before = memoryOf(server.pid);
+      const before = memoryOf(pid);
       const result = await exportTo(server.baseUrl, headers, format);
-      const after = memoryOf(server.pid);
+      const after = memoryOf(pid);
       rows.push({ format, ...result, rssBefore: before.rssMB, peak: after.hwmMB });
     }
     const first = await listTime(server.baseUrl, headers, 1);

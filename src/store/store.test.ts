@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TransactionMisuseError, UniqueViolationError } from './errors.js';
 import { openStore } from './open-store.js';
@@ -197,6 +198,14 @@ describe('store on sqlite only', () => {
     const raw = new Database(`${backend.dataDir}/siteward.db`, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
+  });
+
+  it("keeps SQLite's own 2 MiB page cache on its connection, not better-sqlite3's 16 MB, so the audit log's appended pages do not stay in memory", async () => {
+    const store = await backend.open();
+    const { rows } = await store.tables.run((db) => sql<{ cache_size: number }>`PRAGMA cache_size`.execute(db));
+    // Negative: KiB rather than pages.
+    expect(rows[0]!.cache_size).toBe(-2048);
+    await store.close();
   });
 
   it('rejects a database URL it does not support', async () => {
