@@ -411,9 +411,9 @@ if (wanted(AUDIT_LIST_ROW) || wanted('audit export')) {
         [
           'audit export',
           async (server, auth) => {
-            const before = memoryOf(server.pid);
+            const before = memoryOf(server.servingPids()[0]);
             const r = await exportTo(server.baseUrl, auth, 'ndjson');
-            const after = memoryOf(server.pid);
+            const after = memoryOf(server.servingPids()[0]);
             if (server.exitInfo()) throw new Error('Siteward stopped during the export');
             // The export's lines beyond the events (none today) would show here as a mismatch.
             if (r.lines < seeded) throw new Error(`the export streamed ${r.lines} lines for ${seeded} events`);
