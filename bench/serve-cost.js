@@ -44,6 +44,8 @@ const distinctHeaders = distinct.map((body) => ({
   'content-length': String(Buffer.byteLength(body)),
 }));
 let nextDistinct = 0;
+const userChange = JSON.stringify({ description: 'Benchmarked.' });
+const userHeaders = { ...auth, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(userChange)) };
 const mcpCall = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -78,6 +80,8 @@ const scenarios = [
   ],
   ['users/me', () => req('GET', '/wp/v2/users/me', {}, auth)],
   ['users (list)', () => req('GET', '/wp/v2/users', { context: 'view', per_page: '100' }, auth)],
+  // The bench's user-update row: the same change each time (after the first it changes nothing).
+  ['user update', () => req('PUT', `/wp/v2/users/${login.user.id}`, {}, userHeaders, userChange)],
   // Issue 44: the readonly ability over module/all's operation, and the same as an MCP tools/call.
   ['ability list-modules', () => req('GET', '/wp-abilities/v1/abilities/siteward/list-modules/run', {}, auth)],
   ['MCP tools/call', () => req('POST', '/mcp/mcp-adapter-default-server', {}, mcpHeaders, mcpCall)],
