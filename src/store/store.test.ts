@@ -122,6 +122,21 @@ describe.each(testStores())('store on $name', (backend: TestBackend) => {
     expect(await store.users.countByRole('administrator')).toBe(before + 1);
   });
 
+  it('bumps the credentials version when user meta changes, not when a key is written its own value again', async () => {
+    const store = await backend.open();
+    const user = await store.users.create(newUser('rewriter'));
+    await store.userMeta.set(user.id, 'description', 'Same.');
+    const version = await store.sessions.credentialsVersion();
+    await store.userMeta.set(user.id, 'description', 'Same.');
+    expect(await store.sessions.credentialsVersion()).toBe(version);
+    expect(await store.userMeta.get(user.id, 'description')).toBe('Same.');
+    await store.userMeta.set(user.id, 'description', 'Changed.');
+    expect(await store.sessions.credentialsVersion()).toBeGreaterThan(version);
+    expect(await store.userMeta.get(user.id, 'description')).toBe('Changed.');
+    await store.userMeta.set(user.id, 'new_key', 'first');
+    expect(await store.userMeta.get(user.id, 'new_key')).toBe('first');
+  });
+
   it('changes a password hash and deletes a user with everything attached', async () => {
     const store = await backend.open();
     const user = await store.users.create(newUser('leaver'));

@@ -181,12 +181,15 @@ export class KyselyUserMeta implements UserMetaRepo {
   async set(userId: number, key: string, value: JsonValue): Promise<void> {
     const text = toJsonText(value);
     await this.run(async (db) => {
-      await db
+      // Writing back the value a key holds (a profile saved with its fields unchanged) changes
+      // nothing: no row is written and the version stays, so every session's cached principal
+      // and profile stay valid instead of being checked again on their next request.
+      const result = await db
         .insertInto('user_meta')
         .values({ user_id: userId, key, value: text })
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: text }))
-        .execute();
-      await this.bump(db);
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: text }).where('user_meta.value', '<>', text))
+        .executeTakeFirst();
+      if (result.numInsertedOrUpdatedRows !== 0n) await this.bump(db);
     });
   }
 
