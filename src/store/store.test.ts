@@ -122,7 +122,7 @@ describe.each(testStores())('store on $name', (backend: TestBackend) => {
     expect(await store.users.countByRole('administrator')).toBe(before + 1);
   });
 
-  it('bumps the credentials version when user meta changes, not when a key is written its own value again', async () => {
+  it('bumps the credentials version when user meta or a profile changes, not when the same values are written again', async () => {
     const store = await backend.open();
     const user = await store.users.create(newUser('rewriter'));
     await store.userMeta.set(user.id, 'description', 'Same.');
@@ -135,6 +135,14 @@ describe.each(testStores())('store on $name', (backend: TestBackend) => {
     expect(await store.userMeta.get(user.id, 'description')).toBe('Changed.');
     await store.userMeta.set(user.id, 'new_key', 'first');
     expect(await store.userMeta.get(user.id, 'new_key')).toBe('first');
+
+    const before = await store.sessions.credentialsVersion();
+    expect(await store.users.updateProfile(user.id, { email: user.email, displayName: user.displayName })).toBe(true);
+    expect(await store.sessions.credentialsVersion()).toBe(before);
+    expect(await store.users.updateProfile(user.id, { displayName: 'Renamed' })).toBe(true);
+    expect(await store.sessions.credentialsVersion()).toBeGreaterThan(before);
+    expect((await store.users.byId(user.id))?.displayName).toBe('Renamed');
+    expect(await store.users.updateProfile(999_999, { displayName: 'Nobody' })).toBe(false);
   });
 
   it('changes a password hash and deletes a user with everything attached', async () => {

@@ -109,10 +109,19 @@ export class KyselyUsers implements UsersRepo {
     if (Object.keys(set).length === 0) return (await this.byId(id)) !== undefined;
     try {
       // Bumps the credentials version: cached principals and profiles hold the email and name.
+      // Only a real change does (as for user meta): the same values again write nothing.
       return await this.run(async (db) => {
-        const result = await db.updateTable('users').set(set).where('id', '=', id).executeTakeFirst();
-        if (result.numUpdatedRows > 0n) await this.bump(db);
-        return result.numUpdatedRows > 0n;
+        const result = await db
+          .updateTable('users')
+          .set(set)
+          .where('id', '=', id)
+          .where((eb) => eb.or(Object.entries(set).map(([column, value]) => eb(column as keyof typeof set, '<>', value))))
+          .executeTakeFirst();
+        if (result.numUpdatedRows > 0n) {
+          await this.bump(db);
+          return true;
+        }
+        return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
       });
     } catch (error) {
       const target = uniqueViolationTarget(error);
