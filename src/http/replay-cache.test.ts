@@ -79,6 +79,36 @@ describe('the answers kept for repeats', () => {
     expect(cache.find(head(), TARGET, Buffer.from('{"a":3}'))).toBeDefined();
   });
 
+  test('kept for bodies that differ under one head are each found by their own body, with their own answer', () => {
+    const cache = new ReplayCache();
+    const head = () => req('POST', ['Host', 'a', 'Authorization', 'Basic dTpw', 'Content-Length', '7']);
+    cache.set(head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":1}'));
+    cache.set(head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":2}'));
+    cache.set(head(), TARGET, 422, ['A', 'c'], Buffer.from('other'), stamp, Buffer.from('{"a":3}'));
+    cache.set(
+      req('POST', ['Host', 'b', 'Content-Length', '7']),
+      TARGET,
+      400,
+      ['A', 'b'],
+      Buffer.from('refused'),
+      stamp,
+      Buffer.from('{"a":4}'),
+    );
+    const answer = (r: IncomingMessage, body: string) => {
+      const entry = cache.find(r, TARGET, Buffer.from(body));
+      return entry && [entry.status, entry.headers, entry.body.toString()];
+    };
+    expect(answer(head(), '{"a":1}')).toEqual([400, ['A', 'b'], 'refused']);
+    expect(answer(head(), '{"a":2}')).toEqual([400, ['A', 'b'], 'refused']);
+    expect(answer(head(), '{"a":3}')).toEqual([422, ['A', 'c'], 'other']);
+    expect(answer(head(), '{"a":4}')).toBeUndefined();
+    expect(answer(req('POST', ['Host', 'b', 'Content-Length', '7']), '{"a":4}')).toEqual([400, ['A', 'b'], 'refused']);
+    expect(answer(req('POST', ['Host', 'b', 'Content-Length', '7']), '{"a":1}')).toBeUndefined();
+    // The Authorization value is still kept as its hash only, and found by the same value only.
+    expect(answer(req('POST', ['Host', 'a', 'Authorization', 'Basic dTpx', 'Content-Length', '7']), '{"a":2}')).toBeUndefined();
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":2}'))!.rawHeaders).not.toContain('Basic dTpw');
+  });
+
   test('stay within their entry and byte budgets, the oldest going first', () => {
     const cache = new ReplayCache(64 * 1024, 4);
     const asking = (i: number) => req('GET', ['Host', `h${i}`]);
