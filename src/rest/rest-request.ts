@@ -18,6 +18,23 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Until the REST layer sets the request's own (one frozen object, not one per request). */
 const NO_ORIGIN: RequestOrigin = Object.freeze({ secure: false, hostname: '' });
 
+/**
+ * Copies `source`'s own keys into `merged` (see DispatchRequest.merge). Speed (issue 44): a
+ * module function walking the keys with for-in, not an arrow and an `Object.keys` array per
+ * source (five sources a merge, two merges a request).
+ */
+function layer(merged: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    const value = source[key];
+    if (value === null && Object.hasOwn(merged, key)) continue;
+    // A `__proto__` key from a JSON body must stay data, not set the prototype; every other
+    // key is a plain assignment (defineProperty is a slow runtime call, on every request).
+    if (key === '__proto__') Object.defineProperty(merged, key, { value, writable: true, enumerable: true, configurable: true });
+    else merged[key] = value;
+  }
+}
+
 /** The request object handed to permission callbacks and callbacks. */
 export class DispatchRequest implements RestRequest {
   matchedRoute = '';
@@ -83,21 +100,11 @@ export class DispatchRequest implements RestRequest {
   merge(): void {
     const s = this.sources;
     const merged: Record<string, unknown> = {};
-    const layer = (source: Record<string, unknown>) => {
-      for (const key of Object.keys(source)) {
-        const value = source[key];
-        if (value === null && Object.hasOwn(merged, key)) continue;
-        // A `__proto__` key from a JSON body must stay data, not set the prototype; every other
-        // key is a plain assignment (defineProperty is a slow runtime call, on every request).
-        if (key === '__proto__') Object.defineProperty(merged, key, { value, writable: true, enumerable: true, configurable: true });
-        else merged[key] = value;
-      }
-    };
-    layer(s.defaults);
-    layer(s.url);
-    layer(s.query);
-    if (BODY_METHODS.has(this.method)) layer(s.body);
-    if (s.json) layer(s.json);
+    layer(merged, s.defaults);
+    layer(merged, s.url);
+    layer(merged, s.query);
+    if (BODY_METHODS.has(this.method)) layer(merged, s.body);
+    if (s.json) layer(merged, s.json);
     this.params = merged;
   }
 
