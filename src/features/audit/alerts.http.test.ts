@@ -19,18 +19,10 @@ import { builtInFeatures } from '../index.js';
 import { smtpMailer } from '../mailer.js';
 import { Alerter, alertRules } from './alerts.js';
 import type { ForwardTables } from './forwarding/forwarder.js';
+import { auditInput } from '../../../test/helpers/audit-event.js';
 
 function event(action: string, changes: AuditEventInput['changes'] = {}): AuditEventInput {
-  return {
-    action,
-    result: 'ok',
-    actor: { kind: 'user', user_id: 1, login: 'root', credential: { type: 'none' } },
-    client_ip: '198.51.100.4',
-    user_agent: '',
-    request_id: '',
-    object: { type: 'user', id: '7', name: 'mallory' },
-    changes,
-  };
+  return auditInput({ action, client_ip: '198.51.100.4', object: { type: 'user', id: '7', name: 'mallory' }, changes });
 }
 
 const backends = [{ name: 'sqlite' as const }, ...(process.env.SITEWARD_TEST_PG ? [{ name: 'postgres' as const }] : [])];

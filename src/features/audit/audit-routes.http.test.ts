@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type LoggedIn, type TestApp } from '../../../test/helpers/test-app.js';
 import { call } from '../jetpack-v4/testing/http-client.js';
 import type { AuditEvent, AuditEventInput } from '../../wire/audit.js';
+import { auditInput } from '../../../test/helpers/audit-event.js';
 
 describe('siteward/v1/audit', () => {
   let t: TestApp;
@@ -74,16 +75,7 @@ describe('siteward/v1/audit', () => {
 const DAY = 86_400_000;
 
 function stored(action: string, i: number): AuditEventInput {
-  return {
-    action,
-    result: 'ok',
-    actor: { kind: 'user', user_id: 1, login: 'root', credential: { type: 'none' } },
-    client_ip: '',
-    user_agent: '',
-    request_id: `req-${i}`,
-    object: { type: 'option', id: `o${i}`, name: `o${i}` },
-    changes: {},
-  };
+  return auditInput({ action, request_id: `req-${i}`, object: { type: 'option', id: `o${i}`, name: `o${i}` } });
 }
 
 describe('siteward/v1/audit totals', () => {

@@ -9,21 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPgSchema, type PgSchema } from '../../../test/helpers/pg-schema.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import type { AuditEventInput } from '../../wire/audit.js';
+import { auditInput } from '../../../test/helpers/audit-event.js';
 
 const DAY = 86_400_000;
 const stores = process.env.SITEWARD_TEST_PG ? ['sqlite', 'postgres'] : ['sqlite'];
 
 function event(i: number): AuditEventInput {
-  return {
-    action: 'option.updated',
-    result: 'ok',
-    actor: { kind: 'user', user_id: 1, login: 'root', credential: { type: 'none' } },
-    client_ip: '',
-    user_agent: '',
-    request_id: `req-${i}`,
-    object: { type: 'option', id: `o${i}`, name: `o${i}` },
-    changes: {},
-  };
+  return auditInput({ action: 'option.updated', request_id: `req-${i}`, object: { type: 'option', id: `o${i}`, name: `o${i}` } });
 }
 
 describe.each(stores)('the audit retention job on a broken chain on %s', (backend) => {
