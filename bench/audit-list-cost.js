@@ -6,7 +6,7 @@
 //   node bench/audit-list-cost.js [EVENTS=10000] [N=200] [rounds=3] [scenario-substring]
 //
 // Set SERVE_COST_ROOT=<checkout> to measure another checkout's dist/ (A/B, one process each).
-import { inProcessApp, root } from './in-process-app.js';
+import { cpuRounds, inProcessApp, root } from './in-process-app.js';
 import { event } from './audit-export.js';
 
 const EVENTS = Number(process.argv[2] ?? 10_000);
@@ -40,19 +40,13 @@ async function run(query, n) {
     if (out.status !== 200) throw new Error(`status ${out.status}: ${String(out.body).slice(0, 200)}`);
   }
 }
-for (const [, query] of scenarios) await run(query, 50);
-const results = new Map(scenarios.map(([name]) => [name, []]));
-for (let r = 0; r < ROUNDS; r++) {
-  for (const [name, query] of scenarios) {
-    const cpu0 = process.cpuUsage();
-    await run(query, N);
-    const cpu = process.cpuUsage(cpu0);
-    results.get(name).push((cpu.user + cpu.system) / N);
-  }
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`${root}: ${EVENTS} events, N=${N}, ${ROUNDS} rounds; median CPU µs per page of 100 (min–max)`);
-for (const [name, xs] of results)
-  console.log(`${name.padEnd(16)} ${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`);
+await cpuRounds(scenarios, run, {
+  n: N,
+  rounds: ROUNDS,
+  warm: 50,
+  title: `${root}: ${EVENTS} events, N=${N}, ${ROUNDS} rounds; median CPU µs per page of 100 (min–max)`,
+  digits: 0,
+  width: 16,
+});
 await app.close();
 process.exit(0);

@@ -37,3 +37,27 @@ export async function inProcessApp(name) {
   if (!login.ok) throw new Error('login failed');
   return { app, login };
 }
+
+/**
+ * CPU µs per call of each scenario (`[name, arg]`): `run(arg, n)` makes n calls; a warm-up of
+ * `warm` calls each, then `rounds` rounds with the scenarios interleaved. Prints the median and
+ * range per scenario under `title`, with `digits` decimals.
+ */
+export async function cpuRounds(scenarios, run, { n, rounds, warm, title, digits = 2, width = 18 }) {
+  for (const [, arg] of scenarios) await run(arg, warm);
+  const results = new Map(scenarios.map(([name]) => [name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, arg] of scenarios) {
+      const cpu0 = process.cpuUsage();
+      await run(arg, n);
+      const cpu = process.cpuUsage(cpu0);
+      results.get(name).push((cpu.user + cpu.system) / n);
+    }
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(title);
+  for (const [name, xs] of results)
+    console.log(
+      `${name.padEnd(width)} ${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`,
+    );
+}

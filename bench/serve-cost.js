@@ -7,7 +7,7 @@
 //
 // Set SERVE_COST_ROOT=<checkout> to measure another checkout's dist/ (A/B, one process each).
 import { Buffer } from 'node:buffer';
-import { inProcessApp, root } from './in-process-app.js';
+import { cpuRounds, inProcessApp, root } from './in-process-app.js';
 
 const N = Number(process.argv[2] ?? 5000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -93,19 +93,11 @@ async function run(make, n) {
     if (out.status >= 300 && out.status !== 400) throw new Error(`status ${out.status}: ${String(out.body).slice(0, 200)}`);
   }
 }
-for (const [, make] of scenarios) await run(make, 2000);
-const results = new Map(scenarios.map(([name]) => [name, []]));
-for (let r = 0; r < ROUNDS; r++) {
-  for (const [name, make] of scenarios) {
-    const cpu0 = process.cpuUsage();
-    await run(make, N);
-    const cpu = process.cpuUsage(cpu0);
-    results.get(name).push((cpu.user + cpu.system) / N);
-  }
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`${root}: N=${N}, ${ROUNDS} rounds; median CPU µs per rest.serve() (min–max)`);
-for (const [name, xs] of results)
-  console.log(`${name.padEnd(18)} ${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`);
+await cpuRounds(scenarios, run, {
+  n: N,
+  rounds: ROUNDS,
+  warm: 2000,
+  title: `${root}: N=${N}, ${ROUNDS} rounds; median CPU µs per rest.serve() (min–max)`,
+});
 await app.close();
 process.exit(0);
