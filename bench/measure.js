@@ -188,7 +188,6 @@ export class Baselines {
   #child;
   #url;
   #bodyOnly = new Map();
-  #replays = new Map();
   #replaysBySize = new Map();
   #registered = new Map(); // response key → replay id
   #acks = new Map();
@@ -302,20 +301,22 @@ export class Baselines {
     return this.#url;
   }
 
-  /** The identical-bytes floor of a scenario whose answers were captured (see replayRequests). */
-  async measureReplay(scenario, responses) {
-    const key = Baselines.replayKey(responses, scenario.connections);
-    if (!this.#replays.has(key)) {
-      const requests = await this.replayRequests(scenario, responses);
-      const result = await runLoad(
-        { url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }) },
-        () => [this.#child.pid],
-      );
-      const floor = { key, kind: 'identical bytes', ...summarize(result, scenario.expect) };
-      this.#replays.set(key, floor);
-      this.#replaysBySize.set(Baselines.wireSizeKey(responses, scenario.connections), floor);
-    }
-    return this.#replays.get(key);
+  /**
+   * One load of the identical-bytes floor of a scenario whose answers were captured (see
+   * replayRequests), for `times` ({ duration, warmup }); not kept (`keepReplay` keeps a row's).
+   */
+  async measureReplayOnce(scenario, responses, times = {}) {
+    const requests = await this.replayRequests(scenario, responses);
+    const result = await runLoad(
+      { url: this.#url + requests[0].path, requests, ...(scenario.connections && { connections: scenario.connections }), ...times },
+      () => [this.#child.pid],
+    );
+    return { key: Baselines.replayKey(responses, scenario.connections), kind: 'identical bytes', ...summarize(result, scenario.expect) };
+  }
+
+  /** Keeps the floor a row was judged against, for the rows whose answers have the same wire sizes (`cachedReplay`). */
+  keepReplay(responses, connections, floor) {
+    this.#replaysBySize.set(Baselines.wireSizeKey(responses, connections), floor);
   }
 
   async stop() {

@@ -32,15 +32,25 @@ const floorOf = (f) =>
  * status and body size, 2 headers), reported beside it for comparison.
  */
 export function withRatios(row, baseline, bodyOnly = null) {
+  // A row loaded in alternated rounds with its floor (run.js againstFloor): each ratio is the
+  // median of the per-round ones, with a 90 % interval of the req/s one.
+  const rounds = baseline ? row.rounds : undefined;
+  const perRound = (ours, floor) => median(rounds.map((r) => r[ours] / r[floor]));
+  const ratios = rounds?.map((r) => r.reqPerSec / r.floorReqPerSec);
   return {
     ...row,
     baseline: floorOf(baseline) ?? null,
-    ratio: baseline ? row.reqPerSec / baseline.reqPerSec : null,
-    p99Ratio: baseline ? row.p99 / baseline.p99 : null,
+    ratio: rounds ? median(ratios) : baseline ? row.reqPerSec / baseline.reqPerSec : null,
+    ...(rounds && { ratios, ratioCi: medianInterval(ratios) }),
+    p99Ratio: rounds ? perRound('p99', 'floorP99') : baseline ? row.p99 / baseline.p99 : null,
     // The floor's CPU per request over ours: what the req/s ratio would be if both were bound by
     // one core of their own. Printed beside the ratio (not judged): on a shared machine it moves
     // far less than req/s, which the neighbours' load skews run by run.
-    cpuRatio: baseline && row.cpuUsPerReq && baseline.cpuUsPerReq ? baseline.cpuUsPerReq / row.cpuUsPerReq : null,
+    cpuRatio: rounds?.every((r) => r.cpuUsPerReq && r.floorCpuUsPerReq)
+      ? perRound('floorCpuUsPerReq', 'cpuUsPerReq')
+      : baseline && row.cpuUsPerReq && baseline.cpuUsPerReq
+        ? baseline.cpuUsPerReq / row.cpuUsPerReq
+        : null,
     bodyOnly: floorOf(bodyOnly) ?? null,
     bodyOnlyRatio: bodyOnly ? row.reqPerSec / bodyOnly.reqPerSec : null,
     bodyOnlyP99Ratio: bodyOnly ? row.p99 / bodyOnly.p99 : null,
@@ -246,6 +256,7 @@ export function targets(rows, cmp, { pgSkipped = false, baselineSkipped = null, 
   for (const [name, limit] of FLOOR_TARGETS) {
     const row = byName(rows, name);
     add(`${name}: req/s ≥ ${limit.toFixed(2)} × identical-bytes floor`, row?.ratio, limit, (v) => v >= limit, '×', skewed(row));
+    interval(row?.ratioCi);
   }
   // Issue 38: an application password (HTTP Basic) costs about what a login cookie does, once
   // verified: judged on the median of alternated rounds on one server (the two rows are minutes apart).
@@ -278,6 +289,7 @@ export function targets(rows, cmp, { pgSkipped = false, baselineSkipped = null, 
     '×',
     skewed(fresh),
   );
+  interval(fresh?.ratioCi);
   // The p99 target belongs to the same scenarios and, issue 44, to the batch and user-update
   // rows: they have an identical-bytes floor of their own (their answers replayed on their 4
   // connections), judged on a line of its own because their floor does no durable write. The

@@ -14,6 +14,18 @@ interface Row {
   expectedPerSec?: number;
   ratio?: number | null;
   p99Ratio?: number | null;
+  cpuRatio?: number | null;
+  ratios?: number[];
+  rounds?: FloorRound[];
+}
+/** One alternated round of a row and its identical-bytes floor (run.js againstFloor). */
+interface FloorRound {
+  reqPerSec: number;
+  p99: number;
+  cpuUsPerReq: number;
+  floorReqPerSec: number;
+  floorP99: number;
+  floorCpuUsPerReq: number;
 }
 interface Target {
   name: string;
@@ -61,6 +73,32 @@ describe('bench report (issue 44 targets)', () => {
     expect(find(ts, 'GET settings:').status).toBe('FAIL');
     expect(find(ts, 'GET module/all:').status).toBe('PASS');
     expect(find(ts, 'POST active → 400, no repeats:').status).toBe('PASS');
+  });
+
+  it('judges a row loaded in alternated rounds with its floor on the medians of the per-round ratios, with an interval', () => {
+    const round = (ours: number, floor: number, p99: number): FloorRound => ({
+      reqPerSec: ours,
+      p99,
+      cpuUsPerReq: 1e6 / ours,
+      floorReqPerSec: floor,
+      floorP99: 4,
+      floorCpuUsPerReq: 1e6 / floor,
+    });
+    // The row's own figures (one round's) would say ×0.50; the rounds say ×0.86, ×0.91, ×0.93, ×0.95.
+    const rounds = [round(860, 1000, 5), round(500, 1000, 8), round(950, 1000, 4.4), round(930, 1000, 4.8)].map((r, i) =>
+      i === 1 ? { ...r, floorReqPerSec: 549.45, floorCpuUsPerReq: 1e6 / 549.45 } : r,
+    );
+    const judged = report.withRatios(
+      { name: 'GET settings', group: 'main', reqPerSec: 500, p99: 8, cpuUsPerReq: 2000, hwmMB: 100, errors: 0, otherCores: 0, rounds },
+      { reqPerSec: 1000, p99: 4, cpuUsPerReq: 1000, errors: 0, otherCores: 0 },
+    );
+    expect(judged.ratio).toBeCloseTo(0.92, 5);
+    expect(judged.ratios?.map((r) => Number(r.toFixed(2)))).toEqual([0.86, 0.91, 0.95, 0.93]);
+    expect(judged.p99Ratio).toBeCloseTo(1.225, 5); // median of 1.25, 2, 1.1, 1.2
+    expect(judged.cpuRatio).toBeCloseTo(0.92, 5);
+    const settings = find(report.targets([judged], report.comparisons([judged], {})), 'GET settings:');
+    expect(settings.status).toBe('PASS');
+    expect(settings.ci).toEqual(report.medianInterval(judged.ratios!)!.map((v) => Number(v.toFixed(3))));
   });
 
   it('judges the p99 of the batch and user-update rows on a line of their own', () => {
