@@ -1,12 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { REPLAY_REQUEST_BODY_BYTES, ReplayCache } from './replay-cache.js';
+import { REPLAY_BODIES_SEEN, REPLAY_REQUEST_BODY_BYTES, ReplayCache } from './replay-cache.js';
 
 const stamp = { version: '1.1', until: Number.MAX_SAFE_INTEGER, routes: 1 };
 const TARGET = '/wp-json/x';
 
 function req(method: string, rawHeaders: string[], opts: { tls?: boolean } = {}): IncomingMessage {
   return { method, rawHeaders, socket: { encrypted: opts.tls === true } } as unknown as IncomingMessage;
+}
+
+/** Offers the answer to a write refused for its body twice: an answer to a body is kept the second time it comes. */
+function keepForBody(cache: ReplayCache, ...args: Parameters<ReplayCache['set']>): void {
+  cache.set(...args);
+  cache.set(...args);
 }
 
 /** Keeps an answer for `kept` and tells which of `asked` find it. */
@@ -63,7 +69,7 @@ describe('the answers kept for repeats', () => {
   test('kept with a request body are found only by the same body, and tell its length to a request of the same head', () => {
     const cache = new ReplayCache();
     const head = () => req('POST', ['Host', 'a', 'Content-Length', '7']);
-    cache.set(head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":1}'));
+    keepForBody(cache, head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":1}'));
     expect(cache.find(head(), TARGET, Buffer.from('{"a":1}'))).toBeDefined();
     expect(cache.find(head(), TARGET, Buffer.from('{"a":2}'))).toBeUndefined();
     expect(cache.find(head(), TARGET)).toBeUndefined();
@@ -73,7 +79,7 @@ describe('the answers kept for repeats', () => {
     // The body is counted in the budget, and kept as a copy of the bytes it was given.
     const body = Buffer.from('{"a":3}');
     const before = cache.size().bytes;
-    cache.set(head(), TARGET, 400, [], Buffer.alloc(0), stamp, body);
+    keepForBody(cache, head(), TARGET, 400, [], Buffer.alloc(0), stamp, body);
     expect(cache.size().bytes - before).toBeGreaterThanOrEqual(7);
     body.write('{"a":4}');
     expect(cache.find(head(), TARGET, Buffer.from('{"a":3}'))).toBeDefined();
@@ -82,10 +88,11 @@ describe('the answers kept for repeats', () => {
   test('kept for bodies that differ under one head are each found by their own body, with their own answer', () => {
     const cache = new ReplayCache();
     const head = () => req('POST', ['Host', 'a', 'Authorization', 'Basic dTpw', 'Content-Length', '7']);
-    cache.set(head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":1}'));
-    cache.set(head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":2}'));
-    cache.set(head(), TARGET, 422, ['A', 'c'], Buffer.from('other'), stamp, Buffer.from('{"a":3}'));
-    cache.set(
+    keepForBody(cache, head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":1}'));
+    keepForBody(cache, head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from('{"a":2}'));
+    keepForBody(cache, head(), TARGET, 422, ['A', 'c'], Buffer.from('other'), stamp, Buffer.from('{"a":3}'));
+    keepForBody(
+      cache,
       req('POST', ['Host', 'b', 'Content-Length', '7']),
       TARGET,
       400,
@@ -107,6 +114,30 @@ describe('the answers kept for repeats', () => {
     // The Authorization value is still kept as its hash only, and found by the same value only.
     expect(answer(req('POST', ['Host', 'a', 'Authorization', 'Basic dTpx', 'Content-Length', '7']), '{"a":2}')).toBeUndefined();
     expect(cache.find(head(), TARGET, Buffer.from('{"a":2}'))!.rawHeaders).not.toContain('Basic dTpw');
+  });
+
+  test('keep the answer to a refused body the second time that body comes while it is among the last bodies seen, not the first', () => {
+    const cache = new ReplayCache();
+    const head = () => req('POST', ['Host', 'a', 'Content-Length', '7']);
+    const offer = (body: string) => cache.set(head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from(body));
+    offer('{"a":1}');
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":1}'))).toBeUndefined();
+    expect(cache.keptBodyLength(head(), TARGET)).toBeUndefined();
+    offer('{"a":1}');
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":1}'))).toBeDefined();
+    // Another target's same body is another request.
+    cache.set(head(), '/wp-json/y', 400, [], Buffer.from('refused'), stamp, Buffer.from('{"a":1}'));
+    expect(cache.find(head(), '/wp-json/y', Buffer.from('{"a":1}'))).toBeUndefined();
+    // A body that came once and was pushed out of the ring by as many others comes as new.
+    offer('{"a":2}');
+    for (let i = 0; i < REPLAY_BODIES_SEEN; i++) offer(`{"b":${i}}`);
+    offer('{"a":2}');
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":2}'))).toBeUndefined();
+    offer('{"a":2}');
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":2}'))).toBeDefined();
+    // Answers without a body are kept the first time.
+    cache.set(req('GET', ['Host', 'a']), TARGET, 200, [], Buffer.from('x'), stamp);
+    expect(cache.find(req('GET', ['Host', 'a']), TARGET)).toBeDefined();
   });
 
   test('stay within their entry and byte budgets, the oldest going first', () => {

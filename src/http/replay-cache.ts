@@ -18,6 +18,12 @@ const ENTRY_OVERHEAD_BYTES = 256;
  */
 export const REPLAY_REQUEST_BODY_BYTES = 4096;
 
+/**
+ * How many refused bodies are remembered (as fingerprints) without their answers: a body's answer
+ * is kept the second time the body is refused while it is still remembered (see `set`).
+ */
+export const REPLAY_BODIES_SEEN = 64;
+
 /** No body: one buffer for every request without one. */
 const NO_BODY = Buffer.alloc(0);
 
@@ -99,6 +105,14 @@ function sameList(a: HeaderList, b: HeaderList): boolean {
   return true;
 }
 
+/** A 32-bit FNV-1a of a request target and body: which refused bodies were seen lately (a collision only keeps an answer). */
+function fingerprint(target: string, body: Buffer): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < target.length; i++) h = Math.imul(h ^ target.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < body.length; i++) h = Math.imul(h ^ body[i]!, 0x01000193);
+  return h >>> 0;
+}
+
 const hidden = (value: string): string => `\u0000${createHash('sha256').update(value).digest('base64')}`;
 
 /**
@@ -113,6 +127,9 @@ export class ReplayCache {
   /** Every entry, oldest first (a Set keeps insertion order). */
   private readonly order = new Set<ReplayEntry>();
   private total = 0;
+  /** Fingerprints of the last REPLAY_BODIES_SEEN bodies whose answers were not kept, in a ring. */
+  private readonly seen = new Uint32Array(REPLAY_BODIES_SEEN);
+  private seenNext = 0;
 
   constructor(
     private readonly maxBytes = REPLAY_CACHE_BYTES,
@@ -185,6 +202,11 @@ export class ReplayCache {
     stamp: ReplayStamp,
     requestBody: Buffer = NO_BODY,
   ): void {
+    // A write refused for its body is kept from the second time that body comes (the ghost list
+    // of 2Q caches): most bad bodies come once (a typo), and keeping each cost its copy, the
+    // entry, an eviction and old-space garbage (the 400 without repeats, issue 44). A client
+    // repeating one then gets the kept answer from its third try on.
+    if (requestBody.length > 0 && !this.seenBefore(fingerprint(target, requestBody))) return;
     // Speed (issue 44): a write refused for bodies that differ (the 400 without repeats) keeps
     // an answer per body, each under the same head and most often with the same answer bytes.
     // The newest kept entry's header lists and body are shared instead of held once per entry:
@@ -230,6 +252,16 @@ export class ReplayCache {
     else now.push(entry);
     this.order.add(entry);
     this.total += bytes;
+  }
+
+  /** Whether `print` is in the ring of recent bodies; when it is not, it goes in (over the oldest). */
+  private seenBefore(print: number): boolean {
+    // A 0 fingerprint would match the ring's empty slots.
+    const p = print === 0 ? 1 : print;
+    if (this.seen.includes(p)) return true;
+    this.seen[this.seenNext] = p;
+    this.seenNext = (this.seenNext + 1) % this.seen.length;
+    return false;
   }
 
   delete(entry: ReplayEntry): void {

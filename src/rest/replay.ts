@@ -6,7 +6,7 @@ import type { Identity } from './types.js';
  * Answering a byte-identical repeat of a request with the bytes of the first answer. An answer
  * may be given again only while everything it was made from is unchanged:
  * - the request: the HTTP adapter keys answers by every byte of the request line and headers,
- *   and of the body of a write (kept only when small);
+ *   and of the body of a write (kept only when small, and only once the same body came twice);
  * - the code: the endpoints of the route declare themselves `replayable` (their permission
  *   answers, and a GET's whole answer or an endpoint's argument checks, depend on the request
  *   and on versioned state only);
