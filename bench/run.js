@@ -232,19 +232,12 @@ async function bench(server, scenario, { group, name = scenario.name, measureBas
  */
 async function againstFloor(server, scenario, responses) {
   const times = { duration: FLOOR_ROUND_SECONDS, warmup: 1 };
-  const rounds = [];
-  for (let round = 0; round < FLOOR_ROUNDS; round++) {
-    let ours;
-    let floor;
-    for (const side of round % 2 === 0 ? ['ours', 'floor'] : ['floor', 'ours']) {
-      if (side === 'floor') floor = await baselines.measureReplayOnce(scenario, responses, times);
-      else {
-        ours = await measureScenario(server, scenario, times);
-        if (server.exitInfo()) throw new Error('Siteward stopped during the load run');
-      }
-    }
-    rounds.push({ ours, floor });
-  }
+  const rounds = await inTurns([{ name: 'ours' }, { name: 'floor' }], FLOOR_ROUNDS, async (side) => {
+    if (side.name === 'floor') return baselines.measureReplayOnce(scenario, responses, times);
+    const ours = await measureScenario(server, scenario, times);
+    if (server.exitInfo()) throw new Error('Siteward stopped during the load run');
+    return ours;
+  });
   const ratios = rounds.map((r) => r.ours.reqPerSec / r.floor.reqPerSec);
   const middle = [...rounds.keys()].sort((a, b) => ratios[a] - ratios[b])[Math.floor((rounds.length - 1) / 2)];
   const measured = {
@@ -542,6 +535,20 @@ if (wanted('GET settings, 2 workers'))
   ]);
 
 /**
+ * `measure(side)` for each of `sides` in `roundCount` rounds, the order swapped each round, so
+ * that the sides see the same moments of a shared machine: one `{ [side.name]: result }` a round.
+ */
+async function inTurns(sides, roundCount, measure) {
+  const rounds = [];
+  for (let round = 0; round < roundCount; round++) {
+    const results = {};
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) results[side.name] = await measure(side);
+    rounds.push(results);
+  }
+  return rounds;
+}
+
+/**
  * Loads `scenario` on each of `sides` ({ name, server, auth }) in turn, `roundCount` times, the
  * order swapped each round, so that two servers compared with each other see the same moments
  * of a shared machine. Single runs minutes apart said more about the moment than about the
@@ -554,16 +561,11 @@ if (wanted('GET settings, 2 workers'))
  */
 async function alternate(label, sides, scenario, roundCount = STABLE_ROUNDS) {
   const times = { duration: ROUND_SECONDS, warmup: 1 };
-  const rounds = [];
-  for (let round = 0; round < roundCount; round++) {
-    const measured = {};
-    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-      const r = await measureScenario(side.server, scenario(side.auth), times);
-      if (side.server.exitInfo()) throw new Error(`${label}: the ${side.name} server stopped during the alternated runs`);
-      measured[side.name] = { reqPerSec: r.reqPerSec, cpuUsPerReq: r.cpuUsPerReq, otherCores: r.otherCores, errors: r.errors };
-    }
-    rounds.push(measured);
-  }
+  const rounds = await inTurns(sides, roundCount, async (side) => {
+    const r = await measureScenario(side.server, scenario(side.auth), times);
+    if (side.server.exitInfo()) throw new Error(`${label}: the ${side.name} server stopped during the alternated runs`);
+    return { reqPerSec: r.reqPerSec, cpuUsPerReq: r.cpuUsPerReq, otherCores: r.otherCores, errors: r.errors };
+  });
   const [a, b] = sides.map((side) => side.name);
   const ratios = rounds.map((r) => (r[b].cpuUsPerReq / r[a].cpuUsPerReq).toFixed(2)).join(', ');
   log(`${label}: ${roundCount} alternated rounds of ${times.duration} s, CPU per request ${b} ÷ ${a}: ${ratios}`);
