@@ -43,8 +43,9 @@ const NO_MEMORY_REDUCER = '--no-memory-reducer';
  * on Node's four platform threads. A worker's scavenges are small (a 2 MB semi-space, mostly the
  * live requests), and handing each to helper threads cost more than it saved: they took 6-9 % of
  * a worker's CPU, each hand-over wakes a thread, and on a small machine they take the core the
- * clients or the database need. Alternated A/B, 8 rounds: the small answers ×1.06-1.08 req/s at
- * 7-9 % less worker CPU, p99 no worse. Full collections keep their concurrent marking and
+ * clients or the database need. Two alternated A/Bs (8 and 6 rounds): the small answers used
+ * 2-9 % less worker CPU at ×0.96-1.08 req/s (most ×1.02 or more), p99 no worse; the large rows
+ * and the toggle were unchanged. Full collections keep their concurrent marking and
  * sweeping: `--single-threaded-gc`, which stops those too, gained as much but raised the
  * user-update rows' peak RSS from 108 to 116 MB (docs/performance.md 27).
  */
