@@ -44,8 +44,9 @@ const NO_MEMORY_REDUCER = '--no-memory-reducer';
  * live requests), and handing each to helper threads cost more than it saved: they took 6-9 % of
  * a worker's CPU, each hand-over wakes a thread, and on a small machine they take the core the
  * clients or the database need. Two alternated A/Bs (8 and 6 rounds): the small answers used
- * 2-9 % less worker CPU at ×0.96-1.08 req/s (most ×1.02 or more), p99 no worse; the large rows
- * and the toggle were unchanged. Full collections keep their concurrent marking and
+ * 2-9 % less worker CPU at ×0.96-1.08 req/s (most ×1.02 or more); p99 lower on every row in
+ * the first, up to 20 % higher (the toggle) in the second; the large rows and the toggle used
+ * the same CPU. Full collections keep their concurrent marking and
  * sweeping: `--single-threaded-gc`, which stops those too, gained as much but raised the
  * user-update rows' peak RSS from 108 to 116 MB (docs/performance.md 27).
  */
