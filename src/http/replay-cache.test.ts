@@ -73,9 +73,9 @@ describe('the answers kept for repeats', () => {
     expect(cache.find(head(), TARGET, Buffer.from('{"a":1}'))).toBeDefined();
     expect(cache.find(head(), TARGET, Buffer.from('{"a":2}'))).toBeUndefined();
     expect(cache.find(head(), TARGET)).toBeUndefined();
-    expect(cache.keptBodyLength(head(), TARGET)).toBe(7);
-    expect(cache.keptBodyLength(req('POST', ['Host', 'b', 'Content-Length', '7']), TARGET)).toBeUndefined();
-    expect(cache.keptBodyLength(req('PUT', ['Host', 'a', 'Content-Length', '7']), TARGET)).toBeUndefined();
+    expect(cache.findHead(head(), TARGET)?.requestBody.length).toBe(7);
+    expect(cache.findHead(req('POST', ['Host', 'b', 'Content-Length', '7']), TARGET)).toBeUndefined();
+    expect(cache.findHead(req('PUT', ['Host', 'a', 'Content-Length', '7']), TARGET)).toBeUndefined();
     // The body is counted in the budget, and kept as a copy of the bytes it was given.
     const body = Buffer.from('{"a":3}');
     const before = cache.size().bytes;
@@ -83,6 +83,21 @@ describe('the answers kept for repeats', () => {
     expect(cache.size().bytes - before).toBeGreaterThanOrEqual(7);
     body.write('{"a":4}');
     expect(cache.find(head(), TARGET, Buffer.from('{"a":3}'))).toBeDefined();
+  });
+
+  test('given the entry found by the head, answer it for its own body only, and only while it is still kept', () => {
+    const cache = new ReplayCache();
+    const head = () => req('POST', ['Host', 'a', 'Content-Length', '7']);
+    keepForBody(cache, head(), TARGET, 400, ['A', 'b'], Buffer.from('one'), stamp, Buffer.from('{"a":1}'));
+    keepForBody(cache, head(), TARGET, 400, ['A', 'b'], Buffer.from('two'), stamp, Buffer.from('{"a":2}'));
+    const sameHead = cache.findHead(head(), TARGET)!;
+    const other = sameHead.body.toString() === 'one' ? '{"a":2}' : '{"a":1}';
+    // Another body under the same head is still found among the other entries.
+    expect(cache.find(head(), TARGET, Buffer.from(other), sameHead)?.requestBody.toString()).toBe(other);
+    expect(cache.find(head(), TARGET, Buffer.from('{"a":3}'), sameHead)).toBeUndefined();
+    // Dropped meanwhile (the body is read after the head was matched): not answered.
+    cache.delete(sameHead);
+    expect(cache.find(head(), TARGET, sameHead.requestBody, sameHead)).toBeUndefined();
   });
 
   test('kept for bodies that differ under one head are each found by their own body, with their own answer', () => {
@@ -122,7 +137,7 @@ describe('the answers kept for repeats', () => {
     const offer = (body: string) => cache.set(head(), TARGET, 400, ['A', 'b'], Buffer.from('refused'), stamp, Buffer.from(body));
     offer('{"a":1}');
     expect(cache.find(head(), TARGET, Buffer.from('{"a":1}'))).toBeUndefined();
-    expect(cache.keptBodyLength(head(), TARGET)).toBeUndefined();
+    expect(cache.findHead(head(), TARGET)).toBeUndefined();
     offer('{"a":1}');
     expect(cache.find(head(), TARGET, Buffer.from('{"a":1}'))).toBeDefined();
     // Another target's same body is another request.

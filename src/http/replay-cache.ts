@@ -156,12 +156,19 @@ export class ReplayCache {
     return write && Number(length) <= REPLAY_REQUEST_BODY_BYTES ? 'body' : null;
   }
 
-  /** The answer kept for a byte-identical request: same method, `target`, TLS, raw headers and body. */
-  find(req: IncomingMessage, target: string, body: Buffer = NO_BODY): ReplayEntry | undefined {
+  /**
+   * The answer kept for a byte-identical request: same method, `target`, TLS, raw headers and
+   * body. `sameHead`: an entry `findHead` gave for this request, tried first by its body alone
+   * while it is still kept (speed: the headers of a repeated write are compared once).
+   */
+  find(req: IncomingMessage, target: string, body: Buffer = NO_BODY, sameHead?: ReplayEntry): ReplayEntry | undefined {
+    if (sameHead !== undefined && sameBytes(sameHead.requestBody, body) && this.order.has(sameHead)) return sameHead;
     const list = this.byTarget.get(target);
     if (list === undefined) return undefined;
     const tls = overTls(req);
-    for (const entry of list) {
+    // Indexed (speed: no array iterator per lookup).
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i]!;
       // The body first (speed): bodies never repeated differ there, before a dozen header values are compared.
       if (
         entry.method === req.method &&
@@ -175,16 +182,18 @@ export class ReplayCache {
   }
 
   /**
-   * The length of the body kept with an answer to a request of this head (method, `target`, TLS
-   * and raw headers, Content-Length among them), when one is kept; undefined otherwise.
+   * A kept answer with a body to a request of this head (method, `target`, TLS and raw headers,
+   * Content-Length among them, so its body has the length this request declares), when one is
+   * kept; undefined otherwise.
    */
-  keptBodyLength(req: IncomingMessage, target: string): number | undefined {
+  findHead(req: IncomingMessage, target: string): ReplayEntry | undefined {
     const list = this.byTarget.get(target);
     if (list === undefined) return undefined;
     const tls = overTls(req);
-    for (const entry of list) {
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i]!;
       if (entry.requestBody.length > 0 && entry.method === req.method && entry.tls === tls && sameHeaders(entry.rawHeaders, req.rawHeaders))
-        return entry.requestBody.length;
+        return entry;
     }
     return undefined;
   }

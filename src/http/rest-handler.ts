@@ -9,7 +9,7 @@ import type { RestServer } from '../rest/rest-server.js';
 import { restBasePaths, type RestUrlBuilder } from '../rest/rest-url.js';
 import type { Identity } from '../rest/types.js';
 import { BodyAbortedError, BodyTooLargeError, readRawBody, streamRawBody } from './raw-body.js';
-import { ReplayCache } from './replay-cache.js';
+import { ReplayCache, type ReplayEntry } from './replay-cache.js';
 import { extractRestRoute } from './rest-route.js';
 import { clientAddress, flatHeaders, requestOrigin } from './request-origin.js';
 
@@ -118,16 +118,18 @@ export interface RestHandler {
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const prefixes = restBasePaths(options.restPrefix).all;
   const kept = new ReplayCache();
-  // Speed (issue 44): a loop, not `prefixes.some` with an arrow made per call (twice per request).
+  // Speed (issue 44): an indexed loop (neither `prefixes.some` with an arrow made per call nor an
+  // array iterator), and the prefixes before the scan for `rest_route=`, which REST URLs under a
+  // prefix then skip.
   const mayBeRest = (url: string): boolean => {
-    if (url.includes('rest_route=')) return true;
-    for (const p of prefixes) {
+    for (let i = 0; i < prefixes.length; i++) {
+      const p = prefixes[i]!;
       if (!url.startsWith(p)) continue;
       if (url.length === p.length) return true;
       const next = url.charCodeAt(p.length);
       if (next === 0x2f || next === 0x3f) return true; // '/' or '?'
     }
-    return false;
+    return url.includes('rest_route=');
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: RestError, started: number) => {
@@ -250,9 +252,13 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     }
   };
 
-  /** Answers `req` with the answer kept for it (target, head and `body`) when that may still be given; false otherwise. */
-  const answerKept = (req: IncomingMessage, res: ServerResponse, target: string, body?: Buffer): boolean => {
-    const entry = kept.find(req, target, body);
+  /**
+   * Answers `req` with the answer kept for it (target, head and `body`) when that may still be
+   * given; false otherwise. `sameHead`: a kept entry whose head `req` is known to match, whose
+   * body is compared first (speed: its headers are not compared twice).
+   */
+  const answerKept = (req: IncomingMessage, res: ServerResponse, target: string, body?: Buffer, sameHead?: ReplayEntry): boolean => {
+    const entry = kept.find(req, target, body, sameHead);
     if (entry === undefined) return false;
     if (!options.rest.replayable(entry.stamp)) {
       kept.delete(entry);
@@ -278,13 +284,15 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
 
     tryHandle(req, res, replayTarget) {
       const url = req.url ?? '/';
-      if (!mayBeRest(url)) return false;
+      // `replay` found this URL may be REST when it gave it back as the target (speed: not asked
+      // twice), unless the URL was rewritten from absolute form since.
+      if (replayTarget !== url && !mayBeRest(url)) return false;
       // A write whose head matches a kept answer: its body is read here and a match answered at
       // once (speed: no promise, and nothing built for the REST layer, on a repeat).
-      const bodyLength = replayTarget === undefined ? undefined : kept.keptBodyLength(req, replayTarget);
+      const sameHead = replayTarget === undefined ? undefined : kept.findHead(req, replayTarget);
       // A body over the anonymous limit waits for the credentials check of the usual path: the
       // kept answer's login may have ended since.
-      if (replayTarget === undefined || bodyLength === undefined || bodyLength > options.anonymousBodyLimit) {
+      if (replayTarget === undefined || sameHead === undefined || sameHead.requestBody.length > options.anonymousBodyLimit) {
         const target = restTarget(req, res, url);
         if (target === null) return false;
         if (target !== FAILED) handle(req, res, target.route, target.query, replayTarget);
@@ -294,9 +302,9 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       // on every repeat. An answer is kept only for a request the REST layer served, so this
       // URL's route was found then, and the same URL gives the same route (null never comes).
       // The same head declares the same length.
-      streamRawBody(req, bodyLength, (error, body) => {
+      streamRawBody(req, sameHead.requestBody.length, (error, body) => {
         if (error !== null) failed(req, res, error, performance.now());
-        else if (!answerKept(req, res, replayTarget, body)) {
+        else if (!answerKept(req, res, replayTarget, body, sameHead)) {
           const target = restTarget(req, res, url);
           if (target === null)
             failed(req, res, new Error(`No REST route for ${url} although an answer was kept for it`), performance.now());
