@@ -62,11 +62,13 @@ const ROUNDS = Math.min(6, STABLE_ROUNDS);
 const ROUND_SECONDS = Math.max(2, Math.round(load.duration / 3));
 /**
  * The rows judged against their identical-bytes floor load it and Siteward in this many
- * alternated rounds of FLOOR_ROUND_SECONDS each (after 1 s of warm-up): 4 × 2 s, the same
- * measured seconds per side as one 7 s run (see `againstFloor`).
+ * alternated rounds of FLOOR_ROUND_SECONDS each (after 1 s of warm-up): 6 × 2 s (see
+ * `againstFloor`). Four rounds (until 2026-12-03) left the median of a row whose rounds read
+ * ×0.74–1.47 to one or two bad pairs: users/me read ×0.95 and ×1.00 in two runs of one build,
+ * and the 400 with repeats ×0.91 and ×0.76.
  */
-const FLOOR_ROUNDS = 4;
-const FLOOR_ROUND_SECONDS = Math.max(2, Math.round(load.duration / FLOOR_ROUNDS));
+const FLOOR_ROUNDS = 6;
+const FLOOR_ROUND_SECONDS = Math.max(2, Math.round(load.duration / 4));
 
 /**
  * The deadline, from the stages this run will do: a load run costs its warm-up and duration
