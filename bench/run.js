@@ -68,6 +68,7 @@ const ROUND_SECONDS = Math.max(2, Math.round(load.duration / 3));
  * and the 400 with repeats ×0.91 and ×0.76.
  */
 const FLOOR_ROUNDS = 6;
+// A round stays a quarter of a run's duration (2 s at least), as it was with four rounds.
 const FLOOR_ROUND_SECONDS = Math.max(2, Math.round(load.duration / 4));
 
 /**
